@@ -1,0 +1,16 @@
+// Lint rules: typescript-eslint recommended plus the two rules the MCP SDK's config adds (STYLE.md §9).
+import tseslint from 'typescript-eslint';
+import n from 'eslint-plugin-n';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/.work/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { n },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'n/prefer-node-protocol': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+);

@@ -1,0 +1,83 @@
+/**
+ * What every CLI command gets: the I/O it may use (so tests run commands in process) and helpers
+ * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
+ */
+import { SkilldexError, type ExitCode } from '../index.js';
+
+/** The process surface a command may touch. */
+export interface CliIo {
+  readonly stdout: (s: string) => void;
+  readonly stderr: (s: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** True when stderr is a terminal (progress bars are drawn only then). */
+  readonly stderrIsTTY: boolean;
+  /** Reads all of standard input (used by `-` file arguments). */
+  readonly readStdin?: () => Promise<string>;
+}
+
+/** Shared state of one CLI run: the I/O and the exit code the run ends with. */
+export class CliContext {
+  exitCode: ExitCode = 0;
+  constructor(readonly io: CliIo) {}
+
+  /** Prints `value` as pretty JSON with a trailing newline on stdout. */
+  json(value: unknown): void {
+    this.io.stdout(JSON.stringify(value, null, 2) + '\n');
+  }
+
+  /** Prints a line (or lines) on stdout. */
+  out(text: string): void {
+    this.io.stdout(text.endsWith('\n') ? text : text + '\n');
+  }
+
+  /** Prints a diagnostic line on stderr. */
+  err(text: string): void {
+    this.io.stderr(text.endsWith('\n') ? text : text + '\n');
+  }
+
+  /** Reports a failure: JSON `{ error }` on stdout with --json, else `error CODE: …` on stderr. */
+  fail(err: SkilldexError, asJson: boolean): void {
+    if (asJson) this.json({ error: err.toJSON() });
+    else this.err(`error ${err.code}: ${err.message}\nhint: ${err.hint}`);
+    this.exitCode = err.exitCode;
+  }
+}
+
+/** Wraps a command action: a thrown SkilldexError becomes its exit code and output. */
+export function action<A extends unknown[]>(
+  ctx: CliContext,
+  fn: (...args: A) => Promise<ExitCode | void> | ExitCode | void,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      const code = await fn(...args);
+      if (code !== undefined) ctx.exitCode = code;
+    } catch (err) {
+      const opts = args.find((a) => a && typeof a === 'object' && !Array.isArray(a) && 'json' in (a as object)) as
+        | { json?: boolean }
+        | undefined;
+      if (err instanceof SkilldexError) ctx.fail(err, opts?.json === true);
+      else throw err;
+    }
+  };
+}
+
+/** Parses a positive integer option, or throws INVALID_ARGUMENT naming the option. */
+export function parseIntOption(name: string, min: number, max: number): (v: string) => number {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new SkilldexError('INVALID_ARGUMENT', `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`, {
+        option: name,
+        value: v,
+      });
+    }
+    return n;
+  };
+}
+
+/** Collects a repeatable option into an array. */
+export function collect(v: string, prev: string[] = []): string[] {
+  return [...prev, v];
+}

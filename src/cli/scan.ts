@@ -1,0 +1,104 @@
+/** `skilldex scan`: discover SKILL.md files across scopes and report them (issue #2 §5). */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { discoverSkills, escapeInvisible, type DiscoverOptions, type ScanReport } from '../index.js';
+import { action, collect, parseIntOption, type CliContext } from './context.js';
+
+/** Options shared by every command that discovers skills (scan, index). */
+export interface ScopeFlags {
+  scope?: string[];
+  home?: string;
+  project?: string;
+  maxBytes?: number;
+}
+
+/** Adds the scope options to `cmd`. */
+export function addScopeOptions(cmd: Command): Command {
+  return cmd
+    .option('--scope <dir>', 'read skills from DIR (repeatable); replaces the default scopes', collect)
+    .option('--home <dir>', 'home folder for personal and plugin scopes (default: $HOME)')
+    .option('--project <dir>', 'project folder for project scopes (default: the current directory)')
+    .option('--max-bytes <n>', 'size cap per SKILL.md in bytes (default: 1048576)', parseIntOption('--max-bytes', 1, 1 << 30));
+}
+
+/** Turns scope flags into discovery options, resolving paths against the CLI's cwd. */
+export function discoverOptions(flags: ScopeFlags, ctx: CliContext): DiscoverOptions {
+  const abs = (p: string): string => path.resolve(ctx.io.cwd, p);
+  return {
+    ...(flags.scope ? { scopes: flags.scope.map(abs) } : {}),
+    home: abs(flags.home ?? ctx.io.env['HOME'] ?? '.'),
+    project: abs(flags.project ?? '.'),
+    ...(flags.maxBytes !== undefined ? { maxBytes: flags.maxBytes } : {}),
+  };
+}
+
+/** Registers `scan`. */
+export function registerScan(program: Command, ctx: CliContext): void {
+  addScopeOptions(
+    program
+      .command('scan')
+      .summary('discover SKILL.md files and report what was found, skipped, duplicated or shadowed')
+      .description(
+        'Walk the skill scopes, parse and validate every SKILL.md, and report the skills found,\n' +
+          'the files skipped (with a coded reason), byte-identical duplicates and shadowed ids.\n' +
+          'Without --scope, reads ~/.claude/skills, ~/.agents/skills, <project>/.claude/skills,\n' +
+          '<project>/.agents/skills and the skills of enabled plugins.',
+      ),
+  )
+    .option('--json', 'print the report object as JSON')
+    .addHelpText('after', '\nExamples:\n  skilldex scan --scope examples/skills\n  skilldex scan --home ~ --project . --json')
+    .action(
+      action(ctx, (opts: ScopeFlags & { json?: boolean }) => {
+        const report = discoverSkills(discoverOptions(opts, ctx));
+        if (opts.json) ctx.json(report);
+        else ctx.out(renderScan(report, ctx.io.cwd));
+        return 0;
+      }),
+    );
+}
+
+/** Human summary of a scan. */
+export function renderScan(report: ScanReport, cwd: string): string {
+  const rel = (p: string): string => {
+    const r = path.relative(cwd, p);
+    return r.startsWith('..') ? p : r;
+  };
+  const lines: string[] = [];
+  lines.push(
+    `${report.skills.length} skills, ${report.skipped.length} skipped, ${report.duplicates.length} duplicate groups, ${report.shadowed.length} shadowed (${report.enumerated.length} SKILL.md files enumerated)`,
+  );
+  lines.push('', 'Scopes:');
+  for (const s of report.scopes) lines.push(`  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${s.plugin}]` : ''}`);
+  if (report.plugin_filter !== 'not applicable') lines.push(`  plugin filter: ${report.plugin_filter}`);
+  if (report.skills.length > 0) {
+    lines.push('', 'Skills:');
+    const width = Math.min(40, Math.max(...report.skills.map((s) => s.skill_id.length)));
+    for (const s of report.skills) {
+      const warn = s.warnings.length > 0 ? `  (${s.warnings.length} warning${s.warnings.length > 1 ? 's' : ''}: ${[...new Set(s.warnings.map((w) => w.code))].join(', ')})` : '';
+      lines.push(`  ${escapeInvisible(s.skill_id).padEnd(width)}  ${truncate(escapeInvisible(s.description), 70)}${warn}`);
+    }
+  }
+  if (report.skipped.length > 0) {
+    lines.push('', 'Skipped:');
+    for (const k of report.skipped) lines.push(`  ${k.code.padEnd(22)} ${rel(k.path)}: ${escapeInvisible(k.reason)}`);
+  }
+  if (report.duplicates.length > 0) {
+    lines.push('', 'Duplicates (byte-identical; first kept):');
+    for (const d of report.duplicates) lines.push(`  ${rel(d.kept)} = ${d.copies.map(rel).join(', ')}`);
+  }
+  if (report.near_duplicates.length > 0) {
+    lines.push('', 'Near-duplicates (differ only by BOM or line endings):');
+    for (const d of report.near_duplicates) lines.push(`  ${d.paths.map(rel).join(' ~ ')}`);
+  }
+  if (report.shadowed.length > 0) {
+    lines.push('', 'Shadowed:');
+    for (const s of report.shadowed) lines.push(`  ${s.skill_id}: ${rel(s.winner)} (${s.winner_scope}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`);
+  }
+  for (const p of report.problems) lines.push(`note ${p.code}: ${p.message}`);
+  return lines.join('\n');
+}
+
+function truncate(s: string, n: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length <= n ? one : one.slice(0, n - 1) + '…';
+}

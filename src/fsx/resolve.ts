@@ -1,0 +1,74 @@
+/**
+ * Root-confined path resolution. Every path that comes from user input or from file content is
+ * resolved here before it is opened: `..` that leaves the root, absolute paths, NUL bytes and
+ * symbolic links whose real path leaves the root are refused with PATH_OUTSIDE_ROOT.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { SkilldexError } from '../errors.js';
+
+/** True when `child` is `parent` or lies below it (both absolute, compared lexically). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/** True when `child` lies inside at least one of `roots`. */
+export function isInsideAny(roots: readonly string[], child: string): boolean {
+  return roots.some((r) => isInside(r, child));
+}
+
+/** The real path of `p`, or undefined when it does not exist or cannot be resolved. */
+export function realpathOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    // A missing or unresolvable path is an ordinary answer here: callers report it in context.
+    return undefined;
+  }
+}
+
+/**
+ * Resolves `rel` inside `root` and returns its absolute real path (or, when it does not exist yet,
+ * the lexical path below the real root). Throws PATH_OUTSIDE_ROOT for NUL bytes, absolute paths,
+ * `..` that leaves the root, and links whose real path leaves the root.
+ */
+export function resolveInside(root: string, rel: string): string {
+  if (rel.includes('\0')) {
+    throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${JSON.stringify(rel)} contains a NUL byte`, { root, path: rel });
+  }
+  if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) {
+    throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} is absolute; give a path relative to ${root}`, { root, path: rel });
+  }
+  const realRoot = realpathOrUndefined(root) ?? path.resolve(root);
+  const lexical = path.resolve(realRoot, rel);
+  if (!isInside(realRoot, lexical)) {
+    throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} leaves the root ${root}`, { root, path: rel });
+  }
+  // Resolve links on the longest existing prefix: a link anywhere on the way must stay inside.
+  let probe = lexical;
+  let rest = '';
+  for (;;) {
+    const real = realpathOrUndefined(probe);
+    if (real !== undefined) {
+      if (!isInside(realRoot, real)) {
+        throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} resolves through a link to ${real}, outside the root ${root}`, {
+          root,
+          path: rel,
+          real_path: real,
+        });
+      }
+      return rest === '' ? real : path.join(real, rest);
+    }
+    const parent = path.dirname(probe);
+    if (parent === probe) return lexical;
+    rest = rest === '' ? path.basename(probe) : path.join(path.basename(probe), rest);
+    probe = parent;
+  }
+}
+
+/** `p` relative to `root` in POSIX form, `.` for the root itself. */
+export function toPosixRelative(root: string, p: string): string {
+  const rel = path.relative(root, p);
+  return rel === '' ? '.' : rel.split(path.sep).join('/');
+}

@@ -1,0 +1,124 @@
+/**
+ * Bounded directory walker. Finds files by name below a root, in sorted (deterministic) order.
+ * It skips `.git` and `node_modules`, follows a symbolic link only when its real path lies inside
+ * one of the allowed roots, survives link loops (directories are tracked by real path), and stops
+ * at a depth and an entry bound. Every folder it cannot read and every link it refuses becomes a
+ * Problem: nothing is skipped silently.
+ *
+ * Hand-written rather than fdir: fdir suppresses or throws on directory errors as a whole and has
+ * no entry bound, while discovery must report each unreadable folder and refused link and go on.
+ */
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { problem, type Problem } from '../errors.js';
+import { errCode } from './read.js';
+import { isInsideAny, realpathOrUndefined } from './resolve.js';
+
+/** Folders never walked (DESIGN.md §9 "Names"). */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+
+/** Options of `walkFiles`. */
+export interface WalkOptions {
+  /** Real paths a followed link may point into; default: the walk root's real path. */
+  readonly allowedRoots?: readonly string[];
+  /** Deepest folder level walked below the root (root = 0). Default 24. */
+  readonly maxDepth?: number;
+  /** Most directory entries looked at in one walk. Default 500,000. */
+  readonly maxEntries?: number;
+}
+
+/** Default walk bounds. */
+export const DEFAULT_WALK_OPTIONS = Object.freeze({ maxDepth: 24, maxEntries: 500_000 });
+
+/** One file found: the path as walked (through links) and its real path. */
+export interface WalkedFile {
+  readonly path: string;
+  readonly realPath: string;
+}
+
+/** What a walk found and what it refused. */
+export interface WalkResult {
+  readonly files: WalkedFile[];
+  readonly problems: Problem[];
+}
+
+/**
+ * Walks `root` and returns the files whose base name satisfies `matches`. A missing root gives an
+ * empty result; a root that cannot be listed gives an UNREADABLE problem.
+ */
+export function walkFiles(root: string, matches: (name: string) => boolean, options: WalkOptions = {}): WalkResult {
+  const maxDepth = options.maxDepth ?? DEFAULT_WALK_OPTIONS.maxDepth;
+  const maxEntries = options.maxEntries ?? DEFAULT_WALK_OPTIONS.maxEntries;
+  const files: WalkedFile[] = [];
+  const problems: Problem[] = [];
+  const realRoot = realpathOrUndefined(root);
+  if (realRoot === undefined) return { files, problems };
+  const allowed = options.allowedRoots ?? [realRoot];
+  const visited = new Set<string>([realRoot]);
+  let entries = 0;
+  let limitHit = false;
+
+  // Depth-first, children in sorted order; the stack holds folders still to list.
+  const stack: { dir: string; real: string; depth: number }[] = [{ dir: root, real: realRoot, depth: 0 }];
+  while (stack.length > 0) {
+    const { dir, real, depth } = stack.pop()!;
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      problems.push(problem('UNREADABLE', dir, `folder ${dir} could not be listed: ${errCode(err)}`));
+      continue;
+    }
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: { dir: string; real: string; depth: number }[] = [];
+    for (const d of dirents) {
+      if (++entries > maxEntries) {
+        if (!limitHit) problems.push(problem('WALK_LIMIT', dir, `walk stopped after ${maxEntries} entries below ${root}`));
+        limitHit = true;
+        break;
+      }
+      const full = path.join(dir, d.name);
+      let isDir = d.isDirectory();
+      let realPath = path.join(real, d.name);
+      if (d.isSymbolicLink()) {
+        const target = realpathOrUndefined(full);
+        if (target === undefined) {
+          if (matches(d.name)) problems.push(problem('UNREADABLE', full, `link ${full} is broken or loops`));
+          continue;
+        }
+        if (!isInsideAny(allowed, target)) {
+          problems.push(problem('PATH_OUTSIDE_ROOT', full, `link ${full} points to ${target}, outside the sanctioned scopes`));
+          continue;
+        }
+        let st;
+        try {
+          st = statSync(target);
+        } catch (err) {
+          problems.push(problem('UNREADABLE', full, `link target ${target} could not be read: ${errCode(err)}`));
+          continue;
+        }
+        isDir = st.isDirectory();
+        realPath = target;
+      }
+      if (isDir) {
+        if (SKIPPED_DIRS.has(d.name)) continue;
+        if (visited.has(realPath)) {
+          problems.push(problem('LINK_LOOP', full, `${full} leads back to ${realPath}, already walked`));
+          continue;
+        }
+        if (depth + 1 > maxDepth) {
+          problems.push(problem('WALK_LIMIT', full, `${full} is deeper than the bound of ${maxDepth} levels`));
+          continue;
+        }
+        visited.add(realPath);
+        subdirs.push({ dir: full, real: realPath, depth: depth + 1 });
+      } else if (matches(d.name)) {
+        // A non-regular file with the right name is still reported: the reader refuses it with a reason.
+        files.push({ path: full, realPath });
+      }
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+    if (limitHit) break;
+  }
+  return { files, problems };
+}

@@ -1,0 +1,173 @@
+/**
+ * SKILL.md discovery (issue #2 §4): enumerate the scopes, load each file, dedup byte-identical
+ * copies (keeping every path as provenance), note near-duplicates, and resolve id collisions by
+ * scope precedence (the loser is reported as shadowed). Never reads outside the scopes: links are
+ * followed only into another sanctioned scope.
+ */
+import type { Problem } from '../errors.js';
+import { realpathOrUndefined, walkFiles } from '../fsx/index.js';
+import { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
+import { resolveScopes, type PluginFilter, type Scope, type ScopeOptions } from './scopes.js';
+
+/** The exact file name of a skill (DESIGN.md §9 "Names"). */
+export const SKILL_FILE = 'SKILL.md';
+
+/** Options of `discoverSkills`: scope choice plus read and walk bounds. */
+export interface DiscoverOptions extends ScopeOptions {
+  /** Size cap per SKILL.md in bytes. Default 1 MiB. */
+  readonly maxBytes?: number;
+  /** Deepest folder level walked in a scope. Default 24. */
+  readonly maxDepth?: number;
+  /** Most directory entries looked at per scope. Default 500,000. */
+  readonly maxEntries?: number;
+}
+
+/** A file that was enumerated but not used, with its coded reason. */
+export interface SkippedFile {
+  readonly path: string;
+  readonly code: Problem['code'];
+  readonly reason: string;
+  readonly line?: number;
+}
+
+/** Byte-identical copies: the kept path and the others. */
+export interface DuplicateGroup {
+  readonly revision_id: string;
+  readonly kept: string;
+  readonly copies: readonly string[];
+}
+
+/** Files that differ only by BOM or line endings. */
+export interface NearDuplicateGroup {
+  readonly normalized_sha256: string;
+  readonly paths: readonly string[];
+}
+
+/** A skill id defined in more than one place; the winner is the earlier scope. */
+export interface ShadowedSkill {
+  readonly skill_id: string;
+  readonly winner: string;
+  readonly winner_scope: string;
+  readonly shadowed: string;
+  readonly shadowed_scope: string;
+}
+
+/** The scan report (issue #2 §5). */
+export interface ScanReport {
+  readonly scopes: readonly Scope[];
+  readonly plugin_filter: PluginFilter;
+  readonly skills: readonly SkillRecord[];
+  readonly skipped: readonly SkippedFile[];
+  readonly duplicates: readonly DuplicateGroup[];
+  readonly near_duplicates: readonly NearDuplicateGroup[];
+  readonly shadowed: readonly ShadowedSkill[];
+  /** Every SKILL.md path enumerated, in scope then path order. */
+  readonly enumerated: readonly string[];
+  /** Scope-level problems (plugin registry, settings). */
+  readonly problems: readonly Problem[];
+}
+
+/** Enumerates SKILL.md files of `scopes` in precedence order; refused links and unreadable folders become skips. */
+export function enumerateSkillFiles(
+  scopes: readonly Scope[],
+  options: Pick<DiscoverOptions, 'maxDepth' | 'maxEntries'> = {},
+): { files: FileOrigin[]; skipped: SkippedFile[] } {
+  const allowed = scopes.map((s) => realpathOrUndefined(s.path)).filter((p): p is string => p !== undefined);
+  const files: FileOrigin[] = [];
+  const skipped: SkippedFile[] = [];
+  for (const scope of scopes) {
+    if (!scope.exists) continue;
+    const walk = walkFiles(scope.path, (n) => n === SKILL_FILE, {
+      allowedRoots: allowed,
+      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+      ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+    });
+    for (const p of walk.problems) skipped.push(toSkipped(p));
+    for (const f of walk.files) {
+      files.push({
+        path: f.path,
+        realPath: f.realPath,
+        scope: scope.kind,
+        scopePath: scope.path,
+        ...(scope.plugin !== undefined ? { plugin: scope.plugin } : {}),
+      });
+    }
+  }
+  return { files, skipped };
+}
+
+/**
+ * Dedups records (same revision_id: first kept, later paths added to provenance) and resolves id
+ * collisions (first wins). `records` must be in precedence order.
+ */
+export function resolveIdentities(records: readonly SkillRecord[]): {
+  skills: SkillRecord[];
+  duplicates: DuplicateGroup[];
+  near_duplicates: NearDuplicateGroup[];
+  shadowed: ShadowedSkill[];
+} {
+  const byRevision = new Map<string, { record: SkillRecord; copies: string[] }>();
+  for (const r of records) {
+    const prior = byRevision.get(r.revision_id);
+    if (prior) prior.copies.push(r.path);
+    else byRevision.set(r.revision_id, { record: r, copies: [] });
+  }
+  const unique: SkillRecord[] = [];
+  const duplicates: DuplicateGroup[] = [];
+  for (const { record, copies } of byRevision.values()) {
+    if (copies.length > 0) {
+      duplicates.push({ revision_id: record.revision_id, kept: record.path, copies });
+      unique.push({ ...record, provenance: [record.path, ...copies] });
+    } else unique.push(record);
+  }
+  const byNormal = new Map<string, string[]>();
+  for (const r of unique) {
+    const list = byNormal.get(r.normalized_sha256);
+    if (list) list.push(r.path);
+    else byNormal.set(r.normalized_sha256, [r.path]);
+  }
+  const near_duplicates = [...byNormal.entries()]
+    .filter(([, paths]) => paths.length > 1)
+    .map(([normalized_sha256, paths]) => ({ normalized_sha256, paths }));
+  const byId = new Map<string, SkillRecord>();
+  const shadowed: ShadowedSkill[] = [];
+  const skills: SkillRecord[] = [];
+  for (const r of unique) {
+    const winner = byId.get(r.skill_id);
+    if (winner) {
+      shadowed.push({ skill_id: r.skill_id, winner: winner.path, winner_scope: winner.scope, shadowed: r.path, shadowed_scope: r.scope });
+      continue;
+    }
+    byId.set(r.skill_id, r);
+    skills.push(r);
+  }
+  return { skills, duplicates, near_duplicates, shadowed };
+}
+
+/** Discovers every skill in the scopes `options` selects. */
+export function discoverSkills(options: DiscoverOptions = {}): ScanReport {
+  const resolved = resolveScopes(options);
+  const { files, skipped } = enumerateSkillFiles(resolved.scopes, options);
+  const records: SkillRecord[] = [];
+  for (const f of files) {
+    const loaded = loadSkillFile(f, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+    if (loaded.ok) records.push(loaded.record);
+    else skipped.push(toSkipped(loaded.problem));
+  }
+  const ids = resolveIdentities(records);
+  return {
+    scopes: resolved.scopes,
+    plugin_filter: resolved.plugin_filter,
+    skills: ids.skills,
+    skipped,
+    duplicates: ids.duplicates,
+    near_duplicates: ids.near_duplicates,
+    shadowed: ids.shadowed,
+    enumerated: files.map((f) => f.path),
+    problems: resolved.problems,
+  };
+}
+
+function toSkipped(p: Problem): SkippedFile {
+  return { path: p.path, code: p.code, reason: p.message, ...(p.line !== undefined ? { line: p.line } : {}) };
+}

@@ -1,0 +1,99 @@
+/**
+ * SkillRecord: one parsed, validated SKILL.md and where it came from, plus `loadSkillFile`, which
+ * turns one file into a record or a coded skip. The hash and the parse come from one read.
+ */
+import path from 'node:path';
+import type { Problem } from '../errors.js';
+import { readTextCapped, sha256Of } from '../fsx/index.js';
+import { parseFrontmatter, splitFrontmatter } from './frontmatter.js';
+import type { ScopeKind } from './scopes.js';
+import { validateFrontmatter } from './validate.js';
+
+/** One discovered skill. Contract fields are snake_case (DESIGN.md §1). */
+export interface SkillRecord {
+  /** The frontmatter name; `plugin:name` for a plugin's skill (DESIGN.md §2). */
+  readonly skill_id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly when_to_use?: string;
+  /** Frontmatter `version` or `metadata.version`, when present. */
+  readonly version?: string;
+  readonly keywords: readonly string[];
+  readonly tags: readonly string[];
+  /** Absolute path as walked (through links). */
+  readonly path: string;
+  /** Absolute real path. */
+  readonly real_path: string;
+  readonly scope: ScopeKind;
+  readonly scope_path: string;
+  readonly plugin?: string;
+  /** `sha256:<hex>` of the file's exact bytes. */
+  readonly revision_id: string;
+  /** sha256 of the bytes with BOM removed and CRLF folded to LF: equal for near-duplicates. */
+  readonly normalized_sha256: string;
+  readonly size: number;
+  readonly mtime_ms: number;
+  /** Character offset of the body in the BOM-less text. */
+  readonly body_offset: number;
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  readonly warnings: readonly Problem[];
+  /** Flag codes on suspicious text (HIDDEN_CHARACTERS, CONFUSABLE_CHARACTERS, INSTRUCTION_LIKE). */
+  readonly flags: readonly string[];
+  /** Every path whose bytes equal this revision (this one first). */
+  readonly provenance: readonly string[];
+}
+
+/** Where a file was found: its scope. */
+export interface FileOrigin {
+  readonly path: string;
+  readonly realPath: string;
+  readonly scope: ScopeKind;
+  readonly scopePath: string;
+  readonly plugin?: string;
+}
+
+/**
+ * Reads, hashes, splits, parses and validates one SKILL.md. Never throws for a bad file.
+ * `maxBytes` caps the read (default 1 MiB).
+ */
+export function loadSkillFile(
+  origin: FileOrigin,
+  options: { maxBytes?: number } = {},
+): { ok: true; record: SkillRecord } | { ok: false; problem: Problem } {
+  const label = origin.path;
+  const file = readTextCapped(origin.realPath, { label, ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
+  if (!file.ok) return { ok: false, problem: file.problem };
+  const split = splitFrontmatter(file.text, label);
+  if (!split.ok) return split;
+  const parsed = parseFrontmatter(split.yaml, label, split.yamlLine);
+  if (!parsed.ok) return parsed;
+  const folder = path.basename(path.dirname(origin.path));
+  const valid = validateFrontmatter(parsed.data, folder, label);
+  if (!valid.ok) return valid;
+  const f = valid.fields;
+  const normalized = file.text.includes('\r\n') || file.hasBom ? sha256Of(file.text.replace(/\r\n/g, '\n')) : file.sha256;
+  const record: SkillRecord = {
+    skill_id: origin.scope === 'plugin' && origin.plugin ? `${origin.plugin}:${f.name}` : f.name,
+    name: f.name,
+    description: f.description,
+    ...(f.when_to_use !== undefined ? { when_to_use: f.when_to_use } : {}),
+    ...(f.version !== undefined ? { version: f.version } : {}),
+    keywords: f.keywords,
+    tags: f.tags,
+    path: origin.path,
+    real_path: origin.realPath,
+    scope: origin.scope,
+    scope_path: origin.scopePath,
+    ...(origin.plugin !== undefined ? { plugin: origin.plugin } : {}),
+    revision_id: file.sha256,
+    normalized_sha256: normalized,
+    size: file.size,
+    mtime_ms: file.mtimeMs,
+    body_offset: split.bodyOffset,
+    frontmatter: parsed.data,
+    warnings: f.warnings,
+    flags: f.flags,
+    provenance: [origin.path],
+  };
+  return { ok: true, record };
+}

@@ -1,0 +1,144 @@
+/**
+ * Validation of parsed frontmatter against the Agent Skills spec (agentskills validator: name
+ * 1–64 chars of [a-z0-9-], no leading, trailing or double hyphen, equal to its folder; description
+ * 1–1024 chars) and the fields Claude Code and other clients use. A spec violation is a warning on
+ * the record; only a missing name or description refuses the file. Suspicious text is flagged
+ * (DESIGN.md §9) and kept as data.
+ */
+import { problem, type Problem } from '../errors.js';
+import { findConfusables, findHiddenCharacters, findInstructionLike } from '../text/index.js';
+
+/** Longest valid name (Agent Skills spec). */
+export const MAX_NAME_CHARS = 64;
+/** Longest valid description (Agent Skills spec). */
+export const MAX_DESCRIPTION_CHARS = 1024;
+
+const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Fields of the Agent Skills spec plus the extensions Claude Code and other clients read. */
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  'name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools',
+  'when_to_use', 'version', 'keywords', 'tags',
+  // Claude Code's own fields.
+  'argument-hint', 'disable-model-invocation', 'user-invocable', 'model', 'context', 'agent', 'hooks',
+]);
+
+/** The fields skilldex reads from a validated frontmatter. */
+export interface SkillFields {
+  readonly name: string;
+  readonly description: string;
+  readonly when_to_use?: string;
+  readonly version?: string;
+  readonly keywords: readonly string[];
+  readonly tags: readonly string[];
+  readonly warnings: readonly Problem[];
+  /** Flags on suspicious text: HIDDEN_CHARACTERS, CONFUSABLE_CHARACTERS, INSTRUCTION_LIKE codes. */
+  readonly flags: readonly string[];
+}
+
+/**
+ * Validates `data` of the SKILL.md at `label` whose folder is `folderName`. Returns the fields and
+ * warnings, or a skip problem (MISSING_NAME, MISSING_DESCRIPTION).
+ */
+export function validateFrontmatter(
+  data: Record<string, unknown>,
+  folderName: string,
+  label: string,
+): { ok: true; fields: SkillFields } | { ok: false; problem: Problem } {
+  const warnings: Problem[] = [];
+  const name = scalarString(data['name']);
+  if (name === undefined || name.trim() === '') {
+    return { ok: false, problem: problem('MISSING_NAME', label, `${label}: frontmatter has no name (a non-empty string)`) };
+  }
+  if (typeof data['name'] !== 'string') {
+    warnings.push(problem('FIELD_TYPE', label, `${label}: name should be a string, found ${typeof data['name']}`));
+  }
+  const description = scalarString(data['description']);
+  if (description === undefined || description.trim() === '') {
+    return {
+      ok: false,
+      problem: problem('MISSING_DESCRIPTION', label, `${label}: frontmatter has no description (a non-empty string)`),
+    };
+  }
+  if (name.length > MAX_NAME_CHARS || !NAME_RE.test(name)) {
+    warnings.push(
+      problem('NAME_INVALID', label, `${label}: name ${JSON.stringify(name)} must be 1-${MAX_NAME_CHARS} chars of a-z, 0-9 and single inner hyphens`),
+    );
+  }
+  if (name !== folderName) {
+    warnings.push(problem('NAME_FOLDER_MISMATCH', label, `${label}: name ${JSON.stringify(name)} differs from its folder ${JSON.stringify(folderName)}`));
+  }
+  if (description.length > MAX_DESCRIPTION_CHARS) {
+    warnings.push(
+      problem('DESCRIPTION_TOO_LONG', label, `${label}: description is ${description.length} characters, over ${MAX_DESCRIPTION_CHARS}`),
+    );
+  }
+  for (const key of Object.keys(data)) {
+    if (!KNOWN_FIELDS.has(key)) warnings.push(problem('UNKNOWN_FIELD', label, `${label}: unknown field ${JSON.stringify(key)}`));
+  }
+  const keywords = stringList(data['keywords'], 'keywords', label, warnings);
+  const tags = stringList(data['tags'], 'tags', label, warnings);
+  const metadata = data['metadata'];
+  const metaVersion =
+    metadata && typeof metadata === 'object' && !Array.isArray(metadata)
+      ? scalarString((metadata as Record<string, unknown>)['version'])
+      : undefined;
+  const version = scalarString(data['version']) ?? metaVersion;
+  const whenToUse = scalarString(data['when_to_use']);
+
+  const flags = new Set<string>();
+  const text = [name, description, whenToUse ?? '', ...keywords, ...tags].join('\n');
+  const hidden = findHiddenCharacters(text);
+  if (hidden.length > 0) {
+    flags.add('HIDDEN_CHARACTERS');
+    warnings.push(problem('HIDDEN_CHARACTERS', label, `${label}: invisible or bidi-control characters ${hidden.join(', ')}`));
+  }
+  if (findConfusables(name) || findConfusables(description)) {
+    flags.add('CONFUSABLE_CHARACTERS');
+    warnings.push(problem('CONFUSABLE_CHARACTERS', label, `${label}: Latin text mixed with look-alike Cyrillic or Greek letters`));
+  }
+  const phrases = findInstructionLike(description + '\n' + (whenToUse ?? ''));
+  if (phrases.length > 0) {
+    flags.add('INSTRUCTION_LIKE');
+    warnings.push(
+      problem('INSTRUCTION_LIKE', label, `${label}: description reads like instructions (${phrases.map((p) => JSON.stringify(p)).join(', ')}); treated as data`),
+    );
+  }
+  const fields: SkillFields = {
+    name,
+    description,
+    ...(whenToUse !== undefined ? { when_to_use: whenToUse } : {}),
+    ...(version !== undefined ? { version } : {}),
+    keywords,
+    tags,
+    warnings,
+    flags: [...flags],
+  };
+  return { ok: true, fields };
+}
+
+function scalarString(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+// keywords and tags: a YAML list of scalars, or one comma-separated string.
+function stringList(v: unknown, field: string, label: string, warnings: Problem[]): string[] {
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (Array.isArray(v)) {
+    const out: string[] = [];
+    for (const item of v) {
+      const s = scalarString(item);
+      if (s === undefined) {
+        warnings.push(problem('FIELD_TYPE', label, `${label}: ${field} items must be strings`));
+        continue;
+      }
+      if (s.trim() !== '') out.push(s.trim());
+    }
+    return out;
+  }
+  warnings.push(problem('FIELD_TYPE', label, `${label}: ${field} must be a list of strings or a comma-separated string`));
+  return [];
+}

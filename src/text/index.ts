@@ -1,0 +1,7 @@
+/** Public surface of src/text: pure text functions, no I/O. Explicit named exports only. */
+export { fold, nfkc } from './normalize.js';
+export { tokenize, contentTokens, distinctContentTokens } from './tokenize.js';
+export { STOP_WORDS, isStopWord } from './stop-words.js';
+export { stem } from './stem.js';
+export { boundedEditDistance } from './edit-distance.js';
+export { findHiddenCharacters, findConfusables, findInstructionLike, escapeInvisible } from './flags.js';
