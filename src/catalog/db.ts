@@ -1,0 +1,102 @@
+/**
+ * The one place that opens catalog connections (STYLE.md §6). Writers get WAL, a busy timeout and
+ * foreign keys; consumers open read-only and must find an existing file. A file that is not a
+ * skilldex catalog is CATALOG_CORRUPT, never silently overwritten.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { SkilldexError } from '../errors.js';
+import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './migrations.js';
+
+/** A better-sqlite3 connection. */
+export type Db = Database.Database;
+
+/** How long a connection waits for a lock before SQLITE_BUSY, in ms. */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Where the catalog lives: `--catalog FILE`, else `SKILLDEX_CATALOG`, else the per-user data
+ * directory (`$XDG_DATA_HOME/skilldex/catalog.sqlite`, default `~/.local/share/...`).
+ */
+export function resolveCatalogPath(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): string {
+  if (flag) return path.resolve(cwd, flag);
+  const fromEnv = env['SKILLDEX_CATALOG'];
+  if (fromEnv) return path.resolve(cwd, fromEnv);
+  const dataHome = env['XDG_DATA_HOME'] || path.join(env['HOME'] ?? cwd, '.local', 'share');
+  return path.join(dataHome, 'skilldex', 'catalog.sqlite');
+}
+
+/** Opens (creating if needed) a catalog for writing and brings its schema up to date. */
+export function openCatalogForWrite(file: string): Db {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = openRaw(file, false);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, file);
+  } catch (err) {
+    db.close();
+    if (err instanceof SkilldexError) throw err;
+    throw new SkilldexError('CATALOG_CORRUPT', `${file} could not be used as a catalog: ${(err as Error).message}`, { catalog: file }, {
+      cause: err,
+    });
+  }
+  return db;
+}
+
+/** Opens an existing catalog read-only (the consumer path). CATALOG_MISSING when there is none. */
+export function openCatalogReadOnly(file: string): Db {
+  if (!existsSync(file)) {
+    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`, {
+      catalog: file,
+    });
+  }
+  const db = openRaw(file, true);
+  try {
+    checkFormat(db, file);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+function openRaw(file: string, readonly: boolean): Db {
+  try {
+    const db = new Database(file, readonly ? { readonly: true, fileMustExist: true } : {});
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    return db;
+  } catch (err) {
+    throw new SkilldexError('CATALOG_CORRUPT', `${file} could not be opened as a SQLite catalog: ${(err as Error).message}`, { catalog: file }, {
+      cause: err,
+    });
+  }
+}
+
+/** Checks that `db` is a skilldex catalog of a version this code reads. */
+export function checkFormat(db: Db, file: string): void {
+  let version: number;
+  let format: string | undefined;
+  try {
+    version = db.pragma('user_version', { simple: true }) as number;
+    const row = version > 0 ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as { value: string } | undefined) : undefined;
+    format = row?.value;
+  } catch (err) {
+    throw new SkilldexError('CATALOG_CORRUPT', `${file} is not a readable skilldex catalog: ${(err as Error).message}`, { catalog: file }, { cause: err });
+  }
+  if (version === 0 || format !== CATALOG_FORMAT) {
+    throw new SkilldexError('CATALOG_CORRUPT', `${file} is not a skilldex catalog`, { catalog: file });
+  }
+  if (version > LATEST_VERSION) {
+    throw new SkilldexError('CATALOG_TOO_NEW', `${file} has schema version ${version}; this skilldex reads up to ${LATEST_VERSION}`, {
+      catalog: file,
+      version,
+    });
+  }
+}

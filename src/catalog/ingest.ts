@@ -1,0 +1,225 @@
+/**
+ * Incremental ingest (issue #3 "skilldex index"): discover the scopes, skip files unchanged by size
+ * and mtime (then by hash), record new revisions, retire skills whose files are gone, and update the
+ * working set in one transaction. Publishing is a separate step (publish.ts) so `--no-publish` can
+ * stage a working set. A crash before COMMIT changes nothing; the next run starts over from disk.
+ */
+import { statSync } from 'node:fs';
+import type { Problem } from '../errors.js';
+import {
+  enumerateSkillFiles,
+  loadSkillFile,
+  resolveIdentities,
+  resolveScopes,
+  type DiscoverOptions,
+  type DuplicateGroup,
+  type FileOrigin,
+  type ShadowedSkill,
+  type SkillRecord,
+  type SkippedFile,
+} from '../skills/index.js';
+import type { Db } from './db.js';
+
+/** Progress of an ingest: files looked at so far out of the total. */
+export type ProgressFn = (done: number, total: number) => void;
+
+/** What an ingest changed in the working set. */
+export interface IngestSummary {
+  readonly enumerated: number;
+  readonly added: readonly string[];
+  readonly changed: readonly string[];
+  readonly removed: readonly string[];
+  readonly unchanged: number;
+  /** Files whose bytes were read this run (the rest were skipped by size and mtime). */
+  readonly read: number;
+  readonly skipped: readonly SkippedFile[];
+  readonly duplicates: readonly DuplicateGroup[];
+  readonly shadowed: readonly ShadowedSkill[];
+  readonly problems: readonly Problem[];
+}
+
+interface FileRow {
+  path: string;
+  real_path: string;
+  size: number;
+  mtime_ms: number;
+  skill_id: string;
+  revision_id: string;
+}
+
+interface RevisionRow {
+  skill_id: string;
+  revision_id: string;
+  seq: number;
+  version: string | null;
+  name: string;
+  description: string;
+  when_to_use: string | null;
+  keywords: string;
+  tags: string;
+  normalized_sha256: string;
+  body_offset: number;
+  frontmatter: string;
+  warnings: string;
+  flags: string;
+  size: number;
+}
+
+/** Ingests the scopes `options` selects into the working set of `db`. `now` stamps new revisions. */
+export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, onProgress?: ProgressFn): IngestSummary {
+  const scopes = resolveScopes(options);
+  const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
+  const prior = new Map<string, FileRow>();
+  for (const r of db.prepare(`SELECT * FROM files`).iterate() as Iterable<FileRow>) prior.set(r.path, r);
+  const getRevision = db.prepare(`SELECT * FROM revisions WHERE skill_id = ? AND revision_id = ?`);
+
+  const records: SkillRecord[] = [];
+  const stats = new Map<string, { size: number; mtime_ms: number }>();
+  let read = 0;
+  files.forEach((f, i) => {
+    if (onProgress && (i & 255) === 0) onProgress(i, files.length);
+    let st: { size: number; mtimeMs: number } | undefined;
+    try {
+      st = statSync(f.realPath);
+    } catch {
+      // Vanished between listing and stat: loadSkillFile below reports it with a coded reason.
+      st = undefined;
+    }
+    const p = prior.get(f.path);
+    if (st && p && p.real_path === f.realPath && p.size === st.size && p.mtime_ms === st.mtimeMs) {
+      const rev = getRevision.get(p.skill_id, p.revision_id) as RevisionRow | undefined;
+      if (rev) {
+        records.push(recordFromRow(rev, f, st.mtimeMs));
+        stats.set(f.path, { size: st.size, mtime_ms: st.mtimeMs });
+        return;
+      }
+    }
+    read++;
+    const loaded = loadSkillFile(f, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+    if (!loaded.ok) {
+      skipped.push({ path: loaded.problem.path, code: loaded.problem.code, reason: loaded.problem.message });
+      return;
+    }
+    records.push(loaded.record);
+    stats.set(f.path, { size: loaded.record.size, mtime_ms: loaded.record.mtime_ms });
+  });
+  onProgress?.(files.length, files.length);
+  const ids = resolveIdentities(records);
+  const byPath = new Map(records.map((r) => [r.path, r]));
+
+  const summary = db
+    .transaction(() => {
+      const before = new Map<string, string | null>();
+      for (const r of db.prepare(`SELECT skill_id, revision_id FROM skills`).iterate() as Iterable<{ skill_id: string; revision_id: string | null }>) {
+        before.set(r.skill_id, r.revision_id);
+      }
+      const countRevisions = db.prepare(`SELECT count(*) AS n FROM revisions WHERE skill_id = ?`);
+      const insertRevision = db.prepare(
+        `INSERT INTO revisions (skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, scope, scope_path, plugin,
+           size, normalized_sha256, body_offset, frontmatter, warnings, flags, first_seen)
+         VALUES (@skill_id, @revision_id, @seq, @version, @name, @description, @when_to_use, @keywords, @tags, @path, @real_path, @scope, @scope_path, @plugin,
+           @size, @normalized_sha256, @body_offset, @frontmatter, @warnings, @flags, @first_seen)
+         ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
+           scope_path = excluded.scope_path, plugin = excluded.plugin`,
+      );
+      const upsertSkill = db.prepare(
+        `INSERT INTO skills (skill_id, revision_id, provenance) VALUES (?, ?, ?)
+         ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, provenance = excluded.provenance`,
+      );
+      const added: string[] = [];
+      const changed: string[] = [];
+      let unchanged = 0;
+      const stamp = now().toISOString();
+      for (const r of ids.skills) {
+        const had = before.get(r.skill_id);
+        const existing = getRevision.get(r.skill_id, r.revision_id) as RevisionRow | undefined;
+        const seq = existing?.seq ?? (countRevisions.get(r.skill_id) as { n: number }).n + 1;
+        insertRevision.run({
+          skill_id: r.skill_id,
+          revision_id: r.revision_id,
+          seq,
+          version: r.version ?? null,
+          name: r.name,
+          description: r.description,
+          when_to_use: r.when_to_use ?? null,
+          keywords: JSON.stringify(r.keywords),
+          tags: JSON.stringify(r.tags),
+          path: r.path,
+          real_path: r.real_path,
+          scope: r.scope,
+          scope_path: r.scope_path,
+          plugin: r.plugin ?? null,
+          size: r.size,
+          normalized_sha256: r.normalized_sha256,
+          body_offset: r.body_offset,
+          frontmatter: JSON.stringify(r.frontmatter),
+          warnings: JSON.stringify(r.warnings),
+          flags: JSON.stringify(r.flags),
+          first_seen: stamp,
+        });
+        upsertSkill.run(r.skill_id, r.revision_id, JSON.stringify(r.provenance));
+        if (had === undefined || had === null) added.push(r.skill_id);
+        else if (had !== r.revision_id) changed.push(r.skill_id);
+        else unchanged++;
+      }
+      const kept = new Set(ids.skills.map((r) => r.skill_id));
+      const removed: string[] = [];
+      const retire = db.prepare(`UPDATE skills SET revision_id = NULL WHERE skill_id = ?`);
+      for (const [id, rev] of before) {
+        if (rev !== null && !kept.has(id)) {
+          retire.run(id);
+          removed.push(id);
+        }
+      }
+      // Remember every file that maps to a stored revision, for the next incremental run.
+      db.prepare(`DELETE FROM files`).run();
+      const addFile = db.prepare(
+        `INSERT INTO files (path, real_path, size, mtime_ms, skill_id, revision_id) VALUES (@path, @real_path, @size, @mtime_ms, @skill_id, @revision_id)`,
+      );
+      for (const r of ids.skills) {
+        for (const p of r.provenance) {
+          const st = stats.get(p);
+          const rec = byPath.get(p);
+          if (st && rec) addFile.run({ path: p, real_path: rec.real_path, size: st.size, mtime_ms: st.mtime_ms, skill_id: r.skill_id, revision_id: r.revision_id });
+        }
+      }
+      return { added, changed, removed, unchanged };
+    })
+    .immediate();
+
+  return {
+    enumerated: files.length,
+    ...summary,
+    read,
+    skipped,
+    duplicates: ids.duplicates,
+    shadowed: ids.shadowed,
+    problems: scopes.problems,
+  };
+}
+
+function recordFromRow(rev: RevisionRow, f: FileOrigin, mtimeMs: number): SkillRecord {
+  return {
+    skill_id: rev.skill_id,
+    name: rev.name,
+    description: rev.description,
+    ...(rev.when_to_use !== null ? { when_to_use: rev.when_to_use } : {}),
+    ...(rev.version !== null ? { version: rev.version } : {}),
+    keywords: JSON.parse(rev.keywords) as string[],
+    tags: JSON.parse(rev.tags) as string[],
+    path: f.path,
+    real_path: f.realPath,
+    scope: f.scope,
+    scope_path: f.scopePath,
+    ...(f.plugin !== undefined ? { plugin: f.plugin } : {}),
+    revision_id: rev.revision_id,
+    normalized_sha256: rev.normalized_sha256,
+    size: rev.size,
+    mtime_ms: mtimeMs,
+    body_offset: rev.body_offset,
+    frontmatter: JSON.parse(rev.frontmatter) as Record<string, unknown>,
+    warnings: JSON.parse(rev.warnings) as Problem[],
+    flags: JSON.parse(rev.flags) as string[],
+    provenance: [f.path],
+  };
+}

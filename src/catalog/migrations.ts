@@ -1,0 +1,139 @@
+/**
+ * Catalog schema as numbered migrations gated by `PRAGMA user_version`, each applied inside one
+ * immediate transaction (STYLE.md §6). Tests run these real migrations; there is no other DDL.
+ *
+ * Tables: `revisions` (every revision ever seen), `files` (the last enumeration, for incremental
+ * re-index), `skills` (the working set with lifecycle state), `generations` + `generation_members`
+ * (every published set) with the `published` pointer, and the serving tables of the published
+ * generation: `serving`, its FTS5 index `serving_fts` and the fuzzy vocabulary `vocab`.
+ */
+import { SkilldexError } from '../errors.js';
+import type { Db } from './db.js';
+
+/** Value of meta.format that marks a skilldex catalog. */
+export const CATALOG_FORMAT = 'skilldex-catalog';
+
+const MIGRATIONS: readonly string[] = [
+  // 1: the initial schema.
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+  INSERT INTO meta (key, value) VALUES ('format', '${CATALOG_FORMAT}');
+
+  CREATE TABLE revisions (
+    skill_id TEXT NOT NULL,
+    revision_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    version TEXT,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    when_to_use TEXT,
+    keywords TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    path TEXT NOT NULL,
+    real_path TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    scope_path TEXT NOT NULL,
+    plugin TEXT,
+    size INTEGER NOT NULL,
+    normalized_sha256 TEXT NOT NULL,
+    body_offset INTEGER NOT NULL,
+    frontmatter TEXT NOT NULL,
+    warnings TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    first_seen TEXT NOT NULL,
+    PRIMARY KEY (skill_id, revision_id)
+  ) STRICT;
+
+  CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    real_path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    skill_id TEXT NOT NULL,
+    revision_id TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE skills (
+    skill_id TEXT PRIMARY KEY,
+    revision_id TEXT,
+    state TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'deprecated', 'archived')),
+    reason TEXT,
+    replacement TEXT,
+    provenance TEXT NOT NULL DEFAULT '[]'
+  ) STRICT;
+
+  CREATE TABLE generations (
+    seq INTEGER PRIMARY KEY,
+    generation_id TEXT NOT NULL,
+    parent_seq INTEGER,
+    policy TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    counts TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE generation_members (
+    seq INTEGER NOT NULL REFERENCES generations (seq),
+    skill_id TEXT NOT NULL,
+    revision_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (seq, skill_id)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE published (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seq INTEGER NOT NULL REFERENCES generations (seq)
+  ) STRICT;
+
+  CREATE TABLE serving (
+    rowid INTEGER PRIMARY KEY,
+    skill_id TEXT NOT NULL UNIQUE,
+    revision_id TEXT NOT NULL,
+    skill_version TEXT NOT NULL,
+    state TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    path TEXT NOT NULL,
+    real_path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    body_offset INTEGER NOT NULL,
+    name_tok TEXT NOT NULL,
+    kw_tok TEXT NOT NULL,
+    desc_tok TEXT NOT NULL
+  ) STRICT;
+
+  CREATE VIRTUAL TABLE serving_fts USING fts5 (
+    name_tok, kw_tok, desc_tok,
+    content = 'serving', content_rowid = 'rowid',
+    tokenize = 'porter unicode61', prefix = '3'
+  );
+
+  CREATE TABLE vocab (term TEXT PRIMARY KEY, df INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+  `,
+];
+
+/** The schema version this code writes. */
+export const LATEST_VERSION = MIGRATIONS.length;
+
+/** Applies every migration newer than the catalog's `user_version`, each in its own transaction. */
+export function migrate(db: Db, file: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > LATEST_VERSION) {
+    throw new SkilldexError('CATALOG_TOO_NEW', `${file} has schema version ${current}; this skilldex writes up to ${LATEST_VERSION}`, {
+      catalog: file,
+    });
+  }
+  if (current === 0) {
+    const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number };
+    if (tables.n > 0) {
+      throw new SkilldexError('CATALOG_CORRUPT', `${file} is a SQLite file but not a skilldex catalog; refusing to write into it`, {
+        catalog: file,
+      });
+    }
+  }
+  for (let v = current; v < LATEST_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}

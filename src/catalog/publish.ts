@@ -1,0 +1,184 @@
+/**
+ * Publishing (DESIGN.md §2, §8): in one immediate transaction, freeze the working set into a new
+ * generation (content-derived id, monotonically increasing sequence), bring the serving tables —
+ * `serving`, its FTS5 index and the fuzzy vocabulary — to exactly that set by diff, and move the
+ * published pointer. Readers in WAL mode keep their snapshot until their read ends, so they never
+ * see half a generation; a crash before COMMIT leaves the previous generation serving.
+ */
+import type { Db } from './db.js';
+import { computeGeneration, type Member } from './generation.js';
+import { tokenSet, tokenStrings } from './tokens.js';
+
+/** What a publish did. */
+export interface PublishResult {
+  /** False when the working set equals the published generation (nothing written). */
+  readonly changed: boolean;
+  readonly seq: number;
+  readonly catalog_generation: string;
+  readonly counts: GenerationCounts;
+}
+
+/** Counts of a generation by state. */
+export interface GenerationCounts {
+  readonly total: number;
+  readonly active: number;
+  readonly deprecated: number;
+  readonly archived: number;
+}
+
+interface RevisionRow {
+  skill_id: string;
+  revision_id: string;
+  seq: number;
+  version: string | null;
+  name: string;
+  description: string;
+  when_to_use: string | null;
+  keywords: string;
+  tags: string;
+  path: string;
+  real_path: string;
+  size: number;
+  body_offset: number;
+}
+
+/** Publishes the working set under `policy`; `now` gives the timestamp recorded (never hashed). */
+export function publishWorkingSet(db: Db, policy: string, now: () => Date): PublishResult {
+  return db
+    .transaction((): PublishResult => {
+      const members = db
+        .prepare(
+          `SELECT s.skill_id, s.revision_id, s.state, r.real_path FROM skills s
+           JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id ORDER BY s.skill_id`,
+        )
+        .all() as ServingMember[];
+      const generation = computeGeneration(members, policy);
+      const counts = countStates(members);
+      const current = db
+        .prepare(`SELECT g.seq, g.generation_id FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`)
+        .get() as { seq: number; generation_id: string } | undefined;
+      if (current && current.generation_id === generation) {
+        // Same content: nothing to publish, but a file that moved must be served from its new path.
+        if (servingMoved(db, members)) syncServing(db, members);
+        return { changed: false, seq: current.seq, catalog_generation: generation, counts };
+      }
+      const seq = ((db.prepare(`SELECT max(seq) AS m FROM generations`).get() as { m: number | null }).m ?? 0) + 1;
+      db.prepare(
+        `INSERT INTO generations (seq, generation_id, parent_seq, policy, created_at, counts) VALUES (@seq, @generation_id, @parent, @policy, @created_at, @counts)`,
+      ).run({ seq, generation_id: generation, parent: current?.seq ?? null, policy, created_at: now().toISOString(), counts: JSON.stringify(counts) });
+      const addMember = db.prepare(`INSERT INTO generation_members (seq, skill_id, revision_id, state) VALUES (?, ?, ?, ?)`);
+      for (const m of members) addMember.run(seq, m.skill_id, m.revision_id, m.state);
+      syncServing(db, members);
+      db.prepare(`INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`).run({ seq });
+      return { changed: true, seq, catalog_generation: generation, counts };
+    })
+    .immediate();
+}
+
+/** A member plus where its file is now (a moved file keeps its revision but changes path). */
+interface ServingMember extends Member {
+  readonly real_path: string;
+}
+
+// True when a serving row's file moved (same content, same generation, new path).
+function servingMoved(db: Db, members: readonly ServingMember[]): boolean {
+  const paths = new Map<string, string>();
+  for (const r of db.prepare(`SELECT skill_id, real_path FROM serving`).iterate() as Iterable<{ skill_id: string; real_path: string }>) {
+    paths.set(r.skill_id, r.real_path);
+  }
+  return members.some((m) => paths.get(m.skill_id) !== m.real_path);
+}
+
+// Brings `serving` (and its FTS index and vocabulary) to exactly `members`, touching only what differs.
+function syncServing(db: Db, members: readonly ServingMember[]): void {
+  const serving = new Map<
+    string,
+    { rowid: number; revision_id: string; state: string; real_path: string; name_tok: string; kw_tok: string; desc_tok: string }
+  >();
+  for (const r of db.prepare(`SELECT rowid, skill_id, revision_id, state, real_path, name_tok, kw_tok, desc_tok FROM serving`).iterate() as Iterable<{
+    rowid: number;
+    skill_id: string;
+    revision_id: string;
+    state: string;
+    real_path: string;
+    name_tok: string;
+    kw_tok: string;
+    desc_tok: string;
+  }>) {
+    serving.set(r.skill_id, r);
+  }
+  const getRevision = db.prepare(`SELECT * FROM revisions WHERE skill_id = ? AND revision_id = ?`);
+  const setState = db.prepare(`UPDATE serving SET state = ? WHERE rowid = ?`);
+  const del = db.prepare(`DELETE FROM serving WHERE rowid = ?`);
+  const ftsDel = db.prepare(
+    `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
+  );
+  const ins = db.prepare(
+    `INSERT INTO serving (skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok)
+     VALUES (@skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok)`,
+  );
+  const ftsIns = db.prepare(`INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`);
+  const df = new Map<string, number>();
+  const bump = (toks: { name_tok: string; kw_tok: string; desc_tok: string }, by: number): void => {
+    for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok)) df.set(t, (df.get(t) ?? 0) + by);
+  };
+  const remove = (row: { rowid: number; name_tok: string; kw_tok: string; desc_tok: string }): void => {
+    ftsDel.run(row);
+    del.run(row.rowid);
+    bump(row, -1);
+  };
+  const wanted = new Set<string>();
+  for (const m of members) {
+    wanted.add(m.skill_id);
+    const cur = serving.get(m.skill_id);
+    if (cur && cur.revision_id === m.revision_id && cur.real_path === m.real_path) {
+      if (cur.state !== m.state) setState.run(m.state, cur.rowid);
+      continue;
+    }
+    if (cur) remove(cur);
+    const rev = getRevision.get(m.skill_id, m.revision_id) as RevisionRow | undefined;
+    if (!rev) throw new Error(`working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`);
+    const toks = tokenStrings({
+      name: rev.name,
+      keywords: JSON.parse(rev.keywords) as string[],
+      tags: JSON.parse(rev.tags) as string[],
+      description: rev.description,
+      when_to_use: rev.when_to_use,
+    });
+    const info = ins.run({
+      skill_id: m.skill_id,
+      revision_id: m.revision_id,
+      skill_version: rev.version ?? `r${rev.seq}`,
+      state: m.state,
+      name: rev.name,
+      description: rev.description,
+      path: rev.path,
+      real_path: rev.real_path,
+      size: rev.size,
+      body_offset: rev.body_offset,
+      ...toks,
+    });
+    ftsIns.run({ rowid: Number(info.lastInsertRowid), ...toks });
+    bump(toks, +1);
+  }
+  for (const [id, row] of serving) if (!wanted.has(id)) remove(row);
+  const upsert = db.prepare(`INSERT INTO vocab (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = df + excluded.df`);
+  const prune = db.prepare(`DELETE FROM vocab WHERE term = ? AND df <= 0`);
+  for (const [term, d] of df) {
+    if (d === 0) continue;
+    upsert.run(term, d);
+    if (d < 0) prune.run(term);
+  }
+}
+
+function countStates(members: readonly Member[]): GenerationCounts {
+  let active = 0;
+  let deprecated = 0;
+  let archived = 0;
+  for (const m of members) {
+    if (m.state === 'active') active++;
+    else if (m.state === 'deprecated') deprecated++;
+    else archived++;
+  }
+  return { total: members.length, active, deprecated, archived };
+}

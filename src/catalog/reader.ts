@@ -1,0 +1,102 @@
+/**
+ * The consumer's view of a catalog: a read-only connection that answers every call from one
+ * snapshot of the published generation (one read transaction per call, WAL keeps it stable while
+ * an operator re-indexes). It reopens the file when it was replaced on disk, and refuses a catalog
+ * whose published sequence went backwards (an older file restored over a newer one).
+ */
+import { statSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { SkilldexError } from '../errors.js';
+import { openCatalogReadOnly, type Db } from './db.js';
+import type { GenerationCounts } from './publish.js';
+
+/** The published generation a snapshot serves. */
+export interface PublishedGeneration {
+  readonly seq: number;
+  readonly catalog_generation: string;
+  readonly policy: string;
+  readonly created_at: string;
+  readonly counts: GenerationCounts;
+}
+
+/** A read-only catalog handle for search and fetch. */
+export class CatalogReader {
+  private db: Db;
+  private identity: string;
+  private highestSeq = 0;
+  private statements = new Map<string, Database.Statement>();
+
+  constructor(readonly file: string) {
+    this.db = openCatalogReadOnly(file);
+    this.identity = fileIdentity(file);
+  }
+
+  /**
+   * Runs `fn` inside one read transaction against the published generation. CATALOG_EMPTY when
+   * nothing is published, CATALOG_ROLLBACK when the published sequence went backwards.
+   */
+  read<T>(fn: (generation: PublishedGeneration) => T): T {
+    this.reopenIfReplaced();
+    return this.db.transaction(() => {
+      const row = this.prepare(
+        `SELECT g.seq, g.generation_id, g.policy, g.created_at, g.counts FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
+      ).get() as { seq: number; generation_id: string; policy: string; created_at: string; counts: string } | undefined;
+      if (!row) {
+        throw new SkilldexError('CATALOG_EMPTY', `${this.file} has no published generation yet; run skilldex index (or skilldex publish)`, {
+          catalog: this.file,
+        });
+      }
+      if (row.seq < this.highestSeq) {
+        throw new SkilldexError(
+          'CATALOG_ROLLBACK',
+          `${this.file} now publishes sequence ${row.seq}, older than sequence ${this.highestSeq} served before: an older catalog replaced a newer one`,
+          { catalog: this.file, seq: row.seq, highest_seq: this.highestSeq },
+        );
+      }
+      this.highestSeq = row.seq;
+      return fn({
+        seq: row.seq,
+        catalog_generation: row.generation_id,
+        policy: row.policy,
+        created_at: row.created_at,
+        counts: JSON.parse(row.counts) as GenerationCounts,
+      });
+    })();
+  }
+
+  /** A prepared statement, cached per SQL text for the life of the connection. */
+  prepare(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.statements.clear();
+    this.db.close();
+  }
+
+  // A catalog file renamed over the open one would otherwise never be seen by this connection.
+  private reopenIfReplaced(): void {
+    const id = fileIdentity(this.file);
+    if (id === this.identity) return;
+    const db = openCatalogReadOnly(this.file);
+    this.statements.clear();
+    this.db.close();
+    this.db = db;
+    this.identity = id;
+  }
+}
+
+function fileIdentity(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch (err) {
+    throw new SkilldexError('CATALOG_MISSING', `the catalog ${file} is gone`, { catalog: file }, { cause: err });
+  }
+}

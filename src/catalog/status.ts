@@ -1,0 +1,116 @@
+/**
+ * Operator views of a catalog: `status` (published generation, counts, working-set changes not yet
+ * published, files drifted since indexing) and `generations` (the publish history).
+ */
+import { statSync } from 'node:fs';
+import { readBytesCapped, sha256Of } from '../fsx/index.js';
+import type { Db } from './db.js';
+import type { GenerationCounts } from './publish.js';
+
+/** One published generation in the history. */
+export interface GenerationInfo {
+  readonly seq: number;
+  readonly catalog_generation: string;
+  readonly parent_seq: number | null;
+  readonly policy: string;
+  readonly created_at: string;
+  readonly counts: GenerationCounts;
+  readonly published: boolean;
+}
+
+/** A served file that no longer matches its revision. */
+export interface DriftedFile {
+  readonly skill_id: string;
+  readonly path: string;
+  readonly reason: 'missing' | 'changed';
+}
+
+/** The status report. */
+export interface CatalogStatus {
+  readonly catalog: string;
+  readonly published: GenerationInfo | null;
+  readonly working: { readonly skills: number; readonly active: number; readonly deprecated: number; readonly archived: number; readonly retired: number };
+  /** Working-set skills whose revision or state differs from the published generation. */
+  readonly unpublished_changes: number;
+  readonly drifted: readonly DriftedFile[];
+  readonly revisions_seen: number;
+}
+
+/** Every generation, newest first. */
+export function listGenerations(db: Db): GenerationInfo[] {
+  const pub = db.prepare(`SELECT seq FROM published WHERE id = 1`).get() as { seq: number } | undefined;
+  return (
+    db.prepare(`SELECT seq, generation_id, parent_seq, policy, created_at, counts FROM generations ORDER BY seq DESC`).all() as {
+      seq: number;
+      generation_id: string;
+      parent_seq: number | null;
+      policy: string;
+      created_at: string;
+      counts: string;
+    }[]
+  ).map((g) => ({
+    seq: g.seq,
+    catalog_generation: g.generation_id,
+    parent_seq: g.parent_seq,
+    policy: g.policy,
+    created_at: g.created_at,
+    counts: JSON.parse(g.counts) as GenerationCounts,
+    published: g.seq === pub?.seq,
+  }));
+}
+
+/** Status of the catalog `db` at `file`; checks every served file for drift (stat, then hash if needed). */
+export function catalogStatus(db: Db, file: string): CatalogStatus {
+  const gens = listGenerations(db);
+  const published = gens.find((g) => g.published) ?? null;
+  const w = db
+    .prepare(
+      `SELECT count(*) AS skills,
+              coalesce(sum(revision_id IS NOT NULL AND state = 'active'), 0) AS active,
+              coalesce(sum(revision_id IS NOT NULL AND state = 'deprecated'), 0) AS deprecated,
+              coalesce(sum(revision_id IS NOT NULL AND state = 'archived'), 0) AS archived,
+              coalesce(sum(revision_id IS NULL), 0) AS retired
+       FROM skills`,
+    )
+    .get() as CatalogStatus['working'];
+  const unpublished = published
+    ? (
+        db
+          .prepare(
+            `SELECT count(*) AS n FROM (
+               SELECT skill_id, revision_id, state FROM skills WHERE revision_id IS NOT NULL
+               EXCEPT SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?
+             ) UNION ALL SELECT count(*) FROM (
+               SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?
+               EXCEPT SELECT skill_id, revision_id, state FROM skills WHERE revision_id IS NOT NULL
+             )`,
+          )
+          .all(published.seq, published.seq) as { n: number }[]
+      ).reduce((s, r) => s + r.n, 0)
+    : w.skills - w.retired;
+  const drifted: DriftedFile[] = [];
+  const files = new Map<string, { size: number; mtime_ms: number }>();
+  for (const f of db.prepare(`SELECT real_path, size, mtime_ms FROM files`).iterate() as Iterable<{ real_path: string; size: number; mtime_ms: number }>) {
+    files.set(f.real_path, f);
+  }
+  for (const s of db.prepare(`SELECT skill_id, revision_id, real_path, size FROM serving ORDER BY skill_id`).iterate() as Iterable<{
+    skill_id: string;
+    revision_id: string;
+    real_path: string;
+    size: number;
+  }>) {
+    let st;
+    try {
+      st = statSync(s.real_path);
+    } catch {
+      drifted.push({ skill_id: s.skill_id, path: s.real_path, reason: 'missing' });
+      continue;
+    }
+    const known = files.get(s.real_path);
+    if (known && known.size === st.size && known.mtime_ms === st.mtimeMs) continue;
+    const bytes = readBytesCapped(s.real_path, Math.max(st.size, s.size) + 1);
+    if (!bytes.ok || sha256Of(bytes.bytes) !== s.revision_id) drifted.push({ skill_id: s.skill_id, path: s.real_path, reason: 'changed' });
+  }
+  const revs = (db.prepare(`SELECT count(*) AS n FROM revisions`).get() as { n: number }).n;
+  return { catalog: file, published, working: w, unpublished_changes: unpublished, drifted, revisions_seen: revs };
+}

@@ -1,0 +1,146 @@
+/**
+ * Telemetry store (DESIGN.md §3): a separate SQLite file beside the catalog, so the catalog can stay
+ * read-only for consumers. Holds `suggestion` events (query hash, skill_id, rank, generation) and
+ * `fetch` events (skill_id, revision, generation, context), plus per-skill counts the ranking reads
+ * cheaply. Writing telemetry never fails a search or fetch: every failure is swallowed here and
+ * counted in `failures`.
+ */
+import Database from 'better-sqlite3';
+import type { Db } from './db.js';
+
+/** The telemetry file that belongs to `catalogFile`: `<name>.telemetry.sqlite` beside it. */
+export function telemetryPathFor(catalogFile: string): string {
+  return catalogFile.replace(/(\.sqlite3?|\.db)?$/, '') + '.telemetry.sqlite';
+}
+
+/** Per-skill history read by the ranking. */
+export interface SkillHistory {
+  readonly suggestions: number;
+  readonly fetches: number;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('suggestion', 'fetch')),
+    at TEXT NOT NULL,
+    query_hash TEXT,
+    skill_id TEXT NOT NULL,
+    revision_id TEXT,
+    rank INTEGER,
+    generation TEXT NOT NULL,
+    context TEXT
+  ) STRICT;
+  CREATE TABLE IF NOT EXISTS counts (
+    skill_id TEXT PRIMARY KEY,
+    suggestions INTEGER NOT NULL DEFAULT 0,
+    fetches INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+`;
+
+/** Longest fetch context stored, in characters. */
+export const MAX_CONTEXT_CHARS = 2_000;
+
+/** A telemetry store; every method is best-effort and never throws. */
+export class TelemetryStore {
+  /** Writes or reads that failed (the search or fetch went on). */
+  failures = 0;
+  private db: Db | undefined;
+  private opened = false;
+
+  constructor(
+    readonly file: string,
+    private readonly now: () => Date,
+  ) {}
+
+  /** History of `skillId` (zeros when none or when telemetry cannot be read). */
+  history(skillId: string): SkillHistory {
+    const db = this.open();
+    if (!db) return { suggestions: 0, fetches: 0 };
+    try {
+      const row = db.prepare(`SELECT suggestions, fetches FROM counts WHERE skill_id = ?`).get(skillId) as SkillHistory | undefined;
+      return row ?? { suggestions: 0, fetches: 0 };
+    } catch {
+      this.failures++;
+      return { suggestions: 0, fetches: 0 };
+    }
+  }
+
+  /** Records that `skillIds` were shown, in rank order, for a query. */
+  recordSuggestions(queryHash: string, generation: string, skillIds: readonly string[]): void {
+    const db = this.open();
+    if (!db || skillIds.length === 0) return;
+    try {
+      const at = this.now().toISOString();
+      const ev = db.prepare(`INSERT INTO events (kind, at, query_hash, skill_id, rank, generation) VALUES ('suggestion', ?, ?, ?, ?, ?)`);
+      const up = db.prepare(`INSERT INTO counts (skill_id, suggestions) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET suggestions = suggestions + 1`);
+      db.transaction(() => {
+        skillIds.forEach((id, i) => {
+          ev.run(at, queryHash, id, i + 1, generation);
+          up.run(id);
+        });
+      })();
+    } catch {
+      this.failures++;
+    }
+  }
+
+  /** Records a verified fetch. */
+  recordFetch(skillId: string, revisionId: string, generation: string, context: string): void {
+    const db = this.open();
+    if (!db) return;
+    try {
+      db.transaction(() => {
+        db.prepare(`INSERT INTO events (kind, at, skill_id, revision_id, generation, context) VALUES ('fetch', ?, ?, ?, ?, ?)`).run(
+          this.now().toISOString(),
+          skillId,
+          revisionId,
+          generation,
+          context.slice(0, MAX_CONTEXT_CHARS),
+        );
+        db.prepare(`INSERT INTO counts (skill_id, fetches) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET fetches = fetches + 1`).run(skillId);
+      })();
+    } catch {
+      this.failures++;
+    }
+  }
+
+  /** Event totals, for status. */
+  totals(): { suggestions: number; fetches: number } {
+    const db = this.open();
+    if (!db) return { suggestions: 0, fetches: 0 };
+    try {
+      return db.prepare(`SELECT coalesce(sum(suggestions), 0) AS suggestions, coalesce(sum(fetches), 0) AS fetches FROM counts`).get() as {
+        suggestions: number;
+        fetches: number;
+      };
+    } catch {
+      this.failures++;
+      return { suggestions: 0, fetches: 0 };
+    }
+  }
+
+  /** Closes the file. */
+  close(): void {
+    this.db?.close();
+    this.db = undefined;
+  }
+
+  private open(): Db | undefined {
+    if (this.opened) return this.db;
+    this.opened = true;
+    try {
+      const db = new Database(this.file);
+      db.pragma('journal_mode = WAL');
+      // Telemetry is advisory: losing the last events in a power cut is acceptable, a slow search is not.
+      db.pragma('synchronous = OFF');
+      db.pragma('busy_timeout = 200');
+      db.exec(SCHEMA);
+      this.db = db;
+    } catch {
+      this.failures++;
+      this.db = undefined;
+    }
+    return this.db;
+  }
+}

@@ -1,0 +1,39 @@
+/** Public surface of src/router: skill_search, skill_fetch, the v1 policy, evaluation and operator calls. */
+export {
+  POLICY_ID,
+  V1,
+  allowedDistance,
+  ftsRelevance,
+  lifecycleMultiplier,
+  score,
+  telemetryMultiplier,
+  tierPoints,
+  type Features,
+  type FuzzyMatch,
+  type ScoreExplanation,
+  type SkillState,
+} from './policies/hybrid-lexical-v1.js';
+export { MAX_QUERY_CHARS, ftsOr, queryHash, queryTokens, quoteFts } from './query.js';
+export { FuzzyIndex } from './fuzzy.js';
+export {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  checkLimit,
+  compareCandidates,
+  type Candidate,
+  type SearchRequest,
+  type SearchResult,
+} from './search.js';
+export { checkFetchRequest, type FetchRequest, type FetchResult } from './fetch.js';
+export { Router, type RouterOptions } from './router.js';
+export { MRR_DEPTH, macroAverage, meanMetrics, parseQueryLines, scoreRanking, type LabelledQuery, type Metrics } from './eval.js';
+export {
+  changeLifecycle,
+  getCatalogStatus,
+  getGenerations,
+  indexCatalog,
+  publishCatalog,
+  type IndexReport,
+  type LifecycleReport,
+  type OperatorOptions,
+} from './operator.js';

@@ -1,0 +1,104 @@
+/**
+ * Operator functions (issue #3): index, publish, lifecycle changes, status and generations. Each
+ * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (DESIGN.md §3).
+ */
+import { existsSync } from 'node:fs';
+import { SkilldexError } from '../errors.js';
+import {
+  catalogStatus,
+  ingestSkills,
+  listGenerations,
+  openCatalogForWrite,
+  publishWorkingSet,
+  setLifecycle,
+  type CatalogStatus,
+  type Db,
+  type GenerationInfo,
+  type IngestSummary,
+  type LifecycleChange,
+  type LifecycleState,
+  type ProgressFn,
+  type PublishResult,
+} from '../catalog/index.js';
+import type { DiscoverOptions } from '../skills/index.js';
+import { POLICY_ID } from './policies/hybrid-lexical-v1.js';
+
+/** Options shared by operator calls. */
+export interface OperatorOptions {
+  /** Catalog file. */
+  readonly catalog: string;
+  /** Clock for generation and revision timestamps (default: the system clock). */
+  readonly now?: () => Date;
+}
+
+/** The index report: what changed, and the generation published (if any). */
+export interface IndexReport extends IngestSummary {
+  readonly catalog: string;
+  readonly publish: PublishResult | null;
+}
+
+/** Discovers, ingests incrementally and (unless `publish: false`) publishes. */
+export function indexCatalog(options: OperatorOptions & DiscoverOptions & { publish?: boolean; onProgress?: ProgressFn }): IndexReport {
+  return withCatalog(options.catalog, (db) => {
+    const now = options.now ?? (() => new Date());
+    const summary = ingestSkills(db, options, now, options.onProgress);
+    const publish = options.publish === false ? null : publishWorkingSet(db, POLICY_ID, now);
+    return { catalog: options.catalog, ...summary, publish };
+  }, true);
+}
+
+/** Publishes the working set. */
+export function publishCatalog(options: OperatorOptions): PublishResult {
+  return withCatalog(options.catalog, (db) => publishWorkingSet(db, POLICY_ID, options.now ?? (() => new Date())));
+}
+
+/** A lifecycle change, published unless `publish: false`. */
+export interface LifecycleReport {
+  readonly change: LifecycleChange;
+  readonly publish: PublishResult | null;
+}
+
+/** Deprecates, archives or restores a skill. */
+export function changeLifecycle(
+  options: OperatorOptions & { skill_id: string; to: LifecycleState; reason?: string; replacement?: string; publish?: boolean },
+): LifecycleReport {
+  return withCatalog(options.catalog, (db) => {
+    const change = setLifecycle(db, options.skill_id, options.to, {
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.replacement !== undefined ? { replacement: options.replacement } : {}),
+    });
+    const publish = options.publish === false ? null : publishWorkingSet(db, POLICY_ID, options.now ?? (() => new Date()));
+    return { change, publish };
+  });
+}
+
+/** Status of a catalog. */
+export function getCatalogStatus(options: OperatorOptions): CatalogStatus {
+  return withCatalog(options.catalog, (db) => catalogStatus(db, options.catalog));
+}
+
+/** The publish history, newest first. */
+export function getGenerations(options: OperatorOptions): GenerationInfo[] {
+  return withCatalog(options.catalog, (db) => listGenerations(db));
+}
+
+// Opens the catalog for one operator job. Only `index` may create it; a writer lock held by another
+// process past the busy timeout becomes CATALOG_BUSY rather than a raw SQLite error.
+function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
+  if (!create && !existsSync(file)) {
+    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`, {
+      catalog: file,
+    });
+  }
+  const db = openCatalogForWrite(file);
+  try {
+    return fn(db);
+  } catch (err) {
+    if (err && typeof err === 'object' && 'code' in err && (err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_BUSY_SNAPSHOT')) {
+      throw new SkilldexError('CATALOG_BUSY', `${file} is being written by another process`, { catalog: file }, { cause: err });
+    }
+    throw err;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Ranking policy `tf.skillrouter.hybrid-lexical.v1` (DESIGN.md §3, docs/ranking.md): its frozen
+ * constants and `score(features)`, a pure function from a candidate's features to its explained
+ * score. The fast path in search.ts builds its SQL from these same constants; the brute-force
+ * scorer calls `score` on every skill; a property test holds the two together.
+ */
+
+/** The policy id, as it appears in every search result. */
+export const POLICY_ID = 'tf.skillrouter.hybrid-lexical.v1';
+
+/** Every constant of the policy (docs/ranking.md explains each). */
+export const V1 = Object.freeze({
+  /** Points per distinct query token found among the skill's keyword tokens. */
+  TIER_KEYWORD: 3.0,
+  /** Points per distinct query token found among the skill's name tokens. */
+  TIER_NAME: 2.0,
+  /** Points per distinct query token found among the skill's description tokens. */
+  TIER_DESCRIPTION: 1.0,
+  /** Weight of the FTS5 relevance, itself mapped to [0, 1]. */
+  FTS_WEIGHT: 0.6,
+  /** bm25() column weights: name, keywords, description. */
+  BM25_NAME: 2.0,
+  BM25_KEYWORDS: 2.0,
+  BM25_DESCRIPTION: 1.0,
+  /** Weight of the fuzzy relevance in [0, 1]. */
+  FUZZY_WEIGHT: 0.35,
+  /** Telemetry prior: expected fetches per suggestion with no history. */
+  TELEMETRY_PRIOR_RATE: 0.2,
+  /** Telemetry smoothing: pseudo-suggestions at the prior rate added to every skill's history. */
+  TELEMETRY_PSEUDO_COUNT: 20,
+  /** Telemetry multiplier bounds. */
+  TELEMETRY_MIN: 0.85,
+  TELEMETRY_MAX: 1.15,
+  /** Multiplier of a deprecated skill (shown only with include_deprecated). */
+  DEPRECATED_MULTIPLIER: 0.5,
+  /** Query tokens used at most (distinct, in query order); the rest are ignored. */
+  MAX_QUERY_TOKENS: 32,
+});
+
+/** Lifecycle states a catalog skill can be in. */
+export type SkillState = 'active' | 'deprecated' | 'archived';
+
+/** What `score` needs to know about one skill for one query. */
+export interface Features {
+  /** Distinct query tokens (folded, stop-words out), in query order. */
+  readonly queryTokens: readonly string[];
+  readonly nameTokens: ReadonlySet<string>;
+  readonly keywordTokens: ReadonlySet<string>;
+  readonly descriptionTokens: ReadonlySet<string>;
+  /** -bm25() of this skill for the query (0 when it does not match), and the best over all skills. */
+  readonly bm25: number;
+  readonly bm25Max: number;
+  /** For query tokens absent from all of this skill's tokens: the closest fuzzy term and distance. */
+  readonly fuzzy: readonly FuzzyMatch[];
+  readonly suggestions: number;
+  readonly fetches: number;
+  readonly state: SkillState;
+}
+
+/** One fuzzy match: a query token, the skill's term it nearly equals, their edit distance. */
+export interface FuzzyMatch {
+  readonly query_token: string;
+  readonly term: string;
+  readonly distance: number;
+  /** The distance allowed for this token's length. */
+  readonly allowed: number;
+}
+
+/** Every component of a score (the `explanation` of a candidate). */
+export interface ScoreExplanation {
+  readonly policy: string;
+  readonly query_tokens: readonly string[];
+  readonly exact: {
+    readonly keywords: { readonly matched: readonly string[]; readonly points: number };
+    readonly name: { readonly matched: readonly string[]; readonly points: number };
+    readonly description: { readonly matched: readonly string[]; readonly points: number };
+    readonly total: number;
+  };
+  readonly fts: { readonly raw: number; readonly best: number; readonly relevance: number; readonly weight: number; readonly weighted: number };
+  readonly fuzzy: { readonly matches: readonly FuzzyMatch[]; readonly relevance: number; readonly weight: number; readonly weighted: number };
+  readonly base: number;
+  readonly telemetry: { readonly suggestions: number; readonly fetches: number; readonly multiplier: number };
+  readonly lifecycle: { readonly state: SkillState; readonly multiplier: number };
+  readonly final: number;
+}
+
+/** Allowed edit distance for a query token of `length` letters: 0 up to 3, 1 for 4–5, 2 from 6. */
+export function allowedDistance(length: number): number {
+  return length <= 3 ? 0 : length <= 5 ? 1 : 2;
+}
+
+/** Similarity of one fuzzy match in (0, 1): 1 − distance / (allowed + 1). */
+export function fuzzySimilarity(m: FuzzyMatch): number {
+  return 1 - m.distance / (m.allowed + 1);
+}
+
+/** The FTS relevance in [0, 1]: this skill's −bm25 over the best −bm25 among all matches. */
+export function ftsRelevance(bm25: number, bm25Max: number): number {
+  return bm25Max > 0 && bm25 > 0 ? bm25 / bm25Max : 0;
+}
+
+/** Exact-tier points of one skill: keyword, name and description points, summed per token. */
+export function tierPoints(
+  queryTokens: readonly string[],
+  keywordTokens: ReadonlySet<string>,
+  nameTokens: ReadonlySet<string>,
+  descriptionTokens: ReadonlySet<string>,
+): ScoreExplanation['exact'] {
+  const kw = queryTokens.filter((t) => keywordTokens.has(t));
+  const nm = queryTokens.filter((t) => nameTokens.has(t));
+  const ds = queryTokens.filter((t) => descriptionTokens.has(t));
+  const keywords = { matched: kw, points: kw.length * V1.TIER_KEYWORD };
+  const name = { matched: nm, points: nm.length * V1.TIER_NAME };
+  const description = { matched: ds, points: ds.length * V1.TIER_DESCRIPTION };
+  return { keywords, name, description, total: keywords.points + name.points + description.points };
+}
+
+/**
+ * The telemetry multiplier: the smoothed fetch-per-suggestion rate over the prior rate, clamped to
+ * [TELEMETRY_MIN, TELEMETRY_MAX]. Exactly 1 with no history.
+ */
+export function telemetryMultiplier(suggestions: number, fetches: number): number {
+  if (suggestions === 0 && fetches === 0) return 1;
+  const a = V1.TELEMETRY_PSEUDO_COUNT;
+  const p0 = V1.TELEMETRY_PRIOR_RATE;
+  const rate = (fetches + a * p0) / (Math.max(suggestions, fetches) + a);
+  return clamp(rate / p0, V1.TELEMETRY_MIN, V1.TELEMETRY_MAX);
+}
+
+/** The lifecycle multiplier: 1 active, DEPRECATED_MULTIPLIER deprecated, 0 archived. */
+export function lifecycleMultiplier(state: SkillState): number {
+  return state === 'active' ? 1 : state === 'deprecated' ? V1.DEPRECATED_MULTIPLIER : 0;
+}
+
+/** Scores one skill for one query, with every component explained. */
+export function score(f: Features): ScoreExplanation {
+  const exact = tierPoints(f.queryTokens, f.keywordTokens, f.nameTokens, f.descriptionTokens);
+  const relevance = ftsRelevance(f.bm25, f.bm25Max);
+  const fuzzyRel = f.queryTokens.length === 0 ? 0 : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
+  const base = exact.total + V1.FTS_WEIGHT * relevance + V1.FUZZY_WEIGHT * fuzzyRel;
+  const tm = telemetryMultiplier(f.suggestions, f.fetches);
+  const lm = lifecycleMultiplier(f.state);
+  return {
+    policy: POLICY_ID,
+    query_tokens: f.queryTokens,
+    exact,
+    fts: { raw: round(f.bm25), best: round(f.bm25Max), relevance: round(relevance), weight: V1.FTS_WEIGHT, weighted: round(V1.FTS_WEIGHT * relevance) },
+    fuzzy: { matches: f.fuzzy, relevance: round(fuzzyRel), weight: V1.FUZZY_WEIGHT, weighted: round(V1.FUZZY_WEIGHT * fuzzyRel) },
+    base: round(base),
+    telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },
+    lifecycle: { state: f.state, multiplier: lm },
+    final: round(base * tm * lm),
+  };
+}
+
+/** Rounds to 9 decimals so explanations print the same bytes everywhere. */
+export function round(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
+function clamp(x: number, lo: number, hi: number): number {
+  return x < lo ? lo : x > hi ? hi : x;
+}

@@ -1,0 +1,52 @@
+/**
+ * Query handling (DESIGN.md §9 "Queries to FTS5"): user text becomes distinct folded content tokens,
+ * and tokens become an FTS5 expression through one quoting function, so `NOT`, `NEAR(`, `"`, `*`,
+ * `^`, `-`, `:` and parentheses are plain words and never FTS5 syntax.
+ */
+import { SkilldexError } from '../errors.js';
+import { sha256Of } from '../fsx/index.js';
+import { contentTokens, fold } from '../text/index.js';
+import { V1 } from './policies/hybrid-lexical-v1.js';
+
+/** Longest query accepted, in characters (longer text is refused, not truncated silently). */
+export const MAX_QUERY_CHARS = 65_536;
+
+/**
+ * The distinct content tokens of `query` (folded, stop-words out), in query order, at most
+ * MAX_QUERY_TOKENS. INVALID_QUERY when the query is not a string, is too long, or has no
+ * searchable word (empty, only punctuation or emoji, only stop-words).
+ */
+export function queryTokens(query: unknown): string[] {
+  if (typeof query !== 'string') {
+    throw new SkilldexError('INVALID_QUERY', 'query must be a string', { query: String(query) });
+  }
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new SkilldexError('INVALID_QUERY', `query is ${query.length} characters, over the limit of ${MAX_QUERY_CHARS}`, {
+      length: query.length,
+    });
+  }
+  const tokens = [...new Set(contentTokens(query))].slice(0, V1.MAX_QUERY_TOKENS);
+  if (tokens.length === 0) {
+    throw new SkilldexError(
+      'INVALID_QUERY',
+      `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`,
+      { query: query.slice(0, 200) },
+    );
+  }
+  return tokens;
+}
+
+/** Quotes one term for FTS5: a double-quoted string with inner quotes doubled. */
+export function quoteFts(term: string): string {
+  return '"' + term.replace(/"/g, '""') + '"';
+}
+
+/** An FTS5 OR expression over `terms`, each quoted. */
+export function ftsOr(terms: readonly string[]): string {
+  return terms.map(quoteFts).join(' OR ');
+}
+
+/** A stable hash of a query for telemetry (the text itself is never stored). */
+export function queryHash(query: string): string {
+  return sha256Of(fold(query).trim());
+}

@@ -1,0 +1,321 @@
+/**
+ * skill_search (DESIGN.md §3): ranks the published generation for a query under policy
+ * hybrid-lexical.v1 and explains every score. The fast path lets SQLite compute, for every FTS
+ * match, the exact-tier points and the FTS relevance (the policy's own constants, bound as
+ * parameters) and sort by them; JavaScript then completes the score (fuzzy, telemetry, lifecycle)
+ * only for rows that can still reach the top k, stopping at the first row whose upper bound cannot.
+ * Skills that match only fuzzily are fetched only when their bounded score could still rank.
+ * `bruteForceSearch` scores every skill with the same policy; a property test holds the two equal.
+ */
+import type Database from 'better-sqlite3';
+import { SkilldexError } from '../errors.js';
+import { tokenSet, type CatalogReader, type PublishedGeneration, type TelemetryStore } from '../catalog/index.js';
+import { boundedEditDistance } from '../text/index.js';
+import { FuzzyIndex, type Expansion } from './fuzzy.js';
+import {
+  POLICY_ID,
+  V1,
+  allowedDistance,
+  score,
+  type FuzzyMatch,
+  type ScoreExplanation,
+  type SkillState,
+} from './policies/hybrid-lexical-v1.js';
+import { ftsOr, queryTokens } from './query.js';
+
+/** Default and bounds of `limit` (DESIGN.md §3). */
+export const DEFAULT_LIMIT = 8;
+export const MAX_LIMIT = 50;
+
+/** A skill_search request. */
+export interface SearchRequest {
+  readonly query: string;
+  /** 1–50, default 8. */
+  readonly limit?: number;
+  /** Include deprecated skills (penalised); archived are never candidates. */
+  readonly include_deprecated?: boolean;
+}
+
+/** One ranked candidate: the identity to pin, what to show, and the explained score. */
+export interface Candidate {
+  readonly skill_id: string;
+  readonly skill_version: string;
+  readonly revision_id: string;
+  readonly catalog_generation: string;
+  readonly name: string;
+  readonly description: string;
+  readonly state: SkillState;
+  readonly score: number;
+  readonly explanation: ScoreExplanation;
+}
+
+/** The skill_search result. */
+export interface SearchResult {
+  readonly catalog_generation: string;
+  readonly policy: string;
+  readonly query: string;
+  readonly candidates: readonly Candidate[];
+}
+
+interface Row {
+  rid: number;
+  skill_id: string;
+  state: SkillState;
+  x: number;
+  partial: number;
+}
+
+interface ServingRow {
+  skill_id: string;
+  skill_version: string;
+  revision_id: string;
+  state: SkillState;
+  name: string;
+  description: string;
+  name_tok: string;
+  kw_tok: string;
+  desc_tok: string;
+}
+
+/** History lookup used by the ranking (zeros when telemetry is off). */
+export type HistoryFn = (skillId: string) => { suggestions: number; fetches: number };
+
+/** Validates a search request's limit: an integer 1–`max`, default 8. */
+export function checkLimit(limit: unknown, max = MAX_LIMIT): number {
+  if (limit === undefined) return DEFAULT_LIMIT;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw new SkilldexError('INVALID_ARGUMENT', `limit must be a whole number from 1 to ${max}, got ${JSON.stringify(limit)}`, { limit });
+  }
+  return limit;
+}
+
+/** Per-generation state kept between searches: the fuzzy index of the published vocabulary. */
+export class SearchCache {
+  private seq = -1;
+  private fuzzy: FuzzyIndex | undefined;
+
+  /** The fuzzy index for `generation`, rebuilt when the published sequence changed. */
+  fuzzyIndex(reader: CatalogReader, generation: PublishedGeneration): FuzzyIndex {
+    if (this.fuzzy && this.seq === generation.seq) return this.fuzzy;
+    const terms = (reader.prepare(`SELECT term FROM vocab`).all() as { term: string }[]).map((r) => r.term);
+    this.fuzzy = new FuzzyIndex(terms);
+    this.seq = generation.seq;
+    return this.fuzzy;
+  }
+}
+
+/**
+ * Ranks the published generation for `request` (fast path). `history` gives telemetry counts.
+ * `maxLimit` lets evaluation ask for more than the contract's 50.
+ */
+export function searchCatalog(
+  reader: CatalogReader,
+  cache: SearchCache,
+  request: SearchRequest,
+  history: HistoryFn,
+  maxLimit = MAX_LIMIT,
+): SearchResult {
+  const limit = checkLimit(request.limit, maxLimit);
+  const tokens = queryTokens(request.query);
+  const includeDeprecated = request.include_deprecated === true;
+  return reader.read((gen) => {
+    const fuzzy = cache.fuzzyIndex(reader, gen);
+    const expansions = new Map(tokens.map((t) => [t, fuzzy.expand(t)] as const));
+    const top = new TopK(limit);
+    const seen = new Set<number>();
+    const stmt = rankStatement(reader, tokens.length, includeDeprecated);
+    const params = rankParams(tokens);
+    let bm25Max = 0;
+    const telemetryMax = V1.TELEMETRY_MAX;
+    for (const row of stmt.iterate(params) as Iterable<Row & { xmax: number }>) {
+      bm25Max = row.xmax;
+      // Upper bound of any later row: its partial plus full fuzzy, at the highest telemetry multiplier.
+      if (top.full() && (row.partial + V1.FUZZY_WEIGHT) * telemetryMax + 1e-9 < top.worst()) break;
+      seen.add(row.rid);
+      top.offer(scoreRow(reader, row.rid, tokens, expansions, row.x, bm25Max, history, gen));
+    }
+    // Skills that match only fuzzily score at most FUZZY_WEIGHT × TELEMETRY_MAX.
+    const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
+    if (fuzzyTerms.length > 0 && (!top.full() || V1.FUZZY_WEIGHT * telemetryMax + 1e-9 >= top.worst())) {
+      const fstmt = reader.prepare(
+        `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid
+         WHERE serving_fts MATCH ? AND s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})`,
+      );
+      for (const r of fstmt.iterate(ftsOr(fuzzyTerms)) as Iterable<{ rid: number }>) {
+        if (seen.has(r.rid)) continue;
+        seen.add(r.rid);
+        top.offer(scoreRow(reader, r.rid, tokens, expansions, 0, bm25Max, history, gen));
+      }
+    }
+    return { catalog_generation: gen.catalog_generation, policy: POLICY_ID, query: request.query, candidates: top.sorted() };
+  });
+}
+
+/**
+ * Reference scorer: scores every skill of the published generation with the policy and returns the
+ * top k. Slow by design; the property test and `eval --verify` compare the fast path with it.
+ */
+export function bruteForceSearch(reader: CatalogReader, request: SearchRequest, history: HistoryFn, maxLimit = MAX_LIMIT): SearchResult {
+  const limit = checkLimit(request.limit, maxLimit);
+  const tokens = queryTokens(request.query);
+  const includeDeprecated = request.include_deprecated === true;
+  return reader.read((gen) => {
+    const bm25 = new Map<number, number>();
+    for (const r of reader.prepare(bm25Sql()).iterate(ftsOr(tokens)) as Iterable<{ rid: number; x: number }>) bm25.set(r.rid, r.x);
+    const bm25Max = Math.max(0, ...bm25.values());
+    const all: Candidate[] = [];
+    for (const s of reader.prepare(`SELECT rowid AS rid, * FROM serving`).iterate() as Iterable<ServingRow & { rid: number }>) {
+      if (s.state === 'archived' || (s.state === 'deprecated' && !includeDeprecated)) continue;
+      const c = candidateOf(s, tokens, naiveFuzzy(tokens, s), bm25.get(s.rid) ?? 0, bm25Max, history, gen);
+      if (c.score > 0) all.push(c);
+    }
+    all.sort(compareCandidates);
+    return { catalog_generation: gen.catalog_generation, policy: POLICY_ID, query: request.query, candidates: all.slice(0, limit) };
+  });
+}
+
+/** Orders candidates: score descending, then skill_id ascending (DESIGN.md §3). */
+export function compareCandidates(a: Candidate, b: Candidate): number {
+  return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
+}
+
+function bm25Sql(): string {
+  return `SELECT rowid AS rid, -bm25(serving_fts, ${V1.BM25_NAME}, ${V1.BM25_KEYWORDS}, ${V1.BM25_DESCRIPTION}) AS x FROM serving_fts WHERE serving_fts MATCH ?`;
+}
+
+// The ranking statement for `n` query tokens: tiers and FTS relevance per match, sorted by them.
+function rankStatement(reader: CatalogReader, n: number, includeDeprecated: boolean): Database.Statement {
+  const tiers: string[] = [];
+  for (let i = 0; i < n; i++) {
+    tiers.push(
+      `(instr(s.kw_tok, @t${i}) > 0) * ${V1.TIER_KEYWORD} + (instr(s.name_tok, @t${i}) > 0) * ${V1.TIER_NAME} + (instr(s.desc_tok, @t${i}) > 0) * ${V1.TIER_DESCRIPTION}`,
+    );
+  }
+  const sql = `
+    WITH m AS MATERIALIZED (${bm25Sql().replace('MATCH ?', 'MATCH @match')}),
+         mx AS (SELECT max(x) AS xmax FROM m)
+    SELECT s.rowid AS rid, s.skill_id, s.state, m.x, mx.xmax,
+           ((${tiers.join(' + ')}) + ${V1.FTS_WEIGHT} * (CASE WHEN mx.xmax > 0 AND m.x > 0 THEN m.x / mx.xmax ELSE 0 END))
+             * (CASE s.state WHEN 'deprecated' THEN ${V1.DEPRECATED_MULTIPLIER} ELSE 1 END) AS partial
+    FROM m JOIN serving s ON s.rowid = m.rid, mx
+    WHERE s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})
+    ORDER BY partial DESC, s.skill_id ASC`;
+  return reader.prepare(sql);
+}
+
+function rankParams(tokens: readonly string[]): Record<string, string> {
+  const p: Record<string, string> = { match: ftsOr(tokens) };
+  tokens.forEach((t, i) => (p[`t${i}`] = ` ${t} `));
+  return p;
+}
+
+function scoreRow(
+  reader: CatalogReader,
+  rid: number,
+  tokens: readonly string[],
+  expansions: ReadonlyMap<string, Expansion>,
+  bm25: number,
+  bm25Max: number,
+  history: HistoryFn,
+  gen: PublishedGeneration,
+): Candidate {
+  const s = reader.prepare(`SELECT * FROM serving WHERE rowid = ?`).get(rid) as ServingRow;
+  return candidateOf(s, tokens, indexedFuzzy(tokens, s, expansions), bm25, bm25Max, history, gen);
+}
+
+function candidateOf(
+  s: ServingRow,
+  tokens: readonly string[],
+  fuzzy: readonly FuzzyMatch[],
+  bm25: number,
+  bm25Max: number,
+  history: HistoryFn,
+  gen: PublishedGeneration,
+): Candidate {
+  const h = history(s.skill_id);
+  const explanation = score({
+    queryTokens: tokens,
+    nameTokens: tokenSet(s.name_tok),
+    keywordTokens: tokenSet(s.kw_tok),
+    descriptionTokens: tokenSet(s.desc_tok),
+    bm25,
+    bm25Max,
+    fuzzy,
+    suggestions: h.suggestions,
+    fetches: h.fetches,
+    state: s.state,
+  });
+  return {
+    skill_id: s.skill_id,
+    skill_version: s.skill_version,
+    revision_id: s.revision_id,
+    catalog_generation: gen.catalog_generation,
+    name: s.name,
+    description: s.description,
+    state: s.state,
+    score: explanation.final,
+    explanation,
+  };
+}
+
+// Fuzzy matches through the precomputed expansions (fast path).
+function indexedFuzzy(tokens: readonly string[], s: ServingRow, expansions: ReadonlyMap<string, Expansion>): FuzzyMatch[] {
+  const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
+  const out: FuzzyMatch[] = [];
+  for (const t of tokens) {
+    if (all.has(t)) continue;
+    const e = expansions.get(t)!;
+    let best: FuzzyMatch | undefined;
+    for (const term of all) {
+      const d = e.get(term);
+      if (d !== undefined && (!best || d < best.distance || (d === best.distance && term < best.term))) {
+        best = { query_token: t, term, distance: d, allowed: allowedDistance(t.length) };
+      }
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+// Fuzzy matches by brute force over the skill's own tokens (reference path).
+function naiveFuzzy(tokens: readonly string[], s: ServingRow): FuzzyMatch[] {
+  const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
+  const out: FuzzyMatch[] = [];
+  for (const t of tokens) {
+    if (all.has(t)) continue;
+    const k = allowedDistance(t.length);
+    if (k === 0) continue;
+    let best: FuzzyMatch | undefined;
+    for (const term of all) {
+      const d = boundedEditDistance(t, term, k);
+      if (d <= k && (!best || d < best.distance || (d === best.distance && term < best.term))) {
+        best = { query_token: t, term, distance: d, allowed: k };
+      }
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+// The k best candidates seen so far, by compareCandidates.
+class TopK {
+  private items: Candidate[] = [];
+  constructor(private readonly k: number) {}
+  full(): boolean {
+    return this.items.length >= this.k;
+  }
+  worst(): number {
+    return this.items[this.items.length - 1]?.score ?? 0;
+  }
+  offer(c: Candidate): void {
+    if (c.score <= 0) return;
+    if (this.full() && compareCandidates(c, this.items[this.items.length - 1]!) >= 0) return;
+    let i = this.items.length;
+    while (i > 0 && compareCandidates(c, this.items[i - 1]!) < 0) i--;
+    this.items.splice(i, 0, c);
+    if (this.items.length > this.k) this.items.pop();
+  }
+  sorted(): Candidate[] {
+    return [...this.items];
+  }
+}
