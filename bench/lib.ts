@@ -95,6 +95,43 @@ export function zipfWords(rand: () => number, n: number): string[] {
   return out;
 }
 
+/**
+ * A vocabulary of `size` words: the real words above as the frequent head, then deterministic
+ * pronounceable pseudo-words as the long tail, so a generated catalog has the ~40,000-term
+ * vocabulary of PERF-NOTES.md rather than 600 words that every skill shares.
+ */
+export function largeVocabulary(size = 40_000): readonly string[] {
+  const out = [...WORDS];
+  const onsets = ['b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'z', 'br', 'cl', 'dr', 'gr', 'pl', 'st', 'tr', 'sh'];
+  const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io', 'ou'];
+  const codas = ['', 'n', 'r', 's', 't', 'l', 'm', 'x', 'nd', 'st'];
+  const seen = new Set(out);
+  const rand = rng(4242);
+  while (out.length < size) {
+    const syllables = 2 + Math.floor(rand() * 3);
+    let w = '';
+    for (let i = 0; i < syllables; i++) {
+      w += onsets[Math.floor(rand() * onsets.length)]! + vowels[Math.floor(rand() * vowels.length)]! + codas[Math.floor(rand() * codas.length)]!;
+    }
+    if (!seen.has(w)) {
+      seen.add(w);
+      out.push(w);
+    }
+  }
+  return out;
+}
+
+/** Zipf-distributed words drawn from `vocab` (rank r with weight 1/r). */
+export function zipfFrom(vocab: readonly string[], rand: () => number, n: number): string[] {
+  const out: string[] = [];
+  const h = Math.log(vocab.length + 1);
+  for (let i = 0; i < n; i++) {
+    const r = Math.floor(Math.exp(rand() * h)) - 1;
+    out.push(vocab[Math.min(vocab.length - 1, Math.max(0, r))]!);
+  }
+  return out;
+}
+
 /** All vocabulary words. */
 export function vocabulary(): readonly string[] {
   return WORDS;

@@ -72,6 +72,10 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
   const prior = new Map<string, FileRow>();
   for (const r of db.prepare(`SELECT * FROM files`).iterate() as Iterable<FileRow>) prior.set(r.path, r);
   const getRevision = db.prepare(`SELECT * FROM revisions WHERE skill_id = ? AND revision_id = ?`);
+  // The reuse path needs only what identity resolution reads: no JSON columns, no parsing.
+  const getIdentity = db.prepare(
+    `SELECT skill_id, revision_id, seq, version, name, description, normalized_sha256, size, body_offset FROM revisions WHERE skill_id = ? AND revision_id = ?`,
+  );
 
   const records: SkillRecord[] = [];
   const stats = new Map<string, { size: number; mtime_ms: number }>();
@@ -87,7 +91,7 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
     }
     const p = prior.get(f.path);
     if (st && p && p.real_path === f.realPath && p.size === st.size && p.mtime_ms === st.mtimeMs) {
-      const rev = getRevision.get(p.skill_id, p.revision_id) as RevisionRow | undefined;
+      const rev = getIdentity.get(p.skill_id, p.revision_id) as IdentityRow | undefined;
       if (rev) {
         records.push(recordFromRow(rev, f, st.mtimeMs));
         stats.set(f.path, { size: st.size, mtime_ms: st.mtimeMs });
@@ -110,8 +114,14 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
   const summary = db
     .transaction(() => {
       const before = new Map<string, string | null>();
-      for (const r of db.prepare(`SELECT skill_id, revision_id FROM skills`).iterate() as Iterable<{ skill_id: string; revision_id: string | null }>) {
+      const provenanceBefore = new Map<string, string>();
+      for (const r of db.prepare(`SELECT skill_id, revision_id, provenance FROM skills`).iterate() as Iterable<{
+        skill_id: string;
+        revision_id: string | null;
+        provenance: string;
+      }>) {
         before.set(r.skill_id, r.revision_id);
+        provenanceBefore.set(r.skill_id, r.provenance);
       }
       const countRevisions = db.prepare(`SELECT count(*) AS n FROM revisions WHERE skill_id = ?`);
       const insertRevision = db.prepare(
@@ -132,6 +142,14 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
       const stamp = now().toISOString();
       for (const r of ids.skills) {
         const had = before.get(r.skill_id);
+        const provenance = JSON.stringify(r.provenance);
+        // Unchanged file at the same path: nothing to write (the common case of a re-index).
+        const priorFile = prior.get(r.path);
+        if (had === r.revision_id && priorFile?.revision_id === r.revision_id && priorFile.real_path === r.real_path) {
+          if (provenanceBefore.get(r.skill_id) !== provenance) upsertSkill.run(r.skill_id, r.revision_id, provenance);
+          unchanged++;
+          continue;
+        }
         const existing = getRevision.get(r.skill_id, r.revision_id) as RevisionRow | undefined;
         const seq = existing?.seq ?? (countRevisions.get(r.skill_id) as { n: number }).n + 1;
         insertRevision.run({
@@ -157,7 +175,7 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
           flags: JSON.stringify(r.flags),
           first_seen: stamp,
         });
-        upsertSkill.run(r.skill_id, r.revision_id, JSON.stringify(r.provenance));
+        upsertSkill.run(r.skill_id, r.revision_id, provenance);
         if (had === undefined || had === null) added.push(r.skill_id);
         else if (had !== r.revision_id) changed.push(r.skill_id);
         else unchanged++;
@@ -171,18 +189,35 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
           removed.push(id);
         }
       }
-      // Remember every file that maps to a stored revision, for the next incremental run.
-      db.prepare(`DELETE FROM files`).run();
+      // Remember every file that maps to a stored revision, for the next incremental run (by diff).
       const addFile = db.prepare(
-        `INSERT INTO files (path, real_path, size, mtime_ms, skill_id, revision_id) VALUES (@path, @real_path, @size, @mtime_ms, @skill_id, @revision_id)`,
+        `INSERT INTO files (path, real_path, size, mtime_ms, skill_id, revision_id) VALUES (@path, @real_path, @size, @mtime_ms, @skill_id, @revision_id)
+         ON CONFLICT (path) DO UPDATE SET real_path = excluded.real_path, size = excluded.size, mtime_ms = excluded.mtime_ms,
+           skill_id = excluded.skill_id, revision_id = excluded.revision_id`,
       );
+      const keep = new Set<string>();
       for (const r of ids.skills) {
         for (const p of r.provenance) {
           const st = stats.get(p);
           const rec = byPath.get(p);
-          if (st && rec) addFile.run({ path: p, real_path: rec.real_path, size: st.size, mtime_ms: st.mtime_ms, skill_id: r.skill_id, revision_id: r.revision_id });
+          if (!st || !rec) continue;
+          keep.add(p);
+          const old = prior.get(p);
+          if (
+            old &&
+            old.real_path === rec.real_path &&
+            old.size === st.size &&
+            old.mtime_ms === st.mtime_ms &&
+            old.skill_id === r.skill_id &&
+            old.revision_id === r.revision_id
+          ) {
+            continue;
+          }
+          addFile.run({ path: p, real_path: rec.real_path, size: st.size, mtime_ms: st.mtime_ms, skill_id: r.skill_id, revision_id: r.revision_id });
         }
       }
+      const dropFile = db.prepare(`DELETE FROM files WHERE path = ?`);
+      for (const p of prior.keys()) if (!keep.has(p)) dropFile.run(p);
       return { added, changed, removed, unchanged };
     })
     .immediate();
@@ -198,15 +233,29 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
   };
 }
 
-function recordFromRow(rev: RevisionRow, f: FileOrigin, mtimeMs: number): SkillRecord {
+interface IdentityRow {
+  skill_id: string;
+  revision_id: string;
+  seq: number;
+  version: string | null;
+  name: string;
+  description: string;
+  normalized_sha256: string;
+  size: number;
+  body_offset: number;
+}
+
+// A record for a file unchanged since the last run: the identity fields identity resolution and
+// the revision upsert read. Fields only a first ingest writes (frontmatter, keywords, warnings) are
+// left empty: on a conflict the upsert keeps the stored values and updates only the path columns.
+function recordFromRow(rev: IdentityRow, f: FileOrigin, mtimeMs: number): SkillRecord {
   return {
     skill_id: rev.skill_id,
     name: rev.name,
     description: rev.description,
-    ...(rev.when_to_use !== null ? { when_to_use: rev.when_to_use } : {}),
     ...(rev.version !== null ? { version: rev.version } : {}),
-    keywords: JSON.parse(rev.keywords) as string[],
-    tags: JSON.parse(rev.tags) as string[],
+    keywords: [],
+    tags: [],
     path: f.path,
     real_path: f.realPath,
     scope: f.scope,
@@ -217,9 +266,9 @@ function recordFromRow(rev: RevisionRow, f: FileOrigin, mtimeMs: number): SkillR
     size: rev.size,
     mtime_ms: mtimeMs,
     body_offset: rev.body_offset,
-    frontmatter: JSON.parse(rev.frontmatter) as Record<string, unknown>,
-    warnings: JSON.parse(rev.warnings) as Problem[],
-    flags: JSON.parse(rev.flags) as string[],
+    frontmatter: {},
+    warnings: [],
+    flags: [],
     provenance: [f.path],
   };
 }

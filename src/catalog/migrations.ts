@@ -98,7 +98,10 @@ const MIGRATIONS: readonly string[] = [
     body_offset INTEGER NOT NULL,
     name_tok TEXT NOT NULL,
     kw_tok TEXT NOT NULL,
-    desc_tok TEXT NOT NULL
+    desc_tok TEXT NOT NULL,
+    name_st TEXT NOT NULL,
+    kw_st TEXT NOT NULL,
+    desc_st TEXT NOT NULL
   ) STRICT;
 
   CREATE VIRTUAL TABLE serving_fts USING fts5 (

@@ -114,8 +114,8 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
   );
   const ins = db.prepare(
-    `INSERT INTO serving (skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok)
-     VALUES (@skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok)`,
+    `INSERT INTO serving (skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st)
+     VALUES (@skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st)`,
   );
   const ftsIns = db.prepare(`INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`);
   const df = new Map<string, number>();
@@ -158,7 +158,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       body_offset: rev.body_offset,
       ...toks,
     });
-    ftsIns.run({ rowid: Number(info.lastInsertRowid), ...toks });
+    ftsIns.run({ rowid: Number(info.lastInsertRowid), name_tok: toks.name_tok, kw_tok: toks.kw_tok, desc_tok: toks.desc_tok });
     bump(toks, +1);
   }
   for (const [id, row] of serving) if (!wanted.has(id)) remove(row);

@@ -4,13 +4,20 @@
  * is ` t1 t2 … ` with a space on both ends so `instr(col, ' t ')` tests membership in SQL, and the
  * same string feeds FTS5, so every exact token match is also an FTS match.
  */
-import { tokenize } from '../text/index.js';
+import { stem, tokenize } from '../text/index.js';
 
-/** The token strings of one skill: name, keywords (keywords and tags), description (+ when_to_use). */
+/**
+ * The token strings of one skill: name, keywords (keywords and tags), description (+ when_to_use),
+ * as folded surface tokens (`*_tok`, fed to FTS5 and fuzzy matching) and as their Porter stems
+ * (`*_st`, for the exact tiers).
+ */
 export interface TokenStrings {
   readonly name_tok: string;
   readonly kw_tok: string;
   readonly desc_tok: string;
+  readonly name_st: string;
+  readonly kw_st: string;
+  readonly desc_st: string;
 }
 
 /** Computes the stored token strings of a skill. */
@@ -21,10 +28,16 @@ export function tokenStrings(s: {
   description: string;
   when_to_use?: string | null;
 }): TokenStrings {
+  const name = tokenize(s.name);
+  const kw = tokenize([...s.keywords, ...s.tags].join(' , '));
+  const desc = tokenize(s.description + (s.when_to_use ? '\n' + s.when_to_use : ''));
   return {
-    name_tok: wrap(tokenize(s.name)),
-    kw_tok: wrap(tokenize([...s.keywords, ...s.tags].join(' , '))),
-    desc_tok: wrap(tokenize(s.description + (s.when_to_use ? '\n' + s.when_to_use : ''))),
+    name_tok: wrap(name),
+    kw_tok: wrap(kw),
+    desc_tok: wrap(desc),
+    name_st: wrap(name.map(stem)),
+    kw_st: wrap(kw.map(stem)),
+    desc_st: wrap(desc.map(stem)),
   };
 }
 

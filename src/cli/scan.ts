@@ -46,23 +46,31 @@ export function registerScan(program: Command, ctx: CliContext): void {
       ),
   )
     .option('--json', 'print the report object as JSON')
-    .addHelpText('after', '\nExamples:\n  skilldex scan --scope examples/skills\n  skilldex scan --home ~ --project . --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex scan --scope examples/skills\n  skilldex scan --home ~ --project . --json\n' +
+        '\nExit codes: 0 skills found, 1 no skill found, 2 refused (bad arguments).',
+    )
     .action(
       action(ctx, (opts: ScopeFlags & { json?: boolean }) => {
         const report = discoverSkills(discoverOptions(opts, ctx));
         if (opts.json) ctx.json(report);
         else ctx.out(renderScan(report, ctx.io.cwd));
-        return 0;
+        // No skill at all is "ran but found nothing usable" (DESIGN.md §7).
+        return report.skills.length > 0 ? 0 : 1;
       }),
     );
 }
 
 /** Human summary of a scan. */
 export function renderScan(report: ScanReport, cwd: string): string {
+  // Paths are text from the file system: a folder name may hold invisible characters too.
   const rel = (p: string): string => {
     const r = path.relative(cwd, p);
-    return r.startsWith('..') ? p : r;
+    return escapeInvisible(r.startsWith('..') ? p : r);
   };
+  // Reasons and notes name absolute paths; below the cwd they read relative, like the rest.
+  const relText = (s: string): string => s.split(cwd + path.sep).join('');
   const lines: string[] = [];
   lines.push(
     `${report.skills.length} skills, ${report.skipped.length} skipped, ${report.duplicates.length} duplicate groups, ${report.shadowed.length} shadowed (${report.enumerated.length} SKILL.md files enumerated)`,
@@ -72,7 +80,7 @@ export function renderScan(report: ScanReport, cwd: string): string {
   if (report.plugin_filter !== 'not applicable') lines.push(`  plugin filter: ${report.plugin_filter}`);
   if (report.skills.length > 0) {
     lines.push('', 'Skills:');
-    const width = Math.min(40, Math.max(...report.skills.map((s) => s.skill_id.length)));
+    const width = Math.min(40, Math.max(...report.skills.map((s) => escapeInvisible(s.skill_id).length)));
     for (const s of report.skills) {
       const warn = s.warnings.length > 0 ? `  (${s.warnings.length} warning${s.warnings.length > 1 ? 's' : ''}: ${[...new Set(s.warnings.map((w) => w.code))].join(', ')})` : '';
       lines.push(`  ${escapeInvisible(s.skill_id).padEnd(width)}  ${truncate(escapeInvisible(s.description), 70)}${warn}`);
@@ -80,7 +88,12 @@ export function renderScan(report: ScanReport, cwd: string): string {
   }
   if (report.skipped.length > 0) {
     lines.push('', 'Skipped:');
-    for (const k of report.skipped) lines.push(`  ${k.code.padEnd(22)} ${rel(k.path)}: ${escapeInvisible(k.reason)}`);
+    for (const k of report.skipped) {
+      // Most reasons already start with the path (and line): print it once.
+      const reason = escapeInvisible(relText(k.reason));
+      const where = rel(k.path);
+      lines.push(`  ${k.code.padEnd(22)} ${reason.startsWith(where) ? reason : `${where}: ${reason}`}`);
+    }
   }
   if (report.duplicates.length > 0) {
     lines.push('', 'Duplicates (byte-identical; first kept):');
@@ -92,9 +105,9 @@ export function renderScan(report: ScanReport, cwd: string): string {
   }
   if (report.shadowed.length > 0) {
     lines.push('', 'Shadowed:');
-    for (const s of report.shadowed) lines.push(`  ${s.skill_id}: ${rel(s.winner)} (${s.winner_scope}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`);
+    for (const s of report.shadowed) lines.push(`  ${escapeInvisible(s.skill_id)}: ${rel(s.winner)} (${s.winner_scope}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`);
   }
-  for (const p of report.problems) lines.push(`note ${p.code}: ${p.message}`);
+  for (const p of report.problems) lines.push(`note ${p.code}: ${escapeInvisible(relText(p.message))}`);
   return lines.join('\n');
 }
 

@@ -94,19 +94,23 @@ export function readBytesCapped(
     if (st.size > maxBytes) {
       return refuse(path, problem('FILE_TOO_LARGE', label, `${label} is ${st.size} bytes, over the cap of ${maxBytes}`));
     }
-    // Allocate one byte more than the stat said, to notice a file that grew since the stat.
-    const buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
+    // Allocate one byte more than the stat said, to notice a file that grew since the stat. Such a
+    // file (or a pseudo-file that stats as 0 bytes) is read on to its end, never cut short, with
+    // the buffer growing up to the cap plus one byte.
+    let buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
     let len = 0;
     for (;;) {
-      const n = readSync(fd, buf, len, buf.length - len, null);
-      if (n === 0) break;
-      len += n;
       if (len === buf.length) {
         if (len > maxBytes) {
           return refuse(path, problem('FILE_TOO_LARGE', label, `${label} grew past the cap of ${maxBytes} bytes while being read`));
         }
-        break;
+        const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(buf.length * 2, GROW_BYTES)));
+        buf.copy(bigger, 0, 0, len);
+        buf = bigger;
       }
+      const n = readSync(fd, buf, len, buf.length - len, null);
+      if (n === 0) break;
+      len += n;
     }
     return { ok: true, bytes: buf.subarray(0, len), mtimeMs: st.mtimeMs };
   } catch (err) {
@@ -115,6 +119,9 @@ export function readBytesCapped(
     closeSync(fd);
   }
 }
+
+// Smallest step when a file outgrows its stat size: 64 KiB.
+const GROW_BYTES = 64 * 1024;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -1,9 +1,10 @@
 /**
  * Root-confined path resolution. Every path that comes from user input or from file content is
  * resolved here before it is opened: `..` that leaves the root, absolute paths, NUL bytes and
- * symbolic links whose real path leaves the root are refused with PATH_OUTSIDE_ROOT.
+ * symbolic links whose real path leaves the root (or that are broken or loop) are refused with
+ * PATH_OUTSIDE_ROOT.
  */
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 
@@ -31,7 +32,7 @@ export function realpathOrUndefined(p: string): string | undefined {
 /**
  * Resolves `rel` inside `root` and returns its absolute real path (or, when it does not exist yet,
  * the lexical path below the real root). Throws PATH_OUTSIDE_ROOT for NUL bytes, absolute paths,
- * `..` that leaves the root, and links whose real path leaves the root.
+ * `..` that leaves the root, links whose real path leaves the root, and broken or looping links.
  */
 export function resolveInside(root: string, rel: string): string {
   if (rel.includes('\0')) {
@@ -60,10 +61,28 @@ export function resolveInside(root: string, rel: string): string {
       }
       return rest === '' ? real : path.join(real, rest);
     }
+    // A broken or looping link has no real path to check: refuse it rather than hand out a path
+    // whose target could later appear outside the root.
+    if (isSymbolicLink(probe)) {
+      throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} goes through the broken or looping link ${probe}`, {
+        root,
+        path: rel,
+        link: probe,
+      });
+    }
     const parent = path.dirname(probe);
     if (parent === probe) return lexical;
     rest = rest === '' ? path.basename(probe) : path.join(path.basename(probe), rest);
     probe = parent;
+  }
+}
+
+function isSymbolicLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    // Nothing at `p` (the usual case for a path not created yet): not a link.
+    return false;
   }
 }
 

@@ -6,7 +6,7 @@
 import { SkilldexError } from '../errors.js';
 import { sha256Of } from '../fsx/index.js';
 import { contentTokens, fold } from '../text/index.js';
-import { V1 } from './policies/hybrid-lexical-v1.js';
+import { V1, isQueryNoise } from './policies/hybrid-lexical-v1.js';
 
 /** Longest query accepted, in characters (longer text is refused, not truncated silently). */
 export const MAX_QUERY_CHARS = 65_536;
@@ -25,7 +25,10 @@ export function queryTokens(query: unknown): string[] {
       length: query.length,
     });
   }
-  const tokens = [...new Set(contentTokens(query))].slice(0, V1.MAX_QUERY_TOKENS);
+  const content = [...new Set(contentTokens(query))];
+  const signal = content.filter((t) => !isQueryNoise(t));
+  // A query made only of filler or numbers still searches for what it has.
+  const tokens = (signal.length > 0 ? signal : content).slice(0, V1.MAX_QUERY_TOKENS);
   if (tokens.length === 0) {
     throw new SkilldexError(
       'INVALID_QUERY',

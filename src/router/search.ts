@@ -10,12 +10,13 @@
 import type Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
 import { tokenSet, type CatalogReader, type PublishedGeneration, type TelemetryStore } from '../catalog/index.js';
-import { boundedEditDistance } from '../text/index.js';
+import { boundedEditDistance, stem } from '../text/index.js';
 import { FuzzyIndex, type Expansion } from './fuzzy.js';
 import {
   POLICY_ID,
   V1,
   allowedDistance,
+  isCommon,
   score,
   type FuzzyMatch,
   type ScoreExplanation,
@@ -75,6 +76,9 @@ interface ServingRow {
   name_tok: string;
   kw_tok: string;
   desc_tok: string;
+  name_st: string;
+  kw_st: string;
+  desc_st: string;
 }
 
 /** History lookup used by the ranking (zeros when telemetry is off). */
@@ -116,15 +120,16 @@ export function searchCatalog(
   maxLimit = MAX_LIMIT,
 ): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
-  const tokens = queryTokens(request.query);
+  const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
+    const { tokens, common } = splitCommon(reader, all);
     const fuzzy = cache.fuzzyIndex(reader, gen);
     const expansions = new Map(tokens.map((t) => [t, fuzzy.expand(t)] as const));
     const top = new TopK(limit);
     const seen = new Set<number>();
     const stmt = rankStatement(reader, tokens.length, includeDeprecated);
-    const params = rankParams(tokens);
+    const params = rankParams(all, tokens);
     let bm25Max = 0;
     const telemetryMax = V1.TELEMETRY_MAX;
     for (const row of stmt.iterate(params) as Iterable<Row & { xmax: number }>) {
@@ -132,7 +137,7 @@ export function searchCatalog(
       // Upper bound of any later row: its partial plus full fuzzy, at the highest telemetry multiplier.
       if (top.full() && (row.partial + V1.FUZZY_WEIGHT) * telemetryMax + 1e-9 < top.worst()) break;
       seen.add(row.rid);
-      top.offer(scoreRow(reader, row.rid, tokens, expansions, row.x, bm25Max, history, gen));
+      top.offer(scoreRow(reader, row.rid, tokens, common, expansions, row.x, bm25Max, history, gen));
     }
     // Skills that match only fuzzily score at most FUZZY_WEIGHT × TELEMETRY_MAX.
     const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
@@ -144,7 +149,7 @@ export function searchCatalog(
       for (const r of fstmt.iterate(ftsOr(fuzzyTerms)) as Iterable<{ rid: number }>) {
         if (seen.has(r.rid)) continue;
         seen.add(r.rid);
-        top.offer(scoreRow(reader, r.rid, tokens, expansions, 0, bm25Max, history, gen));
+        top.offer(scoreRow(reader, r.rid, tokens, common, expansions, 0, bm25Max, history, gen));
       }
     }
     return { catalog_generation: gen.catalog_generation, policy: POLICY_ID, query: request.query, candidates: top.sorted() };
@@ -157,20 +162,21 @@ export function searchCatalog(
  */
 export function bruteForceSearch(reader: CatalogReader, request: SearchRequest, history: HistoryFn, maxLimit = MAX_LIMIT): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
-  const tokens = queryTokens(request.query);
+  const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
+    const { tokens, common } = splitCommon(reader, all);
     const bm25 = new Map<number, number>();
-    for (const r of reader.prepare(bm25Sql()).iterate(ftsOr(tokens)) as Iterable<{ rid: number; x: number }>) bm25.set(r.rid, r.x);
+    for (const r of reader.prepare(bm25Sql()).iterate(ftsOr(all)) as Iterable<{ rid: number; x: number }>) bm25.set(r.rid, r.x);
     const bm25Max = Math.max(0, ...bm25.values());
-    const all: Candidate[] = [];
+    const scored: Candidate[] = [];
     for (const s of reader.prepare(`SELECT rowid AS rid, * FROM serving`).iterate() as Iterable<ServingRow & { rid: number }>) {
       if (s.state === 'archived' || (s.state === 'deprecated' && !includeDeprecated)) continue;
-      const c = candidateOf(s, tokens, naiveFuzzy(tokens, s), bm25.get(s.rid) ?? 0, bm25Max, history, gen);
-      if (c.score > 0) all.push(c);
+      const c = candidateOf(s, tokens, common, naiveFuzzy(tokens, s), bm25.get(s.rid) ?? 0, bm25Max, history, gen);
+      if (c.score > 0) scored.push(c);
     }
-    all.sort(compareCandidates);
-    return { catalog_generation: gen.catalog_generation, policy: POLICY_ID, query: request.query, candidates: all.slice(0, limit) };
+    scored.sort(compareCandidates);
+    return { catalog_generation: gen.catalog_generation, policy: POLICY_ID, query: request.query, candidates: scored.slice(0, limit) };
   });
 }
 
@@ -188,7 +194,7 @@ function rankStatement(reader: CatalogReader, n: number, includeDeprecated: bool
   const tiers: string[] = [];
   for (let i = 0; i < n; i++) {
     tiers.push(
-      `(instr(s.kw_tok, @t${i}) > 0) * ${V1.TIER_KEYWORD} + (instr(s.name_tok, @t${i}) > 0) * ${V1.TIER_NAME} + (instr(s.desc_tok, @t${i}) > 0) * ${V1.TIER_DESCRIPTION}`,
+      `(instr(s.kw_st, @t${i}) > 0) * ${V1.TIER_KEYWORD} + (instr(s.name_st, @t${i}) > 0) * ${V1.TIER_NAME} + (instr(s.desc_st, @t${i}) > 0) * ${V1.TIER_DESCRIPTION}`,
     );
   }
   const sql = `
@@ -203,9 +209,19 @@ function rankStatement(reader: CatalogReader, n: number, includeDeprecated: bool
   return reader.prepare(sql);
 }
 
-function rankParams(tokens: readonly string[]): Record<string, string> {
-  const p: Record<string, string> = { match: ftsOr(tokens) };
-  tokens.forEach((t, i) => (p[`t${i}`] = ` ${t} `));
+// Splits query tokens into those that score in the exact tiers and the common ones (COMMON_DF_FRACTION).
+// When every token is common, all of them score: a query must not lose all its words.
+function splitCommon(reader: CatalogReader, all: readonly string[]): { tokens: string[]; common: string[] } {
+  const total = (reader.prepare(`SELECT count(*) AS n FROM serving`).get() as { n: number }).n;
+  const dfOf = reader.prepare(`SELECT df FROM vocab WHERE term = ?`);
+  const common = all.filter((t) => isCommon((dfOf.get(t) as { df: number } | undefined)?.df ?? 0, total));
+  if (common.length === all.length) return { tokens: [...all], common: [] };
+  return { tokens: all.filter((t) => !common.includes(t)), common };
+}
+
+function rankParams(all: readonly string[], tokens: readonly string[]): Record<string, string> {
+  const p: Record<string, string> = { match: ftsOr(all) };
+  tokens.forEach((t, i) => (p[`t${i}`] = ` ${stem(t)} `));
   return p;
 }
 
@@ -213,6 +229,7 @@ function scoreRow(
   reader: CatalogReader,
   rid: number,
   tokens: readonly string[],
+  common: readonly string[],
   expansions: ReadonlyMap<string, Expansion>,
   bm25: number,
   bm25Max: number,
@@ -220,12 +237,13 @@ function scoreRow(
   gen: PublishedGeneration,
 ): Candidate {
   const s = reader.prepare(`SELECT * FROM serving WHERE rowid = ?`).get(rid) as ServingRow;
-  return candidateOf(s, tokens, indexedFuzzy(tokens, s, expansions), bm25, bm25Max, history, gen);
+  return candidateOf(s, tokens, common, indexedFuzzy(tokens, s, expansions), bm25, bm25Max, history, gen);
 }
 
 function candidateOf(
   s: ServingRow,
   tokens: readonly string[],
+  common: readonly string[],
   fuzzy: readonly FuzzyMatch[],
   bm25: number,
   bm25Max: number,
@@ -235,9 +253,11 @@ function candidateOf(
   const h = history(s.skill_id);
   const explanation = score({
     queryTokens: tokens,
-    nameTokens: tokenSet(s.name_tok),
-    keywordTokens: tokenSet(s.kw_tok),
-    descriptionTokens: tokenSet(s.desc_tok),
+    commonTokens: common,
+    queryStems: tokens.map(stem),
+    nameStems: tokenSet(s.name_st),
+    keywordStems: tokenSet(s.kw_st),
+    descriptionStems: tokenSet(s.desc_st),
     bm25,
     bm25Max,
     fuzzy,
@@ -261,9 +281,10 @@ function candidateOf(
 // Fuzzy matches through the precomputed expansions (fast path).
 function indexedFuzzy(tokens: readonly string[], s: ServingRow, expansions: ReadonlyMap<string, Expansion>): FuzzyMatch[] {
   const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
+  const stems = tokenSet(s.name_st + s.kw_st + s.desc_st);
   const out: FuzzyMatch[] = [];
   for (const t of tokens) {
-    if (all.has(t)) continue;
+    if (stems.has(stem(t))) continue;
     const e = expansions.get(t)!;
     let best: FuzzyMatch | undefined;
     for (const term of all) {
@@ -280,9 +301,10 @@ function indexedFuzzy(tokens: readonly string[], s: ServingRow, expansions: Read
 // Fuzzy matches by brute force over the skill's own tokens (reference path).
 function naiveFuzzy(tokens: readonly string[], s: ServingRow): FuzzyMatch[] {
   const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
+  const stems = tokenSet(s.name_st + s.kw_st + s.desc_st);
   const out: FuzzyMatch[] = [];
   for (const t of tokens) {
-    if (all.has(t)) continue;
+    if (stems.has(stem(t))) continue;
     const k = allowedDistance(t.length);
     if (k === 0) continue;
     let best: FuzzyMatch | undefined;

@@ -1,10 +1,10 @@
 /**
  * SKILL.md frontmatter: split the `---` fences (CRLF and BOM handled), then parse the YAML between
- * them as data only (DESIGN.md §9 "Frontmatter"): YAML 1.2 core schema, no custom tags, duplicate
- * keys rejected, merge keys off, alias expansion capped. Errors carry the file and line.
+ * them as data only (DESIGN.md §9 "Frontmatter"): YAML 1.2 core schema (floats kept as text), no
+ * custom tags, duplicate keys rejected, merge keys off, alias expansion capped. Errors carry the file and line.
  * Never reads past the closing fence: the body is not parsed here.
  */
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import { problem, type Problem } from '../errors.js';
 
 /** Most alias expansions a frontmatter may make before it is refused (an alias bomb). */
@@ -20,6 +20,9 @@ export interface FrontmatterSplit {
   /** Character offset in the text where the body starts (after the closing fence's line end). */
   readonly bodyOffset: number;
 }
+
+// The YAML 1.2 float tag, left out of the schema so numbers with a fraction are kept as text.
+const FLOAT_TAG = 'tag:yaml.org,2002:float';
 
 const OPEN_RE = /^---[ \t]*\r?\n/;
 const CLOSE_RE = /^---[ \t]*$/m;
@@ -56,17 +59,22 @@ export function parseFrontmatter(
   label: string,
   yamlLine = 2,
 ): { ok: true; data: Record<string, unknown> } | { ok: false; problem: Problem } {
+  // Without prettyErrors, yaml gives errors an offset only: the line counter turns it into a line.
+  const lineCounter = new LineCounter();
   const doc = parseDocument(yaml, {
     version: '1.2',
     schema: 'core',
+    // Floats stay as written: `version: 1.10` is the text "1.10", never the number 1.1.
+    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== FLOAT_TAG),
     uniqueKeys: true,
     merge: false,
     prettyErrors: false,
     strict: true,
+    lineCounter,
   });
   const err = doc.errors[0];
   if (err) {
-    const line = (err.linePos?.[0]?.line ?? 1) + yamlLine - 1;
+    const line = lineCounter.linePos(err.pos[0]).line + yamlLine - 1;
     const what = err.code === 'DUPLICATE_KEY' ? 'duplicate key' : 'invalid YAML';
     return {
       ok: false,

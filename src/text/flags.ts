@@ -34,16 +34,26 @@ export function findHiddenCharacters(text: string): string[] {
   return [...found];
 }
 
-/** True when `text` mixes Latin letters with look-alike Cyrillic or Greek letters. */
+/**
+ * True when `text` mixes Latin letters with look-alike Cyrillic or Greek letters, or when every
+ * letter of it is such a look-alike (a whole-word spoof: Cyrillic "аре" for "ape").
+ */
 export function findConfusables(text: string): boolean {
-  return /[A-Za-z]/.test(text) && CONFUSABLE_RE.test(text);
+  if (!CONFUSABLE_RE.test(text)) return false;
+  if (/[A-Za-z]/.test(text)) return true;
+  return (text.match(/\p{L}/gu) ?? []).every((c) => CONFUSABLE_RE.test(c));
 }
 
-/** The instruction-like phrases found in `text` (the matched text), in pattern order. */
+/**
+ * The instruction-like phrases found in `text` (the matched text, NFKC-normalised with hidden
+ * characters removed), in pattern order.
+ */
 export function findInstructionLike(text: string): string[] {
+  // Full-width letters and zero-width characters must not hide a phrase from the flag.
+  const plain = text.normalize('NFKC').replace(HIDDEN_RE_G, '');
   const hits: string[] = [];
   for (const re of INSTRUCTION_PATTERNS) {
-    const m = re.exec(text);
+    const m = re.exec(plain);
     if (m) hits.push(m[0]);
   }
   return hits;

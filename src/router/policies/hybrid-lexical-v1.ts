@@ -19,8 +19,8 @@ export const V1 = Object.freeze({
   /** Weight of the FTS5 relevance, itself mapped to [0, 1]. */
   FTS_WEIGHT: 0.6,
   /** bm25() column weights: name, keywords, description. */
-  BM25_NAME: 2.0,
-  BM25_KEYWORDS: 2.0,
+  BM25_NAME: 1.0,
+  BM25_KEYWORDS: 1.0,
   BM25_DESCRIPTION: 1.0,
   /** Weight of the fuzzy relevance in [0, 1]. */
   FUZZY_WEIGHT: 0.35,
@@ -35,22 +35,54 @@ export const V1 = Object.freeze({
   DEPRECATED_MULTIPLIER: 0.5,
   /** Query tokens used at most (distinct, in query order); the rest are ignored. */
   MAX_QUERY_TOKENS: 32,
+  /**
+   * A query token found in more than this fraction of the published skills is common: it still
+   * counts in the FTS5 relevance (whose IDF weighs it down) but earns no exact-tier points, which
+   * have no IDF of their own. Read from the catalog's vocabulary (document frequency of the token).
+   */
+  COMMON_DF_FRACTION: 0.1,
+  /** …and in at least this many skills (so small libraries keep their words). */
+  COMMON_MIN_DF: 3,
 });
+
+/**
+ * Words that ask for help rather than say what is needed ("please help me find…"). They are
+ * dropped from queries like stop-words: in a request they carry no routing signal, and the exact
+ * tiers would otherwise reward every skill whose name happens to contain "find" or "get".
+ */
+export const REQUEST_FILLER: ReadonlySet<string> = new Set([
+  'please', 'help', 'want', 'need', 'like', 'would', 'could', 'can', 'may', 'might', 'must', 'shall', 'will',
+  'find', 'get', 'give', 'show', 'tell', 'know', 'let', 'make', 'provide', 'also', 'just', 'really',
+  'some', 'something', 'anything', 'thing', 'things', 'way', 'ways', 'one', 'using', 'use',
+]);
+
+/**
+ * True when a (folded, non-stop-word) query token carries no routing signal: request filler, a
+ * single character, or a bare number ("radius of 4", "x = 3").
+ */
+export function isQueryNoise(token: string): boolean {
+  return REQUEST_FILLER.has(token) || token.length === 1 || /^\p{N}+$/u.test(token);
+}
 
 /** Lifecycle states a catalog skill can be in. */
 export type SkillState = 'active' | 'deprecated' | 'archived';
 
 /** What `score` needs to know about one skill for one query. */
 export interface Features {
-  /** Distinct query tokens (folded, stop-words out), in query order. */
+  /** Distinct query tokens that score (folded, stop-words, noise and common words out), in query order. */
   readonly queryTokens: readonly string[];
-  readonly nameTokens: ReadonlySet<string>;
-  readonly keywordTokens: ReadonlySet<string>;
-  readonly descriptionTokens: ReadonlySet<string>;
+  /** Query tokens left out of the exact tiers and fuzzy matching because they are common. */
+  readonly commonTokens: readonly string[];
+  /** The Porter stem of each query token, aligned with queryTokens. */
+  readonly queryStems: readonly string[];
+  /** Stems of the skill's name, keyword (keywords + tags) and description tokens. */
+  readonly nameStems: ReadonlySet<string>;
+  readonly keywordStems: ReadonlySet<string>;
+  readonly descriptionStems: ReadonlySet<string>;
   /** -bm25() of this skill for the query (0 when it does not match), and the best over all skills. */
   readonly bm25: number;
   readonly bm25Max: number;
-  /** For query tokens absent from all of this skill's tokens: the closest fuzzy term and distance. */
+  /** For query tokens whose stem is in none of the skill's fields: the closest fuzzy term and distance. */
   readonly fuzzy: readonly FuzzyMatch[];
   readonly suggestions: number;
   readonly fetches: number;
@@ -70,6 +102,7 @@ export interface FuzzyMatch {
 export interface ScoreExplanation {
   readonly policy: string;
   readonly query_tokens: readonly string[];
+  readonly common_tokens: readonly string[];
   readonly exact: {
     readonly keywords: { readonly matched: readonly string[]; readonly points: number };
     readonly name: { readonly matched: readonly string[]; readonly points: number };
@@ -82,6 +115,11 @@ export interface ScoreExplanation {
   readonly telemetry: { readonly suggestions: number; readonly fetches: number; readonly multiplier: number };
   readonly lifecycle: { readonly state: SkillState; readonly multiplier: number };
   readonly final: number;
+}
+
+/** True when a token in `df` of `total` skills is common (see COMMON_DF_FRACTION). */
+export function isCommon(df: number, total: number): boolean {
+  return df >= V1.COMMON_MIN_DF && df > V1.COMMON_DF_FRACTION * total;
 }
 
 /** Allowed edit distance for a query token of `length` letters: 0 up to 3, 1 for 4–5, 2 from 6. */
@@ -99,16 +137,21 @@ export function ftsRelevance(bm25: number, bm25Max: number): number {
   return bm25Max > 0 && bm25 > 0 ? bm25 / bm25Max : 0;
 }
 
-/** Exact-tier points of one skill: keyword, name and description points, summed per token. */
+/**
+ * Exact-tier points of one skill: keyword, name and description points, summed per distinct query
+ * token. A token matches a field when its Porter stem is one of the field's token stems, so
+ * "images" meets "image" and "deploying" meets "deploy"; the matched lists name the query tokens.
+ */
 export function tierPoints(
   queryTokens: readonly string[],
-  keywordTokens: ReadonlySet<string>,
-  nameTokens: ReadonlySet<string>,
-  descriptionTokens: ReadonlySet<string>,
+  queryStems: readonly string[],
+  keywordStems: ReadonlySet<string>,
+  nameStems: ReadonlySet<string>,
+  descriptionStems: ReadonlySet<string>,
 ): ScoreExplanation['exact'] {
-  const kw = queryTokens.filter((t) => keywordTokens.has(t));
-  const nm = queryTokens.filter((t) => nameTokens.has(t));
-  const ds = queryTokens.filter((t) => descriptionTokens.has(t));
+  const kw = queryTokens.filter((_, i) => keywordStems.has(queryStems[i]!));
+  const nm = queryTokens.filter((_, i) => nameStems.has(queryStems[i]!));
+  const ds = queryTokens.filter((_, i) => descriptionStems.has(queryStems[i]!));
   const keywords = { matched: kw, points: kw.length * V1.TIER_KEYWORD };
   const name = { matched: nm, points: nm.length * V1.TIER_NAME };
   const description = { matched: ds, points: ds.length * V1.TIER_DESCRIPTION };
@@ -134,7 +177,7 @@ export function lifecycleMultiplier(state: SkillState): number {
 
 /** Scores one skill for one query, with every component explained. */
 export function score(f: Features): ScoreExplanation {
-  const exact = tierPoints(f.queryTokens, f.keywordTokens, f.nameTokens, f.descriptionTokens);
+  const exact = tierPoints(f.queryTokens, f.queryStems, f.keywordStems, f.nameStems, f.descriptionStems);
   const relevance = ftsRelevance(f.bm25, f.bm25Max);
   const fuzzyRel = f.queryTokens.length === 0 ? 0 : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
   const base = exact.total + V1.FTS_WEIGHT * relevance + V1.FUZZY_WEIGHT * fuzzyRel;
@@ -143,6 +186,7 @@ export function score(f: Features): ScoreExplanation {
   return {
     policy: POLICY_ID,
     query_tokens: f.queryTokens,
+    common_tokens: f.commonTokens,
     exact,
     fts: { raw: round(f.bm25), best: round(f.bm25Max), relevance: round(relevance), weight: V1.FTS_WEIGHT, weighted: round(V1.FTS_WEIGHT * relevance) },
     fuzzy: { matches: f.fuzzy, relevance: round(fuzzyRel), weight: V1.FUZZY_WEIGHT, weighted: round(V1.FUZZY_WEIGHT * fuzzyRel) },
