@@ -1,0 +1,200 @@
+/**
+ * `skilldex substrate read` and `skilldex substrate lint` (issue #6, DESIGN.md §5): parse options,
+ * make one library call, render the report (text, `--json`, `--yaml`), return the exit code.
+ * The root is `--root DIR`, else the nearest `substrate/` folder at or above the current folder.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import {
+  SUBSTRATE_TYPES,
+  SkilldexError,
+  escapeInvisible,
+  findSubstrateRoot,
+  lintSubstrate,
+  readSubstrate,
+  renderHitsYaml,
+  type OpenedFile,
+  type Problem,
+  type SubstrateLintReport,
+  type SubstrateReport,
+  type SubstrateType,
+} from '../index.js';
+import { action, type CliContext } from './context.js';
+
+interface SubstrateFlags {
+  root?: string;
+  type?: string;
+  json?: boolean;
+}
+
+/** Registers the `substrate` command group. */
+export function registerSubstrate(program: Command, ctx: CliContext): void {
+  const group = program
+    .command('substrate')
+    .summary(
+      'read a project substrate (vocabulary, ADRs, anti-patterns, solutions, reviewers) progressively',
+    )
+    .description(
+      'A substrate is a folder of typed knowledge entries kept next to the code:\n' +
+        'vocabulary/, adr/, anti-pattern/, solution/ and reviewer/, each with an\n' +
+        'INDEX.md table. `read` finds the entries that matter for a topic, a path\n' +
+        'glob or a tag while opening as few files as it can; `lint` checks that the\n' +
+        'tables and the entry files agree. See docs/substrate.md.',
+    );
+
+  group
+    .command('read')
+    .summary('find the entries for a topic, a path glob or tag:NAME, reading as little as possible')
+    .description(
+      'Reads the INDEX.md tables first and decides there whatever it can; opens an\n' +
+        "entry's summary only when the index row cannot decide, and its body only\n" +
+        'when the summary cannot either. QUERY is a path glob when it has / or *\n' +
+        '(reviewers match by their Fires on globs, other entries by their frontmatter\n' +
+        'scope), a tag with tag:NAME (frontmatter tags), else a topic (words compared\n' +
+        'with descriptions after case folding, stop-word removal and stemming). Each\n' +
+        'hit says where the read stopped for it: index, summary or body. Exit 0 with\n' +
+        'hits, 1 without. The rule and its thresholds are in docs/substrate.md.',
+    )
+    .argument('<query>', 'a topic ("payment retries"), a path glob ("src/api/**") or tag:NAME')
+    .option(
+      '--root <dir>',
+      'the substrate root (default: the nearest substrate/ folder at or above the current folder)',
+    )
+    .option('--type <type>', `read only one type: ${SUBSTRATE_TYPES.join(', ')}`)
+    .option('--json', 'print the report (hits, problems; opened with --explain) as JSON')
+    .option('--yaml', 'print only the hits: list as YAML (type, id, description, stop_depth)')
+    .option('--explain', 'list every file opened and why')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  skilldex substrate read "payment retries" --root examples/substrate\n' +
+        '  skilldex substrate read "src/db/**/*.ts" --root examples/substrate --yaml\n' +
+        '  skilldex substrate read tag:security --type anti-pattern --explain\n' +
+        '  skilldex substrate read "idempotency" --json',
+    )
+    .action(
+      action(ctx, (query: string, opts: SubstrateFlags & { yaml?: boolean; explain?: boolean }) => {
+        if (opts.json === true && opts.yaml === true) {
+          throw new SkilldexError(
+            'INVALID_ARGUMENT',
+            '--json and --yaml are alternatives: give one',
+            { option: '--yaml' },
+          );
+        }
+        const report = readSubstrate(query, {
+          root: rootOf(opts, ctx),
+          ...(opts.type === undefined ? {} : { type: opts.type as SubstrateType }),
+          explain: opts.explain === true,
+        });
+        if (opts.json === true) ctx.json(report);
+        else if (opts.yaml === true) {
+          ctx.io.stdout(renderHitsYaml(report));
+          // stdout carries exactly the hits: list; the explanation goes to stderr.
+          if (report.opened !== undefined) ctx.err(renderOpened(report.opened));
+        } else ctx.out(renderRead(report, ctx.io.cwd));
+        return report.hits.length > 0 ? 0 : 1;
+      }),
+    );
+
+  group
+    .command('lint')
+    .summary('check that the INDEX.md rows and the entry files agree')
+    .description(
+      'Checks every type folder: each index row has an entry file inside its\n' +
+        'folder, each entry file has a row, IDs are unique, frontmatter parses with\n' +
+        'scope, tags and predicate of the right types, each entry has a ## Summary\n' +
+        'section, each reviewer row has Fires on globs. Exit 0 when clean, 1 when\n' +
+        'problems were found.',
+    )
+    .option(
+      '--root <dir>',
+      'the substrate root (default: the nearest substrate/ folder at or above the current folder)',
+    )
+    .option('--type <type>', `check only one type: ${SUBSTRATE_TYPES.join(', ')}`)
+    .option('--json', 'print the lint report as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex substrate lint --root examples/substrate\n  skilldex substrate lint --json',
+    )
+    .action(
+      action(ctx, (opts: SubstrateFlags) => {
+        const report = lintSubstrate({
+          root: rootOf(opts, ctx),
+          ...(opts.type === undefined ? {} : { type: opts.type as SubstrateType }),
+        });
+        if (opts.json === true) ctx.json(report);
+        else ctx.out(renderLint(report, ctx.io.cwd));
+        return report.clean ? 0 : 1;
+      }),
+    );
+}
+
+/** The root a command reads: `--root` against the CLI's cwd, else the nearest substrate/ above it. */
+function rootOf(opts: SubstrateFlags, ctx: CliContext): string {
+  if (opts.root !== undefined) return path.resolve(ctx.io.cwd, opts.root);
+  const found = findSubstrateRoot(ctx.io.cwd);
+  if (found === undefined) {
+    throw new SkilldexError(
+      'SUBSTRATE_NOT_FOUND',
+      `no substrate/ folder at or above ${ctx.io.cwd}`,
+      { cwd: ctx.io.cwd },
+    );
+  }
+  return found;
+}
+
+/** Human rendering of a read. */
+export function renderRead(report: SubstrateReport, cwd: string): string {
+  const lines: string[] = [];
+  const n = report.hits.length;
+  const terms = report.terms.length > 0 ? ` (terms: ${report.terms.join(', ')})` : '';
+  const scope = report.type_filter === null ? '' : `, type ${report.type_filter}`;
+  lines.push(
+    `${report.query_kind} ${JSON.stringify(escapeInvisible(report.query))}${terms}: ${n === 0 ? 'no hits' : `${n} hit${n > 1 ? 's' : ''}`} in ${relTo(cwd, report.root)}${scope}`,
+  );
+  if (n > 0) {
+    const idWidth = Math.min(24, Math.max(...report.hits.map((h) => h.id.length)));
+    for (const h of report.hits) {
+      lines.push(
+        `  ${h.type.padEnd(12)}  ${escapeInvisible(h.id).padEnd(idWidth)}  ${h.stop_depth.padEnd(7)}  ${h.match.padEnd(7)}  ${escapeInvisible(h.description)}`,
+      );
+    }
+  }
+  if (report.problems.length > 0) lines.push('', ...renderProblems(report.problems));
+  if (report.opened !== undefined) lines.push('', renderOpened(report.opened));
+  return lines.join('\n');
+}
+
+/** Human rendering of a lint. */
+export function renderLint(report: SubstrateLintReport, cwd: string): string {
+  const rows = report.types.reduce((a, t) => a + t.rows, 0);
+  const files = report.types.reduce((a, t) => a + t.entry_files, 0);
+  const lines = [
+    `substrate ${relTo(cwd, report.root)}: ${report.clean ? 'clean' : `${report.problems.length} problem${report.problems.length > 1 ? 's' : ''}`} (${rows} rows, ${files} entry files)`,
+  ];
+  for (const t of report.types)
+    lines.push(
+      `  ${t.type.padEnd(12)}  ${String(t.rows).padStart(4)} rows  ${String(t.entry_files).padStart(4)} entry files`,
+    );
+  if (report.problems.length > 0) lines.push('', ...renderProblems(report.problems));
+  return lines.join('\n');
+}
+
+function renderProblems(problems: readonly Problem[]): string[] {
+  return [
+    `Problems (${problems.length}):`,
+    ...problems.map((p) => `  ${p.code.padEnd(20)} ${escapeInvisible(p.message)}`),
+  ];
+}
+
+function renderOpened(opened: readonly OpenedFile[]): string {
+  const lines = [`Opened (${opened.length} files):`];
+  for (const o of opened)
+    lines.push(`  ${o.depth.padEnd(7)}  ${o.path}  ${escapeInvisible(o.why)}`);
+  return lines.join('\n');
+}
+
+function relTo(cwd: string, p: string): string {
+  const r = path.relative(cwd, p);
+  return r === '' ? '.' : r.startsWith('..') ? p : r;
+}

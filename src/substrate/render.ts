@@ -1,0 +1,18 @@
+/**
+ * Renders substrate read results as YAML (DESIGN.md §5), pure: `hits:` and for each hit exactly
+ * `type`, `id`, `description`, `stop_depth`, in that order, through the yaml package's stringify
+ * (so quoting of `:`, `#`, `|` and the like is always valid YAML). Adds nothing else.
+ */
+import { stringify } from 'yaml';
+import type { SubstrateReport } from './types.js';
+
+/** The `hits:` list of `report` as YAML, one mapping per hit in rank order. */
+export function renderHitsYaml(report: Pick<SubstrateReport, 'hits'>): string {
+  const hits = report.hits.map((h) => ({
+    type: h.type,
+    id: h.id,
+    description: h.description,
+    stop_depth: h.stop_depth,
+  }));
+  return stringify({ hits }, { lineWidth: 0 });
+}

@@ -1,0 +1,255 @@
+/**
+ * readSubstrate beyond the contract cases (DESIGN.md §5): option and root checks, confinement
+ * (links and paths out of the root are problems and never read), size caps, each file read once,
+ * ranking that ignores table order, and the default root convention.
+ */
+import { mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { findSubstrateRoot, readSubstrate, type SubstrateHit } from '../../src/index.js';
+import { compareHits, rankHits } from '../../src/substrate/index.js';
+import { REPO, tmpDir, tmpTree } from '../support/cli.js';
+
+const EXAMPLE = path.join(REPO, 'examples', 'substrate');
+
+function entry(summary: string, frontmatter = ''): string {
+  return `---\n${frontmatter}---\n# Entry\n\n## Summary\n\n${summary}\n`;
+}
+
+describe('readSubstrate options', () => {
+  it('refuses unknown options, unknown types and relative roots with INVALID_ARGUMENT', () => {
+    expect(() => readSubstrate('x', { root: EXAMPLE, limit: 3 } as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    expect(() => readSubstrate('x', { root: EXAMPLE, type: 'adrs' as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    expect(() => readSubstrate('x', { root: 'examples/substrate' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+  });
+
+  it('refuses a size cap that is not a positive whole number', () => {
+    for (const maxBytes of [0, -1, 1.5, Number.NaN]) {
+      expect(() => readSubstrate('x', { root: EXAMPLE, maxBytes })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
+    }
+  });
+
+  it('refuses a root that is not a folder with SUBSTRATE_NOT_FOUND', () => {
+    expect(() => readSubstrate('x', { root: path.join(EXAMPLE, 'nope') })).toThrow(
+      expect.objectContaining({ code: 'SUBSTRATE_NOT_FOUND' }),
+    );
+    expect(() => readSubstrate('x', { root: path.join(EXAMPLE, 'README.md') })).toThrow(
+      expect.objectContaining({ code: 'SUBSTRATE_NOT_FOUND' }),
+    );
+  });
+
+  it('refuses a query without meaning with INVALID_QUERY', () => {
+    expect(() => readSubstrate('the', { root: EXAMPLE })).toThrow(
+      expect.objectContaining({ code: 'INVALID_QUERY' }),
+    );
+  });
+
+  it('adds the opened list only when asked', () => {
+    expect(readSubstrate('payment', { root: EXAMPLE })).not.toHaveProperty('opened');
+    expect(
+      readSubstrate('payment', { root: EXAMPLE, explain: true }).opened?.length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('gives the same report twice', () => {
+    for (const q of ['payment retries', 'src/payments/**', 'tag:security']) {
+      expect(readSubstrate(q, { root: EXAMPLE, explain: true })).toEqual(
+        readSubstrate(q, { root: EXAMPLE, explain: true }),
+      );
+    }
+  });
+});
+
+describe('confinement', () => {
+  it('never reads an entry whose link leaves the root, nor a type folder linked outside', () => {
+    const outside = tmpTree({
+      'secret.md': entry('payment retries everywhere'),
+      'adr/INDEX.md': '| ID | Description | Path |\n|-|-|-|\n| X | payment retries | x.md |\n',
+    });
+    const root = tmpTree({
+      'solution/INDEX.md':
+        '| ID | Description | Path |\n| - | - | - |\n| SOL-1 | Retry with backoff | link.md |\n',
+    });
+    symlinkSync(path.join(outside, 'secret.md'), path.join(root, 'solution', 'link.md'));
+    symlinkSync(path.join(outside, 'adr'), path.join(root, 'adr'));
+    const report = readSubstrate('payment retries', { root, explain: true });
+    expect(report.hits).toEqual([]);
+    expect(report.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT', 'PATH_OUTSIDE_ROOT']);
+    expect(report.opened?.map((o) => o.path)).toEqual(['solution/INDEX.md']);
+  });
+
+  it('decides a clear match at the index without resolving its path, and shows only paths inside the folder', () => {
+    const root = tmpTree({
+      'adr/INDEX.md':
+        '| ID | Description | Path |\n| - | - | - |\n| A | Payment retries | ../../x.md |\n| B | Payment retries | sub/../b.md |\n| C | Payment retries | sub/../../c.md |\n',
+    });
+    const report = readSubstrate('payment retries', { root, explain: true });
+    expect(report.hits.map((h) => [h.id, h.stop_depth, h.path])).toEqual([
+      ['A', 'index', undefined],
+      ['B', 'index', 'adr/b.md'],
+      ['C', 'index', undefined],
+    ]);
+    expect(report.problems).toEqual([]);
+    expect(report.opened?.map((o) => o.path)).toEqual(['adr/INDEX.md']);
+  });
+
+  it('follows a link that stays inside the type folder', () => {
+    const root = tmpTree({
+      'solution/INDEX.md':
+        '| ID | Description | Path |\n| - | - | - |\n| SOL-1 | Retry with backoff | link.md |\n',
+      'solution/real.md': entry('For payment calls.'),
+    });
+    symlinkSync(path.join(root, 'solution', 'real.md'), path.join(root, 'solution', 'link.md'));
+    const report = readSubstrate('payment retries', { root, explain: true });
+    expect(report.hits.map((h) => [h.id, h.stop_depth])).toEqual([['SOL-1', 'summary']]);
+    expect(report.opened?.map((o) => o.path)).toEqual(['solution/INDEX.md', 'solution/real.md']);
+  });
+
+  it('refuses entries over the size cap with a problem', () => {
+    const root = tmpTree({
+      'solution/INDEX.md':
+        '| ID | Description | Path |\n| - | - | - |\n| SOL-1 | Retry with backoff | big.md |\n',
+      'solution/big.md': entry('payment ' + 'x'.repeat(500)),
+    });
+    const report = readSubstrate('payment retries', { root, maxBytes: 200 });
+    expect(report.hits).toEqual([]);
+    expect(report.problems.map((p) => p.code)).toEqual(['FILE_TOO_LARGE']);
+  });
+
+  it('reports problems of entries it opened, never of entries it did not', () => {
+    const root = tmpTree({
+      'adr/INDEX.md':
+        '| ID | Description | Path |\n| - | - | - |\n| A | Retry payments | a.md |\n| B | Retry jobs | b.md |\n| C | Unrelated | c.md |\n',
+      'adr/a.md': 'no frontmatter and no summary',
+      'adr/b.md': '---\ntags: [x\n---\n## Summary\npayment\n',
+      'adr/c.md': 'also broken',
+    });
+    const report = readSubstrate('payment retries', { root, explain: true });
+    expect(report.hits.map((h) => [h.id, h.stop_depth])).toEqual([
+      ['A', 'index'],
+      ['B', 'summary'],
+    ]);
+    expect(report.problems.map((p) => [p.code, p.path])).toEqual([
+      ['MALFORMED_FRONTMATTER', 'adr/b.md'],
+    ]);
+  });
+});
+
+describe('ranking', () => {
+  const hitArb = fc.record({
+    type: fc.constantFrom('vocabulary', 'adr', 'anti-pattern', 'solution', 'reviewer' as const),
+    id: fc.constantFrom('A-1', 'A-2', 'B-1', 'a-1'),
+    description: fc.constant('d'),
+    stop_depth: fc.constantFrom('index', 'summary', 'body' as const),
+    match: fc.constantFrom('full', 'partial' as const),
+  }) as fc.Arbitrary<SubstrateHit>;
+
+  it('orders by tier, then full before partial, then type order, then ID', () => {
+    const h = (
+      type: SubstrateHit['type'],
+      id: string,
+      stop_depth: SubstrateHit['stop_depth'],
+      match: SubstrateHit['match'],
+    ): SubstrateHit => ({ type, id, description: '', stop_depth, match });
+    const ranked = rankHits([
+      h('reviewer', 'R', 'index', 'full'),
+      h('anti-pattern', 'A', 'summary', 'full'),
+      h('adr', 'B', 'index', 'partial'),
+      h('vocabulary', 'V', 'index', 'full'),
+      h('anti-pattern', 'Z', 'index', 'partial'),
+      h('solution', 'S', 'body', 'partial'),
+      h('solution', 'T', 'body', 'full'),
+      h('adr', 'A', 'index', 'partial'),
+    ]);
+    expect(ranked.map((x) => `${x.type}:${x.id}`)).toEqual([
+      'vocabulary:V',
+      'reviewer:R',
+      'anti-pattern:Z',
+      'adr:A',
+      'adr:B',
+      'anti-pattern:A',
+      'solution:T',
+      'solution:S',
+    ]);
+  });
+
+  it('ignores input order', () => {
+    fc.assert(
+      fc.property(fc.array(hitArb, { maxLength: 12 }), (hits) => {
+        const a = rankHits(hits);
+        const b = rankHits([...hits].reverse());
+        expect(a.map((x) => JSON.stringify(x))).toEqual(b.map((x) => JSON.stringify(x)));
+        for (let i = 1; i < a.length; i++)
+          expect(compareHits(a[i - 1]!, a[i]!)).toBeLessThanOrEqual(0);
+      }),
+    );
+  });
+
+  it('gives the same hits whatever the order of the index rows', () => {
+    const rows = [
+      '| AP-1 | Cache stampede under load | ap-1.md |',
+      '| AP-2 | Cache invalidation bugs | ap-2.md |',
+      '| AP-3 | Cache keys without tenant | ap-3.md |',
+      '| AP-4 | Invalidation by TTL only | ap-4.md |',
+    ];
+    const files = {
+      'anti-pattern/ap-1.md': entry('x'),
+      'anti-pattern/ap-2.md': entry('x'),
+      'anti-pattern/ap-3.md': entry('Invalidation per tenant.'),
+      'anti-pattern/ap-4.md': entry('Of the cache.'),
+    };
+    const expected = readSubstrate('cache invalidation', {
+      root: tmpTree({
+        ...files,
+        'anti-pattern/INDEX.md': `| ID | Description | Path |\n|-|-|-|\n${rows.join('\n')}\n`,
+      }),
+    }).hits;
+    expect(expected.map((h) => h.id)).toEqual(['AP-2', 'AP-3', 'AP-4']);
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(rows, { minLength: rows.length, maxLength: rows.length }),
+        (shuffled) => {
+          const root = tmpTree({
+            ...files,
+            'anti-pattern/INDEX.md': `| ID | Description | Path |\n|-|-|-|\n${shuffled.join('\n')}\n`,
+          });
+          expect(readSubstrate('cache invalidation', { root }).hits).toEqual(expected);
+        },
+      ),
+      { numRuns: 10 },
+    );
+  });
+});
+
+describe('findSubstrateRoot', () => {
+  it('finds the nearest substrate/ folder at or above the starting folder', () => {
+    const base = tmpDir();
+    mkdirSync(path.join(base, 'substrate', 'adr'), { recursive: true });
+    mkdirSync(path.join(base, 'app', 'src', 'deep'), { recursive: true });
+    mkdirSync(path.join(base, 'app', 'substrate'), { recursive: true });
+    expect(findSubstrateRoot(base)).toBe(path.join(base, 'substrate'));
+    expect(findSubstrateRoot(path.join(base, 'app', 'src', 'deep'))).toBe(
+      path.join(base, 'app', 'substrate'),
+    );
+    expect(findSubstrateRoot(path.join(base, 'substrate', 'adr'))).toBe(
+      path.join(base, 'substrate'),
+    );
+  });
+
+  it('finds nothing inside a tree without one: the answer is whatever lies above the tree', () => {
+    const base = tmpDir();
+    mkdirSync(path.join(base, 'a', 'b'), { recursive: true });
+    expect(findSubstrateRoot(path.join(base, 'a', 'b'))).toBe(
+      findSubstrateRoot(path.dirname(base)),
+    );
+  });
+});
