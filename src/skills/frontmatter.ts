@@ -6,6 +6,7 @@
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { problem, type Problem } from '../errors.js';
+import { parseSimpleFrontmatter } from './frontmatter-fast.js';
 
 /** Most alias expansions a frontmatter may make before it is refused (an alias bomb). */
 export const MAX_ALIAS_COUNT = 100;
@@ -25,7 +26,7 @@ export interface FrontmatterSplit {
 const FLOAT_TAG = 'tag:yaml.org,2002:float';
 
 const OPEN_RE = /^---[ \t]*\r?\n/;
-const CLOSE_RE = /^---[ \t]*$/m;
+const CLOSE_RE = /^---[ \t]*$/gm;
 
 /** Splits `text` (BOM already removed) into frontmatter and body offset, or a coded problem. */
 export function splitFrontmatter(text: string, label: string): FrontmatterSplit | { ok: false; problem: Problem } {
@@ -34,17 +35,17 @@ export function splitFrontmatter(text: string, label: string): FrontmatterSplit 
     return { ok: false, problem: problem('FRONTMATTER_MISSING', label, `${label}: the file must start with a --- line`, 1) };
   }
   const start = open[0].length;
-  CLOSE_RE.lastIndex = 0;
-  const rest = text.slice(start);
-  const close = CLOSE_RE.exec(rest);
+  // Search from the end of the opening fence without copying the (up to 1 MiB) rest of the file.
+  CLOSE_RE.lastIndex = start;
+  const close = CLOSE_RE.exec(text);
   if (!close) {
     return {
       ok: false,
       problem: problem('FRONTMATTER_UNCLOSED', label, `${label}:1: the frontmatter opened here is never closed by a --- line`, 1),
     };
   }
-  const yaml = rest.slice(0, close.index).replace(/\r$/, '');
-  let bodyOffset = start + close.index + close[0].length;
+  const yaml = text.slice(start, close.index).replace(/\r$/, '');
+  let bodyOffset = close.index + close[0].length;
   if (text.startsWith('\r\n', bodyOffset)) bodyOffset += 2;
   else if (text[bodyOffset] === '\n') bodyOffset += 1;
   return { ok: true, yaml, yamlLine: 2, bodyOffset };
@@ -52,13 +53,19 @@ export function splitFrontmatter(text: string, label: string): FrontmatterSplit 
 
 /**
  * Parses frontmatter YAML into a plain object. `yamlLine` shifts error lines to file lines.
- * Refuses syntax errors, duplicate keys, alias bombs and non-mapping documents.
+ * Refuses syntax errors, duplicate keys, alias bombs and non-mapping documents. Simple frontmatter
+ * takes the hand-written fast path (same result); `fastPath: false` forces the full parser.
  */
 export function parseFrontmatter(
   yaml: string,
   label: string,
   yamlLine = 2,
+  options: { fastPath?: boolean } = {},
 ): { ok: true; data: Record<string, unknown> } | { ok: false; problem: Problem } {
+  if (options.fastPath !== false) {
+    const simple = parseSimpleFrontmatter(yaml);
+    if (simple !== undefined) return { ok: true, data: simple };
+  }
   // Without prettyErrors, yaml gives errors an offset only: the line counter turns it into a line.
   const lineCounter = new LineCounter();
   const doc = parseDocument(yaml, {
