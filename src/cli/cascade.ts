@@ -1,0 +1,181 @@
+/**
+ * `skilldex cascade build | audit | crawl` (DESIGN.md §4): one library call each, then a rendering
+ * of the report (human text, or the report object itself with --json) and the exit code of
+ * DESIGN.md §7. Formatting only: the crawl, the build and the audit live in src/cascade.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import {
+  CRAWL_EXIT_CODES,
+  auditCascade,
+  buildCascade,
+  crawlCascade,
+  escapeInvisible,
+  type AuditReport,
+  type BuildReport,
+  type CrawlReport,
+  type Problem,
+} from '../index.js';
+import { action, type CliContext } from './context.js';
+
+/** Registers the `cascade` command group. */
+export function registerCascade(program: Command, ctx: CliContext): void {
+  const cascade = program
+    .command('cascade')
+    .summary('build, audit and crawl skill.index cascades (routing without a database)')
+    .description(
+      'A cascade is a tree of skill.index files: each line is "key: keyword, keyword", where a key\n' +
+        'is a skill folder (leaf), a folder/ with its own index (descent) or . (the folder itself).\n' +
+        'An agent or a program walks it from the root toward the one skill that matches a need.\n' +
+        'See docs/cascade.md for the format, the crawl rules and the exit codes.',
+    );
+
+  cascade
+    .command('crawl')
+    .summary('walk a cascade from ROOT toward the one skill that matches NEED')
+    .description(
+      'Open ROOT/skill.index, keep the entries whose key or keyword contains NEED (case-folded),\n' +
+        'prefer a skill (leaf or .) over a descent, let a stamped overlay break ties, and follow the\n' +
+        'one descent left until a skill is reached. Reads only skill.index, its .sha256 stamp and\n' +
+        'its .md overlay: never a skill, never a folder listing, never a path outside ROOT.\n' +
+        'Exit 0 hit; 1 no match, ambiguous, no index here; 2 subtree-escape; 3 reference loop,\n' +
+        'unreadable node, broken descent.',
+    )
+    .argument('<root>', 'the folder holding the top skill.index')
+    .argument('<need>', 'the words to look for (a substring of a key or keyword)')
+    .option('--json', 'print the report object as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex cascade crawl examples/cascade pdf-forms\n  skilldex cascade crawl examples/cascade "chart" --json',
+    )
+    .action(
+      action(ctx, (root: string, need: string, opts: { json?: boolean }) => {
+        const report = crawlCascade(path.resolve(ctx.io.cwd, root), need);
+        if (opts.json) ctx.json(report);
+        else ctx.out(renderCrawl(report));
+        return CRAWL_EXIT_CODES[report.outcome];
+      }),
+    );
+
+  cascade
+    .command('build')
+    .summary('write skill.index, stamp and overlay files for a tree of skills')
+    .description(
+      'Read every SKILL.md below DIR (frontmatter only) and write, in DIR and in every folder with\n' +
+        'skills below it, a skill.index (leaves keyed by folder name with keywords from the name,\n' +
+        'keywords, tags and distinctive description terms; descents for subfolders; a . entry where\n' +
+        'a folder is itself a skill), its skill.index.sha256 stamp and a skill.index.md overlay.\n' +
+        'Output is deterministic and written only inside DIR. With --check nothing is written: the\n' +
+        'files that would change are listed and the exit code is 1 if there are any (for CI).',
+    )
+    .argument('<dir>', 'the folder of skills to build a cascade for')
+    .option('--check', 'write nothing; list what would change and exit 1 if anything would')
+    .option('--json', 'print the report object as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex cascade build examples/cascade\n  skilldex cascade build ~/.claude/skills --check',
+    )
+    .action(
+      action(ctx, (dir: string, opts: { check?: boolean; json?: boolean }) => {
+        const report = buildCascade(path.resolve(ctx.io.cwd, dir), { check: opts.check === true });
+        if (opts.json) ctx.json(report);
+        else ctx.out(renderBuild(report));
+        return report.check && report.changes.length > 0 ? 1 : 0;
+      }),
+    );
+
+  cascade
+    .command('audit')
+    .summary('list every problem a crawl of the cascade at ROOT could meet')
+    .description(
+      'Follow every entry of every skill.index from ROOT and report malformed lines, missing or\n' +
+        'wrong stamps, broken descents, subtree escapes, reference loops, unreadable nodes, skills\n' +
+        'no entry leads to, entries that lead to no skill, and sibling entries (or skill names)\n' +
+        'whose keywords are so alike that needs end ambiguous. Exit 0 only when clean, else 1.',
+    )
+    .argument('<root>', 'the folder holding the top skill.index')
+    .option('--json', 'print the report object as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex cascade audit examples/cascade\n  skilldex cascade audit ~/.claude/skills --json',
+    )
+    .action(
+      action(ctx, (root: string, opts: { json?: boolean }) => {
+        const report = auditCascade(path.resolve(ctx.io.cwd, root));
+        if (opts.json) ctx.json(report);
+        else ctx.out(renderAudit(report));
+        return report.clean ? 0 : 1;
+      }),
+    );
+}
+
+/** Human text of a crawl report. */
+export function renderCrawl(report: CrawlReport): string {
+  const lines: string[] = [];
+  const where = report.visited.at(-1) ?? '.';
+  if (report.outcome === 'hit' && report.hit) {
+    lines.push(
+      `hit: ${esc(report.hit.path)} (key ${JSON.stringify(esc(report.hit.key))} in ${where})`,
+    );
+  } else if (report.outcome === 'ambiguous') {
+    const c = report.candidates ?? [];
+    lines.push(`ambiguous: ${c.length} entries of ${where} tie`);
+    const width = Math.max(...c.map((x) => esc(x.key).length));
+    for (const x of c) lines.push(`  ${esc(x.key).padEnd(width)}  ${esc(x.path)}`);
+  } else if (report.outcome === 'no match') {
+    lines.push(`no match in ${where}`);
+  } else {
+    lines.push(report.outcome);
+  }
+  lines.push(
+    `visited: ${report.visited.length > 0 ? report.visited.map(esc).join(' → ') : '(none)'}`,
+  );
+  lines.push(...renderProblems('inconsistencies', report.inconsistencies));
+  return lines.join('\n');
+}
+
+/** Human text of a build report. */
+export function renderBuild(report: BuildReport): string {
+  const files = report.changes.length + report.unchanged;
+  const lines: string[] = [];
+  const what = `${report.skills} skill${report.skills === 1 ? '' : 's'} in ${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'}`;
+  if (report.check) {
+    lines.push(
+      report.changes.length === 0
+        ? `up to date: ${what}, ${files} files unchanged`
+        : `out of date: ${what}, ${report.changes.length} of ${files} files would change`,
+    );
+  } else {
+    lines.push(
+      `built ${what}: ${report.changes.length} files written, ${report.unchanged} unchanged`,
+    );
+  }
+  for (const c of report.changes) lines.push(`  ${c.change.padEnd(6)} ${esc(c.path)}`);
+  lines.push(...renderProblems('problems', report.problems));
+  return lines.join('\n');
+}
+
+/** Human text of an audit report. */
+export function renderAudit(report: AuditReport): string {
+  const counts = `${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'}, ${report.skills} skills, ${report.reachable} reachable`;
+  const lines = [
+    report.clean
+      ? `clean: ${counts}`
+      : `${report.problems.length} problem${report.problems.length === 1 ? '' : 's'}: ${counts}`,
+  ];
+  if (!report.clean) lines.push(...renderProblems('problems', report.problems).slice(1));
+  return lines.join('\n');
+}
+
+function renderProblems(title: string, problems: readonly Problem[]): string[] {
+  if (problems.length === 0) return [`${title}: none`];
+  const width = Math.max(...problems.map((p) => p.code.length));
+  return [
+    `${title} (${problems.length}):`,
+    ...problems.map((p) => `  ${p.code.padEnd(width)}  ${esc(p.message)}`),
+  ];
+}
+
+function esc(s: string): string {
+  return escapeInvisible(s);
+}
