@@ -37,6 +37,8 @@ export const ERROR_CODES = {
   SKILL_ARCHIVED: { exit: 3, hint: 'the skill is archived: search for another, or restore it' },
   // Lifecycle.
   INVALID_TRANSITION: { exit: 2, hint: 'see skilldex status for the skill state' },
+  // Writes.
+  WRITE_FAILED: { exit: 2, hint: 'check that the folder is writable and that no folder stands where a file goes' },
   // Internal.
   INTERNAL: { exit: 70, hint: 'this is a bug in skilldex: please report it with the command you ran' },
 } as const satisfies Record<string, { exit: ExitCode; hint: string }>;
@@ -91,6 +93,8 @@ export const PROBLEM_CODES = {
   DEAD_ENTRY: 'an index entry that leads to no skill',
   AMBIGUOUS_KEYWORDS: 'sibling entries whose keyword sets are so alike that common needs end ambiguous',
   STALE_INDEX: 'a skill.index that build would write differently',
+  KEY_UNWRITABLE: 'a folder name that cannot be written as a skill.index key (colon, line break, backslash, leading # or spaces)',
+  INDEX_MISSING: 'a cascade root without a skill.index',
   // Substrate (DESIGN.md §5).
   MALFORMED_TABLE: 'an INDEX.md table that cannot be read',
   MALFORMED_ROW: 'a table row with missing cells',

@@ -36,6 +36,9 @@ export function openCatalogForWrite(file: string): Db {
   mkdirSync(path.dirname(file), { recursive: true });
   const db = openRaw(file, false);
   try {
+    // Look before writing anything: even `journal_mode = WAL` rewrites the header of a file that
+    // turns out not to be ours, and a refused file must be left byte for byte as it was.
+    refuseForeign(db, file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -48,6 +51,21 @@ export function openCatalogForWrite(file: string): Db {
     });
   }
   return db;
+}
+
+/**
+ * Closes a writer's connection after folding the WAL back into the catalog file (a TRUNCATE
+ * checkpoint), so the file alone holds the published generation: a copy of it replicates the
+ * catalog (DESIGN.md §8), and an older copy renamed over it reads as older instead of being
+ * overlaid by the newer catalog's stale WAL. A reader still inside the WAL past the busy timeout
+ * only leaves the WAL in place; the data is committed either way.
+ */
+export function closeCatalog(db: Db): void {
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
 }
 
 /** Opens an existing catalog read-only (the consumer path). CATALOG_MISSING when there is none. */
@@ -76,6 +94,17 @@ function openRaw(file: string, readonly: boolean): Db {
     throw new SkilldexError('CATALOG_CORRUPT', `${file} could not be opened as a SQLite catalog: ${(err as Error).message}`, { catalog: file }, {
       cause: err,
     });
+  }
+}
+
+// A new catalog is an empty file; anything else must already carry the skilldex format mark.
+function refuseForeign(db: Db, file: string): void {
+  if ((db.pragma('user_version', { simple: true }) as number) > 0) {
+    checkFormat(db, file);
+    return;
+  }
+  if ((db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number }).n > 0) {
+    throw new SkilldexError('CATALOG_CORRUPT', `${file} is a SQLite file but not a skilldex catalog; refusing to write into it`, { catalog: file });
   }
 }
 

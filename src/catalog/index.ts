@@ -1,5 +1,5 @@
 /** Public surface of src/catalog: the SQLite store, its ingest, lifecycle, generations and telemetry. */
-export { BUSY_TIMEOUT_MS, openCatalogForWrite, openCatalogReadOnly, resolveCatalogPath, type Db } from './db.js';
+export { BUSY_TIMEOUT_MS, closeCatalog, openCatalogForWrite, openCatalogReadOnly, resolveCatalogPath, type Db } from './db.js';
 export { LATEST_VERSION, CATALOG_FORMAT } from './migrations.js';
 export { computeGeneration, type Member } from './generation.js';
 export { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';

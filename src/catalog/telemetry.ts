@@ -129,8 +129,9 @@ export class TelemetryStore {
   private open(): Db | undefined {
     if (this.opened) return this.db;
     this.opened = true;
+    let db: Db | undefined;
     try {
-      const db = new Database(this.file);
+      db = new Database(this.file);
       db.pragma('journal_mode = WAL');
       // Telemetry is advisory: losing the last events in a power cut is acceptable, a slow search is not.
       db.pragma('synchronous = OFF');
@@ -139,6 +140,8 @@ export class TelemetryStore {
       this.db = db;
     } catch {
       this.failures++;
+      // A file that opened but is not usable (garbage bytes, a foreign schema) must not stay open.
+      db?.close();
       this.db = undefined;
     }
     return this.db;

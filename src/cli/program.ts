@@ -7,6 +7,11 @@ import { Command, CommanderError } from 'commander';
 import { SkilldexError, type ExitCode } from '../index.js';
 import { CliContext, type CliIo } from './context.js';
 import { registerScan } from './scan.js';
+import { registerCascade } from './cascade.js';
+import { registerSubstrate } from './substrate.js';
+import { registerRouter } from './router.js';
+import { registerMcp } from './mcp.js';
+import { registerEnrich } from './enrich.js';
 
 /** The version printed by --version. */
 export const VERSION = '0.1.0';
@@ -23,6 +28,11 @@ export function buildProgram(ctx: CliContext): Command {
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
   registerScan(program, ctx);
+  registerCascade(program, ctx);
+  registerSubstrate(program, ctx);
+  registerRouter(program, ctx);
+  registerMcp(program, ctx);
+  registerEnrich(program, ctx);
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });

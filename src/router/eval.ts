@@ -56,7 +56,11 @@ export function parseQueryLines(text: string, file: string, labelled: boolean): 
     if (labelled && (!Array.isArray(relevant) || !relevant.every((r) => typeof r === 'string'))) {
       throw new SkilldexError('INVALID_INPUT_FILE', `${where}: needs "relevant" (an array of skill ids)`, { file, line: i + 1 });
     }
-    const graded = o['graded'] && typeof o['graded'] === 'object' ? (o['graded'] as Record<string, number>) : undefined;
+    const g = o['graded'];
+    if (g !== undefined && (!g || typeof g !== 'object' || Array.isArray(g) || !Object.values(g).every((x) => typeof x === 'number' && Number.isFinite(x)))) {
+      throw new SkilldexError('INVALID_INPUT_FILE', `${where}: "graded" must map skill ids to numbers`, { file, line: i + 1 });
+    }
+    const graded = g as Record<string, number> | undefined;
     out.push({ id, query: o['query'], relevant: Array.isArray(relevant) ? (relevant as string[]) : [], ...(graded ? { graded } : {}) });
   });
   return out;
@@ -65,17 +69,16 @@ export function parseQueryLines(text: string, file: string, labelled: boolean): 
 /** Metrics of one ranking against one labelled query. */
 export function scoreRanking(ranking: readonly string[], q: LabelledQuery): Omit<Metrics, 'queries'> {
   const rel = new Set(q.relevant);
-  const gain = (id: string): number => q.graded?.[id] ?? (rel.has(id) ? 1 : 0);
+  // As the bench scorer: non-empty grades replace the binary gains of `relevant` entirely.
+  const grades = q.graded && Object.keys(q.graded).length > 0 ? new Map(Object.entries(q.graded)) : new Map([...rel].map((id) => [id, 1]));
+  const gain = (id: string): number => grades.get(id) ?? 0;
   const top1 = ranking.length > 0 && rel.has(ranking[0]!) ? 1 : 0;
-  const recall = rel.size === 0 ? 0 : ranking.slice(0, 5).filter((id) => rel.has(id)).length / rel.size;
+  const recall = rel.size === 0 ? 0 : [...new Set(ranking.slice(0, 5))].filter((id) => rel.has(id)).length / rel.size;
   const first = ranking.slice(0, MRR_DEPTH).findIndex((id) => rel.has(id));
   const mrr = first < 0 ? 0 : 1 / (first + 1);
   let dcg = 0;
   ranking.slice(0, 10).forEach((id, i) => (dcg += gain(id) / Math.log2(i + 2)));
-  const ideal = [...new Set([...q.relevant, ...Object.keys(q.graded ?? {})])]
-    .map(gain)
-    .sort((a, b) => b - a)
-    .slice(0, 10);
+  const ideal = [...grades.values()].sort((a, b) => b - a).slice(0, 10);
   let idcg = 0;
   ideal.forEach((g, i) => (idcg += g / Math.log2(i + 2)));
   return { top1, recall_at_5: recall, mrr, ndcg_at_10: idcg > 0 ? dcg / idcg : 0 };

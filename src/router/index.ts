@@ -37,3 +37,4 @@ export {
   type LifecycleReport,
   type OperatorOptions,
 } from './operator.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ServedPage, type ServedSkill } from './serve.js';

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { SkilldexError } from '../errors.js';
 import {
   catalogStatus,
+  closeCatalog,
   ingestSkills,
   listGenerations,
   openCatalogForWrite,
@@ -99,6 +100,6 @@ function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
     }
     throw err;
   } finally {
-    db.close();
+    closeCatalog(db);
   }
 }

@@ -6,6 +6,7 @@
 import { CatalogReader, TelemetryStore, telemetryPathFor } from '../catalog/index.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
 import { queryHash } from './query.js';
+import { getServedSkill, listServedSkills, readServedSkill, type ServedPage, type ServedSkill } from './serve.js';
 import { SearchCache, bruteForceSearch, searchCatalog, type HistoryFn, type SearchRequest, type SearchResult } from './search.js';
 
 /** Options of a Router. */
@@ -52,6 +53,21 @@ export class Router {
     const result = fetchSkill(this.reader, request);
     this.telemetry?.recordFetch(result.skill_id, result.revision_id, result.catalog_generation, request.context);
     return result;
+  }
+
+  /** A page of the skills the published generation serves (archived ones excluded). */
+  listSkills(options: { cursor?: string; limit?: number } = {}): ServedPage {
+    return listServedSkills(this.reader, options);
+  }
+
+  /** One served skill with its frontmatter, digest and size. */
+  getSkill(skillId: string): ServedSkill & { catalog_generation: string } {
+    return getServedSkill(this.reader, skillId);
+  }
+
+  /** A served skill's SKILL.md, verified against its digest. */
+  readSkill(skillId: string): { skill: ServedSkill; text: string; catalog_generation: string } {
+    return readServedSkill(this.reader, skillId);
   }
 
   /** The published generation id (a cheap read). */

@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
-import { tokenSet, type CatalogReader, type PublishedGeneration, type TelemetryStore } from '../catalog/index.js';
+import { tokenSet, type CatalogReader, type PublishedGeneration } from '../catalog/index.js';
 import { boundedEditDistance, stem } from '../text/index.js';
 import { FuzzyIndex, type Expansion } from './fuzzy.js';
 import {
@@ -142,6 +142,9 @@ export function searchCatalog(
     // Skills that match only fuzzily score at most FUZZY_WEIGHT × TELEMETRY_MAX.
     const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
     if (fuzzyTerms.length > 0 && (!top.full() || V1.FUZZY_WEIGHT * telemetryMax + 1e-9 >= top.worst())) {
+      // x_max is over every FTS match, archived and hidden deprecated ones too (docs/ranking.md): when
+      // none of the matches could be a candidate, the loop above never read it.
+      if (bm25Max === 0) bm25Max = (reader.prepare(`WITH m AS MATERIALIZED (${bm25Sql()}) SELECT coalesce(max(x), 0) AS xmax FROM m`).get(ftsOr(all)) as { xmax: number }).xmax;
       const fstmt = reader.prepare(
         `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid
          WHERE serving_fts MATCH ? AND s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})`,

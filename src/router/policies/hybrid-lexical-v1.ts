@@ -42,7 +42,7 @@ export const V1 = Object.freeze({
    */
   COMMON_DF_FRACTION: 0.1,
   /** …and in at least this many skills (so small libraries keep their words). */
-  COMMON_MIN_DF: 3,
+  COMMON_MIN_DF: 5,
 });
 
 /**

@@ -1,0 +1,41 @@
+/**
+ * What the MCP tools share: the library objects the server was started with, and the helpers that
+ * turn a report into a tool result and a SkilldexError into an `isError` result carrying
+ * `{ code, message, hint, details }`.
+ *
+ * The error object travels as the JSON text of the result (and in `_meta`), not as
+ * `structuredContent`: the SDK's own Client validates any structuredContent against the tool's
+ * output schema even on error results, so a structured error would make real clients throw.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SkilldexError, type Router } from '../index.js';
+
+/** The server's fixed configuration: one catalog router, and the roots non-catalog tools may read. */
+export interface ServerContext {
+  readonly router: Router;
+  /** Directories `skill_index_crawl` may crawl (real paths); empty: the tool is not offered. */
+  readonly cascadeRoots: readonly string[];
+  /** The substrate root `substrate_read` reads; undefined: the tool is not offered. */
+  readonly substrateRoot?: string;
+  /** Diagnostics sink (stderr); never stdout, which belongs to JSON-RPC on stdio. */
+  readonly log: (line: string) => void;
+}
+
+/** A successful tool result: the report as structured content plus a short text rendering. */
+export function ok(report: object, text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: report as Record<string, unknown> };
+}
+
+/** The `_meta` key of a tool error's `{ code, message, hint, details }`. */
+export const ERROR_META_KEY = 'dev.skilldex/error';
+
+/** Runs a tool body; a SkilldexError becomes an isError result with its code, message and details. */
+export async function guarded(fn: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof SkilldexError)) throw err;
+    const error = err.toJSON();
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }], _meta: { [ERROR_META_KEY]: error } };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Starting the MCP server on a transport: stdio (the default; stdout carries only JSON-RPC) or
+ * Streamable HTTP on `host:port` (127.0.0.1 unless told otherwise; stateless: a fresh server per
+ * request over one shared Router, with DNS-rebinding protection on loopback).
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ServerContext } from './context.js';
+import { createServer } from './server.js';
+
+/** Largest HTTP request body accepted: 1 MiB. */
+export const MAX_HTTP_BODY = 1024 * 1024;
+
+/** Serves `ctx` over stdio until the client closes the stream. */
+export async function serveStdio(ctx: ServerContext): Promise<void> {
+  const server = createServer(ctx);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.on('end', () => resolve());
+  });
+  await server.connect(transport);
+  ctx.log('skilldex mcp: serving on stdio');
+  await closed;
+  await server.close();
+}
+
+/** A running HTTP server: its URL and a way to stop it. */
+export interface HttpHandle {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+/** Serves `ctx` over Streamable HTTP at `http://host:port/mcp` (port 0: any free port). */
+export async function serveHttp(ctx: ServerContext, port: number, host: string): Promise<HttpHandle> {
+  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  const http = createHttpServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      ctx.log(`skilldex mcp: request failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'internal error');
+    });
+  });
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/mcp') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('skilldex mcp: POST JSON-RPC to /mcp\n');
+      return;
+    }
+    if (req.method !== 'POST') {
+      // Stateless server: no SSE stream to resume and no session to delete.
+      sendJsonRpcError(res, 405, -32000, 'method not allowed: POST JSON-RPC to /mcp');
+      return;
+    }
+    const body = await readBody(req);
+    if (body === undefined) {
+      // The rest of the body is discarded unread; the connection ends with this answer.
+      res.setHeader('connection', 'close');
+      sendJsonRpcError(res, 413, -32600, `request body over ${MAX_HTTP_BODY} bytes`);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      sendJsonRpcError(res, 400, -32700, 'parse error: the body is not JSON');
+      return;
+    }
+    const address = http.address() as AddressInfo;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      ...(loopback
+        ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${address.port}`, `localhost:${address.port}`, `[::1]:${address.port}`] }
+        : {}),
+    });
+    const server = createServer(ctx);
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, parsed);
+  };
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => resolve());
+  });
+  const address = http.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shown}:${address.port}/mcp`;
+  ctx.log(`skilldex mcp: listening on ${url}`);
+  return {
+    url,
+    server: http,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+// Resolves undefined as soon as the body passes MAX_HTTP_BODY. The request is not destroyed there:
+// that would reset the socket before the 413 answer reaches the client; later chunks are dropped.
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      if (size > MAX_HTTP_BODY) return;
+      size += c.length;
+      if (size > MAX_HTTP_BODY) {
+        chunks.length = 0;
+        resolve(undefined);
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_HTTP_BODY ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

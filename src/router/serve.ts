@@ -1,0 +1,125 @@
+/**
+ * Serving skills whole (the MCP Skills extension, issue #4): list the published generation's
+ * skills page by page, describe one, and read one's SKILL.md with its digest verified. Archived
+ * skills are not served. A read returns bytes only when they still hash to the served revision
+ * (drift is an error, never stale bytes).
+ */
+import { SkilldexError } from '../errors.js';
+import { DEFAULT_MAX_SKILL_BYTES, readTextCapped } from '../fsx/index.js';
+import type { CatalogReader } from '../catalog/index.js';
+import type { SkillState } from './policies/hybrid-lexical-v1.js';
+
+/** A served skill: identity, verbatim frontmatter, and the digest and size of its SKILL.md. */
+export interface ServedSkill {
+  readonly skill_id: string;
+  readonly skill_version: string;
+  readonly revision_id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly state: SkillState;
+  readonly size: number;
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+}
+
+/** One page of served skills. */
+export interface ServedPage {
+  readonly catalog_generation: string;
+  readonly skills: readonly ServedSkill[];
+  /** Opaque cursor of the next page; absent on the last page. */
+  readonly next_cursor?: string;
+}
+
+/** Default and largest page size of `listServedSkills`. */
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+interface Row {
+  skill_id: string;
+  skill_version: string;
+  revision_id: string;
+  name: string;
+  description: string;
+  state: SkillState;
+  size: number;
+  frontmatter: string;
+}
+
+const SELECT = `SELECT s.skill_id, s.skill_version, s.revision_id, s.name, s.description, s.state, s.size, r.frontmatter
+  FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
+
+/** Lists served (non-archived) skills in skill_id order, `limit` at a time after `cursor`. */
+export function listServedSkills(reader: CatalogReader, options: { cursor?: string; limit?: number } = {}): ServedPage {
+  const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new SkilldexError('INVALID_ARGUMENT', `page size must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { limit });
+  }
+  const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
+  return reader.read((gen) => {
+    const rows = reader
+      .prepare(`${SELECT} WHERE s.state != 'archived' AND s.skill_id > ? ORDER BY s.skill_id LIMIT ?`)
+      .all(after, limit + 1) as Row[];
+    const page = rows.slice(0, limit).map(toServed);
+    const last = page[page.length - 1];
+    return {
+      catalog_generation: gen.catalog_generation,
+      skills: page,
+      ...(rows.length > limit && last ? { next_cursor: encodeCursor(last.skill_id) } : {}),
+    };
+  });
+}
+
+/** One served skill; SKILL_NOT_FOUND or SKILL_ARCHIVED otherwise. */
+export function getServedSkill(reader: CatalogReader, skillId: string): ServedSkill & { catalog_generation: string } {
+  return reader.read((gen) => ({ ...lookup(reader, skillId), catalog_generation: gen.catalog_generation }));
+}
+
+/** The verified bytes of a served skill's SKILL.md as text; INDEX_DRIFT when they no longer match. */
+export function readServedSkill(reader: CatalogReader, skillId: string): { skill: ServedSkill; text: string; catalog_generation: string } {
+  return reader.read((gen) => {
+    const skill = lookup(reader, skillId);
+    const row = reader.prepare(`SELECT path, real_path FROM serving WHERE skill_id = ?`).get(skillId) as { path: string; real_path: string };
+    const file = readTextCapped(row.real_path, { maxBytes: Math.max(skill.size, DEFAULT_MAX_SKILL_BYTES) });
+    if (!file.ok || file.sha256 !== skill.revision_id || file.size !== skill.size) {
+      throw new SkilldexError('INDEX_DRIFT', `${row.path} no longer matches revision ${skill.revision_id}: re-index`, {
+        skill_id: skillId,
+        path: row.path,
+      });
+    }
+    // Served text is the file's exact content (BOM included), so its bytes hash to the digest.
+    return { skill, text: (file.hasBom ? '\ufeff' : '') + file.text, catalog_generation: gen.catalog_generation };
+  });
+}
+
+function lookup(reader: CatalogReader, skillId: string): ServedSkill {
+  const row = reader.prepare(`${SELECT} WHERE s.skill_id = ?`).get(skillId) as Row | undefined;
+  if (!row) throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(skillId)} is served`, { skill_id: skillId });
+  if (row.state === 'archived') throw new SkilldexError('SKILL_ARCHIVED', `skill ${skillId} is archived`, { skill_id: skillId });
+  return toServed(row);
+}
+
+function toServed(r: Row): ServedSkill {
+  return {
+    skill_id: r.skill_id,
+    skill_version: r.skill_version,
+    revision_id: r.revision_id,
+    name: r.name,
+    description: r.description,
+    state: r.state,
+    size: r.size,
+    frontmatter: JSON.parse(r.frontmatter) as Record<string, unknown>,
+  };
+}
+
+function encodeCursor(skillId: string): string {
+  return Buffer.from(JSON.stringify({ after: skillId }), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
+    if (typeof v.after === 'string') return v.after;
+  } catch {
+    // Fall through to the coded error below: a cursor is opaque and must come from a previous page.
+  }
+  throw new SkilldexError('INVALID_ARGUMENT', 'invalid cursor: pass the next_cursor of a previous page', { cursor });
+}
