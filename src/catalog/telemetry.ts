@@ -105,6 +105,18 @@ export class TelemetryStore {
     }
   }
 
+  /** Histories of every skill fetched at least once (the only ones whose multiplier can exceed 1). */
+  fetchedHistories(): SkillHistory[] {
+    const db = this.open();
+    if (!db) return [];
+    try {
+      return db.prepare(`SELECT suggestions, fetches FROM counts WHERE fetches > 0`).all() as SkillHistory[];
+    } catch {
+      this.failures++;
+      return [];
+    }
+  }
+
   /** Event totals, for status. */
   totals(): { suggestions: number; fetches: number } {
     const db = this.open();

@@ -5,6 +5,7 @@
  */
 import { CatalogReader, TelemetryStore, telemetryPathFor } from '../catalog/index.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
+import { telemetryMultiplier } from './policies/hybrid-lexical-v1.js';
 import { queryHash } from './query.js';
 import { getServedSkill, listServedSkills, readServedSkill, type ServedPage, type ServedSkill } from './serve.js';
 import { SearchCache, bruteForceSearch, searchCatalog, type HistoryFn, type SearchRequest, type SearchResult } from './search.js';
@@ -34,7 +35,7 @@ export class Router {
 
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
-    const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit);
+    const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax());
     this.telemetry?.recordSuggestions(
       queryHash(request.query),
       result.catalog_generation,
@@ -79,6 +80,13 @@ export class Router {
   close(): void {
     this.reader.close();
     this.telemetry?.close();
+  }
+
+  // The highest telemetry multiplier any skill has now: the search's pruning bound (1 with no history).
+  private telemetryMax(): number {
+    const t = this.telemetry;
+    if (!t) return 1;
+    return t.fetchedHistories().reduce((m, h) => Math.max(m, telemetryMultiplier(h.suggestions, h.fetches)), 1);
   }
 
   private history(): HistoryFn {

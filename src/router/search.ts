@@ -118,33 +118,43 @@ export function searchCatalog(
   request: SearchRequest,
   history: HistoryFn,
   maxLimit = MAX_LIMIT,
+  telemetryMax: number = V1.TELEMETRY_MAX,
 ): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
   const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
-    const { tokens, common } = splitCommon(reader, all);
+    const { tokens, common, unknown } = splitTokens(reader, gen, all);
     const fuzzy = cache.fuzzyIndex(reader, gen);
-    const expansions = new Map(tokens.map((t) => [t, fuzzy.expand(t)] as const));
+    const expansions = new Map(unknown.map((t) => [t, fuzzy.expand(t)] as const));
+    // The most fuzzy relevance any skill can have: each unknown token with a near term counts once.
+    const fuzzyMax = (V1.FUZZY_WEIGHT * [...expansions.values()].filter((e) => e.size > 0).length) / tokens.length;
     const top = new TopK(limit);
     const seen = new Set<number>();
     const stmt = rankStatement(reader, tokens.length, includeDeprecated);
-    const params = rankParams(all, tokens);
-    let bm25Max = 0;
-    const telemetryMax = V1.TELEMETRY_MAX;
-    for (const row of stmt.iterate(params) as Iterable<Row & { xmax: number }>) {
-      bm25Max = row.xmax;
-      // Upper bound of any later row: its partial plus full fuzzy, at the highest telemetry multiplier.
-      if (top.full() && (row.partial + V1.FUZZY_WEIGHT) * telemetryMax + 1e-9 < top.worst()) break;
-      seen.add(row.rid);
-      top.offer(scoreRow(reader, row.rid, tokens, common, expansions, row.x, bm25Max, history, gen));
+    const params = rankParams(tokens);
+    // SQLite keeps only the best `heap` rows by partial score (a bounded sort, as a LIMIT query
+    // does); when the bound has not stopped us within them, ask again for four times as many.
+    for (let heap = Math.max(4 * limit, 64); ; heap *= 4) {
+      let rows = 0;
+      let stopped = false;
+      for (const row of stmt.iterate({ ...params, heap }) as Iterable<Row>) {
+        rows++;
+        if (seen.has(row.rid)) continue;
+        // Rows come in descending partial score; no later row can beat the k-th best once even its
+        // partial plus all the fuzzy credit, at the highest telemetry multiplier, falls short.
+        if (top.full() && (row.partial + fuzzyMax) * telemetryMax + 1e-9 < top.worst()) {
+          stopped = true;
+          break;
+        }
+        seen.add(row.rid);
+        top.offer(scoreRow(reader, row.rid, tokens, common, expansions, row.x, history, gen));
+      }
+      if (stopped || rows < heap) break;
     }
-    // Skills that match only fuzzily score at most FUZZY_WEIGHT × TELEMETRY_MAX.
+    // Skills that match only fuzzily (no FTS match) score at most fuzzyMax × telemetryMax.
     const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
-    if (fuzzyTerms.length > 0 && (!top.full() || V1.FUZZY_WEIGHT * telemetryMax + 1e-9 >= top.worst())) {
-      // x_max is over every FTS match, archived and hidden deprecated ones too (docs/ranking.md): when
-      // none of the matches could be a candidate, the loop above never read it.
-      if (bm25Max === 0) bm25Max = (reader.prepare(`WITH m AS MATERIALIZED (${bm25Sql()}) SELECT coalesce(max(x), 0) AS xmax FROM m`).get(ftsOr(all)) as { xmax: number }).xmax;
+    if (fuzzyTerms.length > 0 && (!top.full() || fuzzyMax * telemetryMax + 1e-9 >= top.worst())) {
       const fstmt = reader.prepare(
         `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid
          WHERE serving_fts MATCH ? AND s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})`,
@@ -152,7 +162,7 @@ export function searchCatalog(
       for (const r of fstmt.iterate(ftsOr(fuzzyTerms)) as Iterable<{ rid: number }>) {
         if (seen.has(r.rid)) continue;
         seen.add(r.rid);
-        top.offer(scoreRow(reader, r.rid, tokens, common, expansions, 0, bm25Max, history, gen));
+        top.offer(scoreRow(reader, r.rid, tokens, common, expansions, 0, history, gen));
       }
     }
     return { catalog_generation: gen.catalog_generation, policy: POLICY_ID, query: request.query, candidates: top.sorted() };
@@ -168,14 +178,14 @@ export function bruteForceSearch(reader: CatalogReader, request: SearchRequest, 
   const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
-    const { tokens, common } = splitCommon(reader, all);
+    const { tokens, common, unknown } = splitTokens(reader, gen, all);
+    const fuzzyEligible = new Set(unknown);
     const bm25 = new Map<number, number>();
-    for (const r of reader.prepare(bm25Sql()).iterate(ftsOr(all)) as Iterable<{ rid: number; x: number }>) bm25.set(r.rid, r.x);
-    const bm25Max = Math.max(0, ...bm25.values());
+    for (const r of reader.prepare(bm25Sql()).iterate(ftsOr(tokens)) as Iterable<{ rid: number; x: number }>) bm25.set(r.rid, r.x);
     const scored: Candidate[] = [];
     for (const s of reader.prepare(`SELECT rowid AS rid, * FROM serving`).iterate() as Iterable<ServingRow & { rid: number }>) {
       if (s.state === 'archived' || (s.state === 'deprecated' && !includeDeprecated)) continue;
-      const c = candidateOf(s, tokens, common, naiveFuzzy(tokens, s), bm25.get(s.rid) ?? 0, bm25Max, history, gen);
+      const c = candidateOf(s, tokens, common, naiveFuzzy(tokens, fuzzyEligible, s), bm25.get(s.rid) ?? 0, history, gen);
       if (c.score > 0) scored.push(c);
     }
     scored.sort(compareCandidates);
@@ -192,7 +202,8 @@ function bm25Sql(): string {
   return `SELECT rowid AS rid, -bm25(serving_fts, ${V1.BM25_NAME}, ${V1.BM25_KEYWORDS}, ${V1.BM25_DESCRIPTION}) AS x FROM serving_fts WHERE serving_fts MATCH ?`;
 }
 
-// The ranking statement for `n` query tokens: tiers and FTS relevance per match, sorted by them.
+// The ranking statement for `n` query tokens: tier points and FTS relevance of every FTS match,
+// computed by SQLite with the policy's constants, best `@heap` rows by that partial score.
 function rankStatement(reader: CatalogReader, n: number, includeDeprecated: boolean): Database.Statement {
   const tiers: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -200,30 +211,43 @@ function rankStatement(reader: CatalogReader, n: number, includeDeprecated: bool
       `(instr(s.kw_st, @t${i}) > 0) * ${V1.TIER_KEYWORD} + (instr(s.name_st, @t${i}) > 0) * ${V1.TIER_NAME} + (instr(s.desc_st, @t${i}) > 0) * ${V1.TIER_DESCRIPTION}`,
     );
   }
+  const x = `(-bm25(serving_fts, ${V1.BM25_NAME}, ${V1.BM25_KEYWORDS}, ${V1.BM25_DESCRIPTION}))`;
   const sql = `
-    WITH m AS MATERIALIZED (${bm25Sql().replace('MATCH ?', 'MATCH @match')}),
-         mx AS (SELECT max(x) AS xmax FROM m)
-    SELECT s.rowid AS rid, s.skill_id, s.state, m.x, mx.xmax,
-           ((${tiers.join(' + ')}) + ${V1.FTS_WEIGHT} * (CASE WHEN mx.xmax > 0 AND m.x > 0 THEN m.x / mx.xmax ELSE 0 END))
+    SELECT s.rowid AS rid, s.skill_id, s.state, ${x} AS x,
+           ((${tiers.join(' + ')}) + ${V1.FTS_WEIGHT} * (CASE WHEN ${x} > 0 THEN ${x} / (${x} + ${V1.BM25_HALF}) ELSE 0 END))
              * (CASE s.state WHEN 'deprecated' THEN ${V1.DEPRECATED_MULTIPLIER} ELSE 1 END) AS partial
-    FROM m JOIN serving s ON s.rowid = m.rid, mx
-    WHERE s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})
-    ORDER BY partial DESC, s.skill_id ASC`;
+    FROM serving_fts JOIN serving s ON s.rowid = serving_fts.rowid
+    WHERE serving_fts MATCH @match AND s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})
+    ORDER BY partial DESC, s.skill_id ASC
+    LIMIT @heap`;
   return reader.prepare(sql);
 }
 
-// Splits query tokens into those that score in the exact tiers and the common ones (COMMON_DF_FRACTION).
-// When every token is common, all of them score: a query must not lose all its words.
-function splitCommon(reader: CatalogReader, all: readonly string[]): { tokens: string[]; common: string[] } {
-  const total = (reader.prepare(`SELECT count(*) AS n FROM serving`).get() as { n: number }).n;
+/**
+ * Splits the query tokens (docs/ranking.md §1): `common` ones (COMMON_DF_FRACTION) take no part in
+ * the score; the rest (`tokens`) score and form the FTS5 match; `unknown` are the scoring tokens the
+ * published vocabulary does not contain — the only ones fuzzy matching tries to rescue. When every
+ * token is common, the rarest one (first in query order on a tie) scores alone: a query never loses
+ * all its words, and a query of only very common words does not rank the whole library.
+ */
+function splitTokens(
+  reader: CatalogReader,
+  gen: PublishedGeneration,
+  all: readonly string[],
+): { tokens: string[]; common: string[]; unknown: string[] } {
   const dfOf = reader.prepare(`SELECT df FROM vocab WHERE term = ?`);
-  const common = all.filter((t) => isCommon((dfOf.get(t) as { df: number } | undefined)?.df ?? 0, total));
-  if (common.length === all.length) return { tokens: [...all], common: [] };
-  return { tokens: all.filter((t) => !common.includes(t)), common };
+  const df = new Map(all.map((t) => [t, (dfOf.get(t) as { df: number } | undefined)?.df ?? 0] as const));
+  let tokens = all.filter((t) => !isCommon(df.get(t)!, gen.counts.total));
+  if (tokens.length === 0) {
+    const rarest = all.reduce((best, t) => (df.get(t)! < df.get(best)! ? t : best), all[0]!);
+    tokens = [rarest];
+  }
+  const common = all.filter((t) => !tokens.includes(t));
+  return { tokens, common, unknown: tokens.filter((t) => df.get(t) === 0) };
 }
 
-function rankParams(all: readonly string[], tokens: readonly string[]): Record<string, string> {
-  const p: Record<string, string> = { match: ftsOr(all) };
+function rankParams(tokens: readonly string[]): Record<string, string> {
+  const p: Record<string, string> = { match: ftsOr(tokens) };
   tokens.forEach((t, i) => (p[`t${i}`] = ` ${stem(t)} `));
   return p;
 }
@@ -235,12 +259,11 @@ function scoreRow(
   common: readonly string[],
   expansions: ReadonlyMap<string, Expansion>,
   bm25: number,
-  bm25Max: number,
   history: HistoryFn,
   gen: PublishedGeneration,
 ): Candidate {
   const s = reader.prepare(`SELECT * FROM serving WHERE rowid = ?`).get(rid) as ServingRow;
-  return candidateOf(s, tokens, common, indexedFuzzy(tokens, s, expansions), bm25, bm25Max, history, gen);
+  return candidateOf(s, tokens, common, indexedFuzzy(tokens, s, expansions), bm25, history, gen);
 }
 
 function candidateOf(
@@ -249,7 +272,6 @@ function candidateOf(
   common: readonly string[],
   fuzzy: readonly FuzzyMatch[],
   bm25: number,
-  bm25Max: number,
   history: HistoryFn,
   gen: PublishedGeneration,
 ): Candidate {
@@ -262,7 +284,6 @@ function candidateOf(
     keywordStems: tokenSet(s.kw_st),
     descriptionStems: tokenSet(s.desc_st),
     bm25,
-    bm25Max,
     fuzzy,
     suggestions: h.suggestions,
     fetches: h.fetches,
@@ -287,8 +308,8 @@ function indexedFuzzy(tokens: readonly string[], s: ServingRow, expansions: Read
   const stems = tokenSet(s.name_st + s.kw_st + s.desc_st);
   const out: FuzzyMatch[] = [];
   for (const t of tokens) {
-    if (stems.has(stem(t))) continue;
-    const e = expansions.get(t)!;
+    const e = expansions.get(t);
+    if (e === undefined || stems.has(stem(t))) continue;
     let best: FuzzyMatch | undefined;
     for (const term of all) {
       const d = e.get(term);
@@ -302,12 +323,12 @@ function indexedFuzzy(tokens: readonly string[], s: ServingRow, expansions: Read
 }
 
 // Fuzzy matches by brute force over the skill's own tokens (reference path).
-function naiveFuzzy(tokens: readonly string[], s: ServingRow): FuzzyMatch[] {
+function naiveFuzzy(tokens: readonly string[], eligible: ReadonlySet<string>, s: ServingRow): FuzzyMatch[] {
   const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
   const stems = tokenSet(s.name_st + s.kw_st + s.desc_st);
   const out: FuzzyMatch[] = [];
   for (const t of tokens) {
-    if (stems.has(stem(t))) continue;
+    if (!eligible.has(t) || stems.has(stem(t))) continue;
     const k = allowedDistance(t.length);
     if (k === 0) continue;
     let best: FuzzyMatch | undefined;

@@ -255,7 +255,7 @@ describe('skilldex search --batch', () => {
     const r = await runCli([
       'search',
       '--batch',
-      writeLines([{ id: 'a', query: 'data files tables text' }]),
+      writeLines([{ id: 'a', query: 'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform' }]),
       '--catalog',
       catalog,
       '--no-telemetry',

@@ -123,7 +123,7 @@ describe('the search result', () => {
       expect(e.exact.total).toBe(
         e.exact.keywords.points + e.exact.name.points + e.exact.description.points,
       );
-      expect(Object.keys(e.fts)).toEqual(['raw', 'best', 'relevance', 'weight', 'weighted']);
+      expect(Object.keys(e.fts)).toEqual(['raw', 'relevance', 'weight', 'weighted']);
       expect(e.fts.weight).toBe(V1.FTS_WEIGHT);
       expect(e.fts.relevance).toBeGreaterThanOrEqual(0);
       expect(e.fts.relevance).toBeLessThanOrEqual(1);
@@ -160,7 +160,7 @@ describe('the search result', () => {
   });
 
   it('defaults to 8 candidates', () => {
-    expect(router.search({ query: 'data files tables text' }).candidates).toHaveLength(8);
+    expect(router.search({ query: 'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform' }).candidates).toHaveLength(8);
   });
 });
 
@@ -189,7 +189,7 @@ describe('limit bounds', () => {
   it('accepts 1 and 50', () => {
     expect(router.search({ query: 'pdf', limit: 1 }).candidates).toHaveLength(1);
     expect(
-      router.search({ query: 'data files tables text', limit: 50 }).candidates.length,
+      router.search({ query: 'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform', limit: 50 }).candidates.length,
     ).toBeGreaterThan(8);
   });
 });

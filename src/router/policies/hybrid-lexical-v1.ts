@@ -16,8 +16,13 @@ export const V1 = Object.freeze({
   TIER_NAME: 2.0,
   /** Points per distinct query token found among the skill's description tokens. */
   TIER_DESCRIPTION: 1.0,
-  /** Weight of the FTS5 relevance, itself mapped to [0, 1]. */
+  /** Weight of the FTS5 relevance, itself mapped to [0, 1). */
   FTS_WEIGHT: 0.6,
+  /**
+   * The −bm25() value that maps to relevance 0.5: relevance = x / (x + BM25_HALF). A fixed
+   * saturating map needs no query-wide maximum, so SQLite can rank with a bounded heap.
+   */
+  BM25_HALF: 2.0,
   /** bm25() column weights: name, keywords, description. */
   BM25_NAME: 1.0,
   BM25_KEYWORDS: 1.0,
@@ -79,9 +84,8 @@ export interface Features {
   readonly nameStems: ReadonlySet<string>;
   readonly keywordStems: ReadonlySet<string>;
   readonly descriptionStems: ReadonlySet<string>;
-  /** -bm25() of this skill for the query (0 when it does not match), and the best over all skills. */
+  /** −bm25() of this skill for the query's FTS5 match (0 when it does not match). */
   readonly bm25: number;
-  readonly bm25Max: number;
   /** For query tokens whose stem is in none of the skill's fields: the closest fuzzy term and distance. */
   readonly fuzzy: readonly FuzzyMatch[];
   readonly suggestions: number;
@@ -109,7 +113,7 @@ export interface ScoreExplanation {
     readonly description: { readonly matched: readonly string[]; readonly points: number };
     readonly total: number;
   };
-  readonly fts: { readonly raw: number; readonly best: number; readonly relevance: number; readonly weight: number; readonly weighted: number };
+  readonly fts: { readonly raw: number; readonly relevance: number; readonly weight: number; readonly weighted: number };
   readonly fuzzy: { readonly matches: readonly FuzzyMatch[]; readonly relevance: number; readonly weight: number; readonly weighted: number };
   readonly base: number;
   readonly telemetry: { readonly suggestions: number; readonly fetches: number; readonly multiplier: number };
@@ -132,9 +136,9 @@ export function fuzzySimilarity(m: FuzzyMatch): number {
   return 1 - m.distance / (m.allowed + 1);
 }
 
-/** The FTS relevance in [0, 1]: this skill's −bm25 over the best −bm25 among all matches. */
-export function ftsRelevance(bm25: number, bm25Max: number): number {
-  return bm25Max > 0 && bm25 > 0 ? bm25 / bm25Max : 0;
+/** The FTS relevance in [0, 1): x / (x + BM25_HALF) for x = −bm25() > 0, else 0. */
+export function ftsRelevance(bm25: number): number {
+  return bm25 > 0 ? bm25 / (bm25 + V1.BM25_HALF) : 0;
 }
 
 /**
@@ -178,7 +182,7 @@ export function lifecycleMultiplier(state: SkillState): number {
 /** Scores one skill for one query, with every component explained. */
 export function score(f: Features): ScoreExplanation {
   const exact = tierPoints(f.queryTokens, f.queryStems, f.keywordStems, f.nameStems, f.descriptionStems);
-  const relevance = ftsRelevance(f.bm25, f.bm25Max);
+  const relevance = ftsRelevance(f.bm25);
   const fuzzyRel = f.queryTokens.length === 0 ? 0 : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
   const base = exact.total + V1.FTS_WEIGHT * relevance + V1.FUZZY_WEIGHT * fuzzyRel;
   const tm = telemetryMultiplier(f.suggestions, f.fetches);
@@ -188,7 +192,7 @@ export function score(f: Features): ScoreExplanation {
     query_tokens: f.queryTokens,
     common_tokens: f.commonTokens,
     exact,
-    fts: { raw: round(f.bm25), best: round(f.bm25Max), relevance: round(relevance), weight: V1.FTS_WEIGHT, weighted: round(V1.FTS_WEIGHT * relevance) },
+    fts: { raw: round(f.bm25), relevance: round(relevance), weight: V1.FTS_WEIGHT, weighted: round(V1.FTS_WEIGHT * relevance) },
     fuzzy: { matches: f.fuzzy, relevance: round(fuzzyRel), weight: V1.FUZZY_WEIGHT, weighted: round(V1.FUZZY_WEIGHT * fuzzyRel) },
     base: round(base),
     telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },

@@ -1,0 +1,104 @@
+/**
+ * Malformed tool arguments through the built MCP server (issue #4): missing fields, wrong types,
+ * out-of-range numbers and extra-long strings each come back as an `isError` result whose message
+ * names the offending field, and the server keeps answering afterwards, over stdio and HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  closeAll,
+  connectHttp,
+  connectStdio,
+  makeCatalog,
+  pins,
+  search,
+  startHttp,
+  validationText,
+  type Connection,
+  type TestCatalog,
+} from './support.js';
+
+let cat: TestCatalog;
+
+beforeAll(async () => {
+  cat = await makeCatalog();
+});
+
+afterAll(closeAll);
+
+const GEN = `sha256:${'a'.repeat(64)}`;
+const FETCH = {
+  skill_id: 'pdf-toolkit',
+  expected_revision: GEN,
+  catalog_generation: GEN,
+  context: '',
+};
+
+// [what, tool, arguments, the field the message must name]
+const CASES: [string, string, Record<string, unknown>, string][] = [
+  ['missing query', 'skill_search', {}, 'query'],
+  ['query of the wrong type', 'skill_search', { query: 42 }, 'query'],
+  ['query as an array', 'skill_search', { query: ['pdf'] }, 'query'],
+  ['empty query', 'skill_search', { query: '' }, 'query'],
+  ['query over 65,536 characters', 'skill_search', { query: 'pdf '.repeat(20_000) }, 'query'],
+  ['limit as a string', 'skill_search', { query: 'pdf', limit: 'x' }, 'limit'],
+  ['limit 0', 'skill_search', { query: 'pdf', limit: 0 }, 'limit'],
+  ['limit 51', 'skill_search', { query: 'pdf', limit: 51 }, 'limit'],
+  ['fractional limit', 'skill_search', { query: 'pdf', limit: 2.5 }, 'limit'],
+  [
+    'include_deprecated as a string',
+    'skill_search',
+    { query: 'pdf', include_deprecated: 'yes' },
+    'include_deprecated',
+  ],
+  ['fetch without pins', 'skill_fetch', { skill_id: 'pdf-toolkit' }, 'expected_revision'],
+  ['fetch without context', 'skill_fetch', { ...FETCH, context: undefined }, 'context'],
+  ['fetch with an empty skill_id', 'skill_fetch', { ...FETCH, skill_id: '' }, 'skill_id'],
+  [
+    'fetch with a numeric generation',
+    'skill_fetch',
+    { ...FETCH, catalog_generation: 7 },
+    'catalog_generation',
+  ],
+  [
+    'fetch with a context over 2,000 characters',
+    'skill_fetch',
+    { ...FETCH, context: 'x'.repeat(2_001) },
+    'context',
+  ],
+];
+
+const transports: [string, () => Promise<Connection>][] = [
+  ['stdio', () => connectStdio(['--catalog', cat.catalog, '--no-telemetry'])],
+  ['http', async () => connectHttp(await startHttp(['--catalog', cat.catalog, '--no-telemetry']))],
+];
+
+describe.each(transports)('malformed arguments over %s', (_name, connect) => {
+  let conn: Connection;
+  beforeAll(async () => {
+    conn = await connect();
+  });
+
+  it.each(CASES)('%s: an error result naming the field', async (_what, tool, args, field) => {
+    const text = validationText(await call(conn.client, tool, args));
+    expect(text).toMatch(/validation/i);
+    expect(text).toContain(field);
+  });
+
+  it('an unknown tool is an error result, and nothing of it reaches the library', async () => {
+    const r = await call(conn.client, 'skill_index', { query: 'pdf' });
+    expect(validationText(r)).toContain('skill_index');
+  });
+
+  it('keeps working after every malformed call', async () => {
+    const found = await search(conn.client, 'merge pdf files');
+    expect(found.candidates[0]?.skill_id).toBe('pdf-toolkit');
+    const r = await call(conn.client, 'skill_fetch', pins(found.candidates[0]!));
+    expect(r.isError).toBeFalsy();
+  });
+
+  it('a long query of real words within the limit is searched, not refused', async () => {
+    const found = await search(conn.client, 'merge pdf files '.repeat(3_000));
+    expect(found.candidates[0]?.skill_id).toBe('pdf-toolkit');
+  });
+});
