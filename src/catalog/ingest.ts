@@ -71,11 +71,17 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
   const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
   const prior = new Map<string, FileRow>();
   for (const r of db.prepare(`SELECT * FROM files`).iterate() as Iterable<FileRow>) prior.set(r.path, r);
+  // The identity of every remembered file's revision, in one query rather than one per file.
+  const identities = new Map<string, IdentityRow>();
+  for (const r of db
+    .prepare(
+      `SELECT f.path, r.skill_id, r.revision_id, r.seq, r.version, r.name, r.description, r.normalized_sha256, r.size, r.body_offset
+       FROM files f JOIN revisions r ON r.skill_id = f.skill_id AND r.revision_id = f.revision_id`,
+    )
+    .iterate() as Iterable<IdentityRow & { path: string }>) {
+    identities.set(r.path, r);
+  }
   const getRevision = db.prepare(`SELECT * FROM revisions WHERE skill_id = ? AND revision_id = ?`);
-  // The reuse path needs only what identity resolution reads: no JSON columns, no parsing.
-  const getIdentity = db.prepare(
-    `SELECT skill_id, revision_id, seq, version, name, description, normalized_sha256, size, body_offset FROM revisions WHERE skill_id = ? AND revision_id = ?`,
-  );
 
   const records: SkillRecord[] = [];
   const stats = new Map<string, { size: number; mtime_ms: number }>();
@@ -91,7 +97,7 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
     }
     const p = prior.get(f.path);
     if (st && p && p.real_path === f.realPath && p.size === st.size && p.mtime_ms === st.mtimeMs) {
-      const rev = getIdentity.get(p.skill_id, p.revision_id) as IdentityRow | undefined;
+      const rev = identities.get(f.path);
       if (rev) {
         records.push(recordFromRow(rev, f, st.mtimeMs));
         stats.set(f.path, { size: st.size, mtime_ms: st.mtimeMs });
