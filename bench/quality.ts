@@ -2,7 +2,7 @@
  * Quality benchmark (issue #3): top-1, recall@5, MRR and nDCG@10 of policy hybrid-lexical.v1 on the
  * dev split in ../shared/bench, beside a plain FTS5 BM25 baseline (name + description, porter
  * unicode61, OR of the query's terms — the bench README's `bm25-nd`) computed in the same run.
- * `--extra` adds corpus-real as distractors to every catalog. Run files for the bench scorer are
+* (policy v1 and the default v2). `--extra` adds corpus-real as distractors to every catalog. Run files for the bench scorer are
  * written to bench/.work/runs/<method>/<dataset>.jsonl.
  *
  *   npm run bench:quality [-- --extra]
@@ -11,6 +11,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {
+  POLICY_ID,
+  POLICY_V2_ID,
   Router,
   discoverSkills,
   indexCatalog,
@@ -52,33 +54,40 @@ function main(): void {
     const dir = path.join(SPLIT, ds);
     const queries = parseQueryLines(readFileSync(path.join(dir, 'queries.jsonl'), 'utf8'), `${ds}/queries.jsonl`, true);
     const scopes = [path.join(dir, 'catalog'), ...(extra ? [path.join(SPLIT, 'corpus-real')] : [])];
-    const catalog = path.join(WORK, `quality-${ds}${extra ? '-extra' : ''}.sqlite`);
-    for (const f of readdirSync(WORK).filter((n) => n.startsWith(path.basename(catalog)))) rmSync(path.join(WORK, f));
-    indexCatalog({ catalog, scopes, now: () => new Date(0) });
-    const router = new Router({ catalog, telemetry: false });
-    const v1Runs: string[] = [];
-    const v1 = queries.map((q) => {
-      let ranking: string[] = [];
-      try {
-        ranking = router.search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH).candidates.map((c) => c.skill_id);
-      } catch {
-        // A query with no searchable word ranks nothing, as the scorer counts an empty ranking.
-        ranking = [];
-      }
-      v1Runs.push(JSON.stringify({ id: q.id, ranking }));
-      return scoreRanking(ranking, q);
-    });
-    router.close();
+    const perPolicy = new Map<string, ReturnType<typeof scoreRanking>[]>();
+    const v2Runs: string[] = [];
+    for (const policy of [POLICY_ID, POLICY_V2_ID]) {
+      const catalog = path.join(WORK, `quality-${ds}${extra ? '-extra' : ''}-${policy.split('.').pop()}.sqlite`);
+      for (const f of readdirSync(WORK).filter((n) => n.startsWith(path.basename(catalog)))) rmSync(path.join(WORK, f));
+      indexCatalog({ catalog, scopes, now: () => new Date(0), policy });
+      const router = new Router({ catalog, telemetry: false });
+      perPolicy.set(
+        policy,
+        queries.map((q) => {
+          let ranking: string[] = [];
+          try {
+            ranking = router.search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH).candidates.map((c) => c.skill_id);
+          } catch {
+            // A query with no searchable word ranks nothing, as the scorer counts an empty ranking.
+            ranking = [];
+          }
+          if (policy === POLICY_V2_ID) v2Runs.push(JSON.stringify({ id: q.id, ranking }));
+          return scoreRanking(ranking, q);
+        }),
+      );
+      router.close();
+    }
     const base = baselineRankings(scopes, queries);
     const baseScores = queries.map((q) => scoreRanking(base.get(q.id) ?? [], q));
-    mkdirSync(path.join(runDir, 'v1'), { recursive: true });
+    mkdirSync(path.join(runDir, 'v2'), { recursive: true });
     mkdirSync(path.join(runDir, 'bm25-nd'), { recursive: true });
-    writeFileSync(path.join(runDir, 'v1', `${ds}.jsonl`), v1Runs.join('\n') + '\n');
+    writeFileSync(path.join(runDir, 'v2', `${ds}.jsonl`), v2Runs.join('\n') + '\n');
     writeFileSync(path.join(runDir, 'bm25-nd', `${ds}.jsonl`), queries.map((q) => JSON.stringify({ id: q.id, ranking: base.get(q.id) })).join('\n') + '\n');
     rows.push({ dataset: ds, method: 'bm25-nd (baseline)', m: meanMetrics(baseScores) });
-    rows.push({ dataset: ds, method: 'hybrid-lexical.v1', m: meanMetrics(v1) });
+    rows.push({ dataset: ds, method: 'hybrid-lexical.v1', m: meanMetrics(perPolicy.get(POLICY_ID)!) });
+    rows.push({ dataset: ds, method: 'hybrid-lexical.v2 (default)', m: meanMetrics(perPolicy.get(POLICY_V2_ID)!) });
   }
-  for (const method of ['bm25-nd (baseline)', 'hybrid-lexical.v1']) {
+  for (const method of ['bm25-nd (baseline)', 'hybrid-lexical.v1', 'hybrid-lexical.v2 (default)']) {
     rows.push({ dataset: '**macro avg**', method, m: macroAverage(rows.filter((r) => r.method === method).map((r) => r.m)) });
   }
   const lines = [

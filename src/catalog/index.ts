@@ -9,3 +9,4 @@ export { setLifecycle, type LifecycleChange, type LifecycleState } from './lifec
 export { TelemetryStore, telemetryPathFor, MAX_CONTEXT_CHARS, type SkillHistory } from './telemetry.js';
 export { CatalogReader, type PublishedGeneration } from './reader.js';
 export { catalogStatus, listGenerations, type CatalogStatus, type DriftedFile, type GenerationInfo } from './status.js';
+export { readMeta, writeMeta } from './meta.js';

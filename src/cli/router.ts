@@ -21,6 +21,8 @@ import {
   resolveCatalogPath,
   scoreRanking,
   MRR_DEPTH,
+  DEFAULT_POLICY_ID,
+  POLICY_ID,
   type Candidate,
   type ExitCode,
   type IndexReport,
@@ -55,14 +57,21 @@ export function registerRouter(program: Command, ctx: CliContext): void {
       .option('--catalog <file>', catalogHelp),
   )
     .option('--no-publish', 'stage the changes in the working set without publishing them')
+    .option('--policy <id>', `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${POLICY_ID})`)
     .option('--json', 'print the index report as JSON')
     .addHelpText('after', '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish')
     .action(
-      action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean }) => {
+      action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string }) => {
         const progress = progressLine(ctx.io, 'indexing');
         let report: IndexReport;
         try {
-          report = indexCatalog({ catalog: catalogOf(o), ...discoverOptions(o, ctx), publish: o.publish !== false, onProgress: progress.update });
+          report = indexCatalog({
+            catalog: catalogOf(o),
+            ...discoverOptions(o, ctx),
+            publish: o.publish !== false,
+            onProgress: progress.update,
+            ...(o.policy !== undefined ? { policy: o.policy } : {}),
+          });
         } finally {
           progress.done();
         }
@@ -77,10 +86,11 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .summary('publish the working set as a new generation')
     .description('Freeze the working set (after index --no-publish or lifecycle changes with --no-publish) into a generation consumers see.')
     .option('--catalog <file>', catalogHelp)
+    .option('--policy <id>', 'ranking policy to publish under (remembered by the catalog)')
     .option('--json', 'print the result as JSON')
     .action(
-      action(ctx, (o: CatalogFlag) => {
-        const r = publishCatalog({ catalog: catalogOf(o) });
+      action(ctx, (o: CatalogFlag & { policy?: string }) => {
+        const r = publishCatalog({ catalog: catalogOf(o), ...(o.policy !== undefined ? { policy: o.policy } : {}) });
         if (o.json) ctx.json(r);
         else ctx.out(r.changed ? `published generation ${r.seq}: ${r.catalog_generation} (${r.counts.total} skills)` : `nothing to publish: generation ${r.seq} (${r.catalog_generation}) is current`);
         return 0;

@@ -38,3 +38,6 @@ export {
   type OperatorOptions,
 } from './operator.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ServedPage, type ServedSkill } from './serve.js';
+export { HYBRID_LEXICAL_V2, POLICY_V2_ID, V2, idfWeight, scoreV2 } from './policies/hybrid-lexical-v2.js';
+export { DEFAULT_POLICY_ID, POLICIES, checkPolicyId, policyById } from './policies/index.js';
+export type { RankingPolicy } from './policies/policy.js';

@@ -11,6 +11,8 @@ import {
   listGenerations,
   openCatalogForWrite,
   publishWorkingSet,
+  readMeta,
+  writeMeta,
   setLifecycle,
   type CatalogStatus,
   type Db,
@@ -22,7 +24,7 @@ import {
   type PublishResult,
 } from '../catalog/index.js';
 import type { DiscoverOptions } from '../skills/index.js';
-import { POLICY_ID } from './policies/hybrid-lexical-v1.js';
+import { DEFAULT_POLICY_ID, checkPolicyId } from './policies/index.js';
 
 /** Options shared by operator calls. */
 export interface OperatorOptions {
@@ -30,6 +32,11 @@ export interface OperatorOptions {
   readonly catalog: string;
   /** Clock for generation and revision timestamps (default: the system clock). */
   readonly now?: () => Date;
+  /**
+   * Ranking policy id to publish under; remembered by the catalog for later publishes. Default:
+   * the catalog's remembered policy, else DEFAULT_POLICY_ID.
+   */
+  readonly policy?: string;
 }
 
 /** The index report: what changed, and the generation published (if any). */
@@ -42,15 +49,16 @@ export interface IndexReport extends IngestSummary {
 export function indexCatalog(options: OperatorOptions & DiscoverOptions & { publish?: boolean; onProgress?: ProgressFn }): IndexReport {
   return withCatalog(options.catalog, (db) => {
     const now = options.now ?? (() => new Date());
+    const policy = choosePolicy(db, options.policy);
     const summary = ingestSkills(db, options, now, options.onProgress);
-    const publish = options.publish === false ? null : publishWorkingSet(db, POLICY_ID, now);
+    const publish = options.publish === false ? null : publishWorkingSet(db, policy, now);
     return { catalog: options.catalog, ...summary, publish };
   }, true);
 }
 
 /** Publishes the working set. */
 export function publishCatalog(options: OperatorOptions): PublishResult {
-  return withCatalog(options.catalog, (db) => publishWorkingSet(db, POLICY_ID, options.now ?? (() => new Date())));
+  return withCatalog(options.catalog, (db) => publishWorkingSet(db, choosePolicy(db, options.policy), options.now ?? (() => new Date())));
 }
 
 /** A lifecycle change, published unless `publish: false`. */
@@ -68,7 +76,7 @@ export function changeLifecycle(
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       ...(options.replacement !== undefined ? { replacement: options.replacement } : {}),
     });
-    const publish = options.publish === false ? null : publishWorkingSet(db, POLICY_ID, options.now ?? (() => new Date()));
+    const publish = options.publish === false ? null : publishWorkingSet(db, choosePolicy(db, options.policy), options.now ?? (() => new Date()));
     return { change, publish };
   });
 }
@@ -81,6 +89,15 @@ export function getCatalogStatus(options: OperatorOptions): CatalogStatus {
 /** The publish history, newest first. */
 export function getGenerations(options: OperatorOptions): GenerationInfo[] {
   return withCatalog(options.catalog, (db) => listGenerations(db));
+}
+
+// The policy to publish under: the one asked for (remembered from now on), else the remembered one.
+function choosePolicy(db: Db, asked: string | undefined): string {
+  if (asked !== undefined) {
+    writeMeta(db, 'policy', checkPolicyId(asked));
+    return asked;
+  }
+  return readMeta(db, 'policy') ?? DEFAULT_POLICY_ID;
 }
 
 // Opens the catalog for one operator job. Only `index` may create it; a writer lock held by another

@@ -13,16 +13,16 @@ import { tokenSet, type CatalogReader, type PublishedGeneration } from '../catal
 import { boundedEditDistance, stem } from '../text/index.js';
 import { FuzzyIndex, type Expansion } from './fuzzy.js';
 import {
-  POLICY_ID,
   V1,
   allowedDistance,
   isCommon,
-  score,
   type FuzzyMatch,
   type ScoreExplanation,
   type SkillState,
 } from './policies/hybrid-lexical-v1.js';
 import { ftsOr, queryTokens } from './query.js';
+import { policyById } from './policies/index.js';
+import type { RankingPolicy } from './policies/policy.js';
 
 /** Default and bounds of `limit` (DESIGN.md §3). */
 export const DEFAULT_LIMIT = 8;
@@ -124,15 +124,16 @@ export function searchCatalog(
   const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
-    const { tokens, common, unknown } = splitTokens(reader, gen, all);
+    const policy = policyById(gen.policy);
+    const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzy = cache.fuzzyIndex(reader, gen);
     const expansions = new Map(unknown.map((t) => [t, fuzzy.expand(t)] as const));
     // The most fuzzy relevance any skill can have: each unknown token with a near term counts once.
-    const fuzzyMax = (V1.FUZZY_WEIGHT * [...expansions.values()].filter((e) => e.size > 0).length) / tokens.length;
+    const fuzzyMax = (policy.fuzzyWeight * [...expansions.values()].filter((e) => e.size > 0).length) / tokens.length;
     const top = new TopK(limit);
     const seen = new Set<number>();
-    const stmt = rankStatement(reader, tokens.length, includeDeprecated);
-    const params = rankParams(tokens);
+    const stmt = rankStatement(reader, policy, tokens.length, includeDeprecated);
+    const params = rankParams(tokens, weights);
     // SQLite keeps only the best `heap` rows by partial score (a bounded sort, as a LIMIT query
     // does); when the bound has not stopped us within them, ask again for four times as many.
     for (let heap = Math.max(4 * limit, 64); ; heap *= 4) {
@@ -148,7 +149,7 @@ export function searchCatalog(
           break;
         }
         seen.add(row.rid);
-        top.offer(scoreRow(reader, row.rid, tokens, common, expansions, row.x, history, gen));
+        top.offer(scoreRow(reader, policy, row.rid, tokens, weights, common, expansions, row.x, history, gen));
       }
       if (stopped || rows < heap) break;
     }
@@ -162,10 +163,10 @@ export function searchCatalog(
       for (const r of fstmt.iterate(ftsOr(fuzzyTerms)) as Iterable<{ rid: number }>) {
         if (seen.has(r.rid)) continue;
         seen.add(r.rid);
-        top.offer(scoreRow(reader, r.rid, tokens, common, expansions, 0, history, gen));
+        top.offer(scoreRow(reader, policy, r.rid, tokens, weights, common, expansions, 0, history, gen));
       }
     }
-    return { catalog_generation: gen.catalog_generation, policy: POLICY_ID, query: request.query, candidates: top.sorted() };
+    return { catalog_generation: gen.catalog_generation, policy: policy.id, query: request.query, candidates: top.sorted() };
   });
 }
 
@@ -178,18 +179,19 @@ export function bruteForceSearch(reader: CatalogReader, request: SearchRequest, 
   const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
-    const { tokens, common, unknown } = splitTokens(reader, gen, all);
+    const policy = policyById(gen.policy);
+    const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzyEligible = new Set(unknown);
     const bm25 = new Map<number, number>();
-    for (const r of reader.prepare(bm25Sql()).iterate(ftsOr(tokens)) as Iterable<{ rid: number; x: number }>) bm25.set(r.rid, r.x);
+    for (const r of reader.prepare(bm25Sql(policy)).iterate(ftsOr(tokens)) as Iterable<{ rid: number; x: number }>) bm25.set(r.rid, r.x);
     const scored: Candidate[] = [];
     for (const s of reader.prepare(`SELECT rowid AS rid, * FROM serving`).iterate() as Iterable<ServingRow & { rid: number }>) {
       if (s.state === 'archived' || (s.state === 'deprecated' && !includeDeprecated)) continue;
-      const c = candidateOf(s, tokens, common, naiveFuzzy(tokens, fuzzyEligible, s), bm25.get(s.rid) ?? 0, history, gen);
+      const c = candidateOf(policy, s, tokens, weights, common, naiveFuzzy(tokens, fuzzyEligible, s), bm25.get(s.rid) ?? 0, history, gen);
       if (c.score > 0) scored.push(c);
     }
     scored.sort(compareCandidates);
-    return { catalog_generation: gen.catalog_generation, policy: POLICY_ID, query: request.query, candidates: scored.slice(0, limit) };
+    return { catalog_generation: gen.catalog_generation, policy: policy.id, query: request.query, candidates: scored.slice(0, limit) };
   });
 }
 
@@ -198,24 +200,25 @@ export function compareCandidates(a: Candidate, b: Candidate): number {
   return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
 }
 
-function bm25Sql(): string {
-  return `SELECT rowid AS rid, -bm25(serving_fts, ${V1.BM25_NAME}, ${V1.BM25_KEYWORDS}, ${V1.BM25_DESCRIPTION}) AS x FROM serving_fts WHERE serving_fts MATCH ?`;
+function bm25Sql(policy: RankingPolicy): string {
+  return `SELECT rowid AS rid, -bm25(serving_fts, ${policy.bm25Columns.join(', ')}) AS x FROM serving_fts WHERE serving_fts MATCH ?`;
 }
 
 // The ranking statement for `n` query tokens: tier points and FTS relevance of every FTS match,
 // computed by SQLite with the policy's constants, best `@heap` rows by that partial score.
-function rankStatement(reader: CatalogReader, n: number, includeDeprecated: boolean): Database.Statement {
+function rankStatement(reader: CatalogReader, policy: RankingPolicy, n: number, includeDeprecated: boolean): Database.Statement {
+  const t = policy.tiers;
   const tiers: string[] = [];
   for (let i = 0; i < n; i++) {
     tiers.push(
-      `(instr(s.kw_st, @t${i}) > 0) * ${V1.TIER_KEYWORD} + (instr(s.name_st, @t${i}) > 0) * ${V1.TIER_NAME} + (instr(s.desc_st, @t${i}) > 0) * ${V1.TIER_DESCRIPTION}`,
+      `((instr(s.kw_st, @t${i}) > 0) * ${t.keyword} + (instr(s.name_st, @t${i}) > 0) * ${t.name} + (instr(s.desc_st, @t${i}) > 0) * ${t.description}) * @w${i}`,
     );
   }
-  const x = `(-bm25(serving_fts, ${V1.BM25_NAME}, ${V1.BM25_KEYWORDS}, ${V1.BM25_DESCRIPTION}))`;
+  const x = `(-bm25(serving_fts, ${policy.bm25Columns.join(', ')}))`;
   const sql = `
     SELECT s.rowid AS rid, s.skill_id, s.state, ${x} AS x,
-           ((${tiers.join(' + ')}) + ${V1.FTS_WEIGHT} * (CASE WHEN ${x} > 0 THEN ${x} / (${x} + ${V1.BM25_HALF}) ELSE 0 END))
-             * (CASE s.state WHEN 'deprecated' THEN ${V1.DEPRECATED_MULTIPLIER} ELSE 1 END) AS partial
+           ((${tiers.join(' + ')}) + ${policy.ftsWeight} * (CASE WHEN ${x} > 0 THEN ${x} / (${x} + ${policy.bm25Half}) ELSE 0 END))
+             * (CASE s.state WHEN 'deprecated' THEN ${policy.deprecatedMultiplier} ELSE 1 END) AS partial
     FROM serving_fts JOIN serving s ON s.rowid = serving_fts.rowid
     WHERE serving_fts MATCH @match AND s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})
     ORDER BY partial DESC, s.skill_id ASC
@@ -234,28 +237,35 @@ function splitTokens(
   reader: CatalogReader,
   gen: PublishedGeneration,
   all: readonly string[],
-): { tokens: string[]; common: string[]; unknown: string[] } {
+  policy: RankingPolicy,
+): { tokens: string[]; common: string[]; unknown: string[]; weights: number[] } {
   const dfOf = reader.prepare(`SELECT df FROM vocab WHERE term = ?`);
   const df = new Map(all.map((t) => [t, (dfOf.get(t) as { df: number } | undefined)?.df ?? 0] as const));
-  let tokens = all.filter((t) => !isCommon(df.get(t)!, gen.counts.total));
+  let tokens = policy.dropsCommon ? all.filter((t) => !isCommon(df.get(t)!, gen.counts.total)) : [...all];
   if (tokens.length === 0) {
     const rarest = all.reduce((best, t) => (df.get(t)! < df.get(best)! ? t : best), all[0]!);
     tokens = [rarest];
   }
   const common = all.filter((t) => !tokens.includes(t));
-  return { tokens, common, unknown: tokens.filter((t) => df.get(t) === 0) };
+  const weights = tokens.map((t) => policy.tokenWeight(df.get(t)!, gen.counts.total));
+  return { tokens, common, unknown: tokens.filter((t) => df.get(t) === 0), weights };
 }
 
-function rankParams(tokens: readonly string[]): Record<string, string> {
-  const p: Record<string, string> = { match: ftsOr(tokens) };
-  tokens.forEach((t, i) => (p[`t${i}`] = ` ${stem(t)} `));
+function rankParams(tokens: readonly string[], weights: readonly number[]): Record<string, string | number> {
+  const p: Record<string, string | number> = { match: ftsOr(tokens) };
+  tokens.forEach((t, i) => {
+    p[`t${i}`] = ` ${stem(t)} `;
+    p[`w${i}`] = weights[i]!;
+  });
   return p;
 }
 
 function scoreRow(
   reader: CatalogReader,
+  policy: RankingPolicy,
   rid: number,
   tokens: readonly string[],
+  weights: readonly number[],
   common: readonly string[],
   expansions: ReadonlyMap<string, Expansion>,
   bm25: number,
@@ -263,12 +273,14 @@ function scoreRow(
   gen: PublishedGeneration,
 ): Candidate {
   const s = reader.prepare(`SELECT * FROM serving WHERE rowid = ?`).get(rid) as ServingRow;
-  return candidateOf(s, tokens, common, indexedFuzzy(tokens, s, expansions), bm25, history, gen);
+  return candidateOf(policy, s, tokens, weights, common, indexedFuzzy(tokens, s, expansions), bm25, history, gen);
 }
 
 function candidateOf(
+  policy: RankingPolicy,
   s: ServingRow,
   tokens: readonly string[],
+  weights: readonly number[],
   common: readonly string[],
   fuzzy: readonly FuzzyMatch[],
   bm25: number,
@@ -276,8 +288,9 @@ function candidateOf(
   gen: PublishedGeneration,
 ): Candidate {
   const h = history(s.skill_id);
-  const explanation = score({
+  const explanation = policy.score({
     queryTokens: tokens,
+    tokenWeights: weights,
     commonTokens: common,
     queryStems: tokens.map(stem),
     nameStems: tokenSet(s.name_st),

@@ -73,6 +73,7 @@ describe('catalog_generation of an indexed tree', () => {
       home: copy,
       project: copy,
       now: () => new Date('2031-05-06T00:00:00Z'),
+      policy: POLICY_ID,
     });
     expect(a.publish?.catalog_generation).toMatch(HEX_ID);
     expect(b.publish?.catalog_generation).toBe(a.publish?.catalog_generation);

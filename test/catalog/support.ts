@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { indexCatalog, type IndexReport } from '../../src/index.js';
+import { POLICY_ID, indexCatalog, type IndexReport } from '../../src/index.js';
 import { tmpDir } from '../support/cli.js';
 
 /** The clock every test passes in, so revision and generation timestamps never vary. */
@@ -38,13 +38,16 @@ export function skillText(name: string, spec: SkillSpec): string {
   return lines.join('\n');
 }
 
-/** Indexes `root` (one custom scope) into `catalog` with the fixed clock. */
+/**
+ * Indexes `root` (one custom scope) into `catalog` with the fixed clock, under policy v1 unless
+ * `policy` says otherwise (the catalog and router tests pin v1's constants; v2 has its own tests).
+ */
 export function indexTree(
   catalog: string,
   root: string,
-  options: { publish?: boolean } = {},
+  options: { publish?: boolean; policy?: string } = {},
 ): IndexReport {
-  return indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, ...options });
+  return indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy: POLICY_ID, ...options });
 }
 
 /** Runs `fn` and returns the SkilldexError code it throws (fails the test when it does not throw). */

@@ -10,7 +10,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Router, type SearchRequest, type SearchResult } from '../../src/index.js';
+import { POLICY_V2_ID, Router, type SearchRequest, type SearchResult } from '../../src/index.js';
 import { REPO, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
 import {
@@ -76,6 +76,30 @@ describe('fast path = brute force (property)', () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+
+  it('holds for policy v2 too (IDF-weighted tiers, heavier FTS and fuzzy weights)', () => {
+    fc.assert(
+      fc.property(
+        libraryArb(5, 60),
+        fc.array(queryArb, { minLength: 1, maxLength: 3 }),
+        (skills, queries) => {
+          const lib = buildLibrary(skills, { policy: POLICY_V2_ID });
+          const router = new Router({ catalog: lib.catalog, now: NOW });
+          try {
+            for (const q of queries) {
+              checkAllLimits(router, q);
+              const r = attempt(() => router.search({ query: q.query }));
+              if (r.ok) expect(r.result.policy).toBe(POLICY_V2_ID);
+            }
+          } finally {
+            router.close();
+            lib.cleanup();
+          }
+        },
+      ),
+      { numRuns: 25 },
     );
   });
 

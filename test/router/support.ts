@@ -229,6 +229,8 @@ export function buildLibrary(
     order?: readonly number[];
     lifecycle?: boolean;
     telemetry?: boolean;
+    /** Ranking policy id (default: v1, as indexTree). */
+    policy?: string;
   } = {},
 ): BuiltLibrary {
   const root = tmpDir('skilldex-prop-');
@@ -238,7 +240,7 @@ export function buildLibrary(
     const s = skills[i]!;
     writeTree(root, { [path.join(folderOf(idOf(s, i), i), 'SKILL.md')]: textOf(s, i) });
   }
-  indexTree(catalog, root);
+  indexTree(catalog, root, options.policy !== undefined ? { policy: options.policy } : {});
   if (options.lifecycle !== false) applyLifecycle(catalog, skills);
   if (options.telemetry !== false) writeHistories(catalog, skills);
   return {

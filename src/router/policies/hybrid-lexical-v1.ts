@@ -5,6 +5,8 @@
  * scorer calls `score` on every skill; a property test holds the two together.
  */
 
+import type { RankingPolicy } from './policy.js';
+
 /** The policy id, as it appears in every search result. */
 export const POLICY_ID = 'tf.skillrouter.hybrid-lexical.v1';
 
@@ -80,6 +82,8 @@ export interface Features {
   readonly commonTokens: readonly string[];
   /** The Porter stem of each query token, aligned with queryTokens. */
   readonly queryStems: readonly string[];
+  /** Tier weight of each query token, aligned with queryTokens (v1: all 1; v2: IDF). */
+  readonly tokenWeights?: readonly number[];
   /** Stems of the skill's name, keyword (keywords + tags) and description tokens. */
   readonly nameStems: ReadonlySet<string>;
   readonly keywordStems: ReadonlySet<string>;
@@ -107,6 +111,8 @@ export interface ScoreExplanation {
   readonly policy: string;
   readonly query_tokens: readonly string[];
   readonly common_tokens: readonly string[];
+  /** v2 only: each query token's tier weight. */
+  readonly token_weights?: readonly number[];
   readonly exact: {
     readonly keywords: { readonly matched: readonly string[]; readonly points: number };
     readonly name: { readonly matched: readonly string[]; readonly points: number };
@@ -209,3 +215,17 @@ export function round(x: number): number {
 function clamp(x: number, lo: number, hi: number): number {
   return x < lo ? lo : x > hi ? hi : x;
 }
+
+/** v1 as a RankingPolicy (src/router/policies/policy.ts). */
+export const HYBRID_LEXICAL_V1: RankingPolicy = Object.freeze({
+  id: POLICY_ID,
+  tiers: { keyword: V1.TIER_KEYWORD, name: V1.TIER_NAME, description: V1.TIER_DESCRIPTION },
+  ftsWeight: V1.FTS_WEIGHT,
+  bm25Half: V1.BM25_HALF,
+  bm25Columns: [V1.BM25_NAME, V1.BM25_KEYWORDS, V1.BM25_DESCRIPTION] as const,
+  fuzzyWeight: V1.FUZZY_WEIGHT,
+  deprecatedMultiplier: V1.DEPRECATED_MULTIPLIER,
+  dropsCommon: true,
+  tokenWeight: () => 1,
+  score,
+});

@@ -1,0 +1,28 @@
+/**
+ * What the search engine needs from a ranking policy: its id, the constants the SQL fast path
+ * builds its partial score from, how query tokens are weighted and filtered, and the pure
+ * `score(features)`. One file per policy implements this; the engine never branches on an id.
+ */
+import type { Features, ScoreExplanation } from './hybrid-lexical-v1.js';
+
+/** A ranking policy. */
+export interface RankingPolicy {
+  readonly id: string;
+  /** Tier points per field for one matched query token (before the token's weight). */
+  readonly tiers: { readonly keyword: number; readonly name: number; readonly description: number };
+  /** Weight of the FTS relevance x / (x + bm25Half). */
+  readonly ftsWeight: number;
+  readonly bm25Half: number;
+  /** bm25() column weights: name, keywords, description. */
+  readonly bm25Columns: readonly [number, number, number];
+  /** Weight of the fuzzy relevance in [0, 1]. */
+  readonly fuzzyWeight: number;
+  /** Multiplier of a deprecated skill. */
+  readonly deprecatedMultiplier: number;
+  /** Whether common query tokens leave the score entirely (see docs/ranking.md). */
+  readonly dropsCommon: boolean;
+  /** Weight of one query token's tier points, from its document frequency among `total` skills. */
+  tokenWeight(df: number, total: number): number;
+  /** The explained score of one skill. */
+  score(features: Features): ScoreExplanation;
+}
