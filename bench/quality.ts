@@ -2,7 +2,7 @@
  * Quality benchmark (issue #3): top-1, recall@5, MRR and nDCG@10 of policy hybrid-lexical.v1 on the
  * dev split in ../shared/bench, beside a plain FTS5 BM25 baseline (name + description, porter
  * unicode61, OR of the query's terms — the bench README's `bm25-nd`) computed in the same run.
-* (policy v1 and the default v2). `--extra` adds corpus-real as distractors to every catalog. Run files for the bench scorer are
+* (policy v1, the default, and v2). `--extra` adds corpus-real as distractors to every catalog. Run files for the bench scorer are
  * written to bench/.work/runs/<method>/<dataset>.jsonl.
  *
  *   npm run bench:quality [-- --extra]
@@ -84,10 +84,10 @@ function main(): void {
     writeFileSync(path.join(runDir, 'v2', `${ds}.jsonl`), v2Runs.join('\n') + '\n');
     writeFileSync(path.join(runDir, 'bm25-nd', `${ds}.jsonl`), queries.map((q) => JSON.stringify({ id: q.id, ranking: base.get(q.id) })).join('\n') + '\n');
     rows.push({ dataset: ds, method: 'bm25-nd (baseline)', m: meanMetrics(baseScores) });
-    rows.push({ dataset: ds, method: 'hybrid-lexical.v1', m: meanMetrics(perPolicy.get(POLICY_ID)!) });
-    rows.push({ dataset: ds, method: 'hybrid-lexical.v2 (default)', m: meanMetrics(perPolicy.get(POLICY_V2_ID)!) });
+    rows.push({ dataset: ds, method: 'hybrid-lexical.v1 (default)', m: meanMetrics(perPolicy.get(POLICY_ID)!) });
+    rows.push({ dataset: ds, method: 'hybrid-lexical.v2', m: meanMetrics(perPolicy.get(POLICY_V2_ID)!) });
   }
-  for (const method of ['bm25-nd (baseline)', 'hybrid-lexical.v1', 'hybrid-lexical.v2 (default)']) {
+  for (const method of ['bm25-nd (baseline)', 'hybrid-lexical.v1 (default)', 'hybrid-lexical.v2']) {
     rows.push({ dataset: '**macro avg**', method, m: macroAverage(rows.filter((r) => r.method === method).map((r) => r.m)) });
   }
   const lines = [

@@ -15,7 +15,6 @@ import { FuzzyIndex, type Expansion } from './fuzzy.js';
 import {
   V1,
   allowedDistance,
-  isCommon,
   type FuzzyMatch,
   type ScoreExplanation,
   type SkillState,
@@ -23,6 +22,9 @@ import {
 import { ftsOr, queryTokens } from './query.js';
 import { policyById } from './policies/index.js';
 import type { RankingPolicy } from './policies/policy.js';
+
+/** Most skills holding a fuzzy term that are scored before the scan (beyond it, the bound takes slack). */
+const FUZZY_PRESCORE_LIMIT = 2_000;
 
 /** Default and bounds of `limit` (DESIGN.md §3). */
 export const DEFAULT_LIMIT = 8;
@@ -132,19 +134,44 @@ export function searchCatalog(
     const fuzzyMax = (policy.fuzzyWeight * [...expansions.values()].filter((e) => e.size > 0).length) / tokens.length;
     const top = new TopK(limit);
     const seen = new Set<number>();
-    const stmt = rankStatement(reader, policy, tokens.length, includeDeprecated);
+    const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
+    const states = `'active'${includeDeprecated ? `, 'deprecated'` : ''}`;
+    // Only skills that contain a fuzzy term can earn fuzzy credit. When they are few, score them all
+    // first: then the scan below needs no fuzzy slack in its bound and stops right after the top k.
+    let slack = fuzzyMax;
+    let fuzzyDone = fuzzyTerms.length === 0;
+    if (!fuzzyDone) {
+      const holders = reader
+        .prepare(
+          `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid WHERE serving_fts MATCH ? AND s.state IN (${states}) LIMIT ${FUZZY_PRESCORE_LIMIT + 1}`,
+        )
+        .all(ftsOr(fuzzyTerms)) as { rid: number }[];
+      if (holders.length <= FUZZY_PRESCORE_LIMIT) {
+        // FTS5 may hand back rows other than the one asked for: keep only the row whose rowid matches.
+        const xOf = reader.prepare(`${bm25Sql(policy)} AND serving_fts.rowid = ?`);
+        const match = ftsOr(tokens);
+        for (const h of holders) {
+          const x = (xOf.all(match, h.rid) as { rid: number; x: number }[]).find((r) => r.rid === h.rid)?.x ?? 0;
+          seen.add(h.rid);
+          top.offer(scoreRow(reader, policy, h.rid, tokens, weights, common, expansions, x, history, gen));
+        }
+        slack = 0;
+        fuzzyDone = true;
+      }
+    }
+    const stmt = rankStatement(reader, policy, weights.filter((w) => w !== 0).length, includeDeprecated);
     const params = rankParams(tokens, weights);
     // SQLite keeps only the best `heap` rows by partial score (a bounded sort, as a LIMIT query
-    // does); when the bound has not stopped us within them, ask again for four times as many.
-    for (let heap = Math.max(4 * limit, 64); ; heap *= 4) {
+    // does); when the bound has not stopped us within them, one more pass sorts every match.
+    for (let heap = Math.max(4 * limit, 64); ; heap = Number.MAX_SAFE_INTEGER) {
       let rows = 0;
       let stopped = false;
       for (const row of stmt.iterate({ ...params, heap }) as Iterable<Row>) {
         rows++;
         if (seen.has(row.rid)) continue;
         // Rows come in descending partial score; no later row can beat the k-th best once even its
-        // partial plus all the fuzzy credit, at the highest telemetry multiplier, falls short.
-        if (top.full() && (row.partial + fuzzyMax) * telemetryMax + 1e-9 < top.worst()) {
+        // partial plus any fuzzy credit still possible, at the highest telemetry multiplier, falls short.
+        if (top.full() && (row.partial + slack) * telemetryMax + 1e-9 < top.worst()) {
           stopped = true;
           break;
         }
@@ -153,12 +180,11 @@ export function searchCatalog(
       }
       if (stopped || rows < heap) break;
     }
-    // Skills that match only fuzzily (no FTS match) score at most fuzzyMax × telemetryMax.
-    const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
-    if (fuzzyTerms.length > 0 && (!top.full() || fuzzyMax * telemetryMax + 1e-9 >= top.worst())) {
+    // Too many fuzzy holders to score up front: those with no FTS match score at most fuzzyMax × telemetryMax.
+    if (!fuzzyDone && (!top.full() || fuzzyMax * telemetryMax + 1e-9 >= top.worst())) {
       const fstmt = reader.prepare(
         `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid
-         WHERE serving_fts MATCH ? AND s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})`,
+         WHERE serving_fts MATCH ? AND s.state IN (${states})`,
       );
       for (const r of fstmt.iterate(ftsOr(fuzzyTerms)) as Iterable<{ rid: number }>) {
         if (seen.has(r.rid)) continue;
@@ -217,7 +243,7 @@ function rankStatement(reader: CatalogReader, policy: RankingPolicy, n: number, 
   const x = `(-bm25(serving_fts, ${policy.bm25Columns.join(', ')}))`;
   const sql = `
     SELECT s.rowid AS rid, s.skill_id, s.state, ${x} AS x,
-           ((${tiers.join(' + ')}) + ${policy.ftsWeight} * (CASE WHEN ${x} > 0 THEN ${x} / (${x} + ${policy.bm25Half}) ELSE 0 END))
+           ((${tiers.length > 0 ? tiers.join(' + ') : '0'}) + ${policy.ftsWeight} * (CASE WHEN ${x} > 0 THEN ${x} / (${x} + ${policy.bm25Half}) ELSE 0 END))
              * (CASE s.state WHEN 'deprecated' THEN ${policy.deprecatedMultiplier} ELSE 1 END) AS partial
     FROM serving_fts JOIN serving s ON s.rowid = serving_fts.rowid
     WHERE serving_fts MATCH @match AND s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})
@@ -241,7 +267,7 @@ function splitTokens(
 ): { tokens: string[]; common: string[]; unknown: string[]; weights: number[] } {
   const dfOf = reader.prepare(`SELECT df FROM vocab WHERE term = ?`);
   const df = new Map(all.map((t) => [t, (dfOf.get(t) as { df: number } | undefined)?.df ?? 0] as const));
-  let tokens = policy.dropsCommon ? all.filter((t) => !isCommon(df.get(t)!, gen.counts.total)) : [...all];
+  let tokens = all.filter((t) => !policy.isCommon(df.get(t)!, gen.counts.total));
   if (tokens.length === 0) {
     const rarest = all.reduce((best, t) => (df.get(t)! < df.get(best)! ? t : best), all[0]!);
     tokens = [rarest];
@@ -253,9 +279,13 @@ function splitTokens(
 
 function rankParams(tokens: readonly string[], weights: readonly number[]): Record<string, string | number> {
   const p: Record<string, string | number> = { match: ftsOr(tokens) };
+  // Only tokens with tier weight take part in the tier sum; the statement has one slot per such token.
+  let slot = 0;
   tokens.forEach((t, i) => {
-    p[`t${i}`] = ` ${stem(t)} `;
-    p[`w${i}`] = weights[i]!;
+    if (weights[i] === 0) return;
+    p[`t${slot}`] = ` ${stem(t)} `;
+    p[`w${slot}`] = weights[i]!;
+    slot++;
   });
   return p;
 }

@@ -20,20 +20,20 @@ import path from 'node:path';
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
 
 describe('policy v2', () => {
-  it('is the default for a new catalog, and the catalog remembers an explicit choice', () => {
-    expect(DEFAULT_POLICY_ID).toBe(POLICY_V2_ID);
+  it('is chosen per catalog with policy (v1 by default), and the catalog remembers the choice', () => {
+    expect(DEFAULT_POLICY_ID).toBe(POLICY_ID);
     const a = newCatalogPath();
     indexCatalog({ catalog: a, scopes: [EXAMPLES], now: NOW });
     const ra = new Router({ catalog: a, telemetry: false });
-    expect(ra.search({ query: 'merge pdf files' }).policy).toBe(POLICY_V2_ID);
+    expect(ra.search({ query: 'merge pdf files' }).policy).toBe(POLICY_ID);
     ra.close();
 
     const b = newCatalogPath();
-    indexCatalog({ catalog: b, scopes: [EXAMPLES], now: NOW, policy: POLICY_ID });
+    indexCatalog({ catalog: b, scopes: [EXAMPLES], now: NOW, policy: POLICY_V2_ID });
     // A later publish (here: a lifecycle change) keeps the remembered policy.
     changeLifecycle({ catalog: b, skill_id: 'csv-cleaner', to: 'deprecated', now: NOW });
     const rb = new Router({ catalog: b, telemetry: false });
-    expect(rb.search({ query: 'merge pdf files' }).policy).toBe(POLICY_ID);
+    expect(rb.search({ query: 'merge pdf files' }).policy).toBe(POLICY_V2_ID);
     rb.close();
   });
 
@@ -42,7 +42,7 @@ describe('policy v2', () => {
     expect(idfWeight(100, 100)).toBe(0);
     expect(idfWeight(5, 100)).toBeGreaterThan(idfWeight(50, 100));
     const cat = newCatalogPath();
-    indexCatalog({ catalog: cat, scopes: [EXAMPLES], now: NOW });
+    indexCatalog({ catalog: cat, scopes: [EXAMPLES], now: NOW, policy: POLICY_V2_ID });
     const r = new Router({ catalog: cat, telemetry: false });
     const top = r.search({ query: 'fill in a pdf form' }).candidates[0]!;
     r.close();
@@ -60,7 +60,7 @@ describe('policy v2', () => {
 
   it('routes the example library: each skill by its own description', () => {
     const cat = newCatalogPath();
-    const report = indexCatalog({ catalog: cat, scopes: [EXAMPLES], now: NOW });
+    const report = indexCatalog({ catalog: cat, scopes: [EXAMPLES], now: NOW, policy: POLICY_V2_ID });
     expect(report.publish?.changed).toBe(true);
     const r = new Router({ catalog: cat, telemetry: false });
     const cases: [string, string][] = [

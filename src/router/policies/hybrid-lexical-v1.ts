@@ -225,7 +225,7 @@ export const HYBRID_LEXICAL_V1: RankingPolicy = Object.freeze({
   bm25Columns: [V1.BM25_NAME, V1.BM25_KEYWORDS, V1.BM25_DESCRIPTION] as const,
   fuzzyWeight: V1.FUZZY_WEIGHT,
   deprecatedMultiplier: V1.DEPRECATED_MULTIPLIER,
-  dropsCommon: true,
+  isCommon,
   tokenWeight: () => 1,
   score,
 });

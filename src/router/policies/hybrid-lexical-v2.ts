@@ -4,7 +4,8 @@
  * dev benchmark asked for. Each query token's tier points are weighted by its inverse document
  * frequency (a word half the library uses is worth little), and the FTS5 relevance, which
  * normalises for description length, carries real weight instead of breaking ties only. Common
- * tokens therefore need no special rule. Pure constants and `score(features)`.
+ * tokens therefore need no special rule (they stay in the FTS match, which makes v2 slower than v1 on
+broad queries: docs/ranking.md §7). Pure constants and `score(features)`.
  */
 import {
   V1,
@@ -92,7 +93,7 @@ export const HYBRID_LEXICAL_V2: RankingPolicy = Object.freeze({
   bm25Columns: [V2.BM25_NAME, V2.BM25_KEYWORDS, V2.BM25_DESCRIPTION] as const,
   fuzzyWeight: V2.FUZZY_WEIGHT,
   deprecatedMultiplier: V2.DEPRECATED_MULTIPLIER,
-  dropsCommon: false,
+  isCommon: () => false,
   tokenWeight: idfWeight,
   score: scoreV2,
 });

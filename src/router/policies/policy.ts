@@ -19,8 +19,8 @@ export interface RankingPolicy {
   readonly fuzzyWeight: number;
   /** Multiplier of a deprecated skill. */
   readonly deprecatedMultiplier: number;
-  /** Whether common query tokens leave the score entirely (see docs/ranking.md). */
-  readonly dropsCommon: boolean;
+  /** Whether a query token in `df` of `total` skills is common and leaves the score (docs/ranking.md). */
+  isCommon(df: number, total: number): boolean;
   /** Weight of one query token's tier points, from its document frequency among `total` skills. */
   tokenWeight(df: number, total: number): number;
   /** The explained score of one skill. */
