@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Router, indexCatalog } from '../src/index.js';
+import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/index.js';
 import {
   REPO,
   WORK,
@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   const catalog = path.join(WORK, `mcp-${SKILLS}.sqlite`);
   process.stderr.write(`indexing…\n`);
   // Incremental: a second run re-reads nothing and publishes the same generation.
-  const indexed = time(() => indexCatalog({ catalog, scopes: [dir] }));
+  // The default policy, named: a catalog reused from an earlier run remembers the policy it was built with.
+  const indexed = time(() => indexCatalog({ catalog, scopes: [dir], policy: DEFAULT_POLICY_ID }));
 
   const qs = queries(QUERIES + WARMUP, SKILLS + 7);
   const router = new Router({ catalog, telemetry: false });

@@ -24,7 +24,7 @@ import { policyById } from './policies/index.js';
 import type { RankingPolicy } from './policies/policy.js';
 
 /** Most skills holding a fuzzy term that are scored before the scan (beyond it, the bound takes slack). */
-const FUZZY_PRESCORE_LIMIT = 2_000;
+const FUZZY_PRESCORE_LIMIT = 200;
 
 /** Default and bounds of `limit` (DESIGN.md §3). */
 export const DEFAULT_LIMIT = 8;
