@@ -3,7 +3,7 @@
  * bench/results/. Benchmarks compare against a baseline measured in the same process run; the
  * figures are ratios to read, never assertions.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -155,4 +155,33 @@ export function fmt(x: number, digits = 2): string {
 /** A machine line for result files: Node version, CPU count, date. */
 export function machineLine(): string {
   return `Node ${process.version}, ${(globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? '?'} cores, ${new Date().toISOString().slice(0, 10)}`;
+}
+
+/**
+ * A generated library of `n` skills under bench/.work/router-v2-<n> (reused when complete): Zipf
+ * names, descriptions, keywords and bodies over the 40,000-word vocabulary, 100 shard folders.
+ * The router and MCP benchmarks share it.
+ */
+export function generateSkillLibrary(n: number): string {
+  const vocab = largeVocabulary(40_000);
+  const words = (rand: () => number, k: number): string[] => zipfFrom(vocab, rand, k);
+  const dir = path.join(WORK, `router-v2-${n}`);
+  const marker = path.join(dir, '.complete');
+  if (existsSync(marker)) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  const rand = rng(n);
+  for (let i = 0; i < n; i++) {
+    const name = `${words(rand, 2).join('-')}-${i.toString(36)}`;
+    const description = words(rand, 12 + Math.floor(rand() * 28)).join(' ');
+    const keywords = words(rand, 3 + Math.floor(rand() * 4));
+    const body = Array.from({ length: 8 }, () => words(rand, 12).join(' ')).join('\n\n');
+    const folder = path.join(dir, `shard-${i % 100}`, name);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\nkeywords: [${keywords.join(', ')}]\n---\n\n# ${name}\n\n${body}\n`,
+    );
+  }
+  writeFileSync(marker, '');
+  return dir;
 }

@@ -9,7 +9,7 @@
  *
  *   npm run bench:mcp [-- --skills 10000 --queries 500]
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -17,6 +17,7 @@ import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/index.js';
 import {
   REPO,
   WORK,
+  generateSkillLibrary,
   fmt,
   largeVocabulary,
   machineLine,
@@ -43,28 +44,6 @@ const QUERIES = arg('--queries', 500);
 /** Untimed queries first, each way, so caches and JIT are warm for both. */
 const WARMUP = 30;
 
-// The router benchmark's generator, byte for byte, so both benchmarks share one library on disk.
-function generateLibrary(n: number): string {
-  const dir = path.join(WORK, `router-v2-${n}`);
-  const marker = path.join(dir, '.complete');
-  if (existsSync(marker)) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  const rand = rng(n);
-  for (let i = 0; i < n; i++) {
-    const name = `${zipfWords(rand, 2).join('-')}-${i.toString(36)}`;
-    const description = zipfWords(rand, 12 + Math.floor(rand() * 28)).join(' ');
-    const keywords = zipfWords(rand, 3 + Math.floor(rand() * 4));
-    const body = Array.from({ length: 8 }, () => zipfWords(rand, 12).join(' ')).join('\n\n');
-    const folder = path.join(dir, `shard-${i % 100}`, name);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(
-      path.join(folder, 'SKILL.md'),
-      `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\nkeywords: [${keywords.join(', ')}]\n---\n\n# ${name}\n\n${body}\n`,
-    );
-  }
-  writeFileSync(marker, '');
-  return dir;
-}
 
 function queries(n: number, seed: number): string[] {
   const rand = rng(seed);
@@ -80,7 +59,7 @@ async function timeAsync<T>(fn: () => Promise<T>): Promise<{ value: T; ms: numbe
 async function main(): Promise<void> {
   mkdirSync(WORK, { recursive: true });
   process.stderr.write(`library of ${SKILLS} skills…\n`);
-  const dir = generateLibrary(SKILLS);
+  const dir = generateSkillLibrary(SKILLS);
   const catalog = path.join(WORK, `mcp-${SKILLS}.sqlite`);
   process.stderr.write(`indexing…\n`);
   // Incremental: a second run re-reads nothing and publishes the same generation.

@@ -9,11 +9,11 @@
  *
  *   npm run bench:router [-- --sizes 10000,100000]
  */
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Router, discoverSkills, indexCatalog } from '../src/index.js';
-import { WORK, fmt, largeVocabulary, machineLine, percentile, rng, time, writeResult, zipfFrom } from './lib.js';
+import { WORK, fmt, generateSkillLibrary, largeVocabulary, machineLine, percentile, rng, time, writeResult, zipfFrom } from './lib.js';
 
 const VOCAB = largeVocabulary(40_000);
 const zipfWords = (rand: () => number, n: number): string[] => zipfFrom(VOCAB, rand, n);
@@ -22,27 +22,6 @@ const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = sizesArg > 0 ? process.argv[sizesArg + 1]!.split(',').map(Number) : [10_000, 100_000];
 const QUERIES = 1_000;
 
-function generateLibrary(n: number): string {
-  const dir = path.join(WORK, `router-v2-${n}`);
-  const marker = path.join(dir, '.complete');
-  if (existsSync(marker)) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  const rand = rng(n);
-  for (let i = 0; i < n; i++) {
-    const name = `${zipfWords(rand, 2).join('-')}-${i.toString(36)}`;
-    const description = zipfWords(rand, 12 + Math.floor(rand() * 28)).join(' ');
-    const keywords = zipfWords(rand, 3 + Math.floor(rand() * 4));
-    const body = Array.from({ length: 8 }, () => zipfWords(rand, 12).join(' ')).join('\n\n');
-    const folder = path.join(dir, `shard-${i % 100}`, name);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(
-      path.join(folder, 'SKILL.md'),
-      `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\nkeywords: [${keywords.join(', ')}]\n---\n\n# ${name}\n\n${body}\n`,
-    );
-  }
-  writeFileSync(marker, '');
-  return dir;
-}
 
 function bareInsert(dir: string, file: string): { ms: number; rows: number } {
   // The same rows the catalog stores, parsed beforehand: only the insert transaction is timed.
@@ -73,7 +52,7 @@ function main(): void {
   ];
   for (const n of SIZES) {
     process.stderr.write(`generating ${n} skills…\n`);
-    const dir = generateLibrary(n);
+    const dir = generateSkillLibrary(n);
     const catalog = path.join(WORK, `router-${n}.sqlite`);
     for (const f of [catalog, `${catalog}-wal`, `${catalog}-shm`]) rmSync(f, { force: true });
     // Warm the page cache so both index runs read the same warm files.
