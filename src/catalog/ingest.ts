@@ -19,6 +19,7 @@ import {
   type SkippedFile,
 } from '../skills/index.js';
 import type { Db } from './db.js';
+import type { RevisionRow } from './rows.js';
 
 /** Progress of an ingest: files looked at so far out of the total. */
 export type ProgressFn = (done: number, total: number) => void;
@@ -47,23 +48,6 @@ interface FileRow {
   revision_id: string;
 }
 
-interface RevisionRow {
-  skill_id: string;
-  revision_id: string;
-  seq: number;
-  version: string | null;
-  name: string;
-  description: string;
-  when_to_use: string | null;
-  keywords: string;
-  tags: string;
-  normalized_sha256: string;
-  body_offset: number;
-  frontmatter: string;
-  warnings: string;
-  flags: string;
-  size: number;
-}
 
 /** Ingests the scopes `options` selects into the working set of `db`. `now` stamps new revisions. */
 export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, onProgress?: ProgressFn): IngestSummary {

@@ -6,6 +6,7 @@
  * see half a generation; a crash before COMMIT leaves the previous generation serving.
  */
 import type { Db } from './db.js';
+import type { RevisionRow } from './rows.js';
 import { computeGeneration, type Member } from './generation.js';
 import { tokenSet, tokenStrings } from './tokens.js';
 
@@ -26,21 +27,6 @@ export interface GenerationCounts {
   readonly archived: number;
 }
 
-interface RevisionRow {
-  skill_id: string;
-  revision_id: string;
-  seq: number;
-  version: string | null;
-  name: string;
-  description: string;
-  when_to_use: string | null;
-  keywords: string;
-  tags: string;
-  path: string;
-  real_path: string;
-  size: number;
-  body_offset: number;
-}
 
 /** Publishes the working set under `policy`; `now` gives the timestamp recorded (never hashed). */
 export function publishWorkingSet(db: Db, policy: string, now: () => Date): PublishResult {

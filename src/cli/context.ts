@@ -81,3 +81,8 @@ export function parseIntOption(name: string, min: number, max: number): (v: stri
 export function collect(v: string, prev: string[] = []): string[] {
   return [...prev, v];
 }
+
+/** Whether telemetry is on: not turned off by `--no-telemetry` nor by SKILLDEX_TELEMETRY=off. */
+export function telemetryEnabled(flag: boolean | undefined, env: CliIo['env']): boolean {
+  return flag !== false && env['SKILLDEX_TELEMETRY'] !== 'off';
+}

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { Router, SkilldexError, findSubstrateRoot, realpathOrUndefined, resolveCatalogPath } from '../index.js';
-import { action, collect, parseIntOption, type CliContext } from './context.js';
+import { action, collect, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
 
 interface McpFlags {
   catalog?: string;
@@ -51,7 +51,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         if (o.substrate !== undefined && realpathOrUndefined(path.resolve(ctx.io.cwd, o.substrate)) === undefined) {
           throw new SkilldexError('SUBSTRATE_NOT_FOUND', `--substrate ${o.substrate} does not exist`, { option: '--substrate', value: o.substrate });
         }
-        const router = new Router({ catalog, telemetry: o.telemetry !== false && ctx.io.env['SKILLDEX_TELEMETRY'] !== 'off' });
+        const router = new Router({ catalog, telemetry: telemetryEnabled(o.telemetry, ctx.io.env) });
         // The catalog must answer before we announce ourselves: a missing or empty one fails here, clearly.
         router.currentGeneration();
         const mcp = await import('../mcp/index.js');

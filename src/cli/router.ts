@@ -30,7 +30,7 @@ import {
   type Metrics,
   type SearchResult,
 } from '../index.js';
-import { action, parseIntOption, type CliContext } from './context.js';
+import { action, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
@@ -43,7 +43,7 @@ interface CatalogFlag {
 export function registerRouter(program: Command, ctx: CliContext): void {
   const catalogOf = (o: CatalogFlag): string => resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
   const catalogHelp = 'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)';
-  const telemetryOn = (o: { telemetry?: boolean }): boolean => o.telemetry !== false && ctx.io.env['SKILLDEX_TELEMETRY'] !== 'off';
+  const telemetryOn = (o: { telemetry?: boolean }): boolean => telemetryEnabled(o.telemetry, ctx.io.env);
 
   addScopeOptions(
     program

@@ -138,14 +138,14 @@ export function searchCatalog(
     const states = `'active'${includeDeprecated ? `, 'deprecated'` : ''}`;
     // Only skills that contain a fuzzy term can earn fuzzy credit. When they are few, score them all
     // first: then the scan below needs no fuzzy slack in its bound and stops right after the top k.
+    // The rankable skills holding any of the given terms (LIMIT -1: all of them).
+    const holdersOf = reader.prepare(
+      `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid WHERE serving_fts MATCH ? AND s.state IN (${states}) LIMIT ?`,
+    );
     let slack = fuzzyMax;
     let fuzzyDone = fuzzyTerms.length === 0;
     if (!fuzzyDone) {
-      const holders = reader
-        .prepare(
-          `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid WHERE serving_fts MATCH ? AND s.state IN (${states}) LIMIT ${FUZZY_PRESCORE_LIMIT + 1}`,
-        )
-        .all(ftsOr(fuzzyTerms)) as { rid: number }[];
+      const holders = holdersOf.all(ftsOr(fuzzyTerms), FUZZY_PRESCORE_LIMIT + 1) as { rid: number }[];
       if (holders.length <= FUZZY_PRESCORE_LIMIT) {
         // FTS5 may hand back rows other than the one asked for: keep only the row whose rowid matches.
         const xOf = reader.prepare(`${bm25Sql(policy)} AND serving_fts.rowid = ?`);
@@ -182,11 +182,7 @@ export function searchCatalog(
     }
     // Too many fuzzy holders to score up front: those with no FTS match score at most fuzzyMax × telemetryMax.
     if (!fuzzyDone && (!top.full() || fuzzyMax * telemetryMax + 1e-9 >= top.worst())) {
-      const fstmt = reader.prepare(
-        `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid
-         WHERE serving_fts MATCH ? AND s.state IN (${states})`,
-      );
-      for (const r of fstmt.iterate(ftsOr(fuzzyTerms)) as Iterable<{ rid: number }>) {
+      for (const r of holdersOf.iterate(ftsOr(fuzzyTerms), -1) as Iterable<{ rid: number }>) {
         if (seen.has(r.rid)) continue;
         seen.add(r.rid);
         top.offer(scoreRow(reader, policy, r.rid, tokens, weights, common, expansions, 0, history, gen));
@@ -198,7 +194,7 @@ export function searchCatalog(
 
 /**
  * Reference scorer: scores every skill of the published generation with the policy and returns the
- * top k. Slow by design; the property test and `eval --verify` compare the fast path with it.
+ * top k. Slow by design; the property test compares the fast path with it.
  */
 export function bruteForceSearch(reader: CatalogReader, request: SearchRequest, history: HistoryFn, maxLimit = MAX_LIMIT): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
