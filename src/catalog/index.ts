@@ -9,4 +9,33 @@ export { setLifecycle, type LifecycleChange, type LifecycleState } from './lifec
 export { TelemetryStore, telemetryPathFor, MAX_CONTEXT_CHARS, type SkillHistory } from './telemetry.js';
 export { CatalogReader, type PublishedGeneration } from './reader.js';
 export { catalogStatus, listGenerations, type CatalogStatus, type DriftedFile, type GenerationInfo } from './status.js';
-export { readMeta, writeMeta } from './meta.js';
+export { publishedPolicy, readMeta, unarchivedServedIds, writeMeta } from './meta.js';
+export {
+  BODY_INDEX_CHARS,
+  DOC_FIELDS,
+  bodyTermsOf,
+  decodeForward,
+  decodePostings,
+  documentTerms,
+  encodePostings,
+  forEachPosting,
+  type BodyTerms,
+  type DocumentTerms,
+  type FieldCounts,
+  type Posting,
+} from './postings.js';
+export { STATE_CODES, type ServingDocs } from './postings-store.js';
+export { allBm25fRows, bm25fRow, postingTerms, postingsOf, servingDocsOf, servingRowidOf, type Bm25fRow } from './queries-bm25f.js';
+export {
+  MAX_EXAMPLES_PER_SKILL,
+  MAX_EXAMPLE_CHARS,
+  addUsageExamples,
+  forgetUsage,
+  openUsageForWrite,
+  pruneUsage,
+  readUsage,
+  usageCounts,
+  usageSignature,
+  type UsageExample,
+  type UsageSnapshot,
+} from './usage.js';

@@ -20,6 +20,7 @@ import {
 } from '../skills/index.js';
 import type { Db } from './db.js';
 import type { RevisionRow } from './rows.js';
+import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
 
 /** Progress of an ingest: files looked at so far out of the total. */
 export type ProgressFn = (done: number, total: number) => void;
@@ -89,7 +90,7 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
       }
     }
     read++;
-    const loaded = loadSkillFile(f, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+    const loaded = loadSkillFile(f, { ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}), bodyExcerptChars: BODY_INDEX_CHARS });
     if (!loaded.ok) {
       skipped.push({ path: loaded.problem.path, code: loaded.problem.code, reason: loaded.problem.message });
       return;
@@ -116,11 +117,11 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
       const countRevisions = db.prepare(`SELECT count(*) AS n FROM revisions WHERE skill_id = ?`);
       const insertRevision = db.prepare(
         `INSERT INTO revisions (skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, scope, scope_path, plugin,
-           size, normalized_sha256, body_offset, frontmatter, warnings, flags, first_seen)
+           size, normalized_sha256, body_offset, frontmatter, warnings, flags, first_seen, body_terms)
          VALUES (@skill_id, @revision_id, @seq, @version, @name, @description, @when_to_use, @keywords, @tags, @path, @real_path, @scope, @scope_path, @plugin,
-           @size, @normalized_sha256, @body_offset, @frontmatter, @warnings, @flags, @first_seen)
+           @size, @normalized_sha256, @body_offset, @frontmatter, @warnings, @flags, @first_seen, @body_terms)
          ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
-           scope_path = excluded.scope_path, plugin = excluded.plugin`,
+           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, body_terms)`,
       );
       const upsertSkill = db.prepare(
         `INSERT INTO skills (skill_id, revision_id, provenance) VALUES (?, ?, ?)
@@ -164,6 +165,7 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
           warnings: JSON.stringify(r.warnings),
           flags: JSON.stringify(r.flags),
           first_seen: stamp,
+          body_terms: r.body_excerpt !== undefined ? JSON.stringify(bodyTermsOf(r.body_excerpt)) : null,
         });
         upsertSkill.run(r.skill_id, r.revision_id, provenance);
         if (had === undefined || had === null) added.push(r.skill_id);

@@ -5,7 +5,8 @@
  * Tables: `revisions` (every revision ever seen), `files` (the last enumeration, for incremental
  * re-index), `skills` (the working set with lifecycle state), `generations` + `generation_members`
  * (every published set) with the `published` pointer, and the serving tables of the published
- * generation: `serving`, its FTS5 index `serving_fts` and the fuzzy vocabulary `vocab`.
+ * generation: `serving`, its FTS5 index `serving_fts` and the fuzzy vocabulary `vocab`; from
+ * migration 2 also the bm25f.v3 inverted index `postings` and the per-row statistics `serving_docs`.
  */
 import { SkilldexError } from '../errors.js';
 import type { Db } from './db.js';
@@ -111,6 +112,28 @@ const MIGRATIONS: readonly string[] = [
   );
 
   CREATE TABLE vocab (term TEXT PRIMARY KEY, df INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+  `,
+  // 2: policy bm25f.v3 (docs/ranking.md §8). Each revision keeps its body's terms (computed from the
+  // one read at ingest); each serving row its forward terms and field lengths; `postings` is the
+  // inverted index and `serving_docs` the per-row lengths and states a search reads in one go.
+  // Existing catalogs re-read every file on the next index (the files table is cleared) and rebuild
+  // their serving tables on the next publish.
+  `
+  ALTER TABLE revisions ADD COLUMN body_terms TEXT;
+  ALTER TABLE serving ADD COLUMN fwd TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE serving ADD COLUMN len_n INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE serving ADD COLUMN len_k INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE serving ADD COLUMN len_d INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE serving ADD COLUMN len_b INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE postings (term TEXT PRIMARY KEY, df INTEGER NOT NULL, data BLOB NOT NULL) STRICT, WITHOUT ROWID;
+  CREATE TABLE serving_docs (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    docs INTEGER NOT NULL,
+    sums TEXT NOT NULL,
+    data BLOB NOT NULL
+  ) STRICT;
+  DELETE FROM files;
+  INSERT INTO meta (key, value) VALUES ('serving_rebuild', '1') ON CONFLICT (key) DO UPDATE SET value = '1';
   `,
 ];
 

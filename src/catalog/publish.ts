@@ -9,6 +9,9 @@ import type { Db } from './db.js';
 import type { RevisionRow } from './rows.js';
 import { computeGeneration, type Member } from './generation.js';
 import { tokenSet, tokenStrings } from './tokens.js';
+import { readMeta, writeMeta } from './meta.js';
+import { documentTerms, encodeForward, type BodyTerms, type FieldCounts } from './postings.js';
+import { applyPostings, writeServingDocs } from './postings-store.js';
 
 /** What a publish did. */
 export interface PublishResult {
@@ -43,9 +46,12 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
       const current = db
         .prepare(`SELECT g.seq, g.generation_id FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`)
         .get() as { seq: number; generation_id: string } | undefined;
+      const rebuild = readMeta(db, 'serving_rebuild') === '1';
+      if (rebuild) clearServing(db);
       if (current && current.generation_id === generation) {
-        // Same content: nothing to publish, but a file that moved must be served from its new path.
-        if (servingMoved(db, members)) syncServing(db, members);
+        // Same content: nothing to publish, but a file that moved must be served from its new path
+        // (and serving tables cleared by a migration must be rebuilt).
+        if (rebuild || servingMoved(db, members)) syncServing(db, members);
         return { changed: false, seq: current.seq, catalog_generation: generation, counts };
       }
       const seq = ((db.prepare(`SELECT max(seq) AS m FROM generations`).get() as { m: number | null }).m ?? 0) + 1;
@@ -100,15 +106,26 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
   );
   const ins = db.prepare(
-    `INSERT INTO serving (skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st)
-     VALUES (@skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st)`,
+    `INSERT INTO serving (skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st,
+       fwd, len_n, len_k, len_d, len_b)
+     VALUES (@skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st,
+       @fwd, @len_n, @len_k, @len_d, @len_b)`,
   );
   const ftsIns = db.prepare(`INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`);
   const df = new Map<string, number>();
   const bump = (toks: { name_tok: string; kw_tok: string; desc_tok: string }, by: number): void => {
     for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok)) df.set(t, (df.get(t) ?? 0) + by);
   };
+  // bm25f.v3 postings: rows removed and (rowid, frequencies) added per term, applied after the loop.
+  const getFwd = db.prepare(`SELECT fwd FROM serving WHERE rowid = ?`).pluck();
+  const removedRows = new Map<string, number[]>();
+  const addedRows = new Map<string, { rowid: number; tf: FieldCounts }[]>();
   const remove = (row: { rowid: number; name_tok: string; kw_tok: string; desc_tok: string }): void => {
+    for (const term of Object.keys(JSON.parse(getFwd.get(row.rowid) as string) as object)) {
+      let l = removedRows.get(term);
+      if (!l) removedRows.set(term, (l = []));
+      l.push(row.rowid);
+    }
     ftsDel.run(row);
     del.run(row.rowid);
     bump(row, -1);
@@ -131,6 +148,14 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       description: rev.description,
       when_to_use: rev.when_to_use,
     });
+    const doc = documentTerms({
+      name: rev.name,
+      keywords: JSON.parse(rev.keywords) as string[],
+      tags: JSON.parse(rev.tags) as string[],
+      description: rev.description,
+      when_to_use: rev.when_to_use,
+      body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
+    });
     const info = ins.run({
       skill_id: m.skill_id,
       revision_id: m.revision_id,
@@ -143,8 +168,19 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       size: rev.size,
       body_offset: rev.body_offset,
       ...toks,
+      fwd: encodeForward(doc.terms),
+      len_n: doc.lens[0],
+      len_k: doc.lens[1],
+      len_d: doc.lens[2],
+      len_b: doc.lens[3],
     });
-    ftsIns.run({ rowid: Number(info.lastInsertRowid), name_tok: toks.name_tok, kw_tok: toks.kw_tok, desc_tok: toks.desc_tok });
+    const rowid = Number(info.lastInsertRowid);
+    for (const [term, tf] of doc.terms) {
+      let l = addedRows.get(term);
+      if (!l) addedRows.set(term, (l = []));
+      l.push({ rowid, tf });
+    }
+    ftsIns.run({ rowid, name_tok: toks.name_tok, kw_tok: toks.kw_tok, desc_tok: toks.desc_tok });
     bump(toks, +1);
   }
   for (const [id, row] of serving) if (!wanted.has(id)) remove(row);
@@ -155,6 +191,14 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     upsert.run(term, d);
     if (d < 0) prune.run(term);
   }
+  applyPostings(db, removedRows, addedRows);
+  writeServingDocs(db);
+  writeMeta(db, 'serving_rebuild', '0');
+}
+
+// Empties every serving table (a migration asked for a rebuild from the working set).
+function clearServing(db: Db): void {
+  db.exec(`DELETE FROM serving; INSERT INTO serving_fts (serving_fts) VALUES ('delete-all'); DELETE FROM vocab; DELETE FROM postings; DELETE FROM serving_docs;`);
 }
 
 function countStates(members: readonly Member[]): GenerationCounts {

@@ -337,6 +337,20 @@ export function renderSearch(r: SearchResult): string {
 function why(c: Candidate): string {
   const e = c.explanation;
   const parts: string[] = [];
+  if (!('exact' in e)) {
+    const terms = (field: 'name' | 'keywords' | 'description' | 'body' | 'usage'): string =>
+      e.terms.filter((t) => t.tf[field] > 0).map((t) => escapeInvisible(t.token)).join(',');
+    for (const field of ['name', 'keywords', 'description', 'body', 'usage'] as const) {
+      if (e.fields[field] > 0) parts.push(`${field}[${terms(field)}] +${e.fields[field].toFixed(3)}`);
+    }
+    if (e.name_bonus.applies) parts.push(`exact name +${e.name_bonus.points}`);
+    if (e.fuzzy.weighted > 0) parts.push(`fuzzy[${e.fuzzy.matches.map((m) => `${escapeInvisible(m.query_token)}~${escapeInvisible(m.term)}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`);
+    if (e.telemetry.multiplier !== 1) parts.push(`telemetry ×${e.telemetry.multiplier.toFixed(3)}`);
+    if (e.lifecycle.multiplier !== 1) parts.push(`${e.lifecycle.state} ×${e.lifecycle.multiplier}`);
+    if (e.usage.matched.length > 0) parts.push(`learned from: ${e.usage.matched.map((q) => JSON.stringify(escapeInvisible(oneLine(q, 60)))).join('; ')}`);
+    if (e.dropped_tokens.length > 0) parts.push(`dropped: ${e.dropped_tokens.map((d) => `${escapeInvisible(d.token)} (${d.reason})`).join(', ')}`);
+    return parts.join(', ');
+  }
   if (e.exact.keywords.points > 0) parts.push(`keywords[${e.exact.keywords.matched.join(',')}] +${e.exact.keywords.points}`);
   if (e.exact.name.points > 0) parts.push(`name[${e.exact.name.matched.join(',')}] +${e.exact.name.points}`);
   if (e.exact.description.points > 0) parts.push(`description[${e.exact.description.matched.join(',')}] +${e.exact.description.points}`);

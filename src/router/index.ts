@@ -41,3 +41,7 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ServedPage, type ServedSkill } f
 export { HYBRID_LEXICAL_V2, POLICY_V2_ID, V2, idfWeight, scoreV2 } from './policies/hybrid-lexical-v2.js';
 export { DEFAULT_POLICY_ID, POLICIES, checkPolicyId, policyById } from './policies/index.js';
 export type { RankingPolicy } from './policies/policy.js';
+export { BM25F_V3, POLICY_V3_ID, V3, V3_FIELDS, idf, scoreV3, termContribution, weightedFrequency, type Bm25fExplanation, type DroppedToken, type V3Features } from './policies/bm25f-v3.js';
+export type { Bm25fPolicy, Policy } from './policies/policy.js';
+export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search-bm25f.js';
+export { forgetExamples, learnExamples, parseExampleLines, type ForgetReport, type LearnReport } from './learn.js';

@@ -10,6 +10,11 @@ import {
   ingestSkills,
   listGenerations,
   openCatalogForWrite,
+  openUsageForWrite,
+  publishedPolicy,
+  unarchivedServedIds,
+  pruneUsage,
+  telemetryPathFor,
   publishWorkingSet,
   readMeta,
   writeMeta,
@@ -52,6 +57,8 @@ export function indexCatalog(options: OperatorOptions & DiscoverOptions & { publ
     const policy = choosePolicy(db, options.policy);
     const summary = ingestSkills(db, options, now, options.onProgress);
     const publish = options.publish === false ? null : publishWorkingSet(db, policy, now);
+    // Retired and archived skills keep no usage examples (docs/ranking.md §9).
+    if (publish) pruneUsageOf(options.catalog, db);
     return { catalog: options.catalog, ...summary, publish };
   }, true);
 }
@@ -77,6 +84,7 @@ export function changeLifecycle(
       ...(options.replacement !== undefined ? { replacement: options.replacement } : {}),
     });
     const publish = options.publish === false ? null : publishWorkingSet(db, choosePolicy(db, options.policy), options.now ?? (() => new Date()));
+    if (publish) pruneUsageOf(options.catalog, db);
     return { change, publish };
   });
 }
@@ -97,7 +105,21 @@ function choosePolicy(db: Db, asked: string | undefined): string {
     writeMeta(db, 'policy', checkPolicyId(asked));
     return asked;
   }
-  return readMeta(db, 'policy') ?? DEFAULT_POLICY_ID;
+  // A catalog that never recorded a policy keeps the one its last generation was published under.
+  return readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID;
+}
+
+// Drops the usage examples of skills the published generation no longer serves as active or deprecated.
+function pruneUsageOf(catalog: string, db: Db): void {
+  const file = telemetryPathFor(catalog);
+  if (!existsSync(file)) return;
+  const keep = new Set(unarchivedServedIds(db));
+  const u = openUsageForWrite(file);
+  try {
+    pruneUsage(u, keep);
+  } finally {
+    u.close();
+  }
 }
 
 // Opens the catalog for one operator job. Only `index` may create it; a writer lock held by another

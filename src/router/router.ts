@@ -1,9 +1,10 @@
 /**
  * The consumer face of the router as one object: a read-only catalog, the per-generation search
- * cache and the telemetry store. skill_search and skill_fetch are one call each; telemetry is
- * written after the answer is computed and can never fail it.
+ * cache, the telemetry store and the usage examples beside it. skill_search and skill_fetch are one
+ * call each; telemetry and usage examples are written after the answer is computed and can never fail it.
  */
-import { CatalogReader, TelemetryStore, telemetryPathFor } from '../catalog/index.js';
+import { CatalogReader, TelemetryStore, addUsageExamples, openUsageForWrite, readUsage, telemetryPathFor, usageSignature } from '../catalog/index.js';
+import { UsageIndex } from './search-bm25f.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
 import { telemetryMultiplier } from './policies/hybrid-lexical-v1.js';
 import { queryHash } from './query.js';
@@ -18,6 +19,11 @@ export interface RouterOptions {
   readonly telemetry?: boolean;
   /** Clock for telemetry timestamps (default: the system clock). */
   readonly now?: () => Date;
+  /**
+   * Rank with the usage examples kept beside the telemetry (policy bm25f.v3; default true). Telemetry
+   * off stops recording new examples; the examples already learned or imported still rank.
+   */
+  readonly usage?: boolean;
 }
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
@@ -27,15 +33,23 @@ export class Router {
   private readonly reader: CatalogReader;
   private readonly cache = new SearchCache();
   private readonly telemetry: TelemetryStore | undefined;
+  private readonly telemetryFile: string;
+  private readonly useUsage: boolean;
+  private readonly now: () => Date;
+  private usageSig = '';
+  private usageIndex = UsageIndex.EMPTY;
 
   constructor(options: RouterOptions) {
     this.reader = new CatalogReader(options.catalog);
-    this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(telemetryPathFor(options.catalog), options.now ?? (() => new Date()));
+    this.now = options.now ?? (() => new Date());
+    this.telemetryFile = telemetryPathFor(options.catalog);
+    this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(this.telemetryFile, this.now);
+    this.useUsage = options.usage !== false;
   }
 
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
-    const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax());
+    const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax(), this.usage());
     this.telemetry?.recordSuggestions(
       queryHash(request.query),
       result.catalog_generation,
@@ -46,13 +60,14 @@ export class Router {
 
   /** The reference scorer over the whole generation (for verification; no telemetry written). */
   searchBruteForce(request: SearchRequest, maxLimit?: number): SearchResult {
-    return bruteForceSearch(this.reader, request, this.history(), maxLimit);
+    return bruteForceSearch(this.reader, request, this.history(), maxLimit, this.usage());
   }
 
   /** skill_fetch: the verified body of a pinned skill. */
   fetch(request: FetchRequest): FetchResult {
     const result = fetchSkill(this.reader, request);
     this.telemetry?.recordFetch(result.skill_id, result.revision_id, result.catalog_generation, request.context);
+    if (this.telemetry) this.recordExample(result.skill_id, request.context);
     return result;
   }
 
@@ -87,6 +102,32 @@ export class Router {
     const t = this.telemetry;
     if (!t) return 1;
     return t.fetchedHistories().reduce((m, h) => Math.max(m, telemetryMultiplier(h.suggestions, h.fetches)), 1);
+  }
+
+  // The usage examples to rank with, re-read only when the telemetry file's examples changed.
+  private usage(): UsageIndex {
+    if (!this.useUsage) return UsageIndex.EMPTY;
+    const sig = usageSignature(this.telemetryFile);
+    if (sig !== this.usageSig) {
+      this.usageIndex = new UsageIndex(readUsage(this.telemetryFile).examples);
+      this.usageSig = sig;
+    }
+    return this.usageIndex;
+  }
+
+  // A consumer fetch's context (its capability query) becomes a usage example; best-effort, never fails the fetch.
+  private recordExample(skillId: string, context: string): void {
+    if (context.trim() === '') return;
+    try {
+      const db = openUsageForWrite(this.telemetryFile);
+      try {
+        addUsageExamples(db, [{ skill_id: skillId, query: context }], 'fetch', this.now().toISOString());
+      } finally {
+        db.close();
+      }
+    } catch {
+      // Usage is advisory like telemetry: a read-only folder or a locked file never fails a fetch.
+    }
   }
 
   private history(): HistoryFn {

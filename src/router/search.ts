@@ -22,6 +22,8 @@ import {
 import { ftsOr, queryTokens } from './query.js';
 import { policyById } from './policies/index.js';
 import type { RankingPolicy } from './policies/policy.js';
+import type { Bm25fExplanation } from './policies/bm25f-v3.js';
+import { Bm25fCache, UsageIndex, analyzeQuery, bruteForceBm25f, searchBm25f } from './search-bm25f.js';
 
 /** Most skills holding a fuzzy term that are scored before the scan (beyond it, the bound takes slack). */
 const FUZZY_PRESCORE_LIMIT = 200;
@@ -49,7 +51,8 @@ export interface Candidate {
   readonly description: string;
   readonly state: SkillState;
   readonly score: number;
-  readonly explanation: ScoreExplanation;
+  /** Every component of the score, in the shape of the candidate's policy (docs/ranking.md). */
+  readonly explanation: ScoreExplanation | Bm25fExplanation;
 }
 
 /** The skill_search result. */
@@ -99,6 +102,8 @@ export function checkLimit(limit: unknown, max = MAX_LIMIT): number {
 export class SearchCache {
   private seq = -1;
   private fuzzy: FuzzyIndex | undefined;
+  /** The state policy bm25f.v3 keeps per generation. */
+  readonly bm25f = new Bm25fCache();
 
   /** The fuzzy index for `generation`, rebuilt when the published sequence changed. */
   fuzzyIndex(reader: CatalogReader, generation: PublishedGeneration): FuzzyIndex {
@@ -121,12 +126,17 @@ export function searchCatalog(
   history: HistoryFn,
   maxLimit = MAX_LIMIT,
   telemetryMax: number = V1.TELEMETRY_MAX,
+  usage: UsageIndex = UsageIndex.EMPTY,
 ): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
-  const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
     const policy = policyById(gen.policy);
+    if (policy.kind === 'bm25f') {
+      const q = analyzeQuery(request.query);
+      return { ...searchBm25f(reader, cache.bm25f, gen, q, limit, includeDeprecated, history, telemetryMax, usage), query: request.query };
+    }
+    const all = queryTokens(request.query);
     const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzy = cache.fuzzyIndex(reader, gen);
     const expansions = new Map(unknown.map((t) => [t, fuzzy.expand(t)] as const));
@@ -196,12 +206,22 @@ export function searchCatalog(
  * Reference scorer: scores every skill of the published generation with the policy and returns the
  * top k. Slow by design; the property test compares the fast path with it.
  */
-export function bruteForceSearch(reader: CatalogReader, request: SearchRequest, history: HistoryFn, maxLimit = MAX_LIMIT): SearchResult {
+export function bruteForceSearch(
+  reader: CatalogReader,
+  request: SearchRequest,
+  history: HistoryFn,
+  maxLimit = MAX_LIMIT,
+  usage: UsageIndex = UsageIndex.EMPTY,
+): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
-  const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
     const policy = policyById(gen.policy);
+    if (policy.kind === 'bm25f') {
+      const q = analyzeQuery(request.query);
+      return { ...bruteForceBm25f(reader, new Bm25fCache(), gen, q, limit, includeDeprecated, history, usage), query: request.query };
+    }
+    const all = queryTokens(request.query);
     const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzyEligible = new Set(unknown);
     const bm25 = new Map<number, number>();

@@ -41,6 +41,8 @@ export interface SkillRecord {
   readonly flags: readonly string[];
   /** Every path whose bytes equal this revision (this one first). */
   readonly provenance: readonly string[];
+  /** The first `bodyExcerptChars` characters of the body, only when loadSkillFile was asked for them. */
+  readonly body_excerpt?: string;
 }
 
 /** Where a file was found: its scope. */
@@ -54,11 +56,12 @@ export interface FileOrigin {
 
 /**
  * Reads, hashes, splits, parses and validates one SKILL.md. Never throws for a bad file.
- * `maxBytes` caps the read (default 1 MiB).
+ * `maxBytes` caps the read (default 1 MiB); `bodyExcerptChars` returns that much of the body as
+ * `body_excerpt` (from the same read).
  */
 export function loadSkillFile(
   origin: FileOrigin,
-  options: { maxBytes?: number } = {},
+  options: { maxBytes?: number; bodyExcerptChars?: number } = {},
 ): { ok: true; record: SkillRecord } | { ok: false; problem: Problem } {
   const label = origin.path;
   const file = readTextCapped(origin.realPath, { label, ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
@@ -94,6 +97,7 @@ export function loadSkillFile(
     warnings: f.warnings,
     flags: f.flags,
     provenance: [origin.path],
+    ...(options.bodyExcerptChars !== undefined ? { body_excerpt: file.text.slice(split.bodyOffset, split.bodyOffset + options.bodyExcerptChars) } : {}),
   };
   return { ok: true, record };
 }

@@ -86,6 +86,7 @@ export function scoreV2(f: Features): ScoreExplanation {
 
 /** v2 as a RankingPolicy. */
 export const HYBRID_LEXICAL_V2: RankingPolicy = Object.freeze({
+  kind: 'lexical',
   id: POLICY_V2_ID,
   tiers: { keyword: V2.TIER_KEYWORD, name: V2.TIER_NAME, description: V2.TIER_DESCRIPTION },
   ftsWeight: V2.FTS_WEIGHT,

@@ -5,23 +5,24 @@
 import { SkilldexError } from '../../errors.js';
 import { HYBRID_LEXICAL_V1 } from './hybrid-lexical-v1.js';
 import { HYBRID_LEXICAL_V2 } from './hybrid-lexical-v2.js';
-import type { RankingPolicy } from './policy.js';
+import { BM25F_V3 } from './bm25f-v3.js';
+import type { Policy } from './policy.js';
 
 /** Every known policy, by id. */
-export const POLICIES: ReadonlyMap<string, RankingPolicy> = new Map([
+export const POLICIES: ReadonlyMap<string, Policy> = new Map<string, Policy>([
   [HYBRID_LEXICAL_V1.id, HYBRID_LEXICAL_V1],
   [HYBRID_LEXICAL_V2.id, HYBRID_LEXICAL_V2],
+  [BM25F_V3.id, BM25F_V3],
 ]);
 
 /**
- * The policy new catalogs are published under: v1, the design's policy, which meets the speed
- * targets; v2 ranks better on real, long descriptions at several times the cost on broad queries
- * (docs/ranking.md §7) and is one `--policy` away.
+ * The policy new catalogs are published under: bm25f.v3, which ranks best on the dev split and
+ * learns from use (docs/ranking.md §8). v1 and v2 stay selectable with `--policy` and rank as before.
  */
-export const DEFAULT_POLICY_ID = HYBRID_LEXICAL_V1.id;
+export const DEFAULT_POLICY_ID = BM25F_V3.id;
 
 /** The policy `id`; CATALOG_TOO_NEW when a catalog names one this skilldex does not know. */
-export function policyById(id: string): RankingPolicy {
+export function policyById(id: string): Policy {
   const p = POLICIES.get(id);
   if (!p) {
     throw new SkilldexError('CATALOG_TOO_NEW', `the catalog is published under policy ${id}, which this skilldex does not know`, {

@@ -1,12 +1,14 @@
 /**
  * What the search engine needs from a ranking policy: its id, the constants the SQL fast path
  * builds its partial score from, how query tokens are weighted and filtered, and the pure
- * `score(features)`. One file per policy implements this; the engine never branches on an id.
+ * `score(features)`. One file per policy implements this; the engine branches on the policy's
+ * kind (lexical or BM25F), never on an id.
  */
-import type { Features, ScoreExplanation } from './hybrid-lexical-v1.js';
+import type { Features, ScoreExplanation } from './types.js';
 
-/** A ranking policy. */
+/** A lexical ranking policy (v1, v2): exact tiers + FTS5 relevance + fuzzy, scored through SQL. */
 export interface RankingPolicy {
+  readonly kind: 'lexical';
   readonly id: string;
   /** Tier points per field for one matched query token (before the token's weight). */
   readonly tiers: { readonly keyword: number; readonly name: number; readonly description: number };
@@ -26,3 +28,12 @@ export interface RankingPolicy {
   /** The explained score of one skill. */
   score(features: Features): ScoreExplanation;
 }
+
+/** A BM25F policy (v3): scored over the catalog's postings (src/router/search-bm25f.ts). */
+export interface Bm25fPolicy {
+  readonly kind: 'bm25f';
+  readonly id: string;
+}
+
+/** Any ranking policy; the search engine dispatches on `kind`, never on an id. */
+export type Policy = RankingPolicy | Bm25fPolicy;

@@ -1,0 +1,81 @@
+/**
+ * Storage of the bm25f.v3 index (docs/ranking.md §8): applying a publish's changes to `postings`,
+ * and `serving_docs`, the per-row field lengths and states of the published generation packed in
+ * one blob with the generation's document count and per-field length sums. Writes happen only
+ * inside the publish transaction (publish.ts).
+ */
+import type { Db } from './db.js';
+import { decodePostings, encodePostings, type FieldCounts, type Posting } from './postings.js';
+
+/** States of serving rows as stored in `serving_docs` (index = code). */
+export const STATE_CODES = ['active', 'deprecated', 'archived'] as const;
+
+/** Per-row statistics of the published generation, as a search reads them. */
+export interface ServingDocs {
+  /** Rows in the generation (every state). */
+  readonly docs: number;
+  /** Sum of each document field's length over the rows, in DOC_FIELDS order. */
+  readonly sums: FieldCounts;
+  /** Five numbers per rowid: the four field lengths and the state code; rowids past the end are absent. */
+  readonly data: Uint32Array;
+}
+
+/** Applies removed rowids and added postings, term by term; terms left with no posting are deleted. */
+export function applyPostings(db: Db, removed: ReadonlyMap<string, readonly number[]>, added: ReadonlyMap<string, readonly Posting[]>): void {
+  const get = db.prepare(`SELECT data FROM postings WHERE term = ?`).pluck();
+  const put = db.prepare(`INSERT INTO postings (term, df, data) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET df = excluded.df, data = excluded.data`);
+  const drop = db.prepare(`DELETE FROM postings WHERE term = ?`);
+  const terms = new Set([...removed.keys(), ...added.keys()]);
+  for (const term of terms) {
+    const gone = new Set(removed.get(term) ?? []);
+    const old = get.get(term) as Buffer | undefined;
+    let list: Posting[] = old ? decodePostings(old) : [];
+    if (gone.size > 0) list = list.filter((p) => !gone.has(p.rowid));
+    const add = added.get(term);
+    if (add && add.length > 0) {
+      list = list.concat(add);
+      list.sort((a, b) => a.rowid - b.rowid);
+    }
+    if (list.length === 0) drop.run(term);
+    else put.run(term, list.length, encodePostings(list));
+  }
+}
+
+/** Rewrites `serving_docs` from the serving rows. */
+export function writeServingDocs(db: Db): void {
+  const rows = db.prepare(`SELECT rowid, state, len_n, len_k, len_d, len_b FROM serving ORDER BY rowid`).all() as {
+    rowid: number;
+    state: string;
+    len_n: number;
+    len_k: number;
+    len_d: number;
+    len_b: number;
+  }[];
+  const max = rows.length > 0 ? rows[rows.length - 1]!.rowid : 0;
+  const data = new Uint32Array((max + 1) * 5);
+  const sums: FieldCounts = [0, 0, 0, 0];
+  for (const r of rows) {
+    const o = r.rowid * 5;
+    data[o] = r.len_n;
+    data[o + 1] = r.len_k;
+    data[o + 2] = r.len_d;
+    data[o + 3] = r.len_b;
+    data[o + 4] = Math.max(0, STATE_CODES.indexOf(r.state as (typeof STATE_CODES)[number]));
+    sums[0] += r.len_n;
+    sums[1] += r.len_k;
+    sums[2] += r.len_d;
+    sums[3] += r.len_b;
+  }
+  db.prepare(
+    `INSERT INTO serving_docs (id, docs, sums, data) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET docs = excluded.docs, sums = excluded.sums, data = excluded.data`,
+  ).run(rows.length, JSON.stringify(sums), Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+}
+
+/** Decodes the stored `serving_docs` row (an empty generation when there is none). */
+export function decodeServingDocs(row: { docs: number; sums: string; data: Buffer } | undefined): ServingDocs {
+  if (!row) return { docs: 0, sums: [0, 0, 0, 0], data: new Uint32Array(0) };
+  // Copy into an aligned buffer: a Buffer from SQLite may start at any byte offset.
+  const bytes = new Uint8Array(row.data.byteLength);
+  bytes.set(row.data);
+  return { docs: row.docs, sums: JSON.parse(row.sums) as FieldCounts, data: new Uint32Array(bytes.buffer) };
+}

@@ -1,0 +1,150 @@
+/**
+ * The inverted index of policy bm25f.v3 (docs/ranking.md §8): for every term of the published
+ * generation, one row of `postings` holding its document frequency and a packed list of
+ * `(serving rowid, tf name, tf keywords, tf description, tf body)` in rowid order, plus the
+ * per-document forward data (`serving.fwd`: each term's per-field frequencies; `serving.lens`:
+ * each field's length in terms) the explanation and the brute-force scorer read. Everything is
+ * computed once at publish time; a search never tokenises a document. Pure encoding here; the
+ * writes live in publish.ts.
+ */
+import { analyzeTerms } from '../text/index.js';
+
+/** The document fields of v3, in the order of every per-field array. */
+export const DOC_FIELDS = ['name', 'keywords', 'description', 'body'] as const;
+/** One per-field count per document field, in DOC_FIELDS order. */
+export type FieldCounts = [number, number, number, number];
+
+/** Longest part of a body that is indexed, in characters after the frontmatter (docs/ranking.md §8). */
+export const BODY_INDEX_CHARS = 8_192;
+
+/** A document's terms: per-field frequency of each term, and each field's length in terms. */
+export interface DocumentTerms {
+  readonly terms: ReadonlyMap<string, FieldCounts>;
+  readonly lens: FieldCounts;
+}
+
+/** The body terms stored on a revision at ingest: term → frequency, and the body's length in terms. */
+export interface BodyTerms {
+  readonly tf: Readonly<Record<string, number>>;
+  readonly len: number;
+}
+
+/** Analyses the first BODY_INDEX_CHARS characters of a body into its stored body terms. */
+export function bodyTermsOf(body: string): BodyTerms {
+  const terms = analyzeTerms(body.slice(0, BODY_INDEX_CHARS));
+  const tf: Record<string, number> = {};
+  for (const t of terms) tf[t] = (tf[t] ?? 0) + 1;
+  return { tf: sortedRecord(tf), len: terms.length };
+}
+
+/** The terms of one document from its fields and its stored body terms. */
+export function documentTerms(s: {
+  name: string;
+  keywords: readonly string[];
+  tags: readonly string[];
+  description: string;
+  when_to_use?: string | null;
+  body: BodyTerms;
+}): DocumentTerms {
+  const terms = new Map<string, FieldCounts>();
+  const lens: FieldCounts = [0, 0, 0, 0];
+  const add = (field: 0 | 1 | 2, list: readonly string[]): void => {
+    lens[field] = list.length;
+    for (const t of list) {
+      let c = terms.get(t);
+      if (!c) terms.set(t, (c = [0, 0, 0, 0]));
+      c[field]++;
+    }
+  };
+  add(0, analyzeTerms(s.name));
+  add(1, analyzeTerms([...s.keywords, ...s.tags].join(' , ')));
+  add(2, analyzeTerms(s.description + (s.when_to_use ? '\n' + s.when_to_use : '')));
+  lens[3] = s.body.len;
+  for (const [t, n] of Object.entries(s.body.tf)) {
+    let c = terms.get(t);
+    if (!c) terms.set(t, (c = [0, 0, 0, 0]));
+    c[3] += n;
+  }
+  return { terms, lens };
+}
+
+/** The stored form of a document's forward terms (`serving.fwd`): JSON `{ term: [n, k, d, b] }`, keys sorted. */
+export function encodeForward(terms: ReadonlyMap<string, FieldCounts>): string {
+  const keys = [...terms.keys()].sort();
+  const o: Record<string, FieldCounts> = {};
+  for (const k of keys) o[k] = terms.get(k)!;
+  return JSON.stringify(o);
+}
+
+/** Parses `serving.fwd`. */
+export function decodeForward(fwd: string): Readonly<Record<string, FieldCounts>> {
+  return JSON.parse(fwd) as Record<string, FieldCounts>;
+}
+
+/** One posting: a serving rowid and the term's frequency in each document field. */
+export interface Posting {
+  readonly rowid: number;
+  readonly tf: FieldCounts;
+}
+
+/** Packs postings (sorted by rowid) as varints: rowid delta, then the four frequencies. */
+export function encodePostings(list: readonly Posting[]): Buffer {
+  const out: number[] = [];
+  let prev = 0;
+  for (const p of list) {
+    pushVarint(out, p.rowid - prev);
+    prev = p.rowid;
+    for (let f = 0; f < 4; f++) pushVarint(out, p.tf[f]!);
+  }
+  return Buffer.from(out);
+}
+
+/**
+ * Decodes a postings blob, calling `fn(rowid, tfName, tfKeywords, tfDescription, tfBody)` for each
+ * posting in rowid order (no allocation per posting: this is the search's inner loop).
+ */
+export function forEachPosting(data: Uint8Array, fn: (rowid: number, n: number, k: number, d: number, b: number) => void): void {
+  let i = 0;
+  let rowid = 0;
+  const len = data.length;
+  const next = (): number => {
+    let x = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = data[i++]!;
+      x += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return x;
+  };
+  while (i < len) {
+    rowid += next();
+    const n = next();
+    const k = next();
+    const d = next();
+    const b = next();
+    fn(rowid, n, k, d, b);
+  }
+}
+
+/** Decodes a postings blob into an array. */
+export function decodePostings(data: Uint8Array): Posting[] {
+  const out: Posting[] = [];
+  forEachPosting(data, (rowid, n, k, d, b) => out.push({ rowid, tf: [n, k, d, b] }));
+  return out;
+}
+
+function pushVarint(out: number[], x: number): void {
+  while (x >= 0x80) {
+    out.push((x % 0x80) | 0x80);
+    x = Math.floor(x / 0x80);
+  }
+  out.push(x);
+}
+
+function sortedRecord(r: Record<string, number>): Record<string, number> {
+  const o: Record<string, number> = {};
+  for (const k of Object.keys(r).sort()) o[k] = r[k]!;
+  return o;
+}

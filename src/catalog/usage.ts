@@ -1,0 +1,138 @@
+/**
+ * Usage examples (docs/ranking.md §9): `(query, skill_id)` pairs — the capability query of a consumer
+ * fetch (its `context`), or examples imported with `skilldex learn` — kept in the telemetry file
+ * beside the catalog (never in skill files), at most MAX_EXAMPLES_PER_SKILL per skill (the most
+ * recent), read by policy bm25f.v3 as the "usage" field. Reads open the file read-only and never
+ * create it; writes are the operator's (`learn`, `forget`) or the router's (a fetch with a context).
+ */
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { SkilldexError } from '../errors.js';
+import type { Db } from './db.js';
+
+/** Most examples kept per skill (older ones are dropped first). */
+export const MAX_EXAMPLES_PER_SKILL = 200;
+/** Longest example query kept, in characters (longer text is cut). */
+export const MAX_EXAMPLE_CHARS = 1_000;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS usage_examples (
+    id INTEGER PRIMARY KEY,
+    skill_id TEXT NOT NULL,
+    query TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('fetch', 'import')),
+    at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS usage_examples_skill ON usage_examples (skill_id, id);
+`;
+
+/** One usage example. */
+export interface UsageExample {
+  readonly skill_id: string;
+  readonly query: string;
+}
+
+/** The examples of a telemetry file, in (skill_id, id) order, and a signature that changes with them. */
+export interface UsageSnapshot {
+  readonly signature: string;
+  readonly examples: readonly UsageExample[];
+}
+
+/** Reads the usage examples of `file`; none when the file or its table does not exist. */
+export function readUsage(file: string): UsageSnapshot {
+  if (!existsSync(file)) return { signature: 'none', examples: [] };
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 200');
+    const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`).get();
+    if (!has) return { signature: 'none', examples: [] };
+    const sig = db.prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`).get() as { n: number; m: number };
+    const examples = db.prepare(`SELECT skill_id, query FROM usage_examples ORDER BY skill_id, id`).all() as UsageExample[];
+    return { signature: `${sig.n}:${sig.m}`, examples };
+  } catch {
+    // Usage is advisory like telemetry: an unreadable file ranks as if no example had been learned.
+    return { signature: 'unreadable', examples: [] };
+  } finally {
+    db?.close();
+  }
+}
+
+/** Signature of the examples in `file` (cheap: a count and the largest id). */
+export function usageSignature(file: string): string {
+  if (!existsSync(file)) return 'none';
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`).get();
+    if (!has) return 'none';
+    const sig = db.prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`).get() as { n: number; m: number };
+    return `${sig.n}:${sig.m}`;
+  } catch {
+    return 'unreadable';
+  } finally {
+    db?.close();
+  }
+}
+
+/** Opens (creating if needed) the usage table of a telemetry file for writing. */
+export function openUsageForWrite(file: string): Db {
+  try {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(SCHEMA);
+    return db;
+  } catch (err) {
+    throw new SkilldexError('WRITE_FAILED', `cannot write usage examples to ${file}: ${(err as Error).message}`, { file }, { cause: err });
+  }
+}
+
+/**
+ * Adds examples (each cut to MAX_EXAMPLE_CHARS; blank ones skipped), then keeps only the most recent
+ * MAX_EXAMPLES_PER_SKILL of every skill touched. Returns how many were added.
+ */
+export function addUsageExamples(db: Db, examples: readonly UsageExample[], source: 'fetch' | 'import', at: string): number {
+  const ins = db.prepare(`INSERT INTO usage_examples (skill_id, query, source, at) VALUES (?, ?, ?, ?)`);
+  const trim = db.prepare(
+    `DELETE FROM usage_examples WHERE skill_id = ? AND id NOT IN (SELECT id FROM usage_examples WHERE skill_id = ? ORDER BY id DESC LIMIT ${MAX_EXAMPLES_PER_SKILL})`,
+  );
+  return db.transaction(() => {
+    const touched = new Set<string>();
+    let n = 0;
+    for (const e of examples) {
+      const q = e.query.trim().slice(0, MAX_EXAMPLE_CHARS);
+      if (q === '') continue;
+      ins.run(e.skill_id, q, source, at);
+      touched.add(e.skill_id);
+      n++;
+    }
+    for (const id of touched) trim.run(id, id);
+    return n;
+  })();
+}
+
+/** Removes the examples of `skillId`, or all of them; returns how many were removed. */
+export function forgetUsage(db: Db, target: { skill_id: string } | { all: true }): number {
+  if ('all' in target) return db.prepare(`DELETE FROM usage_examples`).run().changes;
+  return db.prepare(`DELETE FROM usage_examples WHERE skill_id = ?`).run(target.skill_id).changes;
+}
+
+/** Removes the examples of every skill not in `keep` (retired or archived skills keep none). */
+export function pruneUsage(db: Db, keep: ReadonlySet<string>): number {
+  const ids = (db.prepare(`SELECT DISTINCT skill_id FROM usage_examples`).pluck().all() as string[]).filter((id) => !keep.has(id));
+  const del = db.prepare(`DELETE FROM usage_examples WHERE skill_id = ?`);
+  return db.transaction(() => ids.reduce((n, id) => n + del.run(id).changes, 0))();
+}
+
+/** Example counts per skill. */
+export function usageCounts(db: Db): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of db.prepare(`SELECT skill_id, count(*) AS n FROM usage_examples GROUP BY skill_id ORDER BY skill_id`).iterate() as Iterable<{
+    skill_id: string;
+    n: number;
+  }>) {
+    out.set(r.skill_id, r.n);
+  }
+  return out;
+}

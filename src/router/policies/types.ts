@@ -1,0 +1,61 @@
+/**
+ * The types every ranking policy shares: what a lexical policy scores (Features), its explanation,
+ * a fuzzy match and the lifecycle states. Its own file so that policies and the policy interface
+ * import it without importing each other.
+ */
+
+/** Lifecycle states a catalog skill can be in. */
+export type SkillState = 'active' | 'deprecated' | 'archived';
+
+/** What `score` needs to know about one skill for one query. */
+export interface Features {
+  /** Distinct query tokens that score (folded, stop-words, noise and common words out), in query order. */
+  readonly queryTokens: readonly string[];
+  /** Query tokens left out of the exact tiers and fuzzy matching because they are common. */
+  readonly commonTokens: readonly string[];
+  /** The Porter stem of each query token, aligned with queryTokens. */
+  readonly queryStems: readonly string[];
+  /** Tier weight of each query token, aligned with queryTokens (v1: all 1; v2: IDF). */
+  readonly tokenWeights?: readonly number[];
+  /** Stems of the skill's name, keyword (keywords + tags) and description tokens. */
+  readonly nameStems: ReadonlySet<string>;
+  readonly keywordStems: ReadonlySet<string>;
+  readonly descriptionStems: ReadonlySet<string>;
+  /** −bm25() of this skill for the query's FTS5 match (0 when it does not match). */
+  readonly bm25: number;
+  /** For query tokens whose stem is in none of the skill's fields: the closest fuzzy term and distance. */
+  readonly fuzzy: readonly FuzzyMatch[];
+  readonly suggestions: number;
+  readonly fetches: number;
+  readonly state: SkillState;
+}
+
+/** One fuzzy match: a query token, the skill's term it nearly equals, their edit distance. */
+export interface FuzzyMatch {
+  readonly query_token: string;
+  readonly term: string;
+  readonly distance: number;
+  /** The distance allowed for this token's length. */
+  readonly allowed: number;
+}
+
+/** Every component of a score (the `explanation` of a candidate). */
+export interface ScoreExplanation {
+  readonly policy: string;
+  readonly query_tokens: readonly string[];
+  readonly common_tokens: readonly string[];
+  /** v2 only: each query token's tier weight. */
+  readonly token_weights?: readonly number[];
+  readonly exact: {
+    readonly keywords: { readonly matched: readonly string[]; readonly points: number };
+    readonly name: { readonly matched: readonly string[]; readonly points: number };
+    readonly description: { readonly matched: readonly string[]; readonly points: number };
+    readonly total: number;
+  };
+  readonly fts: { readonly raw: number; readonly relevance: number; readonly weight: number; readonly weighted: number };
+  readonly fuzzy: { readonly matches: readonly FuzzyMatch[]; readonly relevance: number; readonly weight: number; readonly weighted: number };
+  readonly base: number;
+  readonly telemetry: { readonly suggestions: number; readonly fetches: number; readonly multiplier: number };
+  readonly lifecycle: { readonly state: SkillState; readonly multiplier: number };
+  readonly final: number;
+}

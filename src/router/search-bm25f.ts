@@ -1,0 +1,419 @@
+/**
+ * skill_search under policy bm25f.v3 (docs/ranking.md §8). The fast path reads the postings of each
+ * query term (never a document), accumulates every matching row's BM25F sum with the policy's own
+ * `termContribution`, adds the name bonus and fuzzy credit as upper bounds, and explains only the
+ * rows that can still reach the top k (sorted by bound, stopping at the first whose bound at the
+ * highest telemetry multiplier falls short). `bruteForceBm25f` scores every serving row from its
+ * forward terms with `scoreV3`; a property test holds the two equal.
+ */
+import { SkilldexError } from '../errors.js';
+import {
+  allBm25fRows,
+  bm25fRow,
+  decodeForward,
+  forEachPosting,
+  postingTerms,
+  postingsOf,
+  servingDocsOf,
+  servingRowidOf,
+  type Bm25fRow,
+  type CatalogReader,
+  type FieldCounts,
+  type PublishedGeneration,
+  type ServingDocs,
+  type UsageExample,
+} from '../catalog/index.js';
+import { analyzeTerms, boundedEditDistance, identifierTokens, isStopWord, stem } from '../text/index.js';
+import { FuzzyIndex } from './fuzzy.js';
+import {
+  POLICY_V3_ID,
+  V3,
+  idf,
+  scoreV3,
+  termContribution,
+  weightedFrequency,
+  type DroppedToken,
+  type PerField,
+} from './policies/bm25f-v3.js';
+import { REQUEST_FILLER, V1, allowedDistance } from './policies/hybrid-lexical-v1.js';
+import type { FuzzyMatch, SkillState } from './policies/types.js';
+import { MAX_QUERY_CHARS } from './query.js';
+import type { Candidate, HistoryFn, SearchResult } from './search.js';
+
+/** A query as v3 scores it: distinct scoring words with their terms, and the words dropped and why. */
+export interface AnalyzedQuery {
+  readonly tokens: readonly string[];
+  readonly terms: readonly string[];
+  readonly dropped: readonly DroppedToken[];
+}
+
+/**
+ * Analyses a query for v3: identifier-split words (analyze.ts), then stop-words, request filler,
+ * bare numbers and single characters dropped (each listed with its reason), at most
+ * MAX_QUERY_TOKENS distinct terms. A query of only filler, numbers or single characters keeps them.
+ * INVALID_QUERY when it is not a string, is over MAX_QUERY_CHARS, or has no word left.
+ */
+export function analyzeQuery(query: unknown): AnalyzedQuery {
+  if (typeof query !== 'string') throw new SkilldexError('INVALID_QUERY', 'query must be a string', { query: String(query) });
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new SkilldexError('INVALID_QUERY', `query is ${query.length} characters, over the limit of ${MAX_QUERY_CHARS}`, { length: query.length });
+  }
+  const words = [...new Set(identifierTokens(query))];
+  const dropped: DroppedToken[] = [];
+  const signal: string[] = [];
+  const weak: string[] = [];
+  for (const w of words) {
+    if (isStopWord(w)) dropped.push({ token: w, reason: 'stop-word' });
+    else if (REQUEST_FILLER.has(w)) weak.push(w);
+    else if (/^\p{N}+$/u.test(w)) weak.push(w);
+    else if (w.length === 1) weak.push(w);
+    else signal.push(w);
+  }
+  const reasonOf = (w: string): DroppedToken['reason'] => (REQUEST_FILLER.has(w) ? 'filler' : /^\p{N}+$/u.test(w) ? 'number' : 'single-character');
+  // A query made only of filler or numbers still searches for what it has.
+  const chosen = signal.length > 0 ? signal : weak;
+  if (signal.length > 0) for (const w of weak) dropped.push({ token: w, reason: reasonOf(w) });
+  const tokens: string[] = [];
+  const terms: string[] = [];
+  for (const w of chosen) {
+    const t = stem(w);
+    if (terms.includes(t)) continue;
+    if (terms.length >= V1.MAX_QUERY_TOKENS) {
+      dropped.push({ token: w, reason: 'over-limit' });
+      continue;
+    }
+    tokens.push(w);
+    terms.push(t);
+  }
+  if (terms.length === 0) {
+    throw new SkilldexError('INVALID_QUERY', `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`, {
+      query: query.slice(0, 200),
+    });
+  }
+  return { tokens, terms, dropped };
+}
+
+/** One skill's learned usage: its examples, their terms, and the field's term frequencies. */
+interface SkillUsage {
+  readonly examples: readonly { readonly query: string; readonly terms: ReadonlySet<string> }[];
+  readonly tf: ReadonlyMap<string, number>;
+  readonly len: number;
+}
+
+/** The usage field of every skill with examples, built from a snapshot of the telemetry file. */
+export class UsageIndex {
+  readonly bySkill = new Map<string, SkillUsage>();
+  constructor(examples: readonly UsageExample[]) {
+    const grouped = new Map<string, string[]>();
+    for (const e of examples) {
+      const l = grouped.get(e.skill_id);
+      if (l) l.push(e.query);
+      else grouped.set(e.skill_id, [e.query]);
+    }
+    for (const [id, queries] of grouped) {
+      const tf = new Map<string, number>();
+      let len = 0;
+      const ex = queries.map((query) => {
+        const terms = analyzeTerms(query);
+        len += terms.length;
+        for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+        return { query, terms: new Set(terms) };
+      });
+      this.bySkill.set(id, { examples: ex, tf, len });
+    }
+  }
+  /** An index with no examples. */
+  static readonly EMPTY = new UsageIndex([]);
+}
+
+/** Per-generation state kept between v3 searches. */
+export class Bm25fCache {
+  private seq = -1;
+  private docs: ServingDocs | undefined;
+  private fuzzy: FuzzyIndex | undefined;
+
+  /** The row statistics of `generation`. */
+  servingDocs(reader: CatalogReader, generation: PublishedGeneration): ServingDocs {
+    this.sync(generation);
+    if (!this.docs) this.docs = servingDocsOf(reader);
+    return this.docs;
+  }
+
+  /** The fuzzy index over the generation's terms (built on first need). */
+  fuzzyIndex(reader: CatalogReader, generation: PublishedGeneration): FuzzyIndex {
+    this.sync(generation);
+    if (!this.fuzzy) this.fuzzy = new FuzzyIndex(postingTerms(reader));
+    return this.fuzzy;
+  }
+
+  private sync(generation: PublishedGeneration): void {
+    if (generation.seq === this.seq) return;
+    this.seq = generation.seq;
+    this.docs = undefined;
+    this.fuzzy = undefined;
+  }
+}
+
+// Usage resolved against the generation: the served rows that have examples (archived rows keep none).
+interface ResolvedUsage {
+  readonly byRow: Map<number, SkillUsage>;
+  readonly avgLen: number;
+}
+
+function resolveUsage(reader: CatalogReader, usage: UsageIndex): ResolvedUsage {
+  const byRow = new Map<number, SkillUsage>();
+  let total = 0;
+  for (const [id, u] of usage.bySkill) {
+    const r = servingRowidOf(reader, id);
+    if (!r || r.state === 'archived') continue;
+    byRow.set(r.rowid, u);
+    total += u.len;
+  }
+  return { byRow, avgLen: byRow.size > 0 ? total / byRow.size : 0 };
+}
+
+function avgLensOf(docs: ServingDocs, usage: ResolvedUsage): PerField {
+  const n = docs.docs > 0 ? docs.docs : 1;
+  return [docs.sums[0] / n, docs.sums[1] / n, docs.sums[2] / n, docs.sums[3] / n, usage.avgLen];
+}
+
+/** What both v3 paths share for one query. */
+interface QueryContext {
+  readonly q: AnalyzedQuery;
+  readonly docs: number;
+  readonly avgLens: PerField;
+  readonly df: readonly number[];
+  /** Indexes (into q.terms) of the terms no document and no example has: fuzzy matching tries these. */
+  readonly unknown: readonly number[];
+  readonly usage: ResolvedUsage;
+}
+
+/** The v3 fast path over the published generation. */
+export function searchBm25f(
+  reader: CatalogReader,
+  cache: Bm25fCache,
+  gen: PublishedGeneration,
+  q: AnalyzedQuery,
+  limit: number,
+  includeDeprecated: boolean,
+  history: HistoryFn,
+  telemetryMax: number,
+  usage: UsageIndex,
+): SearchResult {
+  const docs = cache.servingDocs(reader, gen);
+  const used = resolveUsage(reader, usage);
+  const avgLens = avgLensOf(docs, used);
+  const rows = docs.data.length / 5;
+  const acc = new Float64Array(rows);
+  const nameHits = new Uint8Array(rows);
+  const touched: number[] = [];
+  const df: number[] = [];
+  const unknown: number[] = [];
+  const lens: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  const tf: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  const seen = new Uint8Array(rows);
+  const touch = (rowid: number): void => {
+    if (seen[rowid] === 0) {
+      seen[rowid] = 1;
+      touched.push(rowid);
+    }
+  };
+  q.terms.forEach((term, i) => {
+    const post = postingsOf(reader, term);
+    // Rows whose examples hold the term; df counts a row once whether the term is in its text, its examples or both.
+    const usageRows: number[] = [];
+    for (const [rowid, u] of used.byRow) if (u.tf.has(term)) usageRows.push(rowid);
+    let termDf = post?.df ?? 0;
+    const inPostings = new Set<number>();
+    if (post && usageRows.length > 0) forEachPosting(post.data, (rowid) => inPostings.add(rowid));
+    for (const r of usageRows) if (!inPostings.has(r)) termDf++;
+    df.push(termDf);
+    if (termDf === 0) {
+      unknown.push(i);
+      return;
+    }
+    const termIdf = idf(termDf, docs.docs);
+    const score = (rowid: number, n: number, k: number, d: number, b: number): void => {
+      const o = rowid * 5;
+      const u = used.byRow.get(rowid);
+      tf[0] = n;
+      tf[1] = k;
+      tf[2] = d;
+      tf[3] = b;
+      tf[4] = u?.tf.get(term) ?? 0;
+      lens[0] = docs.data[o]!;
+      lens[1] = docs.data[o + 1]!;
+      lens[2] = docs.data[o + 2]!;
+      lens[3] = docs.data[o + 3]!;
+      lens[4] = u?.len ?? 0;
+      touch(rowid);
+      acc[rowid] = acc[rowid]! + termContribution(weightedFrequency(tf, lens, avgLens), termIdf);
+      if (n > 0) nameHits[rowid] = nameHits[rowid]! + 1;
+    };
+    if (post) forEachPosting(post.data, score);
+    for (const r of usageRows) if (!inPostings.has(r)) score(r, 0, 0, 0, 0);
+  });
+  // Fuzzy: each unknown term's near terms (within its allowed distance) and the rows holding them.
+  const fuzzyOf = new Map<number, FuzzyMatch[]>();
+  if (unknown.length > 0) {
+    const fuzzy = cache.fuzzyIndex(reader, gen);
+    for (const i of unknown) {
+      const term = q.terms[i]!;
+      const best = new Map<number, FuzzyMatch>();
+      for (const [near, distance] of fuzzy.expand(term)) {
+        const post = postingsOf(reader, near);
+        if (!post) continue;
+        const m: FuzzyMatch = { query_token: q.tokens[i]!, term: near, distance, allowed: allowedDistance(term.length) };
+        forEachPosting(post.data, (rowid) => {
+          const cur = best.get(rowid);
+          if (!cur || distance < cur.distance || (distance === cur.distance && near < cur.term)) best.set(rowid, m);
+        });
+      }
+      for (const [rowid, m] of best) {
+        touch(rowid);
+        const l = fuzzyOf.get(rowid);
+        if (l) l.push(m);
+        else fuzzyOf.set(rowid, [m]);
+      }
+    }
+  }
+  const ctx: QueryContext = { q, docs: docs.docs, avgLens, df, unknown, usage: used };
+  // Upper bounds: BM25F sum + name bonus where every query term is in the name + exact fuzzy part.
+  const nTerms = q.terms.length;
+  const bounds: { rowid: number; bound: number }[] = [];
+  for (const rowid of touched) {
+    const state = docs.data[rowid * 5 + 4]!;
+    if (state === 2 || (state === 1 && !includeDeprecated)) continue;
+    let b = acc[rowid]!;
+    if (nameHits[rowid] === nTerms) b += V3.NAME_BONUS;
+    const fm = fuzzyOf.get(rowid);
+    if (fm) b += (V3.FUZZY_WEIGHT * fm.reduce((s, m) => s + fuzzySim(m), 0)) / nTerms;
+    b *= state === 1 ? V3.DEPRECATED_MULTIPLIER : 1;
+    if (b > 0) bounds.push({ rowid, bound: b });
+  }
+  bounds.sort((a, b) => b.bound - a.bound || a.rowid - b.rowid);
+  const top = new TopK(limit);
+  for (const { rowid, bound } of bounds) {
+    if (top.full() && bound * telemetryMax + 1e-9 < top.worst()) break;
+    const row = bm25fRow(reader, rowid);
+    if (!row) continue;
+    top.offer(candidateOf(row, ctx, fuzzyOf.get(rowid) ?? [], history, gen));
+  }
+  return { catalog_generation: gen.catalog_generation, policy: POLICY_V3_ID, query: '', candidates: top.sorted() };
+}
+
+/** The v3 reference scorer: every serving row scored from its forward terms, fuzzy by naive edit distance. */
+export function bruteForceBm25f(
+  reader: CatalogReader,
+  cache: Bm25fCache,
+  gen: PublishedGeneration,
+  q: AnalyzedQuery,
+  limit: number,
+  includeDeprecated: boolean,
+  history: HistoryFn,
+  usage: UsageIndex,
+): SearchResult {
+  const docs = cache.servingDocs(reader, gen);
+  const used = resolveUsage(reader, usage);
+  const rows = [...allBm25fRows(reader)];
+  const fwds = rows.map((r) => decodeForward(r.fwd));
+  const df = q.terms.map((t) => rows.filter((r, j) => fwds[j]![t] !== undefined || (used.byRow.get(r.rowid)?.tf.has(t) ?? false)).length);
+  const unknown = q.terms.map((_, i) => i).filter((i) => df[i] === 0);
+  const ctx: QueryContext = { q, docs: docs.docs, avgLens: avgLensOf(docs, used), df, unknown, usage: used };
+  const scored: Candidate[] = [];
+  rows.forEach((r, j) => {
+    if (r.state === 'archived' || (r.state === 'deprecated' && !includeDeprecated)) return;
+    const fuzzy: FuzzyMatch[] = [];
+    for (const i of unknown) {
+      const term = q.terms[i]!;
+      const k = allowedDistance(term.length);
+      if (k === 0) continue;
+      let best: FuzzyMatch | undefined;
+      for (const t of Object.keys(fwds[j]!)) {
+        const d = boundedEditDistance(term, t, k);
+        if (d >= 1 && d <= k && (!best || d < best.distance || (d === best.distance && t < best.term))) best = { query_token: q.tokens[i]!, term: t, distance: d, allowed: k };
+      }
+      if (best) fuzzy.push(best);
+    }
+    const c = candidateOf(r, ctx, fuzzy, history, gen);
+    if (c.score > 0) scored.push(c);
+  });
+  scored.sort(compare);
+  return { catalog_generation: gen.catalog_generation, policy: POLICY_V3_ID, query: '', candidates: scored.slice(0, limit) };
+}
+
+function candidateOf(row: Bm25fRow, ctx: QueryContext, fuzzy: readonly FuzzyMatch[], history: HistoryFn, gen: PublishedGeneration): Candidate {
+  const fwd = decodeForward(row.fwd);
+  const u = ctx.usage.byRow.get(row.rowid);
+  const tf = ctx.q.terms.map((t): PerField => {
+    const c: FieldCounts | undefined = fwd[t];
+    return [c?.[0] ?? 0, c?.[1] ?? 0, c?.[2] ?? 0, c?.[3] ?? 0, u?.tf.get(t) ?? 0];
+  });
+  const nameTerms = new Set(Object.keys(fwd).filter((t) => fwd[t]![0] > 0));
+  const queryTerms = new Set(ctx.q.terms);
+  const matched = u ? u.examples.filter((e) => [...e.terms].some((t) => queryTerms.has(t))).slice(0, 3).map((e) => e.query) : [];
+  // Fuzzy matches in query order, as the explanation lists them.
+  const order = new Map(ctx.q.tokens.map((t, i) => [t, i] as const));
+  const sortedFuzzy = [...fuzzy].sort((a, b) => order.get(a.query_token)! - order.get(b.query_token)!);
+  const h = history(row.skill_id);
+  const explanation = scoreV3({
+    queryTokens: ctx.q.tokens,
+    queryTerms: ctx.q.terms,
+    droppedTokens: ctx.q.dropped,
+    docs: ctx.docs,
+    avgLens: ctx.avgLens,
+    lens: [row.len_n, row.len_k, row.len_d, row.len_b, u?.len ?? 0],
+    df: ctx.df,
+    tf,
+    nameTerms,
+    fuzzy: sortedFuzzy,
+    usageExamples: u?.examples.length ?? 0,
+    usageMatched: matched,
+    suggestions: h.suggestions,
+    fetches: h.fetches,
+    state: row.state as SkillState,
+  });
+  return {
+    skill_id: row.skill_id,
+    skill_version: row.skill_version,
+    revision_id: row.revision_id,
+    catalog_generation: gen.catalog_generation,
+    name: row.name,
+    description: row.description,
+    state: row.state as SkillState,
+    score: explanation.final,
+    explanation,
+  };
+}
+
+function fuzzySim(m: FuzzyMatch): number {
+  return 1 - m.distance / (m.allowed + 1);
+}
+
+function compare(a: Candidate, b: Candidate): number {
+  return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
+}
+
+// The k best candidates seen so far.
+class TopK {
+  private items: Candidate[] = [];
+  constructor(private readonly k: number) {}
+  full(): boolean {
+    return this.items.length >= this.k;
+  }
+  worst(): number {
+    return this.items[this.items.length - 1]?.score ?? 0;
+  }
+  offer(c: Candidate): void {
+    if (c.score <= 0) return;
+    if (this.full() && compare(c, this.items[this.items.length - 1]!) >= 0) return;
+    let i = this.items.length;
+    while (i > 0 && compare(c, this.items[i - 1]!) < 0) i--;
+    this.items.splice(i, 0, c);
+    if (this.items.length > this.k) this.items.pop();
+  }
+  sorted(): Candidate[] {
+    return [...this.items];
+  }
+}
+
