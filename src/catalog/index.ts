@@ -39,3 +39,22 @@ export {
   type UsageExample,
   type UsageSnapshot,
 } from './usage.js';
+export {
+  allLexicalRows,
+  bm25All,
+  bm25Of,
+  fetchRowOf,
+  ftsHolders,
+  lexicalRankStatement,
+  lexicalRowOf,
+  servedPage,
+  servedRowOf,
+  vocabDf,
+  vocabTerms,
+  type FetchRow,
+  type LexicalRankSpec,
+  type LexicalRow,
+  type RankRow,
+  type ServedRow,
+  type ServingState,
+} from './queries.js';

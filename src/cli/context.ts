@@ -86,3 +86,8 @@ export function collect(v: string, prev: string[] = []): string[] {
 export function telemetryEnabled(flag: boolean | undefined, env: CliIo['env']): boolean {
   return flag !== false && env['SKILLDEX_TELEMETRY'] !== 'off';
 }
+
+/** Whether learned usage examples rank: not turned off by `--no-usage` nor by SKILLDEX_USAGE=off. */
+export function usageEnabled(flag: boolean | undefined, env: CliIo['env']): boolean {
+  return flag !== false && env['SKILLDEX_USAGE'] !== 'off';
+}

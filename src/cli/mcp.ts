@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { Router, SkilldexError, findSubstrateRoot, realpathOrUndefined, resolveCatalogPath } from '../index.js';
-import { action, collect, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
+import { action, collect, parseIntOption, telemetryEnabled, usageEnabled, type CliContext } from './context.js';
 
 interface McpFlags {
   catalog?: string;
@@ -14,6 +14,7 @@ interface McpFlags {
   cascadeRoot?: string[];
   substrate?: string;
   telemetry?: boolean;
+  usage?: boolean;
 }
 
 /** Registers `mcp`. */
@@ -33,6 +34,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     .option('--cascade-root <dir>', 'a skill.index cascade skill_index_crawl may read (repeatable)', collect)
     .option('--substrate <dir>', 'substrate root for substrate_read (default: a substrate/ folder at or above the cwd)')
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
+    .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
     .addHelpText(
       'after',
       '\nExamples:\n  claude mcp add skilldex -- npx skilldex mcp --catalog ~/.skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate',
@@ -51,7 +53,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         if (o.substrate !== undefined && realpathOrUndefined(path.resolve(ctx.io.cwd, o.substrate)) === undefined) {
           throw new SkilldexError('SUBSTRATE_NOT_FOUND', `--substrate ${o.substrate} does not exist`, { option: '--substrate', value: o.substrate });
         }
-        const router = new Router({ catalog, telemetry: telemetryEnabled(o.telemetry, ctx.io.env) });
+        const router = new Router({ catalog, telemetry: telemetryEnabled(o.telemetry, ctx.io.env), usage: usageEnabled(o.usage, ctx.io.env) });
         // The catalog must answer before we announce ourselves: a missing or empty one fails here, clearly.
         router.currentGeneration();
         const mcp = await import('../mcp/index.js');

@@ -30,7 +30,7 @@ import {
   type Metrics,
   type SearchResult,
 } from '../index.js';
-import { action, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
+import { action, parseIntOption, telemetryEnabled, usageEnabled, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
@@ -174,8 +174,9 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .command('search [query]')
     .summary('rank skills for a query (skill_search)')
     .description(
-      'Rank the published generation for QUERY under policy tf.skillrouter.hybrid-lexical.v1 and explain\n' +
-        'every score. Pin what you use: fetch with skill_id, revision_id and catalog_generation.\n' +
+      'Rank the published generation for QUERY under the catalog\'s policy (tf.skillrouter.bm25f.v3 for new\n' +
+        'catalogs) and explain every score, learned usage examples included (--no-usage leaves them out).\n' +
+        'Pin what you use: fetch with skill_id, revision_id and catalog_generation.\n' +
         'With --batch FILE.jsonl, run one query per line ({"id","query"}) and print one JSON line each.',
     )
     .option('--catalog <file>', catalogHelp)
@@ -183,11 +184,12 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--include-deprecated', 'also rank deprecated skills (penalised)')
     .option('--batch <file>', 'JSONL file of {"id","query"} lines ("-" for stdin)')
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
+    .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
     .option('--json', 'print the skill_search result object')
     .addHelpText('after', '\nExamples:\n  skilldex search "extract tables from a pdf"\n  skilldex search "kubernetes deploy" --limit 3 --json\n  skilldex search --batch queries.jsonl > rankings.jsonl')
     .action(
-      action(ctx, async (query: string | undefined, o: CatalogFlag & { limit?: number; includeDeprecated?: boolean; batch?: string; telemetry?: boolean }) => {
-        const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
+      action(ctx, async (query: string | undefined, o: CatalogFlag & { limit?: number; includeDeprecated?: boolean; batch?: string; telemetry?: boolean; usage?: boolean }) => {
+        const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o), usage: usageEnabled(o.usage, ctx.io.env) });
         try {
           if (o.batch !== undefined) {
             if (query !== undefined) throw new SkilldexError('INVALID_ARGUMENT', 'give either a QUERY or --batch FILE, not both');
@@ -289,7 +291,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     );
 }
 
-async function readInput(ctx: CliContext, file: string): Promise<string> {
+/** Reads FILE, or standard input for "-" (FILE_NOT_FOUND when unreadable). */
+export async function readInput(ctx: CliContext, file: string): Promise<string> {
   if (file === '-') {
     if (!ctx.io.readStdin) throw new SkilldexError('INVALID_ARGUMENT', 'standard input is not available here');
     return ctx.io.readStdin();

@@ -6,7 +6,7 @@
  */
 import { SkilldexError } from '../errors.js';
 import { DEFAULT_MAX_SKILL_BYTES, readTextCapped } from '../fsx/index.js';
-import type { CatalogReader } from '../catalog/index.js';
+import { fetchRowOf, type CatalogReader } from '../catalog/index.js';
 import type { SkillState } from './policies/hybrid-lexical-v1.js';
 
 /** A skill_fetch request: all four fields required. */
@@ -51,11 +51,7 @@ export function fetchSkill(reader: CatalogReader, request: FetchRequest): FetchR
         { expected: req.catalog_generation, current: gen.catalog_generation },
       );
     }
-    const row = reader
-      .prepare(`SELECT skill_id, skill_version, revision_id, state, path, real_path, size, body_offset FROM serving WHERE skill_id = ?`)
-      .get(req.skill_id) as
-      | { skill_id: string; skill_version: string; revision_id: string; state: SkillState; path: string; real_path: string; size: number; body_offset: number }
-      | undefined;
+    const row = fetchRowOf(reader, req.skill_id);
     if (!row) {
       throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(req.skill_id)} in generation ${gen.catalog_generation}`, {
         skill_id: req.skill_id,

@@ -7,9 +7,22 @@
  * Skills that match only fuzzily are fetched only when their bounded score could still rank.
  * `bruteForceSearch` scores every skill with the same policy; a property test holds the two equal.
  */
-import type Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
-import { tokenSet, type CatalogReader, type PublishedGeneration } from '../catalog/index.js';
+import {
+  allLexicalRows,
+  bm25All,
+  bm25Of,
+  ftsHolders,
+  lexicalRankStatement,
+  lexicalRowOf,
+  tokenSet,
+  vocabDf,
+  vocabTerms,
+  type CatalogReader,
+  type LexicalRow,
+  type PublishedGeneration,
+  type RankRow,
+} from '../catalog/index.js';
 import { boundedEditDistance, stem } from '../text/index.js';
 import { FuzzyIndex, type Expansion } from './fuzzy.js';
 import {
@@ -25,8 +38,11 @@ import type { RankingPolicy } from './policies/policy.js';
 import type { Bm25fExplanation } from './policies/bm25f-v3.js';
 import { Bm25fCache, UsageIndex, analyzeQuery, bruteForceBm25f, searchBm25f } from './search-bm25f.js';
 
-/** Most skills holding a fuzzy term that are scored before the scan (beyond it, the bound takes slack). */
-const FUZZY_PRESCORE_LIMIT = 200;
+/**
+ * Most skills holding a fuzzy term that are scored before the scan (beyond it, the bound takes the
+ * fuzzy slack and the holders are scored after it). Injectable per search for tests.
+ */
+export const FUZZY_PRESCORE_LIMIT = 200;
 
 /** Default and bounds of `limit` (DESIGN.md §3). */
 export const DEFAULT_LIMIT = 8;
@@ -63,29 +79,6 @@ export interface SearchResult {
   readonly candidates: readonly Candidate[];
 }
 
-interface Row {
-  rid: number;
-  skill_id: string;
-  state: SkillState;
-  x: number;
-  partial: number;
-}
-
-interface ServingRow {
-  skill_id: string;
-  skill_version: string;
-  revision_id: string;
-  state: SkillState;
-  name: string;
-  description: string;
-  name_tok: string;
-  kw_tok: string;
-  desc_tok: string;
-  name_st: string;
-  kw_st: string;
-  desc_st: string;
-}
-
 /** History lookup used by the ranking (zeros when telemetry is off). */
 export type HistoryFn = (skillId: string) => { suggestions: number; fetches: number };
 
@@ -108,8 +101,7 @@ export class SearchCache {
   /** The fuzzy index for `generation`, rebuilt when the published sequence changed. */
   fuzzyIndex(reader: CatalogReader, generation: PublishedGeneration): FuzzyIndex {
     if (this.fuzzy && this.seq === generation.seq) return this.fuzzy;
-    const terms = (reader.prepare(`SELECT term FROM vocab`).all() as { term: string }[]).map((r) => r.term);
-    this.fuzzy = new FuzzyIndex(terms);
+    this.fuzzy = new FuzzyIndex(vocabTerms(reader));
     this.seq = generation.seq;
     return this.fuzzy;
   }
@@ -127,6 +119,7 @@ export function searchCatalog(
   maxLimit = MAX_LIMIT,
   telemetryMax: number = V1.TELEMETRY_MAX,
   usage: UsageIndex = UsageIndex.EMPTY,
+  prescoreLimit: number = FUZZY_PRESCORE_LIMIT,
 ): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
   const includeDeprecated = request.include_deprecated === true;
@@ -145,23 +138,16 @@ export function searchCatalog(
     const top = new TopK(limit);
     const seen = new Set<number>();
     const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
-    const states = `'active'${includeDeprecated ? `, 'deprecated'` : ''}`;
     // Only skills that contain a fuzzy term can earn fuzzy credit. When they are few, score them all
     // first: then the scan below needs no fuzzy slack in its bound and stops right after the top k.
-    // The rankable skills holding any of the given terms (LIMIT -1: all of them).
-    const holdersOf = reader.prepare(
-      `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid WHERE serving_fts MATCH ? AND s.state IN (${states}) LIMIT ?`,
-    );
     let slack = fuzzyMax;
     let fuzzyDone = fuzzyTerms.length === 0;
     if (!fuzzyDone) {
-      const holders = holdersOf.all(ftsOr(fuzzyTerms), FUZZY_PRESCORE_LIMIT + 1) as { rid: number }[];
-      if (holders.length <= FUZZY_PRESCORE_LIMIT) {
-        // FTS5 may hand back rows other than the one asked for: keep only the row whose rowid matches.
-        const xOf = reader.prepare(`${bm25Sql(policy)} AND serving_fts.rowid = ?`);
+      const holders = ftsHolders(reader, ftsOr(fuzzyTerms), includeDeprecated, prescoreLimit + 1);
+      if (holders.length <= prescoreLimit) {
         const match = ftsOr(tokens);
         for (const h of holders) {
-          const x = (xOf.all(match, h.rid) as { rid: number; x: number }[]).find((r) => r.rid === h.rid)?.x ?? 0;
+          const x = bm25Of(reader, policy.bm25Columns, match, h.rid);
           seen.add(h.rid);
           top.offer(scoreRow(reader, policy, h.rid, tokens, weights, common, expansions, x, history, gen));
         }
@@ -169,14 +155,14 @@ export function searchCatalog(
         fuzzyDone = true;
       }
     }
-    const stmt = rankStatement(reader, policy, weights.filter((w) => w !== 0).length, includeDeprecated);
+    const stmt = lexicalRankStatement(reader, policy, weights.filter((w) => w !== 0).length, includeDeprecated);
     const params = rankParams(tokens, weights);
     // SQLite keeps only the best `heap` rows by partial score (a bounded sort, as a LIMIT query
     // does); when the bound has not stopped us within them, one more pass sorts every match.
     for (let heap = Math.max(4 * limit, 64); ; heap = Number.MAX_SAFE_INTEGER) {
       let rows = 0;
       let stopped = false;
-      for (const row of stmt.iterate({ ...params, heap }) as Iterable<Row>) {
+      for (const row of stmt.iterate({ ...params, heap }) as Iterable<RankRow>) {
         rows++;
         if (seen.has(row.rid)) continue;
         // Rows come in descending partial score; no later row can beat the k-th best once even its
@@ -192,7 +178,7 @@ export function searchCatalog(
     }
     // Too many fuzzy holders to score up front: those with no FTS match score at most fuzzyMax × telemetryMax.
     if (!fuzzyDone && (!top.full() || fuzzyMax * telemetryMax + 1e-9 >= top.worst())) {
-      for (const r of holdersOf.iterate(ftsOr(fuzzyTerms), -1) as Iterable<{ rid: number }>) {
+      for (const r of ftsHolders(reader, ftsOr(fuzzyTerms), includeDeprecated, -1)) {
         if (seen.has(r.rid)) continue;
         seen.add(r.rid);
         top.offer(scoreRow(reader, policy, r.rid, tokens, weights, common, expansions, 0, history, gen));
@@ -225,9 +211,9 @@ export function bruteForceSearch(
     const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzyEligible = new Set(unknown);
     const bm25 = new Map<number, number>();
-    for (const r of reader.prepare(bm25Sql(policy)).iterate(ftsOr(tokens)) as Iterable<{ rid: number; x: number }>) bm25.set(r.rid, r.x);
+    for (const r of bm25All(reader, policy.bm25Columns, ftsOr(tokens))) bm25.set(r.rid, r.x);
     const scored: Candidate[] = [];
-    for (const s of reader.prepare(`SELECT rowid AS rid, * FROM serving`).iterate() as Iterable<ServingRow & { rid: number }>) {
+    for (const s of allLexicalRows(reader)) {
       if (s.state === 'archived' || (s.state === 'deprecated' && !includeDeprecated)) continue;
       const c = candidateOf(policy, s, tokens, weights, common, naiveFuzzy(tokens, fuzzyEligible, s), bm25.get(s.rid) ?? 0, history, gen);
       if (c.score > 0) scored.push(c);
@@ -240,32 +226,6 @@ export function bruteForceSearch(
 /** Orders candidates: score descending, then skill_id ascending (DESIGN.md §3). */
 export function compareCandidates(a: Candidate, b: Candidate): number {
   return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
-}
-
-function bm25Sql(policy: RankingPolicy): string {
-  return `SELECT rowid AS rid, -bm25(serving_fts, ${policy.bm25Columns.join(', ')}) AS x FROM serving_fts WHERE serving_fts MATCH ?`;
-}
-
-// The ranking statement for `n` query tokens: tier points and FTS relevance of every FTS match,
-// computed by SQLite with the policy's constants, best `@heap` rows by that partial score.
-function rankStatement(reader: CatalogReader, policy: RankingPolicy, n: number, includeDeprecated: boolean): Database.Statement {
-  const t = policy.tiers;
-  const tiers: string[] = [];
-  for (let i = 0; i < n; i++) {
-    tiers.push(
-      `((instr(s.kw_st, @t${i}) > 0) * ${t.keyword} + (instr(s.name_st, @t${i}) > 0) * ${t.name} + (instr(s.desc_st, @t${i}) > 0) * ${t.description}) * @w${i}`,
-    );
-  }
-  const x = `(-bm25(serving_fts, ${policy.bm25Columns.join(', ')}))`;
-  const sql = `
-    SELECT s.rowid AS rid, s.skill_id, s.state, ${x} AS x,
-           ((${tiers.length > 0 ? tiers.join(' + ') : '0'}) + ${policy.ftsWeight} * (CASE WHEN ${x} > 0 THEN ${x} / (${x} + ${policy.bm25Half}) ELSE 0 END))
-             * (CASE s.state WHEN 'deprecated' THEN ${policy.deprecatedMultiplier} ELSE 1 END) AS partial
-    FROM serving_fts JOIN serving s ON s.rowid = serving_fts.rowid
-    WHERE serving_fts MATCH @match AND s.state IN ('active'${includeDeprecated ? `, 'deprecated'` : ''})
-    ORDER BY partial DESC, s.skill_id ASC
-    LIMIT @heap`;
-  return reader.prepare(sql);
 }
 
 /**
@@ -281,8 +241,7 @@ function splitTokens(
   all: readonly string[],
   policy: RankingPolicy,
 ): { tokens: string[]; common: string[]; unknown: string[]; weights: number[] } {
-  const dfOf = reader.prepare(`SELECT df FROM vocab WHERE term = ?`);
-  const df = new Map(all.map((t) => [t, (dfOf.get(t) as { df: number } | undefined)?.df ?? 0] as const));
+  const df = new Map(all.map((t) => [t, vocabDf(reader, t)] as const));
   let tokens = all.filter((t) => !policy.isCommon(df.get(t)!, gen.counts.total));
   if (tokens.length === 0) {
     const rarest = all.reduce((best, t) => (df.get(t)! < df.get(best)! ? t : best), all[0]!);
@@ -318,13 +277,13 @@ function scoreRow(
   history: HistoryFn,
   gen: PublishedGeneration,
 ): Candidate {
-  const s = reader.prepare(`SELECT * FROM serving WHERE rowid = ?`).get(rid) as ServingRow;
+  const s = lexicalRowOf(reader, rid)!;
   return candidateOf(policy, s, tokens, weights, common, indexedFuzzy(tokens, s, expansions), bm25, history, gen);
 }
 
 function candidateOf(
   policy: RankingPolicy,
-  s: ServingRow,
+  s: LexicalRow,
   tokens: readonly string[],
   weights: readonly number[],
   common: readonly string[],
@@ -362,7 +321,7 @@ function candidateOf(
 }
 
 // Fuzzy matches through the precomputed expansions (fast path).
-function indexedFuzzy(tokens: readonly string[], s: ServingRow, expansions: ReadonlyMap<string, Expansion>): FuzzyMatch[] {
+function indexedFuzzy(tokens: readonly string[], s: LexicalRow, expansions: ReadonlyMap<string, Expansion>): FuzzyMatch[] {
   const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
   const stems = tokenSet(s.name_st + s.kw_st + s.desc_st);
   const out: FuzzyMatch[] = [];
@@ -382,7 +341,7 @@ function indexedFuzzy(tokens: readonly string[], s: ServingRow, expansions: Read
 }
 
 // Fuzzy matches by brute force over the skill's own tokens (reference path).
-function naiveFuzzy(tokens: readonly string[], eligible: ReadonlySet<string>, s: ServingRow): FuzzyMatch[] {
+function naiveFuzzy(tokens: readonly string[], eligible: ReadonlySet<string>, s: LexicalRow): FuzzyMatch[] {
   const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
   const stems = tokenSet(s.name_st + s.kw_st + s.desc_st);
   const out: FuzzyMatch[] = [];

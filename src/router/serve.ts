@@ -6,7 +6,7 @@
  */
 import { SkilldexError } from '../errors.js';
 import { DEFAULT_MAX_SKILL_BYTES, readTextCapped } from '../fsx/index.js';
-import type { CatalogReader } from '../catalog/index.js';
+import { servedPage, servedRowOf, type CatalogReader, type ServedRow } from '../catalog/index.js';
 import type { SkillState } from './policies/hybrid-lexical-v1.js';
 
 /** A served skill: identity, verbatim frontmatter, and the digest and size of its SKILL.md. */
@@ -33,20 +33,6 @@ export interface ServedPage {
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
-interface Row {
-  skill_id: string;
-  skill_version: string;
-  revision_id: string;
-  name: string;
-  description: string;
-  state: SkillState;
-  size: number;
-  frontmatter: string;
-}
-
-const SELECT = `SELECT s.skill_id, s.skill_version, s.revision_id, s.name, s.description, s.state, s.size, r.frontmatter
-  FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
-
 /** Lists served (non-archived) skills in skill_id order, `limit` at a time after `cursor`. */
 export function listServedSkills(reader: CatalogReader, options: { cursor?: string; limit?: number } = {}): ServedPage {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
@@ -55,9 +41,7 @@ export function listServedSkills(reader: CatalogReader, options: { cursor?: stri
   }
   const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
   return reader.read((gen) => {
-    const rows = reader
-      .prepare(`${SELECT} WHERE s.state != 'archived' AND s.skill_id > ? ORDER BY s.skill_id LIMIT ?`)
-      .all(after, limit + 1) as Row[];
+    const rows = servedPage(reader, after, limit + 1);
     const page = rows.slice(0, limit).map(toServed);
     const last = page[page.length - 1];
     return {
@@ -76,8 +60,8 @@ export function getServedSkill(reader: CatalogReader, skillId: string): ServedSk
 /** The verified bytes of a served skill's SKILL.md as text; INDEX_DRIFT when they no longer match. */
 export function readServedSkill(reader: CatalogReader, skillId: string): { skill: ServedSkill; text: string; catalog_generation: string } {
   return reader.read((gen) => {
-    const skill = lookup(reader, skillId);
-    const row = reader.prepare(`SELECT path, real_path FROM serving WHERE skill_id = ?`).get(skillId) as { path: string; real_path: string };
+    const row = lookupRow(reader, skillId);
+    const skill = toServed(row);
     const file = readTextCapped(row.real_path, { maxBytes: Math.max(skill.size, DEFAULT_MAX_SKILL_BYTES) });
     if (!file.ok || file.sha256 !== skill.revision_id || file.size !== skill.size) {
       throw new SkilldexError('INDEX_DRIFT', `${row.path} no longer matches revision ${skill.revision_id}: re-index`, {
@@ -91,13 +75,17 @@ export function readServedSkill(reader: CatalogReader, skillId: string): { skill
 }
 
 function lookup(reader: CatalogReader, skillId: string): ServedSkill {
-  const row = reader.prepare(`${SELECT} WHERE s.skill_id = ?`).get(skillId) as Row | undefined;
-  if (!row) throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(skillId)} is served`, { skill_id: skillId });
-  if (row.state === 'archived') throw new SkilldexError('SKILL_ARCHIVED', `skill ${skillId} is archived`, { skill_id: skillId });
-  return toServed(row);
+  return toServed(lookupRow(reader, skillId));
 }
 
-function toServed(r: Row): ServedSkill {
+function lookupRow(reader: CatalogReader, skillId: string): ServedRow {
+  const row = servedRowOf(reader, skillId);
+  if (!row) throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(skillId)} is served`, { skill_id: skillId });
+  if (row.state === 'archived') throw new SkilldexError('SKILL_ARCHIVED', `skill ${skillId} is archived`, { skill_id: skillId });
+  return row;
+}
+
+function toServed(r: ServedRow): ServedSkill {
   return {
     skill_id: r.skill_id,
     skill_version: r.skill_version,

@@ -16,6 +16,12 @@ import { idfWeight } from '../../src/router/index.js';
 import { REPO, runCli } from '../support/cli.js';
 import { NOW, newCatalogPath } from '../catalog/support.js';
 import path from 'node:path';
+import type { Candidate, ScoreExplanation } from '../../src/index.js';
+
+/** The explanation of a candidate of a lexical (v1/v2) catalog, which these tests pin. */
+function lx(c: Candidate): ScoreExplanation {
+  return c.explanation as ScoreExplanation;
+}
 
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
 
@@ -47,7 +53,7 @@ describe('policy v2', () => {
     const top = r.search({ query: 'fill in a pdf form' }).candidates[0]!;
     r.close();
     expect(top.skill_id).toBe('pdf-toolkit');
-    const e = top.explanation;
+    const e = lx(top);
     expect(e.policy).toBe(POLICY_V2_ID);
     expect(e.token_weights).toHaveLength(e.query_tokens.length);
     for (const w of e.token_weights!) expect(w).toBeGreaterThan(0);

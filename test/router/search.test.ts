@@ -14,10 +14,16 @@ import {
   V1,
   telemetryPathFor,
   type Candidate,
+  type ScoreExplanation,
   type SearchResult,
 } from '../../src/index.js';
 import { REPO, runCli } from '../support/cli.js';
 import { NOW, codeOf, indexTree, newCatalogPath } from '../catalog/support.js';
+
+/** The explanation of a candidate of a lexical (v1/v2) catalog, which these tests pin. */
+function lx(c: Candidate): ScoreExplanation {
+  return c.explanation as ScoreExplanation;
+}
 
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
 let catalog: string;
@@ -49,12 +55,12 @@ describe('ranking relations on examples/skills', () => {
     const r = router.search({ query: 'kuberntes' });
     const first = r.candidates[0]!;
     expect(first.skill_id).toBe('kubernetes-deploy');
-    expect(first.explanation.exact.total).toBe(0);
-    expect(first.explanation.fts.raw).toBe(0);
-    expect(first.explanation.fuzzy.matches).toEqual([
+    expect(lx(first).exact.total).toBe(0);
+    expect(lx(first).fts.raw).toBe(0);
+    expect(lx(first).fuzzy.matches).toEqual([
       { query_token: 'kuberntes', term: 'kubernetes', distance: 1, allowed: 2 },
     ]);
-    expect(first.explanation.fuzzy.weighted).toBeGreaterThan(0);
+    expect(lx(first).fuzzy.weighted).toBeGreaterThan(0);
   });
 
   it('a typo beside an exact word puts the intended skill first', () => {
@@ -62,13 +68,13 @@ describe('ranking relations on examples/skills', () => {
     expect(top('postmortem incidnet')[0]).toBe('incident-postmortem');
     const regex = router.search({ query: 'regx builder' }).candidates[0]!;
     expect(regex.skill_id).toBe('regex-builder');
-    expect(regex.explanation.fuzzy.matches.map((m) => m.term)).toEqual(['regex']);
+    expect(lx(regex).fuzzy.matches.map((m) => m.term)).toEqual(['regex']);
   });
 
   it('a word inflected differently meets its stem (deploying → deploy)', () => {
     const c = router.search({ query: 'deploying kubernetes clusters' }).candidates[0]!;
     expect(c.skill_id).toBe('kubernetes-deploy');
-    expect(c.explanation.exact.name.matched).toContain('deploying');
+    expect(lx(c).exact.name.matched).toContain('deploying');
   });
 
   it('a query without any matching word has no candidates', () => {
@@ -98,7 +104,7 @@ describe('the search result', () => {
       expect(c.catalog_generation).toBe(r.catalog_generation);
       expect(c.revision_id).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(c.state).toBe('active');
-      const e = c.explanation;
+      const e = lx(c);
       expect(Object.keys(e)).toEqual([
         'policy',
         'query_tokens',
@@ -364,7 +370,7 @@ describe('byte-identical --json output', () => {
         (await runCli(['search', QUERIES[0]!, '--catalog', cat, '--json'])).stdout,
       ) as SearchResult
     ).candidates;
-    expect(withHistory.some((c: Candidate) => c.explanation.telemetry.multiplier !== 1)).toBe(true);
+    expect(withHistory.some((c: Candidate) => lx(c).telemetry.multiplier !== 1)).toBe(true);
     // The telemetry did move on: without restoring, the next run sees more suggestions.
     const db = new Database(tel, { readonly: true });
     const n = (db.prepare(`SELECT count(*) AS n FROM events`).get() as { n: number }).n;

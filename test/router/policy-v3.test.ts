@@ -1,0 +1,255 @@
+/**
+ * Policy bm25f.v3 (docs/ranking.md §8–9): the fast path over postings equals the brute-force scorer
+ * over every serving row (ids, order, scores and explanations) on random catalogs with bodies,
+ * identifier-shaped words, lifecycle states, telemetry and learned usage examples; and the
+ * behaviour users rely on: the body is searched, identifiers split, an exact name wins, dropped
+ * words are shown, usage examples rank (learn, forget, the per-skill cap, re-index survival,
+ * --no-usage, archived skills keep none).
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  POLICY_ID,
+  POLICY_V3_ID,
+  Router,
+  changeLifecycle,
+  forgetExamples,
+  indexCatalog,
+  learnExamples,
+  type Bm25fExplanation,
+  type SearchRequest,
+  type SearchResult,
+} from '../../src/index.js';
+import { MAX_EXAMPLES_PER_SKILL, readUsage, telemetryPathFor } from '../../src/catalog/index.js';
+import { tmpDir, writeTree } from '../support/cli.js';
+import { NOW, newCatalogPath, skillText } from '../catalog/support.js';
+import { VOCAB, applyLifecycle, idOf, libraryArb, queryArb, textOf, writeHistories, type GenSkill } from './support.js';
+
+type Outcome = { ok: true; result: SearchResult } | { ok: false; code: string };
+function attempt(fn: () => SearchResult): Outcome {
+  try {
+    return { ok: true, result: fn() };
+  } catch (err) {
+    return { ok: false, code: (err as { code?: string }).code ?? String(err) };
+  }
+}
+
+const LIMITS = Array.from({ length: 20 }, (_, i) => i + 1);
+const IDENT = ['getWeather', 'resnet50', 'HTMLParser', 'snake_case_name', 'pdfToText', 'v2Api'];
+const bodyWord = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...VOCAB) }, { weight: 1, arbitrary: fc.constantFrom(...IDENT) });
+
+function build(skills: readonly GenSkill[], bodies: readonly string[][], policy = POLICY_V3_ID): { catalog: string; root: string; cleanup: () => void } {
+  const root = tmpDir('skilldex-v3-');
+  const catalog = newCatalogPath('skilldex-v3-cat-');
+  skills.forEach((s, i) => {
+    const text = textOf(s, i).replace(/\n\n# [^\n]*\n\nBody of [^\n]*\n$/, `\n\n${(bodies[i] ?? []).join(' ')}\n`);
+    writeTree(root, { [path.join(idOf(s, i), 'SKILL.md')]: text });
+  });
+  indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy });
+  applyLifecycle(catalog, skills);
+  writeHistories(catalog, skills);
+  return { catalog, root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+function checkAllLimits(router: Router, query: string, includeDeprecated: boolean, limits: readonly number[] = LIMITS): void {
+  for (const limit of limits) {
+    const request: SearchRequest = { query, limit, include_deprecated: includeDeprecated };
+    const slow = attempt(() => router.searchBruteForce(request));
+    const fast = attempt(() => router.search(request));
+    if (!slow.ok || !fast.ok) {
+      expect(fast).toEqual(slow);
+      return;
+    }
+    expect(fast.result.candidates.map((c) => [c.skill_id, c.score]), `query ${JSON.stringify(query)} limit ${limit}`).toEqual(
+      slow.result.candidates.map((c) => [c.skill_id, c.score]),
+    );
+    expect(fast.result).toEqual(slow.result);
+  }
+}
+
+describe('bm25f.v3: fast path = brute force (property)', () => {
+  it('on random catalogs with bodies, identifiers, lifecycle, telemetry and usage examples, limits 1..20', () => {
+    fc.assert(
+      fc.property(
+        libraryArb(3, 40).chain((skills) =>
+          fc.tuple(
+            fc.constant(skills),
+            fc.array(fc.array(bodyWord, { maxLength: 30 }), { minLength: skills.length, maxLength: skills.length }),
+            fc.array(fc.tuple(fc.nat(skills.length - 1), fc.array(fc.oneof(fc.constantFrom(...VOCAB), fc.constantFrom(...IDENT)), { minLength: 1, maxLength: 4 })), {
+              maxLength: 12,
+            }),
+          ),
+        ),
+        fc.array(queryArb, { minLength: 1, maxLength: 3 }),
+        ([skills, bodies, examples], queries) => {
+          const lib = build(skills, bodies);
+          try {
+            if (examples.length > 0) {
+              const text = examples.map(([i, ws]) => JSON.stringify({ query: ws.join(' '), skill_id: idOf(skills[i]!, i) })).join('\n');
+              learnExamples({ catalog: lib.catalog, text, file: 'gen.jsonl', now: NOW });
+            }
+            const router = new Router({ catalog: lib.catalog, now: NOW, telemetry: false });
+            try {
+              for (const q of queries) checkAllLimits(router, q.query, q.include_deprecated);
+              for (const w of IDENT) checkAllLimits(router, w, true, [1, 3, 8]);
+            } finally {
+              router.close();
+            }
+          } finally {
+            lib.cleanup();
+          }
+        },
+      ),
+      { numRuns: 20 },
+    );
+  }, 300_000);
+});
+
+function lib(files: Record<string, { description: string; body?: string; keywords?: string[] }>, policy = POLICY_V3_ID): { catalog: string; root: string } {
+  const root = tmpDir('skilldex-v3b-');
+  const catalog = newCatalogPath('skilldex-v3b-cat-');
+  for (const [id, spec] of Object.entries(files)) writeTree(root, { [path.join(id, 'SKILL.md')]: skillText(id, spec) });
+  indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy });
+  return { catalog, root };
+}
+
+const ids = (r: SearchResult): string[] => r.candidates.map((c) => c.skill_id);
+
+describe('bm25f.v3 behaviour', () => {
+  const files = {
+    'weather-api': { description: 'Current conditions and forecasts for a city.', body: 'Call getWeather(city) to read the forecast.' },
+    'slide-maker': { description: 'Build presentation decks from an outline.', body: 'Exports PPTX.' },
+    'pdf-toolkit': { description: 'Extract text and tables from PDF files.', body: 'Uses pdfplumber.' },
+    'mcp-builder': { description: 'Guide for building MCP servers that expose tools.', body: 'Server scaffolding.' },
+    'artifacts-builder': { description: 'Build rich HTML artifacts with many tools and components for MCP clients.', body: 'builder builder' },
+  };
+
+  it('is the default policy of a new catalog and names itself in every explanation', () => {
+    const { catalog } = lib(files, undefined as unknown as string);
+    const router = new Router({ catalog, telemetry: false });
+    const r = router.search({ query: 'forecast for a city' });
+    expect(r.policy).toBe(POLICY_V3_ID);
+    expect(r.candidates[0]!.explanation.policy).toBe(POLICY_V3_ID);
+    router.close();
+  });
+
+  it('searches the body and splits identifiers (getWeather → get weather), in documents and queries', () => {
+    const { catalog } = lib(files);
+    const router = new Router({ catalog, telemetry: false });
+    expect(ids(router.search({ query: 'pdfplumber' }))[0]).toBe('pdf-toolkit');
+    expect(ids(router.search({ query: 'weather' }))[0]).toBe('weather-api');
+    expect(ids(router.search({ query: 'getWeather' }))[0]).toBe('weather-api');
+    const e = router.search({ query: 'pdfplumber' }).candidates[0]!.explanation as Bm25fExplanation;
+    expect(e.fields.body).toBeGreaterThan(0);
+    expect(e.fields.name).toBe(0);
+    router.close();
+  });
+
+  it('gives an exact name its bonus, so a common word never routes a name query elsewhere', () => {
+    const { catalog } = lib(files);
+    const router = new Router({ catalog, telemetry: false });
+    const r = router.search({ query: 'mcp-builder' });
+    expect(ids(r)[0]).toBe('mcp-builder');
+    expect((r.candidates[0]!.explanation as Bm25fExplanation).name_bonus.applies).toBe(true);
+    router.close();
+  });
+
+  it('explains dropped words with their reason and each field, and components sum to base', () => {
+    const { catalog } = lib(files);
+    const router = new Router({ catalog, telemetry: false });
+    const e = router.search({ query: 'please extract the tables from 2 pdf' }).candidates[0]!.explanation as Bm25fExplanation;
+    expect(e.dropped_tokens).toEqual(
+      expect.arrayContaining([
+        { token: 'the', reason: 'stop-word' },
+        { token: 'please', reason: 'filler' },
+        { token: '2', reason: 'number' },
+      ]),
+    );
+    const sum = e.components.reduce((s, c) => s + c.points, 0);
+    expect(Math.abs(sum - e.base)).toBeLessThan(1e-6);
+    router.close();
+  });
+
+  it('v1 stays selectable and unchanged: a v1 catalog explains with exact tiers', () => {
+    const { catalog } = lib(files, POLICY_ID);
+    const router = new Router({ catalog, telemetry: false });
+    const r = router.search({ query: 'extract tables' });
+    expect(r.policy).toBe(POLICY_ID);
+    expect('exact' in r.candidates[0]!.explanation).toBe(true);
+    router.close();
+  });
+});
+
+describe('learning from use', () => {
+  const files = {
+    'pdf-toolkit': { description: 'Extract text and tables from PDF files.' },
+    'slide-maker': { description: 'Build presentation decks from an outline.' },
+    'doc-writer': { description: 'Write long documents.' },
+  };
+  const query = 'turn these slides into a handout';
+
+  it('ranks a learned example, explains it, and ranks exactly as before after forget', () => {
+    const { catalog } = lib(files);
+    const router = new Router({ catalog, telemetry: false });
+    const before = router.search({ query, limit: 3 });
+    expect(ids(before)[0]).toBe('slide-maker');
+    const report = learnExamples({ catalog, text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }) + '\n', file: 'x.jsonl', now: NOW });
+    expect(report.added).toBe(1);
+    const warm = router.search({ query, limit: 3 });
+    expect(ids(warm)[0]).toBe('pdf-toolkit');
+    const e = warm.candidates[0]!.explanation as Bm25fExplanation;
+    expect(e.usage.matched).toEqual(['slides to a pdf handout']);
+    expect(e.fields.usage).toBeGreaterThan(0);
+    expect(forgetExamples({ catalog, skill_id: 'pdf-toolkit' }).removed).toBe(1);
+    expect(router.search({ query, limit: 3 })).toEqual(before);
+    router.close();
+  });
+
+  it('--no-usage (usage: false) ranks as without examples; telemetry off still ranks with them', () => {
+    const { catalog } = lib(files);
+    const plain = new Router({ catalog, telemetry: false });
+    const before = plain.search({ query, limit: 3 });
+    learnExamples({ catalog, text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }), file: 'x.jsonl', now: NOW });
+    const off = new Router({ catalog, telemetry: false, usage: false });
+    expect(off.search({ query, limit: 3 })).toEqual(before);
+    expect(ids(plain.search({ query, limit: 3 }))[0]).toBe('pdf-toolkit');
+    plain.close();
+    off.close();
+  });
+
+  it('accepts eval lines (relevant lists), reports unknown skills, keeps the newest 200 per skill', () => {
+    const { catalog } = lib(files);
+    const lines = Array.from({ length: MAX_EXAMPLES_PER_SKILL + 5 }, (_, i) => JSON.stringify({ id: `q${i}`, query: `request number w${i}`, relevant: ['doc-writer'] }));
+    lines.push(JSON.stringify({ query: 'x y', skill_id: 'no-such-skill' }));
+    const r = learnExamples({ catalog, text: lines.join('\n'), file: 'eval.jsonl', now: NOW });
+    expect(r.unknown).toEqual([{ line: MAX_EXAMPLES_PER_SKILL + 6, skill_id: 'no-such-skill' }]);
+    expect(r.per_skill['doc-writer']).toBe(MAX_EXAMPLES_PER_SKILL);
+    const kept = readUsage(telemetryPathFor(catalog)).examples.map((e) => e.query);
+    expect(kept).toHaveLength(MAX_EXAMPLES_PER_SKILL);
+    expect(kept).toContain(`request number w${MAX_EXAMPLES_PER_SKILL + 4}`);
+    expect(kept).not.toContain('request number w0');
+  });
+
+  it('rejects a malformed line with INVALID_INPUT_FILE naming the line', () => {
+    const { catalog } = lib(files);
+    expect(() => learnExamples({ catalog, text: '{"query":"a","skill_id":"pdf-toolkit"}\n{nope', file: 'bad.jsonl' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT_FILE', details: { file: 'bad.jsonl', line: 2 } }),
+    );
+  });
+
+  it('examples survive re-indexing; an archived skill keeps none; a fetch context becomes an example', () => {
+    const { catalog, root } = lib(files);
+    learnExamples({ catalog, text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }), file: 'x.jsonl', now: NOW });
+    indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW });
+    expect(readUsage(telemetryPathFor(catalog)).examples).toHaveLength(1);
+    const router = new Router({ catalog, now: NOW });
+    const hit = router.search({ query: 'write long documents' }).candidates[0]!;
+    router.fetch({ skill_id: hit.skill_id, expected_revision: hit.revision_id, catalog_generation: hit.catalog_generation, context: 'draft a long report' });
+    router.close();
+    expect(readUsage(telemetryPathFor(catalog)).examples).toContainEqual({ skill_id: 'doc-writer', query: 'draft a long report' });
+    changeLifecycle({ catalog, skill_id: 'pdf-toolkit', to: 'archived', now: NOW });
+    expect(readUsage(telemetryPathFor(catalog)).examples.map((e) => e.skill_id)).toEqual(['doc-writer']);
+  });
+});
