@@ -4,8 +4,7 @@
  * the catalog, never the catalog or a skill file, and are never MCP tools.
  */
 import type { Command } from 'commander';
-import { forgetExamples, learnExamples, resolveCatalogPath } from '../index.js';
-import { escapeInvisible } from '../text/index.js';
+import { escapeInvisible, forgetExamples, learnExamples, resolveCatalogPath } from '../index.js';
 import { action, type CliContext } from './context.js';
 import { readInput } from './router.js';
 

@@ -9,7 +9,7 @@ import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
 import { telemetryMultiplier } from './policies/hybrid-lexical-v1.js';
 import { queryHash } from './query.js';
 import { getServedSkill, listServedSkills, readServedSkill, type ServedPage, type ServedSkill } from './serve.js';
-import { SearchCache, bruteForceSearch, searchCatalog, type HistoryFn, type SearchRequest, type SearchResult } from './search.js';
+import { FUZZY_PRESCORE_LIMIT, SearchCache, bruteForceSearch, searchCatalog, type HistoryFn, type SearchRequest, type SearchResult } from './search.js';
 
 /** Options of a Router. */
 export interface RouterOptions {
@@ -24,6 +24,11 @@ export interface RouterOptions {
    * off stops recording new examples; the examples already learned or imported still rank.
    */
   readonly usage?: boolean;
+  /**
+   * Lexical policies only: most fuzzy-term holders scored before the scan (default 200,
+   * FUZZY_PRESCORE_LIMIT). Tests set 0 or 1 to run the slack path; ranking is the same either way.
+   */
+  readonly fuzzyPrescoreLimit?: number;
 }
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
@@ -36,6 +41,7 @@ export class Router {
   private readonly telemetryFile: string;
   private readonly useUsage: boolean;
   private readonly now: () => Date;
+  private readonly prescoreLimit: number;
   private usageSig = '';
   private usageIndex = UsageIndex.EMPTY;
 
@@ -45,11 +51,12 @@ export class Router {
     this.telemetryFile = telemetryPathFor(options.catalog);
     this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(this.telemetryFile, this.now);
     this.useUsage = options.usage !== false;
+    this.prescoreLimit = options.fuzzyPrescoreLimit ?? FUZZY_PRESCORE_LIMIT;
   }
 
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
-    const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax(), this.usage());
+    const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax(), this.usage(), this.prescoreLimit);
     this.telemetry?.recordSuggestions(
       queryHash(request.query),
       result.catalog_generation,

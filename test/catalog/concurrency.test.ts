@@ -259,7 +259,7 @@ describe('a reader during a re-index', () => {
 });
 
 describe('an index killed with SIGKILL mid-ingest', () => {
-  it('leaves the last published generation serving, and the next index recovers', async () => {
+  it('leaves the last published generation serving, and the next index recovers', { timeout: 240_000 }, async () => {
     const N = 3_000;
     const root = tmpDir();
     const v1 = treeFiles(range(0, N), 0);
