@@ -251,13 +251,15 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .description(
       'Run every query of each JSONL file ({"id","query","relevant":[skill_id,…]}, the format of the\n' +
         'skilldex bench data) against the catalog and report top-1, recall@5, MRR and nDCG@10 per file\n' +
-        'and their macro average. Telemetry is neither used nor written.',
+        'and their macro average. Telemetry is neither used nor written; learned usage examples rank\n' +
+        '(as they do for agents) unless --no-usage.',
     )
     .option('--catalog <file>', catalogHelp)
+    .option('--no-usage', 'rank without learned usage examples (cold)')
     .option('--json', 'print the metrics as JSON')
     .action(
-      action(ctx, async (files: string[], o: CatalogFlag): Promise<ExitCode> => {
-        const router = new Router({ catalog: catalogOf(o), telemetry: false });
+      action(ctx, async (files: string[], o: CatalogFlag & { usage?: boolean }): Promise<ExitCode> => {
+        const router = new Router({ catalog: catalogOf(o), telemetry: false, usage: usageEnabled(o.usage, ctx.io.env) });
         try {
           const rows: (Metrics & { file: string })[] = [];
           for (const file of files) {
