@@ -1,7 +1,7 @@
 /**
  * Quality benchmark (issue #3): top-1, recall@5, MRR and nDCG@10 of policy hybrid-lexical.v1 on the
  * dev split in ../shared/bench, beside a plain FTS5 BM25 baseline (name + description, porter
- * unicode61, OR of the query's terms — the bench README's `bm25-nd`) computed in the same run.
+ * unicode61, OR of the query's terms: `bm25-nd`) computed in the same run.
 * (policy v1, the default, and v2). `--extra` adds corpus-real as distractors to every catalog. Run files for the bench scorer are
  * written to bench/.work/runs/<method>/<dataset>.jsonl.
  *

@@ -1,5 +1,5 @@
 /**
- * Guards the one-way import graph of DESIGN.md §1: faces → capabilities → catalog/skills →
+ * Guards the one-way import graph of README.md "Development": faces → capabilities → catalog/skills →
  * fsx/text → errors.ts. A module imports another only through its index.ts; the faces import
  * only src/index.ts. A failing case names the file and the import.
  */

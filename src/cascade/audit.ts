@@ -1,5 +1,5 @@
 /**
- * `cascade audit` (DESIGN.md §4): lists every problem a crawl of the cascade at a root could meet.
+ * `cascade audit` (docs/cascade.md): lists every problem a crawl of the cascade at a root could meet.
  * The structural walk (audit-walk.ts) follows every entry; this file adds what needs the whole
  * picture: SKILL.md files below the root that no entry leads to (the one place the audit lists
  * folders, confined to the root), sibling entries with alike keyword sets, and skills whose own

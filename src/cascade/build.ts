@@ -1,5 +1,5 @@
 /**
- * `cascade build` (DESIGN.md §4): reads a tree of skills (SKILL.md frontmatter only, through
+ * `cascade build` (docs/cascade.md): reads a tree of skills (SKILL.md frontmatter only, through
  * src/skills), plans the cascade, and writes each node's skill.index, skill.index.sha256 and
  * skill.index.md. Writes only inside the built folder (fsx writeInside) and only files whose bytes
  * change; with `check` it writes nothing and lists what would change. Never deletes: index files

@@ -1,5 +1,5 @@
 /**
- * Crawls a skill.index cascade for one need (DESIGN.md §4), exactly as the cascade issue spells it:
+ * Crawls a skill.index cascade for one need (docs/cascade.md), exactly as the cascade issue spells it:
  * open the root's index, record malformed lines and stamp problems, match the case-folded need as
  * a substring of keys and keywords, rank self entries and leaves above descents, let a trusted
  * overlay break ties, and follow the one surviving descent until a leaf, a miss, or a failure.

@@ -1,5 +1,5 @@
 /**
- * Public surface of src/cascade: skill.index cascades (DESIGN.md §4): parse, stamp, overlay,
+ * Public surface of src/cascade: skill.index cascades (docs/cascade.md): parse, stamp, overlay,
  * crawl, build and audit. Explicit named exports only; the faces reach these through src/index.ts.
  */
 export { auditCascade, type AuditOptions } from './audit.js';

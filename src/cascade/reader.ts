@@ -32,7 +32,7 @@ export const MAX_STAMP_BYTES = 4096;
 
 /**
  * Throws INVALID_ARGUMENT naming the first key of `options` that is not in `known`, so a typo in an
- * option never passes silently (STYLE.md §5 "Options objects").
+ * option never passes silently.
  */
 export function assertKnownOptions(fn: string, options: object, known: readonly string[]): void {
   for (const key of Object.keys(options)) {

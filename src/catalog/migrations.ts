@@ -1,6 +1,6 @@
 /**
  * Catalog schema as numbered migrations gated by `PRAGMA user_version`, each applied inside one
- * immediate transaction (STYLE.md §6). Tests run these real migrations; there is no other DDL.
+ * immediate transaction. Tests run these real migrations; there is no other DDL.
  *
  * Tables: `revisions` (every revision ever seen), `files` (the last enumeration, for incremental
  * re-index), `skills` (the working set with lifecycle state), `generations` + `generation_members`

@@ -1,5 +1,5 @@
 /**
- * `enrichSkills` (DESIGN.md §6, issue #7): one enrichment run from inputs to evidence. Order matters
+ * `enrichSkills` (docs/enrich.md, issue #7): one enrichment run from inputs to evidence. Order matters
  * for the contract's "nothing written" promises: the inputs are resolved first (MISSING_ENV), then
  * the target is checked (PATH_OUTSIDE_ROOT), and only then are the scopes read, the descriptions
  * scored and the artifacts written. Reads frontmatter only; writes only inside

@@ -1,4 +1,4 @@
-/** Public surface of src/enrich: brief scoring, selection or refusal, and the evidence writer (DESIGN.md §6). */
+/** Public surface of src/enrich: brief scoring, selection or refusal, and the evidence writer (docs/enrich.md). */
 export {
   DEFAULT_FLOOR,
   MAX_DESCRIPTION_CHARS,

@@ -1,11 +1,15 @@
 /**
  * Size-capped, single-read file access. A file is read once into a buffer; its hash, its parse and
- * any returned text all come from that buffer (DESIGN.md §9 "One read per use"). Non-regular files
- * are refused before reading (opened non-blocking, so a FIFO can never hang us), sizes are checked
- * before allocating, NUL bytes and invalid UTF-8 are problems, a BOM and CRLF are accepted.
+ * any returned text all come from that buffer (docs/integration.md §3: the hash and the returned
+ * body come from one read). Non-regular files are refused before reading (opened non-blocking, so
+ * a FIFO can never hang us), sizes are checked before allocating, a file that grows while being
+ * read is refused past the cap, NUL bytes and invalid UTF-8 are problems, a BOM is removed from the
+ * text (and reported), CRLF is kept as stored. A bad file is never thrown: it comes back as a
+ * refusal carrying a Problem.
  *
- * Reads are synchronous on purpose: PERF-NOTES.md measured sync reads 4.3× faster than promise
- * reads for many small files, and discovery is a batch job, never on a server's request path.
+ * Reads are synchronous: discovery, ingest and substrate reads open many small files, where sync
+ * reads were measured faster than promise-based ones (4.3× while skilldex was designed). The
+ * request paths of `fetch` and the MCP server read one skill per call, bounded by the size cap.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Operator functions (issue #3): index, publish, lifecycle changes, status and generations. Each
- * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (DESIGN.md §3).
+ * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (docs/integration.md).
  */
 import { existsSync } from 'node:fs';
 import { SkilldexError } from '../errors.js';

@@ -9,7 +9,7 @@ import { realpathOrUndefined, walkFiles } from '../fsx/index.js';
 import { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
 import { resolveScopes, type PluginFilter, type Scope, type ScopeOptions } from './scopes.js';
 
-/** The exact file name of a skill (DESIGN.md §9 "Names"). */
+/** The exact file name of a skill (README.md `skilldex scan`). */
 export const SKILL_FILE = 'SKILL.md';
 
 /** Options of `discoverSkills`: scope choice plus read and walk bounds. */

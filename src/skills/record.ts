@@ -9,9 +9,9 @@ import { parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import type { ScopeKind } from './scopes.js';
 import { validateFrontmatter } from './validate.js';
 
-/** One discovered skill. Contract fields are snake_case (DESIGN.md §1). */
+/** One discovered skill. Contract fields are snake_case, as --json and MCP print them. */
 export interface SkillRecord {
-  /** The frontmatter name; `plugin:name` for a plugin's skill (DESIGN.md §2). */
+  /** The frontmatter name; `plugin:name` for a plugin's skill (docs/integration.md §1). */
   readonly skill_id: string;
   readonly name: string;
   readonly description: string;

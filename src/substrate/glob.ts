@@ -1,5 +1,5 @@
 /**
- * Path globs for substrate reads (pure): parse, overlap and inclusion (DESIGN.md §5). A glob query
+ * Path globs for substrate reads (pure): parse, overlap and inclusion (docs/substrate.md). A glob query
  * hits a reviewer when its `Fires on` globs overlap the query, that is when some path could match
  * both; the test is exact for the syntax supported here, and it returns that path as a witness.
  * Inclusion ("every path the query names is one the entry covers") is a sound, conservative test:

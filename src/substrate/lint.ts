@@ -1,5 +1,5 @@
 /**
- * `lintSubstrate`: checks that a substrate's index rows and entry files agree (DESIGN.md §5):
+ * `lintSubstrate`: checks that a substrate's index rows and entry files agree (docs/substrate.md):
  * every row has a file inside its type folder, every entry file has a row, IDs are unique per
  * type, frontmatter is valid (`scope` globs, `tags`, `predicate` of the right types), every entry
  * has a `## Summary` section, and every reviewer row has `Fires on` globs. It reads every index

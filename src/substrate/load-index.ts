@@ -1,5 +1,5 @@
 /**
- * Opens the INDEX.md tables of a substrate (DESIGN.md §5) through the instrumented reader, and
+ * Opens the INDEX.md tables of a substrate (docs/substrate.md) through the instrumented reader, and
  * checks the root a read or lint is given. Opens index files only, never an entry: every read
  * starts here and decides what it can before any entry file is touched.
  */

@@ -1,5 +1,5 @@
 /**
- * `readSubstrate`: the progressive read of DESIGN.md §5. It opens the INDEX.md tables first and no
+ * `readSubstrate`: the progressive read of docs/substrate.md. It opens the INDEX.md tables first and no
  * entry yet; decides at the index whatever the row can decide (topic clear match or clear
  * non-match, reviewer `Fires on` overlap); opens an entry's summary only where the index could
  * not decide or where the query needs frontmatter (scope globs, tags); considers the body only

@@ -1,5 +1,5 @@
 /**
- * Every skill_fetch and skill_search error of DESIGN.md §3 through the built MCP server, over stdio
+ * Every skill_fetch and skill_search error of docs/integration.md through the built MCP server, over stdio
  * and over HTTP: each is an `isError` tool result whose text (and `_meta`) is `{ code, message,
  * hint, details }`. Also the generation switch: a long-running server serves a newly published
  * generation to new searches, while a fetch pinned to the old generation gets

@@ -1,5 +1,5 @@
 /**
- * The MCP face end to end (issue #4, DESIGN.md §3): the built server as a child process, reached
+ * The MCP face end to end (issue #4, docs/integration.md): the built server as a child process, reached
  * by the SDK's own Client over stdio and over Streamable HTTP. Tools are listed with described
  * inputs and output schemas, the server announces its instructions and capabilities, skill_search
  * answers the contract (the same object the library returns) with a text rendering, and skill_fetch
