@@ -1,5 +1,5 @@
 /**
- * skill_search (DESIGN.md §3): ranks the published generation for a query under policy
+ * skill_search (docs/integration.md): ranks the published generation for a query under policy
  * hybrid-lexical.v1 and explains every score. The fast path lets SQLite compute, for every FTS
  * match, the exact-tier points and the FTS relevance (the policy's own constants, bound as
  * parameters) and sort by them; JavaScript then completes the score (fuzzy, telemetry, lifecycle)
@@ -26,7 +26,7 @@ import type { RankingPolicy } from './policies/policy.js';
 /** Most skills holding a fuzzy term that are scored before the scan (beyond it, the bound takes slack). */
 const FUZZY_PRESCORE_LIMIT = 200;
 
-/** Default and bounds of `limit` (DESIGN.md §3). */
+/** Default and bounds of `limit` (docs/integration.md). */
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 50;
 
@@ -217,7 +217,7 @@ export function bruteForceSearch(reader: CatalogReader, request: SearchRequest, 
   });
 }
 
-/** Orders candidates: score descending, then skill_id ascending (DESIGN.md §3). */
+/** Orders candidates: score descending, then skill_id ascending (docs/integration.md). */
 export function compareCandidates(a: Candidate, b: Candidate): number {
   return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
 }
