@@ -7,10 +7,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
+import type { Db } from './db-type.js';
 import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './migrations.js';
 
-/** A better-sqlite3 connection. */
-export type Db = Database.Database;
+export type { Db } from './db-type.js';
 
 /** How long a connection waits for a lock before SQLITE_BUSY, in ms. */
 export const BUSY_TIMEOUT_MS = 5_000;

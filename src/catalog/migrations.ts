@@ -8,7 +8,7 @@
  * generation: `serving`, its FTS5 index `serving_fts` and the fuzzy vocabulary `vocab`.
  */
 import { SkilldexError } from '../errors.js';
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /** Value of meta.format that marks a skilldex catalog. */
 export const CATALOG_FORMAT = 'skilldex-catalog';
