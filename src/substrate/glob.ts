@@ -10,6 +10,10 @@
  * (nested, at most 64); `\x` is a literal x; every other character, `[` included, is literal.
  * A leading `./` or `/` is dropped and a trailing `/` means `/**`. Dotfiles get no special case.
  * Never touches the file system.
+ *
+ * Hand-written rather than picomatch: picomatch tests one path against a glob, while a substrate
+ * read must decide whether two globs overlap (with a witness path) and whether one includes the
+ * other.
  */
 
 /** Most alternatives one glob may expand to through braces. */
