@@ -247,3 +247,36 @@ export function isSkilldexError(err: unknown): err is SkilldexError {
 export function problem(code: ProblemCode, path: string, message: string, line?: number): Problem {
   return line === undefined ? { code, path, message } : { code, path, line, message };
 }
+
+/**
+ * Refuses an options object with a key outside `allowed`: INVALID_ARGUMENT naming `where` (the
+ * entry point, e.g. `discoverSkills`) and the first unknown key, so a misspelt option never passes
+ * silently. `undefined` is no options; anything else that is not a plain object is refused too.
+ * Every public entry point that takes an options object calls this first.
+ */
+export function assertKnownOptions(options: unknown, allowed: readonly string[], where: string): void {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new SkilldexError('INVALID_ARGUMENT', `${where}: options must be an object`, { where });
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) {
+      throw new SkilldexError('INVALID_ARGUMENT', `${where}: unknown option ${JSON.stringify(key)} (known: ${allowed.join(', ')})`, {
+        where,
+        option: key,
+        allowed,
+      });
+    }
+  }
+}
+
+/**
+ * The keys of the options type `T`, checked complete at compile time: `optionKeys<Opts>()('a', 'b')`
+ * fails to compile when `Opts` has a key not listed (or a listed key it lacks), so the list that
+ * `assertKnownOptions` checks against cannot fall behind the type.
+ */
+export function optionKeys<T extends object>() {
+  return <const K extends readonly (keyof T & string)[]>(
+    ...keys: K & (Exclude<keyof T, K[number]> extends never ? unknown : { missing: Exclude<keyof T, K[number]> })
+  ): readonly string[] => Object.freeze([...keys]);
+}

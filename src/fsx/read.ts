@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { problem, type Problem } from '../errors.js';
+import { assertKnownOptions, problem, type Problem } from '../errors.js';
 
 /** Default size cap for SKILL.md files: 1 MiB. */
 export const DEFAULT_MAX_SKILL_BYTES = 1024 * 1024;
@@ -49,15 +49,19 @@ export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+const READ_OPTION_KEYS: readonly string[] = ['maxBytes', 'label'];
+
 /**
  * Reads at most `maxBytes` bytes of the regular file `path` (default 1 MiB) as UTF-8 text.
  * Never throws for a bad file: the refusal carries a Problem (NOT_A_FILE, FILE_TOO_LARGE,
- * BINARY_CONTENT, INVALID_UTF8, UNREADABLE). `label` is the path used in problems.
+ * BINARY_CONTENT, INVALID_UTF8, UNREADABLE); only an unknown option throws (INVALID_ARGUMENT).
+ * `label` is the path used in problems.
  */
 export function readTextCapped(
   path: string,
   options: { maxBytes?: number; label?: string } = {},
 ): TextFile | RefusedFile {
+  assertKnownOptions(options, READ_OPTION_KEYS, 'readTextCapped');
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SKILL_BYTES;
   const label = options.label ?? path;
   const raw = readBytesCapped(path, maxBytes, label);

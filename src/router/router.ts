@@ -3,6 +3,7 @@
  * cache and the telemetry store. skill_search and skill_fetch are one call each; telemetry is
  * written after the answer is computed and can never fail it.
  */
+import { assertKnownOptions, optionKeys } from '../errors.js';
 import { CatalogReader, TelemetryStore, telemetryPathFor } from '../catalog/index.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
 import { telemetryMultiplier } from './policies/hybrid-lexical-v1.js';
@@ -20,6 +21,8 @@ export interface RouterOptions {
   readonly now?: () => Date;
 }
 
+const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()('catalog', 'telemetry', 'now');
+
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
 /** skill_search and skill_fetch over one catalog. */
@@ -28,7 +31,9 @@ export class Router {
   private readonly cache = new SearchCache();
   private readonly telemetry: TelemetryStore | undefined;
 
+  /** A router over the catalog `options.catalog`. INVALID_ARGUMENT for an unknown option. */
   constructor(options: RouterOptions) {
+    assertKnownOptions(options, ROUTER_OPTION_KEYS, 'Router');
     this.reader = new CatalogReader(options.catalog);
     this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(telemetryPathFor(options.catalog), options.now ?? (() => new Date()));
   }

@@ -9,6 +9,7 @@ export {
 export {
   resolvePluginScopes,
   resolveScopes,
+  scopeOptionsOf,
   type PluginFilter,
   type Scope,
   type ScopeKind,

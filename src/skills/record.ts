@@ -3,7 +3,7 @@
  * turns one file into a record or a coded skip. The hash and the parse come from one read.
  */
 import path from 'node:path';
-import type { Problem } from '../errors.js';
+import { assertKnownOptions, type Problem } from '../errors.js';
 import { readTextCapped, sha256Of } from '../fsx/index.js';
 import { parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import type { ScopeKind } from './scopes.js';
@@ -52,14 +52,18 @@ export interface FileOrigin {
   readonly plugin?: string;
 }
 
+/** The options `loadSkillFile` knows. */
+const LOAD_OPTION_KEYS: readonly string[] = ['maxBytes'];
+
 /**
- * Reads, hashes, splits, parses and validates one SKILL.md. Never throws for a bad file.
- * `maxBytes` caps the read (default 1 MiB).
+ * Reads, hashes, splits, parses and validates one SKILL.md. Never throws for a bad file (only
+ * INVALID_ARGUMENT for an unknown option). `maxBytes` caps the read (default 1 MiB).
  */
 export function loadSkillFile(
   origin: FileOrigin,
   options: { maxBytes?: number } = {},
 ): { ok: true; record: SkillRecord } | { ok: false; problem: Problem } {
+  assertKnownOptions(options, LOAD_OPTION_KEYS, 'loadSkillFile');
   const label = origin.path;
   const file = readTextCapped(origin.realPath, { label, ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
   if (!file.ok) return { ok: false, problem: file.problem };

@@ -48,16 +48,6 @@ export function typesToRead(type: string | undefined): readonly SubstrateType[] 
   return [type];
 }
 
-/** Throws INVALID_ARGUMENT naming the first key of `options` that is not in `known`. */
-export function refuseUnknownOptions(options: object, known: readonly string[], fn: string): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key))
-      throw new SkilldexError('INVALID_ARGUMENT', `${fn}: unknown option ${JSON.stringify(key)}`, {
-        option: key,
-      });
-  }
-}
-
 /**
  * Opens and resolves the INDEX.md of each of `types`, in order. A folder without INDEX.md is a
  * MISSING_INDEX problem, and so is a missing type folder when `requireFolders` is set (lint);
