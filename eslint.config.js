@@ -1,4 +1,4 @@
-// Lint rules: typescript-eslint recommended plus the two rules the MCP SDK's config adds (STYLE.md §9).
+// Lint rules: typescript-eslint recommended plus the two rules the MCP SDK's config adds (its eslint.config.mjs).
 import tseslint from 'typescript-eslint';
 import n from 'eslint-plugin-n';
 

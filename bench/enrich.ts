@@ -210,7 +210,7 @@ function main(): void {
       `${report.skipped.length} skipped; ${report.scored_count} scored. Evidence: ${sizes}.`,
     '',
     'Reading: the plain walk + read is the floor any implementation pays for touching every file. ' +
-      'Enrichment adds hashing, frontmatter parsing (YAML dominates, as PERF-NOTES says of discovery), scoring and the ' +
+      'Enrichment adds hashing, frontmatter parsing (YAML dominates, as it does in discovery), scoring and the ' +
       'writes; it should track discovery closely, since scoring is a set lookup per description term.',
   ].join('\n');
   writeResult('enrich', md);

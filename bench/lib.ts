@@ -98,7 +98,7 @@ export function zipfWords(rand: () => number, n: number): string[] {
 /**
  * A vocabulary of `size` words: the real words above as the frequent head, then deterministic
  * pronounceable pseudo-words as the long tail, so a generated catalog has the ~40,000-term
- * vocabulary of PERF-NOTES.md rather than 600 words that every skill shares.
+ * vocabulary of a real 100,000-skill library rather than 600 words that every skill shares.
  */
 export function largeVocabulary(size = 40_000): readonly string[] {
   const out = [...WORDS];

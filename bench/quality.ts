@@ -1,7 +1,7 @@
 /**
  * Quality benchmark (issue #10): top-1, recall@5, MRR and nDCG@10 on the dev split in
  * ../shared/bench of policies v1, v2 and bm25f.v3 (the default), beside the plain FTS5 BM25
- * baselines of the bench README computed in the same run — `bm25-nd` (name + description),
+ * baselines of ../shared/bench/README.md computed in the same run — `bm25-nd` (name + description),
  * `bm25-nd+stop` and `bm25-ndb+stop` (+ body; English stop-words out of the query). Learning from
  * use is measured honestly: each dataset's queries are split in two by a fixed hash of the query
  * id; the first half is imported with `learnExamples` (what `skilldex learn` does), and v3 "cold"
@@ -131,7 +131,7 @@ function main(): void {
     '',
     machineLine(),
     '',
-    'Baselines are plain FTS5 `bm25()` computed in the same run (bench README). `cold`/`warm` rows are scored on the',
+    'Baselines are plain FTS5 `bm25()` computed in the same run (../shared/bench/README.md). `cold`/`warm` rows are scored on the',
     'second half of each dataset (split by sha256 of the query id); `warm` first imports the first half as usage examples.',
     '',
     '| dataset | method | queries | top1 | R@5 | MRR | nDCG@10 |',

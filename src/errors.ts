@@ -1,54 +1,141 @@
 /**
- * Error model of skilldex (DESIGN.md §7, STYLE.md §3): one table of failure codes with their exit
- * codes and hints, one table of soft problem codes, the thrown `SkilldexError` and the collected
- * `Problem`. This file imports nothing of ours: it is the bottom of the import graph.
+ * Error model of skilldex: one table of failure codes with their exit codes, when each is raised
+ * and a hint (docs/integration.md §4 is generated from it by `npm run docs:errors`), one table of
+ * soft problem codes with their meanings, the thrown `SkilldexError` and the collected `Problem`.
+ * This file imports nothing: it is the bottom of the import graph.
  */
 
 /** Process exit codes: 0 ok, 1 ran but found nothing usable, 2 refused, 3 integrity, 70 fault. */
 export type ExitCode = 0 | 1 | 2 | 3 | 70;
 
+/** One failure code's entry: its exit code, when it is raised, and what the caller does next. */
+export interface ErrorCodeInfo {
+  readonly exit: ExitCode;
+  /** When the code is raised, in one line (docs/integration.md §4 prints it). */
+  readonly when: string;
+  /** What the caller does next; carried by every error as `hint`. */
+  readonly hint: string;
+}
+
 /**
- * Failure codes: the operation cannot answer. Each has the exit code a command returns and a hint
- * that tells the caller what to do next. One line per code; docs render this table.
+ * Failure codes: the operation cannot answer. Each has the exit code a command returns, one line
+ * on when it is raised and a hint that tells the caller what to do next. `npm run docs:errors`
+ * writes this table into docs/integration.md §4, and a test fails when the two differ.
  */
 export const ERROR_CODES = {
   // Arguments and environment.
-  INVALID_ARGUMENT: { exit: 2, hint: 'check the command line: see --help' },
-  INVALID_QUERY: { exit: 2, hint: 'give a query with at least one letter or digit' },
-  MISSING_ENV: { exit: 2, hint: 'set TASK_BRIEF and EVIDENCE_TARGET, or pass --brief and --out' },
-  PATH_OUTSIDE_ROOT: { exit: 2, hint: 'paths must stay inside the given root' },
-  FILE_NOT_FOUND: { exit: 2, hint: 'check the path' },
-  FILE_TOO_LARGE: { exit: 2, hint: 'the file is over the size cap' },
-  NOT_A_FILE: { exit: 2, hint: 'give a regular file' },
-  INVALID_INPUT_FILE: { exit: 2, hint: 'fix the named line of the input file' },
-  SUBSTRATE_NOT_FOUND: { exit: 2, hint: 'pass --root DIR or run inside a project with a substrate/ folder' },
+  INVALID_ARGUMENT: {
+    exit: 2,
+    when: 'an argument or option is missing, unknown, of the wrong type or out of range (a fetch field, a limit, an options key)',
+    hint: 'check the command line: see --help',
+  },
+  INVALID_QUERY: {
+    exit: 2,
+    when: 'a search or substrate query is not a string, has no searchable word, or is over its length cap',
+    hint: 'give a query with at least one letter or digit',
+  },
+  MISSING_ENV: {
+    exit: 2,
+    when: '`enrich` has no brief or no evidence target',
+    hint: 'set TASK_BRIEF and EVIDENCE_TARGET, or pass --brief and --out',
+  },
+  PATH_OUTSIDE_ROOT: {
+    exit: 2,
+    when: 'a given path is absolute, holds a NUL or `..`, or its real path leaves the root it must stay in',
+    hint: 'paths must stay inside the given root',
+  },
+  FILE_NOT_FOUND: {
+    exit: 2,
+    when: 'a file or folder named by an argument does not exist or cannot be read',
+    hint: 'check the path',
+  },
+  INVALID_INPUT_FILE: {
+    exit: 2,
+    when: 'a line of an input file (the query file of `eval`) does not follow its format',
+    hint: 'fix the named line of the input file',
+  },
+  SUBSTRATE_NOT_FOUND: {
+    exit: 2,
+    when: 'no substrate root was given and none is found at or above the current folder, or the root is not a folder',
+    hint: 'pass --root DIR or run inside a project with a substrate/ folder',
+  },
   // Catalog.
-  CATALOG_MISSING: { exit: 2, hint: 'create one with: skilldex index --catalog FILE' },
-  CATALOG_EMPTY: { exit: 2, hint: 'no generation is published yet: run skilldex index (or skilldex publish)' },
-  CATALOG_CORRUPT: { exit: 3, hint: 'the catalog file is damaged or not a skilldex catalog: rebuild it with skilldex index' },
-  CATALOG_TOO_NEW: { exit: 2, hint: 'the catalog was written by a newer skilldex: upgrade' },
-  CATALOG_ROLLBACK: { exit: 3, hint: 'an older catalog replaced a newer one under a running reader: restart the reader or re-index' },
-  CATALOG_BUSY: { exit: 2, hint: 'another skilldex process is writing this catalog: try again when it ends' },
-  // The fetch contract (DESIGN.md §3).
-  CATALOG_GENERATION_MISMATCH: { exit: 3, hint: 'search again: the catalog has a new published generation' },
-  REVISION_MISMATCH: { exit: 3, hint: 'search again; never fetch unpinned' },
-  INDEX_DRIFT: { exit: 3, hint: 'the file changed or vanished since indexing: re-index' },
-  SKILL_NOT_FOUND: { exit: 3, hint: 'search again: the id is not in this generation' },
-  SKILL_ARCHIVED: { exit: 3, hint: 'the skill is archived: search for another, or restore it' },
-  // Lifecycle.
-  INVALID_TRANSITION: { exit: 2, hint: 'see skilldex status for the skill state' },
+  CATALOG_MISSING: {
+    exit: 2,
+    when: 'no catalog file at the path (or it vanished under a reader)',
+    hint: 'create one with: skilldex index --catalog FILE',
+  },
+  CATALOG_EMPTY: {
+    exit: 2,
+    when: 'the catalog has never been published',
+    hint: 'no generation is published yet: run skilldex index (or skilldex publish)',
+  },
+  CATALOG_CORRUPT: {
+    exit: 3,
+    when: 'the file is not a SQLite database, or not a skilldex catalog',
+    hint: 'the catalog file is damaged or not a skilldex catalog: rebuild it with skilldex index',
+  },
+  CATALOG_TOO_NEW: {
+    exit: 2,
+    when: "the catalog's schema version or ranking policy is newer than this skilldex knows",
+    hint: 'the catalog was written by a newer skilldex: upgrade',
+  },
+  CATALOG_ROLLBACK: {
+    exit: 3,
+    when: 'a long-running reader saw the published sequence go backwards (an older catalog file restored over a newer one)',
+    hint: 'an older catalog replaced a newer one under a running reader: restart the reader or re-index',
+  },
+  CATALOG_BUSY: {
+    exit: 2,
+    when: 'an operator command (`index`, `publish`, `deprecate`, `archive`, `restore`) found another process writing the catalog',
+    hint: 'another skilldex process is writing this catalog: try again when it ends',
+  },
+  // The fetch contract (docs/integration.md §3).
+  CATALOG_GENERATION_MISMATCH: {
+    exit: 3,
+    when: "the generation is not the published one (an operator re-indexed or changed a skill's state)",
+    hint: 'search again: the catalog has a new published generation',
+  },
+  REVISION_MISMATCH: {
+    exit: 3,
+    when: "the catalog's revision for that id is not `expected_revision`",
+    hint: 'search again; never fetch unpinned',
+  },
+  INDEX_DRIFT: {
+    exit: 3,
+    when: 'the file on disk is missing or no longer hashes to the revision',
+    hint: 'the file changed or vanished since indexing: re-index',
+  },
+  SKILL_NOT_FOUND: {
+    exit: 3,
+    when: 'the id is not in this generation (for `deprecate`, `archive`, `restore`: not in the catalog)',
+    hint: 'search again: the id is not in this generation',
+  },
+  SKILL_ARCHIVED: {
+    exit: 3,
+    when: 'the skill was archived',
+    hint: 'the skill is archived: search for another, or restore it',
+  },
   // Writes.
-  WRITE_FAILED: { exit: 2, hint: 'check that the folder is writable and that no folder stands where a file goes' },
+  WRITE_FAILED: {
+    exit: 2,
+    when: 'a file could not be written (a read-only folder, a folder where a file goes)',
+    hint: 'check that the folder is writable and that no folder stands where a file goes',
+  },
   // Internal.
-  INTERNAL: { exit: 70, hint: 'this is a bug in skilldex: please report it with the command you ran' },
-} as const satisfies Record<string, { exit: ExitCode; hint: string }>;
+  INTERNAL: {
+    exit: 70,
+    when: 'an internal fault: a bug in skilldex',
+    hint: 'this is a bug in skilldex: please report it with the command you ran',
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
 
 /** A failure code. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /**
  * Problem codes: one input was bad, the run goes on. Collected into reports (skipped files,
- * warnings, crawl inconsistencies). `skip` marks problems that keep a file out of the result.
+ * warnings, crawl inconsistencies); each value says what the problem means.
  */
 export const PROBLEM_CODES = {
   // Files.
@@ -81,7 +168,7 @@ export const PROBLEM_CODES = {
   SHADOWED: 'another scope defines the same skill id and takes precedence',
   PLUGIN_REGISTRY_UNREADABLE: 'installed_plugins.json is missing or unreadable: no enabled-list filter applied',
   SETTINGS_UNREADABLE: 'settings.json could not be parsed: enabledPlugins ignored',
-  // Cascade (DESIGN.md §4).
+  // Cascade (docs/cascade.md).
   MALFORMED_LINE: 'a skill.index line that is not key: keywords',
   STAMP_MISSING: 'no skill.index.sha256 beside the index: overlay untrusted',
   STAMP_MISMATCH: 'the stamp does not match the index bytes: overlay untrusted',
@@ -95,7 +182,7 @@ export const PROBLEM_CODES = {
   STALE_INDEX: 'a skill.index that build would write differently',
   KEY_UNWRITABLE: 'a folder name that cannot be written as a skill.index key (colon, line break, backslash, leading # or spaces)',
   INDEX_MISSING: 'a cascade root without a skill.index',
-  // Substrate (DESIGN.md §5).
+  // Substrate (docs/substrate.md).
   MALFORMED_TABLE: 'an INDEX.md table that cannot be read',
   MALFORMED_ROW: 'a table row with missing cells',
   EXTRA_COLUMNS: 'a table with columns beyond the standard ones',
@@ -151,7 +238,7 @@ export class SkilldexError extends Error {
   }
 }
 
-/** True when `err` is a SkilldexError (across module copies too). */
+/** True when `err` is a SkilldexError of this copy of skilldex (an `instanceof` check). */
 export function isSkilldexError(err: unknown): err is SkilldexError {
   return err instanceof SkilldexError;
 }
@@ -159,4 +246,37 @@ export function isSkilldexError(err: unknown): err is SkilldexError {
 /** Builds a Problem; a small helper so call sites read as one line. */
 export function problem(code: ProblemCode, path: string, message: string, line?: number): Problem {
   return line === undefined ? { code, path, message } : { code, path, line, message };
+}
+
+/**
+ * Refuses an options object with a key outside `allowed`: INVALID_ARGUMENT naming `where` (the
+ * entry point, e.g. `discoverSkills`) and the first unknown key, so a misspelt option never passes
+ * silently. `undefined` is no options; anything else that is not a plain object is refused too.
+ * Every public entry point that takes an options object calls this first.
+ */
+export function assertKnownOptions(options: unknown, allowed: readonly string[], where: string): void {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new SkilldexError('INVALID_ARGUMENT', `${where}: options must be an object`, { where });
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) {
+      throw new SkilldexError('INVALID_ARGUMENT', `${where}: unknown option ${JSON.stringify(key)} (known: ${allowed.join(', ')})`, {
+        where,
+        option: key,
+        allowed,
+      });
+    }
+  }
+}
+
+/**
+ * The keys of the options type `T`, checked complete at compile time: `optionKeys<Opts>()('a', 'b')`
+ * fails to compile when `Opts` has a key not listed (or a listed key it lacks), so the list that
+ * `assertKnownOptions` checks against cannot fall behind the type.
+ */
+export function optionKeys<T extends object>() {
+  return <const K extends readonly (keyof T & string)[]>(
+    ...keys: K & (Exclude<keyof T, K[number]> extends never ? unknown : { missing: Exclude<keyof T, K[number]> })
+  ): readonly string[] => Object.freeze([...keys]);
 }

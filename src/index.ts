@@ -12,6 +12,7 @@ export {
   type Problem,
   type ProblemCode,
 } from './errors.js';
+export { VERSION } from './version.js';
 export { escapeInvisible } from './text/index.js';
 export { isInside, readTextCapped, realpathOrUndefined, resolveInside, toPosixRelative } from './fsx/index.js';
 export {

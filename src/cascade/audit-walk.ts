@@ -1,5 +1,5 @@
 /**
- * The structural half of `cascade audit` (DESIGN.md §4): follows every entry of every node from the
+ * The structural half of `cascade audit` (docs/cascade.md): follows every entry of every node from the
  * root, the way any crawl could, and records what a crawl would meet there: malformed lines,
  * missing or wrong stamps, subtree escapes, broken descents, unreadable nodes, reference loops and
  * entries that lead to no skill. It checks that a leaf's SKILL.md exists (by real path) but never
@@ -13,7 +13,7 @@ import { loadNode, type LoadedNode, type NodeContext } from './node.js';
 import { relJoin } from './reader.js';
 import { resolveEntry } from './resolve-key.js';
 
-/** The skill file a leaf must hold (DESIGN.md §9 "Names"). */
+/** The skill file a leaf must hold (README.md `skilldex scan`). */
 const SKILL_FILE = 'SKILL.md';
 
 /** What the walk found: the nodes, the skill folders reached (real path → relative path), problems. */

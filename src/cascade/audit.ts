@@ -1,12 +1,12 @@
 /**
- * `cascade audit` (DESIGN.md §4): lists every problem a crawl of the cascade at a root could meet.
+ * `cascade audit` (docs/cascade.md): lists every problem a crawl of the cascade at a root could meet.
  * The structural walk (audit-walk.ts) follows every entry; this file adds what needs the whole
  * picture: SKILL.md files below the root that no entry leads to (the one place the audit lists
  * folders, confined to the root), sibling entries with alike keyword sets, and skills whose own
  * name, used as the need, ends ambiguous or at another skill. Exit 0 only when clean.
  */
 import path from 'node:path';
-import { PROBLEM_CODES, SkilldexError, problem, type Problem } from '../errors.js';
+import { PROBLEM_CODES, SkilldexError, assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { toPosixRelative, walkFiles } from '../fsx/index.js';
 import { SKILL_FILE, loadSkillFile } from '../skills/index.js';
 import { walkCascade } from './audit-walk.js';
@@ -16,7 +16,6 @@ import type { NodeContext } from './node.js';
 import {
   DEFAULT_MAX_INDEX_BYTES,
   FS_READER,
-  assertKnownOptions,
   type CascadeReader,
 } from './reader.js';
 import type { AuditReport } from './report.js';
@@ -30,14 +29,14 @@ export interface AuditOptions {
   readonly maxDepth?: number;
 }
 
-const AUDIT_OPTION_KEYS = ['maxIndexBytes', 'maxDepth'] as const;
+const AUDIT_OPTION_KEYS = optionKeys<AuditOptions>()('maxIndexBytes', 'maxDepth');
 
 /**
  * Audits the cascade at `root`. Throws FILE_NOT_FOUND when the root does not exist. The report is
  * clean only when no problem was found.
  */
 export function auditCascade(root: string, options: AuditOptions = {}): AuditReport {
-  assertKnownOptions('auditCascade', options, AUDIT_OPTION_KEYS);
+  assertKnownOptions(options, AUDIT_OPTION_KEYS, 'auditCascade');
   const reader = cachingReader(FS_READER);
   const rootReal = reader.realpath(path.resolve(root));
   if (rootReal === undefined)

@@ -1,5 +1,5 @@
 /**
- * `cascade build` (DESIGN.md §4): reads a tree of skills (SKILL.md frontmatter only, through
+ * `cascade build` (docs/cascade.md): reads a tree of skills (SKILL.md frontmatter only, through
  * src/skills), plans the cascade, and writes each node's skill.index, skill.index.sha256 and
  * skill.index.md. Writes only inside the built folder (fsx writeInside) and only files whose bytes
  * change; with `check` it writes nothing and lists what would change. Never deletes: index files
@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { SkilldexError, problem, type Problem } from '../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import {
   errCode,
   readBytesCapped,
@@ -22,7 +22,7 @@ import { enumerateSkillFiles, loadSkillFile } from '../skills/index.js';
 import { nodeFiles, planCascade, type PlannedSkill } from './build-plan.js';
 import { INDEX_FILE } from './index-file.js';
 import { compareKeys } from './match.js';
-import { DEFAULT_MAX_INDEX_BYTES, assertKnownOptions } from './reader.js';
+import { DEFAULT_MAX_INDEX_BYTES } from './reader.js';
 import type { BuildChange, BuildReport } from './report.js';
 
 /** Options of `buildCascade`. */
@@ -38,7 +38,7 @@ export interface BuildOptions {
 /** Defaults of `buildCascade`. */
 export const DEFAULT_BUILD_OPTIONS = Object.freeze({ check: false });
 
-const BUILD_OPTION_KEYS = ['check', 'maxBytes', 'maxDepth'] as const;
+const BUILD_OPTION_KEYS = optionKeys<BuildOptions>()('check', 'maxBytes', 'maxDepth');
 
 /** Largest existing file compared byte for byte; anything larger simply differs. */
 const MAX_COMPARE_BYTES = 4 * DEFAULT_MAX_INDEX_BYTES;
@@ -49,7 +49,7 @@ const MAX_COMPARE_BYTES = 4 * DEFAULT_MAX_INDEX_BYTES;
  * cannot be written.
  */
 export function buildCascade(dir: string, options: BuildOptions = {}): BuildReport {
-  assertKnownOptions('buildCascade', options, BUILD_OPTION_KEYS);
+  assertKnownOptions(options, BUILD_OPTION_KEYS, 'buildCascade');
   const check = options.check ?? DEFAULT_BUILD_OPTIONS.check;
   const abs = path.resolve(dir);
   const real = realpathOrUndefined(abs);

@@ -1,5 +1,5 @@
 /**
- * Crawls a skill.index cascade for one need (DESIGN.md §4), exactly as the cascade issue spells it:
+ * Crawls a skill.index cascade for one need (docs/cascade.md), exactly as the cascade issue spells it:
  * open the root's index, record malformed lines and stamp problems, match the case-folded need as
  * a substring of keys and keywords, rank self entries and leaves above descents, let a trusted
  * overlay break ties, and follow the one surviving descent until a leaf, a miss, or a failure.
@@ -8,14 +8,13 @@
  * crawl always terminates.
  */
 import path from 'node:path';
-import { SkilldexError, problem, type Problem } from '../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { INDEX_FILE, type ScannedEntry } from './index-file.js';
 import { bestHits, breakTie, compareKeys, entryHits, prepareNeed } from './match.js';
 import { loadNode, loadOverlay, type NodeContext } from './node.js';
 import {
   DEFAULT_MAX_INDEX_BYTES,
   FS_READER,
-  assertKnownOptions,
   relJoin,
   type CascadeReader,
 } from './reader.js';
@@ -33,7 +32,7 @@ export interface CrawlOptions {
 /** Defaults of `crawlCascade`. */
 export const DEFAULT_CRAWL_OPTIONS = Object.freeze({ maxIndexBytes: DEFAULT_MAX_INDEX_BYTES });
 
-const CRAWL_OPTION_KEYS = ['reader', 'maxIndexBytes'] as const;
+const CRAWL_OPTION_KEYS = optionKeys<CrawlOptions>()('reader', 'maxIndexBytes');
 
 /**
  * Crawls the cascade at `root` for `need` and returns the report: the outcome, the hit (or the
@@ -41,7 +40,7 @@ const CRAWL_OPTION_KEYS = ['reader', 'maxIndexBytes'] as const;
  * empty need, FILE_NOT_FOUND when `root` does not exist, INVALID_ARGUMENT for an unknown option.
  */
 export function crawlCascade(root: string, need: string, options: CrawlOptions = {}): CrawlReport {
-  assertKnownOptions('crawlCascade', options, CRAWL_OPTION_KEYS);
+  assertKnownOptions(options, CRAWL_OPTION_KEYS, 'crawlCascade');
   const reader = options.reader ?? FS_READER;
   const prepared = prepareNeed(need);
   const rootReal = reader.realpath(path.resolve(root));

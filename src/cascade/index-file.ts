@@ -1,5 +1,5 @@
 /**
- * The `skill.index` line format (DESIGN.md §4), parsed and printed. Pure: strings in, records out.
+ * The `skill.index` line format (docs/cascade.md), parsed and printed. Pure: strings in, records out.
  * Parse keeps every line's number so a report can point at it; malformed lines are recorded and
  * skipped, never fatal. Keys are classified here (self, leaf, descent, escaping) so the crawl, the
  * audit and the build share one reading of the format. Nothing here touches the file system.
@@ -24,7 +24,7 @@ export interface ScannedEntry {
   readonly segments: readonly string[];
   /**
    * Why the key's path leaves the node's subtree, when it does: a `..` segment, an absolute path,
-   * a backslash or a NUL (DESIGN.md §9 "Shortcuts"). Such an entry can still match a need; the
+   * a backslash or a NUL (docs/cascade.md). Such an entry can still match a need; the
    * crawl refuses to follow it.
    */
   readonly escape?: string;

@@ -1,31 +1,23 @@
 /**
- * Public surface of src/cascade: skill.index cascades (DESIGN.md §4): parse, stamp, overlay,
+ * Public surface of src/cascade: skill.index cascades (docs/cascade.md): parse, stamp, overlay,
  * crawl, build and audit. Explicit named exports only; the faces reach these through src/index.ts.
  */
 export { auditCascade, type AuditOptions } from './audit.js';
-export { BUILD_HEADER, type PlannedEntry, type PlannedNode } from './build-plan.js';
-export { DEFAULT_BUILD_OPTIONS, buildCascade, type BuildOptions } from './build.js';
-export { DEFAULT_CRAWL_OPTIONS, crawlCascade, type CrawlOptions } from './crawl.js';
+export { buildCascade, type BuildOptions } from './build.js';
+export { crawlCascade, type CrawlOptions } from './crawl.js';
 export {
   INDEX_FILE,
   classifyKey,
-  cleanKeyword,
   escapeReason,
   isWritableKey,
   parseSkillIndex,
   printSkillIndex,
   scanSkillIndex,
   splitKeywords,
-  type EntryKind,
   type IndexEntry,
-  type MalformedLine,
   type ParsedIndex,
-  type PrintableEntry,
-  type ScannedEntry,
-  type ScannedIndex,
 } from './index-file.js';
-export { foldText } from './match.js';
-export { OVERLAY_FILE, parseOverlay, printOverlay, type OverlaySection } from './overlay.js';
+export { OVERLAY_FILE, parseOverlay, printOverlay } from './overlay.js';
 export { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 export {
   CRAWL_EXIT_CODES,
@@ -37,4 +29,4 @@ export {
   type CrawlReport,
   type EntryRef,
 } from './report.js';
-export { STAMP_FILE, formatStamp, parseStamp, stampStatus, type StampStatus } from './stamp.js';
+export { STAMP_FILE, formatStamp, parseStamp, stampStatus } from './stamp.js';

@@ -1,5 +1,5 @@
 /**
- * Keyword choice for `cascade build` (DESIGN.md §4): which words an index entry carries. A skill's
+ * Keyword choice for `cascade build` (docs/cascade.md): which words an index entry carries. A skill's
  * entry gets its name, its name's tokens, its frontmatter keywords and tags, and the most
  * distinctive terms of its description (tf·idf over the library, stop-words out); a descent gets
  * the terms its skills share, the folder names and declared keywords below it, and every skill name

@@ -1,5 +1,5 @@
 /**
- * Matching and ranking at one cascade node (DESIGN.md §4, crawl steps 4–6). Both sides are
+ * Matching and ranking at one cascade node (docs/cascade.md "The crawl", steps 4–6). Both sides are
  * case-folded; an entry is a hit when the need is a substring of its key or of one of its
  * keywords. A self entry or a leaf outranks a descent-marked entry; the overlay only breaks ties
  * among equally ranked hits and never adds one. Pure: no I/O.

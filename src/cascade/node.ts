@@ -1,5 +1,5 @@
 /**
- * Loads one cascade node (DESIGN.md §4, crawl steps 1–3): resolves its skill.index by real path,
+ * Loads one cascade node (docs/cascade.md "The crawl", steps 1–3): resolves its skill.index by real path,
  * refuses one that leaves the root, reads it once (size-capped), parses it, and checks its stamp.
  * The overlay is read later and only on demand, and only when the stamp matches. Never lists the
  * node's folder and never opens anything but skill.index, skill.index.sha256 and skill.index.md.

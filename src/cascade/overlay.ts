@@ -1,5 +1,5 @@
 /**
- * Overlays of a cascade node (DESIGN.md §4): `skill.index.md` has a `## <key>` section per entry
+ * Overlays of a cascade node (docs/cascade.md): `skill.index.md` has a `## <key>` section per entry
  * with descriptive text. It is consulted only when the node's stamp matches, and then only to break
  * a tie among equally ranked hits: it never creates a candidate. Pure: text in, values out.
  */

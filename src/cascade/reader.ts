@@ -4,7 +4,6 @@
  * fsx (realpath, single-read capped text). The crawl asks it for three names per node and never
  * for a directory listing; tests pass an instrumented reader to see every path the crawl touched.
  */
-import { SkilldexError } from '../errors.js';
 import { readBytesCapped, realpathOrUndefined, type RefusedFile } from '../fsx/index.js';
 
 /** File access of a cascade operation: real paths and capped reads, nothing else. */
@@ -29,21 +28,6 @@ export const DEFAULT_MAX_INDEX_BYTES = 4 * 1024 * 1024;
 
 /** Largest stamp read: a `sha256sum` line with a long file name fits many times over. */
 export const MAX_STAMP_BYTES = 4096;
-
-/**
- * Throws INVALID_ARGUMENT naming the first key of `options` that is not in `known`, so a typo in an
- * option never passes silently (STYLE.md §5 "Options objects").
- */
-export function assertKnownOptions(fn: string, options: object, known: readonly string[]): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new SkilldexError('INVALID_ARGUMENT', `${fn}: unknown option ${JSON.stringify(key)}`, {
-        option: key,
-        known,
-      });
-    }
-  }
-}
 
 /** Joins a node path relative to the root (`.` for the root) with a name, in POSIX form. */
 export function relJoin(rel: string, name: string): string {

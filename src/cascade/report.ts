@@ -1,11 +1,11 @@
 /**
- * Report types of the index cascade (DESIGN.md §4): the crawl outcomes with their exit codes
- * (DESIGN.md §7), the crawl report, and the reports of build and audit. Plain readonly data:
+ * Report types of the index cascade (docs/cascade.md): the crawl outcomes with their exit codes
+ * (docs/integration.md §4), the crawl report, and the reports of build and audit. Plain readonly data:
  * the CLI renders them, the MCP server returns them, the tests assert them. No logic, no I/O.
  */
 import type { ExitCode, Problem } from '../errors.js';
 
-/** How a crawl ended; spelled as DESIGN.md §4 spells them. */
+/** How a crawl ended; spelled as docs/cascade.md spells them. */
 export type CrawlOutcome =
   | 'hit'
   | 'no match'
@@ -16,7 +16,7 @@ export type CrawlOutcome =
   | 'unreadable node'
   | 'broken descent';
 
-/** Every crawl outcome, in the order DESIGN.md §4 lists them. */
+/** Every crawl outcome, in the order docs/cascade.md lists them. */
 export const CRAWL_OUTCOMES: readonly CrawlOutcome[] = Object.freeze([
   'hit',
   'no match',
@@ -29,7 +29,7 @@ export const CRAWL_OUTCOMES: readonly CrawlOutcome[] = Object.freeze([
 ]);
 
 /**
- * Exit code of each crawl outcome (DESIGN.md §7): 0 a hit; 1 ran but found nothing usable (no
+ * Exit code of each crawl outcome (docs/integration.md §4): 0 a hit; 1 ran but found nothing usable (no
  * match, ambiguous, no index here); 2 refused a path outside its root (subtree-escape); 3 the
  * cascade itself failed an integrity check (a loop, an unreadable node, a broken descent).
  */
@@ -52,7 +52,7 @@ export interface EntryRef {
   readonly path: string;
 }
 
-/** The result of one crawl (DESIGN.md §4). Paths are relative to the root, POSIX, `.` for the root. */
+/** The result of one crawl (docs/cascade.md). Paths are relative to the root, POSIX, `.` for the root. */
 export interface CrawlReport {
   readonly outcome: CrawlOutcome;
   /** The skill reached: present only when `outcome` is `hit`. */

@@ -1,5 +1,5 @@
 /**
- * Resolves an index entry's key to its target (DESIGN.md §4 crawl step 7, §9 "Shortcuts"). Keys
+ * Resolves an index entry's key to its target (docs/cascade.md "The crawl" step 7). Keys
  * walk segment by segment from their node; a `..` segment, an absolute path, a backslash or a NUL
  * is a subtree-escape before anything is resolved, and a segment whose real path (links resolved)
  * leaves the root is a subtree-escape too, refused before the next segment is looked at.

@@ -1,5 +1,5 @@
 /**
- * Keyword-set similarity among sibling entries (DESIGN.md §4 "audit"): entries whose words are so
+ * Keyword-set similarity among sibling entries (docs/cascade.md "Audit"): entries whose words are so
  * alike that common needs end ambiguous. Entry A is covered by a sibling B of the same rank when
  * every word of A (its key without the descent slash, and its keywords) occurs inside a word of B:
  * then every need made of A's words also hits B, and A is never reached alone without an overlay.

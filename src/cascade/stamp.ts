@@ -1,5 +1,5 @@
 /**
- * Stamps of a cascade node (DESIGN.md §4, §9 "Stamps"). A stamp, `skill.index.sha256`, holds the
+ * Stamps of a cascade node (docs/cascade.md). A stamp, `skill.index.sha256`, holds the
  * SHA-256 of the index's stored bytes: plain hex in either case, optionally followed by white space
  * and a file name (`sha256sum` output); anything else is a mismatch. A missing or wrong stamp makes
  * the node's overlay untrusted. Pure: text in, values out; nothing here reads a file.

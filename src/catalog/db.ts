@@ -1,5 +1,5 @@
 /**
- * The one place that opens catalog connections (STYLE.md §6). Writers get WAL, a busy timeout and
+ * The one place that opens catalog connections. Writers get WAL, a busy timeout and
  * foreign keys; consumers open read-only and must find an existing file. A file that is not a
  * skilldex catalog is CATALOG_CORRUPT, never silently overwritten.
  */
@@ -7,10 +7,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
+import type { Db } from './db-type.js';
 import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './migrations.js';
 
-/** A better-sqlite3 connection. */
-export type Db = Database.Database;
+export type { Db } from './db-type.js';
 
 /** How long a connection waits for a lock before SQLITE_BUSY, in ms. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -56,7 +56,7 @@ export function openCatalogForWrite(file: string): Db {
 /**
  * Closes a writer's connection after folding the WAL back into the catalog file (a TRUNCATE
  * checkpoint), so the file alone holds the published generation: a copy of it replicates the
- * catalog (DESIGN.md §8), and an older copy renamed over it reads as older instead of being
+ * catalog read-only on another host, and an older copy renamed over it reads as older instead of being
  * overlaid by the newer catalog's stale WAL. A reader still inside the WAL past the busy timeout
  * only leaves the WAL in place; the data is committed either way.
  */

@@ -1,5 +1,5 @@
 /**
- * Content-derived generation ids (DESIGN.md §2): sha256 over the canonical, sorted
+ * Content-derived generation ids (docs/integration.md §1): sha256 over the canonical, sorted
  * `skill_id \t revision_id \t state` lines of a published set plus the policy id. The same content
  * gives the same id on any machine, whatever the enumeration order.
  */

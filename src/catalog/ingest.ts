@@ -11,6 +11,7 @@ import {
   loadSkillFile,
   resolveIdentities,
   resolveScopes,
+  scopeOptionsOf,
   type DiscoverOptions,
   type DuplicateGroup,
   type FileOrigin,
@@ -52,7 +53,7 @@ interface FileRow {
 
 /** Ingests the scopes `options` selects into the working set of `db`. `now` stamps new revisions. */
 export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, onProgress?: ProgressFn): IngestSummary {
-  const scopes = resolveScopes(options);
+  const scopes = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
   const prior = new Map<string, FileRow>();
   for (const r of db.prepare(`SELECT * FROM files`).iterate() as Iterable<FileRow>) prior.set(r.path, r);

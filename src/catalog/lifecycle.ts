@@ -1,7 +1,7 @@
 /**
  * Lifecycle of catalog skills (issue #3): deprecate (with reason and replacement), archive and
  * restore change the working set's state; a publish makes the change visible to consumers.
- * Archived skills are never candidates and a pinned fetch answers SKILL_ARCHIVED (DESIGN.md §9).
+ * Archived skills are never candidates and a pinned fetch answers SKILL_ARCHIVED (docs/integration.md §4).
  */
 import { SkilldexError } from '../errors.js';
 import type { Db } from './db.js';

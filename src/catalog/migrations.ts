@@ -1,6 +1,6 @@
 /**
  * Catalog schema as numbered migrations gated by `PRAGMA user_version`, each applied inside one
- * immediate transaction (STYLE.md §6). Tests run these real migrations; there is no other DDL.
+ * immediate transaction. Tests run these real migrations; there is no other DDL.
  *
  * Tables: `revisions` (every revision ever seen), `files` (the last enumeration, for incremental
  * re-index), `skills` (the working set with lifecycle state), `generations` + `generation_members`
@@ -9,7 +9,7 @@
  * migration 2 also the bm25f.v3 inverted index `postings` and the per-row statistics `serving_docs`.
  */
 import { SkilldexError } from '../errors.js';
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /** Value of meta.format that marks a skilldex catalog. */
 export const CATALOG_FORMAT = 'skilldex-catalog';

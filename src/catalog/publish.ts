@@ -1,5 +1,5 @@
 /**
- * Publishing (DESIGN.md §2, §8): in one immediate transaction, freeze the working set into a new
+ * Publishing (docs/integration.md §1, §5): in one immediate transaction, freeze the working set into a new
  * generation (content-derived id, monotonically increasing sequence), bring the serving tables —
  * `serving`, its FTS5 index and the fuzzy vocabulary — to exactly that set by diff, and move the
  * published pointer. Readers in WAL mode keep their snapshot until their read ends, so they never

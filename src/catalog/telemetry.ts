@@ -1,5 +1,5 @@
 /**
- * Telemetry store (DESIGN.md §3): a separate SQLite file beside the catalog, so the catalog can stay
+ * Telemetry store (docs/integration.md): a separate SQLite file beside the catalog, so the catalog can stay
  * read-only for consumers. Holds `suggestion` events (query hash, skill_id, rank, generation) and
  * `fetch` events (skill_id, revision, generation, context), plus per-skill counts the ranking reads
  * cheaply. Writing telemetry never fails a search or fetch: every failure is swallowed here and

@@ -1,6 +1,6 @@
 /**
  * Stored token strings: the folded tokens of a skill's fields, computed once at publish time
- * (PERF-NOTES.md: re-tokenising candidates at query time costs ~1.7 ms per 200 rows). Each string
+ * (re-tokenising candidates at query time was measured at ~1.7 ms per 200 rows). Each string
  * is ` t1 t2 … ` with a space on both ends so `instr(col, ' t ')` tests membership in SQL, and the
  * same string feeds FTS5, so every exact token match is also an FTS match.
  */

@@ -1,7 +1,7 @@
 /**
- * `skilldex cascade build | audit | crawl` (DESIGN.md §4): one library call each, then a rendering
+ * `skilldex cascade build | audit | crawl` (docs/cascade.md): one library call each, then a rendering
  * of the report (human text, or the report object itself with --json) and the exit code of
- * DESIGN.md §7. Formatting only: the crawl, the build and the audit live in src/cascade.
+ * docs/integration.md §4. Formatting only: the crawl, the build and the audit live in src/cascade.
  */
 import path from 'node:path';
 import type { Command } from 'commander';

@@ -1,6 +1,6 @@
 /**
  * `skilldex enrich`: ranked, evidence-backed skill recommendations for a task brief, or a refusal
- * (DESIGN.md §6, issue #7). Formatting only: one library call (`enrichSkills`), then the report is
+ * (docs/enrich.md, issue #7). Formatting only: one library call (`enrichSkills`), then the report is
  * rendered as text or `--json`. Exit 0 for a selection, 2 for a refusal or a refused input.
  */
 import path from 'node:path';

@@ -4,7 +4,7 @@
  * lives in its own file and registers itself here.
  */
 import { Command, CommanderError } from 'commander';
-import { SkilldexError, type ExitCode } from '../index.js';
+import { SkilldexError, VERSION, type ExitCode } from '../index.js';
 import { CliContext, type CliIo } from './context.js';
 import { registerScan } from './scan.js';
 import { registerCascade } from './cascade.js';
@@ -13,9 +13,6 @@ import { registerRouter } from './router.js';
 import { registerMcp } from './mcp.js';
 import { registerEnrich } from './enrich.js';
 import { registerLearn } from './learn.js';
-
-/** The version printed by --version. */
-export const VERSION = '0.1.0';
 
 /** Builds the commander program for one run. */
 export function buildProgram(ctx: CliContext): Command {

@@ -56,7 +56,7 @@ export function registerScan(program: Command, ctx: CliContext): void {
         const report = discoverSkills(discoverOptions(opts, ctx));
         if (opts.json) ctx.json(report);
         else ctx.out(renderScan(report, ctx.io.cwd));
-        // No skill at all is "ran but found nothing usable" (DESIGN.md §7).
+        // No skill at all is "ran but found nothing usable" (docs/integration.md §4).
         return report.skills.length > 0 ? 0 : 1;
       }),
     );

@@ -1,5 +1,5 @@
 /**
- * `skilldex substrate read` and `skilldex substrate lint` (issue #6, DESIGN.md §5): parse options,
+ * `skilldex substrate read` and `skilldex substrate lint` (issue #6, docs/substrate.md): parse options,
  * make one library call, render the report (text, `--json`, `--yaml`), return the exit code.
  * The root is `--root DIR`, else the nearest `substrate/` folder at or above the current folder.
  */

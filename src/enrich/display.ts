@@ -1,5 +1,5 @@
 /**
- * Stable path display for enrichment evidence (DESIGN.md §6): every path an artifact prints is shown
+ * Stable path display for enrichment evidence (docs/enrich.md): every path an artifact prints is shown
  * relative to the project (`<project>/…`) or the home folder (`~/…`) in POSIX form, so the same
  * library gives the same bytes on any machine. Pure: the caller passes the roots (as given and as
  * real paths). Never hides a path outside both roots: it is printed as it is.

@@ -1,12 +1,12 @@
 /**
- * `enrichSkills` (DESIGN.md §6, issue #7): one enrichment run from inputs to evidence. Order matters
+ * `enrichSkills` (docs/enrich.md, issue #7): one enrichment run from inputs to evidence. Order matters
  * for the contract's "nothing written" promises: the inputs are resolved first (MISSING_ENV), then
  * the target is checked (PATH_OUTSIDE_ROOT), and only then are the scopes read, the descriptions
  * scored and the artifacts written. Reads frontmatter only; writes only inside
  * `<project>/evidence/skill-enrichment/`.
  */
 import path from 'node:path';
-import { SkilldexError } from '../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
 import { realpathOrUndefined } from '../fsx/index.js';
 import { HOME_LABEL, PROJECT_LABEL, makePathDisplay, type PathDisplay } from './display.js';
 import { writeEvidence } from './evidence.js';
@@ -42,8 +42,15 @@ export interface EnrichResult {
   readonly written: readonly string[];
 }
 
-/** Resolves the inputs, checks the target, reads and scores the skills. Writes nothing. */
+/** The keys of EnrichOptions. */
+const ENRICH_OPTION_KEYS = optionKeys<EnrichOptions>()('brief', 'target', 'env', 'home', 'project', 'cwd', 'floor', 'maxBytes');
+
+/**
+ * Resolves the inputs, checks the target, reads and scores the skills. Writes nothing.
+ * INVALID_ARGUMENT for an unknown option.
+ */
 export function planEnrichment(options: EnrichOptions): EnrichPlan {
+  assertKnownOptions(options, ENRICH_OPTION_KEYS, 'planEnrichment');
   const inputs = resolveEnrichInputs(options);
   const floor = checkFloor(options.floor ?? DEFAULT_FLOOR);
   const home = path.resolve(options.cwd, options.home);
@@ -67,6 +74,7 @@ export function planEnrichment(options: EnrichOptions): EnrichPlan {
 
 /** Runs enrichment end to end: plan, then write the artifacts of the outcome. */
 export function enrichSkills(options: EnrichOptions): EnrichResult {
+  assertKnownOptions(options, ENRICH_OPTION_KEYS, 'enrichSkills');
   const plan = planEnrichment(options);
   return { report: plan.report, written: writeEvidence(plan.target, plan.report) };
 }

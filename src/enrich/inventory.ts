@@ -5,7 +5,7 @@
  * parses only the frontmatter, never the body) and content-hash dedup.
  *
  * Never reads outside the four scopes: a link whose real path leaves them is refused by the walker
- * (PATH_OUTSIDE_ROOT) and listed as skipped. Never scores a skill with hidden characters (DESIGN.md §9).
+ * (PATH_OUTSIDE_ROOT) and listed as skipped. Never scores a skill with hidden characters (docs/enrich.md "Skips").
  */
 import path from 'node:path';
 import type { Problem } from '../errors.js';
@@ -136,7 +136,7 @@ export function takeInventory(options: InventoryOptions): Inventory {
   for (const r of ids.skills) {
     const hidden = r.warnings.find((w) => w.code === 'HIDDEN_CHARACTERS');
     if (hidden) {
-      // DESIGN.md §9: text a reader cannot see must not steer a recommendation.
+      // Text a reader cannot see must not steer a recommendation.
       const withCopies = copies.get(r.path) ?? [];
       for (const p of [r.path, ...withCopies]) {
         skipped.push({

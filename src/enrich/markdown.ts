@@ -1,6 +1,6 @@
 /**
  * Safe Markdown pieces for enrichment evidence (pure). Text from skills and briefs is data: it is
- * shown with invisible and control characters escaped (DESIGN.md §9), inside code spans or fenced
+ * shown with invisible and control characters escaped (docs/integration.md §5), inside code spans or fenced
  * blocks whose fences it cannot close, or with Markdown's active characters escaped, so a
  * description can never add a heading, a link, a table cell or raw HTML to an artifact.
  */

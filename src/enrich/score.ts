@@ -1,5 +1,5 @@
 /**
- * Brief-to-description scoring for enrichment (DESIGN.md §6, issue #7). Pure: strings in, numbers
+ * Brief-to-description scoring for enrichment (docs/enrich.md, issue #7). Pure: strings in, numbers
  * and matched terms out. It never sees a skill body, never stems, never weights: the score is the
  * share of a description's distinct content terms that the brief also uses.
  *
@@ -13,13 +13,13 @@
 import { contentTokens } from '../text/index.js';
 
 /**
- * Characters of a description that are scored: the contract's window (DESIGN.md §6). It is 1.5 ×
+ * Characters of a description that are scored: the contract's window (docs/enrich.md). It is 1.5 ×
  * the Agent Skills spec's 1,024-character description limit, so every conforming description is
  * scored whole, while an over-long one cannot pad its way past it. Counted in Unicode code points.
  */
 export const MAX_DESCRIPTION_CHARS = 1536;
 
-/** Default floor: a score must be strictly above it to be kept (DESIGN.md §6). */
+/** Default floor: a score must be strictly above it to be kept (docs/enrich.md). */
 export const DEFAULT_FLOOR = 0.05;
 
 /** Decimals every score is printed with, in every artifact (fixed so outputs compare as text). */

@@ -1,5 +1,5 @@
 /**
- * Selection or refusal (DESIGN.md §6, issue #7). Pure: scored skills in, a ranked outcome out. Keeps
+ * Selection or refusal (docs/enrich.md, issue #7). Pure: scored skills in, a ranked outcome out. Keeps
  * the scores strictly above the floor, ranks them by score (descending) then name (ascending), takes
  * at most MAX_CANDIDATES; with fewer than MIN_CANDIDATES above the floor the outcome is a refusal.
  * It never lowers the floor to reach the minimum and never widens past the maximum.

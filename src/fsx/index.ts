@@ -1,5 +1,11 @@
 /** Public surface of src/fsx: every file access of skilldex goes through these functions. */
-export { isInside, isInsideAny, realpathOrUndefined, resolveInside, toPosixRelative } from './resolve.js';
+export {
+  isInside,
+  isInsideAny,
+  realpathOrUndefined,
+  resolveInside,
+  toPosixRelative,
+} from './resolve.js';
 export {
   DEFAULT_MAX_SKILL_BYTES,
   errCode,
@@ -8,7 +14,6 @@ export {
   sha256Hex,
   sha256Of,
   type RefusedFile,
-  type TextFile,
 } from './read.js';
-export { DEFAULT_WALK_OPTIONS, SKIPPED_DIRS, walkFiles, type WalkOptions, type WalkResult, type WalkedFile } from './walk.js';
+export { walkFiles, type WalkResult } from './walk.js';
 export { writeInside } from './write.js';

@@ -1,15 +1,19 @@
 /**
  * Size-capped, single-read file access. A file is read once into a buffer; its hash, its parse and
- * any returned text all come from that buffer (DESIGN.md §9 "One read per use"). Non-regular files
- * are refused before reading (opened non-blocking, so a FIFO can never hang us), sizes are checked
- * before allocating, NUL bytes and invalid UTF-8 are problems, a BOM and CRLF are accepted.
+ * any returned text all come from that buffer (docs/integration.md §3: the hash and the returned
+ * body come from one read). Non-regular files are refused before reading (opened non-blocking, so
+ * a FIFO can never hang us), sizes are checked before allocating, a file that grows while being
+ * read is refused past the cap, NUL bytes and invalid UTF-8 are problems, a BOM is removed from the
+ * text (and reported), CRLF is kept as stored. A bad file is never thrown: it comes back as a
+ * refusal carrying a Problem.
  *
- * Reads are synchronous on purpose: PERF-NOTES.md measured sync reads 4.3× faster than promise
- * reads for many small files, and discovery is a batch job, never on a server's request path.
+ * Reads are synchronous: discovery, ingest and substrate reads open many small files, where sync
+ * reads were measured faster than promise-based ones (4.3× while skilldex was designed). The
+ * request paths of `fetch` and the MCP server read one skill per call, bounded by the size cap.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { problem, type Problem } from '../errors.js';
+import { assertKnownOptions, problem, type Problem } from '../errors.js';
 
 /** Default size cap for SKILL.md files: 1 MiB. */
 export const DEFAULT_MAX_SKILL_BYTES = 1024 * 1024;
@@ -45,15 +49,19 @@ export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+const READ_OPTION_KEYS: readonly string[] = ['maxBytes', 'label'];
+
 /**
  * Reads at most `maxBytes` bytes of the regular file `path` (default 1 MiB) as UTF-8 text.
  * Never throws for a bad file: the refusal carries a Problem (NOT_A_FILE, FILE_TOO_LARGE,
- * BINARY_CONTENT, INVALID_UTF8, UNREADABLE). `label` is the path used in problems.
+ * BINARY_CONTENT, INVALID_UTF8, UNREADABLE); only an unknown option throws (INVALID_ARGUMENT).
+ * `label` is the path used in problems.
  */
 export function readTextCapped(
   path: string,
   options: { maxBytes?: number; label?: string } = {},
 ): TextFile | RefusedFile {
+  assertKnownOptions(options, READ_OPTION_KEYS, 'readTextCapped');
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SKILL_BYTES;
   const label = options.label ?? path;
   const raw = readBytesCapped(path, maxBytes, label);

@@ -14,7 +14,7 @@ import { problem, type Problem } from '../errors.js';
 import { errCode } from './read.js';
 import { isInsideAny, realpathOrUndefined } from './resolve.js';
 
-/** Folders never walked (DESIGN.md §9 "Names"). */
+/** Folders never walked (README.md `skilldex scan`). */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 /** Options of `walkFiles`. */

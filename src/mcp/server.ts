@@ -5,7 +5,7 @@
  * (index, publish, lifecycle) is reachable from here.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { VERSION_STRING } from './version.js';
+import { VERSION } from '../index.js';
 import type { ServerContext } from './context.js';
 import { registerSkillsExtension } from './skills-extension.js';
 import { registerSkillFetch } from './tools/skill-fetch.js';
@@ -21,7 +21,7 @@ export const INSTRUCTIONS =
 
 /** Builds the server for one connection. */
 export function createServer(ctx: ServerContext): McpServer {
-  const server = new McpServer({ name: 'skilldex', version: VERSION_STRING }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'skilldex', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   // Protocol faults (a stdin line that is not JSON-RPC, a transport error) are answered by the SDK
   // or dropped; say so on the log, never on stdout.
   server.server.onerror = (err) => ctx.log(`skilldex mcp: protocol error: ${err.message}`);

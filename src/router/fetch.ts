@@ -1,13 +1,12 @@
 /**
- * skill_fetch (DESIGN.md §3): returns a skill's body only when every pin holds — the generation is
+ * skill_fetch (docs/integration.md): returns a skill's body only when every pin holds — the generation is
  * the published one, the skill exists and is not archived, its revision is the expected one, and
  * the file's bytes still hash to that revision. The hash and the returned body come from one read
- * of the file (DESIGN.md §9), so a file swapped between check and read can never slip through.
+ * of the file (docs/integration.md §3), so a file swapped between check and read can never slip through.
  */
 import { SkilldexError } from '../errors.js';
 import { DEFAULT_MAX_SKILL_BYTES, readTextCapped } from '../fsx/index.js';
 import { fetchRowOf, type CatalogReader } from '../catalog/index.js';
-import type { SkillState } from './policies/hybrid-lexical-v1.js';
 
 /** A skill_fetch request: all four fields required. */
 export interface FetchRequest {

@@ -1,5 +1,5 @@
 /**
- * Fuzzy term expansion over the published vocabulary (PERF-NOTES.md "Fuzzy matching"): the
+ * Fuzzy term expansion over the published vocabulary (docs/ranking.md §1): the
  * vocabulary is copied out of the catalog once per generation and indexed by character bigrams; a
  * query token's candidates are the terms sharing enough bigrams to be within its allowed edit
  * distance (the q-gram lemma, so no true match is missed), then verified by bounded edit distance.

@@ -1,9 +1,9 @@
 /**
  * Operator functions (issue #3): index, publish, lifecycle changes, status and generations. Each
- * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (DESIGN.md §3).
+ * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (docs/integration.md).
  */
 import { existsSync } from 'node:fs';
-import { SkilldexError } from '../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
 import {
   catalogStatus,
   closeCatalog,
@@ -50,12 +50,49 @@ export interface IndexReport extends IngestSummary {
   readonly publish: PublishResult | null;
 }
 
-/** Discovers, ingests incrementally and (unless `publish: false`) publishes. */
-export function indexCatalog(options: OperatorOptions & DiscoverOptions & { publish?: boolean; onProgress?: ProgressFn }): IndexReport {
+/** The keys of OperatorOptions. */
+const OPERATOR_OPTION_KEYS = optionKeys<OperatorOptions>()('catalog', 'now', 'policy');
+
+/** Options of `indexCatalog`: the catalog, the scopes and bounds of discovery, and the run. */
+export type IndexOptions = OperatorOptions & DiscoverOptions & { publish?: boolean; onProgress?: ProgressFn };
+
+const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
+  'catalog',
+  'now',
+  'policy',
+  'home',
+  'project',
+  'scopes',
+  'maxBytes',
+  'maxDepth',
+  'maxEntries',
+  'publish',
+  'onProgress',
+);
+
+/** Options of `changeLifecycle`. */
+export type LifecycleOptions = OperatorOptions & { skill_id: string; to: LifecycleState; reason?: string; replacement?: string; publish?: boolean };
+
+const LIFECYCLE_OPTION_KEYS = optionKeys<LifecycleOptions>()('catalog', 'now', 'policy', 'skill_id', 'to', 'reason', 'replacement', 'publish');
+
+/**
+ * Discovers, ingests incrementally and (unless `publish: false`) publishes. INVALID_ARGUMENT for
+ * an unknown option.
+ */
+export function indexCatalog(options: IndexOptions): IndexReport {
+  assertKnownOptions(options, INDEX_OPTION_KEYS, 'indexCatalog');
+  const discover: DiscoverOptions = {
+    ...(options.home !== undefined ? { home: options.home } : {}),
+    ...(options.project !== undefined ? { project: options.project } : {}),
+    ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+  };
   return withCatalog(options.catalog, (db) => {
     const now = options.now ?? (() => new Date());
     const policy = choosePolicy(db, options.policy);
-    const summary = ingestSkills(db, options, now, options.onProgress);
+    const summary = ingestSkills(db, discover, now, options.onProgress);
     const publish = options.publish === false ? null : publishWorkingSet(db, policy, now);
     // Retired and archived skills keep no usage examples (docs/ranking.md §9).
     if (publish) pruneUsageOf(options.catalog, db);
@@ -65,6 +102,7 @@ export function indexCatalog(options: OperatorOptions & DiscoverOptions & { publ
 
 /** Publishes the working set. */
 export function publishCatalog(options: OperatorOptions): PublishResult {
+  assertKnownOptions(options, OPERATOR_OPTION_KEYS, 'publishCatalog');
   return withCatalog(options.catalog, (db) => publishWorkingSet(db, choosePolicy(db, options.policy), options.now ?? (() => new Date())));
 }
 
@@ -75,9 +113,8 @@ export interface LifecycleReport {
 }
 
 /** Deprecates, archives or restores a skill. */
-export function changeLifecycle(
-  options: OperatorOptions & { skill_id: string; to: LifecycleState; reason?: string; replacement?: string; publish?: boolean },
-): LifecycleReport {
+export function changeLifecycle(options: LifecycleOptions): LifecycleReport {
+  assertKnownOptions(options, LIFECYCLE_OPTION_KEYS, 'changeLifecycle');
   return withCatalog(options.catalog, (db) => {
     const change = setLifecycle(db, options.skill_id, options.to, {
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
@@ -91,11 +128,13 @@ export function changeLifecycle(
 
 /** Status of a catalog. */
 export function getCatalogStatus(options: OperatorOptions): CatalogStatus {
+  assertKnownOptions(options, OPERATOR_OPTION_KEYS, 'getCatalogStatus');
   return withCatalog(options.catalog, (db) => catalogStatus(db, options.catalog));
 }
 
 /** The publish history, newest first. */
 export function getGenerations(options: OperatorOptions): GenerationInfo[] {
+  assertKnownOptions(options, OPERATOR_OPTION_KEYS, 'getGenerations');
   return withCatalog(options.catalog, (db) => listGenerations(db));
 }
 

@@ -1,5 +1,5 @@
 /**
- * Query handling (DESIGN.md §9 "Queries to FTS5"): user text becomes distinct folded content tokens,
+ * Query handling (docs/ranking.md §1): user text becomes distinct folded content tokens,
  * and tokens become an FTS5 expression through one quoting function, so `NOT`, `NEAR(`, `"`, `*`,
  * `^`, `-`, `:` and parentheses are plain words and never FTS5 syntax.
  */

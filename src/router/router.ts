@@ -3,6 +3,7 @@
  * cache, the telemetry store and the usage examples beside it. skill_search and skill_fetch are one
  * call each; telemetry and usage examples are written after the answer is computed and can never fail it.
  */
+import { assertKnownOptions, optionKeys } from '../errors.js';
 import { CatalogReader, TelemetryStore, addUsageExamples, openUsageForWrite, readUsage, telemetryPathFor, usageSignature } from '../catalog/index.js';
 import { UsageIndex } from './search-bm25f.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
@@ -31,6 +32,8 @@ export interface RouterOptions {
   readonly fuzzyPrescoreLimit?: number;
 }
 
+const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()('catalog', 'telemetry', 'now', 'usage', 'fuzzyPrescoreLimit');
+
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
 /** skill_search and skill_fetch over one catalog. */
@@ -45,7 +48,9 @@ export class Router {
   private usageSig = '';
   private usageIndex = UsageIndex.EMPTY;
 
+  /** A router over the catalog `options.catalog`. INVALID_ARGUMENT for an unknown option. */
   constructor(options: RouterOptions) {
+    assertKnownOptions(options, ROUTER_OPTION_KEYS, 'Router');
     this.reader = new CatalogReader(options.catalog);
     this.now = options.now ?? (() => new Date());
     this.telemetryFile = telemetryPathFor(options.catalog);

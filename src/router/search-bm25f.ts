@@ -38,7 +38,7 @@ import {
 import { REQUEST_FILLER, V1, allowedDistance } from './policies/hybrid-lexical-v1.js';
 import type { FuzzyMatch, SkillState } from './policies/types.js';
 import { MAX_QUERY_CHARS } from './query.js';
-import type { Candidate, HistoryFn, SearchResult } from './search.js';
+import type { Candidate, HistoryFn, SearchResult } from './search-types.js';
 
 /** A query as v3 scores it: distinct scoring words with their terms, and the words dropped and why. */
 export interface AnalyzedQuery {

@@ -1,5 +1,5 @@
 /**
- * skill_search (DESIGN.md §3): ranks the published generation for a query under policy
+ * skill_search (docs/integration.md): ranks the published generation for a query under policy
  * hybrid-lexical.v1 and explains every score. The fast path lets SQLite compute, for every FTS
  * match, the exact-tier points and the FTS relevance (the policy's own constants, bound as
  * parameters) and sort by them; JavaScript then completes the score (fuzzy, telemetry, lifecycle)
@@ -25,17 +25,12 @@ import {
 } from '../catalog/index.js';
 import { boundedEditDistance, stem } from '../text/index.js';
 import { FuzzyIndex, type Expansion } from './fuzzy.js';
-import {
-  V1,
-  allowedDistance,
-  type FuzzyMatch,
-  type ScoreExplanation,
-  type SkillState,
-} from './policies/hybrid-lexical-v1.js';
+import { V1, allowedDistance, type FuzzyMatch } from './policies/hybrid-lexical-v1.js';
 import { ftsOr, queryTokens } from './query.js';
 import { policyById } from './policies/index.js';
 import type { RankingPolicy } from './policies/policy.js';
-import type { Bm25fExplanation } from './policies/bm25f-v3.js';
+import type { Candidate, HistoryFn, SearchRequest, SearchResult } from './search-types.js';
+export type { Candidate, HistoryFn, SearchRequest, SearchResult } from './search-types.js';
 import { Bm25fCache, UsageIndex, analyzeQuery, bruteForceBm25f, searchBm25f } from './search-bm25f.js';
 
 /**
@@ -44,43 +39,9 @@ import { Bm25fCache, UsageIndex, analyzeQuery, bruteForceBm25f, searchBm25f } fr
  */
 export const FUZZY_PRESCORE_LIMIT = 200;
 
-/** Default and bounds of `limit` (DESIGN.md §3). */
+/** Default and bounds of `limit` (docs/integration.md). */
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 50;
-
-/** A skill_search request. */
-export interface SearchRequest {
-  readonly query: string;
-  /** 1–50, default 8. */
-  readonly limit?: number;
-  /** Include deprecated skills (penalised); archived are never candidates. */
-  readonly include_deprecated?: boolean;
-}
-
-/** One ranked candidate: the identity to pin, what to show, and the explained score. */
-export interface Candidate {
-  readonly skill_id: string;
-  readonly skill_version: string;
-  readonly revision_id: string;
-  readonly catalog_generation: string;
-  readonly name: string;
-  readonly description: string;
-  readonly state: SkillState;
-  readonly score: number;
-  /** Every component of the score, in the shape of the candidate's policy (docs/ranking.md). */
-  readonly explanation: ScoreExplanation | Bm25fExplanation;
-}
-
-/** The skill_search result. */
-export interface SearchResult {
-  readonly catalog_generation: string;
-  readonly policy: string;
-  readonly query: string;
-  readonly candidates: readonly Candidate[];
-}
-
-/** History lookup used by the ranking (zeros when telemetry is off). */
-export type HistoryFn = (skillId: string) => { suggestions: number; fetches: number };
 
 /** Validates a search request's limit: an integer 1–`max`, default 8. */
 export function checkLimit(limit: unknown, max = MAX_LIMIT): number {
@@ -223,7 +184,7 @@ export function bruteForceSearch(
   });
 }
 
-/** Orders candidates: score descending, then skill_id ascending (DESIGN.md §3). */
+/** Orders candidates: score descending, then skill_id ascending (docs/integration.md). */
 export function compareCandidates(a: Candidate, b: Candidate): number {
   return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
 }

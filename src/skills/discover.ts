@@ -4,12 +4,12 @@
  * scope precedence (the loser is reported as shadowed). Never reads outside the scopes: links are
  * followed only into another sanctioned scope.
  */
-import type { Problem } from '../errors.js';
+import { assertKnownOptions, optionKeys, type Problem } from '../errors.js';
 import { realpathOrUndefined, walkFiles } from '../fsx/index.js';
 import { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
-import { resolveScopes, type PluginFilter, type Scope, type ScopeOptions } from './scopes.js';
+import { resolveScopes, scopeOptionsOf, type PluginFilter, type Scope, type ScopeOptions } from './scopes.js';
 
-/** The exact file name of a skill (DESIGN.md §9 "Names"). */
+/** The exact file name of a skill (README.md `skilldex scan`). */
 export const SKILL_FILE = 'SKILL.md';
 
 /** Options of `discoverSkills`: scope choice plus read and walk bounds. */
@@ -144,9 +144,13 @@ export function resolveIdentities(records: readonly SkillRecord[]): {
   return { skills, duplicates, near_duplicates, shadowed };
 }
 
-/** Discovers every skill in the scopes `options` selects. */
+/** The keys of DiscoverOptions. */
+const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()('home', 'project', 'scopes', 'maxBytes', 'maxDepth', 'maxEntries');
+
+/** Discovers every skill in the scopes `options` selects. INVALID_ARGUMENT for an unknown option. */
 export function discoverSkills(options: DiscoverOptions = {}): ScanReport {
-  const resolved = resolveScopes(options);
+  assertKnownOptions(options, DISCOVER_OPTION_KEYS, 'discoverSkills');
+  const resolved = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(resolved.scopes, options);
   const records: SkillRecord[] = [];
   for (const f of files) {

@@ -1,6 +1,6 @@
 /**
  * SKILL.md frontmatter: split the `---` fences (CRLF and BOM handled), then parse the YAML between
- * them as data only (DESIGN.md §9 "Frontmatter"): YAML 1.2 core schema (floats kept as text), no
+ * them as data only (README.md `skilldex scan`): YAML 1.2 core schema (floats kept as text), no
  * custom tags, duplicate keys rejected, merge keys off, alias expansion capped. Errors carry the file and line.
  * Never reads past the closing fence: the body is not parsed here.
  */

@@ -1,7 +1,19 @@
 /** Public surface of src/skills: SKILL.md parsing, validation, scopes and discovery. */
-export { MAX_ALIAS_COUNT, parseFrontmatter, splitFrontmatter, type FrontmatterSplit } from './frontmatter.js';
-export { KNOWN_FIELDS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, validateFrontmatter, type SkillFields } from './validate.js';
-export { resolvePluginScopes, resolveScopes, type PluginFilter, type ResolvedScopes, type Scope, type ScopeKind, type ScopeOptions } from './scopes.js';
+export { MAX_ALIAS_COUNT, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
+export {
+  MAX_DESCRIPTION_CHARS,
+  MAX_NAME_CHARS,
+  validateFrontmatter,
+  type SkillFields,
+} from './validate.js';
+export {
+  resolvePluginScopes,
+  resolveScopes,
+  scopeOptionsOf,
+  type PluginFilter,
+  type Scope,
+  type ScopeKind,
+} from './scopes.js';
 export { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
 export {
   SKILL_FILE,
@@ -10,7 +22,6 @@ export {
   resolveIdentities,
   type DiscoverOptions,
   type DuplicateGroup,
-  type NearDuplicateGroup,
   type ScanReport,
   type ShadowedSkill,
   type SkippedFile,

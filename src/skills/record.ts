@@ -3,15 +3,15 @@
  * turns one file into a record or a coded skip. The hash and the parse come from one read.
  */
 import path from 'node:path';
-import type { Problem } from '../errors.js';
+import { assertKnownOptions, type Problem } from '../errors.js';
 import { readTextCapped, sha256Of } from '../fsx/index.js';
 import { parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import type { ScopeKind } from './scopes.js';
 import { validateFrontmatter } from './validate.js';
 
-/** One discovered skill. Contract fields are snake_case (DESIGN.md §1). */
+/** One discovered skill. Contract fields are snake_case, as --json and MCP print them. */
 export interface SkillRecord {
-  /** The frontmatter name; `plugin:name` for a plugin's skill (DESIGN.md §2). */
+  /** The frontmatter name; `plugin:name` for a plugin's skill (docs/integration.md §1). */
   readonly skill_id: string;
   readonly name: string;
   readonly description: string;
@@ -54,15 +54,19 @@ export interface FileOrigin {
   readonly plugin?: string;
 }
 
+/** The options `loadSkillFile` knows. */
+const LOAD_OPTION_KEYS: readonly string[] = ['maxBytes', 'bodyExcerptChars'];
+
 /**
- * Reads, hashes, splits, parses and validates one SKILL.md. Never throws for a bad file.
- * `maxBytes` caps the read (default 1 MiB); `bodyExcerptChars` returns that much of the body as
- * `body_excerpt` (from the same read).
+ * Reads, hashes, splits, parses and validates one SKILL.md. Never throws for a bad file (only
+ * INVALID_ARGUMENT for an unknown option). `maxBytes` caps the read (default 1 MiB);
+ * `bodyExcerptChars` returns that much of the body as `body_excerpt` (from the same read).
  */
 export function loadSkillFile(
   origin: FileOrigin,
   options: { maxBytes?: number; bodyExcerptChars?: number } = {},
 ): { ok: true; record: SkillRecord } | { ok: false; problem: Problem } {
+  assertKnownOptions(options, LOAD_OPTION_KEYS, 'loadSkillFile');
   const label = origin.path;
   const file = readTextCapped(origin.realPath, { label, ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
   if (!file.ok) return { ok: false, problem: file.problem };

@@ -1,5 +1,5 @@
 /**
- * Skill scopes: where SKILL.md files may be read from (issue #2 §4, DESIGN.md §9 "Plugins").
+ * Skill scopes: where SKILL.md files may be read from (issue #2 §4, README.md `skilldex scan`).
  * Default scopes are Claude Code's personal `~/.claude/skills`, project `.claude/skills`, the
  * cross-client `~/.agents/skills` and `.agents/skills`, and the skills of enabled plugins. Explicit
  * `--scope` folders replace the defaults. Scopes are returned in precedence order: when two
@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { problem, type Problem } from '../errors.js';
+import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { isInside, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
 
 /** Kinds of scope, in precedence order. */
@@ -46,8 +46,21 @@ export interface ResolvedScopes {
 /** Largest plugin registry or settings file read: 4 MiB. */
 const MAX_REGISTRY_BYTES = 4 * 1024 * 1024;
 
-/** Resolves the scopes to read, in precedence order. */
+/** The keys of ScopeOptions. */
+const SCOPE_OPTION_KEYS = optionKeys<ScopeOptions>()('home', 'project', 'scopes');
+
+/** The ScopeOptions part of a larger options object (discovery's, ingest's). */
+export function scopeOptionsOf(options: ScopeOptions): ScopeOptions {
+  return {
+    ...(options.home !== undefined ? { home: options.home } : {}),
+    ...(options.project !== undefined ? { project: options.project } : {}),
+    ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+  };
+}
+
+/** Resolves the scopes to read, in precedence order. INVALID_ARGUMENT for an unknown option. */
 export function resolveScopes(options: ScopeOptions = {}): ResolvedScopes {
+  assertKnownOptions(options, SCOPE_OPTION_KEYS, 'resolveScopes');
   const problems: Problem[] = [];
   if (options.scopes && options.scopes.length > 0) {
     const seen = new Set<string>();

@@ -3,7 +3,7 @@
  * 1–64 chars of [a-z0-9-], no leading, trailing or double hyphen, equal to its folder; description
  * 1–1024 chars) and the fields Claude Code and other clients use. A spec violation is a warning on
  * the record; only a missing name or description refuses the file. Suspicious text is flagged
- * (DESIGN.md §9) and kept as data.
+ * (src/text/flags.ts) and kept as data.
  */
 import { problem, type Problem } from '../errors.js';
 import { findConfusables, findHiddenCharacters, findInstructionLike } from '../text/index.js';

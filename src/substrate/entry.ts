@@ -1,5 +1,5 @@
 /**
- * Substrate entry files (DESIGN.md §5), pure: frontmatter (`scope` globs, `tags`, for reviewers
+ * Substrate entry files (docs/substrate.md), pure: frontmatter (`scope` globs, `tags`, for reviewers
  * `predicate`) then a `## Summary` section, then the body. `readEntrySummary` looks only at the
  * frontmatter and the Summary section, and stops at the next heading: a read that stops at the
  * summary never considers the body. `entryBody` gives the rest when a read goes that deep.

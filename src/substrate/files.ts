@@ -1,5 +1,5 @@
 /**
- * The one door through which substrate reads and lints open files (DESIGN.md §5). Every open goes
+ * The one door through which substrate reads and lints open files (docs/substrate.md). Every open goes
  * through `SubstrateFiles.open`, which records the file and why it was opened, so `--explain` can
  * show that no entry was opened that the decision did not need. Entry paths resolve inside their
  * type's folder (fsx.resolveInside: no `..` out, no absolute path, no link out); a path that

@@ -1,5 +1,5 @@
 /**
- * Path globs for substrate reads (pure): parse, overlap and inclusion (DESIGN.md §5). A glob query
+ * Path globs for substrate reads (pure): parse, overlap and inclusion (docs/substrate.md). A glob query
  * hits a reviewer when its `Fires on` globs overlap the query, that is when some path could match
  * both; the test is exact for the syntax supported here, and it returns that path as a witness.
  * Inclusion ("every path the query names is one the entry covers") is a sound, conservative test:
@@ -10,6 +10,10 @@
  * (nested, at most 64); `\x` is a literal x; every other character, `[` included, is literal.
  * A leading `./` or `/` is dropped and a trailing `/` means `/**`. Dotfiles get no special case.
  * Never touches the file system.
+ *
+ * Hand-written rather than picomatch: picomatch tests one path against a glob, while a substrate
+ * read must decide whether two globs overlap (with a witness path) and whether one includes the
+ * other.
  */
 
 /** Most alternatives one glob may expand to through braces. */

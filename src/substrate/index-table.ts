@@ -1,6 +1,6 @@
 /**
- * Resolves a parsed INDEX.md table into index rows of one type (DESIGN.md §5), the "resolve" half
- * of parse-then-resolve (STYLE.md §5). Standard columns are `ID`, `Description`, `Path`; the
+ * Resolves a parsed INDEX.md table into index rows of one type (docs/substrate.md), the "resolve" half
+ * of parse-then-resolve. Standard columns are `ID`, `Description`, `Path`; the
  * reviewer table adds `Category` and `Fires on`. Columns are found by name in any order; extra
  * columns are kept on each row and reported once; a row with a missing path, too few or too many
  * cells, or a repeated ID is a problem, never a crash. Pure: the text comes in, rows come out.

@@ -1,10 +1,7 @@
 /** Public surface of src/substrate: progressive substrate reads and lint. Explicit named exports only. */
 export {
-  INDEX_FILE,
   SUBSTRATE_TYPES,
   isSubstrateType,
-  type IndexRow,
-  type LintTypeSummary,
   type MatchStrength,
   type OpenedFile,
   type QueryKind,
@@ -14,14 +11,8 @@ export {
   type SubstrateReport,
   type SubstrateType,
 } from './types.js';
-export {
-  parseMarkdownTable,
-  splitTableRow,
-  type RawRow,
-  type RawTable,
-  type TableParse,
-} from './table-parse.js';
-export { resolveIndexTable, type IndexTable } from './index-table.js';
+export { parseMarkdownTable, splitTableRow } from './table-parse.js';
+export { resolveIndexTable } from './index-table.js';
 export {
   MAX_BRACE_EXPANSIONS,
   globIncludes,
@@ -31,7 +22,7 @@ export {
   splitGlobList,
   type Glob,
 } from './glob.js';
-export { TAG_PREFIX, parseQuery, queryKindOf, stemTerms, type ParsedQuery } from './query.js';
+export { parseQuery, queryKindOf } from './query.js';
 export {
   RELEVANCE_RULE,
   compareTerms,
@@ -39,10 +30,8 @@ export {
   isNear,
   judge,
   type Judgement,
-  type TermEvidence,
 } from './relevance.js';
-export { entryBody, readEntrySummary, type EntrySummary } from './entry.js';
-export { DEFAULT_MAX_SUBSTRATE_BYTES } from './files.js';
+export { entryBody, readEntrySummary } from './entry.js';
 export { compareHits, rankHits } from './rank.js';
 export { DEFAULT_READ_OPTIONS, readSubstrate, type ReadSubstrateOptions } from './read.js';
 export { lintSubstrate, type LintSubstrateOptions } from './lint.js';

@@ -1,17 +1,17 @@
 /**
- * `lintSubstrate`: checks that a substrate's index rows and entry files agree (DESIGN.md §5):
+ * `lintSubstrate`: checks that a substrate's index rows and entry files agree (docs/substrate.md):
  * every row has a file inside its type folder, every entry file has a row, IDs are unique per
  * type, frontmatter is valid (`scope` globs, `tags`, `predicate` of the right types), every entry
  * has a `## Summary` section, and every reviewer row has `Fires on` globs. It reads every index
  * and entry through the same instrumented reader as a read, and never writes.
  */
 import path from 'node:path';
-import { problem, type Problem } from '../errors.js';
+import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { toPosixRelative, walkFiles } from '../fsx/index.js';
 import { readEntrySummary } from './entry.js';
 import { DEFAULT_MAX_SUBSTRATE_BYTES, SubstrateFiles } from './files.js';
 import { parseGlob } from './glob.js';
-import { checkRoot, loadIndexes, refuseUnknownOptions, typesToRead } from './load-index.js';
+import { checkRoot, loadIndexes, typesToRead } from './load-index.js';
 import {
   INDEX_FILE,
   type LintTypeSummary,
@@ -29,14 +29,14 @@ export interface LintSubstrateOptions {
   readonly maxBytes?: number;
 }
 
-const LINT_OPTION_KEYS = ['root', 'type', 'maxBytes'] as const;
+const LINT_OPTION_KEYS = optionKeys<LintSubstrateOptions>()('root', 'type', 'maxBytes');
 
 /**
  * Lints the substrate at `options.root`. Clean when no problem was found. Throws
  * INVALID_ARGUMENT (unknown option or type, relative root) and SUBSTRATE_NOT_FOUND.
  */
 export function lintSubstrate(options: LintSubstrateOptions): SubstrateLintReport {
-  refuseUnknownOptions(options, LINT_OPTION_KEYS, 'lintSubstrate');
+  assertKnownOptions(options, LINT_OPTION_KEYS, 'lintSubstrate');
   const types = typesToRead(options.type);
   checkRoot(options.root);
   const files = new SubstrateFiles(options.root, options.maxBytes ?? DEFAULT_MAX_SUBSTRATE_BYTES);

@@ -1,5 +1,5 @@
 /**
- * Opens the INDEX.md tables of a substrate (DESIGN.md §5) through the instrumented reader, and
+ * Opens the INDEX.md tables of a substrate (docs/substrate.md) through the instrumented reader, and
  * checks the root a read or lint is given. Opens index files only, never an entry: every read
  * starts here and decides what it can before any entry file is touched.
  */
@@ -46,16 +46,6 @@ export function typesToRead(type: string | undefined): readonly SubstrateType[] 
     );
   }
   return [type];
-}
-
-/** Throws INVALID_ARGUMENT naming the first key of `options` that is not in `known`. */
-export function refuseUnknownOptions(options: object, known: readonly string[], fn: string): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key))
-      throw new SkilldexError('INVALID_ARGUMENT', `${fn}: unknown option ${JSON.stringify(key)}`, {
-        option: key,
-      });
-  }
 }
 
 /**

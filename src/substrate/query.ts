@@ -1,5 +1,5 @@
 /**
- * Classifies a substrate query (DESIGN.md §5), pure: `tag:value` is a tag query; text with `/` or
+ * Classifies a substrate query (docs/substrate.md), pure: `tag:value` is a tag query; text with `/` or
  * `*` is a path glob; anything else is a topic, reduced to its terms (case-folded tokens,
  * stop-words out, Porter-stemmed, distinct). A query that cannot mean anything is refused with
  * INVALID_QUERY rather than answered with nothing.

@@ -1,5 +1,5 @@
 /**
- * Ranks substrate hits (DESIGN.md §5), pure: by tier (decided at the index, then at the summary,
+ * Ranks substrate hits (docs/substrate.md), pure: by tier (decided at the index, then at the summary,
  * then at the body), then full matches before partial, then type order (anti-pattern, adr,
  * solution, vocabulary, reviewer), then ID by code point. The order is total, so the input order
  * never shows in the output.

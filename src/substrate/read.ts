@@ -1,5 +1,5 @@
 /**
- * `readSubstrate`: the progressive read of DESIGN.md §5. It opens the INDEX.md tables first and no
+ * `readSubstrate`: the progressive read of docs/substrate.md. It opens the INDEX.md tables first and no
  * entry yet; decides at the index whatever the row can decide (topic clear match or clear
  * non-match, reviewer `Fires on` overlap); opens an entry's summary only where the index could
  * not decide or where the query needs frontmatter (scope globs, tags); considers the body only
@@ -7,11 +7,11 @@
  * never reads a path outside the root. Hits come back ranked (rank.ts) with their stop depth.
  */
 import path from 'node:path';
-import { problem, type Problem } from '../errors.js';
+import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { entryBody, readEntrySummary, type EntrySummary } from './entry.js';
 import { DEFAULT_MAX_SUBSTRATE_BYTES, SubstrateFiles, type EntryLocation } from './files.js';
 import { globIncludes, globOverlap, parseGlob, type Glob } from './glob.js';
-import { checkRoot, loadIndexes, refuseUnknownOptions, typesToRead } from './load-index.js';
+import { checkRoot, loadIndexes, typesToRead } from './load-index.js';
 import { normalizeTag, parseQuery, type ParsedQuery } from './query.js';
 import { rankHits } from './rank.js';
 import { compareTerms, describeEvidence, evidenceOf, judge } from './relevance.js';
@@ -42,7 +42,7 @@ export const DEFAULT_READ_OPTIONS = Object.freeze({
   maxBytes: DEFAULT_MAX_SUBSTRATE_BYTES,
 });
 
-const READ_OPTION_KEYS = ['root', 'type', 'explain', 'maxBytes'] as const;
+const READ_OPTION_KEYS = optionKeys<ReadSubstrateOptions>()('root', 'type', 'explain', 'maxBytes');
 
 /**
  * Reads the substrate at `options.root` for `query` (a topic, a path glob with `/` or `*`, or
@@ -51,7 +51,7 @@ const READ_OPTION_KEYS = ['root', 'type', 'explain', 'maxBytes'] as const;
  * SUBSTRATE_NOT_FOUND (no folder at the root). Bad tables and entries are problems, never throws.
  */
 export function readSubstrate(query: string, options: ReadSubstrateOptions): SubstrateReport {
-  refuseUnknownOptions(options, READ_OPTION_KEYS, 'readSubstrate');
+  assertKnownOptions(options, READ_OPTION_KEYS, 'readSubstrate');
   const types = typesToRead(options.type);
   checkRoot(options.root);
   const parsed = parseQuery(query);

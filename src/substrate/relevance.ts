@@ -1,5 +1,5 @@
 /**
- * The topic relevance judgement of substrate reads (DESIGN.md §5), pure and deterministic. The
+ * The topic relevance judgement of substrate reads (docs/substrate.md), pure and deterministic. The
  * query's terms are compared with the evidence read so far (the index row, then also the summary,
  * then also the body) and each depth ends in one of four judgements: a full or partial hit, a
  * clear non-match, or ambiguous (read one level deeper). docs/substrate.md states the same rule;

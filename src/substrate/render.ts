@@ -1,5 +1,5 @@
 /**
- * Renders substrate read results as YAML (DESIGN.md §5), pure: `hits:` and for each hit exactly
+ * Renders substrate read results as YAML (docs/substrate.md), pure: `hits:` and for each hit exactly
  * `type`, `id`, `description`, `stop_depth`, in that order, through the yaml package's stringify
  * (so quoting of `:`, `#`, `|` and the like is always valid YAML). Adds nothing else.
  */

@@ -1,5 +1,5 @@
 /**
- * Finds the default substrate root (DESIGN.md §5): a folder named `substrate/` at or above a
+ * Finds the default substrate root (docs/substrate.md): a folder named `substrate/` at or above a
  * starting folder, the nearest one winning, the way git finds `.git/`. Only looks at names on the
  * way up; never lists a folder, never opens a file.
  */

@@ -1,6 +1,6 @@
 /**
- * Tolerant Markdown table parser (pure) for substrate INDEX.md files (DESIGN.md §5). This is the
- * "parse" half of parse-then-resolve (STYLE.md §5): it turns text into a low-level record that
+ * Tolerant Markdown table parser (pure) for substrate INDEX.md files (docs/substrate.md). This is the
+ * "parse" half of parse-then-resolve: it turns text into a low-level record that
  * mirrors the file (header cells, row cells, every line number) and never decides what a column
  * means. It tolerates what people write: alignment colons, escaped pipes (`\|`), extra spaces,
  * missing leading or trailing pipes, rows with too few or too many cells. It never throws; what it

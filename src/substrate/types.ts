@@ -1,5 +1,5 @@
 /**
- * The vocabulary of substrates (DESIGN.md §5): the five entry types, their rank order, the index
+ * The vocabulary of substrates (docs/substrate.md): the five entry types, their rank order, the index
  * row record, and the report shapes of a read and a lint. Pure data and types; no I/O here.
  * Contract fields are snake_case because they cross into `--json`, `--yaml` and MCP as they are.
  */
@@ -9,7 +9,7 @@ import type { Problem } from '../errors.js';
 export type SubstrateType = 'vocabulary' | 'adr' | 'anti-pattern' | 'solution' | 'reviewer';
 
 /**
- * The types in rank order (DESIGN.md §5): anti-patterns first because they warn, then decisions,
+ * The types in rank order (docs/substrate.md): anti-patterns first because they warn, then decisions,
  * then solutions, vocabulary and reviewers. Reads also open the index tables in this order.
  */
 export const SUBSTRATE_TYPES: readonly SubstrateType[] = Object.freeze([

@@ -1,5 +1,5 @@
 /**
- * Flags for suspicious skill text (pure, DESIGN.md §9 "Flagged text"): invisible or bidi-control
+ * Flags for suspicious skill text (pure, docs/integration.md §5): invisible or bidi-control
  * characters, Latin look-alikes from other scripts, and instruction-like phrases. Flags are shown in
  * reports; they never change what skilldex does with the text, which stays data.
  */

@@ -1,5 +1,5 @@
 /**
- * `cascade audit` (DESIGN.md §4): a clean cascade audits clean; a messy one lists every problem a
+ * `cascade audit` (docs/cascade.md): a clean cascade audits clean; a messy one lists every problem a
  * crawl could meet, each with its code (never asserted by message text); the CLI exits 0 only
  * when clean.
  */

@@ -1,5 +1,5 @@
 /**
- * `cascade build` (DESIGN.md §4): the bundled example cascade stays in sync, building the bundled
+ * `cascade build` (docs/cascade.md): the bundled example cascade stays in sync, building the bundled
  * library reaches every skill by its own name, output is deterministic and idempotent, `check`
  * writes nothing, writes stay inside the folder, and bad inputs become coded problems.
  */

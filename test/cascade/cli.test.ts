@@ -1,5 +1,5 @@
 /**
- * The `skilldex cascade` face: exit codes per outcome (DESIGN.md §7), golden files of the human and
+ * The `skilldex cascade` face: exit codes per outcome (docs/integration.md §4), golden files of the human and
  * JSON crawl reports, the JSON of audit and build, refusals, and one end-to-end run of the built
  * binary on the bundled example cascade.
  */

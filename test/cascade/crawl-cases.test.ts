@@ -1,5 +1,5 @@
 /**
- * The crawl contract as case folders (STYLE.md §8): each folder under fixtures/ is a cascade root
+ * The crawl contract as case folders: each folder under fixtures/ is a cascade root
  * plus case.json `{ need, expect }`. One test per folder crawls it and compares the outcome, the
  * hit or the candidates, the visited nodes and the inconsistency codes (never message text).
  */

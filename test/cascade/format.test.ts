@@ -1,5 +1,5 @@
 /**
- * The skill.index, stamp and overlay formats (DESIGN.md §4, §9): line parsing with malformed lines
+ * The skill.index, stamp and overlay formats (docs/cascade.md): line parsing with malformed lines
  * kept by number, key classification, stamp acceptance, overlay sections, and fast-check
  * properties: any text parses without throwing, and print → parse round-trips.
  */

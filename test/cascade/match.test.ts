@@ -1,5 +1,5 @@
 /**
- * Matching at a node (DESIGN.md §4 steps 4–6): the fast path for ASCII indexes (one
+ * Matching at a node (docs/cascade.md "The crawl", steps 4–6): the fast path for ASCII indexes (one
  * case-insensitive search per line) agrees with the plain rule (fold, split, substring) on random
  * lines and needs; ranking puts leaves and self entries above descents; the overlay only narrows
  * a tie.

@@ -1,5 +1,5 @@
 /**
- * Concurrency and crash safety with real child processes running the built dist/ (DESIGN.md §8,
+ * Concurrency and crash safety with real child processes running the built dist/ (docs/integration.md §5,
  * issue #3): a reader answering searches in a loop while the parent re-indexes never gives an
  * answer that mixes generations and sees the new one after the publish; an index killed with
  * SIGKILL mid-ingest leaves the last published generation serving and the next index recovers; a
@@ -394,7 +394,7 @@ describe('a catalog restored over a newer one', () => {
       router.search({ query: 'alpha' });
       writeTree(root, treeFiles(range(0, 20), 1));
       const g2 = indexTree(catalog, root).publish!.catalog_generation;
-      // Replicating the published catalog means copying its file (DESIGN.md §8).
+      // Replicating the published catalog means copying its file (closeWriter folds the WAL into it).
       const replica = path.join(tmpDir(), 'replica.sqlite');
       cpSync(catalog, replica);
       const r = new Router({ catalog: replica, telemetry: false });

@@ -1,5 +1,5 @@
 /**
- * Descriptions are data in every artifact (DESIGN.md §9 "Flagged text"): quoted verbatim inside a
+ * Descriptions are data in every artifact (docs/integration.md §5): quoted verbatim inside a
  * fence they cannot close, invisible and control characters escaped, names and paths in code spans
  * that cannot break a table, and the brief in REFUSAL.md as one JSON string line.
  */

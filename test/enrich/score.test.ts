@@ -1,5 +1,5 @@
 /**
- * The enrichment score and selection (DESIGN.md §6, docs/enrich.md): distinct shared terms over
+ * The enrichment score and selection (docs/enrich.md, docs/enrich.md): distinct shared terms over
  * distinct description terms, stop-words out on both sides, case folded, no stemming, a
  * 1,536-code-point window; strictly above the floor, score then name, 5 to 10 or a refusal.
  * Property tests hold the selection to a plain model.

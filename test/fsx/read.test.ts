@@ -1,8 +1,8 @@
 /**
- * Size-capped single reads and hashing (src/fsx/read.ts, issue #2 §3, DESIGN.md §9 "One read per
- * use"): the size cap is checked before reading (a sparse 100 MB file is refused at once), NUL
- * bytes and invalid UTF-8 are problems, BOM and CRLF are accepted, FIFOs and folders are refused
- * without hanging.
+ * Size-capped single reads and hashing (src/fsx/read.ts, issue #2 §3, docs/integration.md §3): the
+ * hash and the text come from one read; the size cap is checked before reading (a sparse 100 MB
+ * file is refused at once), NUL bytes and invalid UTF-8 are problems, BOM and CRLF are accepted,
+ * FIFOs and folders are refused without hanging.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'node:fs';

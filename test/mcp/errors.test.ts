@@ -1,9 +1,10 @@
 /**
- * Every skill_fetch and skill_search error of DESIGN.md §3 through the built MCP server, over stdio
- * and over HTTP: each is an `isError` tool result whose text (and `_meta`) is `{ code, message,
- * hint, details }`. Also the generation switch: a long-running server serves a newly published
- * generation to new searches, while a fetch pinned to the old generation gets
- * CATALOG_GENERATION_MISMATCH (no silent hot reload into an in-flight task).
+ * Every skill_fetch and skill_search error of docs/integration.md through the MCP server built in
+ * process (in-memory transport): each is an `isError` tool result whose text (and `_meta`) is
+ * `{ code, message, hint, details }`. Also, end to end against the built server over stdio, the
+ * generation switch: a long-running server serves a newly published generation to new searches,
+ * while a fetch pinned to the old generation gets CATALOG_GENERATION_MISMATCH (no silent hot
+ * reload into an in-flight task).
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,14 +13,13 @@ import { ERROR_CODES } from '../../src/index.js';
 import {
   call,
   closeAll,
-  connectHttp,
+  connectInProcess,
   connectStdio,
   makeCatalog,
   operator,
   pins,
   reindex,
   search,
-  startHttp,
   toolError,
   type Connection,
   type TestCatalog,
@@ -43,8 +43,7 @@ function expectError(
 }
 
 const transports: [string, (cat: TestCatalog) => Promise<Connection>][] = [
-  ['stdio', (cat) => connectStdio(['--catalog', cat.catalog])],
-  ['http', async (cat) => connectHttp(await startHttp(['--catalog', cat.catalog]))],
+  ['an in-memory transport', (cat) => connectInProcess({ catalog: cat.catalog, telemetry: true })],
 ];
 
 describe.each(transports)('every error code over %s', (_name, connect) => {

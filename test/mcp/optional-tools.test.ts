@@ -1,9 +1,11 @@
 /**
  * The tools offered only when configured (issue #4 with #5 and #6): skill_index_crawl exists only
- * with --cascade-root and never reads outside the configured roots (PATH_OUTSIDE_ROOT as an error
- * result), substrate_read exists only with a substrate root and answers as the library does.
+ * with cascade roots and never reads outside them (PATH_OUTSIDE_ROOT as an error result),
+ * substrate_read exists only with a substrate root and answers as the library does. The tools run
+ * in process over an in-memory transport; finding the substrate from the working folder and
+ * refusing a missing --substrate at start are run end to end against the built `skilldex mcp`.
  */
-import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlCascade, readSubstrate } from '../../src/index.js';
@@ -11,6 +13,7 @@ import { REPO, runBin, tmpDir } from '../support/cli.js';
 import {
   call,
   closeAll,
+  connectInProcess,
   connectStdio,
   makeCatalog,
   toolError,
@@ -32,7 +35,7 @@ afterAll(closeAll);
 
 describe('without configuration', () => {
   it('offers only skill_search and skill_fetch', async () => {
-    const conn = await connectStdio(['--catalog', cat.catalog]);
+    const conn = await connectInProcess({ catalog: cat.catalog });
     expect((await conn.client.listTools()).tools.map((t) => t.name)).toEqual([
       'skill_search',
       'skill_fetch',
@@ -51,7 +54,7 @@ describe('skill_index_crawl with --cascade-root', () => {
     outside = tmpDir('skilldex-mcp-outside-');
     mkdirSync(path.join(outside, 'secret'));
     symlinkSync(outside, path.join(cascade, 'link-out'));
-    conn = await connectStdio(['--catalog', cat.catalog, '--cascade-root', cascade]);
+    conn = await connectInProcess({ catalog: cat.catalog, cascadeRoots: [realpathSync(cascade)] });
   });
 
   it('is listed with a described input and an output schema', async () => {
@@ -107,7 +110,7 @@ describe('substrate_read', () => {
   let conn: Connection;
 
   beforeAll(async () => {
-    conn = await connectStdio(['--catalog', cat.catalog, '--substrate', EXAMPLE_SUBSTRATE]);
+    conn = await connectInProcess({ catalog: cat.catalog, substrateRoot: EXAMPLE_SUBSTRATE });
   });
 
   it('is listed with described inputs', async () => {
@@ -148,6 +151,7 @@ describe('substrate_read', () => {
     ).toContain('type_filter');
   });
 
+  // End to end: the built `skilldex mcp` finds the substrate from its working folder.
   it('is found without --substrate in a project with a substrate/ folder', async () => {
     const project = tmpDir('skilldex-mcp-project-');
     cpSync(EXAMPLE_SUBSTRATE, path.join(project, 'substrate'), { recursive: true });

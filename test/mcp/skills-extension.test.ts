@@ -1,6 +1,6 @@
 /**
  * The MCP Skills extension (`io.modelcontextprotocol/skills`, ext-skills specification/stable/
- * skills.mdx) served by the built server: skills/list pages through a 130-skill catalog, every
+ * skills.mdx) served by the server built in process (in-memory transport): skills/list pages through a 130-skill catalog, every
  * entry carries its URI, verbatim frontmatter and `{ uri, digest, size }` of SKILL.md matching the
  * file's bytes; skills/get answers known URIs and -32602 for others; resources/read returns the
  * exact bytes, and an error (never stale bytes) once the file drifts.
@@ -17,11 +17,9 @@ import { skillIdOf, skillUri } from '../../src/mcp/index.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 import {
   closeAll,
-  connectHttp,
-  connectStdio,
+  connectInProcess,
   makeCatalog,
   operator,
-  startHttp,
   type Connection,
   type TestCatalog,
 } from './support.js';
@@ -113,8 +111,7 @@ async function rejection(p: Promise<unknown>): Promise<McpError> {
 }
 
 const transports: [string, () => Promise<Connection>][] = [
-  ['stdio', () => connectStdio(['--catalog', cat.catalog])],
-  ['http', async () => connectHttp(await startHttp(['--catalog', cat.catalog]))],
+  ['an in-memory transport', () => connectInProcess({ catalog: cat.catalog, telemetry: true })],
 ];
 
 describe.each(transports)('skills/list, skills/get and resources over %s', (_name, connect) => {
@@ -226,10 +223,10 @@ describe.each(transports)('skills/list, skills/get and resources over %s', (_nam
   });
 });
 
-describe('drift and lifecycle through the extension (stdio)', () => {
+describe('drift and lifecycle through the extension', () => {
   let conn: Connection;
   beforeAll(async () => {
-    conn = await connectStdio(['--catalog', cat.catalog]);
+    conn = await connectInProcess({ catalog: cat.catalog, telemetry: true });
   });
 
   it('after an edit, resources/read is an INDEX_DRIFT error, never the stale or the new bytes', async () => {

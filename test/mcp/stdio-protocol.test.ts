@@ -1,5 +1,5 @@
 /**
- * stdout belongs to JSON-RPC (issue #4, STYLE.md §7): the built server is spawned raw, JSON-RPC
+ * stdout belongs to JSON-RPC (issue #4): the built server is spawned raw, JSON-RPC
  * lines are written to its stdin by hand, and every line it prints on stdout must be a JSON-RPC
  * 2.0 message, while its logs go to stderr. Also how the process starts and ends: it exits 0 when
  * stdin closes, and refuses a missing catalog or cascade root before speaking any protocol.

@@ -1,8 +1,10 @@
 /**
- * MCP test support (issue #4): a temporary catalog over a copy of examples/skills, the BUILT server
- * (`node bin/skilldex.js mcp …`) as a child process reached through the SDK's own Client over a
- * real stdio or Streamable HTTP transport, and helpers that read tool results. Every spawned
- * process is tracked and closed by `closeAll()` so no test run leaves a server behind.
+ * MCP test support (issue #4): a temporary catalog over a copy of examples/skills; the server built
+ * in process by `createServer(ctx)` and reached through the SDK's own Client over a linked
+ * in-memory transport pair (`connectInProcess`: most tests); the BUILT server (`node bin/skilldex.js
+ * mcp …`) as a child process over a real stdio or Streamable HTTP transport (the end-to-end tests);
+ * and helpers that read tool results. Every client, router and spawned process is tracked and
+ * closed by `closeAll()` so no test run leaves a server behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync } from 'node:fs';
@@ -10,8 +12,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
+import { Router } from '../../src/index.js';
+import { createServer } from '../../src/mcp/index.js';
 import { REPO, runCli, tmpDir } from '../support/cli.js';
 
 /** The built command-line shim the tests start. */
@@ -71,6 +76,46 @@ export async function closeAll(): Promise<void> {
 /** The environment a server runs in: no inherited catalog or telemetry settings. */
 function serverEnv(home: string): Record<string, string> {
   return { PATH: process.env['PATH'] ?? '', HOME: home };
+}
+
+/** What an in-process server is given: what `skilldex mcp`'s flags would give it. */
+export interface InProcessOptions {
+  /** The catalog file (`--catalog`). */
+  readonly catalog: string;
+  /** Real paths `skill_index_crawl` may read (`--cascade-root`); default none. */
+  readonly cascadeRoots?: readonly string[];
+  /** The substrate root of `substrate_read` (`--substrate`); default none. */
+  readonly substrateRoot?: string;
+  /** Record and use telemetry (default false: `--no-telemetry`). */
+  readonly telemetry?: boolean;
+}
+
+/**
+ * Builds the server in process (`createServer(ctx)` over a fresh Router on the catalog, as
+ * `skilldex mcp` does) and connects the SDK Client to it over `InMemoryTransport.createLinkedPair()`.
+ * No process, no build: the tools run the source under test.
+ */
+export async function connectInProcess(options: InProcessOptions): Promise<Connection> {
+  const router = new Router({ catalog: options.catalog, telemetry: options.telemetry ?? false });
+  let err = '';
+  const server = createServer({
+    router,
+    cascadeRoots: options.cascadeRoots ?? [],
+    ...(options.substrateRoot !== undefined ? { substrateRoot: options.substrateRoot } : {}),
+    log: (line) => {
+      err += line + '\n';
+    },
+  });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'skilldex-test', version: '1.0.0' });
+  await client.connect(clientTransport);
+  closers.add(async () => {
+    await client.close();
+    await server.close();
+    router.close();
+  });
+  return { client, stderr: () => err };
 }
 
 /** Starts `skilldex mcp <args>` on stdio and connects the SDK Client to it. */

@@ -1,6 +1,7 @@
 /**
- * The MCP face end to end (issue #4, DESIGN.md §3): the built server as a child process, reached
- * by the SDK's own Client over stdio and over Streamable HTTP. Tools are listed with described
+ * The MCP tools (issue #4, docs/integration.md): the server built in process by `createServer`,
+ * reached by the SDK's own Client over a linked in-memory transport pair (the real transports are
+ * tested end to end in stdio-protocol.test.ts, http.test.ts and concurrency.test.ts). Tools are listed with described
  * inputs and output schemas, the server announces its instructions and capabilities, skill_search
  * answers the contract (the same object the library returns) with a text rendering, and skill_fetch
  * with every pin returns the verified body.
@@ -12,12 +13,10 @@ import { Router } from '../../src/index.js';
 import {
   call,
   closeAll,
-  connectHttp,
-  connectStdio,
+  connectInProcess,
   makeCatalog,
   pins,
   search,
-  startHttp,
   type Connection,
   type TestCatalog,
 } from './support.js';
@@ -38,8 +37,7 @@ afterAll(async () => {
 });
 
 const transports: [string, () => Promise<Connection>][] = [
-  ['stdio', () => connectStdio(['--catalog', cat.catalog, '--no-telemetry'])],
-  ['http', async () => connectHttp(await startHttp(['--catalog', cat.catalog, '--no-telemetry']))],
+  ['an in-memory transport', () => connectInProcess({ catalog: cat.catalog })],
 ];
 
 describe.each(transports)('over %s', (_name, connect) => {

@@ -1,18 +1,17 @@
 /**
- * Malformed tool arguments through the built MCP server (issue #4): missing fields, wrong types,
- * out-of-range numbers and extra-long strings each come back as an `isError` result whose message
- * names the offending field, and the server keeps answering afterwards, over stdio and HTTP.
+ * Malformed tool arguments through the MCP server (issue #4), built in process and reached over an
+ * in-memory transport: missing fields, wrong types, out-of-range numbers and extra-long strings
+ * each come back as an `isError` result whose message names the offending field, and the server
+ * keeps answering afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   closeAll,
-  connectHttp,
-  connectStdio,
+  connectInProcess,
   makeCatalog,
   pins,
   search,
-  startHttp,
   validationText,
   type Connection,
   type TestCatalog,
@@ -69,8 +68,7 @@ const CASES: [string, string, Record<string, unknown>, string][] = [
 ];
 
 const transports: [string, () => Promise<Connection>][] = [
-  ['stdio', () => connectStdio(['--catalog', cat.catalog, '--no-telemetry'])],
-  ['http', async () => connectHttp(await startHttp(['--catalog', cat.catalog, '--no-telemetry']))],
+  ['an in-memory transport', () => connectInProcess({ catalog: cat.catalog })],
 ];
 
 describe.each(transports)('malformed arguments over %s', (_name, connect) => {

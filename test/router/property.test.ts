@@ -1,5 +1,5 @@
 /**
- * THE property of the router (issue #3, DESIGN.md §3): on random catalogs and random queries, the
+ * THE property of the router (issue #3, docs/integration.md): on random catalogs and random queries, the
  * fast path's top k equals the brute-force scorer over the whole catalog — same ids, same order,
  * same scores and explanations — for every limit 1..20, with deprecated and archived skills,
  * telemetry histories that grow as searches record suggestions, and typos that need fuzzy matching.

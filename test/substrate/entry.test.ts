@@ -1,5 +1,5 @@
 /**
- * Entry files (DESIGN.md §5): the summary view is the frontmatter plus the `## Summary` section up
+ * Entry files (docs/substrate.md): the summary view is the frontmatter plus the `## Summary` section up
  * to the next heading; fields of the wrong type and missing sections are coded problems.
  */
 import { describe, expect, it } from 'vitest';

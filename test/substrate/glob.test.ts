@@ -1,5 +1,5 @@
 /**
- * Path glob overlap and inclusion (DESIGN.md §5). Examples pin the syntax; property tests hold
+ * Path glob overlap and inclusion (docs/substrate.md). Examples pin the syntax; property tests hold
  * the overlap test to an independent regular-expression model: every witness it returns matches
  * both globs (sound), and whenever some small path matches both, it finds an overlap (complete on
  * that universe). Inclusion is checked to be sound against the same model.

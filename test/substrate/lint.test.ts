@@ -1,5 +1,5 @@
 /**
- * `lintSubstrate` and `skilldex substrate lint` (DESIGN.md §5): the example substrate is clean;
+ * `lintSubstrate` and `skilldex substrate lint` (docs/substrate.md): the example substrate is clean;
  * a broken fixture shows each disagreement between rows and files as its coded problem.
  */
 import path from 'node:path';

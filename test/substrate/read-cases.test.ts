@@ -1,5 +1,5 @@
 /**
- * Contract cases for substrate reads (DESIGN.md §5), one folder per behaviour under
+ * Contract cases for substrate reads (docs/substrate.md), one folder per behaviour under
  * fixtures/read/<case>/: the substrate, plus case.json with the query and the expected hits, the
  * exact list of files opened (with the depth each was considered to) and the problem codes. The
  * opened list is the proof that no entry was opened that the decision did not need.

@@ -1,5 +1,5 @@
 /**
- * readSubstrate beyond the contract cases (DESIGN.md §5): option and root checks, confinement
+ * readSubstrate beyond the contract cases (docs/substrate.md): option and root checks, confinement
  * (links and paths out of the root are problems and never read), size caps, each file read once,
  * ranking that ignores table order, and the default root convention.
  */

@@ -1,5 +1,5 @@
 /**
- * Query classification and the topic relevance rule (DESIGN.md §5, docs/substrate.md): the
+ * Query classification and the topic relevance rule (docs/substrate.md, docs/substrate.md): the
  * thresholds for full, partial, non-match and ambiguous are pinned here exactly as the docs state
  * them, and the judgement never gets weaker as more evidence is read.
  */

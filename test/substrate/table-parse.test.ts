@@ -1,5 +1,5 @@
 /**
- * The tolerant INDEX.md table parser and its resolution into rows (DESIGN.md §5): real-world
+ * The tolerant INDEX.md table parser and its resolution into rows (docs/substrate.md): real-world
  * Markdown (alignment colons, escaped pipes, extra spaces, missing outer pipes, extra columns,
  * rows with a missing path) is read, and what cannot be read is a coded problem, never a crash.
  */

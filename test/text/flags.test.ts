@@ -1,5 +1,5 @@
 /**
- * Flags on suspicious text (src/text/flags.ts, DESIGN.md §9 "Flagged text"): hidden characters,
+ * Flags on suspicious text (src/text/flags.ts, docs/integration.md §5): hidden characters,
  * Latin look-alikes, instruction-like phrases, and escaped rendering of invisible characters.
  */
 import { describe, expect, it } from 'vitest';

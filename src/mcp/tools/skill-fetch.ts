@@ -1,4 +1,4 @@
-/** MCP tool `skill_fetch` (DESIGN.md §3): one call to Router.fetch, every pin required. */
+/** MCP tool `skill_fetch` (docs/integration.md): one call to Router.fetch, every pin required. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, ok, type ServerContext } from '../context.js';

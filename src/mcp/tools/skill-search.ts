@@ -1,4 +1,4 @@
-/** MCP tool `skill_search` (DESIGN.md §3): one call to Router.search. */
+/** MCP tool `skill_search` (docs/integration.md): one call to Router.search. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DEFAULT_LIMIT, MAX_LIMIT, escapeInvisible, type SearchResult } from '../../index.js';

@@ -1,5 +1,5 @@
 /**
- * Ranking policy `tf.skillrouter.bm25f.v3` (DESIGN.md §3, docs/ranking.md §8): true BM25F over five
+ * Ranking policy `tf.skillrouter.bm25f.v3` (docs/ranking.md §8, docs/integration.md): true BM25F over five
  * fields — name, keywords (+ tags), description (+ when_to_use), body (its first 8,192 characters)
  * and usage (the requests that led to fetches of the skill, learned or imported) — each with its
  * own weight and length normalisation against that field's average length, one k1, one IDF per

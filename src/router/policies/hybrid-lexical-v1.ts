@@ -1,5 +1,5 @@
 /**
- * Ranking policy `tf.skillrouter.hybrid-lexical.v1` (DESIGN.md §3, docs/ranking.md): its frozen
+ * Ranking policy `tf.skillrouter.hybrid-lexical.v1` (docs/integration.md, docs/ranking.md): its frozen
  * constants and `score(features)`, a pure function from a candidate's features to its explained
  * score. The fast path in search.ts builds its SQL from these same constants; the brute-force
  * scorer calls `score` on every skill; a property test holds the two together.

@@ -1,0 +1,40 @@
+/**
+ * The skill_search request and result types (docs/integration.md §2), shared by the lexical and
+ * BM25F search engines without either importing the other.
+ */
+import type { Bm25fExplanation } from './policies/bm25f-v3.js';
+import type { ScoreExplanation, SkillState } from './policies/types.js';
+
+/** A skill_search request. */
+export interface SearchRequest {
+  readonly query: string;
+  /** 1–50, default 8. */
+  readonly limit?: number;
+  /** Include deprecated skills (penalised); archived are never candidates. */
+  readonly include_deprecated?: boolean;
+}
+
+/** One ranked candidate: the identity to pin, what to show, and the explained score. */
+export interface Candidate {
+  readonly skill_id: string;
+  readonly skill_version: string;
+  readonly revision_id: string;
+  readonly catalog_generation: string;
+  readonly name: string;
+  readonly description: string;
+  readonly state: SkillState;
+  readonly score: number;
+  /** Every component of the score, in the shape of the candidate's policy (docs/ranking.md). */
+  readonly explanation: ScoreExplanation | Bm25fExplanation;
+}
+
+/** The skill_search result. */
+export interface SearchResult {
+  readonly catalog_generation: string;
+  readonly policy: string;
+  readonly query: string;
+  readonly candidates: readonly Candidate[];
+}
+
+/** History lookup used by the ranking (zeros when telemetry is off). */
+export type HistoryFn = (skillId: string) => { suggestions: number; fetches: number };
