@@ -207,6 +207,7 @@ export function searchBm25f(
   const acc = new Float64Array(rows);
   const nameHits = new Uint8Array(rows);
   const touched: number[] = [];
+  const hasUsage = used.byRow.size > 0;
   const df: number[] = [];
   const unknown: number[] = [];
   const lens: [number, number, number, number, number] = [0, 0, 0, 0, 0];
@@ -235,7 +236,7 @@ export function searchBm25f(
     const termIdf = idf(termDf, docs.docs);
     const score = (rowid: number, n: number, k: number, d: number, b: number): void => {
       const o = rowid * 5;
-      const u = used.byRow.get(rowid);
+      const u = hasUsage ? used.byRow.get(rowid) : undefined;
       tf[0] = n;
       tf[1] = k;
       tf[2] = d;
@@ -280,7 +281,9 @@ export function searchBm25f(
   const ctx: QueryContext = { q, docs: docs.docs, avgLens, df, unknown, usage: used };
   // Upper bounds: BM25F sum + name bonus where every query term is in the name + exact fuzzy part.
   const nTerms = q.terms.length;
-  const bounds: { rowid: number; bound: number }[] = [];
+  const boundOf = new Float64Array(touched.length);
+  const rowOf = new Int32Array(touched.length);
+  let n = 0;
   for (const rowid of touched) {
     const state = docs.data[rowid * 5 + 4]!;
     if (state === 2 || (state === 1 && !includeDeprecated)) continue;
@@ -289,15 +292,30 @@ export function searchBm25f(
     const fm = fuzzyOf.get(rowid);
     if (fm) b += (V3.FUZZY_WEIGHT * fm.reduce((s, m) => s + fuzzySim(m), 0)) / nTerms;
     b *= state === 1 ? V3.DEPRECATED_MULTIPLIER : 1;
-    if (b > 0) bounds.push({ rowid, bound: b });
+    if (b > 0) {
+      boundOf[n] = b;
+      rowOf[n] = rowid;
+      n++;
+    }
   }
-  bounds.sort((a, b) => b.bound - a.bound || a.rowid - b.rowid);
+  // Rows are explained in descending bound order; only the best `batch` are ordered at a time
+  // (a bounded heap), since the scan usually stops within the first few dozen.
   const top = new TopK(limit);
-  for (const { rowid, bound } of bounds) {
-    if (top.full() && bound * telemetryMax + 1e-9 < top.worst()) break;
-    const row = bm25fRow(reader, rowid);
-    if (!row) continue;
-    top.offer(candidateOf(row, ctx, fuzzyOf.get(rowid) ?? [], history, gen));
+  const order = new BoundOrder(boundOf, rowOf, n);
+  for (let batch = Math.max(4 * limit, 64); ; batch *= 8) {
+    const next = order.take(batch);
+    if (next.length === 0) break;
+    let stopped = false;
+    for (const i of next) {
+      if (top.full() && boundOf[i]! * telemetryMax + 1e-9 < top.worst()) {
+        stopped = true;
+        break;
+      }
+      const row = bm25fRow(reader, rowOf[i]!);
+      if (!row) continue;
+      top.offer(candidateOf(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen));
+    }
+    if (stopped) break;
   }
   return { catalog_generation: gen.catalog_generation, policy: POLICY_V3_ID, query: '', candidates: top.sorted() };
 }
@@ -392,6 +410,65 @@ function fuzzySim(m: FuzzyMatch): number {
 
 function compare(a: Candidate, b: Candidate): number {
   return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
+}
+
+// Hands out the indexes of (bound, rowid) pairs in descending bound order (ties: rowid ascending),
+// `count` at a time, ordering only what it hands out: a min-heap keeps the best `count` of the rest.
+class BoundOrder {
+  private remaining: number[];
+  constructor(
+    private readonly bound: Float64Array,
+    private readonly row: Int32Array,
+    n: number,
+  ) {
+    this.remaining = Array.from({ length: n }, (_, i) => i);
+  }
+  private before(a: number, b: number): boolean {
+    return this.bound[a]! > this.bound[b]! || (this.bound[a] === this.bound[b] && this.row[a]! < this.row[b]!);
+  }
+  take(count: number): number[] {
+    const rest = this.remaining;
+    if (rest.length <= count) {
+      this.remaining = [];
+      return rest.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    }
+    // heap[0] is the worst of the best `count` seen so far.
+    const heap: number[] = [];
+    const worse = (a: number, b: number): boolean => this.before(b, a);
+    const up = (i: number): void => {
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!worse(heap[i]!, heap[p]!)) break;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    };
+    const down = (i: number): void => {
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    };
+    const left: number[] = [];
+    for (const i of rest) {
+      if (heap.length < count) {
+        heap.push(i);
+        up(heap.length - 1);
+      } else if (this.before(i, heap[0]!)) {
+        left.push(heap[0]!);
+        heap[0] = i;
+        down(0);
+      } else left.push(i);
+    }
+    this.remaining = left;
+    return heap.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+  }
 }
 
 // The k best candidates seen so far.
