@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   CATALOG_TOO_NEW: { exit: 2, hint: 'the catalog was written by a newer skilldex: upgrade' },
   CATALOG_ROLLBACK: { exit: 3, hint: 'an older catalog replaced a newer one under a running reader: restart the reader or re-index' },
   CATALOG_BUSY: { exit: 2, hint: 'another skilldex process is writing this catalog: try again when it ends' },
+  CATALOG_SHRINK: { exit: 2, hint: 'check the --scope paths; pass --allow-shrink if the skills really are gone' },
+  GENERATION_NOT_FOUND: { exit: 2, hint: 'see skilldex generations for the sequence numbers and ids' },
   // The fetch contract (DESIGN.md §3).
   CATALOG_GENERATION_MISMATCH: { exit: 3, hint: 'search again: the catalog has a new published generation' },
   REVISION_MISMATCH: { exit: 3, hint: 'search again; never fetch unpinned' },
@@ -37,6 +39,8 @@ export const ERROR_CODES = {
   SKILL_ARCHIVED: { exit: 3, hint: 'the skill is archived: search for another, or restore it' },
   // Lifecycle.
   INVALID_TRANSITION: { exit: 2, hint: 'see skilldex status for the skill state' },
+  // Output.
+  OUTPUT_CLOSED: { exit: 2, hint: 'the reader of standard output went away before the output ended' },
   // Writes.
   WRITE_FAILED: { exit: 2, hint: 'check that the folder is writable and that no folder stands where a file goes' },
   // Internal.
@@ -159,4 +163,38 @@ export function isSkilldexError(err: unknown): err is SkilldexError {
 /** Builds a Problem; a small helper so call sites read as one line. */
 export function problem(code: ProblemCode, path: string, message: string, line?: number): Problem {
   return line === undefined ? { code, path, message } : { code, path, line, message };
+}
+
+/** SQLite result codes (better-sqlite3 `err.code`) that mean the catalog file is damaged or foreign. */
+const CORRUPT_SQLITE = /^SQLITE_(CORRUPT|NOTADB|FORMAT|CANTOPEN|IOERR_SHORT_READ)/;
+
+/**
+ * A foreign failure (SQLite, the file system, the output pipe) as a coded SkilldexError, or
+ * undefined when it is not one we recognise (a bug: the caller reports INTERNAL). `what` names the
+ * file or stream involved, for the message.
+ */
+export function codedFromForeign(err: unknown, what = ''): SkilldexError | undefined {
+  if (err instanceof SkilldexError) return err;
+  if (!err || typeof err !== 'object' || !('code' in err) || typeof err.code !== 'string') return undefined;
+  const code = err.code;
+  const message = err instanceof Error ? err.message : String(code);
+  const about = what === '' ? '' : `${what}: `;
+  const options = { cause: err };
+  if (CORRUPT_SQLITE.test(code)) {
+    return new SkilldexError('CATALOG_CORRUPT', `${about}the catalog is damaged or not a skilldex catalog (${code}: ${message})`, { sqlite: code }, options);
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new SkilldexError('CATALOG_BUSY', `${about}the catalog is locked by another process (${code})`, { sqlite: code }, options);
+  }
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_READONLY' || code.startsWith('SQLITE_IOERR')) {
+    return new SkilldexError('WRITE_FAILED', `${about}${code}: ${message}`, { errno: code }, options);
+  }
+  if (code === 'EPIPE' || code === 'ENOBUFS' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END') {
+    return new SkilldexError('OUTPUT_CLOSED', `${about}standard output closed (${code})`, { errno: code }, options);
+  }
+  if (code === 'ENOENT') return new SkilldexError('FILE_NOT_FOUND', `${about}${message}`, { errno: code }, options);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG') {
+    return new SkilldexError('NOT_A_FILE', `${about}${code}: ${message}`, { errno: code }, options);
+  }
+  return undefined;
 }

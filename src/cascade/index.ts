@@ -24,7 +24,7 @@ export {
   type ScannedEntry,
   type ScannedIndex,
 } from './index-file.js';
-export { foldText } from './match.js';
+export { MAX_NEED_CHARS, foldText } from './match.js';
 export { OVERLAY_FILE, parseOverlay, printOverlay, type OverlaySection } from './overlay.js';
 export { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 export {

@@ -26,7 +26,7 @@ export {
 } from './search.js';
 export { checkFetchRequest, type FetchRequest, type FetchResult } from './fetch.js';
 export { Router, type RouterOptions } from './router.js';
-export { MRR_DEPTH, macroAverage, meanMetrics, parseQueryLines, scoreRanking, type LabelledQuery, type Metrics } from './eval.js';
+export { MRR_DEPTH, macroAverage, meanMetrics, parseQueryLines, parseQueryLinesTolerant, scoreRanking, type BadQueryLine, type LabelledQuery, type Metrics } from './eval.js';
 export {
   changeLifecycle,
   getCatalogStatus,

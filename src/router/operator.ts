@@ -3,7 +3,7 @@
  * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (DESIGN.md §3).
  */
 import { existsSync } from 'node:fs';
-import { SkilldexError } from '../errors.js';
+import { SkilldexError, codedFromForeign } from '../errors.js';
 import {
   catalogStatus,
   closeCatalog,
@@ -112,10 +112,9 @@ function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
   try {
     return fn(db);
   } catch (err) {
-    if (err && typeof err === 'object' && 'code' in err && (err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_BUSY_SNAPSHOT')) {
-      throw new SkilldexError('CATALOG_BUSY', `${file} is being written by another process`, { catalog: file }, { cause: err });
-    }
-    throw err;
+    // SQLite failures become coded errors naming the file: a lock held past the busy timeout is
+    // CATALOG_BUSY, damaged pages (SQLITE_CORRUPT, SQLITE_NOTADB) are CATALOG_CORRUPT.
+    throw codedFromForeign(err, file) ?? err;
   } finally {
     closeCatalog(db);
   }
