@@ -73,7 +73,10 @@ export {
 } from './catalog/index.js';
 export {
   DEFAULT_LIMIT,
+  MAX_FETCH_CONTEXT_CHARS,
   MAX_LIMIT,
+  MAX_PIN_CHARS,
+  MAX_QUERY_CHARS,
   MRR_DEPTH,
   DEFAULT_POLICY_ID,
   POLICIES,
@@ -83,6 +86,7 @@ export {
   V2,
   V1,
   changeLifecycle,
+  checkFetchRequest,
   getCatalogStatus,
   getGenerations,
   indexCatalog,

@@ -24,7 +24,7 @@ export {
   type SearchRequest,
   type SearchResult,
 } from './search.js';
-export { checkFetchRequest, type FetchRequest, type FetchResult } from './fetch.js';
+export { MAX_FETCH_CONTEXT_CHARS, MAX_PIN_CHARS, checkFetchRequest, type FetchRequest, type FetchResult } from './fetch.js';
 export { Router, type RouterOptions } from './router.js';
 export { MRR_DEPTH, macroAverage, meanMetrics, parseQueryLines, parseQueryLinesTolerant, scoreRanking, type BadQueryLine, type LabelledQuery, type Metrics } from './eval.js';
 export {
