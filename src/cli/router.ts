@@ -20,6 +20,7 @@ import {
   parseQueryLinesTolerant,
   publishCatalog,
   resolveCatalogPath,
+  rollbackCatalog,
   scoreRanking,
   MRR_DEPTH,
   DEFAULT_POLICY_ID,
@@ -58,11 +59,22 @@ export function registerRouter(program: Command, ctx: CliContext): void {
       .option('--catalog <file>', catalogHelp),
   )
     .option('--no-publish', 'stage the changes in the working set without publishing them')
+    .option('--dry-run', 'report what would be added, changed and retired, and write nothing')
+    .option('--allow-shrink', 'allow retiring more than half of the active skills in one run')
     .option('--policy <id>', `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${POLICY_ID})`)
     .option('--json', 'print the index report as JSON')
-    .addHelpText('after', '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish\n' +
+        '  skilldex index --scope ~/skills --dry-run      # what would change; nothing written\n' +
+        '  skilldex index --scope ~/skills --allow-shrink # the skills really are gone\n\n' +
+        'A --scope folder that does not exist is refused (exit 2, nothing written). A run that would\n' +
+        'retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
+        '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
+        'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.',
+    )
     .action(
-      action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string }) => {
+      action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string; dryRun?: boolean; allowShrink?: boolean }) => {
         const progress = progressLine(ctx.io, 'indexing');
         let report: IndexReport;
         try {
@@ -72,6 +84,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
             publish: o.publish !== false,
             onProgress: progress.update,
             ...(o.policy !== undefined ? { policy: o.policy } : {}),
+            dryRun: o.dryRun === true,
+            allowShrink: o.allowShrink === true,
           });
         } finally {
           progress.done();
@@ -94,6 +108,32 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         const r = publishCatalog({ catalog: catalogOf(o), ...(o.policy !== undefined ? { policy: o.policy } : {}) });
         if (o.json) ctx.json(r);
         else ctx.out(r.changed ? `published generation ${r.seq}: ${r.catalog_generation} (${r.counts.total} skills)` : `nothing to publish: generation ${r.seq} (${r.catalog_generation}) is current`);
+        return 0;
+      }),
+    );
+
+  program
+    .command('rollback [generation]')
+    .summary('republish an earlier generation (default: the one before the current)')
+    .description(
+      'Set the working set to the members of an earlier generation (GENERATION: its sequence number\n' +
+        'from skilldex generations, or its id sha256:… or an 8+ hex-digit prefix) and publish it as a\n' +
+        'new generation with the old content. Revisions are kept in the catalog, so no file is read.\n' +
+        'The next skilldex index works from the files again.',
+    )
+    .option('--catalog <file>', catalogHelp)
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  skilldex rollback                 # back to the generation before the current one\n  skilldex rollback 3 --json\n  skilldex rollback sha256:956dbfad')
+    .action(
+      action(ctx, (generation: string | undefined, o: CatalogFlag) => {
+        const r = rollbackCatalog({ catalog: catalogOf(o), ...(generation !== undefined ? { generation } : {}) });
+        if (o.json) ctx.json(r);
+        else
+          ctx.out(
+            r.publish.changed
+              ? `republished generation ${r.to.seq} (${r.to.catalog_generation}) as generation ${r.publish.seq}; was ${r.from.seq}`
+              : `generation ${r.to.seq} has the content already published (${r.publish.catalog_generation}): nothing to do`,
+          );
         return 0;
       }),
     );
@@ -358,7 +398,8 @@ export function renderIndex(r: IndexReport, cwd: string): string {
     `indexed ${r.enumerated} SKILL.md files into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
     `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
   ];
-  if (r.publish) {
+  if (r.dry_run) lines.push('  dry run: nothing was written');
+  else if (r.publish) {
     lines.push(
       r.publish.changed
         ? `  published generation ${r.publish.seq}: ${r.publish.catalog_generation}`

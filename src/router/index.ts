@@ -33,9 +33,13 @@ export {
   getGenerations,
   indexCatalog,
   publishCatalog,
+  rollbackCatalog,
+  MAX_INDEX_ATTEMPTS,
+  type IndexOptions,
   type IndexReport,
   type LifecycleReport,
   type OperatorOptions,
+  type RollbackReport,
 } from './operator.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ServedPage, type ServedSkill } from './serve.js';
 export { HYBRID_LEXICAL_V2, POLICY_V2_ID, V2, idfWeight, scoreV2 } from './policies/hybrid-lexical-v2.js';
