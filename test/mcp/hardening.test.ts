@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRequest, isLoopback } from '../../src/mcp/index.js';
 import { runCli, tmpDir } from '../support/cli.js';
-import { call, closeAll, connectStdio, makeCatalog, search, startHttp, toolError, type HttpServer, type TestCatalog } from './support.js';
+import { call, closeAll, connectStdio, makeCatalog, operator, search, startHttp, toolError, type HttpServer, type TestCatalog } from './support.js';
 
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 const TOKEN = 'k7Qw9xZp2LmN4vB8rT6y';
@@ -160,5 +160,21 @@ describe('a catalog with damaged pages under a running server', () => {
     const r = await call(conn.client, 'skill_search', { query: 'merge pdf files' });
     expect(toolError(r).code).toBe('CATALOG_CORRUPT');
     expect(toolError(await call(conn.client, 'skill_search', { query: 'pdf' })).code).toBe('CATALOG_CORRUPT');
+  });
+});
+
+describe('a catalog rebuilt under a running server', () => {
+  it('is served from its new identity, after the server saw the old file go to sequence 2', async () => {
+    const own = await makeCatalog();
+    await operator(own, 'deprecate', 'pdf-toolkit');
+    const conn = await connectStdio(['--catalog', own.catalog, '--no-telemetry']);
+    const before = await search(conn.client, 'merge pdf files');
+    // The operator rebuilds the catalog from scratch in a new file (sequence 1) and renames it over.
+    const rebuilt = path.join(tmpDir(), 'catalog.sqlite');
+    expect((await runCli(['index', '--catalog', rebuilt, '--scope', own.skills, '--json'])).code).toBe(0);
+    renameSync(rebuilt, own.catalog);
+    const after = await search(conn.client, 'merge pdf files');
+    expect(after.catalog_generation).not.toBe(before.catalog_generation);
+    expect(after.candidates[0]?.skill_id).toBe('pdf-toolkit');
   });
 });
