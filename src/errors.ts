@@ -49,6 +49,16 @@ export const ERROR_CODES = {
     when: 'a file or folder named by an argument does not exist or cannot be read',
     hint: 'check the path',
   },
+  FILE_TOO_LARGE: {
+    exit: 2,
+    when: 'an input file or standard input is over its size cap (64 MiB for query batches, needs and eval sets)',
+    hint: 'the file is over the size cap',
+  },
+  NOT_A_FILE: {
+    exit: 2,
+    when: 'an input named by an argument is not a regular file (a folder, a FIFO, a device), or cannot be opened as one',
+    hint: 'give a regular file',
+  },
   INVALID_INPUT_FILE: {
     exit: 2,
     when: 'a line of an input file (the query file of `eval`) does not follow its format',
@@ -72,7 +82,7 @@ export const ERROR_CODES = {
   },
   CATALOG_CORRUPT: {
     exit: 3,
-    when: 'the file is not a SQLite database, or not a skilldex catalog',
+    when: 'the file is not a skilldex catalog, has damaged pages (SQLite `SQLITE_CORRUPT`, `SQLITE_NOTADB`) or is zero bytes',
     hint: 'the catalog file is damaged or not a skilldex catalog: rebuild it with skilldex index',
   },
   CATALOG_TOO_NEW: {
@@ -87,8 +97,18 @@ export const ERROR_CODES = {
   },
   CATALOG_BUSY: {
     exit: 2,
-    when: 'an operator command (`index`, `publish`, `deprecate`, `archive`, `restore`) found another process writing the catalog',
+    when: 'an operator command found another process holding the write lock past 5 s, or `index` saw another process publish while it read the files (3 attempts)',
     hint: 'another skilldex process is writing this catalog: try again when it ends',
+  },
+  CATALOG_SHRINK: {
+    exit: 2,
+    when: '`index` would retire more than half of the active skills (a mistyped or emptied scope) without `--allow-shrink`',
+    hint: 'check the --scope paths; pass --allow-shrink if the skills really are gone',
+  },
+  GENERATION_NOT_FOUND: {
+    exit: 2,
+    when: '`rollback` names a generation (sequence number or id prefix) the catalog never published',
+    hint: 'see skilldex generations for the sequence numbers and ids',
   },
   // The fetch contract (docs/integration.md §3).
   CATALOG_GENERATION_MISMATCH: {
@@ -115,6 +135,12 @@ export const ERROR_CODES = {
     exit: 3,
     when: 'the skill was archived',
     hint: 'the skill is archived: search for another, or restore it',
+  },
+  // Output.
+  OUTPUT_CLOSED: {
+    exit: 2,
+    when: 'the reader of standard output went away (a closed pipe) before the output ended',
+    hint: 'the reader of standard output went away before the output ended',
   },
   // Writes.
   WRITE_FAILED: {
@@ -279,4 +305,38 @@ export function optionKeys<T extends object>() {
   return <const K extends readonly (keyof T & string)[]>(
     ...keys: K & (Exclude<keyof T, K[number]> extends never ? unknown : { missing: Exclude<keyof T, K[number]> })
   ): readonly string[] => Object.freeze([...keys]);
+}
+
+/** SQLite result codes (better-sqlite3 `err.code`) that mean the catalog file is damaged or foreign. */
+const CORRUPT_SQLITE = /^SQLITE_(CORRUPT|NOTADB|FORMAT|CANTOPEN|IOERR_SHORT_READ)/;
+
+/**
+ * A foreign failure (SQLite, the file system, the output pipe) as a coded SkilldexError, or
+ * undefined when it is not one we recognise (a bug: the caller reports INTERNAL). `what` names the
+ * file or stream involved, for the message.
+ */
+export function codedFromForeign(err: unknown, what = ''): SkilldexError | undefined {
+  if (err instanceof SkilldexError) return err;
+  if (!err || typeof err !== 'object' || !('code' in err) || typeof err.code !== 'string') return undefined;
+  const code = err.code;
+  const message = err instanceof Error ? err.message : String(code);
+  const about = what === '' ? '' : `${what}: `;
+  const options = { cause: err };
+  if (CORRUPT_SQLITE.test(code)) {
+    return new SkilldexError('CATALOG_CORRUPT', `${about}the catalog is damaged or not a skilldex catalog (${code}: ${message})`, { sqlite: code }, options);
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new SkilldexError('CATALOG_BUSY', `${about}the catalog is locked by another process (${code})`, { sqlite: code }, options);
+  }
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_READONLY' || code.startsWith('SQLITE_IOERR')) {
+    return new SkilldexError('WRITE_FAILED', `${about}${code}: ${message}`, { errno: code }, options);
+  }
+  if (code === 'EPIPE' || code === 'ENOBUFS' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END') {
+    return new SkilldexError('OUTPUT_CLOSED', `${about}standard output closed (${code})`, { errno: code }, options);
+  }
+  if (code === 'ENOENT') return new SkilldexError('FILE_NOT_FOUND', `${about}${message}`, { errno: code }, options);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG') {
+    return new SkilldexError('NOT_A_FILE', `${about}${code}: ${message}`, { errno: code }, options);
+  }
+  return undefined;
 }

@@ -28,13 +28,27 @@ export function foldText(text: string): string {
   return ASCII_RE.test(text) ? text.toLowerCase() : fold(text);
 }
 
-/** Prepares a need; throws INVALID_QUERY when it is empty after trimming. */
+/**
+ * Longest need accepted, in characters (after trimming). A need is matched as a substring of one
+ * key or keyword line; 1,000 characters is far past any real keyword, and it bounds the
+ * case-insensitive pattern built from the need (V8 refuses patterns of some hundred thousand
+ * escaped characters with a SyntaxError).
+ */
+export const MAX_NEED_CHARS = 1_000;
+
+/** Prepares a need; throws INVALID_QUERY when it is empty after trimming or over MAX_NEED_CHARS. */
 export function prepareNeed(need: string): PreparedNeed {
   const text = need.trim();
   if (text === '')
     throw new SkilldexError('INVALID_QUERY', 'the need is empty: give the words to look for', {
       need,
     });
+  if (text.length > MAX_NEED_CHARS)
+    throw new SkilldexError(
+      'INVALID_QUERY',
+      `the need is ${text.length} characters, over the limit of ${MAX_NEED_CHARS}: give the words to look for`,
+      { need_chars: text.length, max: MAX_NEED_CHARS },
+    );
   const content = distinctContentTokens(text);
   const folded = foldText(text);
   return {

@@ -3,7 +3,7 @@
  * foreign keys; consumers open read-only and must find an existing file. A file that is not a
  * skilldex catalog is CATALOG_CORRUPT, never silently overwritten.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
@@ -34,6 +34,13 @@ export function resolveCatalogPath(
 /** Opens (creating if needed) a catalog for writing and brings its schema up to date. */
 export function openCatalogForWrite(file: string): Db {
   mkdirSync(path.dirname(file), { recursive: true });
+  // SQLite takes a zero-byte file for an empty database and would build a fresh catalog in it. A
+  // catalog truncated to nothing (a failed copy, a full disk) must be noticed, not silently replaced.
+  if (file !== ':memory:' && existsSync(file) && statSync(file).size === 0) {
+    throw new SkilldexError('CATALOG_CORRUPT', `${file} is an empty (zero-byte) file, not a catalog; delete it to start a new catalog there`, {
+      catalog: file,
+    });
+  }
   const db = openRaw(file, false);
   try {
     // Look before writing anything: even `journal_mode = WAL` rewrites the header of a file that

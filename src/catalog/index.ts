@@ -3,10 +3,10 @@ export { BUSY_TIMEOUT_MS, closeCatalog, openCatalogForWrite, openCatalogReadOnly
 export { LATEST_VERSION, CATALOG_FORMAT } from './migrations.js';
 export { computeGeneration, type Member } from './generation.js';
 export { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
-export { ingestSkills, type IngestSummary, type ProgressFn } from './ingest.js';
+export { SHRINK_LIMIT, ingestSkills, type IngestGuards, type IngestSummary, type ProgressFn } from './ingest.js';
 export { publishWorkingSet, type GenerationCounts, type PublishResult } from './publish.js';
 export { setLifecycle, type LifecycleChange, type LifecycleState } from './lifecycle.js';
-export { TelemetryStore, telemetryPathFor, MAX_CONTEXT_CHARS, type SkillHistory } from './telemetry.js';
+export { TelemetryStore, telemetryPathFor, MAX_CONTEXT_CHARS, MAX_EVENT_ROWS, type SkillHistory } from './telemetry.js';
 export { CatalogReader, type PublishedGeneration } from './reader.js';
 export { catalogStatus, listGenerations, type CatalogStatus, type DriftedFile, type GenerationInfo } from './status.js';
 export { publishedPolicy, readMeta, unarchivedServedIds, writeMeta } from './meta.js';

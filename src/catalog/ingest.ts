@@ -5,7 +5,7 @@
  * stage a working set. A crash before COMMIT changes nothing; the next run starts over from disk.
  */
 import { statSync } from 'node:fs';
-import type { Problem } from '../errors.js';
+import { SkilldexError, type Problem } from '../errors.js';
 import {
   enumerateSkillFiles,
   loadSkillFile,
@@ -51,8 +51,35 @@ interface FileRow {
 }
 
 
-/** Ingests the scopes `options` selects into the working set of `db`. `now` stamps new revisions. */
-export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, onProgress?: ProgressFn): IngestSummary {
+/** How an ingest may change the working set. */
+export interface IngestGuards {
+  /** Compute the summary, then roll the transaction back: nothing is written. */
+  readonly dryRun?: boolean;
+  /** Allow retiring more than SHRINK_LIMIT of the active skills in one ingest. */
+  readonly allowShrink?: boolean;
+}
+
+/**
+ * Largest share of the active skills one ingest may retire without `allowShrink`: a typo in a
+ * `--scope` path finds no skills and would otherwise retire the whole library.
+ */
+export const SHRINK_LIMIT = 0.5;
+
+/** Thrown inside the transaction to roll a dry run back with its summary. */
+class DryRunDone {
+  constructor(readonly summary: { added: string[]; changed: string[]; removed: string[]; unchanged: number }) {}
+}
+
+/**
+ * Ingests the scopes `options` selects into the working set of `db`. `now` stamps new revisions.
+ * CATALOG_BUSY (details.reason "changed") when another connection committed to the catalog while
+ * this one read the files: its view is stale and it writes nothing (the caller may retry).
+ * CATALOG_SHRINK when it would retire more than SHRINK_LIMIT of the active skills.
+ */
+export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, onProgress?: ProgressFn, guards: IngestGuards = {}): IngestSummary {
+  // data_version changes only when another connection commits: compared again inside the write
+  // transaction, it tells whether what this run read (prior files, working set) is still current.
+  const versionAtStart = db.pragma('data_version', { simple: true }) as number;
   const scopes = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
   const prior = new Map<string, FileRow>();
@@ -103,8 +130,12 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
   const ids = resolveIdentities(records);
   const byPath = new Map(records.map((r) => [r.path, r]));
 
-  const summary = db
-    .transaction(() => {
+  const transaction = db.transaction(() => {
+      if ((db.pragma('data_version', { simple: true }) as number) !== versionAtStart) {
+        throw new SkilldexError('CATALOG_BUSY', 'another skilldex process changed the catalog while this index read the files; nothing was written', {
+          reason: 'changed',
+        });
+      }
       const before = new Map<string, string | null>();
       const provenanceBefore = new Map<string, string>();
       for (const r of db.prepare(`SELECT skill_id, revision_id, provenance FROM skills`).iterate() as Iterable<{
@@ -211,9 +242,17 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
       }
       const dropFile = db.prepare(`DELETE FROM files WHERE path = ?`);
       for (const p of prior.keys()) if (!keep.has(p)) dropFile.run(p);
+      if (!guards.allowShrink) refuseShrink(db, removed);
+      if (guards.dryRun) throw new DryRunDone({ added, changed, removed, unchanged });
       return { added, changed, removed, unchanged };
-    })
-    .immediate();
+    });
+  let summary: { added: string[]; changed: string[]; removed: string[]; unchanged: number };
+  try {
+    summary = transaction.immediate();
+  } catch (err) {
+    if (!(err instanceof DryRunDone)) throw err;
+    summary = err.summary;
+  }
 
   return {
     enumerated: files.length,
@@ -224,6 +263,23 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
     shadowed: ids.shadowed,
     problems: scopes.problems,
   };
+}
+
+// Refuses (CATALOG_SHRINK, rolling the transaction back) when `removed` holds more than SHRINK_LIMIT
+// of the skills that were active before this ingest.
+function refuseShrink(db: Db, removed: readonly string[]): void {
+  if (removed.length === 0) return;
+  const states = new Map<string, string>();
+  for (const r of db.prepare(`SELECT skill_id, state FROM skills`).iterate() as Iterable<{ skill_id: string; state: string }>) states.set(r.skill_id, r.state);
+  const retiredActive = removed.filter((id) => states.get(id) === 'active').length;
+  const activeBefore = (db.prepare(`SELECT count(*) AS n FROM skills WHERE revision_id IS NOT NULL AND state = 'active'`).get() as { n: number }).n + retiredActive;
+  if (retiredActive > activeBefore * SHRINK_LIMIT) {
+    throw new SkilldexError(
+      'CATALOG_SHRINK',
+      `this index would retire ${retiredActive} of ${activeBefore} active skills (more than ${SHRINK_LIMIT * 100} %); nothing was written`,
+      { retired: retiredActive, active: activeBefore, removed: removed.slice(0, 20) },
+    );
+  }
 }
 
 interface IdentityRow {

@@ -80,16 +80,28 @@ export class CatalogReader {
     this.db.close();
   }
 
-  // A catalog file renamed over the open one would otherwise never be seen by this connection.
+  // A catalog file renamed over the open one would otherwise never be seen by this connection. A
+  // file of another lineage (rebuilt from scratch: its first generation differs) starts the
+  // sequence check afresh; an older copy of the same lineage still answers CATALOG_ROLLBACK.
   private reopenIfReplaced(): void {
     const id = fileIdentity(this.file);
     if (id === this.identity) return;
     const db = openCatalogReadOnly(this.file);
+    const before = lineageOf(this.db);
     this.statements.clear();
     this.db.close();
     this.db = db;
     this.identity = id;
+    if (lineageOf(db) !== before) this.highestSeq = 0;
   }
+}
+
+// The first generation's id and timestamp: the same in every copy of one catalog, new in a rebuild.
+function lineageOf(db: Db): string {
+  const row = db.prepare(`SELECT generation_id, created_at FROM generations ORDER BY seq LIMIT 1`).get() as
+    | { generation_id: string; created_at: string }
+    | undefined;
+  return row ? `${row.generation_id}@${row.created_at}` : '';
 }
 
 function fileIdentity(file: string): string {

@@ -5,6 +5,7 @@
  * cheaply. Writing telemetry never fails a search or fetch: every failure is swallowed here and
  * counted in `failures`.
  */
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
 
@@ -41,12 +42,20 @@ const SCHEMA = `
 /** Longest fetch context stored, in characters. */
 export const MAX_CONTEXT_CHARS = 2_000;
 
+/**
+ * Most event rows kept (suggestions and fetches together); older ones are deleted after each
+ * write. The ranking reads only `counts`, which every event is added to when recorded, so old
+ * events live on there as per-skill totals: about 100,000 rows is some 20 MB of file.
+ */
+export const MAX_EVENT_ROWS = 100_000;
+
 /** A telemetry store; every method is best-effort and never throws. */
 export class TelemetryStore {
   /** Writes or reads that failed (the search or fetch went on). */
   failures = 0;
   private db: Db | undefined;
   private opened = false;
+  private identity: string | undefined;
 
   constructor(
     readonly file: string,
@@ -68,7 +77,7 @@ export class TelemetryStore {
 
   /** Records that `skillIds` were shown, in rank order, for a query. */
   recordSuggestions(queryHash: string, generation: string, skillIds: readonly string[]): void {
-    const db = this.open();
+    const db = this.current();
     if (!db || skillIds.length === 0) return;
     try {
       const at = this.now().toISOString();
@@ -79,6 +88,7 @@ export class TelemetryStore {
           ev.run(at, queryHash, id, i + 1, generation);
           up.run(id);
         });
+        prune(db);
       })();
     } catch {
       this.failures++;
@@ -87,7 +97,7 @@ export class TelemetryStore {
 
   /** Records a verified fetch. */
   recordFetch(skillId: string, revisionId: string, generation: string, context: string): void {
-    const db = this.open();
+    const db = this.current();
     if (!db) return;
     try {
       db.transaction(() => {
@@ -99,6 +109,7 @@ export class TelemetryStore {
           context.slice(0, MAX_CONTEXT_CHARS),
         );
         db.prepare(`INSERT INTO counts (skill_id, fetches) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET fetches = fetches + 1`).run(skillId);
+        prune(db);
       })();
     } catch {
       this.failures++;
@@ -107,7 +118,7 @@ export class TelemetryStore {
 
   /** Histories of every skill fetched at least once (the only ones whose multiplier can exceed 1). */
   fetchedHistories(): SkillHistory[] {
-    const db = this.open();
+    const db = this.current();
     if (!db) return [];
     try {
       return db.prepare(`SELECT suggestions, fetches FROM counts WHERE fetches > 0`).all() as SkillHistory[];
@@ -138,6 +149,17 @@ export class TelemetryStore {
     this.db = undefined;
   }
 
+  // The open connection, reopened first when the file was deleted or replaced since it was opened
+  // (an operator removed or rebuilt it under a running server): writing on into an unlinked file
+  // would lose every event. Called once per search or fetch, not per candidate.
+  private current(): Db | undefined {
+    if (this.opened && this.identity !== fileIdentity(this.file)) {
+      this.close();
+      this.opened = false;
+    }
+    return this.open();
+  }
+
   private open(): Db | undefined {
     if (this.opened) return this.db;
     this.opened = true;
@@ -150,6 +172,7 @@ export class TelemetryStore {
       db.pragma('busy_timeout = 200');
       db.exec(SCHEMA);
       this.db = db;
+      this.identity = fileIdentity(this.file);
     } catch {
       this.failures++;
       // A file that opened but is not usable (garbage bytes, a foreign schema) must not stay open.
@@ -157,5 +180,20 @@ export class TelemetryStore {
       this.db = undefined;
     }
     return this.db;
+  }
+}
+
+// Deletes the events older than the newest MAX_EVENT_ROWS (a range delete on the rowid).
+function prune(db: Db): void {
+  db.prepare(`DELETE FROM events WHERE id <= (SELECT max(id) FROM events) - ?`).run(MAX_EVENT_ROWS);
+}
+
+// `dev:ino` of `file`, or undefined when it is gone.
+function fileIdentity(file: string): string | undefined {
+  try {
+    const st = statSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
   }
 }

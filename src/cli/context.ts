@@ -2,7 +2,8 @@
  * What every CLI command gets: the I/O it may use (so tests run commands in process) and helpers
  * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
  */
-import { SkilldexError, type ExitCode } from '../index.js';
+import path from 'node:path';
+import { SkilldexError, codedFromForeign, readTextCapped, type ExitCode } from '../index.js';
 
 /** The process surface a command may touch. */
 export interface CliIo {
@@ -14,6 +15,11 @@ export interface CliIo {
   readonly stderrIsTTY: boolean;
   /** Reads all of standard input (used by `-` file arguments). */
   readonly readStdin?: () => Promise<string>;
+  /**
+   * Writes to stdout and resolves once the stream can take more (after 'drain' when its buffer is
+   * full): long outputs (`search --batch`) await it so memory stays bounded. Default: `stdout`.
+   */
+  readonly writeOut?: (s: string) => Promise<void>;
 }
 
 /** Shared state of one CLI run: the I/O and the exit code the run ends with. */
@@ -24,6 +30,12 @@ export class CliContext {
   /** Prints `value` as pretty JSON with a trailing newline on stdout. */
   json(value: unknown): void {
     this.io.stdout(JSON.stringify(value, null, 2) + '\n');
+  }
+
+  /** Writes `s` on stdout with backpressure (see CliIo.writeOut). */
+  async write(s: string): Promise<void> {
+    if (this.io.writeOut) await this.io.writeOut(s);
+    else this.io.stdout(s);
   }
 
   /** Prints a line (or lines) on stdout. */
@@ -57,7 +69,9 @@ export function action<A extends unknown[]>(
       const opts = args.find((a) => a && typeof a === 'object' && !Array.isArray(a) && 'json' in (a as object)) as
         | { json?: boolean }
         | undefined;
-      if (err instanceof SkilldexError) ctx.fail(err, opts?.json === true);
+      // A foreign failure we recognise (SQLite corruption, a full disk) gets its code here too.
+      const coded = codedFromForeign(err);
+      if (coded && coded.code !== 'OUTPUT_CLOSED') ctx.fail(coded, opts?.json === true);
       else throw err;
     }
   };
@@ -90,4 +104,32 @@ export function telemetryEnabled(flag: boolean | undefined, env: CliIo['env']): 
 /** Whether learned usage examples rank: not turned off by `--no-usage` nor by SKILLDEX_USAGE=off. */
 export function usageEnabled(flag: boolean | undefined, env: CliIo['env']): boolean {
   return flag !== false && env['SKILLDEX_USAGE'] !== 'off';
+}
+
+/** Largest input file or standard input a command reads (query batches, needs, eval sets): 64 MiB. */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads an input file named on the command line ("-": standard input), at most MAX_INPUT_BYTES.
+ * FILE_NOT_FOUND, NOT_A_FILE, FILE_TOO_LARGE or INVALID_INPUT_FILE (binary, not UTF-8) name it.
+ */
+export async function readInput(ctx: CliContext, file: string, option = 'input'): Promise<string> {
+  if (file === '-') {
+    if (!ctx.io.readStdin) throw new SkilldexError('INVALID_ARGUMENT', 'standard input is not available here', { option });
+    return ctx.io.readStdin();
+  }
+  const r = readTextCapped(path.resolve(ctx.io.cwd, file), { maxBytes: MAX_INPUT_BYTES, label: file });
+  if (r.ok) return r.text;
+  const details = { option, file };
+  switch (r.problem.code) {
+    case 'FILE_TOO_LARGE':
+      throw new SkilldexError('FILE_TOO_LARGE', `${file} is over ${MAX_INPUT_BYTES} bytes`, details);
+    case 'NOT_A_FILE':
+      throw new SkilldexError('NOT_A_FILE', `${file} is not a regular file`, details);
+    case 'BINARY_CONTENT':
+    case 'INVALID_UTF8':
+      throw new SkilldexError('INVALID_INPUT_FILE', r.problem.message, details);
+    default:
+      throw new SkilldexError('FILE_NOT_FOUND', `cannot read ${file}: ${r.problem.message}`, details);
+  }
 }

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { escapeInvisible, forgetExamples, learnExamples, resolveCatalogPath } from '../index.js';
 import { action, type CliContext } from './context.js';
-import { readInput } from './router.js';
+import { readInput } from './context.js';
 
 /** Registers learn and forget. */
 export function registerLearn(program: Command, ctx: CliContext): void {

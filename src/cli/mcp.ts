@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { Router, SkilldexError, findSubstrateRoot, realpathOrUndefined, resolveCatalogPath } from '../index.js';
+import { Router, SkilldexError, findSubstrateRoot, readTextCapped, realpathOrUndefined, resolveCatalogPath } from '../index.js';
 import { action, collect, parseIntOption, telemetryEnabled, usageEnabled, type CliContext } from './context.js';
 
 interface McpFlags {
@@ -15,6 +15,8 @@ interface McpFlags {
   substrate?: string;
   telemetry?: boolean;
   usage?: boolean;
+  tokenFile?: string;
+  json?: boolean;
 }
 
 /** Registers `mcp`. */
@@ -30,14 +32,18 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     )
     .option('--catalog <file>', 'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)')
     .option('--http <port>', 'serve Streamable HTTP on PORT instead of stdio (0: any free port)', parseIntOption('--http', 0, 65535))
-    .option('--host <addr>', 'address to bind with --http', '127.0.0.1')
+    .option('--host <addr>', 'address to bind with --http (outside loopback only with a token)', '127.0.0.1')
+    .option('--token-file <file>', 'with --http: require "Authorization: Bearer <token>", the token being the first line of FILE (default: $SKILLDEX_MCP_TOKEN)')
     .option('--cascade-root <dir>', 'a skill.index cascade skill_index_crawl may read (repeatable)', collect)
     .option('--substrate <dir>', 'substrate root for substrate_read (default: a substrate/ folder at or above the cwd)')
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
     .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
+    .option('--json', 'print a refusal to start as the JSON error object on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  claude mcp add skilldex -- npx skilldex mcp --catalog ~/.skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate',
+      '\nExamples:\n  claude mcp add skilldex -- npx skilldex mcp --catalog ~/.skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate\n  skilldex mcp --http 8765 --host 0.0.0.0 --token-file ~/.config/skilldex/token   # clients send Authorization: Bearer <token>\n\n' +
+        'HTTP requests are refused with 403 when Host is not a loopback name on a loopback bind, or when\n' +
+        'Origin is a foreign page; with a token, 401 without the right bearer token (16 characters at least).',
     )
     .action(
       action(ctx, async (o: McpFlags): Promise<0> => {
@@ -53,10 +59,19 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         if (o.substrate !== undefined && realpathOrUndefined(path.resolve(ctx.io.cwd, o.substrate)) === undefined) {
           throw new SkilldexError('SUBSTRATE_NOT_FOUND', `--substrate ${o.substrate} does not exist`, { option: '--substrate', value: o.substrate });
         }
+        const token = readToken(ctx, o);
+        const mcp = await import('../mcp/index.js');
+        // Refuse an open bind before touching the catalog: the refusal is about the command line.
+        if (o.http !== undefined && token === undefined && !mcp.isLoopback(o.host)) {
+          throw new SkilldexError(
+            'INVALID_ARGUMENT',
+            `--host ${o.host} is not a loopback address: anyone who can reach it could read every skill; set a token (--token-file FILE or SKILLDEX_MCP_TOKEN)`,
+            { option: '--host', value: o.host },
+          );
+        }
         const router = new Router({ catalog, telemetry: telemetryEnabled(o.telemetry, ctx.io.env), usage: usageEnabled(o.usage, ctx.io.env) });
         // The catalog must answer before we announce ourselves: a missing or empty one fails here, clearly.
         router.currentGeneration();
-        const mcp = await import('../mcp/index.js');
         const serverCtx = { router, cascadeRoots, ...(substrateRoot !== undefined ? { substrateRoot } : {}), log: (l: string) => ctx.err(l) };
         try {
           if (o.http === undefined) {
@@ -68,7 +83,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
               process.once('SIGINT', resolve);
               process.once('SIGTERM', resolve);
             });
-            const handle = await mcp.serveHttp(serverCtx, o.http, o.host);
+            const handle = await mcp.serveHttp(serverCtx, o.http, o.host, token !== undefined ? { token } : {});
             await stopped;
             await handle.close();
           }
@@ -78,4 +93,18 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
+
+// The HTTP bearer token: the first line of --token-file, else $SKILLDEX_MCP_TOKEN, else none.
+function readToken(ctx: CliContext, o: McpFlags): string | undefined {
+  if (o.tokenFile !== undefined) {
+    if (o.http === undefined) throw new SkilldexError('INVALID_ARGUMENT', '--token-file is for --http only (stdio has no network peer)', { option: '--token-file' });
+    const r = readTextCapped(path.resolve(ctx.io.cwd, o.tokenFile), { maxBytes: 4_096, label: o.tokenFile });
+    if (!r.ok) throw new SkilldexError('FILE_NOT_FOUND', `--token-file ${o.tokenFile}: ${r.problem.message}`, { option: '--token-file', value: o.tokenFile });
+    const token = (r.text.split(/\r?\n/)[0] ?? '').trim();
+    if (token === '') throw new SkilldexError('INVALID_ARGUMENT', `--token-file ${o.tokenFile} holds no token on its first line`, { option: '--token-file' });
+    return token;
+  }
+  const env = ctx.io.env['SKILLDEX_MCP_TOKEN'];
+  return o.http !== undefined && env !== undefined && env !== '' ? env : undefined;
 }

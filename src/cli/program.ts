@@ -4,7 +4,7 @@
  * lives in its own file and registers itself here.
  */
 import { Command, CommanderError } from 'commander';
-import { SkilldexError, VERSION, type ExitCode } from '../index.js';
+import { SkilldexError, VERSION, codedFromForeign, type ExitCode } from '../index.js';
 import { CliContext, type CliIo } from './context.js';
 import { registerScan } from './scan.js';
 import { registerCascade } from './cascade.js';
@@ -51,20 +51,35 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     program.outputHelp();
     return 2;
   }
+  const asJson = argv.includes('--json');
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // Help and --version end through here with exit code 0; usage errors are refusals.
-      return err.exitCode === 0 ? 0 : 2;
+      // Help and --version end through here with exit code 0; usage errors are refusals. Commander
+      // has already written its message on stderr; under --json the error object goes to stdout too.
+      if (err.exitCode === 0) return 0;
+      if (asJson) {
+        const message = err.message.replace(/^error: /, '');
+        ctx.json({ error: new SkilldexError('INVALID_ARGUMENT', message, { parser: err.code }).toJSON() });
+      }
+      return 2;
     }
-    if (err instanceof SkilldexError) {
-      ctx.fail(err, argv.includes('--json'));
+    const coded = codedFromForeign(err);
+    if (coded) {
+      if (coded.code === 'OUTPUT_CLOSED') {
+        // Nobody reads stdout any more: say so on stderr only.
+        ctx.err(`error ${coded.code}: ${coded.message}`);
+        return coded.exitCode;
+      }
+      ctx.fail(coded, asJson);
       return ctx.exitCode;
     }
     const e = err instanceof Error ? err : new Error(String(err));
-    io.stderr(`error INTERNAL: ${e.message}\n${e.stack ?? ''}\nhint: this is a bug in skilldex: please report it with the command you ran\n`);
+    const internal = new SkilldexError('INTERNAL', e.message, { name: e.name });
+    if (asJson) ctx.json({ error: internal.toJSON() });
+    io.stderr(`error INTERNAL: ${e.message}\n${e.stack ?? ''}\nhint: ${internal.hint}\n`);
     return 70;
   }
 }

@@ -3,13 +3,13 @@
  * `restore`, `generations`, `status`, and consumer commands `search`, `fetch`, `eval`. Each parses
  * its options, makes one library call, renders the report; `--json` prints the contract object.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import {
   Router,
   SkilldexError,
   changeLifecycle,
+  codedFromForeign,
   escapeInvisible,
   getCatalogStatus,
   getGenerations,
@@ -17,8 +17,10 @@ import {
   macroAverage,
   meanMetrics,
   parseQueryLines,
+  parseQueryLinesTolerant,
   publishCatalog,
   resolveCatalogPath,
+  rollbackCatalog,
   scoreRanking,
   MRR_DEPTH,
   DEFAULT_POLICY_ID,
@@ -30,7 +32,7 @@ import {
   type Metrics,
   type SearchResult,
 } from '../index.js';
-import { action, parseIntOption, telemetryEnabled, usageEnabled, type CliContext } from './context.js';
+import { action, parseIntOption, readInput, telemetryEnabled, usageEnabled, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
@@ -57,11 +59,22 @@ export function registerRouter(program: Command, ctx: CliContext): void {
       .option('--catalog <file>', catalogHelp),
   )
     .option('--no-publish', 'stage the changes in the working set without publishing them')
+    .option('--dry-run', 'report what would be added, changed and retired, and write nothing')
+    .option('--allow-shrink', 'allow retiring more than half of the active skills in one run')
     .option('--policy <id>', `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${POLICY_ID})`)
     .option('--json', 'print the index report as JSON')
-    .addHelpText('after', '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish\n' +
+        '  skilldex index --scope ~/skills --dry-run      # what would change; nothing written\n' +
+        '  skilldex index --scope ~/skills --allow-shrink # the skills really are gone\n\n' +
+        'A --scope folder that does not exist is refused (exit 2, nothing written). A run that would\n' +
+        'retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
+        '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
+        'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.',
+    )
     .action(
-      action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string }) => {
+      action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string; dryRun?: boolean; allowShrink?: boolean }) => {
         const progress = progressLine(ctx.io, 'indexing');
         let report: IndexReport;
         try {
@@ -71,6 +84,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
             publish: o.publish !== false,
             onProgress: progress.update,
             ...(o.policy !== undefined ? { policy: o.policy } : {}),
+            dryRun: o.dryRun === true,
+            allowShrink: o.allowShrink === true,
           });
         } finally {
           progress.done();
@@ -93,6 +108,32 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         const r = publishCatalog({ catalog: catalogOf(o), ...(o.policy !== undefined ? { policy: o.policy } : {}) });
         if (o.json) ctx.json(r);
         else ctx.out(r.changed ? `published generation ${r.seq}: ${r.catalog_generation} (${r.counts.total} skills)` : `nothing to publish: generation ${r.seq} (${r.catalog_generation}) is current`);
+        return 0;
+      }),
+    );
+
+  program
+    .command('rollback [generation]')
+    .summary('republish an earlier generation (default: the one before the current)')
+    .description(
+      'Set the working set to the members of an earlier generation (GENERATION: its sequence number\n' +
+        'from skilldex generations, or its id sha256:… or an 8+ hex-digit prefix) and publish it as a\n' +
+        'new generation with the old content. Revisions are kept in the catalog, so no file is read.\n' +
+        'The next skilldex index works from the files again.',
+    )
+    .option('--catalog <file>', catalogHelp)
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  skilldex rollback                 # back to the generation before the current one\n  skilldex rollback 3 --json\n  skilldex rollback sha256:956dbfad')
+    .action(
+      action(ctx, (generation: string | undefined, o: CatalogFlag) => {
+        const r = rollbackCatalog({ catalog: catalogOf(o), ...(generation !== undefined ? { generation } : {}) });
+        if (o.json) ctx.json(r);
+        else
+          ctx.out(
+            r.publish.changed
+              ? `republished generation ${r.to.seq} (${r.to.catalog_generation}) as generation ${r.publish.seq}; was ${r.from.seq}`
+              : `generation ${r.to.seq} has the content already published (${r.publish.catalog_generation}): nothing to do`,
+          );
         return 0;
       }),
     );
@@ -183,38 +224,49 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--limit <n>', 'how many candidates (1-50, default 8; batch default 10)', parseIntOption('--limit', 1, 50))
     .option('--include-deprecated', 'also rank deprecated skills (penalised)')
     .option('--batch <file>', 'JSONL file of {"id","query"} lines ("-" for stdin)')
+    .option('--fields <form>', 'batch line form: "full" (id, ranking, candidates with explanations) or "ranking" (id and skill ids only)', parseFields, 'full')
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
     .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
     .option('--json', 'print the skill_search result object')
-    .addHelpText('after', '\nExamples:\n  skilldex search "extract tables from a pdf"\n  skilldex search "kubernetes deploy" --limit 3 --json\n  skilldex search --batch queries.jsonl > rankings.jsonl')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex search "extract tables from a pdf"\n  skilldex search "kubernetes deploy" --limit 3 --json\n  skilldex search --batch queries.jsonl > rankings.jsonl\n  skilldex search --batch queries.jsonl --fields ranking --limit 50 > rankings.jsonl\n\n' +
+        'Batch lines: {"id","ranking":[…],"candidates":[…]} (or {"id","ranking":[…]} with --fields ranking);\n' +
+        'a line that cannot be used gives {"id","ranking":[],"error":{code,message,hint,details}} (id null\n' +
+        'when none could be read) and the batch goes on. Output waits for a slow reader; a reader that\n' +
+        'goes away ends the run with OUTPUT_CLOSED on stderr (exit 2).',
+    )
     .action(
-      action(ctx, async (query: string | undefined, o: CatalogFlag & { limit?: number; includeDeprecated?: boolean; batch?: string; telemetry?: boolean; usage?: boolean }) => {
-        const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o), usage: usageEnabled(o.usage, ctx.io.env) });
-        try {
-          if (o.batch !== undefined) {
-            if (query !== undefined) throw new SkilldexError('INVALID_ARGUMENT', 'give either a QUERY or --batch FILE, not both');
-            const file = o.batch;
-            const text = await readInput(ctx, file);
-            for (const q of parseQueryLines(text, file, false)) {
-              try {
-                const r = router.search({ query: q.query, limit: o.limit ?? 10, include_deprecated: o.includeDeprecated === true });
-                ctx.io.stdout(JSON.stringify({ id: q.id, ranking: r.candidates.map((c) => c.skill_id), candidates: r.candidates }) + '\n');
-              } catch (err) {
-                if (!(err instanceof SkilldexError)) throw err;
-                ctx.io.stdout(JSON.stringify({ id: q.id, ranking: [], candidates: [], error: err.toJSON() }) + '\n');
+      action(
+        ctx,
+        async (
+          query: string | undefined,
+          o: CatalogFlag & { limit?: number; includeDeprecated?: boolean; batch?: string; fields: BatchFields; telemetry?: boolean; usage?: boolean },
+        ) => {
+          const file = catalogOf(o);
+          return namingCatalog(file, async () => {
+            if (o.batch !== undefined && query !== undefined) throw new SkilldexError('INVALID_ARGUMENT', 'give either a QUERY or --batch FILE, not both');
+            if (o.batch === undefined && query === undefined) throw new SkilldexError('INVALID_ARGUMENT', 'search needs a QUERY (or --batch FILE)');
+            const router = new Router({ catalog: file, telemetry: telemetryOn(o), usage: usageEnabled(o.usage, ctx.io.env) });
+            try {
+              if (o.batch !== undefined) {
+                await runBatch(ctx, router, await readInput(ctx, o.batch, '--batch'), o.batch, {
+                  limit: o.limit ?? 10,
+                  includeDeprecated: o.includeDeprecated === true,
+                  fields: o.fields,
+                });
+                return 0;
               }
+              const r = router.search({ query: query!, ...(o.limit !== undefined ? { limit: o.limit } : {}), include_deprecated: o.includeDeprecated === true });
+              if (o.json) ctx.json(r);
+              else ctx.out(renderSearch(r));
+              return r.candidates.length > 0 ? 0 : 1;
+            } finally {
+              router.close();
             }
-            return 0;
-          }
-          if (query === undefined) throw new SkilldexError('INVALID_ARGUMENT', 'search needs a QUERY (or --batch FILE)');
-          const r = router.search({ query, ...(o.limit !== undefined ? { limit: o.limit } : {}), include_deprecated: o.includeDeprecated === true });
-          if (o.json) ctx.json(r);
-          else ctx.out(renderSearch(r));
-          return r.candidates.length > 0 ? 0 : 1;
-        } finally {
-          router.close();
-        }
-      }),
+          });
+        },
+      ),
     );
 
   program
@@ -232,17 +284,19 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--no-telemetry', 'do not record the fetch')
     .option('--json', 'print the skill_fetch result object')
     .action(
-      action(ctx, (id: string, o: CatalogFlag & { revision: string; generation: string; context: string; telemetry?: boolean }) => {
-        const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
-        try {
-          const r = router.fetch({ skill_id: id, expected_revision: o.revision, catalog_generation: o.generation, context: o.context });
-          if (o.json) ctx.json(r);
-          else ctx.out(r.body);
-          return 0;
-        } finally {
-          router.close();
-        }
-      }),
+      action(ctx, (id: string, o: CatalogFlag & { revision: string; generation: string; context: string; telemetry?: boolean }) =>
+        namingCatalog(catalogOf(o), () => {
+          const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
+          try {
+            const r = router.fetch({ skill_id: id, expected_revision: o.revision, catalog_generation: o.generation, context: o.context });
+            if (o.json) ctx.json(r);
+            else ctx.out(r.body);
+            return 0;
+          } finally {
+            router.close();
+          }
+        }),
+      ),
     );
 
   program
@@ -258,7 +312,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--no-usage', 'rank without learned usage examples (cold)')
     .option('--json', 'print the metrics as JSON')
     .action(
-      action(ctx, async (files: string[], o: CatalogFlag & { usage?: boolean }): Promise<ExitCode> => {
+      action(ctx, async (files: string[], o: CatalogFlag & { usage?: boolean }): Promise<ExitCode> => namingCatalog(catalogOf(o), async (): Promise<ExitCode> => {
         const router = new Router({ catalog: catalogOf(o), telemetry: false, usage: usageEnabled(o.usage, ctx.io.env) });
         try {
           const rows: (Metrics & { file: string })[] = [];
@@ -289,21 +343,55 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         } finally {
           router.close();
         }
-      }),
+      })),
     );
 }
 
-/** Reads FILE, or standard input for "-" (FILE_NOT_FOUND when unreadable). */
-export async function readInput(ctx: CliContext, file: string): Promise<string> {
-  if (file === '-') {
-    if (!ctx.io.readStdin) throw new SkilldexError('INVALID_ARGUMENT', 'standard input is not available here');
-    return ctx.io.readStdin();
+/** Form of a `search --batch` line. */
+type BatchFields = 'full' | 'ranking';
+
+function parseFields(v: string): BatchFields {
+  if (v === 'full' || v === 'ranking') return v;
+  throw new SkilldexError('INVALID_ARGUMENT', `--fields must be "full" or "ranking", got ${JSON.stringify(v)}`, { option: '--fields', value: v });
+}
+
+/**
+ * Runs one search per query line and writes one JSON line each, in input order, awaiting the
+ * stream between lines (backpressure). A bad line or a refused query is an error line for its id.
+ */
+async function runBatch(
+  ctx: CliContext,
+  router: Router,
+  text: string,
+  file: string,
+  o: { limit: number; includeDeprecated: boolean; fields: BatchFields },
+): Promise<void> {
+  const empty = o.fields === 'full' ? { ranking: [], candidates: [] } : { ranking: [] };
+  for (const q of parseQueryLinesTolerant(text, file, false)) {
+    let line: object;
+    if ('error' in q) {
+      line = { id: q.id, ...empty, error: q.error.toJSON() };
+    } else {
+      try {
+        const r = router.search({ query: q.query, limit: o.limit, include_deprecated: o.includeDeprecated });
+        const ranking = r.candidates.map((c) => c.skill_id);
+        line = o.fields === 'full' ? { id: q.id, ranking, candidates: r.candidates } : { id: q.id, ranking };
+      } catch (err) {
+        // Only a refusal of this one query is a line; a catalog failure ends the batch.
+        if (!(err instanceof SkilldexError) || (err.code !== 'INVALID_QUERY' && err.code !== 'INVALID_ARGUMENT')) throw err;
+        line = { id: q.id, ...empty, error: err.toJSON() };
+      }
+    }
+    await ctx.write(JSON.stringify(line) + '\n');
   }
-  const p = path.resolve(ctx.io.cwd, file);
+}
+
+/** Runs `fn`; a foreign failure it throws (SQLite corruption, a lock) becomes coded, naming `file`. */
+async function namingCatalog<T>(file: string, fn: () => T | Promise<T>): Promise<T> {
   try {
-    return readFileSync(p, 'utf8');
+    return await fn();
   } catch (err) {
-    throw new SkilldexError('FILE_NOT_FOUND', `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file }, { cause: err });
+    throw codedFromForeign(err, file) ?? err;
   }
 }
 
@@ -314,7 +402,8 @@ export function renderIndex(r: IndexReport, cwd: string): string {
     `indexed ${r.enumerated} SKILL.md files into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
     `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
   ];
-  if (r.publish) {
+  if (r.dry_run) lines.push('  dry run: nothing was written');
+  else if (r.publish) {
     lines.push(
       r.publish.changed
         ? `  published generation ${r.publish.seq}: ${r.publish.catalog_generation}`

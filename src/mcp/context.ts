@@ -8,7 +8,7 @@
  * output schema even on error results, so a structured error would make real clients throw.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SkilldexError, type Router } from '../index.js';
+import { SkilldexError, codedFromForeign, type Router } from '../index.js';
 
 /** The server's fixed configuration: one catalog router, and the roots non-catalog tools may read. */
 export interface ServerContext {
@@ -29,13 +29,23 @@ export function ok(report: object, text: string): CallToolResult {
 /** The `_meta` key of a tool error's `{ code, message, hint, details }`. */
 export const ERROR_META_KEY = 'dev.skilldex/error';
 
-/** Runs a tool body; a SkilldexError becomes an isError result with its code, message and details. */
+/**
+ * Runs a tool body; a SkilldexError becomes an isError result with its code, message and details.
+ * A foreign failure is coded too: SQLite corruption is CATALOG_CORRUPT, a lock CATALOG_BUSY, and
+ * anything unrecognised INTERNAL, so a client always finds a code in the result's JSON.
+ */
 export async function guarded(fn: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await fn();
   } catch (err) {
-    if (!(err instanceof SkilldexError)) throw err;
-    const error = err.toJSON();
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }], _meta: { [ERROR_META_KEY]: error } };
+    return errorResult(
+      codedFromForeign(err) ?? new SkilldexError('INTERNAL', err instanceof Error ? err.message : String(err), {}, { cause: err }),
+    );
   }
+}
+
+/** The isError result of a coded failure: its `{ code, message, hint, details }` as JSON text and in `_meta`. */
+export function errorResult(err: SkilldexError): CallToolResult {
+  const error = err.toJSON();
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }], _meta: { [ERROR_META_KEY]: error } };
 }

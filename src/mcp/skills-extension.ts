@@ -9,7 +9,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { SkilldexError, type ServedSkill } from '../index.js';
+import { codedFromForeign, type ServedSkill } from '../index.js';
 import type { ServerContext } from './context.js';
 
 /** The extension identifier. */
@@ -117,8 +117,9 @@ function entry(s: ServedSkill): { uri: string; frontmatter: Record<string, unkno
 function call<T>(fn: () => T): T {
   try {
     return fn();
-  } catch (err) {
-    if (!(err instanceof SkilldexError)) throw err;
+  } catch (caught) {
+    const err = codedFromForeign(caught);
+    if (err === undefined) throw caught;
     const code = err.code === 'SKILL_NOT_FOUND' || err.code === 'SKILL_ARCHIVED' || err.code === 'INVALID_ARGUMENT' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
     throw new McpError(code, `${err.code}: ${err.message}`, { code: err.code, details: err.details });
   }

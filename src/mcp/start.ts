@@ -1,13 +1,17 @@
 /**
  * Starting the MCP server on a transport: stdio (the default; stdout carries only JSON-RPC) or
  * Streamable HTTP on `host:port` (127.0.0.1 unless told otherwise; stateless: a fresh server per
- * request over one shared Router, with DNS-rebinding protection on loopback).
+ * request over one shared Router). Every HTTP request passes http-guard.ts first: Host and Origin
+ * checks (DNS rebinding, foreign pages) and, when a token is set, bearer-token auth. A bind outside
+ * loopback is refused without a token.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SkilldexError } from '../index.js';
 import type { ServerContext } from './context.js';
+import { MIN_TOKEN_CHARS, checkRequest, isLoopback } from './http-guard.js';
 import { createServer } from './server.js';
 
 /** Largest HTTP request body accepted: 1 MiB. */
@@ -34,9 +38,30 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-/** Serves `ctx` over Streamable HTTP at `http://host:port/mcp` (port 0: any free port). */
-export async function serveHttp(ctx: ServerContext, port: number, host: string): Promise<HttpHandle> {
-  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+/** Options of serveHttp. */
+export interface HttpOptions {
+  /** Bearer token every request must carry (`Authorization: Bearer <token>`); required off loopback. */
+  readonly token?: string;
+}
+
+/**
+ * Serves `ctx` over Streamable HTTP at `http://host:port/mcp` (port 0: any free port).
+ * INVALID_ARGUMENT for a non-loopback `host` without a token, or a token under MIN_TOKEN_CHARS.
+ */
+export async function serveHttp(ctx: ServerContext, port: number, host: string, options: HttpOptions = {}): Promise<HttpHandle> {
+  const loopback = isLoopback(host);
+  const token = options.token;
+  if (token !== undefined && token.length < MIN_TOKEN_CHARS) {
+    throw new SkilldexError('INVALID_ARGUMENT', `the bearer token is ${token.length} characters; give at least ${MIN_TOKEN_CHARS}`, { option: '--token-file' });
+  }
+  if (!loopback && token === undefined) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `--host ${host} is not a loopback address: anyone who can reach it could read every skill; set a token (--token-file FILE or SKILLDEX_MCP_TOKEN)`,
+      { option: '--host', value: host },
+    );
+  }
+  let boundPort = port;
   const http = createHttpServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       ctx.log(`skilldex mcp: request failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -44,6 +69,15 @@ export async function serveHttp(ctx: ServerContext, port: number, host: string):
     });
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refusal = checkRequest(
+      { loopback, port: boundPort, ...(token !== undefined ? { token } : {}) },
+      { ...(req.headers.host !== undefined ? { host: req.headers.host } : {}), ...(req.headers.origin !== undefined ? { origin: req.headers.origin } : {}), ...(req.headers.authorization !== undefined ? { authorization: req.headers.authorization } : {}) },
+    );
+    if (refusal) {
+      if (refusal.status === 401) res.setHeader('www-authenticate', 'Bearer');
+      sendJsonRpcError(res, refusal.status, -32001, refusal.message);
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('skilldex mcp: POST JSON-RPC to /mcp\n');
@@ -68,14 +102,9 @@ export async function serveHttp(ctx: ServerContext, port: number, host: string):
       sendJsonRpcError(res, 400, -32700, 'parse error: the body is not JSON');
       return;
     }
-    const address = http.address() as AddressInfo;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      ...(loopback
-        ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${address.port}`, `localhost:${address.port}`, `[::1]:${address.port}`] }
-        : {}),
-    });
+    // Host and Origin were checked above (case-insensitively, by address range), so the SDK's own
+    // exact-string DNS-rebinding check stays off.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const server = createServer(ctx);
     res.on('close', () => {
       void transport.close();
@@ -89,6 +118,7 @@ export async function serveHttp(ctx: ServerContext, port: number, host: string):
     http.listen(port, host, () => resolve());
   });
   const address = http.address() as AddressInfo;
+  boundPort = address.port;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shown}:${address.port}/mcp`;
   ctx.log(`skilldex mcp: listening on ${url}`);

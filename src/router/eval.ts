@@ -31,34 +31,63 @@ export const MRR_DEPTH = 100;
  * `query`; with `labelled`, also a `relevant` array of strings. INVALID_INPUT_FILE names the line.
  */
 export function parseQueryLines(text: string, file: string, labelled: boolean): LabelledQuery[] {
-  const out: LabelledQuery[] = [];
+  return parseQueryLinesTolerant(text, file, labelled).map((q) => {
+    if ('error' in q) throw q.error;
+    return q;
+  });
+}
+
+/** A query line that could not be used: its id when one could be read (else null), and why. */
+export interface BadQueryLine {
+  readonly id: string | null;
+  readonly line: number;
+  readonly error: SkilldexError;
+}
+
+/**
+ * As parseQueryLines, but a bad line becomes a BadQueryLine in its place instead of ending the
+ * parse, so a batch can answer it with an error line and go on (`search --batch`).
+ */
+export function parseQueryLinesTolerant(text: string, file: string, labelled: boolean): (LabelledQuery | BadQueryLine)[] {
+  const out: (LabelledQuery | BadQueryLine)[] = [];
   const ids = new Set<string>();
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     const where = `${file}:${i + 1}`;
+    const bad = (id: string | null, message: string): void => {
+      out.push({ id, line: i + 1, error: new SkilldexError('INVALID_INPUT_FILE', `${where}: ${message}`, { file, line: i + 1 }) });
+    };
     let v: unknown;
     try {
       v = JSON.parse(line);
     } catch (err) {
-      throw new SkilldexError('INVALID_INPUT_FILE', `${where}: not valid JSON (${(err as Error).message})`, { file, line: i + 1 });
+      bad(null, `not valid JSON (${(err as Error).message})`);
+      return;
     }
     if (!v || typeof v !== 'object' || Array.isArray(v)) {
-      throw new SkilldexError('INVALID_INPUT_FILE', `${where}: each line must be a JSON object`, { file, line: i + 1 });
+      bad(null, 'each line must be a JSON object');
+      return;
     }
     const o = v as Record<string, unknown>;
     const id = typeof o['id'] === 'string' || typeof o['id'] === 'number' ? String(o['id']) : undefined;
     if (id === undefined || typeof o['query'] !== 'string') {
-      throw new SkilldexError('INVALID_INPUT_FILE', `${where}: needs "id" and "query" (a string)`, { file, line: i + 1 });
+      bad(id ?? null, 'needs "id" and "query" (a string)');
+      return;
     }
-    if (ids.has(id)) throw new SkilldexError('INVALID_INPUT_FILE', `${where}: id ${JSON.stringify(id)} appears twice`, { file, line: i + 1 });
+    if (ids.has(id)) {
+      bad(id, `id ${JSON.stringify(id)} appears twice`);
+      return;
+    }
     ids.add(id);
     const relevant = o['relevant'];
     if (labelled && (!Array.isArray(relevant) || !relevant.every((r) => typeof r === 'string'))) {
-      throw new SkilldexError('INVALID_INPUT_FILE', `${where}: needs "relevant" (an array of skill ids)`, { file, line: i + 1 });
+      bad(id, 'needs "relevant" (an array of skill ids)');
+      return;
     }
     const g = o['graded'];
     if (g !== undefined && (!g || typeof g !== 'object' || Array.isArray(g) || !Object.values(g).every((x) => typeof x === 'number' && Number.isFinite(x)))) {
-      throw new SkilldexError('INVALID_INPUT_FILE', `${where}: "graded" must map skill ids to numbers`, { file, line: i + 1 });
+      bad(id, '"graded" must map skill ids to numbers');
+      return;
     }
     const graded = g as Record<string, number> | undefined;
     out.push({ id, query: o['query'], relevant: Array.isArray(relevant) ? (relevant as string[]) : [], ...(graded ? { graded } : {}) });

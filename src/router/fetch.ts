@@ -27,12 +27,31 @@ export interface FetchResult {
   readonly body: string;
 }
 
-/** Checks that a fetch request carries its four fields as strings (INVALID_ARGUMENT otherwise). */
+/** Longest `context` a fetch accepts, in characters (the telemetry store keeps this much). */
+export const MAX_FETCH_CONTEXT_CHARS = 2_000;
+
+/** Longest skill_id, revision_id or catalog_generation a fetch accepts, in characters. */
+export const MAX_PIN_CHARS = 1_024;
+
+/**
+ * Checks that a fetch request carries its four fields as strings (INVALID_ARGUMENT otherwise, the
+ * field named in `details.field`): the three pins non-empty and at most MAX_PIN_CHARS, the context
+ * (which may be empty) at most MAX_FETCH_CONTEXT_CHARS.
+ */
 export function checkFetchRequest(req: Partial<Record<keyof FetchRequest, unknown>>): FetchRequest {
   for (const k of ['skill_id', 'expected_revision', 'catalog_generation', 'context'] as const) {
-    if (typeof req[k] !== 'string') {
+    const v = req[k];
+    if (typeof v !== 'string') {
       throw new SkilldexError('INVALID_ARGUMENT', `skill_fetch needs ${k} (a string): fetch with every identity field from skill_search`, {
         field: k,
+      });
+    }
+    const max = k === 'context' ? MAX_FETCH_CONTEXT_CHARS : MAX_PIN_CHARS;
+    if ((k !== 'context' && v === '') || v.length > max) {
+      throw new SkilldexError('INVALID_ARGUMENT', `skill_fetch ${k} must be ${k === 'context' ? '' : '1 to '}${max} characters, got ${v.length}`, {
+        field: k,
+        length: v.length,
+        max,
       });
     }
   }

@@ -24,18 +24,22 @@ export {
   type SearchRequest,
   type SearchResult,
 } from './search.js';
-export { checkFetchRequest, type FetchRequest, type FetchResult } from './fetch.js';
+export { MAX_FETCH_CONTEXT_CHARS, MAX_PIN_CHARS, checkFetchRequest, type FetchRequest, type FetchResult } from './fetch.js';
 export { Router, type RouterOptions } from './router.js';
-export { MRR_DEPTH, macroAverage, meanMetrics, parseQueryLines, scoreRanking, type LabelledQuery, type Metrics } from './eval.js';
+export { MRR_DEPTH, macroAverage, meanMetrics, parseQueryLines, parseQueryLinesTolerant, scoreRanking, type BadQueryLine, type LabelledQuery, type Metrics } from './eval.js';
 export {
   changeLifecycle,
   getCatalogStatus,
   getGenerations,
   indexCatalog,
   publishCatalog,
+  rollbackCatalog,
+  MAX_INDEX_ATTEMPTS,
+  type IndexOptions,
   type IndexReport,
   type LifecycleReport,
   type OperatorOptions,
+  type RollbackReport,
 } from './operator.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ServedPage, type ServedSkill } from './serve.js';
 export { HYBRID_LEXICAL_V2, POLICY_V2_ID, V2, idfWeight, scoreV2 } from './policies/hybrid-lexical-v2.js';

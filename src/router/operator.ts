@@ -2,8 +2,8 @@
  * Operator functions (issue #3): index, publish, lifecycle changes, status and generations. Each
  * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (docs/integration.md).
  */
-import { existsSync } from 'node:fs';
-import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
+import { existsSync, statSync } from 'node:fs';
+import { SkilldexError, assertKnownOptions, codedFromForeign, optionKeys } from '../errors.js';
 import {
   catalogStatus,
   closeCatalog,
@@ -48,13 +48,23 @@ export interface OperatorOptions {
 export interface IndexReport extends IngestSummary {
   readonly catalog: string;
   readonly publish: PublishResult | null;
+  /** True for `dryRun`: the counts say what would change; nothing was written. */
+  readonly dry_run: boolean;
 }
 
 /** The keys of OperatorOptions. */
 const OPERATOR_OPTION_KEYS = optionKeys<OperatorOptions>()('catalog', 'now', 'policy');
 
-/** Options of `indexCatalog`: the catalog, the scopes and bounds of discovery, and the run. */
-export type IndexOptions = OperatorOptions & DiscoverOptions & { publish?: boolean; onProgress?: ProgressFn };
+/** Options of indexCatalog: the catalog, the scopes and bounds of discovery, and the run. */
+export interface IndexOptions extends OperatorOptions, DiscoverOptions {
+  /** Publish the result (default true). */
+  readonly publish?: boolean;
+  readonly onProgress?: ProgressFn;
+  /** Report what would change without writing (no publish). */
+  readonly dryRun?: boolean;
+  /** Allow retiring more than half of the active skills (SHRINK_LIMIT) in one run. */
+  readonly allowShrink?: boolean;
+}
 
 const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
   'catalog',
@@ -68,6 +78,8 @@ const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
   'maxEntries',
   'publish',
   'onProgress',
+  'dryRun',
+  'allowShrink',
 );
 
 /** Options of `changeLifecycle`. */
@@ -76,11 +88,31 @@ export type LifecycleOptions = OperatorOptions & { skill_id: string; to: Lifecyc
 const LIFECYCLE_OPTION_KEYS = optionKeys<LifecycleOptions>()('catalog', 'now', 'policy', 'skill_id', 'to', 'reason', 'replacement', 'publish');
 
 /**
- * Discovers, ingests incrementally and (unless `publish: false`) publishes. INVALID_ARGUMENT for
- * an unknown option.
+ * How many times index re-reads the files when another process committed to the catalog while it
+ * read them (CATALOG_BUSY after the last attempt).
+ */
+export const MAX_INDEX_ATTEMPTS = 3;
+
+/**
+ * Discovers, ingests incrementally and (unless `publish: false`) publishes. INVALID_ARGUMENT for an
+ * unknown option, or when a `scopes` folder does not exist (nothing is opened or written);
+ * CATALOG_SHRINK when the run would retire more than half of the active skills without
+ * `allowShrink`; CATALOG_BUSY when other writers kept changing the catalog through
+ * MAX_INDEX_ATTEMPTS reads.
  */
 export function indexCatalog(options: IndexOptions): IndexReport {
   assertKnownOptions(options, INDEX_OPTION_KEYS, 'indexCatalog');
+  for (const scope of options.scopes ?? []) {
+    let isDir = false;
+    try {
+      isDir = statSync(scope).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) {
+      throw new SkilldexError('INVALID_ARGUMENT', `--scope ${scope} is not a folder; nothing was indexed`, { option: '--scope', value: scope });
+    }
+  }
   const discover: DiscoverOptions = {
     ...(options.home !== undefined ? { home: options.home } : {}),
     ...(options.project !== undefined ? { project: options.project } : {}),
@@ -89,15 +121,98 @@ export function indexCatalog(options: IndexOptions): IndexReport {
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
   };
-  return withCatalog(options.catalog, (db) => {
+  const dryRun = options.dryRun === true;
+  // A dry run against a catalog that does not exist yet runs against an empty one in memory.
+  const file = dryRun && !existsSync(options.catalog) ? ':memory:' : options.catalog;
+  return withCatalog(file, (db) => {
     const now = options.now ?? (() => new Date());
-    const policy = choosePolicy(db, options.policy);
-    const summary = ingestSkills(db, discover, now, options.onProgress);
-    const publish = options.publish === false ? null : publishWorkingSet(db, policy, now);
-    // Retired and archived skills keep no usage examples (docs/ranking.md §9).
-    if (publish) pruneUsageOf(options.catalog, db);
-    return { catalog: options.catalog, ...summary, publish };
+    const policy = dryRun ? (options.policy !== undefined ? checkPolicyId(options.policy) : (readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID)) : choosePolicy(db, options.policy);
+    const guards = { dryRun, ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}) };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const summary = ingestSkills(db, discover, now, options.onProgress, guards);
+        const publish = options.publish === false || dryRun ? null : publishWorkingSet(db, policy, now);
+        // Retired and archived skills keep no usage examples (docs/ranking.md §9).
+        if (publish) pruneUsageOf(options.catalog, db);
+        return { catalog: options.catalog, ...summary, publish, dry_run: dryRun };
+      } catch (err) {
+        // Another writer committed while this run read the files: read them again.
+        const stale = err instanceof SkilldexError && err.code === 'CATALOG_BUSY' && err.details['reason'] === 'changed';
+        if (!stale || attempt >= MAX_INDEX_ATTEMPTS) throw err;
+      }
+    }
   }, true);
+}
+
+/** What a rollback did: the generation it republished and the publish result. */
+export interface RollbackReport {
+  readonly from: { readonly seq: number; readonly catalog_generation: string };
+  readonly to: { readonly seq: number; readonly catalog_generation: string };
+  readonly publish: PublishResult;
+}
+
+/**
+ * Republishes an earlier generation (`generation`: its sequence number or id, `sha256:…` or a hex
+ * prefix of at least 8; default: the one published before the current one). The working set is
+ * set to that generation's members (their revisions are kept in the catalog) and published through
+ * the ordinary publish path, as a new sequence with the old content. The next `index` works from
+ * the files again. GENERATION_NOT_FOUND when there is no such generation; CATALOG_EMPTY when none
+ * is published.
+ */
+export function rollbackCatalog(options: OperatorOptions & { generation?: string }): RollbackReport {
+  return withCatalog(options.catalog, (db) =>
+    db
+      .transaction((): RollbackReport => {
+        const current = db
+          .prepare(`SELECT g.seq, g.generation_id, g.parent_seq FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`)
+          .get() as { seq: number; generation_id: string; parent_seq: number | null } | undefined;
+        if (!current) throw new SkilldexError('CATALOG_EMPTY', `${options.catalog} has no published generation to roll back from`, { catalog: options.catalog });
+        const target = findGeneration(db, options.generation, current);
+        const members = db.prepare(`SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?`).all(target.seq) as {
+          skill_id: string;
+          revision_id: string;
+          state: string;
+        }[];
+        db.prepare(`UPDATE skills SET revision_id = NULL`).run();
+        const put = db.prepare(
+          `INSERT INTO skills (skill_id, revision_id, state) VALUES (?, ?, ?) ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, state = excluded.state`,
+        );
+        for (const m of members) put.run(m.skill_id, m.revision_id, m.state);
+        // The ordinary publish path rebuilds the serving tables for the old member list.
+        const publish = publishWorkingSet(db, target.policy, options.now ?? (() => new Date()));
+        return {
+          from: { seq: current.seq, catalog_generation: current.generation_id },
+          to: { seq: target.seq, catalog_generation: target.generation_id },
+          publish,
+        };
+      })
+      .immediate(),
+  );
+}
+
+function findGeneration(
+  db: Db,
+  asked: string | undefined,
+  current: { seq: number; parent_seq: number | null },
+): { seq: number; generation_id: string; policy: string } {
+  const bySeq = db.prepare(`SELECT seq, generation_id, policy FROM generations WHERE seq = ?`);
+  let row: { seq: number; generation_id: string; policy: string } | undefined;
+  if (asked === undefined) {
+    if (current.parent_seq === null) throw new SkilldexError('GENERATION_NOT_FOUND', `generation ${current.seq} is the first one published: there is none before it`, {});
+    row = bySeq.get(current.parent_seq) as typeof row;
+  } else if (/^\d{1,15}$/.test(asked)) {
+    row = bySeq.get(Number(asked)) as typeof row;
+  } else {
+    const hex = asked.replace(/^sha256:/, '').toLowerCase();
+    if (!/^[0-9a-f]{8,64}$/.test(hex)) {
+      throw new SkilldexError('INVALID_ARGUMENT', `GENERATION must be a sequence number or a generation id (sha256:…, 8 hex digits at least), got ${JSON.stringify(asked)}`, {
+        generation: asked,
+      });
+    }
+    row = db.prepare(`SELECT seq, generation_id, policy FROM generations WHERE substr(generation_id, 8, ?) = ? ORDER BY seq DESC LIMIT 1`).get(hex.length, hex) as typeof row;
+  }
+  if (!row) throw new SkilldexError('GENERATION_NOT_FOUND', `no generation ${asked ?? current.parent_seq ?? ''} in this catalog`, { generation: asked ?? null });
+  return row;
 }
 
 /** Publishes the working set. */
@@ -173,10 +288,9 @@ function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
   try {
     return fn(db);
   } catch (err) {
-    if (err && typeof err === 'object' && 'code' in err && (err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_BUSY_SNAPSHOT')) {
-      throw new SkilldexError('CATALOG_BUSY', `${file} is being written by another process`, { catalog: file }, { cause: err });
-    }
-    throw err;
+    // SQLite failures become coded errors naming the file: a lock held past the busy timeout is
+    // CATALOG_BUSY, damaged pages (SQLITE_CORRUPT, SQLITE_NOTADB) are CATALOG_CORRUPT.
+    throw codedFromForeign(err, file) ?? err;
   } finally {
     closeCatalog(db);
   }

@@ -114,12 +114,12 @@ describe('files that are not catalogs', () => {
     expect(bytesOf(file).equals(before)).toBe(true);
   });
 
-  it('an empty file is a new catalog (what SQLite itself creates)', () => {
+  it('a zero-byte file is CATALOG_CORRUPT for writers and readers, and stays zero bytes (issue 11)', () => {
     const file = newCatalogPath();
     writeFileSync(file, '');
-    openCatalogForWrite(file).close();
-    const db = openCatalogReadOnly(file);
-    db.close();
+    expect(codeOf(() => openCatalogForWrite(file))).toBe('CATALOG_CORRUPT');
+    expect(codeOf(() => openCatalogReadOnly(file))).toBe('CATALOG_CORRUPT');
+    expect(bytesOf(file).length).toBe(0);
   });
 
   it('a catalog of a newer schema is CATALOG_TOO_NEW', () => {

@@ -286,41 +286,42 @@ describe('skilldex search --batch', () => {
   });
 
   it.each([
-    ['a line that is not JSON', ['{"id":"a","query":"pdf"}', '{"id":"b", query: pdf}'], 2],
-    ['a line without a query', ['{"id":"a"}'], 1],
+    ['a line that is not JSON', ['{"id":"a","query":"pdf"}', '{"id":"b", query: pdf}'], 2, null],
+    ['a line without a query', ['{"id":"a"}'], 1, 'a'],
     [
       'a repeated id',
       ['{"id":"a","query":"pdf"}', '{"id":"b","query":"x"}', '{"id":"a","query":"y"}'],
       3,
+      'a',
     ],
   ])(
-    '%s is INVALID_INPUT_FILE (exit 2) naming the line, and nothing is printed for the rest',
-    async (_what, lines, line) => {
-      const file = writeLines(lines);
-      const r = await runCli([
-        'search',
-        '--batch',
-        file,
-        '--catalog',
-        catalog,
-        '--no-telemetry',
-        '--json',
-      ]);
-      expect(r.code).toBe(2);
-      expect(JSON.parse(r.stdout)).toMatchObject({
-        error: { code: 'INVALID_INPUT_FILE', details: { line } },
-      });
-      const human = await runCli([
-        'search',
-        '--batch',
-        file,
-        '--catalog',
-        catalog,
-        '--no-telemetry',
-      ]);
-      expect(human.code).toBe(2);
-      expect(human.stdout).toBe('');
-      expect(human.stderr).toContain('INVALID_INPUT_FILE');
+    '%s becomes an INVALID_INPUT_FILE error line naming the line; every other line is answered (issue 11)',
+    async (_what, lines, line, id) => {
+      const file = writeLines([...lines, '{"id":"last","query":"pdf"}']);
+      for (const fields of ['full', 'ranking']) {
+        const r = await runCli([
+          'search',
+          '--batch',
+          file,
+          '--fields',
+          fields,
+          '--catalog',
+          catalog,
+          '--no-telemetry',
+          '--json',
+        ]);
+        expect(r.code).toBe(0);
+        const out = r.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as BatchLine);
+        expect(out).toHaveLength(lines.length + 1);
+        const bad = out.filter((l) => l.error !== undefined);
+        expect(bad).toHaveLength(1);
+        expect(bad[0]).toMatchObject({ id, ranking: [], error: { code: 'INVALID_INPUT_FILE', details: { line } } });
+        expect(out.at(-1)).toMatchObject({ id: 'last' });
+        expect(out.at(-1)!.ranking[0]).toBe('pdf-toolkit');
+      }
     },
   );
 

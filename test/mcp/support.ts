@@ -153,12 +153,12 @@ export interface HttpServer {
 /** Starts `skilldex mcp --http 0 <args>` and waits for the URL it prints on stderr. */
 export async function startHttp(
   args: readonly string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<HttpServer> {
   const cwd = options.cwd ?? tmpDir('skilldex-mcp-cwd-');
   const child = spawn(process.execPath, [BIN, 'mcp', '--http', '0', ...args], {
     cwd,
-    env: serverEnv(cwd),
+    env: { ...serverEnv(cwd), ...(options.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SkilldexError, crawlCascade, isInside, realpathOrUndefined, resolveInside, type CrawlReport } from '../../index.js';
+import { MAX_NEED_CHARS, SkilldexError, crawlCascade, isInside, realpathOrUndefined, resolveInside, type CrawlReport } from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 /** Registers skill_index_crawl (only when the server has cascade roots). */
@@ -21,7 +21,8 @@ export function registerSkillIndexCrawl(server: McpServer, ctx: ServerContext): 
         'Walk skill.index files from a root toward the one skill entry matching a need (a word or phrase). ' +
         `Outcome "hit" gives the skill's key and path; "ambiguous" lists candidates: retry with a more specific need.`,
       inputSchema: {
-        need: z.string().min(1).max(500).describe('What is needed, e.g. "pdf" or "kubernetes".'),
+        // The need's length is checked by the library (INVALID_QUERY, coded), advertised here.
+        need: z.string().meta({ minLength: 1, maxLength: MAX_NEED_CHARS }).describe('What is needed, e.g. "pdf" or "kubernetes".'),
         root: z
           .string()
           .optional()

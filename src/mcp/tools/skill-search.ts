@@ -1,7 +1,7 @@
 /** MCP tool `skill_search` (docs/integration.md): one call to Router.search. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { DEFAULT_LIMIT, MAX_LIMIT, escapeInvisible, type SearchResult } from '../../index.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_CHARS, escapeInvisible, type SearchResult } from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 const CandidateSchema = z.object({
@@ -34,8 +34,17 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
         'Find the skills that fit a task. Call this first. Each candidate carries skill_id, revision_id and ' +
         'catalog_generation: pass all of them to skill_fetch to load the skill. Scores are explained.',
       inputSchema: {
-        query: z.string().min(1).max(65_536).describe('What you need a skill for, in plain words (not a query language).'),
-        limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`How many candidates, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
+        // Ranges are advertised in the JSON schema (meta) but checked by the library, so a query
+        // out of range is INVALID_QUERY and a limit out of range INVALID_ARGUMENT, with a code.
+        query: z
+          .string()
+          .meta({ minLength: 1, maxLength: MAX_QUERY_CHARS })
+          .describe('What you need a skill for, in plain words (not a query language).'),
+        limit: z
+          .number()
+          .optional()
+          .meta({ type: 'integer', minimum: 1, maximum: MAX_LIMIT })
+          .describe(`How many candidates, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
         include_deprecated: z.boolean().optional().describe('Also rank deprecated skills (penalised). Archived skills never appear.'),
       },
       outputSchema: SearchOutputSchema,

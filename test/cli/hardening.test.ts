@@ -1,0 +1,183 @@
+/**
+ * Hostile input to the command line (issue 11): inputs of any size end in a result or a coded
+ * error, `search --batch` writes with backpressure, answers bad lines with error lines and ends
+ * quietly when its reader goes away, and a damaged catalog is CATALOG_CORRUPT with the JSON error
+ * object on stdout under --json — commander's own parse errors included.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/program.js';
+import { MAX_NEED_CHARS } from '../../src/index.js';
+import { REPO, runCli, tmpDir } from '../support/cli.js';
+import { newCatalogPath } from '../catalog/support.js';
+
+const EXAMPLES = path.join(REPO, 'examples', 'skills');
+const CASCADE = path.join(REPO, 'examples', 'cascade');
+const MIB = 1024 * 1024;
+let catalog: string;
+
+beforeAll(async () => {
+  catalog = newCatalogPath();
+  expect((await runCli(['index', '--catalog', catalog, '--scope', EXAMPLES, '--json'])).code).toBe(0);
+});
+
+/** Runs the CLI in process with a stdin text and an optional backpressured writer. */
+async function runIo(
+  argv: string[],
+  opts: { stdin?: string; writeOut?: (s: string) => Promise<void> } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, {
+    stdout: (s) => {
+      stdout += s;
+    },
+    stderr: (s) => {
+      stderr += s;
+    },
+    env: { HOME: '/nonexistent-home' },
+    cwd: REPO,
+    stderrIsTTY: false,
+    readStdin: () => Promise.resolve(opts.stdin ?? ''),
+    ...(opts.writeOut ? { writeOut: opts.writeOut } : {}),
+  });
+  return { code, stdout, stderr };
+}
+
+function expectCoded(r: { code: number; stdout: string; stderr: string }, code: string, exit: number): void {
+  expect(r.code).toBe(exit);
+  expect(JSON.parse(r.stdout)).toMatchObject({ error: { code } });
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('a 1 MiB need for cascade crawl', () => {
+  const huge = 'pdf('.repeat(MIB / 4);
+
+  it('as an argument, a file or standard input is INVALID_QUERY (exit 2), never a stack trace', async () => {
+    expectCoded(await runIo(['cascade', 'crawl', CASCADE, huge, '--json']), 'INVALID_QUERY', 2);
+    const file = path.join(tmpDir(), 'need.txt');
+    writeFileSync(file, huge);
+    expectCoded(await runIo(['cascade', 'crawl', CASCADE, '--need-file', file, '--json']), 'INVALID_QUERY', 2);
+    expectCoded(await runIo(['cascade', 'crawl', CASCADE, '--need-file', '-', '--json'], { stdin: huge }), 'INVALID_QUERY', 2);
+  });
+
+  it('a need at the limit is still crawled; NEED and --need-file together are refused', async () => {
+    const r = await runIo(['cascade', 'crawl', CASCADE, 'x'.repeat(MAX_NEED_CHARS), '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'no match' });
+    const fromStdin = await runIo(['cascade', 'crawl', CASCADE, '--need-file', '-', '--json'], { stdin: 'pdf-forms\n' });
+    expect(fromStdin.code).toBe(0);
+    expectCoded(await runIo(['cascade', 'crawl', CASCADE, 'pdf', '--need-file', '-', '--json']), 'INVALID_ARGUMENT', 2);
+  });
+});
+
+describe('search --batch', () => {
+  function batchFile(n: number): string {
+    const file = path.join(tmpDir(), 'q.jsonl');
+    const words = ['pdf tables', 'kubernetes deploy', 'regex', 'sql query', 'email'];
+    writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify({ id: `q${i}`, query: words[i % words.length] })).join('\n') + '\n');
+    return file;
+  }
+
+  it('--fields ranking prints only id and the ranked skill ids, the same ranking as the full form', async () => {
+    const file = batchFile(5);
+    const args = ['search', '--batch', file, '--catalog', catalog, '--no-telemetry', '--limit', '5'];
+    const full = (await runCli(args)).stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; ranking: string[] });
+    const compact = await runCli([...args, '--fields', 'ranking']);
+    expect(compact.code).toBe(0);
+    const lines = compact.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(5);
+    for (const [i, l] of lines.entries()) {
+      expect(Object.keys(l)).toEqual(['id', 'ranking']);
+      expect(l['ranking']).toEqual(full[i]!.ranking);
+    }
+    expectCoded(await runCli([...args, '--fields', 'everything', '--json']), 'INVALID_ARGUMENT', 2);
+  });
+
+  it('awaits the writer between lines: never more than one write outstanding', async () => {
+    let outstanding = 0;
+    let most = 0;
+    const lines: string[] = [];
+    const writeOut = async (s: string): Promise<void> => {
+      outstanding++;
+      most = Math.max(most, outstanding);
+      await new Promise((resolve) => setImmediate(resolve));
+      lines.push(s);
+      outstanding--;
+    };
+    const r = await runIo(['search', '--batch', batchFile(40), '--catalog', catalog, '--no-telemetry', '--fields', 'ranking'], { writeOut });
+    expect(r.code).toBe(0);
+    expect(lines).toHaveLength(40);
+    expect(most).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a reader that goes away ends the batch quietly: OUTPUT_CLOSED on stderr, exit 2, no stack trace (child process)', async () => {
+    // A batch whose output is far larger than a pipe buffer: the reader takes one chunk and closes.
+    const file = batchFile(3_000);
+    const child = spawn(process.execPath, [path.join(REPO, 'bin', 'skilldex.js'), 'search', '--batch', file, '--catalog', catalog, '--no-telemetry', '--limit', '20'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain('error OUTPUT_CLOSED');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  }, 90_000);
+});
+
+describe('a damaged catalog', () => {
+  // Overwrites every page after the first 20 (the serving tables and indexes) with junk, keeping
+  // the header and schema pages: the file opens, queries then hit SQLITE_CORRUPT.
+  function corruptCopy(): string {
+    const file = newCatalogPath();
+    copyFileSync(catalog, file);
+    const bytes = readFileSync(file);
+    const page = bytes.readUInt16BE(16);
+    for (let o = page * 20; o < bytes.length; o += page) bytes.fill(0xa5, o + 8, o + page - 8);
+    writeFileSync(file, bytes);
+    return file;
+  }
+
+  it.each([
+    ['search', (f: string) => ['search', 'pdf', '--catalog', f, '--no-telemetry', '--json']],
+    ['status', (f: string) => ['status', '--catalog', f, '--json']],
+    ['index', (f: string) => ['index', '--catalog', f, '--scope', EXAMPLES, '--json']],
+    ['batch', (f: string) => ['search', '--batch', '-', '--catalog', f, '--no-telemetry', '--json']],
+  ])('%s is CATALOG_CORRUPT (exit 3) with the JSON error object on stdout', async (_what, argv) => {
+    const file = corruptCopy();
+    const r = await runIo(argv(file), { stdin: '{"id":"a","query":"pdf"}\n' });
+    expectCoded(r, 'CATALOG_CORRUPT', 3);
+    expect((JSON.parse(r.stdout) as { error: { message: string } }).error.message).toContain(file);
+  });
+
+  it('a zero-byte catalog file is CATALOG_CORRUPT for index, and is left as it was', async () => {
+    const file = path.join(tmpDir(), 'catalog.sqlite');
+    writeFileSync(file, '');
+    expectCoded(await runCli(['index', '--catalog', file, '--scope', EXAMPLES, '--json']), 'CATALOG_CORRUPT', 3);
+    expectCoded(await runCli(['search', 'pdf', '--catalog', file, '--json']), 'CATALOG_CORRUPT', 3);
+    expect(statSync(file).size).toBe(0);
+  });
+});
+
+describe('every error under --json is the JSON error object on stdout', () => {
+  it.each([
+    ['an unknown option', ['search', 'pdf', '--bogus', '--json']],
+    ['a missing option value', ['search', 'pdf', '--json', '--catalog']],
+    ['a missing required option', ['fetch', 'pdf-toolkit', '--json']],
+    ['an unknown command', ['serach', '--json']],
+    ['a bad number', ['search', 'pdf', '--limit', '51', '--json']],
+  ])('%s', async (_what, argv) => {
+    expectCoded(await runCli(argv), 'INVALID_ARGUMENT', 2);
+  });
+});
