@@ -38,9 +38,11 @@ export function registerLint(program: Command, ctx: CliContext): void {
   addScopeOptions(
     program
       .command('lint')
-      .summary('find skills that will route badly: confusable, unreachable, weak or truncated descriptions, spec warnings')
+      .summary(
+        'find skills that will route badly: confusable, unreachable, weak or truncated descriptions, spec warnings',
+      )
       .description(
-        'Lint a skill library: every skill\'s self-queries (its name as words, its rarest description\n' +
+        "Lint a skill library: every skill's self-queries (its name as words, its rarest description\n" +
           'words) are ranked by the router; a skill another skill beats is CONFUSABLE, one no self-query\n' +
           'brings into the top 3 is UNREACHABLE. Also truncated and weak descriptions, near-duplicate\n' +
           'descriptions, spec warnings with the field named, shadowed and duplicate files, hidden text,\n' +
@@ -49,11 +51,21 @@ export function registerLint(program: Command, ctx: CliContext): void {
           'Never edits a file. Codes, rules and thresholds: docs/lint.md.',
       ),
   )
-    .option('--catalog <file>', 'rank against this existing catalog (read only) instead of a temporary one')
+    .option(
+      '--catalog <file>',
+      'rank against this existing catalog (read only) instead of a temporary one',
+    )
     .option('--format <format>', 'text, json or sarif (SARIF 2.1.0 for code scanning)', 'text')
     .option('--json', 'print the report object as JSON (same as --format json)')
-    .option('--fail-on <severity>', 'exit 1 when a finding is at or above: error, warning or never', 'error')
-    .option('--fix-suggestions', 'print how to fix each finding; for confusable pairs, the words that separate them')
+    .option(
+      '--fail-on <severity>',
+      'exit 1 when a finding is at or above: error, warning or never',
+      'error',
+    )
+    .option(
+      '--fix-suggestions',
+      'print how to fix each finding; for confusable pairs, the words that separate them',
+    )
     .option('--quiet', 'text: print only the counts; no progress bar')
     .addHelpText(
       'after',
@@ -65,14 +77,26 @@ export function registerLint(program: Command, ctx: CliContext): void {
       action(ctx, (o: LintFlags) => {
         const format = o.json ? 'json' : (o.format ?? 'text');
         if (!(FORMATS as readonly string[]).includes(format)) {
-          throw new SkilldexError('INVALID_ARGUMENT', `--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(o.format)}`, { option: '--format', value: o.format });
+          throw new SkilldexError(
+            'INVALID_ARGUMENT',
+            `--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(o.format)}`,
+            { option: '--format', value: o.format },
+          );
         }
         if (o.json && o.format !== undefined && o.format !== 'text' && o.format !== 'json') {
-          throw new SkilldexError('INVALID_ARGUMENT', `--json and --format ${o.format} disagree: give one`, { option: '--format', value: o.format });
+          throw new SkilldexError(
+            'INVALID_ARGUMENT',
+            `--json and --format ${o.format} disagree: give one`,
+            { option: '--format', value: o.format },
+          );
         }
         const failOn = o.failOn ?? 'error';
         if (!(FAIL_ON as readonly string[]).includes(failOn)) {
-          throw new SkilldexError('INVALID_ARGUMENT', `--fail-on must be one of ${FAIL_ON.join(', ')}, got ${JSON.stringify(failOn)}`, { option: '--fail-on', value: failOn });
+          throw new SkilldexError(
+            'INVALID_ARGUMENT',
+            `--fail-on must be one of ${FAIL_ON.join(', ')}, got ${JSON.stringify(failOn)}`,
+            { option: '--fail-on', value: failOn },
+          );
         }
         const showProgress = !o.quiet;
         const indexing = progressLine(ctx.io, 'lint: indexing');
@@ -82,17 +106,34 @@ export function registerLint(program: Command, ctx: CliContext): void {
           report = lintLibrary({
             ...discoverOptions(o, ctx),
             ...(o.catalog !== undefined ? { catalog: path.resolve(ctx.io.cwd, o.catalog) } : {}),
-            ...(showProgress ? { onProgress: (stage, done, total) => (stage === 'index' ? indexing : ranking).update(done, total) } : {}),
+            ...(showProgress
+              ? {
+                  onProgress: (stage, done, total) =>
+                    (stage === 'index' ? indexing : ranking).update(done, total),
+                }
+              : {}),
           });
         } finally {
           indexing.done();
           ranking.done();
         }
         if (format === 'json') ctx.json(report);
-        else if (format === 'sarif') ctx.json(renderSarif(report, { baseDir: ctx.io.cwd, toolVersion: program.version() ?? '0.0.0' }));
-        else ctx.out(renderLintText(report, { cwd: ctx.io.cwd, fixSuggestions: o.fixSuggestions === true, quiet: o.quiet === true }));
+        else if (format === 'sarif')
+          ctx.json(
+            renderSarif(report, { baseDir: ctx.io.cwd, toolVersion: program.version() ?? '0.0.0' }),
+          );
+        else
+          ctx.out(
+            renderLintText(report, {
+              cwd: ctx.io.cwd,
+              fixSuggestions: o.fixSuggestions === true,
+              quiet: o.quiet === true,
+            }),
+          );
         if (report.skills === 0 && report.findings.length === 0) return 1;
-        return report.findings.some((f) => atOrAbove(f.severity, failOn as LintSeverity | 'never')) ? 1 : 0;
+        return report.findings.some((f) => atOrAbove(f.severity, failOn as LintSeverity | 'never'))
+          ? 1
+          : 0;
       }),
     );
 }
@@ -101,7 +142,10 @@ export function registerLint(program: Command, ctx: CliContext): void {
 const IDS_SHOWN = 4;
 
 /** The text rendering: a counts line, counts by code, then findings grouped by code. */
-export function renderLintText(report: LintReport, options: { cwd: string; fixSuggestions: boolean; quiet: boolean }): string {
+export function renderLintText(
+  report: LintReport,
+  options: { cwd: string; fixSuggestions: boolean; quiet: boolean },
+): string {
   const rel = (p: string): string => {
     const r = path.relative(options.cwd, p);
     return r.startsWith('..') || path.isAbsolute(r) ? p : r;
@@ -112,7 +156,15 @@ export function renderLintText(report: LintReport, options: { cwd: string; fixSu
       (report.policy !== null ? ` (ranked under ${report.policy})` : ''),
   ];
   const byCode = Object.entries(c.by_code) as [LintCode, number][];
-  if (byCode.length > 0) lines.push(byCode.map(([code, n]) => `  ${code.padEnd(22)} ${String(n).padStart(5)}  ${LINT_CODES[code].severity}`).join('\n'));
+  if (byCode.length > 0)
+    lines.push(
+      byCode
+        .map(
+          ([code, n]) =>
+            `  ${code.padEnd(22)} ${String(n).padStart(5)}  ${LINT_CODES[code].severity}`,
+        )
+        .join('\n'),
+    );
   const skipped: string[] = [];
   if (!report.checks.ranking) skipped.push('ranking (no skill to rank)');
   if (!report.checks.telemetry) skipped.push('NEVER_FETCHED (no telemetry file)');
@@ -122,7 +174,10 @@ export function renderLintText(report: LintReport, options: { cwd: string; fixSu
   for (const f of report.findings) {
     if (f.code !== current) {
       current = f.code;
-      lines.push('', `${f.code} (${f.severity}, ${c.by_code[f.code] ?? 0}): ${LINT_CODES[f.code].rule}`);
+      lines.push(
+        '',
+        `${f.code} (${f.severity}, ${c.by_code[f.code] ?? 0}): ${LINT_CODES[f.code].rule}`,
+      );
     }
     lines.push(...findingLines(f, rel, options.fixSuggestions));
   }
@@ -131,12 +186,22 @@ export function renderLintText(report: LintReport, options: { cwd: string; fixSu
 }
 
 function findingLines(f: LintFinding, rel: (p: string) => string, fix: boolean): string[] {
-  const ids = f.skill_ids.length > IDS_SHOWN ? `${f.skill_ids.slice(0, IDS_SHOWN).join(', ')} +${f.skill_ids.length - IDS_SHOWN}` : f.skill_ids.join(', ');
-  const out = [`  ${rel(f.path)}${f.line !== undefined ? `:${f.line}` : ''}${ids !== '' ? `  [${ids}]` : ''}`, `    ${f.message}`];
+  const ids =
+    f.skill_ids.length > IDS_SHOWN
+      ? `${f.skill_ids.slice(0, IDS_SHOWN).join(', ')} +${f.skill_ids.length - IDS_SHOWN}`
+      : f.skill_ids.join(', ');
+  const out = [
+    `  ${rel(f.path)}${f.line !== undefined ? `:${f.line}` : ''}${ids !== '' ? `  [${ids}]` : ''}`,
+    `    ${f.message}`,
+  ];
   if (fix && f.fix !== undefined) out.push(`    fix: ${f.fix}`);
   if (fix && f.code === 'CONFUSABLE' && f.details['separating_words'] !== undefined) {
-    for (const [id, words] of Object.entries(f.details['separating_words'] as Record<string, string[]>)) {
-      out.push(`    only in ${id}: ${words.length > 0 ? words.join(', ') : '(nothing: its text is a subset of the other\'s)'}`);
+    for (const [id, words] of Object.entries(
+      f.details['separating_words'] as Record<string, string[]>,
+    )) {
+      out.push(
+        `    only in ${id}: ${words.length > 0 ? words.join(', ') : "(nothing: its text is a subset of the other's)"}`,
+      );
     }
   }
   return out;

@@ -12,23 +12,65 @@ export const SEVERITIES: readonly LintSeverity[] = ['error', 'warning', 'note'];
 
 /** Every lint code, its severity and its rule in one line. */
 export const LINT_CODES = {
-  SKIPPED: { severity: 'error', rule: 'discovery skipped the SKILL.md (bad frontmatter, missing name or description, unreadable): it never routes' },
-  UNREACHABLE: { severity: 'error', rule: 'no self-query, not even the skill\'s own name, brings it into the top 3' },
-  HIDDEN_TEXT: { severity: 'error', rule: 'a routed field carries invisible or bidi-control characters' },
-  INSTRUCTION_LIKE: { severity: 'error', rule: 'the description or when_to_use reads like instructions to the agent' },
-  CONFUSABLE: { severity: 'warning', rule: 'another skill ranks first for this skill\'s self-queries, or the two descriptions are near-duplicates' },
-  DESCRIPTION_TRUNCATED: { severity: 'warning', rule: 'description (plus when_to_use) is longer than the 1,536 characters Claude Code shows in its skill listing' },
-  DESCRIPTION_WEAK: { severity: 'warning', rule: 'too few distinct content words, or too few that are not common across the library' },
-  SHADOWED: { severity: 'warning', rule: 'another scope defines the same skill id and wins: this file is never served' },
-  CATALOG_STALE: { severity: 'warning', rule: 'the catalog ranked against does not serve this file\'s current revision (missing, older or deprecated): ranking checks skipped for it' },
-  NEVER_FETCHED: { severity: 'warning', rule: 'suggested at least N times in telemetry and never fetched' },
-  NAME_INVALID: { severity: 'warning', rule: 'spec: name is not 1-64 chars of [a-z0-9-] without leading, trailing or double hyphens' },
+  SKIPPED: {
+    severity: 'error',
+    rule: 'discovery skipped the SKILL.md (bad frontmatter, missing name or description, unreadable): it never routes',
+  },
+  UNREACHABLE: {
+    severity: 'error',
+    rule: "no self-query, not even the skill's own name, brings it into the top 3",
+  },
+  HIDDEN_TEXT: {
+    severity: 'error',
+    rule: 'a routed field carries invisible or bidi-control characters',
+  },
+  INSTRUCTION_LIKE: {
+    severity: 'error',
+    rule: 'the description or when_to_use reads like instructions to the agent',
+  },
+  CONFUSABLE: {
+    severity: 'warning',
+    rule: "another skill ranks first for this skill's self-queries, or the two descriptions are near-duplicates",
+  },
+  DESCRIPTION_TRUNCATED: {
+    severity: 'warning',
+    rule: 'description (plus when_to_use) is longer than the 1,536 characters Claude Code shows in its skill listing',
+  },
+  DESCRIPTION_WEAK: {
+    severity: 'warning',
+    rule: 'too few distinct content words, or too few that are not common across the library',
+  },
+  SHADOWED: {
+    severity: 'warning',
+    rule: 'another scope defines the same skill id and wins: this file is never served',
+  },
+  CATALOG_STALE: {
+    severity: 'warning',
+    rule: "the catalog ranked against does not serve this file's current revision (missing, older or deprecated): ranking checks skipped for it",
+  },
+  NEVER_FETCHED: {
+    severity: 'warning',
+    rule: 'suggested at least N times in telemetry and never fetched',
+  },
+  NAME_INVALID: {
+    severity: 'warning',
+    rule: 'spec: name is not 1-64 chars of [a-z0-9-] without leading, trailing or double hyphens',
+  },
   NAME_FOLDER_MISMATCH: { severity: 'warning', rule: 'spec: name differs from its folder name' },
   DESCRIPTION_TOO_LONG: { severity: 'warning', rule: 'spec: description is over 1,024 characters' },
   FIELD_TYPE: { severity: 'warning', rule: 'spec: a known field has the wrong type' },
-  CONFUSABLE_CHARACTERS: { severity: 'warning', rule: 'spec: Latin text mixed with look-alike Cyrillic or Greek letters' },
-  UNKNOWN_FIELD: { severity: 'note', rule: 'spec: a frontmatter field outside the spec and the known extensions' },
-  DUPLICATE: { severity: 'note', rule: 'a byte-identical copy (or a copy differing only by BOM or line endings) of another SKILL.md' },
+  CONFUSABLE_CHARACTERS: {
+    severity: 'warning',
+    rule: 'spec: Latin text mixed with look-alike Cyrillic or Greek letters',
+  },
+  UNKNOWN_FIELD: {
+    severity: 'note',
+    rule: 'spec: a frontmatter field outside the spec and the known extensions',
+  },
+  DUPLICATE: {
+    severity: 'note',
+    rule: 'a byte-identical copy (or a copy differing only by BOM or line endings) of another SKILL.md',
+  },
 } as const satisfies Record<string, { severity: LintSeverity; rule: string }>;
 
 /** A lint code. */

@@ -10,7 +10,11 @@ import { listingText, type LintSkill, type WordStats } from './skill.js';
 const QUOTE_CHARS = 80;
 
 /** DESCRIPTION_TRUNCATED when description + when_to_use exceed the listing's character limit. */
-export function checkTruncated(skill: LintSkill, line: number | undefined, t: LintThresholds): LintFinding | undefined {
+export function checkTruncated(
+  skill: LintSkill,
+  line: number | undefined,
+  t: LintThresholds,
+): LintFinding | undefined {
   const text = listingText(skill);
   const length = [...text].length;
   if (length <= t.listing_chars) return undefined;
@@ -27,7 +31,13 @@ export function checkTruncated(skill: LintSkill, line: number | undefined, t: Li
     field: 'description',
     message: `${where} is ${length} characters; the skill listing shows ${t.listing_chars}, so the last ${length - t.listing_chars} (${cutWords} words) are cut, starting ${JSON.stringify(quoted)}`,
     fix: `move what routes (what the skill does, when to use it) into the first ${t.listing_chars} characters; put details in the body`,
-    details: { length, limit: t.listing_chars, cut_chars: length - t.listing_chars, cut_words: cutWords, cut_text: cut },
+    details: {
+      length,
+      limit: t.listing_chars,
+      cut_chars: length - t.listing_chars,
+      cut_words: cutWords,
+      cut_text: cut,
+    },
   };
 }
 
@@ -44,18 +54,29 @@ export function checkWeak(
   t: LintThresholds,
 ): LintFinding | undefined {
   const judgeCommon = stats.skills >= t.common_min_skills;
-  const common = judgeCommon ? words.filter((w) => (stats.df.get(w) ?? 0) / stats.skills >= t.common_share) : [];
+  const common = judgeCommon
+    ? words.filter((w) => (stats.df.get(w) ?? 0) / stats.skills >= t.common_share)
+    : [];
   const commonSet = new Set(common);
   const signal = words.filter((w) => !commonSet.has(w));
   const tooShort = words.length < t.min_content_words;
   const tooCommon = judgeCommon && signal.length < t.min_signal_words;
   if (!tooShort && !tooCommon) return undefined;
   const reasons: string[] = [];
-  if (tooShort) reasons.push(`${words.length} distinct content word${words.length === 1 ? '' : 's'} (fewer than ${t.min_content_words})`);
-  if (tooCommon) reasons.push(`${signal.length} signal word${signal.length === 1 ? '' : 's'} (fewer than ${t.min_signal_words})`);
+  if (tooShort)
+    reasons.push(
+      `${words.length} distinct content word${words.length === 1 ? '' : 's'} (fewer than ${t.min_content_words})`,
+    );
+  if (tooCommon)
+    reasons.push(
+      `${signal.length} signal word${signal.length === 1 ? '' : 's'} (fewer than ${t.min_signal_words})`,
+    );
   const noSignal = tooShort && !judgeCommon ? words : common;
-  const named = noSignal.length > 0 ? `; no signal: ${noSignal.map((w) => JSON.stringify(w)).join(', ')}` : '';
-  const shares = Object.fromEntries(common.map((w) => [w, round((stats.df.get(w) ?? 0) / stats.skills)]));
+  const named =
+    noSignal.length > 0 ? `; no signal: ${noSignal.map((w) => JSON.stringify(w)).join(', ')}` : '';
+  const shares = Object.fromEntries(
+    common.map((w) => [w, round((stats.df.get(w) ?? 0) / stats.skills)]),
+  );
   return {
     code: 'DESCRIPTION_WEAK',
     severity: LINT_CODES.DESCRIPTION_WEAK.severity,

@@ -4,8 +4,18 @@
  * DUPLICATE, and NEVER_FETCHED from telemetry counts. Quoted skill text is escaped, never raw.
  */
 import type { Problem } from '../errors.js';
-import type { DuplicateGroup, NearDuplicateGroup, ShadowedSkill, SkippedFile } from '../skills/index.js';
-import { escapeInvisible, findConfusables, findHiddenCharacters, findInstructionLike } from '../text/index.js';
+import type {
+  DuplicateGroup,
+  NearDuplicateGroup,
+  ShadowedSkill,
+  SkippedFile,
+} from '../skills/index.js';
+import {
+  escapeInvisible,
+  findConfusables,
+  findHiddenCharacters,
+  findInstructionLike,
+} from '../text/index.js';
 import { LINT_CODES, type LintCode, type LintFinding, type LintThresholds } from './codes.js';
 import type { LintSkill } from './skill.js';
 
@@ -13,13 +23,21 @@ import type { LintSkill } from './skill.js';
 export type LineFn = (skill: LintSkill, field: string) => number | undefined;
 
 // Spec warnings passed through under their own code; the flag warnings have checks of their own.
-const SPEC_CODES: ReadonlySet<string> = new Set(['NAME_INVALID', 'NAME_FOLDER_MISMATCH', 'DESCRIPTION_TOO_LONG', 'FIELD_TYPE', 'UNKNOWN_FIELD', 'CONFUSABLE_CHARACTERS']);
+const SPEC_CODES: ReadonlySet<string> = new Set([
+  'NAME_INVALID',
+  'NAME_FOLDER_MISMATCH',
+  'DESCRIPTION_TOO_LONG',
+  'FIELD_TYPE',
+  'UNKNOWN_FIELD',
+  'CONFUSABLE_CHARACTERS',
+]);
 
 const SPEC_FIX: Partial<Record<LintCode, string>> = {
   NAME_INVALID: 'use 1-64 characters of a-z, 0-9 and single inner hyphens',
   NAME_FOLDER_MISMATCH: 'rename the folder or the name so they are equal',
   DESCRIPTION_TOO_LONG: 'shorten the description to 1,024 characters; move details to the body',
-  FIELD_TYPE: 'write the field as the spec types it (a string; keywords and tags a list of strings)',
+  FIELD_TYPE:
+    'write the field as the spec types it (a string; keywords and tags a list of strings)',
   UNKNOWN_FIELD: 'remove the field, or move it under metadata:',
   CONFUSABLE_CHARACTERS: 'retype the word in Latin letters',
 };
@@ -105,7 +123,10 @@ export function checkHidden(skill: LintSkill, lines: LineFn): LintFinding[] {
 /** INSTRUCTION_LIKE for description and when_to_use when they address the agent. */
 export function checkInstructionLike(skill: LintSkill, lines: LineFn): LintFinding[] {
   const out: LintFinding[] = [];
-  for (const [field, text] of [['description', skill.description], ['when_to_use', skill.when_to_use ?? '']] as const) {
+  for (const [field, text] of [
+    ['description', skill.description],
+    ['when_to_use', skill.when_to_use ?? ''],
+  ] as const) {
     const phrases = findInstructionLike(text);
     if (phrases.length === 0) continue;
     const line = lines(skill, field);
@@ -209,7 +230,11 @@ export function checkNeverFetched(
     field: 'description',
     message: `suggested ${history.suggestions} times and never fetched: agents see it and pass it over`,
     fix: 'make the description say plainly when the skill applies, or archive the skill',
-    details: { suggestions: history.suggestions, fetches: 0, min_suggestions: t.never_fetched_suggestions },
+    details: {
+      suggestions: history.suggestions,
+      fetches: 0,
+      min_suggestions: t.never_fetched_suggestions,
+    },
   };
 }
 

@@ -3,10 +3,28 @@
  * an injected ranker and telemetry counts, and returns the findings in a fixed order with their
  * counts. No file, catalog or clock access here: `lintLibrary` (lint.ts) supplies them.
  */
-import type { DuplicateGroup, NearDuplicateGroup, ShadowedSkill, SkippedFile } from '../skills/index.js';
-import { LINT_CODES, SEVERITIES, type LintCode, type LintCounts, type LintFinding, type LintThresholds } from './codes.js';
+import type {
+  DuplicateGroup,
+  NearDuplicateGroup,
+  ShadowedSkill,
+  SkippedFile,
+} from '../skills/index.js';
+import {
+  LINT_CODES,
+  SEVERITIES,
+  type LintCode,
+  type LintCounts,
+  type LintFinding,
+  type LintThresholds,
+} from './codes.js';
 import { checkTruncated, checkWeak } from './description.js';
-import { checkDiscovery, checkHidden, checkInstructionLike, checkNeverFetched, checkSpec } from './file-checks.js';
+import {
+  checkDiscovery,
+  checkHidden,
+  checkInstructionLike,
+  checkNeverFetched,
+  checkSpec,
+} from './file-checks.js';
 import { frontmatterLines } from './lines.js';
 import { checkConfusable, checkUnreachable, runSelfQueries, type RankFn } from './ranking.js';
 import { listingWords, wordStats, type LintSkill } from './skill.js';
@@ -31,8 +49,13 @@ export interface LintInput {
 }
 
 /** The findings of every check, sorted, and their counts. */
-export function lintSkills(input: LintInput, t: LintThresholds): { findings: LintFinding[]; counts: LintCounts } {
-  const skills = [...input.skills].sort((a, b) => cmp(a.skill_id, b.skill_id) || cmp(a.path, b.path));
+export function lintSkills(
+  input: LintInput,
+  t: LintThresholds,
+): { findings: LintFinding[]; counts: LintCounts } {
+  const skills = [...input.skills].sort(
+    (a, b) => cmp(a.skill_id, b.skill_id) || cmp(a.path, b.path),
+  );
   const lineMaps = new Map<LintSkill, ReadonlyMap<string, number>>();
   const lines = (s: LintSkill, field: string): number | undefined => {
     let m = lineMaps.get(s);
@@ -47,7 +70,11 @@ export function lintSkills(input: LintInput, t: LintThresholds): { findings: Lin
     if (truncated) findings.push(truncated);
     const weak = checkWeak(s, words[i]!, stats, lines(s, 'description'), t);
     if (weak) findings.push(weak);
-    findings.push(...checkSpec(s, lines), ...checkHidden(s, lines), ...checkInstructionLike(s, lines));
+    findings.push(
+      ...checkSpec(s, lines),
+      ...checkHidden(s, lines),
+      ...checkInstructionLike(s, lines),
+    );
     if (input.history) {
       const never = checkNeverFetched(s, input.history(s.skill_id), lines, t);
       if (never) findings.push(never);
@@ -57,9 +84,14 @@ export function lintSkills(input: LintInput, t: LintThresholds): { findings: Lin
     const byPath = new Map(skills.map((s) => [s.path, s.skill_id]));
     findings.push(...checkDiscovery(input.scan, (p) => byPath.get(p)));
   }
-  const outcomes = input.rank ? runSelfQueries(skills, words, stats, input.rank, t, input.onProgress) : new Map();
+  const outcomes = input.rank
+    ? runSelfQueries(skills, words, stats, input.rank, t, input.onProgress)
+    : new Map();
   // Concatenated, not spread: a large library can have more findings than a call takes arguments.
-  const all = findings.concat(checkUnreachable(skills, outcomes, lines, t), checkConfusable(skills, words, outcomes, lines, t));
+  const all = findings.concat(
+    checkUnreachable(skills, outcomes, lines, t),
+    checkConfusable(skills, words, outcomes, lines, t),
+  );
   all.sort(compareFindings);
   return { findings: all, counts: countFindings(all) };
 }

@@ -13,7 +13,13 @@ import { TelemetryStore, telemetryPathFor } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { Router, indexCatalog } from '../router/index.js';
 import { discoverSkills, type DiscoverOptions, type SkillRecord } from '../skills/index.js';
-import { DEFAULT_THRESHOLDS, LINT_CODES, type LintFinding, type LintReport, type LintThresholds } from './codes.js';
+import {
+  DEFAULT_THRESHOLDS,
+  LINT_CODES,
+  type LintFinding,
+  type LintReport,
+  type LintThresholds,
+} from './codes.js';
 import { lintSkills } from './lint-skills.js';
 import type { RankFn } from './ranking.js';
 import type { LintSkill } from './skill.js';
@@ -38,7 +44,10 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
   const thresholds = resolveThresholds(options.thresholds);
   const scan = discoverSkills(options);
   const skills = scan.skills.map(toLintSkill);
-  const temp = options.catalog === undefined ? mkdtempSync(path.join(options.tmpDir ?? tmpdir(), 'skilldex-lint-')) : undefined;
+  const temp =
+    options.catalog === undefined
+      ? mkdtempSync(path.join(options.tmpDir ?? tmpdir(), 'skilldex-lint-'))
+      : undefined;
   try {
     const catalog = options.catalog ?? path.join(temp!, 'catalog.sqlite');
     if (options.catalog !== undefined && !existsSync(catalog)) {
@@ -49,12 +58,20 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
         ...discoverOptionsOf(options),
         catalog,
         publish: true,
-        ...(options.onProgress ? { onProgress: (d: number, n: number) => options.onProgress!('index', d, n) } : {}),
+        ...(options.onProgress
+          ? { onProgress: (d: number, n: number) => options.onProgress!('index', d, n) }
+          : {}),
       });
     }
-    const ranked = skills.length > 0 ? rankAgainst(catalog, skills) : { skills, extra: [], rank: undefined, policy: () => null, close: () => {} };
+    const ranked =
+      skills.length > 0
+        ? rankAgainst(catalog, skills)
+        : { skills, extra: [], rank: undefined, policy: () => null, close: () => {} };
     const telemetryFile = options.catalog !== undefined ? telemetryPathFor(catalog) : undefined;
-    const telemetry = telemetryFile !== undefined && existsSync(telemetryFile) ? new TelemetryStore(telemetryFile, () => new Date(0)) : undefined;
+    const telemetry =
+      telemetryFile !== undefined && existsSync(telemetryFile)
+        ? new TelemetryStore(telemetryFile, () => new Date(0))
+        : undefined;
     try {
       const { findings, counts } = lintSkills(
         {
@@ -63,7 +80,9 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
           ...(ranked.rank ? { rank: ranked.rank } : {}),
           ...(telemetry ? { history: (id: string) => telemetry.history(id) } : {}),
           extra: ranked.extra,
-          ...(options.onProgress ? { onProgress: (d: number, n: number) => options.onProgress!('rank', d, n) } : {}),
+          ...(options.onProgress
+            ? { onProgress: (d: number, n: number) => options.onProgress!('rank', d, n) }
+            : {}),
         },
         thresholds,
       );
@@ -71,7 +90,11 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
         skills: skills.length,
         catalog: options.catalog ?? null,
         policy: ranked.policy(),
-        checks: { ranking: ranked.rank !== undefined, discovery: true, telemetry: telemetry !== undefined },
+        checks: {
+          ranking: ranked.rank !== undefined,
+          discovery: true,
+          telemetry: telemetry !== undefined,
+        },
         thresholds,
         counts,
         findings,
@@ -88,14 +111,27 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
 /** The thresholds with `overrides` applied; INVALID_ARGUMENT for an unknown key or a bad value. */
 export function resolveThresholds(overrides: Partial<LintThresholds> = {}): LintThresholds {
   for (const [key, value] of Object.entries(overrides)) {
-    if (!(key in DEFAULT_THRESHOLDS)) throw new SkilldexError('INVALID_ARGUMENT', `lint: unknown threshold ${JSON.stringify(key)}`, { threshold: key });
+    if (!(key in DEFAULT_THRESHOLDS))
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `lint: unknown threshold ${JSON.stringify(key)}`,
+        { threshold: key },
+      );
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new SkilldexError('INVALID_ARGUMENT', `lint: threshold ${key} must be a number ≥ 0, got ${JSON.stringify(value)}`, { threshold: key, value });
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `lint: threshold ${key} must be a number ≥ 0, got ${JSON.stringify(value)}`,
+        { threshold: key, value },
+      );
     }
   }
   const t = { ...DEFAULT_THRESHOLDS, ...overrides };
   if (!(t.near_duplicate_jaccard > 0 && t.near_duplicate_jaccard <= 1)) {
-    throw new SkilldexError('INVALID_ARGUMENT', `lint: near_duplicate_jaccard must be in (0, 1], got ${t.near_duplicate_jaccard}`, { threshold: 'near_duplicate_jaccard' });
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `lint: near_duplicate_jaccard must be in (0, 1], got ${t.near_duplicate_jaccard}`,
+      { threshold: 'near_duplicate_jaccard' },
+    );
   }
   return Object.freeze(t);
 }
@@ -136,13 +172,20 @@ function toLintSkill(r: SkillRecord): LintSkill {
 function rankAgainst(
   catalog: string,
   skills: LintSkill[],
-): { skills: LintSkill[]; extra: LintFinding[]; rank: RankFn; policy: () => string | null; close: () => void } {
+): {
+  skills: LintSkill[];
+  extra: LintFinding[];
+  rank: RankFn;
+  policy: () => string | null;
+  close: () => void;
+} {
   const router = new Router({ catalog, telemetry: false });
   const served = new Map<string, { revision_id: string; state: string }>();
   let cursor: string | undefined;
   do {
     const page = router.listSkills({ limit: 1000, ...(cursor !== undefined ? { cursor } : {}) });
-    for (const s of page.skills) served.set(s.skill_id, { revision_id: s.revision_id, state: s.state });
+    for (const s of page.skills)
+      served.set(s.skill_id, { revision_id: s.revision_id, state: s.state });
     cursor = page.next_cursor;
   } while (cursor !== undefined);
   const extra: LintFinding[] = [];

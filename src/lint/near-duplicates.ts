@@ -27,11 +27,17 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
  * Pairs of `sets` with Jaccard ≥ `threshold` (0 < threshold ≤ 1), ordered by i then j. Sets smaller
  * than `minSize` are left out.
  */
-export function similarPairs(sets: readonly (readonly string[])[], threshold: number, minSize = 1): SimilarPair[] {
-  if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`);
+export function similarPairs(
+  sets: readonly (readonly string[])[],
+  threshold: number,
+  minSize = 1,
+): SimilarPair[] {
+  if (!(threshold > 0 && threshold <= 1))
+    throw new RangeError(`threshold must be in (0, 1], got ${threshold}`);
   const df = new Map<string, number>();
   for (const s of sets) for (const w of new Set(s)) df.set(w, (df.get(w) ?? 0) + 1);
-  const byRarity = (a: string, b: string): number => df.get(a)! - df.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
+  const byRarity = (a: string, b: string): number =>
+    df.get(a)! - df.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
   const ordered = sets.map((s) => [...new Set(s)].sort(byRarity));
   const asSets = ordered.map((s) => new Set(s));
   const index = new Map<string, number[]>();
@@ -52,7 +58,8 @@ export function similarPairs(sets: readonly (readonly string[])[], threshold: nu
         // Size filter: Jaccard ≤ min/max of the sizes.
         if (Math.min(a.size, b.size) < threshold * Math.max(a.size, b.size) - 1e-9) continue;
         const sim = jaccard(a, b);
-        if (sim >= threshold - 1e-9) pairs.push({ i: Math.min(i, j), j: Math.max(i, j), jaccard: sim });
+        if (sim >= threshold - 1e-9)
+          pairs.push({ i: Math.min(i, j), j: Math.max(i, j), jaccard: sim });
       }
       let list = index.get(w);
       if (!list) index.set(w, (list = []));

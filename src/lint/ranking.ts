@@ -53,7 +53,9 @@ export function runSelfQueries(
         outcomes.push({
           kind: q.kind,
           query: q.query,
-          ...(ranked[0] ? { winner: { skill_id: ranked[0].skill_id, score: ranked[0].score } } : {}),
+          ...(ranked[0]
+            ? { winner: { skill_id: ranked[0].skill_id, score: ranked[0].score } }
+            : {}),
           own_rank: own >= 0 ? own + 1 : null,
           own_score: own >= 0 ? ranked[own]!.score : null,
         });
@@ -87,7 +89,7 @@ export function checkUnreachable(
       ...(line !== undefined ? { line } : {}),
       field: 'name',
       message: `no self-query brings ${skill.skill_id} into the top ${t.reach_rank}: ${qs.map((q) => `${JSON.stringify(q.query)} → ${q.own_rank === null ? `not in the top ${RANK_DEPTH}` : `rank ${q.own_rank}`}`).join(', ')}${takers.length > 0 ? `; taken by ${takers.join(', ')}` : ''}`,
-      fix: 'give the name and description words that are the skill\'s own (see CONFUSABLE findings for who takes its queries)',
+      fix: "give the name and description words that are the skill's own (see CONFUSABLE findings for who takes its queries)",
       details: { queries: qs, reach_rank: t.reach_rank, taken_by: takers },
     });
   }
@@ -159,13 +161,23 @@ export function checkConfusable(
   for (const p of pairs.values()) {
     const a = skills[p.a]!;
     const b = skills[p.b]!;
-    const lost = p.lost.sort((x, y) => cmp(x.from, y.from) || cmp(x.kind, y.kind) || cmp(x.query, y.query));
+    const lost = p.lost.sort(
+      (x, y) => cmp(x.from, y.from) || cmp(x.kind, y.kind) || cmp(x.query, y.query),
+    );
     const parts: string[] = [];
     for (const q of lost) {
-      const own = q.own_score === null ? `${q.from} not in the top ${RANK_DEPTH}` : `${q.from} ${fmt(q.own_score)} at rank ${q.own_rank}`;
-      parts.push(`${q.from}'s ${q.kind === 'name' ? 'name' : 'rare-word'} query ${JSON.stringify(q.query)} ranks ${q.winner} first (${fmt(q.winner_score)}; ${own})`);
+      const own =
+        q.own_score === null
+          ? `${q.from} not in the top ${RANK_DEPTH}`
+          : `${q.from} ${fmt(q.own_score)} at rank ${q.own_rank}`;
+      parts.push(
+        `${q.from}'s ${q.kind === 'name' ? 'name' : 'rare-word'} query ${JSON.stringify(q.query)} ranks ${q.winner} first (${fmt(q.winner_score)}; ${own})`,
+      );
     }
-    if (p.jaccard !== undefined) parts.push(`descriptions are near-duplicates (word Jaccard ${p.jaccard} ≥ ${t.near_duplicate_jaccard})`);
+    if (p.jaccard !== undefined)
+      parts.push(
+        `descriptions are near-duplicates (word Jaccard ${p.jaccard} ≥ ${t.near_duplicate_jaccard})`,
+      );
     const separating = separatingFrom(countsOf(a), countsOf(b));
     const line = lines(a, 'description');
     findings.push({
@@ -178,7 +190,12 @@ export function checkConfusable(
       message: `${a.skill_id} and ${b.skill_id} are confusable: ${parts.join('; ')}`,
       fix: fixText(a.skill_id, b.skill_id),
       details: {
-        kind: lost.length > 0 && p.jaccard !== undefined ? 'both' : lost.length > 0 ? 'self-query' : 'near-duplicate',
+        kind:
+          lost.length > 0 && p.jaccard !== undefined
+            ? 'both'
+            : lost.length > 0
+              ? 'self-query'
+              : 'near-duplicate',
         other_path: b.path,
         lost_queries: lost,
         ...(p.jaccard !== undefined ? { jaccard: p.jaccard } : {}),
@@ -200,7 +217,10 @@ export function separatingWords(a: LintSkill, b: LintSkill): { a: string[]; b: s
   return separatingFrom(termCounts(a), termCounts(b));
 }
 
-function separatingFrom(ta: Map<string, number>, tb: Map<string, number>): { a: string[]; b: string[] } {
+function separatingFrom(
+  ta: Map<string, number>,
+  tb: Map<string, number>,
+): { a: string[]; b: string[] } {
   const only = (x: Map<string, number>, y: Map<string, number>): string[] =>
     [...x]
       .filter(([w]) => !y.has(w) && /\p{L}/u.test(w) && w.length > 2)
@@ -222,7 +242,10 @@ function termCounts(s: LintSkill): Map<string, number> {
 }
 
 /** Connected groups of near-duplicate pairs (union-find), so a templated family is one finding. */
-function nearDuplicateFamilies(n: number, pairs: readonly SimilarPair[]): { rootOf: (i: number) => number; sizeOf: (i: number) => number } {
+function nearDuplicateFamilies(
+  n: number,
+  pairs: readonly SimilarPair[],
+): { rootOf: (i: number) => number; sizeOf: (i: number) => number } {
   const parent = Array.from({ length: n }, (_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) {
@@ -271,7 +294,11 @@ function familyFindings(
     const root = families.rootOf(p.i);
     if (!members.has(root)) continue;
     const r = range.get(root) ?? { min: 1, max: 0, pairs: 0 };
-    range.set(root, { min: Math.min(r.min, p.jaccard), max: Math.max(r.max, p.jaccard), pairs: r.pairs + 1 });
+    range.set(root, {
+      min: Math.min(r.min, p.jaccard),
+      max: Math.max(r.max, p.jaccard),
+      pairs: r.pairs + 1,
+    });
   }
   const out: LintFinding[] = [];
   for (const [root, idx] of members) {
@@ -280,7 +307,10 @@ function familyFindings(
     const shared = words[root]!.filter((w) => idx.every((i) => words[i]!.includes(w)));
     const r = range.get(root)!;
     const line = lines(first, 'description');
-    const named = ids.length > FAMILY_NAMED ? `${ids.slice(0, FAMILY_NAMED).join(', ')} and ${ids.length - FAMILY_NAMED} more` : ids.join(', ');
+    const named =
+      ids.length > FAMILY_NAMED
+        ? `${ids.slice(0, FAMILY_NAMED).join(', ')} and ${ids.length - FAMILY_NAMED} more`
+        : ids.join(', ');
     out.push({
       code: 'CONFUSABLE',
       severity: LINT_CODES.CONFUSABLE.severity,
@@ -290,7 +320,15 @@ function familyFindings(
       field: 'description',
       message: `${ids.length} skills have near-duplicate descriptions (word Jaccard ${round3(r.min)}-${round3(r.max)} ≥ ${t.near_duplicate_jaccard} over ${r.pairs} pairs): ${named}${shared.length > 0 ? `; all share ${shared.map((w) => JSON.stringify(w)).join(', ')}` : ''}`,
       fix: 'give each description the words only it has (what it works on, when to pick it over its siblings); the shared template routes nowhere',
-      details: { kind: 'near-duplicate-family', members: ids, paths: idx.map((i) => skills[i]!.path), shared_words: shared, pairs: r.pairs, min_jaccard: round3(r.min), max_jaccard: round3(r.max) },
+      details: {
+        kind: 'near-duplicate-family',
+        members: ids,
+        paths: idx.map((i) => skills[i]!.path),
+        shared_words: shared,
+        pairs: r.pairs,
+        min_jaccard: round3(r.min),
+        max_jaccard: round3(r.max),
+      },
     });
   }
   return out;

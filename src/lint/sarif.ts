@@ -16,7 +16,13 @@ export interface SarifLog {
   readonly $schema: string;
   readonly version: '2.1.0';
   readonly runs: readonly {
-    readonly tool: { readonly driver: { readonly name: string; readonly version: string; readonly rules: readonly SarifRule[] } };
+    readonly tool: {
+      readonly driver: {
+        readonly name: string;
+        readonly version: string;
+        readonly rules: readonly SarifRule[];
+      };
+    };
     readonly originalUriBaseIds: Readonly<Record<string, { readonly uri: string }>>;
     readonly results: readonly SarifResult[];
   }[];
@@ -41,7 +47,10 @@ interface SarifResult {
   readonly level: 'error' | 'warning' | 'note';
   readonly message: { readonly text: string };
   readonly locations: readonly SarifLocation[];
-  readonly relatedLocations?: readonly (SarifLocation & { readonly id: number; readonly message: { readonly text: string } })[];
+  readonly relatedLocations?: readonly (SarifLocation & {
+    readonly id: number;
+    readonly message: { readonly text: string };
+  })[];
   readonly properties: Readonly<Record<string, unknown>>;
 }
 
@@ -49,7 +58,10 @@ interface SarifResult {
  * `report` as a SARIF log. Paths inside `baseDir` become URIs relative to it (base id `%SRCROOT%`,
  * as code scanning expects for files in the repository); others become `file://` URIs.
  */
-export function renderSarif(report: LintReport, options: { baseDir: string; toolVersion: string }): SarifLog {
+export function renderSarif(
+  report: LintReport,
+  options: { baseDir: string; toolVersion: string },
+): SarifLog {
   const codes = Object.keys(LINT_CODES) as LintCode[];
   const rules: SarifRule[] = codes.map((code) => ({
     id: code,
@@ -61,20 +73,33 @@ export function renderSarif(report: LintReport, options: { baseDir: string; tool
     const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
     return {
       physicalLocation: {
-        artifactLocation: inside ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' } : { uri: pathToFileURL(file).href },
+        artifactLocation: inside
+          ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
+          : { uri: pathToFileURL(file).href },
         region: { startLine: Math.max(1, line) },
       },
     };
   };
   const results: SarifResult[] = report.findings.map((f) => {
-    const other = f.code === 'CONFUSABLE' ? (f.details['other_path'] as string | undefined) : undefined;
+    const other =
+      f.code === 'CONFUSABLE' ? (f.details['other_path'] as string | undefined) : undefined;
     return {
       ruleId: f.code,
       ruleIndex: codes.indexOf(f.code),
       level: f.severity,
       message: { text: f.fix !== undefined ? `${f.message}. Fix: ${f.fix}` : f.message },
       locations: [location(f.path, f.line ?? 1)],
-      ...(other !== undefined ? { relatedLocations: [{ id: 1, ...location(other, 1), message: { text: `the other skill: ${f.skill_ids[1] ?? ''}` } }] } : {}),
+      ...(other !== undefined
+        ? {
+            relatedLocations: [
+              {
+                id: 1,
+                ...location(other, 1),
+                message: { text: `the other skill: ${f.skill_ids[1] ?? ''}` },
+              },
+            ],
+          }
+        : {}),
       properties: { skill_ids: f.skill_ids, ...(f.field !== undefined ? { field: f.field } : {}) },
     };
   });
@@ -84,7 +109,13 @@ export function renderSarif(report: LintReport, options: { baseDir: string; tool
     runs: [
       {
         tool: { driver: { name: 'skilldex lint', version: options.toolVersion, rules } },
-        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(options.baseDir.endsWith(path.sep) ? options.baseDir : options.baseDir + path.sep).href } },
+        originalUriBaseIds: {
+          '%SRCROOT%': {
+            uri: pathToFileURL(
+              options.baseDir.endsWith(path.sep) ? options.baseDir : options.baseDir + path.sep,
+            ).href,
+          },
+        },
         results,
       },
     ],

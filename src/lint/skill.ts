@@ -37,7 +37,9 @@ export interface WordStats {
 
 /** The words a skill's listing text is made of: description and when_to_use. */
 export function listingText(skill: Pick<LintSkill, 'description' | 'when_to_use'>): string {
-  return skill.when_to_use === undefined ? skill.description : `${skill.description}\n${skill.when_to_use}`;
+  return skill.when_to_use === undefined
+    ? skill.description
+    : `${skill.description}\n${skill.when_to_use}`;
 }
 
 /** Distinct content words of a skill's listing text. */
@@ -68,7 +70,12 @@ export interface SelfQuery {
  * document frequency of their Porter stem, as the router matches stems; ties by the word's own
  * frequency, then the word), when it has any. Duplicate query texts are dropped.
  */
-export function selfQueries(skill: LintSkill, words: readonly string[], stats: WordStats, queryWords: number): SelfQuery[] {
+export function selfQueries(
+  skill: LintSkill,
+  words: readonly string[],
+  stats: WordStats,
+  queryWords: number,
+): SelfQuery[] {
   const nameWords = tokenize(skill.name);
   const out: SelfQuery[] = [];
   if (nameWords.length > 0) out.push({ kind: 'name', query: nameWords.join(' ') });
@@ -76,7 +83,12 @@ export function selfQueries(skill: LintSkill, words: readonly string[], stats: W
   const sdf = (w: string): number => stats.stemDf.get(stem(w)) ?? 0;
   const rare = words
     .filter((w) => !nameSet.has(w) && /\p{L}/u.test(w))
-    .sort((a, b) => sdf(a) - sdf(b) || (stats.df.get(a) ?? 0) - (stats.df.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0))
+    .sort(
+      (a, b) =>
+        sdf(a) - sdf(b) ||
+        (stats.df.get(a) ?? 0) - (stats.df.get(b) ?? 0) ||
+        (a < b ? -1 : a > b ? 1 : 0),
+    )
     .slice(0, queryWords);
   if (rare.length > 0) {
     const q = rare.join(' ');

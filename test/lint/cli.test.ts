@@ -27,22 +27,39 @@ describe('exit codes', () => {
   it('0 on a clean library, 1 when errors are found, 0 with --fail-on never', async () => {
     expect((await runCli(['lint', ...scopeArgs([clean])], { env: ENV })).code).toBe(0);
     expect((await runCli(['lint', ...scopeArgs(planted)], { env: ENV })).code).toBe(1);
-    expect((await runCli(['lint', ...scopeArgs(planted), '--fail-on', 'never'], { env: ENV })).code).toBe(0);
+    expect(
+      (await runCli(['lint', ...scopeArgs(planted), '--fail-on', 'never'], { env: ENV })).code,
+    ).toBe(0);
   });
 
   it('--fail-on warning fails on a library with warnings only; the default does not', async () => {
-    const root = tmpTree({ 'misc-helper/SKILL.md': skillText('misc-helper', { description: 'Helps with stuff.' }) });
+    const root = tmpTree({
+      'misc-helper/SKILL.md': skillText('misc-helper', { description: 'Helps with stuff.' }),
+    });
     expect((await runCli(['lint', '--scope', root], { env: ENV })).code).toBe(0);
-    expect((await runCli(['lint', '--scope', root, '--fail-on', 'warning'], { env: ENV })).code).toBe(1);
+    expect(
+      (await runCli(['lint', '--scope', root, '--fail-on', 'warning'], { env: ENV })).code,
+    ).toBe(1);
   });
 
   it('2 with a coded JSON error for bad arguments', async () => {
-    const bad = await runCli(['lint', '--scope', clean, '--fail-on', 'sometimes', '--json'], { env: ENV });
+    const bad = await runCli(['lint', '--scope', clean, '--fail-on', 'sometimes', '--json'], {
+      env: ENV,
+    });
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', details: { option: '--fail-on' } } });
-    expect((await runCli(['lint', '--scope', clean, '--format', 'xml'], { env: ENV })).code).toBe(2);
-    expect((await runCli(['lint', '--scope', clean, '--json', '--format', 'sarif'], { env: ENV })).code).toBe(2);
-    const missing = await runCli(['lint', '--scope', clean, '--catalog', path.join(clean, 'none.sqlite'), '--json'], { env: ENV });
+    expect(JSON.parse(bad.stdout)).toMatchObject({
+      error: { code: 'INVALID_ARGUMENT', details: { option: '--fail-on' } },
+    });
+    expect((await runCli(['lint', '--scope', clean, '--format', 'xml'], { env: ENV })).code).toBe(
+      2,
+    );
+    expect(
+      (await runCli(['lint', '--scope', clean, '--json', '--format', 'sarif'], { env: ENV })).code,
+    ).toBe(2);
+    const missing = await runCli(
+      ['lint', '--scope', clean, '--catalog', path.join(clean, 'none.sqlite'), '--json'],
+      { env: ENV },
+    );
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'CATALOG_MISSING' } });
   });
@@ -52,7 +69,15 @@ describe('output', () => {
   it('--json prints the report object', async () => {
     const r = await runCli(['lint', ...scopeArgs(planted), '--json'], { env: ENV });
     const report = JSON.parse(r.stdout) as LintReport;
-    expect(Object.keys(report)).toEqual(['skills', 'catalog', 'policy', 'checks', 'thresholds', 'counts', 'findings']);
+    expect(Object.keys(report)).toEqual([
+      'skills',
+      'catalog',
+      'policy',
+      'checks',
+      'thresholds',
+      'counts',
+      'findings',
+    ]);
     expect(report.findings.length).toBeGreaterThan(0);
     for (const f of report.findings) {
       expect(typeof f.code).toBe('string');
@@ -68,7 +93,9 @@ describe('output', () => {
     const r = await runCli(['lint', ...scopeArgs(planted)], { env: ENV });
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^\d+ skills linted: \d+ errors?, \d+ warnings?, \d+ notes?/);
-    const headers = lines.filter((l) => /^[A-Z_]+ \((error|warning|note), \d+\):/.test(l)).map((l) => l.split(' ')[0]);
+    const headers = lines
+      .filter((l) => /^[A-Z_]+ \((error|warning|note), \d+\):/.test(l))
+      .map((l) => l.split(' ')[0]);
     expect(new Set(headers).size).toBe(headers.length);
     expect(headers).toContain('UNREACHABLE');
     expect(r.stdout).not.toContain('\u200b');
@@ -97,7 +124,14 @@ describe('SARIF', () => {
     const runs = log['runs'] as Record<string, unknown>[];
     expect(Array.isArray(runs) && runs.length).toBe(1);
     // run: required tool; tool: required driver; toolComponent: required name.
-    const driver = (runs[0]!['tool'] as { driver: { name: unknown; rules: { id: unknown; defaultConfiguration?: { level: string } }[] } }).driver;
+    const driver = (
+      runs[0]!['tool'] as {
+        driver: {
+          name: unknown;
+          rules: { id: unknown; defaultConfiguration?: { level: string } }[];
+        };
+      }
+    ).driver;
     expect(typeof driver.name).toBe('string');
     // reportingDescriptor: required id; ids unique.
     const ruleIds = driver.rules.map((x) => x.id);
@@ -108,9 +142,16 @@ describe('SARIF', () => {
       ruleIndex: number;
       level: string;
       message: { text: string };
-      locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region: { startLine: number } } }[];
+      locations: {
+        physicalLocation: {
+          artifactLocation: { uri: string; uriBaseId?: string };
+          region: { startLine: number };
+        };
+      }[];
     }[];
-    const report = JSON.parse((await runCli(['lint', ...scopeArgs(planted), '--json'], { env: ENV, cwd })).stdout) as LintReport;
+    const report = JSON.parse(
+      (await runCli(['lint', ...scopeArgs(planted), '--json'], { env: ENV, cwd })).stdout,
+    ) as LintReport;
     expect(results).toHaveLength(report.findings.length);
     results.forEach((res, i) => {
       // result: required message (with text); ruleId and ruleIndex agree with the rules.
@@ -130,8 +171,13 @@ describe('SARIF', () => {
     });
     // A description finding sits on the line of `description:` in its SKILL.md.
     const hidden = results.find((x) => x.ruleId === 'HIDDEN_TEXT')!;
-    const file = path.resolve(cwd, decodeURIComponent(hidden.locations[0]!.physicalLocation.artifactLocation.uri));
-    const line = readFileSync(file, 'utf8').split('\n')[hidden.locations[0]!.physicalLocation.region.startLine - 1];
+    const file = path.resolve(
+      cwd,
+      decodeURIComponent(hidden.locations[0]!.physicalLocation.artifactLocation.uri),
+    );
+    const line = readFileSync(file, 'utf8').split('\n')[
+      hidden.locations[0]!.physicalLocation.region.startLine - 1
+    ];
     expect(line).toMatch(/^description:/);
   });
 });
