@@ -167,8 +167,7 @@ export const DEFAULT_THRESHOLDS: LintThresholds = Object.freeze({
   query_words: 3,
   // An agent reads the first few candidates; the issue sets the bar at the top 3.
   reach_rank: 3,
-  // 0.8: four words in five shared. Paraphrased copies of one skill measure 0.8-1.0 on the real
-  // corpus; distinct skills on one topic stay below 0.6.
+  // 0.8: four words in five shared, a description reused with a word or two changed.
   near_duplicate_jaccard: 0.8,
   // Tiny descriptions share most of their words by chance; DESCRIPTION_WEAK covers them.
   near_duplicate_min_words: 5,
