@@ -150,6 +150,8 @@ export function renderLintText(
     const r = path.relative(options.cwd, p);
     return r.startsWith('..') || path.isAbsolute(r) ? p : r;
   };
+  // Messages name absolute paths (a shadowing file, a kept copy); below the cwd they read relative.
+  const relText = (s: string): string => s.split(options.cwd + path.sep).join('');
   const c = report.counts;
   const lines: string[] = [
     `${report.skills} skills linted: ${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'}, ${c.note} note${c.note === 1 ? '' : 's'}` +
@@ -179,20 +181,25 @@ export function renderLintText(
         `${f.code} (${f.severity}, ${c.by_code[f.code] ?? 0}): ${LINT_CODES[f.code].rule}`,
       );
     }
-    lines.push(...findingLines(f, rel, options.fixSuggestions));
+    lines.push(...findingLines(f, rel, relText, options.fixSuggestions));
   }
   // Skill text reaches the terminal only with invisible and control characters escaped.
   return lines.map(escapeInvisible).join('\n');
 }
 
-function findingLines(f: LintFinding, rel: (p: string) => string, fix: boolean): string[] {
+function findingLines(
+  f: LintFinding,
+  rel: (p: string) => string,
+  relText: (s: string) => string,
+  fix: boolean,
+): string[] {
   const ids =
     f.skill_ids.length > IDS_SHOWN
       ? `${f.skill_ids.slice(0, IDS_SHOWN).join(', ')} +${f.skill_ids.length - IDS_SHOWN}`
       : f.skill_ids.join(', ');
   const out = [
     `  ${rel(f.path)}${f.line !== undefined ? `:${f.line}` : ''}${ids !== '' ? `  [${ids}]` : ''}`,
-    `    ${f.message}`,
+    `    ${relText(f.message)}`,
   ];
   if (fix && f.fix !== undefined) out.push(`    fix: ${f.fix}`);
   if (fix && f.code === 'CONFUSABLE' && f.details['separating_words'] !== undefined) {

@@ -39,8 +39,29 @@ export interface LintOptions extends DiscoverOptions {
   readonly onProgress?: (stage: 'index' | 'rank', done: number, total: number) => void;
 }
 
-/** Lints the skills of the given scopes; see the module header. */
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'home',
+  'project',
+  'scopes',
+  'maxBytes',
+  'maxDepth',
+  'maxEntries',
+  'catalog',
+  'thresholds',
+  'tmpDir',
+  'onProgress',
+]);
+
+/** Lints the skills of the given scopes; see the module header. Unknown option keys are refused. */
 export function lintLibrary(options: LintOptions = {}): LintReport {
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key))
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `lintLibrary: unknown option ${JSON.stringify(key)}`,
+        { option: key },
+      );
+  }
   const thresholds = resolveThresholds(options.thresholds);
   const scan = discoverSkills(options);
   const skills = scan.skills.map(toLintSkill);

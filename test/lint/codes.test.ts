@@ -264,3 +264,11 @@ describe('clean library', () => {
     ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });
+
+describe('options', () => {
+  it('refuses an unknown option key', () => {
+    expect(() =>
+      lintLibrary({ scopes: [cleanLibrary()], ...NO_HOME, catalogue: 'x' } as never),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+});
