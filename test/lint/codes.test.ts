@@ -67,11 +67,11 @@ describe('planted library', () => {
 
   it('CONFUSABLE reports the self-query pair with its query and both scores, and the near-duplicate pair', () => {
     const pairs = only('CONFUSABLE').map((f) => f.skill_ids.join(' '));
-    expect(pairs).toContain('pdf-tables pdf-tables-extractor');
+    expect(pairs).toContain('invoice-audit-bookkeeping ledger-notes');
     expect(pairs).toContain('git-commit-helper git-commit-writer');
-    const pdf = only('CONFUSABLE').find((f) => f.skill_ids[0] === 'pdf-tables')!;
+    const ledger = only('CONFUSABLE').find((f) => f.skill_ids[1] === 'ledger-notes')!;
     const lost = (
-      pdf.details['lost_queries'] as {
+      ledger.details['lost_queries'] as {
         from: string;
         kind: string;
         query: string;
@@ -79,11 +79,11 @@ describe('planted library', () => {
         winner_score: number;
         own_score: number | null;
       }[]
-    ).find((q) => q.kind === 'name')!;
+    ).find((q) => q.kind === 'rare-words')!;
     expect(lost).toMatchObject({
-      from: 'pdf-tables',
-      query: 'pdf tables',
-      winner: 'pdf-tables-extractor',
+      from: 'ledger-notes',
+      query: 'audit bookkeeping reconciliation',
+      winner: 'invoice-audit-bookkeeping',
     });
     expect(lost.own_score === null || lost.winner_score >= lost.own_score).toBe(true);
     const git = only('CONFUSABLE').find((f) => f.skill_ids[0] === 'git-commit-helper')!;

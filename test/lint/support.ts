@@ -23,16 +23,16 @@ export const PLANTED: Record<string, string> = {
     description:
       'Clean messy CSV spreadsheets: fix encodings, trim whitespace, drop duplicate rows and normalise column headers.',
   }),
-  // pdf-tables's name query "pdf tables" goes to pdf-tables-extractor, which holds both words in
-  // its name, its keywords and its description many times: CONFUSABLE (self-query).
-  'pdf-tables/SKILL.md': skillText('pdf-tables', {
-    description: 'Pull rows and columns out of invoices, statements and scanned forms into a grid.',
+  // Every description word of ledger-notes is also in invoice-audit-bookkeeping, which holds them
+  // in its name, keywords and description: ledger-notes's rare-word query ranks it first
+  // (CONFUSABLE, self-query). ledger-notes keeps its own name query.
+  'ledger-notes/SKILL.md': skillText('ledger-notes', {
+    description: 'Invoice statement reconciliation and bookkeeping audit.',
   }),
-  'pdf-tables-extractor/SKILL.md': skillText('pdf-tables-extractor', {
+  'invoice-audit-bookkeeping/SKILL.md': skillText('invoice-audit-bookkeeping', {
     description:
-      'PDF tables extractor: extract PDF tables from PDF files, PDF tables to CSV, tables in scanned PDF reports, multi-page PDF tables.',
-    keywords: ['pdf', 'tables', 'pdf tables'],
-    tags: ['pdf', 'tables'],
+      'Invoice audit and bookkeeping: audit every invoice, reconcile each statement, bookkeeping reconciliation for invoice statements.',
+    keywords: ['invoice', 'audit', 'bookkeeping', 'statement', 'reconciliation'],
   }),
   // Near-duplicate descriptions (word Jaccard 11/13 ≈ 0.85): CONFUSABLE (near-duplicate).
   'git-commit-writer/SKILL.md': skillText('git-commit-writer', {
