@@ -42,13 +42,15 @@ export function registerLint(program: Command, ctx: CliContext): void {
         'find skills that will route badly: confusable, unreachable, weak or truncated descriptions, spec warnings',
       )
       .description(
-        "Lint a skill library: every skill's self-queries (its name as words, its rarest description\n" +
-          'words) are ranked by the router; a skill another skill beats is CONFUSABLE, one no self-query\n' +
-          'brings into the top 3 is UNREACHABLE. Also truncated and weak descriptions, near-duplicate\n' +
-          'descriptions, spec warnings with the field named, shadowed and duplicate files, hidden text,\n' +
-          'instruction-like descriptions and (with a catalog that has telemetry) skills never fetched.\n' +
-          'Without --catalog a temporary catalog is built with the default policy and removed afterwards.\n' +
-          'Never edits a file. Codes, rules and thresholds: docs/lint.md.',
+        "Lint a skill library. Every skill's self-queries (its name as words, its\n" +
+          'rarest description words) are ranked by the router: a skill another skill\n' +
+          'beats is CONFUSABLE; one no self-query brings into the top 3 is UNREACHABLE.\n' +
+          'Also truncated and weak descriptions, near-duplicate descriptions, spec\n' +
+          'warnings with the field named, shadowed and duplicate files, hidden text,\n' +
+          'instruction-like descriptions and (with a catalog that has telemetry) skills\n' +
+          'never fetched. Without --catalog a temporary catalog is built with the\n' +
+          'default policy and removed afterwards. Never edits a file.\n' +
+          'Codes, rules and thresholds: docs/lint.md.',
       ),
   )
     .option(

@@ -181,3 +181,11 @@ describe('SARIF', () => {
     expect(line).toMatch(/^description:/);
   });
 });
+
+describe('nothing to lint', () => {
+  it('exits 1 when no skill and no file is found', async () => {
+    const r = await runCli(['lint', '--scope', tmpTree({ 'README.md': 'no skills here\n' }), '--json'], { env: ENV });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ skills: 0, findings: [], checks: { ranking: false } });
+  });
+});
