@@ -154,6 +154,7 @@ export function checkDiscovery(
     readonly near_duplicates: readonly NearDuplicateGroup[];
   },
   idOfPath: (p: string) => string | undefined,
+  lineOfFile: (p: string, field: string) => number | undefined = () => undefined,
 ): LintFinding[] {
   const out: LintFinding[] = [];
   for (const k of scan.skipped) {
@@ -169,11 +170,13 @@ export function checkDiscovery(
     });
   }
   for (const s of scan.shadowed) {
+    const line = lineOfFile(s.shadowed, 'name');
     out.push({
       code: 'SHADOWED',
       severity: LINT_CODES.SHADOWED.severity,
       skill_ids: [s.skill_id],
       path: s.shadowed,
+      ...(line !== undefined ? { line } : {}),
       field: 'name',
       message: `${escapeInvisible(s.skill_id)} here (${s.shadowed_scope}) is shadowed by ${escapeInvisible(s.winner)} (${s.winner_scope}): this file is never served`,
       fix: 'rename one of the two skills, or delete the copy that loses',
@@ -183,11 +186,13 @@ export function checkDiscovery(
   for (const d of scan.duplicates) {
     const id = idOfPath(d.kept);
     for (const copy of d.copies) {
+      const line = lineOfFile(copy, 'name');
       out.push({
         code: 'DUPLICATE',
         severity: LINT_CODES.DUPLICATE.severity,
         skill_ids: id !== undefined ? [id] : [],
         path: copy,
+        ...(line !== undefined ? { line } : {}),
         message: `byte-identical copy of ${escapeInvisible(d.kept)}`,
         fix: 'delete the copy or link it, so one file is edited',
         details: { kind: 'identical', kept: d.kept, revision_id: d.revision_id },
@@ -198,11 +203,13 @@ export function checkDiscovery(
     const [kept, ...others] = n.paths;
     for (const other of others) {
       const id = idOfPath(other);
+      const line = lineOfFile(other, 'name');
       out.push({
         code: 'DUPLICATE',
         severity: LINT_CODES.DUPLICATE.severity,
         skill_ids: id !== undefined ? [id] : [],
         path: other,
+        ...(line !== undefined ? { line } : {}),
         message: `differs from ${escapeInvisible(kept!)} only by BOM or line endings`,
         fix: 'keep one file',
         details: { kind: 'bom-or-line-endings', kept, normalized_sha256: n.normalized_sha256 },

@@ -46,6 +46,8 @@ export interface LintInput {
   /** Extra findings made by the caller (e.g. a stale catalog), merged and sorted with the rest. */
   readonly extra?: readonly LintFinding[];
   readonly onProgress?: (done: number, total: number) => void;
+  /** The text of a file discovery named that is not a linted skill (a shadowed file, a copy), for its lines. */
+  readonly textOf?: (path: string) => string | undefined;
 }
 
 /** The findings of every check, sorted, and their counts. */
@@ -82,7 +84,14 @@ export function lintSkills(
   });
   if (input.scan) {
     const byPath = new Map(skills.map((s) => [s.path, s.skill_id]));
-    findings.push(...checkDiscovery(input.scan, (p) => byPath.get(p)));
+    const textOf = input.textOf;
+    const lineOfFile = textOf
+      ? (p: string, field: string): number | undefined => {
+          const text = textOf(p);
+          return text === undefined ? undefined : frontmatterLines(text).get(field);
+        }
+      : undefined;
+    findings.push(...checkDiscovery(input.scan, (p) => byPath.get(p), lineOfFile));
   }
   const outcomes = input.rank
     ? runSelfQueries(skills, words, stats, input.rank, t, input.onProgress)

@@ -101,6 +101,12 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
           ...(ranked.rank ? { rank: ranked.rank } : {}),
           ...(telemetry ? { history: (id: string) => telemetry.history(id) } : {}),
           extra: ranked.extra,
+          textOf: (p: string) => {
+            const file = readTextCapped(p, {
+              ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+            });
+            return file.ok ? file.text : undefined;
+          },
           ...(options.onProgress
             ? { onProgress: (d: number, n: number) => options.onProgress!('rank', d, n) }
             : {}),

@@ -184,8 +184,15 @@ describe('SARIF', () => {
 
 describe('nothing to lint', () => {
   it('exits 1 when no skill and no file is found', async () => {
-    const r = await runCli(['lint', '--scope', tmpTree({ 'README.md': 'no skills here\n' }), '--json'], { env: ENV });
+    const r = await runCli(
+      ['lint', '--scope', tmpTree({ 'README.md': 'no skills here\n' }), '--json'],
+      { env: ENV },
+    );
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ skills: 0, findings: [], checks: { ranking: false } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      skills: 0,
+      findings: [],
+      checks: { ranking: false },
+    });
   });
 });

@@ -106,9 +106,11 @@ describe('planted library', () => {
       skill_ids: ['csv-cleaner'],
       path: path.join(scopes[1]!, 'csv-cleaner', 'SKILL.md'),
     });
+    expect(sh[0]!.line).toBe(lineOf(sh[0]!.path, 'name'));
     const dup = only('DUPLICATE');
     expect(dup).toHaveLength(1);
     expect(dup[0]).toMatchObject({ skill_ids: ['csv-cleaner'], details: { kind: 'identical' } });
+    expect(dup[0]!.line).toBe(lineOf(dup[0]!.path, 'name'));
   });
 
   it('every spec warning is reported with its field and line', () => {
