@@ -3,7 +3,9 @@
  * through the public Router against a catalog (the one given, or a temporary one built with the
  * default policy under the OS temp folder and removed afterwards), reads telemetry counts when the
  * catalog has a telemetry file, and returns the lint report. Never edits a SKILL.md, never writes
- * to a given catalog, never records telemetry: the ranker runs with telemetry off.
+ * to a given catalog (the Router opens it read-only), never records telemetry: the ranker runs with
+ * telemetry off. An existing telemetry file is read through TelemetryStore, whose open creates its
+ * tables only when they are missing (a no-op on a file the router wrote).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
