@@ -176,3 +176,23 @@ export {
   type IndexEntry,
   type ParsedIndex,
 } from './cascade/index.js';
+export {
+  DEFAULT_THRESHOLDS as LINT_DEFAULT_THRESHOLDS,
+  LINT_CODES,
+  RANK_DEPTH as LINT_RANK_DEPTH,
+  SARIF_SCHEMA,
+  atOrAbove,
+  lintLibrary,
+  lintSkills,
+  renderSarif,
+  type LintCode,
+  type LintCounts,
+  type LintFinding,
+  type LintInput,
+  type LintOptions,
+  type LintReport,
+  type LintSeverity,
+  type LintSkill,
+  type LintThresholds,
+  type SarifLog,
+} from './lint/index.js';

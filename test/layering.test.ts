@@ -28,6 +28,8 @@ const LAYER: Record<string, number> = {
   cascade: 4,
   substrate: 4,
   enrich: 4,
+  // lint ranks self-queries through the router, so it sits just above the capabilities.
+  lint: 4.5,
   'index.ts': 5,
   cli: 6,
   mcp: 6,

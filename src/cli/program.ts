@@ -13,6 +13,7 @@ import { registerRouter } from './router.js';
 import { registerMcp } from './mcp.js';
 import { registerEnrich } from './enrich.js';
 import { registerLearn } from './learn.js';
+import { registerLint } from './lint.js';
 
 /** Builds the commander program for one run. */
 export function buildProgram(ctx: CliContext): Command {
@@ -32,6 +33,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerMcp(program, ctx);
   registerEnrich(program, ctx);
   registerLearn(program, ctx);
+  registerLint(program, ctx);
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });

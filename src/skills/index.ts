@@ -22,6 +22,7 @@ export {
   resolveIdentities,
   type DiscoverOptions,
   type DuplicateGroup,
+  type NearDuplicateGroup,
   type ScanReport,
   type ShadowedSkill,
   type SkippedFile,

@@ -1,0 +1,182 @@
+/**
+ * The lint codes (issue #14): one table of every finding code with its default severity and the
+ * rule it checks, plus the report types. Pure data: docs/lint.md, the SARIF rules and the text
+ * renderer read this same table.
+ */
+
+/** How bad a finding is. SARIF calls these levels `error`, `warning` and `note`. */
+export type LintSeverity = 'error' | 'warning' | 'note';
+
+/** Severities from worst to mildest (the order findings are listed in). */
+export const SEVERITIES: readonly LintSeverity[] = ['error', 'warning', 'note'];
+
+/** Every lint code, its severity and its rule in one line. */
+export const LINT_CODES = {
+  SKIPPED: {
+    severity: 'error',
+    rule: 'discovery skipped the SKILL.md (bad frontmatter, missing name or description, unreadable): it never routes',
+  },
+  UNREACHABLE: {
+    severity: 'error',
+    rule: "no self-query, not even the skill's own name, brings it into the top 3",
+  },
+  HIDDEN_TEXT: {
+    severity: 'error',
+    rule: 'a routed field carries invisible or bidi-control characters',
+  },
+  INSTRUCTION_LIKE: {
+    severity: 'error',
+    rule: 'the description or when_to_use reads like instructions to the agent',
+  },
+  CONFUSABLE: {
+    severity: 'warning',
+    rule: "another skill ranks first for this skill's self-queries, or the two descriptions are near-duplicates",
+  },
+  DESCRIPTION_TRUNCATED: {
+    severity: 'warning',
+    rule: 'description (plus when_to_use) is longer than the 1,536 characters Claude Code shows in its skill listing',
+  },
+  DESCRIPTION_WEAK: {
+    severity: 'warning',
+    rule: 'too few distinct content words, or too few that are not common across the library',
+  },
+  SHADOWED: {
+    severity: 'warning',
+    rule: 'another scope defines the same skill id and wins: this file is never served',
+  },
+  CATALOG_STALE: {
+    severity: 'warning',
+    rule: "the catalog ranked against does not serve this file's current revision (missing, older or deprecated): ranking checks skipped for it",
+  },
+  NEVER_FETCHED: {
+    severity: 'warning',
+    rule: 'suggested at least N times in telemetry and never fetched',
+  },
+  NAME_INVALID: {
+    severity: 'warning',
+    rule: 'spec: name is not 1-64 chars of [a-z0-9-] without leading, trailing or double hyphens',
+  },
+  NAME_FOLDER_MISMATCH: { severity: 'warning', rule: 'spec: name differs from its folder name' },
+  DESCRIPTION_TOO_LONG: { severity: 'warning', rule: 'spec: description is over 1,024 characters' },
+  FIELD_TYPE: { severity: 'warning', rule: 'spec: a known field has the wrong type' },
+  CONFUSABLE_CHARACTERS: {
+    severity: 'warning',
+    rule: 'spec: Latin text mixed with look-alike Cyrillic or Greek letters',
+  },
+  UNKNOWN_FIELD: {
+    severity: 'note',
+    rule: 'spec: a frontmatter field outside the spec and the known extensions',
+  },
+  DUPLICATE: {
+    severity: 'note',
+    rule: 'a byte-identical copy (or a copy differing only by BOM or line endings) of another SKILL.md',
+  },
+} as const satisfies Record<string, { severity: LintSeverity; rule: string }>;
+
+/** A lint code. */
+export type LintCode = keyof typeof LINT_CODES;
+
+/** One finding: a code, its severity, the skill(s) and file it is about, and how to fix it. */
+export interface LintFinding {
+  readonly code: LintCode;
+  readonly severity: LintSeverity;
+  /** The skills concerned (one, or the pair of a CONFUSABLE finding; empty for an unparsed file). */
+  readonly skill_ids: readonly string[];
+  /** Absolute path of the SKILL.md the finding is located in. */
+  readonly path: string;
+  /** 1-based line in that file (the frontmatter line of the field concerned), when known. */
+  readonly line?: number;
+  /** The frontmatter field concerned, when one is. */
+  readonly field?: string;
+  readonly message: string;
+  /** What the author can do about it. */
+  readonly fix?: string;
+  /** Machine-readable evidence (queries, scores, words, thresholds); shape per code in docs/lint.md. */
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+/** Finding counts by severity and by code (codes in table order). */
+export interface LintCounts {
+  readonly error: number;
+  readonly warning: number;
+  readonly note: number;
+  readonly by_code: Readonly<Partial<Record<LintCode, number>>>;
+}
+
+/** Which checks ran, and why a check did not. */
+export interface LintChecks {
+  /** Self-query checks (CONFUSABLE by ranking, UNREACHABLE) ran against a catalog. */
+  readonly ranking: boolean;
+  /** Discovery results (SKIPPED, SHADOWED, DUPLICATE) were available. */
+  readonly discovery: boolean;
+  /** The catalog's telemetry file existed, so NEVER_FETCHED was checked. */
+  readonly telemetry: boolean;
+}
+
+/** The lint report: what was linted, with which thresholds, and the findings in a fixed order. */
+export interface LintReport {
+  readonly skills: number;
+  /** The catalog ranked against (null when a temporary one was built and removed). */
+  readonly catalog: string | null;
+  /** The ranking policy of that catalog (null when ranking did not run). */
+  readonly policy: string | null;
+  readonly checks: LintChecks;
+  readonly thresholds: LintThresholds;
+  readonly counts: LintCounts;
+  readonly findings: readonly LintFinding[];
+}
+
+/** The documented thresholds (docs/lint.md); every one can be overridden in the options. */
+export interface LintThresholds {
+  /** Characters of description + when_to_use Claude Code shows in its listing. */
+  readonly listing_chars: number;
+  /** Fewer distinct content words than this is weak. */
+  readonly min_content_words: number;
+  /** Fewer signal words (content words not common in the library) than this is weak. */
+  readonly min_signal_words: number;
+  /** A word in at least this share of the library's skills carries no signal. */
+  readonly common_share: number;
+  /** Common words are judged only in libraries of at least this many skills. */
+  readonly common_min_skills: number;
+  /** Rarest content words per rare-word self-query. */
+  readonly query_words: number;
+  /** Rank a skill must reach with at least one self-query to be reachable. */
+  readonly reach_rank: number;
+  /** Token Jaccard of two descriptions' content words at or above which they are near-duplicates. */
+  readonly near_duplicate_jaccard: number;
+  /** Descriptions with fewer distinct content words than this are not compared for near-duplicates. */
+  readonly near_duplicate_min_words: number;
+  /** Suggestions without a single fetch from which NEVER_FETCHED is reported. */
+  readonly never_fetched_suggestions: number;
+}
+
+/** Default thresholds, each with where the number comes from. */
+export const DEFAULT_THRESHOLDS: LintThresholds = Object.freeze({
+  // Claude Code truncates description + when_to_use at 1,536 characters in its skill listing.
+  listing_chars: 1536,
+  // Five distinct content words is about one short clause ("extract tables from pdf files"): less
+  // cannot say both what a skill does and when to use it.
+  min_content_words: 5,
+  // Three words that few other skills use are enough for a rare-word query to find the skill.
+  min_signal_words: 3,
+  // A word in a fifth of the library splits it no better than a coin flip over five skills.
+  common_share: 0.2,
+  // Below 20 skills every shared word would be "in a fifth of the library".
+  common_min_skills: 20,
+  // Three words: the length of a typical short agent request after stop-words.
+  query_words: 3,
+  // An agent reads the first few candidates; the issue sets the bar at the top 3.
+  reach_rank: 3,
+  // 0.8: four words in five shared, a description reused with a word or two changed.
+  near_duplicate_jaccard: 0.8,
+  // Tiny descriptions share most of their words by chance; DESCRIPTION_WEAK covers them.
+  near_duplicate_min_words: 5,
+  // 20 suggestions: enough that "never fetched" is unlikely to be chance at a 10 % fetch rate (0.9^20 ≈ 12 %).
+  never_fetched_suggestions: 20,
+});
+
+/** Whether `severity` is at or above `threshold` (`never` matches nothing). */
+export function atOrAbove(severity: LintSeverity, threshold: LintSeverity | 'never'): boolean {
+  if (threshold === 'never') return false;
+  return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
+}

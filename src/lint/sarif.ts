@@ -1,0 +1,123 @@
+/**
+ * The lint report as SARIF 2.1.0 (OASIS; schema at SARIF_SCHEMA), so GitHub code scanning and
+ * editors show findings on the SKILL.md lines. One run, one rule per lint code (the code table's
+ * order, so ruleIndex is stable), one result per finding located at the frontmatter line of its
+ * field (line 1 when unknown). Pure: the caller writes the object.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LINT_CODES, type LintCode, type LintReport } from './codes.js';
+
+/** The SARIF 2.1.0 JSON schema the output follows. */
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+/** The parts of a SARIF log skilldex writes. */
+export interface SarifLog {
+  readonly $schema: string;
+  readonly version: '2.1.0';
+  readonly runs: readonly {
+    readonly tool: {
+      readonly driver: {
+        readonly name: string;
+        readonly version: string;
+        readonly rules: readonly SarifRule[];
+      };
+    };
+    readonly originalUriBaseIds: Readonly<Record<string, { readonly uri: string }>>;
+    readonly results: readonly SarifResult[];
+  }[];
+}
+
+interface SarifRule {
+  readonly id: string;
+  readonly shortDescription: { readonly text: string };
+  readonly defaultConfiguration: { readonly level: 'error' | 'warning' | 'note' };
+}
+
+interface SarifLocation {
+  readonly physicalLocation: {
+    readonly artifactLocation: { readonly uri: string; readonly uriBaseId?: string };
+    readonly region: { readonly startLine: number };
+  };
+}
+
+interface SarifResult {
+  readonly ruleId: string;
+  readonly ruleIndex: number;
+  readonly level: 'error' | 'warning' | 'note';
+  readonly message: { readonly text: string };
+  readonly locations: readonly SarifLocation[];
+  readonly relatedLocations?: readonly (SarifLocation & {
+    readonly id: number;
+    readonly message: { readonly text: string };
+  })[];
+  readonly properties: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * `report` as a SARIF log. Paths inside `baseDir` become URIs relative to it (base id `%SRCROOT%`,
+ * as code scanning expects for files in the repository); others become `file://` URIs.
+ */
+export function renderSarif(
+  report: LintReport,
+  options: { baseDir: string; toolVersion: string },
+): SarifLog {
+  const codes = Object.keys(LINT_CODES) as LintCode[];
+  const rules: SarifRule[] = codes.map((code) => ({
+    id: code,
+    shortDescription: { text: LINT_CODES[code].rule },
+    defaultConfiguration: { level: LINT_CODES[code].severity },
+  }));
+  const location = (file: string, line: number): SarifLocation => {
+    const rel = path.relative(options.baseDir, file);
+    const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    return {
+      physicalLocation: {
+        artifactLocation: inside
+          ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
+          : { uri: pathToFileURL(file).href },
+        region: { startLine: Math.max(1, line) },
+      },
+    };
+  };
+  const results: SarifResult[] = report.findings.map((f) => {
+    const other =
+      f.code === 'CONFUSABLE' ? (f.details['other_path'] as string | undefined) : undefined;
+    return {
+      ruleId: f.code,
+      ruleIndex: codes.indexOf(f.code),
+      level: f.severity,
+      message: { text: f.fix !== undefined ? `${f.message}. Fix: ${f.fix}` : f.message },
+      locations: [location(f.path, f.line ?? 1)],
+      ...(other !== undefined
+        ? {
+            relatedLocations: [
+              {
+                id: 1,
+                ...location(other, 1),
+                message: { text: `the other skill: ${f.skill_ids[1] ?? ''}` },
+              },
+            ],
+          }
+        : {}),
+      properties: { skill_ids: f.skill_ids, ...(f.field !== undefined ? { field: f.field } : {}) },
+    };
+  });
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'skilldex lint', version: options.toolVersion, rules } },
+        originalUriBaseIds: {
+          '%SRCROOT%': {
+            uri: pathToFileURL(
+              options.baseDir.endsWith(path.sep) ? options.baseDir : options.baseDir + path.sep,
+            ).href,
+          },
+        },
+        results,
+      },
+    ],
+  };
+}
