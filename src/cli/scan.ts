@@ -18,7 +18,7 @@ export function addScopeOptions(cmd: Command): Command {
     .option('--scope <dir>', 'read skills from DIR (repeatable); replaces the default scopes', collect)
     .option('--home <dir>', 'home folder for personal and plugin scopes (default: $HOME)')
     .option('--project <dir>', 'project folder for project scopes (default: the current directory)')
-    .option('--max-bytes <n>', 'size cap per SKILL.md in bytes (default: 1048576)', parseIntOption('--max-bytes', 1, 1 << 30));
+    .option('--max-bytes <n>', 'size cap per SKILL.md in bytes, hashed but never kept (default: 268435456; the frontmatter is capped at 65536)', parseIntOption('--max-bytes', 1, 1 << 30));
 }
 
 /** Turns scope flags into discovery options, resolving paths against the CLI's cwd. */

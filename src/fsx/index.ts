@@ -10,5 +10,13 @@ export {
   type RefusedFile,
   type TextFile,
 } from './read.js';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_HEAD_BYTES,
+  readHeadHashed,
+  type FileIdentity,
+  type HeadFile,
+  type HeadOptions,
+} from './read-head.js';
 export { DEFAULT_WALK_OPTIONS, SKIPPED_DIRS, walkFiles, type WalkOptions, type WalkResult, type WalkedFile } from './walk.js';
 export { writeInside } from './write.js';
