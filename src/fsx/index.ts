@@ -19,4 +19,4 @@ export {
   type HeadOptions,
 } from './read-head.js';
 export { DEFAULT_WALK_OPTIONS, SKIPPED_DIRS, walkFiles, type WalkOptions, type WalkResult, type WalkedFile } from './walk.js';
-export { writeInside } from './write.js';
+export { removeInside, writeInside } from './write.js';
