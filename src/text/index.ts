@@ -5,3 +5,4 @@ export { STOP_WORDS, isStopWord } from './stop-words.js';
 export { stem } from './stem.js';
 export { boundedEditDistance } from './edit-distance.js';
 export { findHiddenCharacters, findConfusables, findInstructionLike, escapeInvisible } from './flags.js';
+export { CUT_MARK, MAX_FIELD_CHARS, hasUnsafeCharacters, sanitizeBlock, sanitizeField } from './sanitize.js';
