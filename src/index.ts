@@ -12,7 +12,7 @@ export {
   type Problem,
   type ProblemCode,
 } from './errors.js';
-export { escapeInvisible, sanitizeBlock, sanitizeField, MAX_FIELD_CHARS } from './text/index.js';
+export { escapeInvisible, markdownInline, markdownQuote, sanitizeBlock, sanitizeField, MAX_FIELD_CHARS } from './text/index.js';
 export { isInside, readTextCapped, realpathOrUndefined, resolveInside, toPosixRelative } from './fsx/index.js';
 export {
   SKILL_FILE,

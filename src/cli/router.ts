@@ -10,6 +10,7 @@ import {
   Router,
   SkilldexError,
   changeLifecycle,
+  markdownInline,
   sanitizeBlock,
   sanitizeField,
   getCatalogStatus,
@@ -278,7 +279,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
             const f = (x: number): string => x.toFixed(3);
             const lines = ['| file | queries | top1 | R@5 | MRR | nDCG@10 |', '|---|---|---|---|---|---|'];
             for (const r of [...rows, { file: 'macro average', ...overall }]) {
-              lines.push(`| ${r.file} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`);
+              lines.push(`| ${sanitizeField(markdownInline(r.file), 1000)} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`);
             }
             ctx.out(lines.join('\n'));
           }
