@@ -124,6 +124,7 @@ export {
   type SubstrateHit,
   type SubstrateLintReport,
   type SubstrateReport,
+  type TagNearMiss,
   type SubstrateType,
 } from './substrate/index.js';
 export {

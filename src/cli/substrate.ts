@@ -18,6 +18,7 @@ import {
   type SubstrateLintReport,
   type SubstrateReport,
   type SubstrateType,
+  type TagNearMiss,
 } from '../index.js';
 import { action, type CliContext } from './context.js';
 
@@ -91,6 +92,7 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
           ctx.io.stdout(renderHitsYaml(report));
           // stdout carries exactly the hits: list; the explanation goes to stderr.
           if (report.opened !== undefined) ctx.err(renderOpened(report.opened));
+          if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0) ctx.err(renderNearMisses(report.tag_near_misses));
         } else ctx.out(renderRead(report, ctx.io.cwd));
         return report.hits.length > 0 ? 0 : 1;
       }),
@@ -162,6 +164,9 @@ export function renderRead(report: SubstrateReport, cwd: string): string {
   }
   if (report.problems.length > 0) lines.push('', ...renderProblems(report.problems));
   if (report.opened !== undefined) lines.push('', renderOpened(report.opened));
+  if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0) {
+    lines.push('', renderNearMisses(report.tag_near_misses));
+  }
   return lines.join('\n');
 }
 
@@ -197,4 +202,10 @@ function renderOpened(opened: readonly OpenedFile[]): string {
 function relTo(cwd: string, p: string): string {
   const r = path.relative(cwd, p);
   return r === '' ? '.' : r.startsWith('..') ? p : r;
+}
+
+function renderNearMisses(misses: readonly TagNearMiss[]): string {
+  const lines = ['Near misses (tags match exactly; these differ only by case or white space):'];
+  for (const m of misses) lines.push(`  ${m.type.padEnd(12)}  ${sanitizeField(m.id)}  tag ${JSON.stringify(sanitizeField(m.tag))}`);
+  return lines.join('\n');
 }

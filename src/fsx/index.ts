@@ -14,6 +14,8 @@ export {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_HEAD_BYTES,
   readHeadHashed,
+  readPrefixUntil,
+  type PrefixText,
   type FileIdentity,
   type HeadFile,
   type HeadOptions,

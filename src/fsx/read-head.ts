@@ -182,3 +182,66 @@ class Normalizer {
 }
 
 const CR = Buffer.from([0x0d]);
+
+/** A prefix read: complete lines of text from the start, and whether the whole file was read. */
+export interface PrefixText {
+  readonly ok: true;
+  /** Decoded text without BOM: the whole file when `complete`, else its complete lines read. */
+  readonly text: string;
+  readonly complete: boolean;
+}
+
+/**
+ * Reads the regular file `path` from its start in `chunkBytes` steps until `enough(text)` says the
+ * text read so far (complete lines, BOM removed) holds what the caller needs, the file ends, or
+ * `maxBytes` have been read; never more. Non-regular files are refused before reading (opened
+ * non-blocking); NUL bytes and invalid UTF-8 in the part read are problems.
+ */
+export function readPrefixUntil(
+  path: string,
+  options: { maxBytes: number; label?: string; chunkBytes?: number; enough: (text: string) => boolean },
+): PrefixText | RefusedFile {
+  const label = options.label ?? path;
+  const step = options.chunkBytes ?? 16 * 1024;
+  const refuse = (code: Parameters<typeof problem>[0], message: string): RefusedFile => ({
+    ok: false,
+    path,
+    problem: problem(code, label, message),
+  });
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    return refuse('UNREADABLE', `${label} could not be opened: ${errCode(err)}`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return refuse('NOT_A_FILE', `${label} is not a regular file`);
+    const buf = Buffer.allocUnsafe(options.maxBytes);
+    let len = 0;
+    for (;;) {
+      const room = buf.length - len;
+      const n = room > 0 ? readSync(fd, buf, len, Math.min(step, room), null) : 0;
+      len += n;
+      const eof = n === 0 && room > 0;
+      const bytes = buf.subarray(0, len);
+      if (bytes.includes(0)) return refuse('BINARY_CONTENT', `${label} contains a NUL byte`);
+      // Complete lines only until the end: a line (or a character) is never cut.
+      const usable = eof ? bytes : bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
+      let text: string;
+      try {
+        text = FATAL_UTF8.decode(usable);
+      } catch {
+        return refuse('INVALID_UTF8', `${label} is not valid UTF-8`);
+      }
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (eof) return { ok: true, text, complete: true };
+      if (room === 0 || options.enough(text)) return { ok: true, text, complete: false };
+    }
+  } catch (err) {
+    return refuse('UNREADABLE', `${label} could not be read: ${errCode(err)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -13,6 +13,7 @@ export {
   type SubstrateLintReport,
   type SubstrateReport,
   type SubstrateType,
+  type TagNearMiss,
 } from './types.js';
 export {
   parseMarkdownTable,
