@@ -81,7 +81,7 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
     .option('--project <dir>', 'project folder (default: the current directory)')
     .option(
       '--max-bytes <n>',
-      'size cap per SKILL.md in bytes (default: 1048576)',
+      'size cap per SKILL.md in bytes, hashed but never kept (default: 268435456; the frontmatter is capped at 65536)',
       parseIntOption('--max-bytes', 1, 1 << 30),
     )
     .option('--json', 'print the report object as JSON')
