@@ -76,7 +76,10 @@ export function readHeadHashed(path: string, options: HeadOptions = {}): HeadFil
   } catch (err) {
     const code = errCode(err);
     if (code === 'ELOOP' || code === 'EMLINK') {
-      return refuse('PATH_OUTSIDE_ROOT', `${label} became a symbolic link after it was found; not read`);
+      return refuse(
+        'PATH_OUTSIDE_ROOT',
+        `${label} became a symbolic link after it was found; not read`,
+      );
     }
     return refuse('UNREADABLE', `${label} could not be opened: ${code}`);
   }
@@ -84,7 +87,10 @@ export function readHeadHashed(path: string, options: HeadOptions = {}): HeadFil
     const st = fstatSync(fd);
     if (!st.isFile()) return refuse('NOT_A_FILE', `${label} is not a regular file`);
     if (options.expect && (st.dev !== options.expect.dev || st.ino !== options.expect.ino)) {
-      return refuse('FILE_SWAPPED', `${label} is not the file the walk found (it was replaced, or a folder on its path was swapped); not read`);
+      return refuse(
+        'FILE_SWAPPED',
+        `${label} is not the file the walk found (it was replaced, or a folder on its path was swapped); not read`,
+      );
     }
     if (st.size > maxBytes) {
       return refuse('FILE_TOO_LARGE', `${label} is ${st.size} bytes, over the cap of ${maxBytes}`);
@@ -101,8 +107,16 @@ export function readHeadHashed(path: string, options: HeadOptions = {}): HeadFil
       if (n === 0) break;
       const part = chunk.subarray(0, n);
       size += n;
-      if (size > maxBytes) return refuse('FILE_TOO_LARGE', `${label} grew past the cap of ${maxBytes} bytes while being read`);
-      if (part.includes(0)) return refuse('BINARY_CONTENT', `${label} contains a NUL byte: binary content is not a skill`);
+      if (size > maxBytes)
+        return refuse(
+          'FILE_TOO_LARGE',
+          `${label} grew past the cap of ${maxBytes} bytes while being read`,
+        );
+      if (part.includes(0))
+        return refuse(
+          'BINARY_CONTENT',
+          `${label} contains a NUL byte: binary content is not a skill`,
+        );
       try {
         utf8.decode(part, { stream: true });
       } catch {
@@ -110,7 +124,8 @@ export function readHeadHashed(path: string, options: HeadOptions = {}): HeadFil
       }
       exact.update(part);
       normal.update(part, size === n);
-      if (headLen <= headBytes) headLen += part.copy(headBuf, headLen, 0, Math.min(n, headBuf.length - headLen));
+      if (headLen <= headBytes)
+        headLen += part.copy(headBuf, headLen, 0, Math.min(n, headBuf.length - headLen));
     }
     try {
       utf8.decode();
@@ -199,7 +214,12 @@ export interface PrefixText {
  */
 export function readPrefixUntil(
   path: string,
-  options: { maxBytes: number; label?: string; chunkBytes?: number; enough: (text: string) => boolean },
+  options: {
+    maxBytes: number;
+    label?: string;
+    chunkBytes?: number;
+    enough: (text: string) => boolean;
+  },
 ): PrefixText | RefusedFile {
   const label = options.label ?? path;
   const step = options.chunkBytes ?? 16 * 1024;

@@ -60,7 +60,11 @@ export function writeInside(root: string, rel: string, data: string | Uint8Array
     const final = path.join(at, base);
     let fd: number;
     try {
-      fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+      fd = openSync(
+        tmp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
     } catch (err) {
       throw escapedOrFailed(rel, root, err);
     }
@@ -86,7 +90,8 @@ export function writeInside(root: string, rel: string, data: string | Uint8Array
     // After the rename: the file must stand at the target, in the checked folder, inside the root.
     try {
       checkFolder(at, dir, dirId, realRoot, rel, root);
-      if (!sameFile(lstatSync(final), mine)) throw escaped(rel, root, 'the target folder changed during the write');
+      if (!sameFile(lstatSync(final), mine))
+        throw escaped(rel, root, 'the target folder changed during the write');
     } catch (err) {
       removeIfMine(final, mine);
       throw escapedOrFailed(rel, root, err);
@@ -132,7 +137,14 @@ function folderHandle(dirFd: number, dir: string): string {
 }
 
 // The opened folder must still be the checked one, and its real path must lie inside the root.
-function checkFolder(at: string, dir: string, dirId: Stats, realRoot: string, rel: string, root: string): void {
+function checkFolder(
+  at: string,
+  dir: string,
+  dirId: Stats,
+  realRoot: string,
+  rel: string,
+  root: string,
+): void {
   const real = at === dir ? realpathOrUndefined(dir) : readlinkSync(at);
   if (real === undefined || !isInside(realRoot, real)) {
     throw escaped(rel, root, `its folder now resolves to ${real ?? 'nothing'}`);
@@ -155,17 +167,27 @@ function removeIfMine(p: string, mine: Stats | undefined): void {
 }
 
 function escaped(rel: string, root: string, why: string): SkilldexError {
-  return new SkilldexError('PATH_OUTSIDE_ROOT', `write of ${rel} refused: ${why}, outside ${root}`, { root, path: rel });
+  return new SkilldexError(
+    'PATH_OUTSIDE_ROOT',
+    `write of ${rel} refused: ${why}, outside ${root}`,
+    { root, path: rel },
+  );
 }
 
 function escapedOrFailed(rel: string, root: string, err: unknown): SkilldexError {
   if (isSkilldexError(err)) return err;
   const code = errCode(err);
   // ELOOP / ENOTDIR: a link or a file now stands where a folder of the path was.
-  if (code === 'ELOOP' || code === 'ENOTDIR') return escaped(rel, root, `a folder on its path was swapped (${code})`);
+  if (code === 'ELOOP' || code === 'ENOTDIR')
+    return escaped(rel, root, `a folder on its path was swapped (${code})`);
   return writeFailed(rel, root, err);
 }
 
 function writeFailed(rel: string, root: string, err: unknown): SkilldexError {
-  return new SkilldexError('WRITE_FAILED', `could not write ${rel} inside ${root}: ${errCode(err)}`, { root, path: rel, errno: errCode(err) }, { cause: err });
+  return new SkilldexError(
+    'WRITE_FAILED',
+    `could not write ${rel} inside ${root}: ${errCode(err)}`,
+    { root, path: rel, errno: errCode(err) },
+    { cause: err },
+  );
 }

@@ -25,7 +25,10 @@ const ORDERED_RE = /^([ \t]*\d{1,9})([.)])/;
 export function markdownInline(text: string): string {
   // Markup first, then the escapes this function adds (whose backslashes must stay single).
   const marked = text.replace(INLINE_ACTIVE_RE, (c) => '\\' + c).replace(/#/g, '\\#');
-  const one = escapeInvisible(marked).replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+  const one = escapeInvisible(marked)
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t');
   return escapeBlockStart(one);
 }
 

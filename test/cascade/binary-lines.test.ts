@@ -25,7 +25,10 @@ describe('binary junk in a skill.index', () => {
       const root = path.join(real(tmpDir('skilldex-binary-index-')), 'root');
       mkdirSync(path.join(root, 'pdf'), { recursive: true });
       writeFileSync(path.join(root, 'pdf', 'SKILL.md'), '---\nname: pdf\ndescription: pdf\n---\n');
-      writeIndex(root, Buffer.concat([Buffer.from('# header\n'), junk, Buffer.from('pdf: pdf, tables\n')]));
+      writeIndex(
+        root,
+        Buffer.concat([Buffer.from('# header\n'), junk, Buffer.from('pdf: pdf, tables\n')]),
+      );
       const report = crawlCascade(root, 'tables');
       expect(report.outcome).toBe('hit');
       expect(report.hit?.key).toBe('pdf');

@@ -5,7 +5,15 @@
  * two child processes on the built dist/: one writes, one swaps the folder back and forth.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +40,9 @@ describe('writeInside', () => {
     mkdirSync(root);
     mkdirSync(outside);
     symlinkSync(outside, path.join(root, 'sub'));
-    expect(() => writeInside(root, 'sub/INDEX.md', 'x')).toThrow(expect.objectContaining({ code: 'PATH_OUTSIDE_ROOT' }));
+    expect(() => writeInside(root, 'sub/INDEX.md', 'x')).toThrow(
+      expect.objectContaining({ code: 'PATH_OUTSIDE_ROOT' }),
+    );
     expect(readdirSync(outside)).toEqual([]);
   });
 });
@@ -90,7 +100,8 @@ describe('writeInside racing a folder swap (child processes, needs npm run build
     await new Promise((resolve) => swapper.on('exit', resolve));
     expect(writer.status, writer.stderr).toBe(0);
     const counts = JSON.parse(writer.stdout) as Record<string, number>;
-    for (const code of Object.keys(counts)) expect(['ok', 'PATH_OUTSIDE_ROOT', 'WRITE_FAILED']).toContain(code);
+    for (const code of Object.keys(counts))
+      expect(['ok', 'PATH_OUTSIDE_ROOT', 'WRITE_FAILED']).toContain(code);
     expect(readdirSync(outside)).toEqual([]);
   });
 });

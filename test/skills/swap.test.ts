@@ -9,7 +9,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSkills, enumerateSkillFiles, loadSkillFile, resolveScopes } from '../../src/skills/index.js';
+import {
+  discoverSkills,
+  enumerateSkillFiles,
+  loadSkillFile,
+  resolveScopes,
+} from '../../src/skills/index.js';
 import { tmpDir } from '../support/cli.js';
 import { skill } from './support.js';
 

@@ -11,8 +11,28 @@ const FORBIDDEN =
   /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2069\uFEFF\u{E0000}-\u{E007F}]/u;
 
 const hostileChar = fc.constantFrom(
-  '\u001b', '\u0007', '\u009b', '\u0085', '\n', '\r', '\t', '\u202e', '\u2066', '\u2069', '\u200b', '\u200d',
-  '\u{E0041}', '\u{E007F}', '\ufeff', '\u2028', 'a', 'é', '😀', '\\', '|', ']',
+  '\u001b',
+  '\u0007',
+  '\u009b',
+  '\u0085',
+  '\n',
+  '\r',
+  '\t',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\u200b',
+  '\u200d',
+  '\u{E0041}',
+  '\u{E007F}',
+  '\ufeff',
+  '\u2028',
+  'a',
+  'é',
+  '😀',
+  '\\',
+  '|',
+  ']',
 );
 const hostile = fc.array(hostileChar, { maxLength: 400 }).map((a) => a.join(''));
 
@@ -28,7 +48,9 @@ describe('sanitizeField', () => {
   });
 
   it('escapes bidi, TAG and zero-width characters', () => {
-    expect(sanitizeField('x\u202Ey\u2066z\u{E0041}\u200B')).toBe('x\\u202ey\\u2066z\\u{e0041}\\u200b');
+    expect(sanitizeField('x\u202Ey\u2066z\u{E0041}\u200B')).toBe(
+      'x\\u202ey\\u2066z\\u{e0041}\\u200b',
+    );
   });
 
   it('caps a field and marks the cut', () => {
@@ -43,7 +65,8 @@ describe('sanitizeField', () => {
         const s = sanitizeField(text, cap);
         expect(s).not.toMatch(FORBIDDEN);
         expect(s.length).toBeLessThanOrEqual(cap);
-        if (!FORBIDDEN.test(text) && !/[\u00AD\uFE00-\uFE0F]/.test(text) && text.length <= cap) expect(s).toBe(text);
+        if (!FORBIDDEN.test(text) && !/[\u00AD\uFE00-\uFE0F]/.test(text) && text.length <= cap)
+          expect(s).toBe(text);
         // No lone surrogate is ever produced by a cut.
         expect(() => encodeURIComponent(s)).not.toThrow();
       }),
@@ -53,7 +76,9 @@ describe('sanitizeField', () => {
 
 describe('sanitizeBlock', () => {
   it('keeps line feeds and tabs, escapes every other control', () => {
-    expect(sanitizeBlock('# T\n\tstep\r\n\u001b[31mred\u202e')).toBe('# T\n\tstep\n\\u001b[31mred\\u202e');
+    expect(sanitizeBlock('# T\n\tstep\r\n\u001b[31mred\u202e')).toBe(
+      '# T\n\tstep\n\\u001b[31mred\\u202e',
+    );
   });
 
   it('property: no forbidden character but LF and TAB survives', () => {
