@@ -46,7 +46,9 @@ export function renderArtifacts(report: EnrichReport): Artifact[] {
  */
 export function writeEvidence(target: EvidenceTarget, report: EnrichReport): string[] {
   const artifacts = renderArtifacts(report);
-  ensureEvidenceRoot(target);
+  // The evidence folder's real path, verified once: every write and removal is confined to it, so
+  // a folder swapped for a link after this check cannot move a write elsewhere.
+  const rootReal = ensureEvidenceRoot(target);
   const written = new Set(artifacts.map((a) => a.name));
   const stale = [ARTIFACTS.index, ARTIFACTS.candidates, ARTIFACTS.refusal].filter(
     (n) => !written.has(n),
@@ -56,13 +58,13 @@ export function writeEvidence(target: EvidenceTarget, report: EnrichReport): str
   for (const name of stale) resolveInside(target.root, relTo(target, name));
   for (const a of artifacts) resolveInside(target.root, relTo(target, a.name));
   // Removing a missing file is a no-op; removal goes through the checked folder like the writes.
-  for (const name of stale) removeInside(target.root, relTo(target, name));
-  return artifacts.map((a) => writeInside(target.root, relTo(target, a.name), a.text));
+  for (const name of stale) removeInside(target.root, relTo(target, name), rootReal);
+  return artifacts.map((a) => writeInside(target.root, relTo(target, a.name), a.text, rootReal));
 }
 
 // The evidence folder may not exist yet. It was checked to resolve inside the project; it is checked
 // again once created, so a link planted on the way cannot move it out.
-function ensureEvidenceRoot(target: EvidenceTarget): void {
+function ensureEvidenceRoot(target: EvidenceTarget): string {
   try {
     mkdirSync(target.root, { recursive: true });
   } catch (err) {
@@ -79,6 +81,7 @@ function ensureEvidenceRoot(target: EvidenceTarget): void {
       },
     );
   }
+  return real;
 }
 
 function relTo(target: EvidenceTarget, name: string): string {

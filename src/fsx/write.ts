@@ -33,9 +33,21 @@ import { SkilldexError, isSkilldexError } from '../errors.js';
 import { errCode } from './read.js';
 import { isInside, realpathOrUndefined, resolveInside } from './resolve.js';
 
-/** Writes `data` to `rel` inside `root` atomically, creating folders below `root` as needed. */
-export function writeInside(root: string, rel: string, data: string | Uint8Array): string {
+/**
+ * Writes `data` to `rel` inside `root` atomically, creating folders below `root` as needed.
+ * `rootReal` is the real path of `root` as the caller verified it; given, the write is confined to
+ * it even when `root` itself is swapped for a link afterwards (default: resolved now).
+ */
+export function writeInside(
+  root: string,
+  rel: string,
+  data: string | Uint8Array,
+  rootReal?: string,
+): string {
+  const realRoot = rootReal ?? ensureRoot(root, rel);
   const target = resolveInside(root, rel);
+  // Checked before any folder is made: a root swapped for a link must not get folders made outside.
+  if (!isInside(realRoot, target)) throw escaped(rel, root, `it resolves to ${target}`);
   try {
     mkdirSync(path.dirname(target), { recursive: true });
   } catch (err) {
@@ -43,7 +55,7 @@ export function writeInside(root: string, rel: string, data: string | Uint8Array
   }
   // Re-check after creating folders: a link planted on the way must not redirect the write.
   const checked = resolveInside(root, rel);
-  const realRoot = realpathOrUndefined(root) ?? path.resolve(root);
+  if (!isInside(realRoot, checked)) throw escaped(rel, root, `it resolves to ${checked}`);
   const dir = path.dirname(checked);
   const base = path.basename(checked);
   let dirFd: number;
@@ -107,9 +119,9 @@ export function writeInside(root: string, rel: string, data: string | Uint8Array
  * (a folder swapped for a link never makes it remove a file outside the root). A missing file or
  * folder is a no-op.
  */
-export function removeInside(root: string, rel: string): void {
+export function removeInside(root: string, rel: string, rootReal?: string): void {
   const checked = resolveInside(root, rel);
-  const realRoot = realpathOrUndefined(root) ?? path.resolve(root);
+  const realRoot = rootReal ?? realpathOrUndefined(root) ?? path.resolve(root);
   const dir = path.dirname(checked);
   let dirFd: number;
   try {
@@ -128,6 +140,17 @@ export function removeInside(root: string, rel: string): void {
   } finally {
     closeSync(dirFd);
   }
+}
+
+// The real path of `root`, created first when missing (so a linked parent such as macOS's /tmp
+// resolves the same way for the root and for the paths below it).
+function ensureRoot(root: string, rel: string): string {
+  try {
+    mkdirSync(root, { recursive: true });
+  } catch (err) {
+    throw writeFailed(rel, root, err);
+  }
+  return realpathOrUndefined(root) ?? path.resolve(root);
 }
 
 // `/proc/self/fd/N` names the opened folder itself on Linux; elsewhere the folder's path is used.

@@ -11,6 +11,7 @@ import {
   readFileSync,
   readdirSync,
   realpathSync,
+  renameSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -102,6 +103,23 @@ describe('writeInside racing a folder swap (child processes, needs npm run build
     const counts = JSON.parse(writer.stdout) as Record<string, number>;
     for (const code of Object.keys(counts))
       expect(['ok', 'PATH_OUTSIDE_ROOT', 'WRITE_FAILED']).toContain(code);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('writeInside with a verified root (issue #11)', () => {
+  it('refuses a root swapped for a link after it was verified, and makes nothing outside', () => {
+    const base = realpathSync(tmpDir());
+    const root = path.join(base, 'root');
+    const outside = path.join(base, 'outside');
+    mkdirSync(root);
+    mkdirSync(outside);
+    const rootReal = realpathSync(root);
+    renameSync(root, path.join(base, 'root-aside'));
+    symlinkSync(outside, root);
+    expect(() => writeInside(root, 'sub/INDEX.md', 'x', rootReal)).toThrow(
+      expect.objectContaining({ code: 'PATH_OUTSIDE_ROOT' }),
+    );
     expect(readdirSync(outside)).toEqual([]);
   });
 });
