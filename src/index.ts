@@ -14,7 +14,7 @@ export {
   type ProblemCode,
 } from './errors.js';
 export { VERSION } from './version.js';
-export { escapeInvisible } from './text/index.js';
+export { escapeInvisible, markdownInline, markdownQuote, sanitizeBlock, sanitizeField, MAX_FIELD_CHARS } from './text/index.js';
 export { isInside, readTextCapped, realpathOrUndefined, resolveInside, toPosixRelative } from './fsx/index.js';
 export {
   SKILL_FILE,
@@ -145,6 +145,7 @@ export {
   type SubstrateHit,
   type SubstrateLintReport,
   type SubstrateReport,
+  type TagNearMiss,
   type SubstrateType,
 } from './substrate/index.js';
 export {

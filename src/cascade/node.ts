@@ -8,7 +8,7 @@ import { isAscii } from 'node:buffer';
 import path from 'node:path';
 import { problem, type Problem } from '../errors.js';
 import { isInside, sha256Hex } from '../fsx/index.js';
-import { INDEX_FILE, scanSkillIndex, type ScannedIndex } from './index-file.js';
+import { INDEX_FILE, scanSkillIndex, type MalformedLine, type ScannedIndex } from './index-file.js';
 import { OVERLAY_FILE, parseOverlay } from './overlay.js';
 import { MAX_STAMP_BYTES, relJoin, type CascadeReader } from './reader.js';
 import { STAMP_FILE, stampStatus, type StampStatus } from './stamp.js';
@@ -68,7 +68,7 @@ export function loadNode(
     };
   }
   const file = ctx.reader.readBytes(indexReal, ctx.maxIndexBytes, label);
-  const text = file.ok ? decodeText(file.bytes, label) : file;
+  const text = file.ok ? decodeIndexText(file.bytes) : file;
   if (!text.ok) {
     return {
       ok: false,
@@ -80,7 +80,15 @@ export function loadNode(
       ),
     };
   }
-  const index = scanSkillIndex(text.text);
+  const scanned = scanSkillIndex(text.text);
+  // Lines blanked for binary junk join the parser's own malformed lines, in line order.
+  const index: ScannedIndex =
+    text.junk.length === 0
+      ? scanned
+      : {
+          entries: scanned.entries,
+          malformed: [...text.junk, ...scanned.malformed].sort((a, b) => a.line - b.line),
+        };
   const problems: Problem[] = index.malformed.map((m) =>
     problem('MALFORMED_LINE', label, `${label}:${m.line}: ${m.reason}`, m.line),
   );
@@ -95,6 +103,50 @@ export function loadNode(
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes skill.index bytes line by line when the whole file is not clean text: a line holding a
+ * NUL byte or bytes that are not UTF-8 is one malformed line (blanked, recorded with its number),
+ * never a reason to drop the whole node. Clean files take `decodeText`'s fast paths.
+ */
+export function decodeIndexText(bytes: Buffer): {
+  ok: true;
+  bytes: Buffer;
+  text: string;
+  ascii: boolean;
+  junk: MalformedLine[];
+} {
+  const whole = decodeText(bytes, INDEX_FILE);
+  if (whole.ok) return { ...whole, junk: [] };
+  const junk: MalformedLine[] = [];
+  const lines: string[] = [];
+  let start = 0;
+  let lineNo = 1;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    const raw = bytes.subarray(start, end);
+    let text: string | undefined;
+    if (!raw.includes(0)) {
+      try {
+        text = UTF8.decode(raw);
+      } catch {
+        // Not UTF-8: recorded below as a malformed line.
+        text = undefined;
+      }
+    }
+    if (text === undefined) {
+      const what = raw.includes(0) ? 'a NUL byte' : 'bytes that are not UTF-8';
+      junk.push({ line: lineNo, text: raw.toString('latin1'), reason: `binary junk (${what}): not a key: keywords line` });
+      text = '';
+    }
+    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    lines.push(text);
+    start = end + 1;
+    lineNo++;
+  }
+  return { ok: true, bytes, text: lines.join('\n'), ascii: false, junk };
+}
 
 /**
  * Decodes index, stamp or overlay bytes as fsx's text read does (NUL bytes and invalid UTF-8 are

@@ -3,7 +3,7 @@
  * with descriptive text. It is consulted only when the node's stamp matches, and then only to break
  * a tie among equally ranked hits: it never creates a candidate. Pure: text in, values out.
  */
-import { tokenize } from '../text/index.js';
+import { escapeBlockStart, tokenize } from '../text/index.js';
 import { INDEX_FILE } from './index-file.js';
 
 /** The overlay file beside a skill.index. */
@@ -43,8 +43,9 @@ export function printOverlay(title: string, sections: readonly OverlaySection[])
   const parts = [`# ${title}`];
   for (const s of sections) {
     const text = s.text.replace(/\s+/g, ' ').trim();
-    // A text that starts with # would read as a heading (and a new section): escape it as Markdown does.
-    parts.push(`## ${s.key}\n\n${text.startsWith('#') ? '\\' + text : text}`);
+    // A text that starts with #, |, a fence or another block marker would read as a heading (and a
+    // new section), a table row or a fence: escape its first character as Markdown does.
+    parts.push(`## ${s.key}\n\n${escapeBlockStart(text)}`);
   }
   return parts.join('\n\n') + '\n';
 }

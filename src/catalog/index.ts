@@ -58,3 +58,4 @@ export {
   type ServedRow,
   type ServingState,
 } from './queries.js';
+export { rollbackWorkingSet, type RollbackReport } from './rollback.js';

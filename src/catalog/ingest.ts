@@ -118,7 +118,11 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
       }
     }
     read++;
-    const loaded = loadSkillFile(f, { ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}), bodyExcerptChars: BODY_INDEX_CHARS });
+    const loaded = loadSkillFile(f, {
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+      ...(options.maxFrontmatterBytes !== undefined ? { maxFrontmatterBytes: options.maxFrontmatterBytes } : {}),
+      bodyExcerptChars: BODY_INDEX_CHARS,
+    });
     if (!loaded.ok) {
       skipped.push({ path: loaded.problem.path, code: loaded.problem.code, reason: loaded.problem.message });
       return;

@@ -12,7 +12,7 @@ import {
   auditCascade,
   buildCascade,
   crawlCascade,
-  escapeInvisible,
+  sanitizeField,
   type AuditReport,
   type BuildReport,
   type CrawlReport,
@@ -184,5 +184,5 @@ function renderProblems(title: string, problems: readonly Problem[]): string[] {
 }
 
 function esc(s: string): string {
-  return escapeInvisible(s);
+  return sanitizeField(s);
 }

@@ -3,7 +3,7 @@
  * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
  */
 import path from 'node:path';
-import { SkilldexError, codedFromForeign, readTextCapped, type ExitCode } from '../index.js';
+import { SkilldexError, codedFromForeign, readTextCapped, sanitizeField, type ExitCode } from '../index.js';
 
 /** The process surface a command may touch. */
 export interface CliIo {
@@ -51,7 +51,8 @@ export class CliContext {
   /** Reports a failure: JSON `{ error }` on stdout with --json, else `error CODE: …` on stderr. */
   fail(err: SkilldexError, asJson: boolean): void {
     if (asJson) this.json({ error: err.toJSON() });
-    else this.err(`error ${err.code}: ${err.message}\nhint: ${err.hint}`);
+    // Messages quote ids and paths a skill author chose: escaped like every other terminal field.
+    else this.err(`error ${err.code}: ${sanitizeField(err.message, 2000)}\nhint: ${err.hint}`);
     this.exitCode = err.exitCode;
   }
 }

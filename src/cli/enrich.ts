@@ -9,7 +9,7 @@ import {
   ENRICH_DEFAULT_FLOOR,
   SkilldexError,
   enrichSkills,
-  escapeInvisible,
+  sanitizeField,
   formatFloor,
   formatScore,
   type EnrichReport,
@@ -81,7 +81,7 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
     .option('--project <dir>', 'project folder (default: the current directory)')
     .option(
       '--max-bytes <n>',
-      'size cap per SKILL.md in bytes (default: 1048576)',
+      'size cap per SKILL.md in bytes, hashed but never kept (default: 268435456; the frontmatter is capped at 65536)',
       parseIntOption('--max-bytes', 1, 1 << 30),
     )
     .option('--json', 'print the report object as JSON')
@@ -123,14 +123,14 @@ export function renderEnrichText(report: EnrichReport): string {
   const lines: string[] = [];
   const tally = `${report.scored_count} scored of ${report.enumerated_count} enumerated, ${report.skipped.length} skipped`;
   if (report.refusal !== null) {
-    lines.push(report.refusal.line);
+    lines.push(sanitizeField(report.refusal.line, 4096));
     lines.push(
       `found_count ${report.found_count} above floor ${formatFloor(report.floor)} (${tally}); the floor is never lowered.`,
     );
     if (report.refusal.closest_5.length > 0) {
       lines.push('closest:');
       for (const c of report.refusal.closest_5)
-        lines.push(`  ${escapeInvisible(c.skill_id)}@${formatScore(c.score)}`);
+        lines.push(`  ${sanitizeField(c.skill_id)}@${formatScore(c.score)}`);
     }
   } else {
     lines.push(
@@ -140,10 +140,10 @@ export function renderEnrichText(report: EnrichReport): string {
     for (const c of report.candidates) {
       const flag = c.flags.length > 0 ? `  [${c.flags.join(', ')}]` : '';
       lines.push(
-        `  ${String(c.rank).padStart(2)}  ${formatScore(c.score)}  ${escapeInvisible(c.skill_id).padEnd(width)}  ${escapeInvisible(c.path)}${flag}`,
+        `  ${String(c.rank).padStart(2)}  ${formatScore(c.score)}  ${sanitizeField(c.skill_id).padEnd(width)}  ${sanitizeField(c.path)}${flag}`,
       );
     }
   }
-  lines.push(`evidence: ${report.target}/ ${report.artifacts.join(', ')}`);
+  lines.push(`evidence: ${sanitizeField(report.target, 4096)}/ ${report.artifacts.join(', ')}`);
   return lines.join('\n');
 }

@@ -11,6 +11,9 @@ import {
   changeLifecycle,
   codedFromForeign,
   escapeInvisible,
+  markdownInline,
+  sanitizeBlock,
+  sanitizeField,
   getCatalogStatus,
   getGenerations,
   indexCatalog,
@@ -157,7 +160,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         publish: o.publish !== false,
       });
       if (o.json) ctx.json(r);
-      else ctx.out(`${id}: ${r.change.from} → ${r.change.to}${r.publish ? `; generation ${r.publish.seq} ${r.publish.changed ? 'published' : 'unchanged'}` : ' (not published)'}`);
+      else ctx.out(`${sanitizeField(id)}: ${r.change.from} → ${r.change.to}${r.publish ? `; generation ${r.publish.seq} ${r.publish.changed ? 'published' : 'unchanged'}` : ' (not published)'}`);
       return 0;
     };
   lifecycle('deprecate', 'deprecated', 'mark a skill deprecated (penalised, hidden unless --include-deprecated)')
@@ -204,7 +207,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
           lines.push(`unpublished changes: ${s.unpublished_changes}`);
           lines.push(`revisions seen: ${s.revisions_seen}`);
           lines.push(`drifted files: ${s.drifted.length}`);
-          for (const d of s.drifted) lines.push(`  ${d.reason.padEnd(8)} ${d.skill_id}  ${d.path}`);
+          for (const d of s.drifted) lines.push(`  ${d.reason.padEnd(8)} ${sanitizeField(d.skill_id)}  ${sanitizeField(d.path)}`);
           ctx.out(lines.join('\n'));
         }
         return s.drifted.length > 0 ? 1 : 0;
@@ -290,7 +293,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
           try {
             const r = router.fetch({ skill_id: id, expected_revision: o.revision, catalog_generation: o.generation, context: o.context });
             if (o.json) ctx.json(r);
-            else ctx.out(r.body);
+            else ctx.out(sanitizeBlock(r.body));
             return 0;
           } finally {
             router.close();
@@ -335,7 +338,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
             const f = (x: number): string => x.toFixed(3);
             const lines = ['| file | queries | top1 | R@5 | MRR | nDCG@10 |', '|---|---|---|---|---|---|'];
             for (const r of [...rows, { file: 'macro average', ...overall }]) {
-              lines.push(`| ${r.file} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`);
+              lines.push(`| ${sanitizeField(markdownInline(r.file), 1000)} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`);
             }
             ctx.out(lines.join('\n'));
           }
@@ -410,7 +413,7 @@ export function renderIndex(r: IndexReport, cwd: string): string {
         : `  generation ${r.publish.seq} unchanged: ${r.publish.catalog_generation}`,
     );
   } else lines.push('  not published (--no-publish): run skilldex publish');
-  for (const k of r.skipped) lines.push(`  skipped ${k.code}: ${escapeInvisible(k.reason)}`);
+  for (const k of r.skipped) lines.push(`  skipped ${k.code}: ${sanitizeField(k.reason)}`);
   return lines.join('\n');
 }
 
@@ -419,14 +422,17 @@ export function renderSearch(r: SearchResult): string {
   const lines = [`generation ${r.catalog_generation}  policy ${r.policy}`];
   if (r.candidates.length === 0) lines.push('no candidates');
   r.candidates.forEach((c, i) => {
-    lines.push(`${String(i + 1).padStart(2)}. ${escapeInvisible(c.skill_id)}  ${c.skill_version}  score ${c.score.toFixed(3)}${c.state !== 'active' ? `  [${c.state}]` : ''}`);
-    lines.push(`    ${escapeInvisible(oneLine(c.description, 100))}`);
-    lines.push(`    why: ${why(c)}`);
+    lines.push(`${String(i + 1).padStart(2)}. ${sanitizeField(c.skill_id)}  ${sanitizeField(c.skill_version, MAX_VERSION_SHOWN)}  score ${c.score.toFixed(3)}${c.state !== 'active' ? `  [${c.state}]` : ''}`);
+    lines.push(`    ${sanitizeField(oneLine(c.description, 100))}`);
+    lines.push(`    why: ${sanitizeField(why(c))}`);
     lines.push(`    pin: --revision ${c.revision_id}`);
   });
   if (r.candidates.length > 0) lines.push(`fetch: skilldex fetch <skill_id> --revision <revision_id> --generation ${r.catalog_generation}`);
   return lines.join('\n');
 }
+
+// A version is one short line (VERSION_INVALID otherwise): its display is cut at the same 64 characters.
+const MAX_VERSION_SHOWN = 64;
 
 function why(c: Candidate): string {
   const e = c.explanation;

@@ -1,7 +1,7 @@
 /** `skilldex scan`: discover SKILL.md files across scopes and report them (issue #2 §5). */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { discoverSkills, escapeInvisible, type DiscoverOptions, type ScanReport } from '../index.js';
+import { discoverSkills, sanitizeField, type DiscoverOptions, type ScanReport } from '../index.js';
 import { action, collect, parseIntOption, type CliContext } from './context.js';
 
 /** Options shared by every command that discovers skills (scan, index). */
@@ -18,7 +18,7 @@ export function addScopeOptions(cmd: Command): Command {
     .option('--scope <dir>', 'read skills from DIR (repeatable); replaces the default scopes', collect)
     .option('--home <dir>', 'home folder for personal and plugin scopes (default: $HOME)')
     .option('--project <dir>', 'project folder for project scopes (default: the current directory)')
-    .option('--max-bytes <n>', 'size cap per SKILL.md in bytes (default: 1048576)', parseIntOption('--max-bytes', 1, 1 << 30));
+    .option('--max-bytes <n>', 'size cap per SKILL.md in bytes, hashed but never kept (default: 268435456; the frontmatter is capped at 65536)', parseIntOption('--max-bytes', 1, 1 << 30));
 }
 
 /** Turns scope flags into discovery options, resolving paths against the CLI's cwd. */
@@ -67,7 +67,7 @@ export function renderScan(report: ScanReport, cwd: string): string {
   // Paths are text from the file system: a folder name may hold invisible characters too.
   const rel = (p: string): string => {
     const r = path.relative(cwd, p);
-    return escapeInvisible(r.startsWith('..') ? p : r);
+    return sanitizeField(r.startsWith('..') ? p : r);
   };
   // Reasons and notes name absolute paths; below the cwd they read relative, like the rest.
   const relText = (s: string): string => s.split(cwd + path.sep).join('');
@@ -76,21 +76,21 @@ export function renderScan(report: ScanReport, cwd: string): string {
     `${report.skills.length} skills, ${report.skipped.length} skipped, ${report.duplicates.length} duplicate groups, ${report.shadowed.length} shadowed (${report.enumerated.length} SKILL.md files enumerated)`,
   );
   lines.push('', 'Scopes:');
-  for (const s of report.scopes) lines.push(`  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${s.plugin}]` : ''}`);
+  for (const s of report.scopes) lines.push(`  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}`);
   if (report.plugin_filter !== 'not applicable') lines.push(`  plugin filter: ${report.plugin_filter}`);
   if (report.skills.length > 0) {
     lines.push('', 'Skills:');
-    const width = Math.min(40, Math.max(...report.skills.map((s) => escapeInvisible(s.skill_id).length)));
+    const width = Math.min(40, Math.max(...report.skills.map((s) => sanitizeField(s.skill_id).length)));
     for (const s of report.skills) {
       const warn = s.warnings.length > 0 ? `  (${s.warnings.length} warning${s.warnings.length > 1 ? 's' : ''}: ${[...new Set(s.warnings.map((w) => w.code))].join(', ')})` : '';
-      lines.push(`  ${escapeInvisible(s.skill_id).padEnd(width)}  ${truncate(escapeInvisible(s.description), 70)}${warn}`);
+      lines.push(`  ${sanitizeField(s.skill_id).padEnd(width)}  ${truncate(sanitizeField(s.description), 70)}${warn}`);
     }
   }
   if (report.skipped.length > 0) {
     lines.push('', 'Skipped:');
     for (const k of report.skipped) {
       // Most reasons already start with the path (and line): print it once.
-      const reason = escapeInvisible(relText(k.reason));
+      const reason = sanitizeField(relText(k.reason));
       const where = rel(k.path);
       lines.push(`  ${k.code.padEnd(22)} ${reason.startsWith(where) ? reason : `${where}: ${reason}`}`);
     }
@@ -105,9 +105,9 @@ export function renderScan(report: ScanReport, cwd: string): string {
   }
   if (report.shadowed.length > 0) {
     lines.push('', 'Shadowed:');
-    for (const s of report.shadowed) lines.push(`  ${escapeInvisible(s.skill_id)}: ${rel(s.winner)} (${s.winner_scope}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`);
+    for (const s of report.shadowed) lines.push(`  ${sanitizeField(s.skill_id)}: ${rel(s.winner)} (${s.winner_scope}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`);
   }
-  for (const p of report.problems) lines.push(`note ${p.code}: ${escapeInvisible(relText(p.message))}`);
+  for (const p of report.problems) lines.push(`note ${p.code}: ${sanitizeField(relText(p.message))}`);
   return lines.join('\n');
 }
 

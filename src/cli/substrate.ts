@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import {
   SUBSTRATE_TYPES,
   SkilldexError,
-  escapeInvisible,
+  sanitizeField,
   findSubstrateRoot,
   lintSubstrate,
   readSubstrate,
@@ -18,6 +18,7 @@ import {
   type SubstrateLintReport,
   type SubstrateReport,
   type SubstrateType,
+  type TagNearMiss,
 } from '../index.js';
 import { action, type CliContext } from './context.js';
 
@@ -91,6 +92,7 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
           ctx.io.stdout(renderHitsYaml(report));
           // stdout carries exactly the hits: list; the explanation goes to stderr.
           if (report.opened !== undefined) ctx.err(renderOpened(report.opened));
+          if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0) ctx.err(renderNearMisses(report.tag_near_misses));
         } else ctx.out(renderRead(report, ctx.io.cwd));
         return report.hits.length > 0 ? 0 : 1;
       }),
@@ -147,21 +149,24 @@ function rootOf(opts: SubstrateFlags, ctx: CliContext): string {
 export function renderRead(report: SubstrateReport, cwd: string): string {
   const lines: string[] = [];
   const n = report.hits.length;
-  const terms = report.terms.length > 0 ? ` (terms: ${report.terms.join(', ')})` : '';
+  const terms = report.terms.length > 0 ? ` (terms: ${sanitizeField(report.terms.join(', '))})` : '';
   const scope = report.type_filter === null ? '' : `, type ${report.type_filter}`;
   lines.push(
-    `${report.query_kind} ${JSON.stringify(escapeInvisible(report.query))}${terms}: ${n === 0 ? 'no hits' : `${n} hit${n > 1 ? 's' : ''}`} in ${relTo(cwd, report.root)}${scope}`,
+    `${report.query_kind} ${JSON.stringify(sanitizeField(report.query))}${terms}: ${n === 0 ? 'no hits' : `${n} hit${n > 1 ? 's' : ''}`} in ${relTo(cwd, report.root)}${scope}`,
   );
   if (n > 0) {
     const idWidth = Math.min(24, Math.max(...report.hits.map((h) => h.id.length)));
     for (const h of report.hits) {
       lines.push(
-        `  ${h.type.padEnd(12)}  ${escapeInvisible(h.id).padEnd(idWidth)}  ${h.stop_depth.padEnd(7)}  ${h.match.padEnd(7)}  ${escapeInvisible(h.description)}`,
+        `  ${h.type.padEnd(12)}  ${sanitizeField(h.id).padEnd(idWidth)}  ${h.stop_depth.padEnd(7)}  ${h.match.padEnd(7)}  ${sanitizeField(h.description)}`,
       );
     }
   }
   if (report.problems.length > 0) lines.push('', ...renderProblems(report.problems));
   if (report.opened !== undefined) lines.push('', renderOpened(report.opened));
+  if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0) {
+    lines.push('', renderNearMisses(report.tag_near_misses));
+  }
   return lines.join('\n');
 }
 
@@ -183,18 +188,24 @@ export function renderLint(report: SubstrateLintReport, cwd: string): string {
 function renderProblems(problems: readonly Problem[]): string[] {
   return [
     `Problems (${problems.length}):`,
-    ...problems.map((p) => `  ${p.code.padEnd(20)} ${escapeInvisible(p.message)}`),
+    ...problems.map((p) => `  ${p.code.padEnd(20)} ${sanitizeField(p.message)}`),
   ];
 }
 
 function renderOpened(opened: readonly OpenedFile[]): string {
   const lines = [`Opened (${opened.length} files):`];
   for (const o of opened)
-    lines.push(`  ${o.depth.padEnd(7)}  ${o.path}  ${escapeInvisible(o.why)}`);
+    lines.push(`  ${o.depth.padEnd(7)}  ${sanitizeField(o.path)}  ${sanitizeField(o.why)}`);
   return lines.join('\n');
 }
 
 function relTo(cwd: string, p: string): string {
   const r = path.relative(cwd, p);
   return r === '' ? '.' : r.startsWith('..') ? p : r;
+}
+
+function renderNearMisses(misses: readonly TagNearMiss[]): string {
+  const lines = ['Near misses (tags match exactly; these differ only by case or white space):'];
+  for (const m of misses) lines.push(`  ${m.type.padEnd(12)}  ${sanitizeField(m.id)}  tag ${JSON.stringify(sanitizeField(m.tag))}`);
+  return lines.join('\n');
 }

@@ -8,10 +8,10 @@
  * folder never holds an INDEX.md beside a REFUSAL.md. INDEX.md (or REFUSAL.md) is written last: its
  * presence means the run finished.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
-import { isInside, realpathOrUndefined, resolveInside, writeInside } from '../fsx/index.js';
+import { errCode, isInside, realpathOrUndefined, removeInside, resolveInside, writeInside } from '../fsx/index.js';
 import { ARTIFACTS, type EnrichReport } from './report.js';
 import { renderCandidatesMd } from './render-candidates.js';
 import { renderIndexMd } from './render-index.js';
@@ -46,24 +46,30 @@ export function renderArtifacts(report: EnrichReport): Artifact[] {
  */
 export function writeEvidence(target: EvidenceTarget, report: EnrichReport): string[] {
   const artifacts = renderArtifacts(report);
-  ensureEvidenceRoot(target);
+  // The evidence folder's real path, verified once: every write and removal is confined to it, so
+  // a folder swapped for a link after this check cannot move a write elsewhere.
+  const rootReal = ensureEvidenceRoot(target);
   const written = new Set(artifacts.map((a) => a.name));
   const stale = [ARTIFACTS.index, ARTIFACTS.candidates, ARTIFACTS.refusal].filter(
     (n) => !written.has(n),
   );
   // Every path is checked before anything changes: a planted link that leaves the root is refused
   // (PATH_OUTSIDE_ROOT) while the folder is still untouched.
-  const stalePaths = stale.map((name) => resolveInside(target.root, relTo(target, name)));
+  for (const name of stale) resolveInside(target.root, relTo(target, name));
   for (const a of artifacts) resolveInside(target.root, relTo(target, a.name));
-  // Removing a missing file is a no-op.
-  for (const p of stalePaths) rmSync(p, { force: true });
-  return artifacts.map((a) => writeInside(target.root, relTo(target, a.name), a.text));
+  // Removing a missing file is a no-op; removal goes through the checked folder like the writes.
+  for (const name of stale) removeInside(target.root, relTo(target, name), rootReal);
+  return artifacts.map((a) => writeInside(target.root, relTo(target, a.name), a.text, rootReal));
 }
 
 // The evidence folder may not exist yet. It was checked to resolve inside the project; it is checked
 // again once created, so a link planted on the way cannot move it out.
-function ensureEvidenceRoot(target: EvidenceTarget): void {
-  mkdirSync(target.root, { recursive: true });
+function ensureEvidenceRoot(target: EvidenceTarget): string {
+  try {
+    mkdirSync(target.root, { recursive: true });
+  } catch (err) {
+    throw new SkilldexError('WRITE_FAILED', `could not create the evidence folder ${target.root}: ${errCode(err)}`, { evidence_folder: target.root }, { cause: err });
+  }
   const real = realpathOrUndefined(target.root);
   if (real === undefined || !isInside(target.project, real)) {
     throw new SkilldexError(
@@ -75,6 +81,7 @@ function ensureEvidenceRoot(target: EvidenceTarget): void {
       },
     );
   }
+  return real;
 }
 
 function relTo(target: EvidenceTarget, name: string): string {

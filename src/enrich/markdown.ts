@@ -1,10 +1,10 @@
 /**
  * Safe Markdown pieces for enrichment evidence (pure). Text from skills and briefs is data: it is
- * shown with invisible and control characters escaped (docs/integration.md §5), inside code spans or fenced
- * blocks whose fences it cannot close, or with Markdown's active characters escaped, so a
- * description can never add a heading, a link, a table cell or raw HTML to an artifact.
+ * shown with invisible and control characters escaped (docs/integration.md §5), inside code spans, or as
+ * block quotes and plain text with Markdown's active characters escaped (src/text markdown), so a
+ * description can never add a heading, a fence, a link, a table cell or raw HTML to an artifact.
  */
-import { escapeInvisible } from '../text/index.js';
+import { escapeInvisible, markdownInline, markdownQuote } from '../text/index.js';
 
 /** `text` on one line: invisible and control characters escaped, line breaks and tabs as `\n`, `\r`, `\t`. */
 export function oneLine(text: string): string {
@@ -24,19 +24,18 @@ export function code(text: string, inTable = false): string {
   return `${fence}${pad}${s}${pad}${fence}`;
 }
 
-/** `text` as plain Markdown on one line, with the characters that would start markup escaped. */
+/** `text` as plain Markdown on one line, with every character that could start markup escaped. */
 export function plain(text: string): string {
-  return oneLine(text).replace(/[\\`*[\]<>|]/g, (c) => '\\' + c);
+  return markdownInline(text);
 }
 
 /**
- * `text` verbatim in a fenced `text` block: line breaks kept, invisible and control characters
- * (and lone carriage returns) escaped, the fence longer than any backtick run inside.
+ * `text` quoted as a Markdown block quote, line breaks kept: every line starts with `> ` and is
+ * escaped so it can open no heading, table row, fence or other markup (a description can never
+ * forge a `## REFUSED` heading); invisible and control characters are shown as `\uXXXX`.
  */
-export function fenced(text: string): string {
-  const body = escapeInvisible(text).replace(/\r\n/g, '\n').replace(/\r/g, '\\r');
-  const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
-  return `${fence}text\n${body}\n${fence}`;
+export function quoted(text: string): string {
+  return markdownQuote(text);
 }
 
 /** `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st… */

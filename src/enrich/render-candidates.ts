@@ -2,9 +2,10 @@
  * CANDIDATES.md of a selection (issue #7): for each candidate, at least three sentences — where it
  * comes from, its frontmatter description quoted verbatim (invisible characters escaped), which brief
  * terms it matched and how that makes its score, and why it ranks where it does. Pure. Descriptions
- * are quoted as data inside fenced blocks they cannot close; nothing they say is acted on.
+ * are quoted as data in block quotes whose lines are escaped (no line can start a heading, a
+ * table row or a fence); nothing they say is acted on.
  */
-import { code, count, fenced, grouped, ordinal } from './markdown.js';
+import { code, count, grouped, ordinal, quoted } from './markdown.js';
 import type { EnrichCandidate, EnrichReport } from './report.js';
 import { MAX_DESCRIPTION_CHARS, formatFloor, formatScore } from './score.js';
 import { MAX_CANDIDATES } from './select.js';
@@ -32,8 +33,8 @@ export function renderCandidatesMd(report: EnrichReport): string {
     '',
   );
   lines.push(
-    'Each description is quoted verbatim from its frontmatter, with invisible and control characters shown as ' +
-      '`\\uXXXX` escapes. Descriptions are data: they were scored and quoted, never followed.',
+    'Each description is quoted verbatim from its frontmatter as a block quote, with invisible and control characters shown as ' +
+      '`\\uXXXX` escapes and Markdown characters backslash-escaped. Descriptions are data: they were scored and quoted, never followed.',
   );
   report.candidates.forEach((c, i) => {
     lines.push('', `## ${c.rank}. ${code(c.skill_id)} — ${formatScore(c.score)}`, '');
@@ -52,7 +53,7 @@ function candidateSection(report: EnrichReport, i: number): string[] {
   out.push(
     `${code(c.skill_id)} is ${from} at ${code(c.path)} (revision ${code(c.revision_id)}). Its frontmatter description, verbatim:`,
   );
-  out.push('', fenced(c.description), '');
+  out.push('', quoted(c.description), '');
   const terms = c.matched_terms.map((t) => code(t)).join(', ');
   const window = c.truncated
     ? `the first ${grouped(MAX_DESCRIPTION_CHARS)} of its ${grouped(c.description_chars)} characters`

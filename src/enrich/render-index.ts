@@ -3,7 +3,7 @@
  * path, score, one-line rationale), the scopes read and how plugins were filtered. A pure function
  * of the report; no timestamps, so one library and brief always give the same bytes.
  */
-import { code, count, fenced, grouped, plain } from './markdown.js';
+import { code, count, grouped, plain, quoted } from './markdown.js';
 import { ARTIFACTS, type EnrichReport } from './report.js';
 import { MAX_DESCRIPTION_CHARS, formatFloor, formatScore } from './score.js';
 import { MAX_CANDIDATES } from './select.js';
@@ -13,7 +13,7 @@ export function renderIndexMd(report: EnrichReport): string {
   const n = report.candidates.length;
   const lines: string[] = [];
   lines.push(`# Skill enrichment: ${count(n, 'candidate')}`, '');
-  lines.push('Task brief:', '', fenced(report.task_brief), '');
+  lines.push('Task brief:', '', quoted(report.task_brief), '');
   lines.push(
     `Brief terms (${report.brief_terms.length}): ${report.brief_terms.map((t) => code(t)).join(', ') || '(none)'}.`,
     '',

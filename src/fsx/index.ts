@@ -15,5 +15,15 @@ export {
   sha256Of,
   type RefusedFile,
 } from './read.js';
-export { walkFiles, type WalkResult } from './walk.js';
-export { writeInside } from './write.js';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_HEAD_BYTES,
+  readHeadHashed,
+  readPrefixUntil,
+  type PrefixText,
+  type FileIdentity,
+  type HeadFile,
+  type HeadOptions,
+} from './read-head.js';
+export { DEFAULT_WALK_OPTIONS, SKIPPED_DIRS, walkFiles, type WalkOptions, type WalkResult, type WalkedFile } from './walk.js';
+export { removeInside, writeInside } from './write.js';

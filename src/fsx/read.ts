@@ -49,7 +49,7 @@ export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const READ_OPTION_KEYS: readonly string[] = ['maxBytes', 'label'];
+const READ_OPTION_KEYS: readonly string[] = ['maxBytes', 'label', 'noFollow'];
 
 /**
  * Reads at most `maxBytes` bytes of the regular file `path` (default 1 MiB) as UTF-8 text.
@@ -59,12 +59,12 @@ const READ_OPTION_KEYS: readonly string[] = ['maxBytes', 'label'];
  */
 export function readTextCapped(
   path: string,
-  options: { maxBytes?: number; label?: string } = {},
+  options: { maxBytes?: number; label?: string; noFollow?: boolean } = {},
 ): TextFile | RefusedFile {
   assertKnownOptions(options, READ_OPTION_KEYS, 'readTextCapped');
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SKILL_BYTES;
   const label = options.label ?? path;
-  const raw = readBytesCapped(path, maxBytes, label);
+  const raw = readBytesCapped(path, maxBytes, label, options.noFollow === true);
   if (!raw.ok) return raw;
   const { bytes, mtimeMs } = raw;
   if (bytes.includes(0)) {
@@ -81,17 +81,25 @@ export function readTextCapped(
   return { ok: true, path, bytes, sha256: sha256Of(bytes), text, hasBom, size: bytes.length, mtimeMs };
 }
 
-/** Reads the exact bytes of a regular file up to `maxBytes`; refuses larger and non-regular files. */
+/**
+ * Reads the exact bytes of a regular file up to `maxBytes`; refuses larger and non-regular files.
+ * With `noFollow`, a symbolic link at `path` itself is refused (PATH_OUTSIDE_ROOT): for a path
+ * that was a real path when it was recorded, a link there now was planted since.
+ */
 export function readBytesCapped(
   path: string,
   maxBytes: number,
   label: string = path,
+  noFollow = false,
 ): { ok: true; bytes: Buffer; mtimeMs: number } | RefusedFile {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? constants.O_NOFOLLOW : 0));
   } catch (err) {
+    if (noFollow && errCode(err) === 'ELOOP') {
+      return refuse(path, problem('PATH_OUTSIDE_ROOT', label, `${label} is now a symbolic link; not read`));
+    }
     return refuse(path, problem('UNREADABLE', label, `${label} could not be opened: ${errCode(err)}`));
   }
   try {

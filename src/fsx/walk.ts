@@ -8,7 +8,7 @@
  * Hand-written rather than fdir: fdir suppresses or throws on directory errors as a whole and has
  * no entry bound, while discovery must report each unreadable folder and refused link and go on.
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { problem, type Problem } from '../errors.js';
 import { errCode } from './read.js';
@@ -30,10 +30,13 @@ export interface WalkOptions {
 /** Default walk bounds. */
 export const DEFAULT_WALK_OPTIONS = Object.freeze({ maxDepth: 24, maxEntries: 500_000 });
 
-/** One file found: the path as walked (through links) and its real path. */
+/** One file found: the path as walked (through links), its real path, and its identity when seen. */
 export interface WalkedFile {
   readonly path: string;
   readonly realPath: string;
+  /** Device and inode the walk saw; a reader compares them with the file it opens. */
+  readonly dev?: number;
+  readonly ino?: number;
 }
 
 /** What a walk found and what it refused. */
@@ -80,6 +83,7 @@ export function walkFiles(root: string, matches: (name: string) => boolean, opti
       const full = path.join(dir, d.name);
       let isDir = d.isDirectory();
       let realPath = path.join(real, d.name);
+      let st: { dev: number; ino: number; isDirectory(): boolean } | undefined;
       if (d.isSymbolicLink()) {
         const target = realpathOrUndefined(full);
         if (target === undefined) {
@@ -90,7 +94,6 @@ export function walkFiles(root: string, matches: (name: string) => boolean, opti
           problems.push(problem('PATH_OUTSIDE_ROOT', full, `link ${full} points to ${target}, outside the sanctioned scopes`));
           continue;
         }
-        let st;
         try {
           st = statSync(target);
         } catch (err) {
@@ -114,11 +117,22 @@ export function walkFiles(root: string, matches: (name: string) => boolean, opti
         subdirs.push({ dir: full, real: realPath, depth: depth + 1 });
       } else if (matches(d.name)) {
         // A non-regular file with the right name is still reported: the reader refuses it with a reason.
-        files.push({ path: full, realPath });
+        // The identity is taken now, so a file swapped between the walk and the read is noticed.
+        if (st === undefined) st = identityOf(full);
+        files.push(st === undefined ? { path: full, realPath } : { path: full, realPath, dev: st.dev, ino: st.ino });
       }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
     if (limitHit) break;
   }
   return { files, problems };
+}
+
+function identityOf(p: string): { dev: number; ino: number; isDirectory(): boolean } | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    // Gone since the listing: the reader reports it when it tries to open it.
+    return undefined;
+  }
 }

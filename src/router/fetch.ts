@@ -5,7 +5,7 @@
  * of the file (docs/integration.md §3), so a file swapped between check and read can never slip through.
  */
 import { SkilldexError } from '../errors.js';
-import { DEFAULT_MAX_SKILL_BYTES, readTextCapped } from '../fsx/index.js';
+import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
 import { fetchRowOf, type CatalogReader } from '../catalog/index.js';
 
 /** A skill_fetch request: all four fields required. */
@@ -85,7 +85,16 @@ export function fetchSkill(reader: CatalogReader, request: FetchRequest): FetchR
         { skill_id: req.skill_id, expected: req.expected_revision, current: row.revision_id },
       );
     }
-    const file = readTextCapped(row.real_path, { maxBytes: Math.max(row.size, DEFAULT_MAX_SKILL_BYTES) });
+    // The indexed real path lay inside a sanctioned scope: a link now on the way (a folder swapped
+    // since indexing) could lead anywhere, so the path must still be its own real path.
+    if (realpathOrUndefined(row.real_path) !== row.real_path) {
+      throw new SkilldexError('INDEX_DRIFT', `${row.path} no longer resolves to its indexed real path (a link on the way?): re-index`, {
+        skill_id: req.skill_id,
+        path: row.path,
+        problem: 'PATH_OUTSIDE_ROOT',
+      });
+    }
+    const file = readTextCapped(row.real_path, { maxBytes: Math.max(row.size, DEFAULT_MAX_SKILL_BYTES), noFollow: true });
     if (!file.ok) {
       throw new SkilldexError('INDEX_DRIFT', `${row.path} can no longer be read as indexed (${file.problem.code}): re-index`, {
         skill_id: req.skill_id,

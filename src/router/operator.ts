@@ -12,6 +12,8 @@ import {
   openCatalogForWrite,
   openUsageForWrite,
   publishedPolicy,
+  rollbackWorkingSet,
+  type RollbackReport,
   unarchivedServedIds,
   pruneUsage,
   telemetryPathFor,
@@ -76,6 +78,7 @@ const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
   'maxBytes',
   'maxDepth',
   'maxEntries',
+  'maxFrontmatterBytes',
   'publish',
   'onProgress',
   'dryRun',
@@ -120,6 +123,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+    ...(options.maxFrontmatterBytes !== undefined ? { maxFrontmatterBytes: options.maxFrontmatterBytes } : {}),
   };
   const dryRun = options.dryRun === true;
   // A dry run against a catalog that does not exist yet runs against an empty one in memory.
@@ -144,12 +148,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
   }, true);
 }
 
-/** What a rollback did: the generation it republished and the publish result. */
-export interface RollbackReport {
-  readonly from: { readonly seq: number; readonly catalog_generation: string };
-  readonly to: { readonly seq: number; readonly catalog_generation: string };
-  readonly publish: PublishResult;
-}
+export type { RollbackReport };
 
 /**
  * Republishes an earlier generation (`generation`: its sequence number or id, `sha256:…` or a hex
@@ -160,59 +159,7 @@ export interface RollbackReport {
  * is published.
  */
 export function rollbackCatalog(options: OperatorOptions & { generation?: string }): RollbackReport {
-  return withCatalog(options.catalog, (db) =>
-    db
-      .transaction((): RollbackReport => {
-        const current = db
-          .prepare(`SELECT g.seq, g.generation_id, g.parent_seq FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`)
-          .get() as { seq: number; generation_id: string; parent_seq: number | null } | undefined;
-        if (!current) throw new SkilldexError('CATALOG_EMPTY', `${options.catalog} has no published generation to roll back from`, { catalog: options.catalog });
-        const target = findGeneration(db, options.generation, current);
-        const members = db.prepare(`SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?`).all(target.seq) as {
-          skill_id: string;
-          revision_id: string;
-          state: string;
-        }[];
-        db.prepare(`UPDATE skills SET revision_id = NULL`).run();
-        const put = db.prepare(
-          `INSERT INTO skills (skill_id, revision_id, state) VALUES (?, ?, ?) ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, state = excluded.state`,
-        );
-        for (const m of members) put.run(m.skill_id, m.revision_id, m.state);
-        // The ordinary publish path rebuilds the serving tables for the old member list.
-        const publish = publishWorkingSet(db, target.policy, options.now ?? (() => new Date()));
-        return {
-          from: { seq: current.seq, catalog_generation: current.generation_id },
-          to: { seq: target.seq, catalog_generation: target.generation_id },
-          publish,
-        };
-      })
-      .immediate(),
-  );
-}
-
-function findGeneration(
-  db: Db,
-  asked: string | undefined,
-  current: { seq: number; parent_seq: number | null },
-): { seq: number; generation_id: string; policy: string } {
-  const bySeq = db.prepare(`SELECT seq, generation_id, policy FROM generations WHERE seq = ?`);
-  let row: { seq: number; generation_id: string; policy: string } | undefined;
-  if (asked === undefined) {
-    if (current.parent_seq === null) throw new SkilldexError('GENERATION_NOT_FOUND', `generation ${current.seq} is the first one published: there is none before it`, {});
-    row = bySeq.get(current.parent_seq) as typeof row;
-  } else if (/^\d{1,15}$/.test(asked)) {
-    row = bySeq.get(Number(asked)) as typeof row;
-  } else {
-    const hex = asked.replace(/^sha256:/, '').toLowerCase();
-    if (!/^[0-9a-f]{8,64}$/.test(hex)) {
-      throw new SkilldexError('INVALID_ARGUMENT', `GENERATION must be a sequence number or a generation id (sha256:…, 8 hex digits at least), got ${JSON.stringify(asked)}`, {
-        generation: asked,
-      });
-    }
-    row = db.prepare(`SELECT seq, generation_id, policy FROM generations WHERE substr(generation_id, 8, ?) = ? ORDER BY seq DESC LIMIT 1`).get(hex.length, hex) as typeof row;
-  }
-  if (!row) throw new SkilldexError('GENERATION_NOT_FOUND', `no generation ${asked ?? current.parent_seq ?? ''} in this catalog`, { generation: asked ?? null });
-  return row;
+  return withCatalog(options.catalog, (db) => rollbackWorkingSet(db, options.catalog, options.generation, options.now ?? (() => new Date())));
 }
 
 /** Publishes the working set. */

@@ -5,7 +5,7 @@
  * (drift is an error, never stale bytes).
  */
 import { SkilldexError } from '../errors.js';
-import { DEFAULT_MAX_SKILL_BYTES, readTextCapped } from '../fsx/index.js';
+import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
 import { servedPage, servedRowOf, type CatalogReader, type ServedRow } from '../catalog/index.js';
 import type { SkillState } from './policies/hybrid-lexical-v1.js';
 
@@ -62,8 +62,10 @@ export function readServedSkill(reader: CatalogReader, skillId: string): { skill
   return reader.read((gen) => {
     const row = lookupRow(reader, skillId);
     const skill = toServed(row);
-    const file = readTextCapped(row.real_path, { maxBytes: Math.max(skill.size, DEFAULT_MAX_SKILL_BYTES) });
-    if (!file.ok || file.sha256 !== skill.revision_id || file.size !== skill.size) {
+    // As in fetch: the indexed real path must still be its own real path (no link planted on the way).
+    const moved = realpathOrUndefined(row.real_path) !== row.real_path;
+    const file = readTextCapped(row.real_path, { maxBytes: Math.max(skill.size, DEFAULT_MAX_SKILL_BYTES), noFollow: true });
+    if (moved || !file.ok || file.sha256 !== skill.revision_id || file.size !== skill.size) {
       throw new SkilldexError('INDEX_DRIFT', `${row.path} no longer matches revision ${skill.revision_id}: re-index`, {
         skill_id: skillId,
         path: row.path,

@@ -14,8 +14,10 @@ export const SKILL_FILE = 'SKILL.md';
 
 /** Options of `discoverSkills`: scope choice plus read and walk bounds. */
 export interface DiscoverOptions extends ScopeOptions {
-  /** Size cap per SKILL.md in bytes. Default 1 MiB. */
+  /** Size cap per SKILL.md in bytes (the whole file, hashed but not kept). Default 256 MiB. */
   readonly maxBytes?: number;
+  /** Size cap of the frontmatter in bytes (the only part read as text). Default 64 KiB. */
+  readonly maxFrontmatterBytes?: number;
   /** Deepest folder level walked in a scope. Default 24. */
   readonly maxDepth?: number;
   /** Most directory entries looked at per scope. Default 500,000. */
@@ -87,6 +89,7 @@ export function enumerateSkillFiles(
       files.push({
         path: f.path,
         realPath: f.realPath,
+        ...(f.dev !== undefined && f.ino !== undefined ? { identity: { dev: f.dev, ino: f.ino } } : {}),
         scope: scope.kind,
         scopePath: scope.path,
         ...(scope.plugin !== undefined ? { plugin: scope.plugin } : {}),
@@ -145,7 +148,7 @@ export function resolveIdentities(records: readonly SkillRecord[]): {
 }
 
 /** The keys of DiscoverOptions. */
-const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()('home', 'project', 'scopes', 'maxBytes', 'maxDepth', 'maxEntries');
+const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()('home', 'project', 'scopes', 'maxBytes', 'maxDepth', 'maxEntries', 'maxFrontmatterBytes');
 
 /** Discovers every skill in the scopes `options` selects. INVALID_ARGUMENT for an unknown option. */
 export function discoverSkills(options: DiscoverOptions = {}): ScanReport {
@@ -154,7 +157,10 @@ export function discoverSkills(options: DiscoverOptions = {}): ScanReport {
   const { files, skipped } = enumerateSkillFiles(resolved.scopes, options);
   const records: SkillRecord[] = [];
   for (const f of files) {
-    const loaded = loadSkillFile(f, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+    const loaded = loadSkillFile(f, {
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+      ...(options.maxFrontmatterBytes !== undefined ? { maxFrontmatterBytes: options.maxFrontmatterBytes } : {}),
+    });
     if (loaded.ok) records.push(loaded.record);
     else skipped.push(toSkipped(loaded.problem));
   }

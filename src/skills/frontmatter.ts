@@ -11,6 +11,18 @@ import { parseSimpleFrontmatter } from './frontmatter-fast.js';
 /** Most alias expansions a frontmatter may make before it is refused (an alias bomb). */
 export const MAX_ALIAS_COUNT = 100;
 
+/**
+ * Fixed budget for a parsed frontmatter, in characters of its serialised form (every key and scalar
+ * plus 2 per node): 128 Ki, twice the 64 KiB frontmatter cap. YAML without aliases never serialises
+ * much larger than its source; aliases can (99 aliases to a 1 MB anchor made a 2.4 GB catalog).
+ */
+export const MAX_PARSED_FRONTMATTER_CHARS = 128 * 1024;
+
+/** A parsed frontmatter may serialise to at most this many times its YAML source, plus PARSED_SLACK_CHARS. */
+export const PARSED_TO_SOURCE_RATIO = 2;
+/** Slack on the ratio for tiny frontmatters, whose per-node overhead dominates: 1 Ki characters. */
+export const PARSED_SLACK_CHARS = 1024;
+
 /** The frontmatter text and where the body starts. */
 export interface FrontmatterSplit {
   readonly ok: true;
@@ -108,4 +120,43 @@ export function parseFrontmatter(
 function firstLine(s: string): string {
   const i = s.indexOf('\n');
   return i < 0 ? s : s.slice(0, i);
+}
+
+/**
+ * FRONTMATTER_TOO_LARGE when `data` serialises (keys and scalars plus 2 per node, aliases counted at
+ * every use) to more than MAX_PARSED_FRONTMATTER_CHARS or more than PARSED_TO_SOURCE_RATIO times its
+ * `yamlChars` of source plus PARSED_SLACK_CHARS; undefined when within budget. Stops counting at
+ * the budget, so a bomb costs no more than the budget to measure.
+ */
+export function checkParsedSize(data: unknown, yamlChars: number, label: string, yamlLine = 2): Problem | undefined {
+  const budget = Math.min(MAX_PARSED_FRONTMATTER_CHARS, PARSED_TO_SOURCE_RATIO * yamlChars + PARSED_SLACK_CHARS);
+  const size = serialisedSize(data, budget);
+  if (size <= budget) return undefined;
+  return problem(
+    'FRONTMATTER_TOO_LARGE',
+    label,
+    `${label}: frontmatter of ${yamlChars} characters expands to more than ${budget} (aliases repeat their anchor); refused`,
+    yamlLine,
+  );
+}
+
+// Serialised size of a parsed YAML value, counted until it passes `budget` (then budget + 1).
+function serialisedSize(root: unknown, budget: number): number {
+  let size = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    size += 2;
+    if (typeof v === 'string') size += v.length;
+    else if (Array.isArray(v)) {
+      for (const item of v) stack.push(item);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
+        size += k.length;
+        stack.push(item);
+      }
+    } else size += String(v).length;
+    if (size > budget) return budget + 1;
+  }
+  return size;
 }

@@ -3,9 +3,9 @@
  * turns one file into a record or a coded skip. The hash and the parse come from one read.
  */
 import path from 'node:path';
-import { assertKnownOptions, type Problem } from '../errors.js';
-import { readTextCapped, sha256Of } from '../fsx/index.js';
-import { parseFrontmatter, splitFrontmatter } from './frontmatter.js';
+import { assertKnownOptions, problem, type Problem } from '../errors.js';
+import { readHeadHashed, type FileIdentity } from '../fsx/index.js';
+import { checkParsedSize, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import type { ScopeKind } from './scopes.js';
 import { validateFrontmatter } from './validate.js';
 
@@ -52,33 +52,53 @@ export interface FileOrigin {
   readonly scope: ScopeKind;
   readonly scopePath: string;
   readonly plugin?: string;
+  /** Device and inode the walk saw; the opened file must match them. */
+  readonly identity?: FileIdentity;
 }
 
 /** The options `loadSkillFile` knows. */
-const LOAD_OPTION_KEYS: readonly string[] = ['maxBytes', 'bodyExcerptChars'];
+const LOAD_OPTION_KEYS: readonly string[] = ['maxBytes', 'maxFrontmatterBytes', 'bodyExcerptChars'];
 
 /**
- * Reads, hashes, splits, parses and validates one SKILL.md. Never throws for a bad file (only
- * INVALID_ARGUMENT for an unknown option). `maxBytes` caps the read (default 1 MiB);
- * `bodyExcerptChars` returns that much of the body as `body_excerpt` (from the same read).
+ * Reads the frontmatter of one SKILL.md through a bounded read (the body is hashed, never kept),
+ * then splits, parses, size-checks and validates it. Never throws for a bad file (only
+ * INVALID_ARGUMENT for an unknown option). `maxBytes` caps the whole file (default 256 MiB),
+ * `maxFrontmatterBytes` the head read as text (default 64 KiB, the frontmatter's cap);
+ * `bodyExcerptChars` returns up to that much of the body as `body_excerpt`, from the same head
+ * (so at most what follows the frontmatter within the head).
  */
 export function loadSkillFile(
   origin: FileOrigin,
-  options: { maxBytes?: number; bodyExcerptChars?: number } = {},
+  options: { maxBytes?: number; maxFrontmatterBytes?: number; bodyExcerptChars?: number } = {},
 ): { ok: true; record: SkillRecord } | { ok: false; problem: Problem } {
   assertKnownOptions(options, LOAD_OPTION_KEYS, 'loadSkillFile');
   const label = origin.path;
-  const file = readTextCapped(origin.realPath, { label, ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
+  const file = readHeadHashed(origin.realPath, {
+    label,
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.maxFrontmatterBytes !== undefined ? { headBytes: options.maxFrontmatterBytes } : {}),
+    ...(origin.identity !== undefined ? { expect: origin.identity } : {}),
+  });
   if (!file.ok) return { ok: false, problem: file.problem };
-  const split = splitFrontmatter(file.text, label);
-  if (!split.ok) return split;
+  const split = splitFrontmatter(file.head, label);
+  if (!split.ok) {
+    // The head was cut before the closing fence: the frontmatter itself is over its cap.
+    if (file.truncated && split.problem.code === 'FRONTMATTER_UNCLOSED') {
+      return {
+        ok: false,
+        problem: problem('FRONTMATTER_TOO_LARGE', label, `${label}: the frontmatter does not close within ${file.head.length} characters, over its cap`, 1),
+      };
+    }
+    return split;
+  }
   const parsed = parseFrontmatter(split.yaml, label, split.yamlLine);
   if (!parsed.ok) return parsed;
+  const budget = checkParsedSize(parsed.data, split.yaml.length, label, split.yamlLine);
+  if (budget !== undefined) return { ok: false, problem: budget };
   const folder = path.basename(path.dirname(origin.path));
   const valid = validateFrontmatter(parsed.data, folder, label);
   if (!valid.ok) return valid;
   const f = valid.fields;
-  const normalized = file.text.includes('\r\n') || file.hasBom ? sha256Of(file.text.replace(/\r\n/g, '\n')) : file.sha256;
   const record: SkillRecord = {
     skill_id: origin.scope === 'plugin' && origin.plugin ? `${origin.plugin}:${f.name}` : f.name,
     name: f.name,
@@ -93,7 +113,7 @@ export function loadSkillFile(
     scope_path: origin.scopePath,
     ...(origin.plugin !== undefined ? { plugin: origin.plugin } : {}),
     revision_id: file.sha256,
-    normalized_sha256: normalized,
+    normalized_sha256: file.normalizedSha256,
     size: file.size,
     mtime_ms: file.mtimeMs,
     body_offset: split.bodyOffset,
@@ -101,7 +121,7 @@ export function loadSkillFile(
     warnings: f.warnings,
     flags: f.flags,
     provenance: [origin.path],
-    ...(options.bodyExcerptChars !== undefined ? { body_excerpt: file.text.slice(split.bodyOffset, split.bodyOffset + options.bodyExcerptChars) } : {}),
+    ...(options.bodyExcerptChars !== undefined ? { body_excerpt: file.head.slice(split.bodyOffset, split.bodyOffset + options.bodyExcerptChars) } : {}),
   };
   return { ok: true, record };
 }

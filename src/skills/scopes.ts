@@ -115,6 +115,14 @@ export function resolvePluginScopes(
   for (const { key, installPaths } of entries) {
     if (disabled.has(key)) continue;
     const plugin = key.split('@')[0] ?? key;
+    // The key names a folder below ~/.claude/plugins: it must be one plain path segment, or a key
+    // such as `../../../elsewhere@market` would make discovery read `elsewhere/skills`.
+    if (!isPlainSegment(plugin)) {
+      problems.push(
+        problem('PATH_OUTSIDE_ROOT', registryPath, `plugin key ${JSON.stringify(key)} in ${registryPath} is not a plain folder name; not read`),
+      );
+      continue;
+    }
     for (const ip of installPaths) {
       const abs = path.resolve(pluginsDir, ip);
       const real = realpathOrUndefined(abs) ?? abs;
@@ -125,7 +133,14 @@ export function resolvePluginScopes(
       }
       out.push({ path: path.join(abs, 'skills'), plugin });
     }
-    out.push({ path: path.join(pluginsDir, plugin, 'skills'), plugin });
+    const plain = path.join(pluginsDir, plugin);
+    const plainReal = realpathOrUndefined(plain);
+    // A plugin folder that is a link out of ~/.claude/plugins is refused like an installPath.
+    if (plainReal !== undefined && (realPluginsDir === undefined || !isInside(realPluginsDir, plainReal))) {
+      problems.push(problem('PATH_OUTSIDE_ROOT', plain, `plugin ${key}: folder ${plain} leads to ${plainReal}, outside ${pluginsDir}; not read`));
+      continue;
+    }
+    out.push({ path: path.join(plain, 'skills'), plugin });
   }
   out.sort((a, b) => cmp(a.plugin, b.plugin) || cmp(a.path, b.path));
   return { scopes: out, filter: 'enabled-list' };
@@ -148,6 +163,11 @@ function registryEntries(value: unknown): { key: string; installPaths: string[] 
     out.push({ key, installPaths });
   }
   return out.sort((a, b) => cmp(a.key, b.key));
+}
+
+// One folder name: not empty, not `.` or `..`, no separator and no NUL.
+function isPlainSegment(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !/[\\/\0]/.test(name);
 }
 
 function readDisabledPlugins(settingsPath: string, problems: Problem[]): Set<string> {

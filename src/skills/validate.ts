@@ -13,6 +13,13 @@ export const MAX_NAME_CHARS = 64;
 /** Longest valid description (Agent Skills spec). */
 export const MAX_DESCRIPTION_CHARS = 1024;
 
+/** Longest valid version: one short line (a semver with build metadata fits in 64). */
+export const MAX_VERSION_CHARS = 64;
+/** Most keywords, and most tags, a skill may list (skip beyond): 64, far above real libraries (under 10). */
+export const MAX_LIST_ITEMS = 64;
+/** Longest keyword or tag (skip beyond): 128 characters, a short phrase. */
+export const MAX_LIST_ITEM_CHARS = 128;
+
 const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Fields of the Agent Skills spec plus the extensions Claude Code and other clients read. */
@@ -78,12 +85,21 @@ export function validateFrontmatter(
   }
   const keywords = stringList(data['keywords'], 'keywords', label, warnings);
   const tags = stringList(data['tags'], 'tags', label, warnings);
+  for (const [field, list] of [['keywords', keywords], ['tags', tags]] as const) {
+    const over = listOverCap(list, field, label);
+    if (over !== undefined) return { ok: false, problem: over };
+  }
   const metadata = data['metadata'];
   const metaVersion =
     metadata && typeof metadata === 'object' && !Array.isArray(metadata)
       ? scalarString((metadata as Record<string, unknown>)['version'])
       : undefined;
   const version = scalarString(data['version']) ?? metaVersion;
+  if (version !== undefined && !isShortLine(version)) {
+    warnings.push(
+      problem('VERSION_INVALID', label, `${label}: version must be one line of at most ${MAX_VERSION_CHARS} characters without control characters (found ${version.length} characters)`),
+    );
+  }
   const whenToUse = scalarString(data['when_to_use']);
 
   const flags = new Set<string>();
@@ -141,4 +157,20 @@ function stringList(v: unknown, field: string, label: string, warnings: Problem[
   }
   warnings.push(problem('FIELD_TYPE', label, `${label}: ${field} must be a list of strings or a comma-separated string`));
   return [];
+}
+
+// One short line: no line break, no C0/C1 control, at most MAX_VERSION_CHARS characters.
+function isShortLine(s: string): boolean {
+  return s.length <= MAX_VERSION_CHARS && !/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(s);
+}
+
+function listOverCap(list: readonly string[], field: string, label: string): Problem | undefined {
+  if (list.length > MAX_LIST_ITEMS) {
+    return problem('FRONTMATTER_TOO_LARGE', label, `${label}: ${field} lists ${list.length} items, over the cap of ${MAX_LIST_ITEMS}`);
+  }
+  const long = list.find((k) => k.length > MAX_LIST_ITEM_CHARS);
+  if (long !== undefined) {
+    return problem('FRONTMATTER_TOO_LARGE', label, `${label}: a ${field} item is ${long.length} characters, over the cap of ${MAX_LIST_ITEM_CHARS}`);
+  }
+  return undefined;
 }

@@ -103,6 +103,26 @@ export function entryBody(text: string, summary: EntrySummary): string {
  * Walks line by line and stops at the heading that ends the section: the rest is never looked at.
  */
 function findSummary(text: string, from: number): string | undefined {
+  return scanSummary(text, from).section;
+}
+
+/**
+ * True when `text` (the start of an entry, complete lines) already holds everything a summary-depth
+ * read looks at: the frontmatter is closed (or absent) and the Summary section is ended by the next
+ * heading. A bounded read stops there and never reads the body.
+ */
+export function summaryIsComplete(text: string): boolean {
+  let from = 0;
+  if (/^---[ \t]*\r?\n/.test(text)) {
+    const split = splitFrontmatter(text, '');
+    if (!split.ok) return false;
+    from = split.bodyOffset;
+  }
+  return scanSummary(text, from).ended;
+}
+
+// The Summary section from `from` on, and whether a heading ended it (rather than the text's end).
+function scanSummary(text: string, from: number): { section: string | undefined; ended: boolean } {
   let fence: string | undefined;
   let start = -1;
   let pos = from;
@@ -125,10 +145,10 @@ function findSummary(text: string, from: number): string | undefined {
     if (start < 0) {
       if (SUMMARY_RE.test(line)) start = pos;
     } else if (HEADING_RE.test(line)) {
-      return text.slice(start, lineStart).trim();
+      return { section: text.slice(start, lineStart).trim(), ended: true };
     }
   }
-  return start < 0 ? undefined : text.slice(Math.min(start, text.length)).trim();
+  return { section: start < 0 ? undefined : text.slice(Math.min(start, text.length)).trim(), ended: false };
 }
 
 function stringList(

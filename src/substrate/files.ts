@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { problem, SkilldexError, type Problem } from '../errors.js';
 import {
+  readPrefixUntil,
   readTextCapped,
   realpathOrUndefined,
   resolveInside,
@@ -22,8 +23,15 @@ import {
   type SubstrateType,
 } from './types.js';
 
-/** Default size cap for INDEX.md and entry files: 1 MiB. */
+/** Default size cap for INDEX.md and entry files read whole (index and body depth): 1 MiB. */
 export const DEFAULT_MAX_SUBSTRATE_BYTES = 1024 * 1024;
+
+/**
+ * Most bytes a summary-depth read takes from the start of an entry: 64 KiB (frontmatter plus
+ * Summary section; a Summary is a paragraph or two). The read stops earlier, at the heading after
+ * `## Summary`; an entry whose Summary runs past the cap is judged on the part read.
+ */
+export const MAX_SUMMARY_READ_BYTES = 64 * 1024;
 
 /** An entry file located inside its type folder: its absolute and root-relative paths. */
 export interface EntryLocation {
@@ -42,6 +50,8 @@ export class SubstrateFiles {
   private readonly maxBytes: number;
   private readonly log = new Map<string, { depth: StopDepth; why: string[] }>();
   private readonly texts = new Map<string, string>();
+  // Starts of files read at summary depth only (bounded reads), by absolute path.
+  private readonly heads = new Map<string, string>();
   private readonly folders = new Map<
     SubstrateType,
     { ok: true; abs: string } | { ok: false; problem: Problem }
@@ -155,6 +165,22 @@ export class SubstrateFiles {
     const file = readTextCapped(abs, { maxBytes: this.maxBytes, label: rel });
     if (!file.ok) return { ok: false, problem: file.problem };
     this.texts.set(abs, file.text);
+    return { ok: true, text: file.text };
+  }
+
+  /**
+   * Opens `abs` at summary depth: a bounded read from the start up to the heading after
+   * `## Summary` (`done` says when the text holds it), at most MAX_SUMMARY_READ_BYTES (or the
+   * file cap, if smaller). Recorded like `open`; a file already read whole is reused.
+   */
+  openSummary(abs: string, rel: string, why: string, done: (text: string) => boolean): OpenResult {
+    this.record(rel, 'summary', why);
+    const cached = this.texts.get(abs) ?? this.heads.get(abs);
+    if (cached !== undefined) return { ok: true, text: cached };
+    const file = readPrefixUntil(abs, { maxBytes: Math.min(MAX_SUMMARY_READ_BYTES, this.maxBytes), label: rel, enough: done });
+    if (!file.ok) return { ok: false, problem: file.problem };
+    if (file.complete) this.texts.set(abs, file.text);
+    else this.heads.set(abs, file.text);
     return { ok: true, text: file.text };
   }
 

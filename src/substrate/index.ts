@@ -10,6 +10,7 @@ export {
   type SubstrateLintReport,
   type SubstrateReport,
   type SubstrateType,
+  type TagNearMiss,
 } from './types.js';
 export { parseMarkdownTable, splitTableRow } from './table-parse.js';
 export { resolveIndexTable } from './index-table.js';

@@ -41,9 +41,13 @@ function cachedStem(token: string): string {
   return s;
 }
 
-/** A tag as compared: trimmed and case-folded (`Payments` and `payments` are one tag). */
-export function normalizeTag(tag: string): string {
-  return fold(tag.trim());
+/**
+ * The near-miss key of a tag: case-folded with every white space removed. Tags match exactly (as
+ * written, case and white space included); two tags with one key that are not equal are a near
+ * miss (`Security` for `security`), which `--explain` lists so the author can fix the entry.
+ */
+export function tagNearMissKey(tag: string): string {
+  return fold(tag).replace(/\s+/gu, '');
 }
 
 /** The kind `query` would be parsed as, without validating it. */
@@ -59,7 +63,8 @@ export function parseQuery(query: string): ParsedQuery {
   const text = query.trim();
   const kind = queryKindOf(text);
   if (kind === 'tag') {
-    const tag = normalizeTag(text.slice(TAG_PREFIX.length));
+    // The value is taken as typed (around-the-value spaces dropped): matching is exact.
+    const tag = text.slice(TAG_PREFIX.length).trim();
     if (tag === '')
       throw new SkilldexError(
         'INVALID_QUERY',

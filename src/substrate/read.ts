@@ -8,11 +8,11 @@
  */
 import path from 'node:path';
 import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
-import { entryBody, readEntrySummary, type EntrySummary } from './entry.js';
+import { entryBody, readEntrySummary, summaryIsComplete, type EntrySummary } from './entry.js';
 import { DEFAULT_MAX_SUBSTRATE_BYTES, SubstrateFiles, type EntryLocation } from './files.js';
 import { globIncludes, globOverlap, parseGlob, type Glob } from './glob.js';
 import { checkRoot, loadIndexes, typesToRead } from './load-index.js';
-import { normalizeTag, parseQuery, type ParsedQuery } from './query.js';
+import { parseQuery, tagNearMissKey, type ParsedQuery } from './query.js';
 import { rankHits } from './rank.js';
 import { compareTerms, describeEvidence, evidenceOf, judge } from './relevance.js';
 import type {
@@ -22,6 +22,7 @@ import type {
   SubstrateHit,
   SubstrateReport,
   SubstrateType,
+  TagNearMiss,
 } from './types.js';
 
 /** Options of `readSubstrate`. Unknown keys are refused with INVALID_ARGUMENT. */
@@ -64,9 +65,10 @@ export function readSubstrate(query: string, options: ReadSubstrateOptions): Sub
   );
   const reader = new EntryReader(files, problems);
   const hits: SubstrateHit[] = [];
+  const nearMisses: TagNearMiss[] = [];
   for (const table of tables) {
     for (const row of table.rows) {
-      const decided = decide(parsed, row, reader);
+      const decided = decide(parsed, row, reader, nearMisses);
       if (decided !== undefined) hits.push(toHit(row, decided.depth, decided.match));
     }
   }
@@ -79,19 +81,24 @@ export function readSubstrate(query: string, options: ReadSubstrateOptions): Sub
     hits: rankHits(hits),
     problems,
     ...(options.explain === true ? { opened: files.opened() } : {}),
+    ...(options.explain === true && parsed.kind === 'tag' ? { tag_near_misses: nearMisses } : {}),
   };
 }
 
 type Decision = { readonly depth: StopDepth; readonly match: MatchStrength } | undefined;
 
-function decide(q: ParsedQuery, row: IndexRow, reader: EntryReader): Decision {
+function decide(q: ParsedQuery, row: IndexRow, reader: EntryReader, nearMisses: TagNearMiss[]): Decision {
   if (q.kind === 'topic') return decideTopic(q.terms, row, reader);
   if (q.kind === 'path glob') return decideGlob(q.glob, row, reader);
   const entry = reader.summary(row, 'summary: a tag query needs the frontmatter tags');
   if (entry === undefined) return undefined;
-  return entry.summary.tags.some((t) => normalizeTag(t) === q.tag)
-    ? { depth: 'summary', match: 'full' }
-    : undefined;
+  // Tags match exactly: `tag:security` never matches an entry tagged `Security` (a near miss).
+  if (entry.summary.tags.some((t) => t === q.tag)) return { depth: 'summary', match: 'full' };
+  const key = tagNearMissKey(q.tag);
+  for (const t of entry.summary.tags) {
+    if (tagNearMissKey(t) === key) nearMisses.push({ type: row.type, id: row.id, tag: t });
+  }
+  return undefined;
 }
 
 // Topic: judge at the index; read the summary only when ambiguous; the body only when still so.
@@ -120,6 +127,8 @@ function decideTopic(terms: readonly string[], row: IndexRow, reader: EntryReade
     entry,
     `body: ambiguous after the summary: ${describeEvidence(found, k)}`,
   );
+  // A body that cannot be read (its problem is recorded) leaves the entry ambiguous: excluded.
+  if (body === undefined) return undefined;
   for (const stemmed of evidenceOf(body)) evidence.add(stemmed);
   verdict = judge(compareTerms(terms, evidence), k);
   // The body is the last depth: what is still ambiguous there is excluded.
@@ -194,7 +203,8 @@ class EntryReader {
       this.problems.push(located.problem);
       return undefined;
     }
-    const opened = this.files.open(located.entry.abs, located.entry.rel, 'summary', why);
+    // A bounded read: the entry's start up to the heading after ## Summary, never its body.
+    const opened = this.files.openSummary(located.entry.abs, located.entry.rel, why, summaryIsComplete);
     if (!opened.ok) {
       this.problems.push(opened.problem);
       return undefined;
@@ -204,10 +214,17 @@ class EntryReader {
     return { entry: located.entry, text: opened.text, summary };
   }
 
-  /** The body of an entry already opened at summary depth; recorded as considered, not re-read. */
-  body(open: OpenEntry, why: string): string {
-    this.files.open(open.entry.abs, open.entry.rel, 'body', why);
-    return entryBody(open.text, open.summary);
+  /**
+   * The body of an entry already opened at summary depth: the whole file is read now (size-capped),
+   * or undefined with its problem recorded.
+   */
+  body(open: OpenEntry, why: string): string | undefined {
+    const whole = this.files.open(open.entry.abs, open.entry.rel, 'body', why);
+    if (!whole.ok) {
+      this.problems.push(whole.problem);
+      return undefined;
+    }
+    return entryBody(whole.text, open.summary);
   }
 
   /** `source` parsed as a glob of `row`'s Fires on cell, or a MALFORMED_ROW problem and nothing. */

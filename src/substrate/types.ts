@@ -88,6 +88,19 @@ export interface SubstrateReport {
   readonly problems: readonly Problem[];
   /** Present when `explain` was asked: every file opened, in order, and why. */
   readonly opened?: readonly OpenedFile[];
+  /**
+   * Present when `explain` was asked for a tag query: entries with a tag that differs from the
+   * query's only by case or white space (not a match: tags match exactly), in index order.
+   */
+  readonly tag_near_misses?: readonly TagNearMiss[];
+}
+
+/** An entry tag that is not the queried tag but differs from it only by case or white space. */
+export interface TagNearMiss {
+  readonly type: SubstrateType;
+  readonly id: string;
+  /** The tag as the entry writes it. */
+  readonly tag: string;
 }
 
 /** Counts for one type folder in a lint report. */

@@ -151,4 +151,16 @@ describe('overlays', () => {
     expect([...parseOverlay(text).keys()]).toEqual(['a', 'b']);
     expect(parseOverlay(text).get('b')).toBe('plain text');
   });
+
+  it('no description line starts a heading, a table row or a fence (issue #11)', () => {
+    const text = printOverlay('T', [
+      { key: 'a', text: '| a | b |' },
+      { key: 'b', text: '```' },
+      { key: 'c', text: '~~~ x' },
+      { key: 'd', text: '# REFUSED' },
+    ]);
+    const body = text.split('\n').filter((l) => l !== '' && !/^#{1,2} [A-Za-z]$/.test(l));
+    expect(body).toHaveLength(4);
+    for (const l of body) expect(l).not.toMatch(/^ {0,3}(#|\||```|~~~)/);
+  });
 });

@@ -12,6 +12,7 @@ import {
   renderRefusalMd,
   type EnrichReport,
 } from '../../src/index.js';
+import { markdownInline, markdownQuote } from '../../src/text/index.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 
 const HOSTILE =
@@ -42,17 +43,28 @@ function plan(brief: string, floor?: number): EnrichReport {
 }
 
 describe('rendering hostile text', () => {
-  it('quotes a description verbatim inside a fence it cannot close, controls escaped', () => {
+  it('quotes a description as an escaped block quote: no line of it starts a heading, row or fence (issue #11)', () => {
     const report = plan('invoice tools');
     expect(report.outcome).toBe('selected');
     const md = renderCandidatesMd(report);
-    expect(md).toContain('`````text\nInvoice tools.\n```\n## Injected heading\n');
+    expect(md).toContain('> Invoice tools.\n> \\`\\`\\`\n> \\#\\# Injected heading\n');
     expect(md).toContain('\\u0007');
     expect(md).not.toContain('\u0007');
-    // The injected heading stays inside the fence: the only level-2 headings are the candidates'.
-    const headings = md.split('\n').filter((l) => l.startsWith('## '));
-    const outsideFence = headings.filter((h) => /^## \d+\. /.test(h));
-    expect(headings.length - outsideFence.length).toBe(1);
+    // The only level-2 headings are the candidates'; no line starts a fence or a table row.
+    const lines = md.split('\n');
+    expect(lines.filter((l) => /^ {0,3}#/.test(l)).every((h) => /^(# Candidates|## \d+\. )/.test(h))).toBe(true);
+    expect(lines.some((l) => /^ {0,3}(```|~~~|\|)/.test(l))).toBe(false);
+  });
+
+  it('a description cannot forge a REFUSED heading, a table or a fence in any artifact (issue #11)', () => {
+    const forged = 'Invoice tools.\n## REFUSED\n| a | b |\n| --- | --- |\n~~~\n```\n===\n- item';
+    const lines = markdownQuote(forged).split('\n');
+    expect(lines).toHaveLength(8);
+    for (const l of lines) {
+      expect(l.startsWith('>')).toBe(true);
+      expect(l.slice(1).trimStart()).not.toMatch(/^(#|\||```|~~~|=|-)/);
+    }
+    expect(markdownInline('a|b\n## c`d`')).toBe('a\\|b\\n\\#\\# c\\`d\\`');
   });
 
   it('keeps names with pipes and backticks inside one table cell', () => {

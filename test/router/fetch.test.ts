@@ -3,7 +3,7 @@
  * frontmatter with the identity fields; every contract error has its code (library and CLI exit 3);
  * a drifted file's body is never returned; a missing field is INVALID_ARGUMENT.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Router, changeLifecycle, type FetchRequest, type SearchResult } from '../../src/index.js';
@@ -260,5 +260,30 @@ describe('request validation', () => {
       '--no-telemetry',
     ]);
     expect(f.code).toBe(0);
+  });
+});
+
+describe('fetch after a folder was swapped for a link (issue #11)', () => {
+  it('refuses a pinned fetch whose path now leads outside, even to identical bytes', () => {
+    const { root, router, pin } = setup();
+    // The outside copy has the very bytes indexed: only the path check can tell it apart.
+    const outside = tmpTree({ 'SKILL.md': TEXT });
+    renameSync(path.join(root, 'charts'), path.join(root, 'charts-old'));
+    symlinkSync(outside, path.join(root, 'charts'));
+    let err: unknown;
+    try {
+      router.fetch(pin);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'INDEX_DRIFT', details: { problem: 'PATH_OUTSIDE_ROOT' } });
+  });
+
+  it('refuses a SKILL.md that became a link to an identical outside copy', () => {
+    const { root, router, pin } = setup();
+    const outside = tmpTree({ 'SKILL.md': TEXT });
+    rmSync(path.join(root, 'charts', 'SKILL.md'));
+    symlinkSync(path.join(outside, 'SKILL.md'), path.join(root, 'charts', 'SKILL.md'));
+    expect(codeOf(() => router.fetch(pin))).toBe('INDEX_DRIFT');
   });
 });

@@ -238,3 +238,39 @@ describe('plugins', () => {
     expect(report.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT']);
   });
 });
+
+describe('plugin registry keys (issue #11)', () => {
+  it('refuses a key that climbs out of ~/.claude/plugins and never reads the folder it names', () => {
+    const base = realpathSync(tmpDir());
+    writeTree(base, {
+      'home/elsewhere/skills/x/SKILL.md': skill('x'),
+      [`${PLUGINS}/installed_plugins.json`]: JSON.stringify({
+        version: 2,
+        plugins: { '../../../elsewhere@market': [], '..@market': [], 'a/b@market': [] },
+      }),
+    });
+    const report = discoverSkills({
+      home: path.join(base, 'home'),
+      project: path.join(base, 'project'),
+    });
+    expect(report.skills).toEqual([]);
+    expect(report.enumerated).toEqual([]);
+    expect(report.scopes.filter((s) => s.kind === 'plugin')).toEqual([]);
+    expect(report.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT', 'PATH_OUTSIDE_ROOT', 'PATH_OUTSIDE_ROOT']);
+  });
+
+  it('refuses a plugin folder that is a link out of ~/.claude/plugins', () => {
+    const base = realpathSync(tmpDir());
+    writeTree(base, {
+      'elsewhere/skills/x/SKILL.md': skill('x'),
+      [`${PLUGINS}/installed_plugins.json`]: JSON.stringify({ version: 2, plugins: { 'evil@market': [] } }),
+    });
+    symlinkSync(path.join(base, 'elsewhere'), path.join(base, PLUGINS, 'evil'));
+    const report = discoverSkills({
+      home: path.join(base, 'home'),
+      project: path.join(base, 'project'),
+    });
+    expect(report.skills).toEqual([]);
+    expect(report.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT']);
+  });
+});

@@ -3,13 +3,13 @@
  * (links and paths out of the root are problems and never read), size caps, each file read once,
  * ranking that ignores table order, and the default root convention.
  */
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findSubstrateRoot, readSubstrate, type SubstrateHit } from '../../src/index.js';
 import { compareHits, rankHits } from '../../src/substrate/index.js';
-import { REPO, tmpDir, tmpTree } from '../support/cli.js';
+import { REPO, runCli, tmpDir, tmpTree } from '../support/cli.js';
 
 const EXAMPLE = path.join(REPO, 'examples', 'substrate');
 
@@ -251,5 +251,37 @@ describe('findSubstrateRoot', () => {
     expect(findSubstrateRoot(path.join(base, 'a', 'b'))).toBe(
       findSubstrateRoot(path.dirname(base)),
     );
+  });
+});
+
+describe('tags match exactly; near misses are explained (issue #11)', () => {
+  it('tag:payments does not match Payments; --explain lists it as a near miss', async () => {
+    const root = path.join(REPO, 'test/substrate/fixtures/read/tags/substrate');
+    const report = readSubstrate('tag:payments', { root, explain: true });
+    expect(report.hits.map((h) => h.id)).toEqual(['SOL-1']);
+    expect(report.tag_near_misses).toEqual([{ type: 'anti-pattern', id: 'AP-1', tag: 'Payments' }]);
+    const cased = readSubstrate('tag:Payments', { root });
+    expect(cased.hits.map((h) => h.id)).toEqual(['AP-1']);
+    const cli = await runCli(['substrate', 'read', 'tag:payments', '--root', root, '--explain']);
+    expect(cli.stdout).toContain('Near misses');
+    expect(cli.stdout).toMatch(/anti-pattern\s+AP-1\s+tag "Payments"/);
+  });
+});
+
+describe('summary depth is a bounded read (issue #11)', () => {
+  it('judges an entry with a huge body by its summary without reading the body', () => {
+    const root = path.join(tmpTree({}), 'substrate');
+    const dir = path.join(root, 'anti-pattern');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'INDEX.md'),
+      '# Anti-patterns\n\n| ID | Description | Path |\n| --- | --- | --- |\n| AP-1 | Logging | big.md |\n',
+    );
+    // 3 MiB of body after the summary: over the 1 MiB whole-file cap.
+    const body = '## Detail\n\n' + 'filler text line\n'.repeat(200_000);
+    writeFileSync(path.join(dir, 'big.md'), `---\ntags: [security]\n---\n# Big\n\n## Summary\n\nSecrets.\n\n${body}`);
+    const report = readSubstrate('tag:security', { root, explain: true });
+    expect(report.hits.map((h) => h.id)).toEqual(['AP-1']);
+    expect(report.problems).toEqual([]);
   });
 });

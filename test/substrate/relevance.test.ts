@@ -18,7 +18,7 @@ import {
 
 describe('parseQuery', () => {
   it('classifies tags, path globs and topics', () => {
-    expect(parseQuery('tag:Payments')).toMatchObject({ kind: 'tag', tag: 'payments' });
+    expect(parseQuery('tag:Payments')).toMatchObject({ kind: 'tag', tag: 'Payments' });
     expect(parseQuery('TAG: web/api ')).toMatchObject({ kind: 'tag', tag: 'web/api' });
     expect(parseQuery('src/api/**')).toMatchObject({ kind: 'path glob' });
     expect(parseQuery('*.sql')).toMatchObject({ kind: 'path glob' });

@@ -1,7 +1,7 @@
 /** MCP tool `skill_fetch` (docs/integration.md): one call to Router.fetch, every pin required. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MAX_FETCH_CONTEXT_CHARS, MAX_PIN_CHARS, checkFetchRequest } from '../../index.js';
+import { MAX_FETCH_CONTEXT_CHARS, MAX_PIN_CHARS, checkFetchRequest, sanitizeBlock } from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 /** The skill_fetch result schema. */
@@ -51,7 +51,9 @@ export function registerSkillFetch(server: McpServer, ctx: ServerContext): void 
     (args) =>
       guarded(() => {
         const r = ctx.router.fetch(checkFetchRequest(args));
-        return ok(r, r.body);
+        // The text part is the body with terminal controls and invisible characters escaped; the
+        // exact body is in structuredContent.
+        return ok(r, sanitizeBlock(r.body));
       }),
   );
 }

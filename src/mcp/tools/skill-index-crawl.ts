@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MAX_NEED_CHARS, SkilldexError, crawlCascade, isInside, realpathOrUndefined, resolveInside, type CrawlReport } from '../../index.js';
+import { MAX_NEED_CHARS, SkilldexError, crawlCascade, isInside, realpathOrUndefined, resolveInside, sanitizeField, type CrawlReport } from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 /** Registers skill_index_crawl (only when the server has cascade roots). */
@@ -35,7 +35,7 @@ export function registerSkillIndexCrawl(server: McpServer, ctx: ServerContext): 
       guarded(() => {
         const root = confine(roots, args.root);
         const report: CrawlReport = crawlCascade(root, args.need);
-        const text = report.outcome === 'hit' && report.hit ? `hit: ${report.hit.key} at ${report.hit.path}` : `${report.outcome}`;
+        const text = report.outcome === 'hit' && report.hit ? `hit: ${sanitizeField(report.hit.key)} at ${sanitizeField(report.hit.path)}` : `${report.outcome}`;
         return ok(report, text);
       }),
   );

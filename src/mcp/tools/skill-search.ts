@@ -1,7 +1,7 @@
 /** MCP tool `skill_search` (docs/integration.md): one call to Router.search. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_CHARS, escapeInvisible, type SearchResult } from '../../index.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_CHARS, sanitizeField, type SearchResult } from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 const CandidateSchema = z.object({
@@ -62,12 +62,17 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
   );
 }
 
-/** Short text rendering of a search result for models that read text content. */
+/**
+ * Short text rendering of a search result for models that read text content. Every field a skill
+ * author controls goes through sanitizeField (one line, controls and invisible characters escaped,
+ * capped), so no description or version can forge a candidate line or a "system" line; the exact
+ * values stay in structuredContent.
+ */
 export function renderSearchText(r: SearchResult): string {
   if (r.candidates.length === 0) return `No skill matches. catalog_generation ${r.catalog_generation}`;
   const lines = r.candidates.map(
     (c, i) =>
-      `${i + 1}. ${escapeInvisible(c.skill_id)} (${c.skill_version}, score ${c.score.toFixed(3)}${c.state === 'active' ? '' : `, ${c.state}`}): ${escapeInvisible(c.description).slice(0, 200)}\n   revision_id ${c.revision_id}`,
+      `${i + 1}. ${sanitizeField(c.skill_id, 128)} (${sanitizeField(c.skill_version, 64)}, score ${c.score.toFixed(3)}${c.state === 'active' ? '' : `, ${c.state}`}): ${sanitizeField(c.description, 200)}\n   revision_id ${c.revision_id}`,
   );
   return [...lines, `catalog_generation ${r.catalog_generation}`].join('\n');
 }

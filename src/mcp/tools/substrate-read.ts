@@ -4,7 +4,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SUBSTRATE_TYPES, readSubstrate, type SubstrateType } from '../../index.js';
+import { SUBSTRATE_TYPES, readSubstrate, sanitizeField, type SubstrateType } from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 /** Registers substrate_read (only when the server has a substrate root). */
@@ -34,7 +34,7 @@ export function registerSubstrateRead(server: McpServer, ctx: ServerContext): vo
         const text =
           report.hits.length === 0
             ? 'no entry matches'
-            : report.hits.map((h) => `${h.type}/${h.id} (${h.stop_depth}): ${h.description}`).join('\n');
+            : report.hits.map((h) => `${h.type}/${sanitizeField(h.id, 128)} (${h.stop_depth}): ${sanitizeField(h.description)}`).join('\n');
         return ok(report, text);
       }),
   );
