@@ -39,6 +39,12 @@ export const ERROR_CODES = {
   INVALID_TRANSITION: { exit: 2, hint: 'see skilldex status for the skill state' },
   // Writes.
   WRITE_FAILED: { exit: 2, hint: 'check that the folder is writable and that no folder stands where a file goes' },
+  // The explorer's HTTP face (skilldex serve).
+  ROUTE_NOT_FOUND: { exit: 1, hint: 'see docs/explorer.md for the routes skilldex serve answers' },
+  METHOD_NOT_ALLOWED: { exit: 2, hint: 'the explorer is read-only: use GET (or HEAD)' },
+  FORBIDDEN_ORIGIN: { exit: 2, hint: 'open the page at the address skilldex serve printed; other hosts and sites are refused' },
+  UNAUTHORIZED: { exit: 2, hint: 'send Authorization: Bearer <token>, or open the URL with ?token= that skilldex serve printed' },
+  NOT_CONFIGURED: { exit: 2, hint: 'start skilldex serve with --cascade-root DIR or --substrate DIR' },
   // Internal.
   INTERNAL: { exit: 70, hint: 'this is a bug in skilldex: please report it with the command you ran' },
 } as const satisfies Record<string, { exit: ExitCode; hint: string }>;

@@ -60,8 +60,17 @@ export {
   type EvidenceTarget,
 } from './enrich/index.js';
 export {
+  CatalogExplorer,
+  TelemetryReader,
   resolveCatalogPath,
   telemetryPathFor,
+  type CatalogOverview,
+  type GenerationChange,
+  type LifecycleStep,
+  type RevisionSeen,
+  type SkillRecordView,
+  type UsageCount,
+  type UsageDay,
   type CatalogStatus,
   type DriftedFile,
   type GenerationCounts,

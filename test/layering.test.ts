@@ -25,6 +25,7 @@ const LAYER: Record<string, number> = {
   'index.ts': 5,
   cli: 6,
   mcp: 6,
+  explorer: 6,
 };
 
 function files(dir: string): string[] {
@@ -57,14 +58,14 @@ describe('layering', () => {
         if (to === from) continue;
         const where = `${path.relative(SRC, file)} imports ${spec}`;
         expect(LAYER[to], `${where}: unknown module`).toBeDefined();
-        // The CLI's `mcp` command loads the MCP face lazily, through its index.ts only.
-        if (from === 'cli' && to === 'mcp') {
-          expect(path.relative(path.join(SRC, 'mcp'), target), `${where}: deep import`).toBe('index.js');
-          expect(text.includes(`import('${spec}')`), `${where}: the MCP face is loaded lazily`).toBe(true);
+        // The CLI's `mcp` and `serve` commands load the MCP and explorer faces lazily, through their index.ts only.
+        if (from === 'cli' && (to === 'mcp' || to === 'explorer')) {
+          expect(path.relative(path.join(SRC, to), target), `${where}: deep import`).toBe('index.js');
+          expect(text.includes(`import('${spec}')`), `${where}: the ${to} face is loaded lazily`).toBe(true);
           continue;
         }
         // Faces use only the library API.
-        if (from === 'cli' || from === 'mcp') {
+        if (from === 'cli' || from === 'mcp' || from === 'explorer') {
           expect(to, `${where}: faces import only src/index.ts`).toBe('index.ts');
           continue;
         }

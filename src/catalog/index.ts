@@ -10,3 +10,14 @@ export { TelemetryStore, telemetryPathFor, MAX_CONTEXT_CHARS, type SkillHistory 
 export { CatalogReader, type PublishedGeneration } from './reader.js';
 export { catalogStatus, listGenerations, type CatalogStatus, type DriftedFile, type GenerationInfo } from './status.js';
 export { readMeta, writeMeta } from './meta.js';
+export {
+  CatalogExplorer,
+  DEFAULT_GENERATION_LIMIT,
+  MAX_CHANGE_IDS,
+  type CatalogOverview,
+  type GenerationChange,
+  type LifecycleStep,
+  type RevisionSeen,
+  type SkillRecordView,
+} from './explore.js';
+export { TOP_RANK, TelemetryReader, type UsageCount, type UsageDay } from './telemetry-read.js';

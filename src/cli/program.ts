@@ -12,6 +12,7 @@ import { registerSubstrate } from './substrate.js';
 import { registerRouter } from './router.js';
 import { registerMcp } from './mcp.js';
 import { registerEnrich } from './enrich.js';
+import { registerServe } from './serve.js';
 
 /** The version printed by --version. */
 export const VERSION = '0.1.0';
@@ -33,6 +34,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerRouter(program, ctx);
   registerMcp(program, ctx);
   registerEnrich(program, ctx);
+  registerServe(program, ctx);
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });

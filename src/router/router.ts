@@ -18,6 +18,8 @@ export interface RouterOptions {
   readonly telemetry?: boolean;
   /** Clock for telemetry timestamps (default: the system clock). */
   readonly now?: () => Date;
+  /** Record suggestions and fetches (default true); false reads history only (the explorer). */
+  readonly record?: boolean;
 }
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
@@ -27,16 +29,18 @@ export class Router {
   private readonly reader: CatalogReader;
   private readonly cache = new SearchCache();
   private readonly telemetry: TelemetryStore | undefined;
+  private readonly record: boolean;
 
   constructor(options: RouterOptions) {
     this.reader = new CatalogReader(options.catalog);
+    this.record = options.record !== false;
     this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(telemetryPathFor(options.catalog), options.now ?? (() => new Date()));
   }
 
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
     const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax());
-    this.telemetry?.recordSuggestions(
+    if (this.record) this.telemetry?.recordSuggestions(
       queryHash(request.query),
       result.catalog_generation,
       result.candidates.map((c) => c.skill_id),
@@ -52,7 +56,7 @@ export class Router {
   /** skill_fetch: the verified body of a pinned skill. */
   fetch(request: FetchRequest): FetchResult {
     const result = fetchSkill(this.reader, request);
-    this.telemetry?.recordFetch(result.skill_id, result.revision_id, result.catalog_generation, request.context);
+    if (this.record) this.telemetry?.recordFetch(result.skill_id, result.revision_id, result.catalog_generation, request.context);
     return result;
   }
 

@@ -37,6 +37,8 @@ export interface SearchRequest {
   readonly limit?: number;
   /** Include deprecated skills (penalised); archived are never candidates. */
   readonly include_deprecated?: boolean;
+  /** Rank under this known policy id instead of the generation's (the explorer's comparison). */
+  readonly policy?: string;
 }
 
 /** One ranked candidate: the identity to pin, what to show, and the explained score. */
@@ -126,7 +128,7 @@ export function searchCatalog(
   const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
-    const policy = policyById(gen.policy);
+    const policy = policyById(request.policy ?? gen.policy);
     const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzy = cache.fuzzyIndex(reader, gen);
     const expansions = new Map(unknown.map((t) => [t, fuzzy.expand(t)] as const));
@@ -201,7 +203,7 @@ export function bruteForceSearch(reader: CatalogReader, request: SearchRequest, 
   const all = queryTokens(request.query);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
-    const policy = policyById(gen.policy);
+    const policy = policyById(request.policy ?? gen.policy);
     const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzyEligible = new Set(unknown);
     const bm25 = new Map<number, number>();

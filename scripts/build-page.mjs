@@ -1,0 +1,29 @@
+// Builds the explorer page (issue 15): bundles web/main.ts (with markdown-it and uPlot) into
+// dist/explorer/assets/app.js and its styles into app.css, and copies index.html and favicon.svg beside them.
+// No CDN and no inline code: the page loads only these files. Run by `npm run build`.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(repo, 'dist', 'explorer', 'assets');
+
+/** Bundles the page into dist/explorer/assets; resolves when the files are written. */
+export async function buildPage() {
+  mkdirSync(out, { recursive: true });
+  await build({
+    entryPoints: { app: path.join(repo, 'web', 'main.ts') },
+    bundle: true,
+    format: 'esm',
+    target: ['es2022'],
+    minify: true,
+    sourcemap: false,
+    legalComments: 'eof',
+    outdir: out,
+    logLevel: 'warning',
+  });
+  for (const f of ['index.html', 'favicon.svg']) copyFileSync(path.join(repo, 'web', f), path.join(out, f));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildPage();
