@@ -5,6 +5,7 @@
  * `fuzzy.weighted`) and the generic one (`components: [{ name, points }]`, `dropped_tokens`).
  * No DOM here, so the unit tests run them in Node.
  */
+import { stemmer } from 'stemmer';
 
 /** One segment of a score bar: a component's name and its points (before the multipliers). */
 export interface Segment {
@@ -115,17 +116,17 @@ export function matchedTokens(explanation: unknown): string[] {
 }
 
 /**
- * Splits `text` into runs, marking each word that matches one of `tokens`: equal ignoring case and
- * accents, or sharing the token's stem-length prefix ("tables" for "table", "deploying" for
- * "deploy"). The runs joined give back `text` exactly.
+ * Splits `text` into runs, marking each word whose Porter stem (after folding case and accents)
+ * is the stem of one of `tokens`, as the router matches fields: "tables" for "table", "deploying"
+ * for "deploy". The runs joined give back `text` exactly.
  */
 export function highlightRuns(text: string, tokens: readonly string[]): Run[] {
-  const wanted = tokens.map(foldWord).filter((t) => t.length > 0);
+  const wanted = new Set(tokens.map((t) => stemOf(foldWord(t))).filter((t) => t.length > 0));
   const runs: Run[] = [];
   let last = 0;
+  if (wanted.size === 0) return text === '' ? [] : [{ text, hit: false }];
   for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const w = foldWord(m[0]);
-    if (!wanted.some((t) => matchesWord(w, t))) continue;
+    if (!wanted.has(stemOf(foldWord(m[0])))) continue;
     const at = m.index;
     if (at > last) runs.push({ text: text.slice(last, at), hit: false });
     runs.push({ text: m[0], hit: true });
@@ -139,14 +140,7 @@ function foldWord(s: string): string {
   return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-function matchesWord(word: string, token: string): boolean {
-  if (word === token) return true;
-  // A shared prefix of all but the last two letters (at least 4) stands in for a shared Porter stem.
-  const n = Math.max(4, Math.min(word.length, token.length) - 2);
-  return (
-    word.length >= n &&
-    token.length >= n &&
-    word.slice(0, n) === token.slice(0, n) &&
-    Math.abs(word.length - token.length) <= 3
-  );
+// The library's rule (src/text/stem.ts): only plain Latin words are stemmed.
+function stemOf(word: string): string {
+  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
 }
