@@ -120,10 +120,6 @@ export function registerServe(program: Command, ctx: CliContext): void {
           // The catalog must answer before the URL is printed: a missing or empty one fails here.
           const generation = router.currentGeneration();
           const { startExplorer } = await import('../explorer/index.js');
-          const stopped = new Promise<void>((resolve) => {
-            process.once('SIGINT', resolve);
-            process.once('SIGTERM', resolve);
-          });
           const handle = await startExplorer(
             {
               router,
@@ -139,6 +135,12 @@ export function registerServe(program: Command, ctx: CliContext): void {
               log: (l) => ctx.err(l),
             },
           );
+          // Listen for the stop signal before announcing the URL: a supervisor may stop the server
+          // the moment it reads the URL, and an unhandled SIGTERM would skip the close.
+          const stopped = new Promise<void>((resolve) => {
+            process.once('SIGINT', resolve);
+            process.once('SIGTERM', resolve);
+          });
           if (o.json) ctx.json({ url: handle.url, catalog, catalog_generation: generation });
           else ctx.out(`skilldex serve: ${handle.url}`);
           if (o.open) openBrowser(handle.url, ctx);
