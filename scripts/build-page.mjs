@@ -15,6 +15,9 @@ export async function buildPage(out = path.join(repo, 'dist', 'explorer', 'asset
     entryPoints: { app: path.join(repo, 'web', 'main.ts') },
     bundle: true,
     format: 'esm',
+    // The skill page's Markdown renderer and chart load as their own chunk, on that page only.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     target: ['es2022'],
     minify: true,
     sourcemap: false,

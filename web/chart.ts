@@ -1,10 +1,9 @@
 /**
  * The usage chart of the skill page: suggestions and fetches per day, drawn with uPlot (bundled at
- * build time, its stylesheet merged into app.css). uPlot draws on a canvas and sets styles through
+ * build time and loaded with the skill page; its stylesheet is imported by main.ts into app.css). uPlot draws on a canvas and sets styles through
  * the CSSOM only, so it runs under the page's Content-Security-Policy.
  */
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import { h } from './dom.js';
 
 /** Width of the chart in CSS pixels at most (it shrinks to its card on a phone). */

@@ -4,16 +4,14 @@
  * builds DOM with `h` (text nodes only); skill bodies go through the token renderer of markdown.ts.
  */
 import { api, errorBox, fmt, h, link } from './dom.js';
-import { renderMarkdown } from './markdown.js';
 import { renderResults, short } from './results.js';
-import { usageChart } from './chart.js';
 import type { Policies, SearchResult } from './types.js';
 
 /** Delay between the last keystroke and the search it triggers, in milliseconds. */
 const DEBOUNCE_MS = 200;
 
-/** The search view: a box, results as the agent gets them, the query kept in the URL. */
-export function searchView(main: HTMLElement): void {
+/** The search view: a box, results as the agent gets them, the query kept in the URL; resolves once the first results are drawn. */
+export function searchView(main: HTMLElement): Promise<void> {
   const params = new URLSearchParams(location.search);
   const input = h('input', {
     attrs: {
@@ -71,8 +69,8 @@ export function searchView(main: HTMLElement): void {
     e.preventDefault();
     void run();
   });
-  void run();
   input.focus();
+  return run();
 }
 
 /** Compare policies: one query ranked under two policies, side by side. */
@@ -185,7 +183,12 @@ interface SkillPage {
 
 /** The skill page: identity, frontmatter, revisions, lifecycle, usage, and the body. */
 export async function skillView(main: HTMLElement, skillId: string): Promise<void> {
-  const p = await api<SkillPage>(`/api/skills/${encodeURIComponent(skillId)}`);
+  // markdown-it and uPlot load only here, so the search and overview views start with a small script.
+  const [p, { renderMarkdown }, { usageChart }] = await Promise.all([
+    api<SkillPage>(`/api/skills/${encodeURIComponent(skillId)}`),
+    import('./markdown.js'),
+    import('./chart.js'),
+  ]);
   const s = p.skill;
   const r = p.record;
   document.title = `${s.name} · skilldex`;
@@ -623,7 +626,7 @@ export async function cascadeView(main: HTMLElement): Promise<void> {
 }
 
 /** Substrate: a read with its hits and the stop depth of every file opened. */
-export function substrateView(main: HTMLElement): void {
+export function substrateView(main: HTMLElement): Promise<void> {
   const params = new URLSearchParams(location.search);
   const input = h('input', {
     attrs: {
@@ -719,7 +722,7 @@ export function substrateView(main: HTMLElement): void {
     void run();
   });
   main.append(h('h1', {}, 'Substrate'), form, out);
-  void run();
+  return run();
 }
 
 function table(rows: [string, Node | string][]): HTMLTableElement {

@@ -93,6 +93,14 @@ export const DEFAULT_GENERATION_LIMIT = 30;
 /** Read-only explorer views over one catalog file. */
 export class CatalogExplorer {
   private readonly reader: CatalogReader;
+  // Views that depend only on the published generation, kept until it changes (a 10,000-skill
+  // overview joins every served skill with its revision).
+  private cached: {
+    seq: number;
+    overview?: CatalogOverview;
+    servedIds?: string[];
+    changes?: Map<number, GenerationChange[]>;
+  } = { seq: -1 };
 
   constructor(readonly file: string) {
     this.reader = new CatalogReader(file);
@@ -128,14 +136,14 @@ export class CatalogExplorer {
           `no skill ${JSON.stringify(skillId)} is served`,
           { skill_id: skillId },
         );
-      const revisions = this.reader
-        .prepare(
-          `SELECT r.revision_id, r.version, r.size, r.path, r.scope, r.first_seen,
-                  (SELECT max(g.created_at) FROM generation_members m JOIN generations g ON g.seq = m.seq
-                   WHERE m.skill_id = r.skill_id AND m.revision_id = r.revision_id) AS last_served
-           FROM revisions r WHERE r.skill_id = ? ORDER BY r.first_seen, r.revision_id`,
-        )
-        .all(skillId) as RevisionSeen[];
+      const history = this.historyOf(skillId, gen.seq);
+      const revisions = (
+        this.reader
+          .prepare(
+            `SELECT revision_id, version, size, path, scope, first_seen FROM revisions WHERE skill_id = ? ORDER BY first_seen, revision_id`,
+          )
+          .all(skillId) as Omit<RevisionSeen, 'last_served'>[]
+      ).map((r) => ({ ...r, last_served: history.lastServed.get(r.revision_id) ?? null }));
       return {
         catalog_generation: gen.catalog_generation,
         skill_id: s.skill_id,
@@ -150,36 +158,46 @@ export class CatalogExplorer {
         tags: parseList(s.tags),
         warnings: parseList(s.warnings),
         revisions,
-        lifecycle: this.lifecycleOf(skillId, gen.seq),
+        lifecycle: history.steps,
       };
     });
   }
 
   /** Counts of the published generation by scope and state. */
   overview(): CatalogOverview {
-    return this.reader.read((gen) => ({
-      catalog_generation: gen.catalog_generation,
-      policy: gen.policy,
-      created_at: gen.created_at,
-      counts: gen.counts,
-      by_scope: this.reader
-        .prepare(
-          `SELECT r.scope AS scope, sum(s.state = 'active') AS active, sum(s.state = 'deprecated') AS deprecated, sum(s.state = 'archived') AS archived
+    return this.reader.read(
+      (gen) =>
+        (this.cache(gen.seq).overview ??= {
+          catalog_generation: gen.catalog_generation,
+          policy: gen.policy,
+          created_at: gen.created_at,
+          counts: gen.counts,
+          by_scope: this.reader
+            .prepare(
+              `SELECT r.scope AS scope, sum(s.state = 'active') AS active, sum(s.state = 'deprecated') AS deprecated, sum(s.state = 'archived') AS archived
            FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id
            GROUP BY r.scope ORDER BY r.scope`,
-        )
-        .all() as CatalogOverview['by_scope'],
-    }));
+            )
+            .all() as CatalogOverview['by_scope'],
+        }),
+    );
+  }
+
+  // The per-generation cache, emptied when the published sequence moved.
+  private cache(seq: number): CatalogExplorer['cached'] {
+    if (this.cached.seq !== seq) this.cached = { seq };
+    return this.cached;
   }
 
   /** The ids of every served skill that is not archived, in skill_id order. */
   servedIds(): string[] {
-    return this.reader.read(() =>
-      (
-        this.reader
-          .prepare(`SELECT skill_id FROM serving WHERE state != 'archived' ORDER BY skill_id`)
-          .all() as { skill_id: string }[]
-      ).map((r) => r.skill_id),
+    return this.reader.read(
+      (gen) =>
+        (this.cache(gen.seq).servedIds ??= (
+          this.reader
+            .prepare(`SELECT skill_id FROM serving WHERE state != 'archived' ORDER BY skill_id`)
+            .all() as { skill_id: string }[]
+        ).map((r) => r.skill_id)),
     );
   }
 
@@ -193,6 +211,9 @@ export class CatalogExplorer {
       );
     }
     return this.reader.read((gen) => {
+      const changes = (this.cache(gen.seq).changes ??= new Map<number, GenerationChange[]>());
+      const known = changes.get(limit);
+      if (known) return known;
       const rows = this.reader
         .prepare(
           `SELECT seq, generation_id, parent_seq, policy, created_at, counts FROM generations ORDER BY seq DESC LIMIT ?`,
@@ -215,7 +236,7 @@ export class CatalogExplorer {
       const retired = this.reader.prepare(
         `SELECT skill_id FROM generation_members WHERE seq = @parent AND skill_id NOT IN (SELECT skill_id FROM generation_members WHERE seq = @seq) ORDER BY skill_id`,
       );
-      return rows.map((g) => {
+      const result = rows.map((g) => {
         const params = { seq: g.seq, parent: g.parent_seq ?? -1 };
         const a = (added.all(params) as { skill_id: string }[]).map((r) => r.skill_id);
         const c = (changed.all(params) as { skill_id: string }[]).map((r) => r.skill_id);
@@ -238,6 +259,8 @@ export class CatalogExplorer {
           },
         };
       });
+      changes.set(limit, result);
+      return result;
     });
   }
 
@@ -246,8 +269,13 @@ export class CatalogExplorer {
     this.reader.close();
   }
 
-  // The generations up to `upTo` in which the skill's state or revision changed (or it left).
-  private lifecycleOf(skillId: string, upTo: number): LifecycleStep[] {
+  // The generations up to `upTo` in which the skill's state or revision changed (or it left), and
+  // when each revision was last served. One primary-key lookup per generation: generation_members
+  // is keyed (seq, skill_id), so asking by skill_id alone would scan every generation's members.
+  private historyOf(
+    skillId: string,
+    upTo: number,
+  ): { steps: LifecycleStep[]; lastServed: Map<string, string> } {
     const rows = this.reader
       .prepare(
         `SELECT g.seq, g.generation_id, g.created_at, m.state, m.revision_id
@@ -262,8 +290,10 @@ export class CatalogExplorer {
       revision_id: string | null;
     }[];
     const steps: LifecycleStep[] = [];
+    const lastServed = new Map<string, string>();
     let last: { state: string; revision: string | null } | undefined;
     for (const r of rows) {
+      if (r.revision_id !== null) lastServed.set(r.revision_id, r.created_at);
       const state = r.state ?? 'retired';
       // Generations before the skill first appeared are not part of its history.
       if (last === undefined && r.state === null) continue;
@@ -277,7 +307,7 @@ export class CatalogExplorer {
       });
       last = { state, revision: r.revision_id };
     }
-    return steps;
+    return { steps, lastServed };
   }
 }
 
