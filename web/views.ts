@@ -480,10 +480,15 @@ export async function cascadeView(main: HTMLElement): Promise<void> {
   const params = new URLSearchParams(location.search);
   const rootIdx = params.get('root') ?? '0';
   const t = await api<CascadeTree>(`/api/cascade/tree?root=${encodeURIComponent(rootIdx)}`);
-  const problemsAt = (node: string) =>
-    t.audit.problems.filter(
-      (p) => p.path === node || p.path.startsWith(node === '.' ? '' : node + '/'),
-    );
+  // Each audit problem is shown once, under the deepest node whose folder holds its path.
+  const within = (node: string, p: string): boolean =>
+    node === '.' || p === node || p.startsWith(node + '/');
+  const depth = (n: string): number => (n === '.' ? 0 : n.length + 1);
+  const ownerOf = (p: string): string =>
+    t.nodes
+      .map((n) => n.node)
+      .reduce((best, n) => (within(n, p) && depth(n) > depth(best) ? n : best), '.');
+  const problemsAt = (node: string) => t.audit.problems.filter((p) => ownerOf(p.path) === node);
   const need = h('input', {
     attrs: { type: 'search', id: 'need', placeholder: 'a need, e.g. pdf', 'aria-label': 'need' },
   });
@@ -612,7 +617,7 @@ export async function cascadeView(main: HTMLElement): Promise<void> {
                       'li',
                       {},
                       h('b', {}, p.code),
-                      ` ${p.path}${p.line !== undefined ? ':' + p.line : ''}: ${p.message}`,
+                      ` ${p.message}`, // The message names the file and line.
                     ),
                   ),
                 )
