@@ -148,6 +148,32 @@ export const ERROR_CODES = {
     when: 'a file could not be written (a read-only folder, a folder where a file goes)',
     hint: 'check that the folder is writable and that no folder stands where a file goes',
   },
+  // The explorer's HTTP face (skilldex serve).
+  ROUTE_NOT_FOUND: {
+    exit: 1,
+    when: 'an explorer request names a route skilldex serve does not answer (HTTP 404)',
+    hint: 'see docs/explorer.md for the routes skilldex serve answers',
+  },
+  METHOD_NOT_ALLOWED: {
+    exit: 2,
+    when: 'an explorer request uses a method other than GET or HEAD (HTTP 405)',
+    hint: 'the explorer is read-only: use GET (or HEAD)',
+  },
+  FORBIDDEN_ORIGIN: {
+    exit: 2,
+    when: 'an HTTP request names a foreign Host or Origin, or comes cross-site (HTTP 403)',
+    hint: 'open the page at the address skilldex serve printed; other hosts and sites are refused',
+  },
+  UNAUTHORIZED: {
+    exit: 2,
+    when: 'an HTTP request lacks the bearer token the server was started with (HTTP 401)',
+    hint: 'send Authorization: Bearer <token>, or open the URL with ?token= that skilldex serve printed',
+  },
+  NOT_CONFIGURED: {
+    exit: 2,
+    when: 'an explorer cascade or substrate view was asked for but the server was started without one',
+    hint: 'start skilldex serve with --cascade-root DIR or --substrate DIR',
+  },
   // Internal.
   INTERNAL: {
     exit: 70,

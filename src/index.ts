@@ -63,8 +63,17 @@ export {
 } from './enrich/index.js';
 export {
   SHRINK_LIMIT,
+  CatalogExplorer,
+  TelemetryReader,
   resolveCatalogPath,
   telemetryPathFor,
+  type CatalogOverview,
+  type GenerationChange,
+  type LifecycleStep,
+  type RevisionSeen,
+  type SkillRecordView,
+  type UsageCount,
+  type UsageDay,
   type CatalogStatus,
   type DriftedFile,
   type GenerationCounts,

@@ -33,6 +33,7 @@ const LAYER: Record<string, number> = {
   'index.ts': 5,
   cli: 6,
   mcp: 6,
+  explorer: 6,
 };
 
 // Cycles between files that are known and being removed (none today). An entry that no longer
@@ -169,14 +170,14 @@ describe('layering', () => {
         expect(statSync(target, { throwIfNoEntry: false })?.isFile(), `${where}: no such file`).toBe(true);
         if (to === from) continue;
         expect(LAYER[to], `${where}: unknown module`).toBeDefined();
-        // The CLI's `mcp` command loads the MCP face lazily, through its index.ts only.
-        if (from === 'cli' && to === 'mcp') {
-          expect(path.relative(path.join(SRC, 'mcp'), target), `${where}: deep import`).toBe('index.ts');
-          expect(text.includes(`import('${spec}')`), `${where}: the MCP face is loaded lazily`).toBe(true);
+        // The CLI's `mcp` and `serve` commands load the MCP and explorer faces lazily, through their index.ts only.
+        if (from === 'cli' && (to === 'mcp' || to === 'explorer')) {
+          expect(path.relative(path.join(SRC, to), target), `${where}: deep import`).toBe('index.ts');
+          expect(text.includes(`import('${spec}')`), `${where}: the ${to} face is loaded lazily`).toBe(true);
           continue;
         }
         // Faces use only the library API.
-        if (from === 'cli' || from === 'mcp') {
+        if (from === 'cli' || from === 'mcp' || from === 'explorer') {
           expect(to, `${where}: faces import only src/index.ts`).toBe('index.ts');
           continue;
         }

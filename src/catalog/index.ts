@@ -59,3 +59,14 @@ export {
   type ServingState,
 } from './queries.js';
 export { rollbackWorkingSet, type RollbackReport } from './rollback.js';
+export {
+  CatalogExplorer,
+  DEFAULT_GENERATION_LIMIT,
+  MAX_CHANGE_IDS,
+  type CatalogOverview,
+  type GenerationChange,
+  type LifecycleStep,
+  type RevisionSeen,
+  type SkillRecordView,
+} from './explore.js';
+export { TOP_RANK, TelemetryReader, type UsageCount, type UsageDay } from './telemetry-read.js';

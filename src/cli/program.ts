@@ -14,6 +14,7 @@ import { registerMcp } from './mcp.js';
 import { registerEnrich } from './enrich.js';
 import { registerLearn } from './learn.js';
 import { registerLint } from './lint.js';
+import { registerServe } from './serve.js';
 
 /** Builds the commander program for one run. */
 export function buildProgram(ctx: CliContext): Command {
@@ -34,6 +35,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerEnrich(program, ctx);
   registerLearn(program, ctx);
   registerLint(program, ctx);
+  registerServe(program, ctx);
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });

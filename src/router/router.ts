@@ -30,9 +30,11 @@ export interface RouterOptions {
    * FUZZY_PRESCORE_LIMIT). Tests set 0 or 1 to run the slack path; ranking is the same either way.
    */
   readonly fuzzyPrescoreLimit?: number;
+  /** Record suggestions and fetches (default true); false reads history only (the explorer). */
+  readonly record?: boolean;
 }
 
-const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()('catalog', 'telemetry', 'now', 'usage', 'fuzzyPrescoreLimit');
+const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()('catalog', 'telemetry', 'now', 'usage', 'fuzzyPrescoreLimit', 'record');
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
@@ -47,11 +49,13 @@ export class Router {
   private readonly prescoreLimit: number;
   private usageSig = '';
   private usageIndex = UsageIndex.EMPTY;
+  private readonly record: boolean;
 
   /** A router over the catalog `options.catalog`. INVALID_ARGUMENT for an unknown option. */
   constructor(options: RouterOptions) {
     assertKnownOptions(options, ROUTER_OPTION_KEYS, 'Router');
     this.reader = new CatalogReader(options.catalog);
+    this.record = options.record !== false;
     this.now = options.now ?? (() => new Date());
     this.telemetryFile = telemetryPathFor(options.catalog);
     this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(this.telemetryFile, this.now);
@@ -62,7 +66,7 @@ export class Router {
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
     const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax(), this.usage(), this.prescoreLimit);
-    this.telemetry?.recordSuggestions(
+    if (this.record) this.telemetry?.recordSuggestions(
       queryHash(request.query),
       result.catalog_generation,
       result.candidates.map((c) => c.skill_id),
@@ -78,8 +82,8 @@ export class Router {
   /** skill_fetch: the verified body of a pinned skill. */
   fetch(request: FetchRequest): FetchResult {
     const result = fetchSkill(this.reader, request);
-    this.telemetry?.recordFetch(result.skill_id, result.revision_id, result.catalog_generation, request.context);
-    if (this.telemetry) this.recordExample(result.skill_id, request.context);
+    if (this.record) this.telemetry?.recordFetch(result.skill_id, result.revision_id, result.catalog_generation, request.context);
+    if (this.telemetry && this.record) this.recordExample(result.skill_id, request.context);
     return result;
   }
 

@@ -12,6 +12,11 @@ export interface SearchRequest {
   readonly limit?: number;
   /** Include deprecated skills (penalised); archived are never candidates. */
   readonly include_deprecated?: boolean;
+  /**
+   * Rank under this known policy id instead of the generation's (the explorer's comparison; not
+   * part of the MCP contract). Every catalog carries the data of every policy.
+   */
+  readonly policy?: string;
 }
 
 /** One ranked candidate: the identity to pin, what to show, and the explained score. */

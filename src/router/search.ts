@@ -85,7 +85,7 @@ export function searchCatalog(
   const limit = checkLimit(request.limit, maxLimit);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
-    const policy = policyById(gen.policy);
+    const policy = policyById(request.policy ?? gen.policy);
     if (policy.kind === 'bm25f') {
       const q = analyzeQuery(request.query);
       return { ...searchBm25f(reader, cache.bm25f, gen, q, limit, includeDeprecated, history, telemetryMax, usage), query: request.query };
@@ -163,7 +163,7 @@ export function bruteForceSearch(
   const limit = checkLimit(request.limit, maxLimit);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
-    const policy = policyById(gen.policy);
+    const policy = policyById(request.policy ?? gen.policy);
     if (policy.kind === 'bm25f') {
       const q = analyzeQuery(request.query);
       return { ...bruteForceBm25f(reader, new Bm25fCache(), gen, q, limit, includeDeprecated, history, usage), query: request.query };

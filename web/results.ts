@@ -1,0 +1,152 @@
+/**
+ * The ranked results of one search as the agent gets them: rank, id, version, state, score, the
+ * explanation as a stacked bar of its components (scaled to the best base in the list) with its
+ * multipliers, and the name and description with matched words highlighted through text nodes.
+ */
+import { fmt, h, link } from './dom.js';
+import {
+  droppedTokens,
+  explanationMultipliers,
+  explanationSegments,
+  highlightRuns,
+  matchedTokens,
+  queryTokensOf,
+} from './explain.js';
+import type { SearchResult } from './types.js';
+
+/** Colour class of each known component; other names cycle through the rest. */
+const SEGMENT_CLASS: Record<string, string> = {
+  keywords: 'c0',
+  name: 'c1',
+  description: 'c2',
+  fts: 'c3',
+  fuzzy: 'c4',
+};
+
+/** Renders `result` (one search) as a list of result cards, with the dropped tokens above. */
+export function renderResults(result: SearchResult): HTMLElement {
+  const first = result.candidates[0]?.explanation;
+  const dropped = first === undefined ? [] : droppedTokens(first);
+  const used = first === undefined ? [] : queryTokensOf(first);
+  const matchedAnywhere = new Set(result.candidates.flatMap((c) => matchedTokens(c.explanation)));
+  const unmatched = used.filter((t) => !matchedAnywhere.has(t));
+  const maxBase = Math.max(
+    1e-9,
+    ...result.candidates.map((c) =>
+      explanationSegments(c.explanation).reduce((s, x) => s + x.points, 0),
+    ),
+  );
+  const meta = h(
+    'div',
+    { class: 'meta' },
+    h('span', {}, 'policy ', h('code', {}, result.policy)),
+    h(
+      'span',
+      {},
+      'generation ',
+      h('code', { title: result.catalog_generation }, short(result.catalog_generation)),
+    ),
+    used.length > 0
+      ? h('span', {}, 'scoring tokens: ', ...used.map((t) => h('code', { class: 'tok' }, t)))
+      : null,
+    dropped.length > 0
+      ? h(
+          'span',
+          { class: 'dropped' },
+          'dropped: ',
+          ...dropped.map((d) =>
+            h('code', { class: 'tok', title: d.reason }, `${d.token} (${d.reason})`),
+          ),
+        )
+      : null,
+    unmatched.length > 0
+      ? h(
+          'span',
+          { class: 'dropped' },
+          'matched by no result: ',
+          ...unmatched.map((t) => h('code', { class: 'tok' }, t)),
+        )
+      : null,
+  );
+  if (result.candidates.length === 0)
+    return h(
+      'div',
+      {},
+      meta,
+      h('p', { class: 'empty' }, 'No candidate: the agent would get an empty list for this query.'),
+    );
+  const list = h(
+    'ol',
+    { class: 'results' },
+    result.candidates.map((c, i) => {
+      const words = matchedTokens(c.explanation);
+      const segments = explanationSegments(c.explanation);
+      const m = explanationMultipliers(c.explanation);
+      return h(
+        'li',
+        { class: 'card result', attrs: { 'data-skill-id': c.skill_id } },
+        h(
+          'div',
+          { class: 'row' },
+          h('span', { class: 'rank' }, `#${i + 1}`),
+          link(`/skills/${encodeURIComponent(c.skill_id)}`, highlighted(c.name, words)),
+          h('code', { class: 'id' }, c.skill_id),
+          h('span', { class: 'version' }, c.skill_version),
+          h('span', { class: `state ${c.state}` }, c.state),
+          h('span', { class: 'score', title: 'final score' }, fmt(c.score)),
+        ),
+        h('p', { class: 'desc' }, highlighted(c.description, words)),
+        h(
+          'div',
+          {
+            class: 'bar',
+            attrs: {
+              role: 'img',
+              'aria-label': segments.map((s) => `${s.name} ${fmt(s.points)}`).join(', '),
+            },
+          },
+          segments.map((s, k) => {
+            const seg = h('span', {
+              class: `seg ${SEGMENT_CLASS[s.name] ?? `c${(k % 6) + 5}`}`,
+              title: `${s.name}: ${fmt(s.points)}`,
+            });
+            seg.style.width = `${(100 * s.points) / maxBase}%`;
+            return seg;
+          }),
+        ),
+        h(
+          'div',
+          { class: 'legend' },
+          segments.map((s, k) =>
+            h(
+              'span',
+              {},
+              h('i', { class: `swatch ${SEGMENT_CLASS[s.name] ?? `c${(k % 6) + 5}`}` }),
+              `${s.name} ${fmt(s.points)}`,
+            ),
+          ),
+          h(
+            'span',
+            { class: 'mult' },
+            `× telemetry ${fmt(m.telemetry)} × lifecycle ${fmt(m.lifecycle)} = ${fmt(c.score)}`,
+          ),
+        ),
+      );
+    }),
+  );
+  return h('div', {}, meta, list);
+}
+
+/** `text` as a fragment of text nodes, matched words wrapped in <mark>. */
+export function highlighted(text: string, words: readonly string[]): DocumentFragment {
+  const frag = document.createDocumentFragment();
+  for (const r of highlightRuns(text, words))
+    frag.append(r.hit ? h('mark', {}, r.text) : document.createTextNode(r.text));
+  return frag;
+}
+
+/** A generation or revision id shortened for display (the full id stays in the title). */
+export function short(id: string): string {
+  const i = id.indexOf(':');
+  return i >= 0 ? id.slice(0, i + 1) + id.slice(i + 1, i + 13) : id.slice(0, 12);
+}
