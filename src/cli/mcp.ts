@@ -35,7 +35,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
     .addHelpText(
       'after',
-      '\nExamples:\n  claude mcp add skilldex -- npx skilldex mcp --catalog ~/.skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate',
+      '\nExamples:\n  claude mcp add skilldex -- skilldex mcp --catalog ~/.local/share/skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate',
     )
     .action(
       action(ctx, async (o: McpFlags): Promise<0> => {
