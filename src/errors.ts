@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   NOT_A_FILE: { exit: 2, hint: 'give a regular file' },
   INVALID_INPUT_FILE: { exit: 2, hint: 'fix the named line of the input file' },
   SUBSTRATE_NOT_FOUND: { exit: 2, hint: 'pass --root DIR or run inside a project with a substrate/ folder' },
+  CONFIG_INVALID: { exit: 2, hint: 'fix the named key of the config file (see skilldex config --help)' },
+  FILE_EXISTS: { exit: 2, hint: 'the file is the user\'s: pass --force to replace it, or merge by hand' },
   // Catalog.
   CATALOG_MISSING: { exit: 2, hint: 'create one with: skilldex index --catalog FILE' },
   CATALOG_EMPTY: { exit: 2, hint: 'no generation is published yet: run skilldex index (or skilldex publish)' },

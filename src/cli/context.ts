@@ -3,6 +3,8 @@
  * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
  */
 import { SkilldexError, type ExitCode } from '../index.js';
+import { loadConfigLayers, type ConfigLayers } from './config.js';
+import { resolveSettings, type SettingFlags, type Settings } from './settings.js';
 
 /** The process surface a command may touch. */
 export interface CliIo {
@@ -19,7 +21,21 @@ export interface CliIo {
 /** Shared state of one CLI run: the I/O and the exit code the run ends with. */
 export class CliContext {
   exitCode: ExitCode = 0;
+  /** The `--config FILE` given to the program (set by program.ts before a command runs). */
+  configFlag: string | undefined;
+  private layers: ConfigLayers | undefined;
   constructor(readonly io: CliIo) {}
+
+  /** The config files of this run, read once on first use. */
+  configLayers(): ConfigLayers {
+    this.layers ??= loadConfigLayers(this.configFlag, this.io.env, this.io.cwd);
+    return this.layers;
+  }
+
+  /** The effective settings for a command's flags (flags > env > project > user > defaults). */
+  settings(flags: SettingFlags = {}, withCatalogScopes = false): Settings {
+    return resolveSettings(this.configLayers(), flags, this.io.env, this.io.cwd, withCatalogScopes);
+  }
 
   /** Prints `value` as pretty JSON with a trailing newline on stdout. */
   json(value: unknown): void {
@@ -80,9 +96,4 @@ export function parseIntOption(name: string, min: number, max: number): (v: stri
 /** Collects a repeatable option into an array. */
 export function collect(v: string, prev: string[] = []): string[] {
   return [...prev, v];
-}
-
-/** Whether telemetry is on: not turned off by `--no-telemetry` nor by SKILLDEX_TELEMETRY=off. */
-export function telemetryEnabled(flag: boolean | undefined, env: CliIo['env']): boolean {
-  return flag !== false && env['SKILLDEX_TELEMETRY'] !== 'off';
 }

@@ -2,15 +2,14 @@
  * `skilldex mcp`: serve the catalog to agents over the Model Context Protocol (issue #4). The MCP
  * face is loaded only when this command runs, so other commands start fast.
  */
-import path from 'node:path';
 import type { Command } from 'commander';
-import { Router, SkilldexError, findSubstrateRoot, realpathOrUndefined, resolveCatalogPath } from '../index.js';
-import { action, collect, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
+import { Router, SkilldexError, findSubstrateRoot, realpathOrUndefined } from '../index.js';
+import { action, collect, parseIntOption, type CliContext } from './context.js';
 
 interface McpFlags {
   catalog?: string;
   http?: number;
-  host: string;
+  host?: string;
   cascadeRoot?: string[];
   substrate?: string;
   telemetry?: boolean;
@@ -27,9 +26,9 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         'Tools: skill_search, skill_fetch; skill_index_crawl with --cascade-root; substrate_read when a\n' +
         'substrate is given or found. Also serves the MCP Skills extension (skills/list, skills/get).',
     )
-    .option('--catalog <file>', 'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)')
+    .option('--catalog <file>', 'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)')
     .option('--http <port>', 'serve Streamable HTTP on PORT instead of stdio (0: any free port)', parseIntOption('--http', 0, 65535))
-    .option('--host <addr>', 'address to bind with --http', '127.0.0.1')
+    .option('--host <addr>', 'address to bind with --http (default: mcp.host of the config, else 127.0.0.1)')
     .option('--cascade-root <dir>', 'a skill.index cascade skill_index_crawl may read (repeatable)', collect)
     .option('--substrate <dir>', 'substrate root for substrate_read (default: a substrate/ folder at or above the cwd)')
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
@@ -39,19 +38,21 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (o: McpFlags): Promise<0> => {
-        const catalog = resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
-        const cascadeRoots = (o.cascadeRoot ?? []).map((d) => {
-          const real = realpathOrUndefined(path.resolve(ctx.io.cwd, d));
-          if (real === undefined) throw new SkilldexError('FILE_NOT_FOUND', `--cascade-root ${d} does not exist`, { option: '--cascade-root', value: d });
+        const settings = ctx.settings({ catalog: o.catalog, telemetry: o.telemetry, cascadeRoots: o.cascadeRoot, substrate: o.substrate, host: o.host });
+        const catalog = settings.catalog.value;
+        const cascadeRoots = settings['mcp.cascade_roots'].value.map((d) => {
+          const real = realpathOrUndefined(d);
+          if (real === undefined) throw new SkilldexError('FILE_NOT_FOUND', `--cascade-root ${d} does not exist (from ${settings['mcp.cascade_roots'].source})`, { option: '--cascade-root', value: d });
           return real;
         });
-        const substrateRoot = o.substrate !== undefined ? path.resolve(ctx.io.cwd, o.substrate) : findSubstrateRoot(ctx.io.cwd);
+        const named = settings['mcp.substrate'].value;
+        const substrateRoot = named ?? findSubstrateRoot(ctx.io.cwd);
         // A named substrate that is not there is refused at start, as a missing --cascade-root is,
         // rather than offering a tool whose every call fails.
-        if (o.substrate !== undefined && realpathOrUndefined(path.resolve(ctx.io.cwd, o.substrate)) === undefined) {
-          throw new SkilldexError('SUBSTRATE_NOT_FOUND', `--substrate ${o.substrate} does not exist`, { option: '--substrate', value: o.substrate });
+        if (named !== undefined && realpathOrUndefined(named) === undefined) {
+          throw new SkilldexError('SUBSTRATE_NOT_FOUND', `--substrate ${named} does not exist (from ${settings['mcp.substrate'].source})`, { option: '--substrate', value: named });
         }
-        const router = new Router({ catalog, telemetry: telemetryEnabled(o.telemetry, ctx.io.env) });
+        const router = new Router({ catalog, telemetry: settings.telemetry.value });
         // The catalog must answer before we announce ourselves: a missing or empty one fails here, clearly.
         router.currentGeneration();
         const mcp = await import('../mcp/index.js');
@@ -66,7 +67,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
               process.once('SIGINT', resolve);
               process.once('SIGTERM', resolve);
             });
-            const handle = await mcp.serveHttp(serverCtx, o.http, o.host);
+            const handle = await mcp.serveHttp(serverCtx, o.http, settings['mcp.host'].value);
             await stopped;
             await handle.close();
           }

@@ -12,6 +12,7 @@ import { registerSubstrate } from './substrate.js';
 import { registerRouter } from './router.js';
 import { registerMcp } from './mcp.js';
 import { registerEnrich } from './enrich.js';
+import { registerConfig } from './config-command.js';
 
 /** The version printed by --version. */
 export const VERSION = '0.1.0';
@@ -24,6 +25,7 @@ export function buildProgram(ctx: CliContext): Command {
         'SQLite router, index cascades, substrate reads and evidence-backed enrichment.',
     )
     .version(VERSION)
+    .option('--config <file>', 'config file to use instead of the user config (also $SKILLDEX_CONFIG)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
@@ -33,6 +35,11 @@ export function buildProgram(ctx: CliContext): Command {
   registerRouter(program, ctx);
   registerMcp(program, ctx);
   registerEnrich(program, ctx);
+  registerConfig(program, ctx);
+  // The global --config is known before any command's action runs.
+  program.hook('preAction', () => {
+    ctx.configFlag = program.opts<{ config?: string }>().config;
+  });
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });

@@ -18,19 +18,20 @@ import {
   meanMetrics,
   parseQueryLines,
   publishCatalog,
-  resolveCatalogPath,
+  readCatalogScopes,
   scoreRanking,
   MRR_DEPTH,
   DEFAULT_POLICY_ID,
   POLICY_ID,
   type Candidate,
+  type DiscoverOptions,
   type ExitCode,
   type IndexReport,
   type LifecycleState,
   type Metrics,
   type SearchResult,
 } from '../index.js';
-import { action, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
+import { action, parseIntOption, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
@@ -41,9 +42,9 @@ interface CatalogFlag {
 
 /** Registers the router commands. */
 export function registerRouter(program: Command, ctx: CliContext): void {
-  const catalogOf = (o: CatalogFlag): string => resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
-  const catalogHelp = 'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)';
-  const telemetryOn = (o: { telemetry?: boolean }): boolean => telemetryEnabled(o.telemetry, ctx.io.env);
+  const catalogOf = (o: CatalogFlag): string => ctx.settings({ catalog: o.catalog }).catalog.value;
+  const catalogHelp = 'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
+  const telemetryOn = (o: { telemetry?: boolean }): boolean => ctx.settings({ telemetry: o.telemetry }).telemetry.value;
 
   addScopeOptions(
     program
@@ -62,15 +63,18 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .addHelpText('after', '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish')
     .action(
       action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string }) => {
+        const catalog = catalogOf(o);
+        const discover = indexScopes(ctx, o, catalog);
+        const policy = ctx.settings({ policy: o.policy }).policy.value;
         const progress = progressLine(ctx.io, 'indexing');
         let report: IndexReport;
         try {
           report = indexCatalog({
-            catalog: catalogOf(o),
-            ...discoverOptions(o, ctx),
+            catalog,
+            ...discover,
             publish: o.publish !== false,
             onProgress: progress.update,
-            ...(o.policy !== undefined ? { policy: o.policy } : {}),
+            ...(policy !== undefined ? { policy } : {}),
           });
         } finally {
           progress.done();
@@ -287,6 +291,21 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         }
       }),
     );
+}
+
+/**
+ * The scopes `index` reads: the scope flags when given; else `library.scopes` of the config; else
+ * the scopes (or home and project) the catalog remembers from its last index, so a bare `index`
+ * from another folder does not retire the first project's skills; else the default scopes.
+ */
+function indexScopes(ctx: CliContext, o: ScopeFlags, catalog: string): DiscoverOptions {
+  const explicit = o.scope !== undefined || o.home !== undefined || o.project !== undefined;
+  if (explicit) return discoverOptions(o, ctx);
+  const configured = ctx.settings({})['library.scopes'];
+  if (configured.value !== undefined) return { ...discoverOptions(o, ctx), scopes: configured.value };
+  const remembered = readCatalogScopes(catalog);
+  if (remembered !== undefined) return { ...discoverOptions(o, ctx), ...remembered };
+  return discoverOptions(o, ctx);
 }
 
 async function readInput(ctx: CliContext, file: string): Promise<string> {

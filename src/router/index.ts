@@ -33,7 +33,9 @@ export {
   getGenerations,
   indexCatalog,
   publishCatalog,
+  readCatalogScopes,
   type IndexReport,
+  type RememberedScopes,
   type LifecycleReport,
   type OperatorOptions,
 } from './operator.js';

@@ -51,9 +51,52 @@ export function indexCatalog(options: OperatorOptions & DiscoverOptions & { publ
     const now = options.now ?? (() => new Date());
     const policy = choosePolicy(db, options.policy);
     const summary = ingestSkills(db, options, now, options.onProgress);
+    // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
+    // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
+    writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
     const publish = options.publish === false ? null : publishWorkingSet(db, policy, now);
     return { catalog: options.catalog, ...summary, publish };
   }, true);
+}
+
+/** The meta key under which a catalog remembers the scopes it was last indexed from. */
+const SCOPES_META_KEY = 'scopes';
+
+/** The scope options a catalog was last indexed with: explicit scopes, or the home and project. */
+export interface RememberedScopes {
+  readonly scopes?: readonly string[];
+  readonly home?: string;
+  readonly project?: string;
+}
+
+function scopeMemory(o: DiscoverOptions): RememberedScopes {
+  if (o.scopes !== undefined) return { scopes: [...o.scopes] };
+  return { ...(o.home !== undefined ? { home: o.home } : {}), ...(o.project !== undefined ? { project: o.project } : {}) };
+}
+
+/**
+ * The scopes `catalog` was last indexed from, or undefined when the file does not exist or was
+ * never indexed by a skilldex that remembers them. A malformed value is CATALOG_CORRUPT.
+ */
+export function readCatalogScopes(catalog: string): RememberedScopes | undefined {
+  if (!existsSync(catalog)) return undefined;
+  return withCatalog(catalog, (db) => {
+    const raw = readMeta(db, SCOPES_META_KEY);
+    if (raw === undefined) return undefined;
+    let v: unknown;
+    try {
+      v = JSON.parse(raw) as unknown;
+    } catch (err) {
+      throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are not JSON`, { catalog }, { cause: err });
+    }
+    const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((e) => typeof e === 'string');
+    if (v === null || typeof v !== 'object') throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are not an object`, { catalog });
+    const o = v as Record<string, unknown>;
+    if ((o['scopes'] !== undefined && !strings(o['scopes'])) || (o['home'] !== undefined && typeof o['home'] !== 'string') || (o['project'] !== undefined && typeof o['project'] !== 'string')) {
+      throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are malformed`, { catalog });
+    }
+    return o as RememberedScopes;
+  });
 }
 
 /** Publishes the working set. */
