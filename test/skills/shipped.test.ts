@@ -41,10 +41,27 @@ describe('shipped skills', () => {
 
   it('the router skill tells the agent to search, inspect, fetch with all four pins, and handle every consumer error', () => {
     const text = readFileSync(path.join(SKILLS, 'skill-router', 'SKILL.md'), 'utf8');
-    for (const word of ['skill_search', 'skill_fetch', 'expected_revision', 'catalog_generation', 'context', 'explanation']) {
+    for (const word of [
+      'skill_search',
+      'skill_fetch',
+      'expected_revision',
+      'catalog_generation',
+      'context',
+      'explanation',
+    ]) {
       expect(text).toContain(word);
     }
-    for (const code of ['CATALOG_GENERATION_MISMATCH', 'REVISION_MISMATCH', 'SKILL_NOT_FOUND', 'SKILL_ARCHIVED', 'INDEX_DRIFT', 'INVALID_QUERY', 'INVALID_ARGUMENT', 'CATALOG_MISSING', 'CATALOG_EMPTY']) {
+    for (const code of [
+      'CATALOG_GENERATION_MISMATCH',
+      'REVISION_MISMATCH',
+      'SKILL_NOT_FOUND',
+      'SKILL_ARCHIVED',
+      'INDEX_DRIFT',
+      'INVALID_QUERY',
+      'INVALID_ARGUMENT',
+      'CATALOG_MISSING',
+      'CATALOG_EMPTY',
+    ]) {
       expect(text).toContain(code);
     }
   });
@@ -65,7 +82,10 @@ describe('shipped skills', () => {
     const source = filesBelow(SKILLS);
     expect(filesBelow(path.join(PLUGIN, 'skills'))).toEqual(source);
     for (const f of source) {
-      expect(readFileSync(path.join(PLUGIN, 'skills', f)).equals(readFileSync(path.join(SKILLS, f))), f).toBe(true);
+      expect(
+        readFileSync(path.join(PLUGIN, 'skills', f)).equals(readFileSync(path.join(SKILLS, f))),
+        f,
+      ).toBe(true);
     }
   });
 });
@@ -89,7 +109,12 @@ describe('Claude Code plugin and marketplace files', () => {
 
   it('plugin/.mcp.json starts `skilldex mcp` on stdio', () => {
     const mcp = z
-      .object({ mcpServers: z.record(z.string(), z.object({ command: z.string(), args: z.array(z.string()) }).strict()) })
+      .object({
+        mcpServers: z.record(
+          z.string(),
+          z.object({ command: z.string(), args: z.array(z.string()) }).strict(),
+        ),
+      })
       .strict()
       .parse(readJson(path.join(PLUGIN, '.mcp.json')));
     expect(mcp.mcpServers['skilldex']).toEqual({ command: 'skilldex', args: ['mcp'] });
@@ -104,7 +129,13 @@ describe('Claude Code plugin and marketplace files', () => {
         plugins: z
           .array(
             z
-              .object({ name: kebab, source: z.string().startsWith('./'), description: z.string(), version: z.string(), category: z.string() })
+              .object({
+                name: kebab,
+                source: z.string().startsWith('./'),
+                description: z.string(),
+                version: z.string(),
+                category: z.string(),
+              })
               .strict(),
           )
           .min(1),
@@ -113,6 +144,8 @@ describe('Claude Code plugin and marketplace files', () => {
       .parse(readJson(path.join(REPO, '.claude-plugin', 'marketplace.json')));
     const entry = market.plugins.find((p) => p.name === 'skilldex');
     expect(entry?.version).toBe(packageVersion);
-    expect(statSync(path.join(REPO, entry!.source, '.claude-plugin', 'plugin.json')).isFile()).toBe(true);
+    expect(statSync(path.join(REPO, entry!.source, '.claude-plugin', 'plugin.json')).isFile()).toBe(
+      true,
+    );
   });
 });
