@@ -13,6 +13,7 @@ import { registerRouter } from './router.js';
 import { registerMcp } from './mcp.js';
 import { registerEnrich } from './enrich.js';
 import { registerConfig } from './config-command.js';
+import { registerInit } from './init.js';
 
 /** The version printed by --version. */
 export const VERSION = '0.1.0';
@@ -36,6 +37,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerMcp(program, ctx);
   registerEnrich(program, ctx);
   registerConfig(program, ctx);
+  registerInit(program, ctx);
   // The global --config is known before any command's action runs.
   program.hook('preAction', () => {
     ctx.configFlag = program.opts<{ config?: string }>().config;
