@@ -106,6 +106,13 @@ export {
   type SearchResult,
   type ServedPage,
   type ServedSkill,
+  DEFAULT_RECENT_REVISIONS,
+  describeSkill,
+  locateSkills,
+  suggestSkillIds,
+  type RevisionInfo,
+  type SkillDetail,
+  type SkillLocation,
 } from './router/index.js';
 export {
   DEFAULT_READ_OPTIONS,

@@ -43,3 +43,13 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ServedPage, type ServedSkill } f
 export { HYBRID_LEXICAL_V2, POLICY_V2_ID, V2, idfWeight, scoreV2 } from './policies/hybrid-lexical-v2.js';
 export { DEFAULT_POLICY_ID, POLICIES, checkPolicyId, policyById } from './policies/index.js';
 export type { RankingPolicy } from './policies/policy.js';
+export {
+  DEFAULT_RECENT_REVISIONS,
+  SUGGESTION_MAX_DISTANCE,
+  describeSkill,
+  locateSkills,
+  suggestSkillIds,
+  type RevisionInfo,
+  type SkillDetail,
+  type SkillLocation,
+} from './inspect.js';

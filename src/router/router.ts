@@ -18,6 +18,12 @@ export interface RouterOptions {
   readonly telemetry?: boolean;
   /** Clock for telemetry timestamps (default: the system clock). */
   readonly now?: () => Date;
+  /**
+   * Record the candidates a search shows as suggestions (default true: the agent path). A person's
+   * searches in a terminal pass false, so repeating them does not lower what they show; fetches
+   * are still recorded, and telemetry is still read for ranking.
+   */
+  readonly recordSuggestions?: boolean;
 }
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
@@ -27,20 +33,24 @@ export class Router {
   private readonly reader: CatalogReader;
   private readonly cache = new SearchCache();
   private readonly telemetry: TelemetryStore | undefined;
+  private readonly recordSuggestions: boolean;
 
   constructor(options: RouterOptions) {
     this.reader = new CatalogReader(options.catalog);
+    this.recordSuggestions = options.recordSuggestions !== false;
     this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(telemetryPathFor(options.catalog), options.now ?? (() => new Date()));
   }
 
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
     const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax());
-    this.telemetry?.recordSuggestions(
-      queryHash(request.query),
-      result.catalog_generation,
-      result.candidates.map((c) => c.skill_id),
-    );
+    if (this.recordSuggestions) {
+      this.telemetry?.recordSuggestions(
+        queryHash(request.query),
+        result.catalog_generation,
+        result.candidates.map((c) => c.skill_id),
+      );
+    }
     return result;
   }
 
