@@ -21,6 +21,8 @@ export interface CliIo {
 /** Shared state of one CLI run: the I/O and the exit code the run ends with. */
 export class CliContext {
   exitCode: ExitCode = 0;
+  /** `--quiet`: no progress and no notes on stderr (errors still print). Set by program.ts. */
+  quiet = false;
   /** The `--config FILE` given to the program (set by program.ts before a command runs). */
   configFlag: string | undefined;
   private layers: ConfigLayers | undefined;
@@ -50,6 +52,11 @@ export class CliContext {
   /** Prints a diagnostic line on stderr. */
   err(text: string): void {
     this.io.stderr(text.endsWith('\n') ? text : text + '\n');
+  }
+
+  /** Prints an advisory line on stderr unless --quiet. */
+  note(text: string): void {
+    if (!this.quiet) this.err(text);
   }
 
   /** Reports a failure: JSON `{ error }` on stdout with --json, else `error CODE: …` on stderr. */

@@ -27,6 +27,7 @@ export function buildProgram(ctx: CliContext): Command {
     )
     .version(VERSION)
     .option('--config <file>', 'config file to use instead of the user config (also $SKILLDEX_CONFIG)')
+    .option('-q, --quiet', 'no progress lines and no advisory notes on stderr (errors still print)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
@@ -40,7 +41,9 @@ export function buildProgram(ctx: CliContext): Command {
   registerInit(program, ctx);
   // The global --config is known before any command's action runs.
   program.hook('preAction', () => {
-    ctx.configFlag = program.opts<{ config?: string }>().config;
+    const opts = program.opts<{ config?: string; quiet?: boolean }>();
+    ctx.configFlag = opts.config;
+    ctx.quiet = opts.quiet === true;
   });
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {

@@ -70,7 +70,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         const catalog = catalogOf(o);
         const discover = indexScopes(ctx, o, catalog);
         const policy = ctx.settings({ policy: o.policy }).policy.value;
-        const progress = progressLine(ctx.io, 'indexing');
+        const progress = progressLine(ctx.io, 'indexing', { enabled: o.json !== true && !ctx.quiet });
         let report: IndexReport;
         try {
           report = indexCatalog({
@@ -359,7 +359,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
             }
             ctx.out(lines.join('\n'));
             for (const u of unknown) {
-              ctx.err(`unknown label ${escapeInvisible(u.skill_id)}: not in the published generation (${u.queries.map((q) => `${escapeInvisible(q.file)} ${escapeInvisible(q.id)}`).join(', ')})`);
+              ctx.note(`unknown label ${escapeInvisible(u.skill_id)}: not in the published generation (${u.queries.map((q) => `${escapeInvisible(q.file)} ${escapeInvisible(q.id)}`).join(', ')})`);
             }
           }
           return unknown.length > 0 ? 1 : 0;
