@@ -12,8 +12,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { createRequire } from 'node:module';
+import type * as SmolToml from 'smol-toml';
 import { SkilldexError } from '../index.js';
+
+// smol-toml is loaded only when a config file is read or written, not at every start-up.
+const requireCjs = createRequire(import.meta.url);
+/** The TOML parser, loaded on first use. */
+export function toml(): typeof SmolToml {
+  return requireCjs('smol-toml') as typeof SmolToml;
+}
 
 /** The settings a config file may hold. Unknown keys are refused with CONFIG_INVALID. */
 export interface ConfigFile {
@@ -132,7 +140,7 @@ export function readConfigFile(file: string, home: string): ConfigFile {
   }
   let raw: unknown;
   try {
-    raw = file.endsWith('.json') ? JSON.parse(text) : parseToml(text);
+    raw = file.endsWith('.json') ? JSON.parse(text) : toml().parse(text);
   } catch (err) {
     throw new SkilldexError(
       'CONFIG_INVALID',
@@ -203,7 +211,7 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
 export function renderConfig(config: ConfigFile): string {
   const header =
     '# skilldex configuration (written by skilldex init; see skilldex config --help).\n';
-  return header + stringifyToml(config as Record<string, unknown>) + '\n';
+  return header + toml().stringify(config as Record<string, unknown>) + '\n';
 }
 
 /**

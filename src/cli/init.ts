@@ -23,9 +23,8 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { parse as parseToml } from 'smol-toml';
 import { SkilldexError, escapeInvisible, indexCatalog, type IndexReport } from '../index.js';
-import { readConfigFile, renderConfig, type ConfigFile } from './config.js';
+import { readConfigFile, renderConfig, toml, type ConfigFile } from './config.js';
 import { action, type CliContext } from './context.js';
 import { renderIndex } from './router.js';
 
@@ -398,7 +397,7 @@ function planMcp(
     text = readFileSync(file, 'utf8');
     let parsed: Record<string, unknown>;
     try {
-      parsed = parseToml(text) as Record<string, unknown>;
+      parsed = toml().parse(text) as Record<string, unknown>;
     } catch (err) {
       throw new SkilldexError(
         'CONFIG_INVALID',
