@@ -96,6 +96,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--catalog <file>', catalogHelp)
     .option('--policy <id>', 'ranking policy to publish under (remembered by the catalog)')
     .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  skilldex index --no-publish && skilldex publish\n  skilldex publish --policy tf.skillrouter.hybrid-lexical.v2 --json')
     .action(
       action(ctx, (o: CatalogFlag & { policy?: string }) => {
         const r = publishCatalog({ catalog: catalogOf(o), ...(o.policy !== undefined ? { policy: o.policy } : {}) });
@@ -109,6 +110,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     program
       .command(`${name} <skill_id>`)
       .summary(summary)
+      .description(`${summary[0]!.toUpperCase()}${summary.slice(1)}, then publish a new generation (unless --no-publish).\nAn operator command: never served over MCP.`)
+      .addHelpText('after', `\nExamples:\n  skilldex ${name} ${name === 'deprecate' ? 'csv-cleaner --reason "merged" --replacement spreadsheet-analyst' : name === 'archive' ? 'old-skill --reason "superseded"' : 'old-skill'}\n  skilldex ${name} old-skill --no-publish && skilldex publish`)
       .option('--catalog <file>', catalogHelp)
       .option('--no-publish', 'change the working set only; publish later')
       .option('--json', 'print the result as JSON');
@@ -139,6 +142,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
   program
     .command('generations')
     .summary('list published generations, newest first')
+    .description('List every published generation, newest first: sequence, time, catalog_generation and counts.\nThe current one is marked *.')
+    .addHelpText('after', '\nExamples:\n  skilldex generations\n  skilldex generations --json')
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the list as JSON')
     .action(
@@ -158,6 +163,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
   program
     .command('status')
     .summary('catalog, published generation, counts, unpublished changes and drifted files')
+    .description('Print the catalog file, its published generation, working-set counts, unpublished changes and\nthe files that changed or vanished since indexing. Exit 1 when any file drifted.')
+    .addHelpText('after', '\nExamples:\n  skilldex status\n  skilldex status --json || skilldex index')
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the status as JSON')
     .action(
