@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { discoverSkills, escapeInvisible, type DiscoverOptions, type ScanReport } from '../index.js';
 import { action, collect, parseIntOption, type CliContext } from './context.js';
+import { progressLine } from './progress.js';
 
 /** Options shared by every command that discovers skills (scan, index). */
 export interface ScopeFlags {
@@ -54,7 +55,13 @@ export function registerScan(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, (opts: ScopeFlags & { json?: boolean; verbose?: boolean }) => {
-        const report = discoverSkills(discoverOptions(opts, ctx));
+        const progress = progressLine(ctx.io, 'scanning', { enabled: opts.json !== true && !ctx.quiet });
+        let report: ScanReport;
+        try {
+          report = discoverSkills(discoverOptions(opts, ctx), progress.update);
+        } finally {
+          progress.done();
+        }
         if (opts.json) ctx.json(report);
         else ctx.out(renderScan(report, ctx.io.cwd, opts.verbose === true));
         // No skill at all is "ran but found nothing usable" (DESIGN.md §7).

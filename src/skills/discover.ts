@@ -144,16 +144,21 @@ export function resolveIdentities(records: readonly SkillRecord[]): {
   return { skills, duplicates, near_duplicates, shadowed };
 }
 
-/** Discovers every skill in the scopes `options` selects. */
-export function discoverSkills(options: DiscoverOptions = {}): ScanReport {
+/**
+ * Discovers every skill in the scopes `options` selects. `onProgress(done, total)` is called every
+ * 256 files read and once at the end (total: the SKILL.md files enumerated).
+ */
+export function discoverSkills(options: DiscoverOptions = {}, onProgress?: (done: number, total: number) => void): ScanReport {
   const resolved = resolveScopes(options);
   const { files, skipped } = enumerateSkillFiles(resolved.scopes, options);
   const records: SkillRecord[] = [];
-  for (const f of files) {
+  for (const [i, f] of files.entries()) {
+    if (onProgress && (i & 255) === 0) onProgress(i, files.length);
     const loaded = loadSkillFile(f, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
     if (loaded.ok) records.push(loaded.record);
     else skipped.push(toSkipped(loaded.problem));
   }
+  onProgress?.(files.length, files.length);
   const ids = resolveIdentities(records);
   return {
     scopes: resolved.scopes,

@@ -70,3 +70,19 @@ describe('--quiet', () => {
     expect(quiet.stdout).toContain('| q.jsonl |');
   });
 });
+
+describe('discoverSkills progress', () => {
+  it('reports (0, total) first and (total, total) last', async () => {
+    const { discoverSkills } = await import('../../src/index.js');
+    const root = tmpTree({
+      'a/SKILL.md': skillMd('a', 'alpha'),
+      'b/SKILL.md': skillMd('b', 'beta'),
+      'c/SKILL.md': skillMd('c', 'gamma'),
+    });
+    const calls: [number, number][] = [];
+    const report = discoverSkills({ scopes: [root] }, (done, total) => calls.push([done, total]));
+    expect(report.skills).toHaveLength(3);
+    expect(calls[0]).toEqual([0, 3]);
+    expect(calls[calls.length - 1]).toEqual([3, 3]);
+  });
+});
