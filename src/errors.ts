@@ -69,6 +69,16 @@ export const ERROR_CODES = {
     when: 'no substrate root was given and none is found at or above the current folder, or the root is not a folder',
     hint: 'pass --root DIR or run inside a project with a substrate/ folder',
   },
+  CONFIG_INVALID: {
+    exit: 2,
+    when: 'a config file is not valid TOML or JSON, or a key of it has an unknown name or a value of the wrong type',
+    hint: 'fix the named key of the config file (see skilldex config --help)',
+  },
+  FILE_EXISTS: {
+    exit: 2,
+    when: '`init` would replace a file of the user\'s that differs from what it writes',
+    hint: "the file is the user's: pass --force to replace it, or merge by hand",
+  },
   // Catalog.
   CATALOG_MISSING: {
     exit: 2,

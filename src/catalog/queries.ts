@@ -167,3 +167,69 @@ export function lexicalRankStatement(reader: CatalogReader, spec: LexicalRankSpe
     ORDER BY partial DESC, s.skill_id ASC
     LIMIT @heap`);
 }
+
+/** Where a served skill's file is: its path and the scope it was found in. */
+export interface ServedLocation {
+  readonly path: string;
+  readonly scope: string;
+  readonly scope_path: string;
+}
+
+/** The path and scope of a served skill, or undefined when the generation does not serve it. */
+export function servedLocationOf(reader: CatalogReader, skillId: string): ServedLocation | undefined {
+  return reader
+    .prepare(
+      `SELECT s.path, r.scope, r.scope_path FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.skill_id = ?`,
+    )
+    .get(skillId) as ServedLocation | undefined;
+}
+
+/** A working-set skill's lifecycle row (revision null: retired), or undefined when never seen. */
+export function workingSkillOf(
+  reader: CatalogReader,
+  skillId: string,
+): { skill_id: string; revision_id: string | null; state: ServingState; reason: string | null; replacement: string | null } | undefined {
+  return reader.prepare(`SELECT skill_id, revision_id, state, reason, replacement FROM skills WHERE skill_id = ?`).get(skillId) as
+    | { skill_id: string; revision_id: string | null; state: ServingState; reason: string | null; replacement: string | null }
+    | undefined;
+}
+
+/** The served identity and text of a skill, or undefined. */
+export function servedIdentityOf(
+  reader: CatalogReader,
+  skillId: string,
+): { skill_version: string; revision_id: string; name: string; description: string } | undefined {
+  return reader.prepare(`SELECT skill_version, revision_id, name, description FROM serving WHERE skill_id = ?`).get(skillId) as
+    | { skill_version: string; revision_id: string; name: string; description: string }
+    | undefined;
+}
+
+/** Where one revision of a skill was found. */
+export function revisionLocationOf(reader: CatalogReader, skillId: string, revisionId: string): ServedLocation | undefined {
+  return reader.prepare(`SELECT path, scope, scope_path FROM revisions WHERE skill_id = ? AND revision_id = ?`).get(skillId, revisionId) as
+    | ServedLocation
+    | undefined;
+}
+
+/** One revision seen of a skill. */
+export interface RevisionSeenRow {
+  readonly revision_id: string;
+  readonly seq: number;
+  readonly version: string | null;
+  readonly path: string;
+  readonly first_seen: string;
+}
+
+/** The `limit` most recent revisions of a skill (newest first) and how many it has in all. */
+export function revisionsOf(reader: CatalogReader, skillId: string, limit: number): { recent: RevisionSeenRow[]; total: number } {
+  const recent = reader
+    .prepare(`SELECT revision_id, seq, version, path, first_seen FROM revisions WHERE skill_id = ? ORDER BY seq DESC, revision_id ASC LIMIT ?`)
+    .all(skillId, limit) as RevisionSeenRow[];
+  const total = reader.prepare(`SELECT COUNT(*) FROM revisions WHERE skill_id = ?`).pluck().get(skillId) as number;
+  return { recent, total };
+}
+
+/** Every skill id the catalog has seen (working set, retired ones included), in id order. */
+export function knownSkillIds(reader: CatalogReader): string[] {
+  return reader.prepare(`SELECT skill_id FROM skills ORDER BY skill_id`).pluck().all() as string[];
+}

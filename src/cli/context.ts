@@ -4,6 +4,8 @@
  */
 import path from 'node:path';
 import { SkilldexError, codedFromForeign, readTextCapped, sanitizeField, type ExitCode } from '../index.js';
+import { loadConfigLayers, type ConfigLayers } from './config.js';
+import { resolveSettings, type SettingFlags, type Settings } from './settings.js';
 
 /** The process surface a command may touch. */
 export interface CliIo {
@@ -25,7 +27,23 @@ export interface CliIo {
 /** Shared state of one CLI run: the I/O and the exit code the run ends with. */
 export class CliContext {
   exitCode: ExitCode = 0;
+  /** `--quiet`: no progress and no notes on stderr (errors still print). Set by program.ts. */
+  quiet = false;
+  /** The `--config FILE` given to the program (set by program.ts before a command runs). */
+  configFlag: string | undefined;
+  private layers: ConfigLayers | undefined;
   constructor(readonly io: CliIo) {}
+
+  /** The config files of this run, read once on first use. */
+  configLayers(): ConfigLayers {
+    this.layers ??= loadConfigLayers(this.configFlag, this.io.env, this.io.cwd);
+    return this.layers;
+  }
+
+  /** The effective settings for a command's flags (flags > env > project > user > defaults). */
+  settings(flags: SettingFlags = {}, withCatalogScopes = false): Settings {
+    return resolveSettings(this.configLayers(), flags, this.io.env, this.io.cwd, withCatalogScopes);
+  }
 
   /** Prints `value` as pretty JSON with a trailing newline on stdout. */
   json(value: unknown): void {
@@ -46,6 +64,11 @@ export class CliContext {
   /** Prints a diagnostic line on stderr. */
   err(text: string): void {
     this.io.stderr(text.endsWith('\n') ? text : text + '\n');
+  }
+
+  /** Prints an advisory line on stderr unless --quiet. */
+  note(text: string): void {
+    if (!this.quiet) this.err(text);
   }
 
   /** Reports a failure: JSON `{ error }` on stdout with --json, else `error CODE: …` on stderr. */

@@ -100,7 +100,8 @@ export function registerLint(program: Command, ctx: CliContext): void {
             { option: '--fail-on', value: failOn },
           );
         }
-        const showProgress = !o.quiet;
+        const quiet = o.quiet === true || ctx.quiet;
+        const showProgress = !quiet;
         const indexing = progressLine(ctx.io, 'lint: indexing');
         const ranking = progressLine(ctx.io, 'lint: ranking self-queries');
         let report: LintReport;
@@ -129,7 +130,7 @@ export function registerLint(program: Command, ctx: CliContext): void {
             renderLintText(report, {
               cwd: ctx.io.cwd,
               fixSuggestions: o.fixSuggestions === true,
-              quiet: o.quiet === true,
+              quiet,
             }),
           );
         if (report.skills === 0 && report.findings.length === 0) return 1;

@@ -4,13 +4,13 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { Router, SkilldexError, findSubstrateRoot, readTextCapped, realpathOrUndefined, resolveCatalogPath } from '../index.js';
-import { action, collect, parseIntOption, telemetryEnabled, usageEnabled, type CliContext } from './context.js';
+import { Router, SkilldexError, findSubstrateRoot, readTextCapped, realpathOrUndefined } from '../index.js';
+import { action, collect, parseIntOption, usageEnabled, type CliContext } from './context.js';
 
 interface McpFlags {
   catalog?: string;
   http?: number;
-  host: string;
+  host?: string;
   cascadeRoot?: string[];
   substrate?: string;
   telemetry?: boolean;
@@ -30,9 +30,9 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         'Tools: skill_search, skill_fetch; skill_index_crawl with --cascade-root; substrate_read when a\n' +
         'substrate is given or found. Also serves the MCP Skills extension (skills/list, skills/get).',
     )
-    .option('--catalog <file>', 'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)')
+    .option('--catalog <file>', 'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)')
     .option('--http <port>', 'serve Streamable HTTP on PORT instead of stdio (0: any free port)', parseIntOption('--http', 0, 65535))
-    .option('--host <addr>', 'address to bind with --http (outside loopback only with a token)', '127.0.0.1')
+    .option('--host <addr>', 'address to bind with --http (default: mcp.host of the config, else 127.0.0.1; outside loopback only with a token)')
     .option('--token-file <file>', 'with --http: require "Authorization: Bearer <token>", the token being the first line of FILE (default: $SKILLDEX_MCP_TOKEN)')
     .option('--cascade-root <dir>', 'a skill.index cascade skill_index_crawl may read (repeatable)', collect)
     .option('--substrate <dir>', 'substrate root for substrate_read (default: a substrate/ folder at or above the cwd)')
@@ -41,35 +41,38 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     .option('--json', 'print a refusal to start as the JSON error object on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  claude mcp add skilldex -- npx skilldex mcp --catalog ~/.skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate\n  skilldex mcp --http 8765 --host 0.0.0.0 --token-file ~/.config/skilldex/token   # clients send Authorization: Bearer <token>\n\n' +
+      '\nExamples:\n  claude mcp add skilldex -- skilldex mcp --catalog ~/.local/share/skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate\n  skilldex mcp --http 8765 --host 0.0.0.0 --token-file ~/.config/skilldex/token   # clients send Authorization: Bearer <token>\n\n' +
         'HTTP requests are refused with 403 when Host is not a loopback name on a loopback bind, or when\n' +
         'Origin is a foreign page; with a token, 401 without the right bearer token (16 characters at least).',
     )
     .action(
       action(ctx, async (o: McpFlags): Promise<0> => {
-        const catalog = resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
-        const cascadeRoots = (o.cascadeRoot ?? []).map((d) => {
-          const real = realpathOrUndefined(path.resolve(ctx.io.cwd, d));
-          if (real === undefined) throw new SkilldexError('FILE_NOT_FOUND', `--cascade-root ${d} does not exist`, { option: '--cascade-root', value: d });
+        const settings = ctx.settings({ catalog: o.catalog, telemetry: o.telemetry, cascadeRoots: o.cascadeRoot, substrate: o.substrate, host: o.host });
+        const catalog = settings.catalog.value;
+        const host = settings['mcp.host'].value;
+        const cascadeRoots = settings['mcp.cascade_roots'].value.map((d) => {
+          const real = realpathOrUndefined(d);
+          if (real === undefined) throw new SkilldexError('FILE_NOT_FOUND', `--cascade-root ${d} does not exist (from ${settings['mcp.cascade_roots'].source})`, { option: '--cascade-root', value: d });
           return real;
         });
-        const substrateRoot = o.substrate !== undefined ? path.resolve(ctx.io.cwd, o.substrate) : findSubstrateRoot(ctx.io.cwd);
+        const named = settings['mcp.substrate'].value;
+        const substrateRoot = named ?? findSubstrateRoot(ctx.io.cwd);
         // A named substrate that is not there is refused at start, as a missing --cascade-root is,
         // rather than offering a tool whose every call fails.
-        if (o.substrate !== undefined && realpathOrUndefined(path.resolve(ctx.io.cwd, o.substrate)) === undefined) {
-          throw new SkilldexError('SUBSTRATE_NOT_FOUND', `--substrate ${o.substrate} does not exist`, { option: '--substrate', value: o.substrate });
+        if (named !== undefined && realpathOrUndefined(named) === undefined) {
+          throw new SkilldexError('SUBSTRATE_NOT_FOUND', `--substrate ${named} does not exist (from ${settings['mcp.substrate'].source})`, { option: '--substrate', value: named });
         }
         const token = readToken(ctx, o);
         const mcp = await import('../mcp/index.js');
         // Refuse an open bind before touching the catalog: the refusal is about the command line.
-        if (o.http !== undefined && token === undefined && !mcp.isLoopback(o.host)) {
+        if (o.http !== undefined && token === undefined && !mcp.isLoopback(host)) {
           throw new SkilldexError(
             'INVALID_ARGUMENT',
-            `--host ${o.host} is not a loopback address: anyone who can reach it could read every skill; set a token (--token-file FILE or SKILLDEX_MCP_TOKEN)`,
-            { option: '--host', value: o.host },
+            `--host ${host} is not a loopback address: anyone who can reach it could read every skill; set a token (--token-file FILE or SKILLDEX_MCP_TOKEN)`,
+            { option: '--host', value: host },
           );
         }
-        const router = new Router({ catalog, telemetry: telemetryEnabled(o.telemetry, ctx.io.env), usage: usageEnabled(o.usage, ctx.io.env) });
+        const router = new Router({ catalog, telemetry: settings.telemetry.value, usage: usageEnabled(o.usage, ctx.io.env) });
         // The catalog must answer before we announce ourselves: a missing or empty one fails here, clearly.
         router.currentGeneration();
         const serverCtx = { router, cascadeRoots, ...(substrateRoot !== undefined ? { substrateRoot } : {}), log: (l: string) => ctx.err(l) };
@@ -83,7 +86,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
               process.once('SIGINT', resolve);
               process.once('SIGTERM', resolve);
             });
-            const handle = await mcp.serveHttp(serverCtx, o.http, o.host, token !== undefined ? { token } : {});
+            const handle = await mcp.serveHttp(serverCtx, o.http, host, token !== undefined ? { token } : {});
             await stopped;
             await handle.close();
           }

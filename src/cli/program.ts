@@ -15,6 +15,8 @@ import { registerEnrich } from './enrich.js';
 import { registerLearn } from './learn.js';
 import { registerLint } from './lint.js';
 import { registerServe } from './serve.js';
+import { registerConfig } from './config-command.js';
+import { registerInit } from './init.js';
 
 /** Builds the commander program for one run. */
 export function buildProgram(ctx: CliContext): Command {
@@ -24,6 +26,8 @@ export function buildProgram(ctx: CliContext): Command {
         'SQLite router, index cascades, substrate reads and evidence-backed enrichment.',
     )
     .version(VERSION)
+    .option('--config <file>', 'config file to use instead of the user config (also $SKILLDEX_CONFIG)')
+    .option('-q, --quiet', 'no progress lines and no advisory notes on stderr (errors still print)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
@@ -36,6 +40,14 @@ export function buildProgram(ctx: CliContext): Command {
   registerLearn(program, ctx);
   registerLint(program, ctx);
   registerServe(program, ctx);
+  registerConfig(program, ctx);
+  registerInit(program, ctx);
+  // The global --config is known before any command's action runs.
+  program.hook('preAction', () => {
+    const opts = program.opts<{ config?: string; quiet?: boolean }>();
+    ctx.configFlag = opts.config;
+    ctx.quiet = opts.quiet === true;
+  });
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });

@@ -22,20 +22,25 @@ import {
   parseQueryLines,
   parseQueryLinesTolerant,
   publishCatalog,
-  resolveCatalogPath,
   rollbackCatalog,
+  readCatalogScopes,
+  describeSkill,
+  locateSkills,
   scoreRanking,
   MRR_DEPTH,
   DEFAULT_POLICY_ID,
   POLICY_ID,
   type Candidate,
+  type DiscoverOptions,
+  type SkillDetail,
+  type SkillLocation,
   type ExitCode,
   type IndexReport,
   type LifecycleState,
   type Metrics,
   type SearchResult,
 } from '../index.js';
-import { action, parseIntOption, readInput, telemetryEnabled, usageEnabled, type CliContext } from './context.js';
+import { action, parseIntOption, readInput, usageEnabled, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
@@ -46,9 +51,9 @@ interface CatalogFlag {
 
 /** Registers the router commands. */
 export function registerRouter(program: Command, ctx: CliContext): void {
-  const catalogOf = (o: CatalogFlag): string => resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
-  const catalogHelp = 'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)';
-  const telemetryOn = (o: { telemetry?: boolean }): boolean => telemetryEnabled(o.telemetry, ctx.io.env);
+  const catalogOf = (o: CatalogFlag): string => ctx.settings({ catalog: o.catalog }).catalog.value;
+  const catalogHelp = 'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
+  const telemetryOn = (o: { telemetry?: boolean }): boolean => ctx.settings({ telemetry: o.telemetry }).telemetry.value;
 
   addScopeOptions(
     program
@@ -78,15 +83,18 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string; dryRun?: boolean; allowShrink?: boolean }) => {
-        const progress = progressLine(ctx.io, 'indexing');
+        const catalog = catalogOf(o);
+        const discover = indexScopes(ctx, o, catalog);
+        const policy = ctx.settings({ policy: o.policy }).policy.value;
+        const progress = progressLine(ctx.io, 'indexing', { enabled: o.json !== true && !ctx.quiet });
         let report: IndexReport;
         try {
           report = indexCatalog({
-            catalog: catalogOf(o),
-            ...discoverOptions(o, ctx),
+            catalog,
+            ...discover,
             publish: o.publish !== false,
             onProgress: progress.update,
-            ...(o.policy !== undefined ? { policy: o.policy } : {}),
+            ...(policy !== undefined ? { policy } : {}),
             dryRun: o.dryRun === true,
             allowShrink: o.allowShrink === true,
           });
@@ -106,6 +114,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--catalog <file>', catalogHelp)
     .option('--policy <id>', 'ranking policy to publish under (remembered by the catalog)')
     .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  skilldex index --no-publish && skilldex publish\n  skilldex publish --policy tf.skillrouter.hybrid-lexical.v2 --json')
     .action(
       action(ctx, (o: CatalogFlag & { policy?: string }) => {
         const r = publishCatalog({ catalog: catalogOf(o), ...(o.policy !== undefined ? { policy: o.policy } : {}) });
@@ -145,6 +154,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     program
       .command(`${name} <skill_id>`)
       .summary(summary)
+      .description(`${summary[0]!.toUpperCase()}${summary.slice(1)}, then publish a new generation (unless --no-publish).\nAn operator command: never served over MCP.`)
+      .addHelpText('after', `\nExamples:\n  skilldex ${name} ${name === 'deprecate' ? 'csv-cleaner --reason "merged" --replacement spreadsheet-analyst' : name === 'archive' ? 'old-skill --reason "superseded"' : 'old-skill'}\n  skilldex ${name} old-skill --no-publish && skilldex publish`)
       .option('--catalog <file>', catalogHelp)
       .option('--no-publish', 'change the working set only; publish later')
       .option('--json', 'print the result as JSON');
@@ -175,6 +186,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
   program
     .command('generations')
     .summary('list published generations, newest first')
+    .description('List every published generation, newest first: sequence, time, catalog_generation and counts.\nThe current one is marked *.')
+    .addHelpText('after', '\nExamples:\n  skilldex generations\n  skilldex generations --json')
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the list as JSON')
     .action(
@@ -194,6 +207,8 @@ export function registerRouter(program: Command, ctx: CliContext): void {
   program
     .command('status')
     .summary('catalog, published generation, counts, unpublished changes and drifted files')
+    .description('Print the catalog file, its published generation, working-set counts, unpublished changes and\nthe files that changed or vanished since indexing. Exit 1 when any file drifted.')
+    .addHelpText('after', '\nExamples:\n  skilldex status\n  skilldex status --json || skilldex index')
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the status as JSON')
     .action(
@@ -230,6 +245,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--fields <form>', 'batch line form: "full" (id, ranking, candidates with explanations) or "ranking" (id and skill ids only)', parseFields, 'full')
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
     .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
+    .option('--record', 'record the candidates shown as suggestions, as an agent\'s search does (default: a person\'s search records nothing)')
     .option('--json', 'print the skill_search result object')
     .addHelpText(
       'after',
@@ -244,13 +260,14 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         ctx,
         async (
           query: string | undefined,
-          o: CatalogFlag & { limit?: number; includeDeprecated?: boolean; batch?: string; fields: BatchFields; telemetry?: boolean; usage?: boolean },
+          o: CatalogFlag & { limit?: number; includeDeprecated?: boolean; batch?: string; fields: BatchFields; telemetry?: boolean; usage?: boolean; record?: boolean },
         ) => {
           const file = catalogOf(o);
           return namingCatalog(file, async () => {
             if (o.batch !== undefined && query !== undefined) throw new SkilldexError('INVALID_ARGUMENT', 'give either a QUERY or --batch FILE, not both');
             if (o.batch === undefined && query === undefined) throw new SkilldexError('INVALID_ARGUMENT', 'search needs a QUERY (or --batch FILE)');
-            const router = new Router({ catalog: file, telemetry: telemetryOn(o), usage: usageEnabled(o.usage, ctx.io.env) });
+            // Suggestions shown to a person are not an agent's: repeating a search must not demote what it shows.
+            const router = new Router({ catalog: file, telemetry: telemetryOn(o), usage: usageEnabled(o.usage, ctx.io.env), recordSuggestions: o.record === true });
             try {
               if (o.batch !== undefined) {
                 await runBatch(ctx, router, await readInput(ctx, o.batch, '--batch'), o.batch, {
@@ -262,7 +279,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
               }
               const r = router.search({ query: query!, ...(o.limit !== undefined ? { limit: o.limit } : {}), include_deprecated: o.includeDeprecated === true });
               if (o.json) ctx.json(r);
-              else ctx.out(renderSearch(r));
+              else ctx.out(renderSearch(r, r.candidates.length > 0 ? locateSkills(file, r.candidates.map((c) => c.skill_id)) : new Map(), ctx.io.cwd));
               return r.candidates.length > 0 ? 0 : 1;
             } finally {
               router.close();
@@ -286,9 +303,12 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--catalog <file>', catalogHelp)
     .option('--no-telemetry', 'do not record the fetch')
     .option('--json', 'print the skill_fetch result object')
+    .allowUnknownOption()
+    .addHelpText('after', '\nExamples:\n  skilldex fetch pdf-toolkit --revision sha256:… --generation sha256:…\n  skilldex fetch pdf-toolkit --revision sha256:… --generation sha256:… --context "invoice tables" --json')
     .action(
-      action(ctx, (id: string, o: CatalogFlag & { revision: string; generation: string; context: string; telemetry?: boolean }) =>
+      action(ctx, (id: string, o: CatalogFlag & { revision: string; generation: string; context: string; telemetry?: boolean }, cmd: Command) =>
         namingCatalog(catalogOf(o), () => {
+          checkOneId(cmd);
           const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
           try {
             const r = router.fetch({ skill_id: id, expected_revision: o.revision, catalog_generation: o.generation, context: o.context });
@@ -303,6 +323,41 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     );
 
   program
+    .command('show <skill_id>')
+    .summary('describe one skill for a person: identity, path, scope, state, revisions (operator-side)')
+    .description(
+      'Print SKILL_ID\'s published identity (version, revision, generation), its file and scope, its\n' +
+        'state (with the reason and replacement of a deprecation), and its most recent revisions.\n' +
+        '--body also prints the body, verified against the published revision as fetch does.\n' +
+        'An unknown id suggests the closest ids. For people and operators; never served over MCP.',
+    )
+    .option('--catalog <file>', catalogHelp)
+    .option('--body', 'also print the body (verified against the published revision)')
+    .option('--revisions <n>', 'how many recent revisions to list (1-100, default 5)', parseIntOption('--revisions', 1, 100))
+    .option('--json', 'print the description as JSON')
+    .allowUnknownOption()
+    .addHelpText('after', '\nExamples:\n  skilldex show pdf-toolkit\n  skilldex show pdf-toolkit --body\n  skilldex show pdf-tolkit          # did you mean pdf-toolkit?\n  skilldex show -odd-id --json')
+    .action(
+      action(ctx, (id: string, o: CatalogFlag & { body?: boolean; revisions?: number }, cmd: Command) => {
+        checkOneId(cmd);
+        const catalog = catalogOf(o);
+        const detail = describeSkill(catalog, id, o.revisions);
+        let body: string | undefined;
+        if (o.body && detail.published) {
+          const router = new Router({ catalog, telemetry: false });
+          try {
+            body = router.fetch({ skill_id: id, expected_revision: detail.published.revision_id, catalog_generation: detail.catalog_generation, context: '' }).body;
+          } finally {
+            router.close();
+          }
+        }
+        if (o.json) ctx.json({ ...detail, ...(body !== undefined ? { body } : {}) });
+        else ctx.out(renderShow(detail, body, o.body === true, ctx.io.cwd));
+        return 0;
+      }),
+    );
+
+  program
     .command('eval <files...>')
     .summary('measure routing quality on labelled queries (top-1, recall@5, MRR, nDCG@10)')
     .description(
@@ -313,36 +368,65 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     )
     .option('--catalog <file>', catalogHelp)
     .option('--no-usage', 'rank without learned usage examples (cold)')
+    .option('--per-query', 'also list every miss: the query, the skills expected, the top 3 it got')
     .option('--json', 'print the metrics as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex eval my-queries.jsonl\n  skilldex eval a.jsonl b.jsonl --per-query\n  skilldex eval my-queries.jsonl --json\n' +
+        '\nExit 1 when a label names a skill that is not in the published generation (listed as unknown_labels).',
+    )
     .action(
-      action(ctx, async (files: string[], o: CatalogFlag & { usage?: boolean }): Promise<ExitCode> => namingCatalog(catalogOf(o), async (): Promise<ExitCode> => {
-        const router = new Router({ catalog: catalogOf(o), telemetry: false, usage: usageEnabled(o.usage, ctx.io.env) });
+      action(ctx, async (files: string[], o: CatalogFlag & { usage?: boolean; perQuery?: boolean }): Promise<ExitCode> => namingCatalog(catalogOf(o), async (): Promise<ExitCode> => {
+        const catalog = catalogOf(o);
+        const router = new Router({ catalog, telemetry: false, usage: usageEnabled(o.usage, ctx.io.env) });
         try {
           const rows: (Metrics & { file: string })[] = [];
+          const misses: EvalMiss[] = [];
+          const labelled = new Map<string, { file: string; id: string }[]>();
           for (const file of files) {
             const queries = parseQueryLines(await readInput(ctx, file), file, true);
             const scores = queries.map((q) => {
+              for (const id of new Set([...q.relevant, ...Object.keys(q.graded ?? {})])) {
+                labelled.set(id, [...(labelled.get(id) ?? []), { file, id: q.id }]);
+              }
               let ranking: string[] = [];
               try {
                 ranking = router.search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH).candidates.map((c) => c.skill_id);
               } catch (err) {
                 if (!(err instanceof SkilldexError) || err.code !== 'INVALID_QUERY') throw err;
               }
-              return scoreRanking(ranking, q);
+              const score = scoreRanking(ranking, q);
+              if (score.top1 === 0) misses.push({ file, id: q.id, query: q.query, expected: q.relevant, got: ranking.slice(0, 3) });
+              return score;
             });
             rows.push({ file, ...meanMetrics(scores) });
           }
           const overall = macroAverage(rows);
-          if (o.json) ctx.json({ files: rows, macro_average: overall });
+          const known = locateSkills(catalog, [...labelled.keys()]);
+          const unknown = [...labelled.entries()]
+            .filter(([id]) => !known.has(id))
+            .map(([skill_id, queries]) => ({ skill_id, queries }))
+            .sort((a, b) => (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0));
+          if (o.json) ctx.json({ files: rows, macro_average: overall, ...(o.perQuery ? { misses } : {}), unknown_labels: unknown });
           else {
             const f = (x: number): string => x.toFixed(3);
             const lines = ['| file | queries | top1 | R@5 | MRR | nDCG@10 |', '|---|---|---|---|---|---|'];
             for (const r of [...rows, { file: 'macro average', ...overall }]) {
               lines.push(`| ${sanitizeField(markdownInline(r.file), 1000)} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`);
             }
+            if (o.perQuery) {
+              lines.push('', misses.length === 0 ? 'misses: none (every top-1 is relevant)' : `misses (top-1 not relevant): ${misses.length}`);
+              for (const m of misses) {
+                lines.push(`  ${escapeInvisible(m.file)} ${escapeInvisible(m.id)}: ${escapeInvisible(JSON.stringify(m.query))}`);
+                lines.push(`    expected ${escapeInvisible(m.expected.join(', ') || '(none)')}; got ${escapeInvisible(m.got.join(', ') || '(nothing)')}`);
+              }
+            }
             ctx.out(lines.join('\n'));
+            for (const u of unknown) {
+              ctx.note(`unknown label ${escapeInvisible(u.skill_id)}: not in the published generation (${u.queries.map((q) => `${escapeInvisible(q.file)} ${escapeInvisible(q.id)}`).join(', ')})`);
+            }
           }
-          return 0;
+          return unknown.length > 0 ? 1 : 0;
         } finally {
           router.close();
         }
@@ -389,6 +473,40 @@ async function runBatch(
   }
 }
 
+/** One query whose top result is not relevant (`eval --per-query`). */
+interface EvalMiss {
+  readonly file: string;
+  readonly id: string;
+  readonly query: string;
+  readonly expected: readonly string[];
+  readonly got: readonly string[];
+}
+
+// With allowUnknownOption an id may start with '-'; anything else unknown is still a mistake.
+function checkOneId(cmd: Command): void {
+  const extra = cmd.args.slice(1);
+  const first = cmd.args[0] ?? '';
+  if (extra.length > 0 || first.startsWith('--')) {
+    const bad = first.startsWith('--') ? first : extra[0]!;
+    throw new SkilldexError('INVALID_ARGUMENT', `unexpected argument or unknown option ${JSON.stringify(bad)} (see --help)`, { argument: bad });
+  }
+}
+
+/**
+ * The scopes `index` reads: the scope flags when given; else `library.scopes` of the config; else
+ * the scopes (or home and project) the catalog remembers from its last index, so a bare `index`
+ * from another folder does not retire the first project's skills; else the default scopes.
+ */
+function indexScopes(ctx: CliContext, o: ScopeFlags, catalog: string): DiscoverOptions {
+  const explicit = o.scope !== undefined || o.home !== undefined || o.project !== undefined;
+  if (explicit) return discoverOptions(o, ctx);
+  const configured = ctx.settings({})['library.scopes'];
+  if (configured.value !== undefined) return { ...discoverOptions(o, ctx), scopes: configured.value };
+  const remembered = readCatalogScopes(catalog);
+  if (remembered !== undefined) return { ...discoverOptions(o, ctx), ...remembered };
+  return discoverOptions(o, ctx);
+}
+
 /** Runs `fn`; a foreign failure it throws (SQLite corruption, a lock) becomes coded, naming `file`. */
 async function namingCatalog<T>(file: string, fn: () => T | Promise<T>): Promise<T> {
   try {
@@ -417,22 +535,56 @@ export function renderIndex(r: IndexReport, cwd: string): string {
   return lines.join('\n');
 }
 
-/** Human rendering of a search result. */
-export function renderSearch(r: SearchResult): string {
+/** Human rendering of a search result: each candidate with its file, scope and a ready fetch command. */
+export function renderSearch(r: SearchResult, locations: ReadonlyMap<string, SkillLocation> = new Map(), cwd?: string): string {
   const lines = [`generation ${r.catalog_generation}  policy ${r.policy}`];
   if (r.candidates.length === 0) lines.push('no candidates');
   r.candidates.forEach((c, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${sanitizeField(c.skill_id)}  ${sanitizeField(c.skill_version, MAX_VERSION_SHOWN)}  score ${c.score.toFixed(3)}${c.state !== 'active' ? `  [${c.state}]` : ''}`);
     lines.push(`    ${sanitizeField(oneLine(c.description, 100))}`);
+    const loc = locations.get(c.skill_id);
+    if (loc) lines.push(`    path: ${sanitizeField(relPath(loc.path, cwd))}  (${sanitizeField(loc.scope)})`);
     lines.push(`    why: ${sanitizeField(why(c))}`);
-    lines.push(`    pin: --revision ${c.revision_id}`);
+    lines.push(`    fetch: skilldex fetch ${sanitizeField(shellWord(c.skill_id))} --revision ${c.revision_id} --generation ${r.catalog_generation}`);
   });
-  if (r.candidates.length > 0) lines.push(`fetch: skilldex fetch <skill_id> --revision <revision_id> --generation ${r.catalog_generation}`);
   return lines.join('\n');
 }
 
 // A version is one short line (VERSION_INVALID otherwise): its display is cut at the same 64 characters.
 const MAX_VERSION_SHOWN = 64;
+
+/** Human rendering of `show`. */
+export function renderShow(d: SkillDetail, body: string | undefined, askedBody: boolean, cwd: string): string {
+  const lines = [`${escapeInvisible(d.skill_id)}`];
+  if (d.published) {
+    lines.push(`  name:        ${escapeInvisible(d.published.name)}`);
+    lines.push(`  version:     ${escapeInvisible(d.published.skill_version)}`);
+    lines.push(`  revision:    ${d.published.revision_id}`);
+    lines.push(`  generation:  ${d.catalog_generation}`);
+    lines.push(`  description: ${escapeInvisible(oneLine(d.published.description, 200))}`);
+  } else lines.push(`  not in the published generation ${d.catalog_generation}`);
+  lines.push(`  state:       ${d.state}${d.reason ? ` (${escapeInvisible(d.reason)})` : ''}${d.replacement ? `; use ${escapeInvisible(d.replacement)} instead` : ''}`);
+  if (d.location) lines.push(`  path:        ${escapeInvisible(relPath(d.location.path, cwd))}`, `  scope:       ${escapeInvisible(d.location.scope)} ${escapeInvisible(relPath(d.location.scope_path, cwd))}`);
+  lines.push(`  revisions:   ${d.revisions_total} seen${d.revisions_total > d.revisions.length ? `, the ${d.revisions.length} most recent:` : ':'}`);
+  for (const v of d.revisions) lines.push(`    r${v.seq}  ${v.revision_id}  ${escapeInvisible(v.version ?? '-')}  ${v.first_seen}`);
+  if (d.published) lines.push(`  fetch:       skilldex fetch ${shellWord(d.skill_id)} --revision ${d.published.revision_id} --generation ${d.catalog_generation}`);
+  if (askedBody) {
+    // The body is data: invisible and control characters are shown escaped, never interpreted.
+    lines.push('', body !== undefined ? escapeInvisible(body) : '(no body: the skill is not in the published generation)');
+  }
+  return lines.join('\n');
+}
+
+function relPath(p: string, cwd: string | undefined): string {
+  if (cwd === undefined) return p;
+  const r = path.relative(cwd, p);
+  return r.startsWith('..') || path.isAbsolute(r) ? p : r;
+}
+
+// A skill id as one shell word: quoted when it holds anything but safe characters.
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${escapeInvisible(s).replace(/'/g, `'\\''`)}'`;
+}
 
 function why(c: Candidate): string {
   const e = c.explanation;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { discoverSkills, sanitizeField, type DiscoverOptions, type ScanReport } from '../index.js';
 import { action, collect, parseIntOption, type CliContext } from './context.js';
+import { progressLine } from './progress.js';
 
 /** Options shared by every command that discovers skills (scan, index). */
 export interface ScopeFlags {
@@ -45,25 +46,36 @@ export function registerScan(program: Command, ctx: CliContext): void {
           '<project>/.agents/skills and the skills of enabled plugins.',
       ),
   )
+    .option('--verbose', 'also list every skill, skipped file, duplicate and shadowed id (default: the summary only)')
     .option('--json', 'print the report object as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  skilldex scan --scope examples/skills\n  skilldex scan --home ~ --project . --json\n' +
+      '\nExamples:\n  skilldex scan --scope examples/skills\n  skilldex scan --scope examples/skills --verbose\n  skilldex scan --home ~ --project . --json\n' +
         '\nExit codes: 0 skills found, 1 no skill found, 2 refused (bad arguments).',
     )
     .action(
-      action(ctx, (opts: ScopeFlags & { json?: boolean }) => {
-        const report = discoverSkills(discoverOptions(opts, ctx));
+      action(ctx, (opts: ScopeFlags & { json?: boolean; verbose?: boolean }) => {
+        const progress = progressLine(ctx.io, 'scanning', { enabled: opts.json !== true && !ctx.quiet });
+        let report: ScanReport;
+        try {
+          report = discoverSkills(discoverOptions(opts, ctx), progress.update);
+        } finally {
+          progress.done();
+        }
         if (opts.json) ctx.json(report);
-        else ctx.out(renderScan(report, ctx.io.cwd));
+        else ctx.out(renderScan(report, ctx.io.cwd, opts.verbose === true));
         // No skill at all is "ran but found nothing usable" (docs/integration.md §4).
         return report.skills.length > 0 ? 0 : 1;
       }),
     );
 }
 
-/** Human summary of a scan. */
-export function renderScan(report: ScanReport, cwd: string): string {
+/**
+ * Human rendering of a scan: the summary first (counts, scopes read or not found, skills per scope,
+ * skips by code, warnings by code with the fields they name); with `verbose`, every skill, skip,
+ * duplicate and shadowed id after it.
+ */
+export function renderScan(report: ScanReport, cwd: string, verbose = false): string {
   // Paths are text from the file system: a folder name may hold invisible characters too.
   const rel = (p: string): string => {
     const r = path.relative(cwd, p);
@@ -76,8 +88,34 @@ export function renderScan(report: ScanReport, cwd: string): string {
     `${report.skills.length} skills, ${report.skipped.length} skipped, ${report.duplicates.length} duplicate groups, ${report.shadowed.length} shadowed (${report.enumerated.length} SKILL.md files enumerated)`,
   );
   lines.push('', 'Scopes:');
-  for (const s of report.scopes) lines.push(`  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}`);
+  const perScope = countBy(report.skills.map((s) => s.scope_path));
+  for (const s of report.scopes) {
+    const what = s.exists ? `${perScope.get(s.path) ?? 0} skills` : 'not found';
+    lines.push(`  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}  (${what})`);
+  }
   if (report.plugin_filter !== 'not applicable') lines.push(`  plugin filter: ${report.plugin_filter}`);
+  if (report.skipped.length > 0) {
+    lines.push('', 'Skipped by code:');
+    for (const [code, n] of sortedCounts(countBy(report.skipped.map((k) => k.code)))) lines.push(`  ${code.padEnd(22)} ${n}`);
+  }
+  const warnings = report.skills.flatMap((s) => s.warnings);
+  if (warnings.length > 0) {
+    lines.push('', 'Warnings by code:');
+    const byCode = new Map<string, string[]>();
+    for (const w of warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), warningField(w.message)]);
+    for (const [code, n] of sortedCounts(countBy(warnings.map((w) => w.code)))) {
+      const fields = sortedCounts(countBy(byCode.get(code)!.filter((f) => f !== '')));
+      const named = fields.length > 0 ? `  (${fields.map(([f, c]) => (c > 1 ? `${sanitizeField(f)} ×${c}` : sanitizeField(f))).join(', ')})` : '';
+      lines.push(`  ${code.padEnd(22)} ${n}${named}`);
+    }
+  }
+  if (!verbose) {
+    if (report.skills.length + report.skipped.length + report.duplicates.length + report.shadowed.length > 0) {
+      lines.push('', 'Per-skill lines: --verbose. The whole report: --json.');
+    }
+    for (const p of report.problems) lines.push(`note ${p.code}: ${sanitizeField(relText(p.message))}`);
+    return lines.join('\n');
+  }
   if (report.skills.length > 0) {
     lines.push('', 'Skills:');
     const width = Math.min(40, Math.max(...report.skills.map((s) => sanitizeField(s.skill_id).length)));
@@ -114,4 +152,24 @@ export function renderScan(report: ScanReport, cwd: string): string {
 function truncate(s: string, n: number): string {
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length <= n ? one : one.slice(0, n - 1) + '…';
+}
+
+function countBy(keys: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+  return m;
+}
+
+// Most frequent first, then by key: the same report always prints the same summary.
+function sortedCounts(m: ReadonlyMap<string, number>): [string, number][] {
+  return [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+// The field a warning names: its messages read `<file>: <field> …` or `<file>: unknown field "<field>"`.
+function warningField(message: string): string {
+  const rest = message.slice(message.indexOf(': ') + 2);
+  const unknown = /^unknown field "((?:[^"\\]|\\.)*)"/.exec(rest);
+  if (unknown) return unknown[1]!;
+  const first = /^([a-z_][a-z0-9_.-]*)\s/i.exec(rest);
+  return first && !['invisible', 'latin'].includes(first[1]!.toLowerCase()) ? first[1]! : '';
 }

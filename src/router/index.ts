@@ -36,7 +36,9 @@ export {
   rollbackCatalog,
   MAX_INDEX_ATTEMPTS,
   type IndexOptions,
+  readCatalogScopes,
   type IndexReport,
+  type RememberedScopes,
   type LifecycleReport,
   type OperatorOptions,
   type RollbackReport,
@@ -49,3 +51,13 @@ export { BM25F_V3, POLICY_V3_ID, V3, V3_FIELDS, idf, scoreV3, termContribution, 
 export type { Bm25fPolicy, Policy } from './policies/policy.js';
 export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search-bm25f.js';
 export { forgetExamples, learnExamples, parseExampleLines, type ForgetReport, type LearnReport } from './learn.js';
+export {
+  DEFAULT_RECENT_REVISIONS,
+  SUGGESTION_MAX_DISTANCE,
+  describeSkill,
+  locateSkills,
+  suggestSkillIds,
+  type RevisionInfo,
+  type SkillDetail,
+  type SkillLocation,
+} from './inspect.js';

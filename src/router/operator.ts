@@ -135,6 +135,9 @@ export function indexCatalog(options: IndexOptions): IndexReport {
     for (let attempt = 1; ; attempt++) {
       try {
         const summary = ingestSkills(db, discover, now, options.onProgress, guards);
+        // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
+        // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
+        if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
         const publish = options.publish === false || dryRun ? null : publishWorkingSet(db, policy, now);
         // Retired and archived skills keep no usage examples (docs/ranking.md §9).
         if (publish) pruneUsageOf(options.catalog, db);
@@ -146,6 +149,46 @@ export function indexCatalog(options: IndexOptions): IndexReport {
       }
     }
   }, true);
+}
+
+/** The meta key under which a catalog remembers the scopes it was last indexed from. */
+const SCOPES_META_KEY = 'scopes';
+
+/** The scope options a catalog was last indexed with: explicit scopes, or the home and project. */
+export interface RememberedScopes {
+  readonly scopes?: readonly string[];
+  readonly home?: string;
+  readonly project?: string;
+}
+
+function scopeMemory(o: DiscoverOptions): RememberedScopes {
+  if (o.scopes !== undefined) return { scopes: [...o.scopes] };
+  return { ...(o.home !== undefined ? { home: o.home } : {}), ...(o.project !== undefined ? { project: o.project } : {}) };
+}
+
+/**
+ * The scopes `catalog` was last indexed from, or undefined when the file does not exist or was
+ * never indexed by a skilldex that remembers them. A malformed value is CATALOG_CORRUPT.
+ */
+export function readCatalogScopes(catalog: string): RememberedScopes | undefined {
+  if (!existsSync(catalog)) return undefined;
+  return withCatalog(catalog, (db) => {
+    const raw = readMeta(db, SCOPES_META_KEY);
+    if (raw === undefined) return undefined;
+    let v: unknown;
+    try {
+      v = JSON.parse(raw) as unknown;
+    } catch (err) {
+      throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are not JSON`, { catalog }, { cause: err });
+    }
+    const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((e) => typeof e === 'string');
+    if (v === null || typeof v !== 'object') throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are not an object`, { catalog });
+    const o = v as Record<string, unknown>;
+    if ((o['scopes'] !== undefined && !strings(o['scopes'])) || (o['home'] !== undefined && typeof o['home'] !== 'string') || (o['project'] !== undefined && typeof o['project'] !== 'string')) {
+      throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are malformed`, { catalog });
+    }
+    return o as RememberedScopes;
+  });
 }
 
 export type { RollbackReport };

@@ -32,9 +32,15 @@ export interface RouterOptions {
   readonly fuzzyPrescoreLimit?: number;
   /** Record suggestions and fetches (default true); false reads history only (the explorer). */
   readonly record?: boolean;
+  /**
+   * Record the candidates a search shows as suggestions (default true: the agent path). A person's
+   * searches in a terminal pass false, so repeating them does not lower what they show; fetches
+   * are still recorded, and telemetry is still read for ranking.
+   */
+  readonly recordSuggestions?: boolean;
 }
 
-const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()('catalog', 'telemetry', 'now', 'usage', 'fuzzyPrescoreLimit', 'record');
+const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()('catalog', 'telemetry', 'now', 'usage', 'fuzzyPrescoreLimit', 'record', 'recordSuggestions');
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
@@ -50,6 +56,7 @@ export class Router {
   private usageSig = '';
   private usageIndex = UsageIndex.EMPTY;
   private readonly record: boolean;
+  private readonly recordSuggestions: boolean;
 
   /** A router over the catalog `options.catalog`. INVALID_ARGUMENT for an unknown option. */
   constructor(options: RouterOptions) {
@@ -61,12 +68,13 @@ export class Router {
     this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(this.telemetryFile, this.now);
     this.useUsage = options.usage !== false;
     this.prescoreLimit = options.fuzzyPrescoreLimit ?? FUZZY_PRESCORE_LIMIT;
+    this.recordSuggestions = options.recordSuggestions !== false;
   }
 
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
     const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax(), this.usage(), this.prescoreLimit);
-    if (this.record) this.telemetry?.recordSuggestions(
+    if (this.record && this.recordSuggestions) this.telemetry?.recordSuggestions(
       queryHash(request.query),
       result.catalog_generation,
       result.candidates.map((c) => c.skill_id),

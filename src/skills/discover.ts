@@ -150,13 +150,18 @@ export function resolveIdentities(records: readonly SkillRecord[]): {
 /** The keys of DiscoverOptions. */
 const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()('home', 'project', 'scopes', 'maxBytes', 'maxDepth', 'maxEntries', 'maxFrontmatterBytes');
 
-/** Discovers every skill in the scopes `options` selects. INVALID_ARGUMENT for an unknown option. */
-export function discoverSkills(options: DiscoverOptions = {}): ScanReport {
+/**
+ * Discovers every skill in the scopes `options` selects. INVALID_ARGUMENT for an unknown option.
+ * `onProgress(done, total)` is called every 256 files read and once at the end (total: the
+ * SKILL.md files enumerated).
+ */
+export function discoverSkills(options: DiscoverOptions = {}, onProgress?: (done: number, total: number) => void): ScanReport {
   assertKnownOptions(options, DISCOVER_OPTION_KEYS, 'discoverSkills');
   const resolved = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(resolved.scopes, options);
   const records: SkillRecord[] = [];
-  for (const f of files) {
+  for (const [i, f] of files.entries()) {
+    if (onProgress && (i & 255) === 0) onProgress(i, files.length);
     const loaded = loadSkillFile(f, {
       ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
       ...(options.maxFrontmatterBytes !== undefined ? { maxFrontmatterBytes: options.maxFrontmatterBytes } : {}),
@@ -164,6 +169,7 @@ export function discoverSkills(options: DiscoverOptions = {}): ScanReport {
     if (loaded.ok) records.push(loaded.record);
     else skipped.push(toSkipped(loaded.problem));
   }
+  onProgress?.(files.length, files.length);
   const ids = resolveIdentities(records);
   return {
     scopes: resolved.scopes,

@@ -4,9 +4,20 @@
  * custom tags, duplicate keys rejected, merge keys off, alias expansion capped. Errors carry the file and line.
  * Never reads past the closing fence: the body is not parsed here.
  */
-import { LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { problem, type Problem } from '../errors.js';
 import { parseSimpleFrontmatter } from './frontmatter-fast.js';
+
+// yaml is loaded on first use, not at start-up: a search or fetch never parses YAML, and most
+// frontmatter takes the fast path; loading the package's modules was a large share of a one-shot
+// command's start-up (bench/results/startup.md).
+const requireCjs = createRequire(import.meta.url);
+let yamlModule: typeof Yaml | undefined;
+function yamlLib(): typeof Yaml {
+  yamlModule ??= requireCjs('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 /** Most alias expansions a frontmatter may make before it is refused (an alias bomb). */
 export const MAX_ALIAS_COUNT = 100;
@@ -79,6 +90,7 @@ export function parseFrontmatter(
     if (simple !== undefined) return { ok: true, data: simple };
   }
   // Without prettyErrors, yaml gives errors an offset only: the line counter turns it into a line.
+  const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
   const doc = parseDocument(yaml, {
     version: '1.2',

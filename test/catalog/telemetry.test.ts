@@ -172,8 +172,9 @@ describe('telemetry events', () => {
     expect((await runCli(['search', 'csv', '--catalog', catalog], { env })).code).toBe(0);
     expect((await runCli(['fetch', top.skill_id, ...pins], { env })).code).toBe(0);
     expect(existsSync(telemetry)).toBe(false);
-    // …and is written by the same commands without the switch.
-    expect((await runCli(['search', 'csv', '--catalog', catalog])).code).toBe(0);
+    // …and is written by the same commands without the switch (a terminal search records
+    // suggestions only with --record, as the agent path does).
+    expect((await runCli(['search', 'csv', '--catalog', catalog, '--record'])).code).toBe(0);
     expect((await runCli(['fetch', top.skill_id, ...pins])).code).toBe(0);
     const shown = (JSON.parse(s.stdout) as SearchResult).candidates.length;
     expect(events(telemetry).map((e) => e.kind)).toEqual([

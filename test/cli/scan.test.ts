@@ -120,11 +120,29 @@ describe('skilldex scan --json', () => {
 
 describe('skilldex scan human output', () => {
   it('matches the golden summary of a small fixture tree (paths relative, invisible characters escaped)', async () => {
-    const r = await runCli(['scan', '--scope', 'scope-a', '--scope', 'scope-b'], { cwd: FIXTURE });
+    const r = await runCli(['scan', '--scope', 'scope-a', '--scope', 'scope-b', '--verbose'], {
+      cwd: FIXTURE,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('\u200b');
     expect(r.stdout).not.toContain(FIXTURE);
     await expect(r.stdout).toMatchFileSnapshot('./golden/scan-small.txt');
+  });
+
+  it('without --verbose prints the summary only: per-scope counts, missing scopes, skips and warnings by code with fields', async () => {
+    const r = await runCli(
+      ['scan', '--scope', 'scope-a', '--scope', 'scope-b', '--scope', 'no-such-scope'],
+      { cwd: FIXTURE },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/scope-a {2}\(5 skills\)/);
+    expect(r.stdout).toMatch(/no-such-scope {2}\(not found\)/);
+    expect(r.stdout).toMatch(/MISSING_DESCRIPTION +1/);
+    expect(r.stdout).toMatch(/UNKNOWN_FIELD +1 {2}\(colour\)/);
+    expect(r.stdout).toMatch(/NAME_INVALID +2 {2}\(name ×2\)/);
+    expect(r.stdout).not.toContain('Skills:');
+    expect(r.stdout).not.toContain('csv-clean');
+    expect(r.stdout).toContain('--verbose');
   });
 });
 

@@ -1,0 +1,119 @@
+/**
+ * The effective settings of one CLI run (issue #12): each value with where it came from, resolved
+ * flags > environment > project config > user config > defaults (config.ts reads the files). The
+ * library scopes fall back to the scopes the catalog remembers from its last index, then to the
+ * default Claude Code scopes. `skilldex config` prints exactly this object.
+ */
+import path from 'node:path';
+import { readCatalogScopes, resolveCatalogPath } from '../index.js';
+import { pick, type ConfigLayers, type Setting } from './config.js';
+
+/** Every setting a command may read. `undefined` values mean "not set: the command's default". */
+export interface Settings {
+  readonly catalog: Setting<string>;
+  readonly policy: Setting<string | undefined>;
+  readonly telemetry: Setting<boolean>;
+  readonly 'library.scopes': Setting<readonly string[] | undefined>;
+  readonly 'mcp.cascade_roots': Setting<readonly string[]>;
+  readonly 'mcp.substrate': Setting<string | undefined>;
+  readonly 'mcp.host': Setting<string>;
+}
+
+/** Flags a command passes in (only the ones it has). */
+export interface SettingFlags {
+  readonly catalog?: string | undefined;
+  readonly policy?: string | undefined;
+  /** `false` only when `--no-telemetry` was given. */
+  readonly telemetry?: boolean | undefined;
+  readonly scopes?: readonly string[] | undefined;
+  readonly cascadeRoots?: readonly string[] | undefined;
+  readonly substrate?: string | undefined;
+  readonly host?: string | undefined;
+}
+
+/** The default MCP HTTP bind address: loopback only. */
+export const DEFAULT_MCP_HOST = '127.0.0.1';
+
+/** Resolves every setting. Reads the catalog's remembered scopes only when `withCatalogScopes`. */
+export function resolveSettings(
+  layers: ConfigLayers,
+  flags: SettingFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  withCatalogScopes = false,
+): Settings {
+  const abs = (p: string): string => path.resolve(cwd, p);
+  const envCatalog = env['SKILLDEX_CATALOG'] ? abs(env['SKILLDEX_CATALOG']) : undefined;
+  const catalog = pick(
+    layers,
+    flags.catalog !== undefined ? abs(flags.catalog) : undefined,
+    { name: 'SKILLDEX_CATALOG', value: envCatalog },
+    (c) => c.catalog,
+    {
+      value: resolveCatalogPath(
+        undefined,
+        { HOME: env['HOME'], XDG_DATA_HOME: env['XDG_DATA_HOME'] },
+        cwd,
+      ),
+      source: 'default',
+    },
+  );
+  const telemetryEnv = env['SKILLDEX_TELEMETRY'];
+  const telemetry = pick(
+    layers,
+    flags.telemetry === false ? false : undefined,
+    {
+      name: 'SKILLDEX_TELEMETRY',
+      value: telemetryEnv === 'off' ? false : telemetryEnv === 'on' ? true : undefined,
+    },
+    (c) => c.telemetry,
+    { value: true, source: 'default' },
+  );
+  const policy = pick<string | undefined>(layers, flags.policy, undefined, (c) => c.policy, {
+    value: undefined,
+    source: 'default',
+  });
+  let scopesFallback: Setting<readonly string[] | undefined> = {
+    value: undefined,
+    source: 'default',
+  };
+  const scopes = pick<readonly string[] | undefined>(
+    layers,
+    flags.scopes?.map(abs),
+    undefined,
+    (c) => c.library?.scopes,
+    scopesFallback,
+  );
+  if (scopes.source === 'default' && withCatalogScopes) {
+    const remembered = readCatalogScopes(catalog.value);
+    if (remembered?.scopes !== undefined)
+      scopesFallback = { value: remembered.scopes, source: `catalog ${catalog.value}` };
+  }
+  return {
+    catalog,
+    policy,
+    telemetry,
+    'library.scopes': scopes.source === 'default' ? scopesFallback : scopes,
+    'mcp.cascade_roots': pick<readonly string[]>(
+      layers,
+      flags.cascadeRoots?.map(abs),
+      undefined,
+      (c) => c.mcp?.cascade_roots,
+      { value: [], source: 'default' },
+    ),
+    'mcp.substrate': pick<string | undefined>(
+      layers,
+      flags.substrate !== undefined ? abs(flags.substrate) : undefined,
+      undefined,
+      (c) => c.mcp?.substrate,
+      {
+        value: undefined,
+        source: 'default',
+      },
+    ),
+    'mcp.host': pick(layers, flags.host, undefined, (c) => c.mcp?.host, {
+      value: DEFAULT_MCP_HOST,
+      source: 'default',
+    }),
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * `skilldex init` (issue #12) under a temporary HOME: the plan changes nothing without --yes; with
+ * --yes it writes the config, indexes the library, installs the router skill and writes or prints
+ * the client's MCP configuration; a second run finds every step done; a user's differing file is
+ * never replaced without --force; MCP configs are merged; --move takes the library out of the
+ * folders the client loads natively.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { describe, expect, it } from 'vitest';
+import { REPO, runCli, skillMd, tmpTree, writeTree } from '../support/cli.js';
+
+interface Report {
+  applied: boolean;
+  library: string;
+  catalog: string;
+  steps: { step: string; action: string; target: string }[];
+  notes: string[];
+  index: { added: unknown[] } | null;
+}
+
+const ROUTER = readFileSync(path.join(REPO, 'skills', 'skill-router', 'SKILL.md'), 'utf8');
+
+async function init(
+  home: string,
+  args: string[],
+): Promise<{ code: number; report: Report; stdout: string }> {
+  const r = await runCli(['init', ...args, '--json'], { cwd: home, env: { HOME: home } });
+  return {
+    code: r.code,
+    report: (r.code === 0 ? JSON.parse(r.stdout) : undefined) as Report,
+    stdout: r.stdout,
+  };
+}
+
+function listAll(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+}
+
+describe('skilldex init', () => {
+  it('prints a plan and changes nothing without --yes, or with --dry-run', async () => {
+    const home = tmpTree({ 'lib/alpha/SKILL.md': skillMd('alpha', 'alpha tool for pdf tables') });
+    const before = listAll(home);
+    for (const args of [
+      ['--library', 'lib'],
+      ['--library', 'lib', '--yes', '--dry-run'],
+    ]) {
+      const r = await init(home, args);
+      expect(r.code).toBe(0);
+      expect(r.report.applied).toBe(false);
+      expect(r.report.steps.map((s) => s.step)).toEqual([
+        'library',
+        'config',
+        'index',
+        'router-skill',
+        'mcp',
+      ]);
+      expect(listAll(home)).toEqual(before);
+    }
+  });
+
+  it('claude-code: writes config, indexes, installs the router skill, prints claude mcp add; a second run changes nothing', async () => {
+    const home = tmpTree({ 'lib/alpha/SKILL.md': skillMd('alpha', 'alpha tool for pdf tables') });
+    const first = await init(home, ['--library', 'lib', '--yes']);
+    expect(first.code).toBe(0);
+    expect(first.report.applied).toBe(true);
+    expect(first.report.index?.added).toHaveLength(1);
+    const router = path.join(home, '.claude', 'skills', 'skill-router', 'SKILL.md');
+    expect(readFileSync(router, 'utf8')).toBe(ROUTER);
+    const config = parseToml(
+      readFileSync(path.join(home, '.config', 'skilldex', 'config.toml'), 'utf8'),
+    ) as { catalog: string; library: { scopes: string[] } };
+    expect(config.library.scopes).toEqual([path.join(home, 'lib')]);
+    expect(config.catalog).toBe(path.join(home, '.local', 'share', 'skilldex', 'catalog.sqlite'));
+    const mcp = first.report.steps.find((s) => s.step === 'mcp')!;
+    expect(mcp.action).toBe('print');
+    expect(mcp.target).toMatch(/^claude mcp add --scope user skilldex -- .* mcp --catalog /);
+
+    // The config now drives a bare search from anywhere.
+    const search = await runCli(['search', 'alpha pdf tables', '--json'], {
+      cwd: REPO,
+      env: { HOME: home },
+    });
+    expect(
+      (JSON.parse(search.stdout) as { candidates: { skill_id: string }[] }).candidates[0]?.skill_id,
+    ).toBe('alpha');
+
+    const second = await init(home, ['--yes']);
+    expect(second.code).toBe(0);
+    expect(second.report.library).toBe(path.join(home, 'lib'));
+    for (const s of second.report.steps.filter((x) =>
+      ['library', 'config', 'router-skill'].includes(x.step),
+    ))
+      expect(s.action, s.step).toBe('unchanged');
+  });
+
+  it('never replaces a differing router skill or config without --force', async () => {
+    const home = tmpTree({
+      '.claude/skills/skill-router/SKILL.md': 'my own router\n',
+      'lib/.keep': '',
+    });
+    const refused = await runCli(['init', '--library', 'lib', '--yes', '--json'], {
+      cwd: home,
+      env: { HOME: home },
+    });
+    expect(refused.code).toBe(2);
+    expect((JSON.parse(refused.stdout) as { error: { code: string } }).error.code).toBe(
+      'FILE_EXISTS',
+    );
+    expect(readFileSync(path.join(home, '.claude/skills/skill-router/SKILL.md'), 'utf8')).toBe(
+      'my own router\n',
+    );
+    expect(existsSync(path.join(home, '.config', 'skilldex', 'config.toml'))).toBe(false);
+    const forced = await init(home, ['--library', 'lib', '--yes', '--force']);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(path.join(home, '.claude/skills/skill-router/SKILL.md'), 'utf8')).toBe(
+      ROUTER,
+    );
+
+    writeTree(home, { '.config/skilldex/config.toml': 'catalog = "/elsewhere.sqlite"\n' });
+    const config = await runCli(['init', '--library', 'lib', '--yes'], {
+      cwd: home,
+      env: { HOME: home },
+    });
+    expect(config.code).toBe(2);
+    expect(readFileSync(path.join(home, '.config/skilldex/config.toml'), 'utf8')).toBe(
+      'catalog = "/elsewhere.sqlite"\n',
+    );
+  });
+
+  it('cursor: merges mcpServers.skilldex into ~/.cursor/mcp.json, keeping other servers', async () => {
+    const other = { mcpServers: { other: { command: 'x', args: ['y'] } }, extra: true };
+    const home = tmpTree({ '.cursor/mcp.json': JSON.stringify(other), 'lib/.keep': '' });
+    const r = await init(home, ['--client', 'cursor', '--library', 'lib', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.report.steps.find((s) => s.step === 'mcp')?.action).toBe('merge');
+    const merged = JSON.parse(readFileSync(path.join(home, '.cursor', 'mcp.json'), 'utf8')) as {
+      extra: boolean;
+      mcpServers: Record<string, { command: string; args: string[] }>;
+    };
+    expect(merged.extra).toBe(true);
+    expect(merged.mcpServers['other']).toEqual(other.mcpServers.other);
+    expect(merged.mcpServers['skilldex']?.args.slice(1)).toEqual([
+      'mcp',
+      '--catalog',
+      r.report.catalog,
+    ]);
+    expect(
+      readFileSync(path.join(home, '.cursor', 'skills', 'skill-router', 'SKILL.md'), 'utf8'),
+    ).toBe(ROUTER);
+    const again = await init(home, ['--client', 'cursor', '--yes']);
+    expect(again.report.steps.find((s) => s.step === 'mcp')?.action).toBe('unchanged');
+
+    // A different skilldex entry is the user's: refused without --force.
+    writeTree(home, {
+      '.cursor/mcp.json': JSON.stringify({
+        mcpServers: { skilldex: { command: 'mine', args: [] } },
+      }),
+    });
+    const refused = await runCli(['init', '--client', 'cursor', '--yes'], {
+      cwd: home,
+      env: { HOME: home },
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('FILE_EXISTS');
+  });
+
+  it('codex: appends [mcp_servers.skilldex] to ~/.codex/config.toml and keeps the rest byte for byte', async () => {
+    const original = '# my codex settings\nmodel = "o4"\n\n[mcp_servers.other]\ncommand = "x"\n';
+    const home = tmpTree({ '.codex/config.toml': original, 'lib/.keep': '' });
+    const r = await init(home, ['--client', 'codex', '--library', 'lib', '--yes']);
+    expect(r.code).toBe(0);
+    const text = readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8');
+    expect(text.startsWith(original)).toBe(true);
+    const parsed = parseToml(text) as {
+      model: string;
+      mcp_servers: Record<string, { command: string; args?: string[] }>;
+    };
+    expect(parsed.model).toBe('o4');
+    expect(parsed.mcp_servers['other']?.command).toBe('x');
+    expect(parsed.mcp_servers['skilldex']?.args?.slice(1)).toEqual([
+      'mcp',
+      '--catalog',
+      r.report.catalog,
+    ]);
+    expect(existsSync(path.join(home, '.codex', 'skills', 'skill-router', 'SKILL.md'))).toBe(true);
+    const again = await init(home, ['--client', 'codex', '--yes']);
+    expect(again.report.steps.find((s) => s.step === 'mcp')?.action).toBe('unchanged');
+    expect(readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toBe(text);
+  });
+
+  it('generic: prints the snippet and writes no client file', async () => {
+    const home = tmpTree({ 'lib/.keep': '' });
+    const r = await init(home, ['--client', 'generic', '--library', 'lib', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.report.notes.join('\n')).toContain('"mcpServers"');
+    expect(existsSync(path.join(home, '.claude'))).toBe(false);
+  });
+
+  it('explains a library inside a natively loaded folder, and --move moves it out', async () => {
+    const home = tmpTree({
+      '.claude/skills/alpha/SKILL.md': skillMd('alpha', 'alpha tool for pdf tables'),
+      '.claude/skills/beta/SKILL.md': skillMd('beta', 'beta chart helper'),
+    });
+    const plan = await init(home, ['--library', '.claude/skills']);
+    expect(plan.report.notes.join('\n')).toContain('loads natively');
+    const moved = await init(home, ['--library', '.claude/skills', '--move', '--yes']);
+    expect(moved.code).toBe(0);
+    const library = path.join(home, '.local', 'share', 'skilldex', 'library');
+    expect(moved.report.library).toBe(library);
+    expect(readdirSync(library).sort()).toEqual(['alpha', 'beta']);
+    expect(readdirSync(path.join(home, '.claude', 'skills'))).toEqual(['skill-router']);
+    expect(moved.report.index?.added).toHaveLength(2);
+  });
+
+  it('refuses an unknown client', async () => {
+    const home = tmpTree({});
+    const r = await runCli(['init', '--client', 'vim'], { cwd: home, env: { HOME: home } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('INVALID_ARGUMENT');
+  });
+});
