@@ -26,7 +26,14 @@ export function applyPostings(db: Db, removed: ReadonlyMap<string, readonly numb
   const put = db.prepare(`INSERT INTO postings (term, df, data) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET df = excluded.df, data = excluded.data`);
   const drop = db.prepare(`DELETE FROM postings WHERE term = ?`);
   const terms = new Set([...removed.keys(), ...added.keys()]);
+  // A first publish (or a rebuild) starts from an empty index: no term has postings to merge with.
+  const empty = db.prepare(`SELECT 1 FROM postings LIMIT 1`).get() === undefined;
   for (const term of terms) {
+    const add0 = added.get(term);
+    if (empty) {
+      if (add0 && add0.length > 0) put.run(term, add0.length, encodePostings(add0));
+      continue;
+    }
     const gone = new Set(removed.get(term) ?? []);
     const old = get.get(term) as Buffer | undefined;
     let list: Posting[] = old ? decodePostings(old) : [];

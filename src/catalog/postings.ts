@@ -34,7 +34,8 @@ export function bodyTermsOf(body: string): BodyTerms {
   const terms = analyzeTerms(body.slice(0, BODY_INDEX_CHARS));
   const tf: Record<string, number> = {};
   for (const t of terms) tf[t] = (tf[t] ?? 0) + 1;
-  return { tf: sortedRecord(tf), len: terms.length };
+  // Keys in first-seen order: deterministic for the same text, and no sort to pay at index time.
+  return { tf, len: terms.length };
 }
 
 /** The terms of one document from its fields and its stored body terms. */
@@ -68,17 +69,32 @@ export function documentTerms(s: {
   return { terms, lens };
 }
 
-/** The stored form of a document's forward terms (`serving.fwd`): JSON `{ term: [n, k, d, b] }`, keys sorted. */
+/**
+ * The stored form of a document's forward terms (`serving.fwd`): JSON `{ term: [n, k, d] }` for the
+ * terms of its name, keywords and description, keys in first-seen order. Body frequencies are not
+ * repeated here: they stay in the revision's `body_terms`, and `decodeForward` joins the two.
+ */
 export function encodeForward(terms: ReadonlyMap<string, FieldCounts>): string {
-  const keys = [...terms.keys()].sort();
-  const o: Record<string, FieldCounts> = {};
-  for (const k of keys) o[k] = terms.get(k)!;
-  return JSON.stringify(o);
+  let out = '{';
+  for (const [t, c] of terms) {
+    if (c[0] === 0 && c[1] === 0 && c[2] === 0) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(t)}:[${c[0]},${c[1]},${c[2]}]`;
+  }
+  return out + '}';
 }
 
-/** Parses `serving.fwd`. */
-export function decodeForward(fwd: string): Readonly<Record<string, FieldCounts>> {
-  return JSON.parse(fwd) as Record<string, FieldCounts>;
+/** A document's forward terms with all four fields, from `serving.fwd` and the revision's `body_terms`. */
+export function decodeForward(fwd: string, bodyTerms: string | null): Readonly<Record<string, FieldCounts>> {
+  const out: Record<string, FieldCounts> = {};
+  for (const [t, c] of Object.entries(JSON.parse(fwd) as Record<string, [number, number, number]>)) out[t] = [c[0], c[1], c[2], 0];
+  if (bodyTerms !== null) {
+    for (const [t, n] of Object.entries((JSON.parse(bodyTerms) as BodyTerms).tf)) {
+      const c = out[t];
+      if (c) c[3] = n;
+      else out[t] = [0, 0, 0, n];
+    }
+  }
+  return out;
 }
 
 /** One posting: a serving rowid and the term's frequency in each document field. */
@@ -89,14 +105,26 @@ export interface Posting {
 
 /** Packs postings (sorted by rowid) as varints: rowid delta, then the four frequencies. */
 export function encodePostings(list: readonly Posting[]): Buffer {
-  const out: number[] = [];
+  // Five varints per posting, each at most 5 bytes for the 32-bit values stored here.
+  const out = Buffer.allocUnsafe(list.length * 25);
+  let at = 0;
   let prev = 0;
+  const put = (x: number): void => {
+    while (x >= 0x80) {
+      out[at++] = (x % 0x80) | 0x80;
+      x = Math.floor(x / 0x80);
+    }
+    out[at++] = x;
+  };
   for (const p of list) {
-    pushVarint(out, p.rowid - prev);
+    put(p.rowid - prev);
     prev = p.rowid;
-    for (let f = 0; f < 4; f++) pushVarint(out, p.tf[f]!);
+    put(p.tf[0]);
+    put(p.tf[1]);
+    put(p.tf[2]);
+    put(p.tf[3]);
   }
-  return Buffer.from(out);
+  return Buffer.from(out.subarray(0, at));
 }
 
 /**
@@ -135,16 +163,4 @@ export function decodePostings(data: Uint8Array): Posting[] {
   return out;
 }
 
-function pushVarint(out: number[], x: number): void {
-  while (x >= 0x80) {
-    out.push((x % 0x80) | 0x80);
-    x = Math.floor(x / 0x80);
-  }
-  out.push(x);
-}
 
-function sortedRecord(r: Record<string, number>): Record<string, number> {
-  const o: Record<string, number> = {};
-  for (const k of Object.keys(r).sort()) o[k] = r[k]!;
-  return o;
-}

@@ -10,7 +10,7 @@ import type { RevisionRow } from './rows.js';
 import { computeGeneration, type Member } from './generation.js';
 import { tokenSet, tokenStrings } from './tokens.js';
 import { readMeta, writeMeta } from './meta.js';
-import { documentTerms, encodeForward, type BodyTerms, type FieldCounts } from './postings.js';
+import { decodeForward, documentTerms, encodeForward, type BodyTerms, type FieldCounts } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
 
 /** What a publish did. */
@@ -117,11 +117,14 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok)) df.set(t, (df.get(t) ?? 0) + by);
   };
   // bm25f.v3 postings: rows removed and (rowid, frequencies) added per term, applied after the loop.
-  const getFwd = db.prepare(`SELECT fwd FROM serving WHERE rowid = ?`).pluck();
+  const getFwd = db.prepare(
+    `SELECT s.fwd, r.body_terms FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid = ?`,
+  );
   const removedRows = new Map<string, number[]>();
   const addedRows = new Map<string, { rowid: number; tf: FieldCounts }[]>();
   const remove = (row: { rowid: number; name_tok: string; kw_tok: string; desc_tok: string }): void => {
-    for (const term of Object.keys(JSON.parse(getFwd.get(row.rowid) as string) as object)) {
+    const old = getFwd.get(row.rowid) as { fwd: string; body_terms: string | null } | undefined;
+    for (const term of old ? Object.keys(decodeForward(old.fwd, old.body_terms)) : []) {
       let l = removedRows.get(term);
       if (!l) removedRows.set(term, (l = []));
       l.push(row.rowid);

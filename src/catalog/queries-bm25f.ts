@@ -16,15 +16,18 @@ export interface Bm25fRow {
   readonly state: 'active' | 'deprecated' | 'archived';
   readonly name: string;
   readonly description: string;
-  /** JSON `{ term: [n, k, d, b] }` (postings.ts encodeForward). */
+  /** JSON `{ term: [n, k, d] }` (postings.ts encodeForward). */
   readonly fwd: string;
+  /** The revision's body terms (JSON BodyTerms), null for a revision read before migration 2. */
+  readonly body_terms: string | null;
   readonly len_n: number;
   readonly len_k: number;
   readonly len_d: number;
   readonly len_b: number;
 }
 
-const ROW = `SELECT rowid, skill_id, skill_version, revision_id, state, name, description, fwd, len_n, len_k, len_d, len_b FROM serving`;
+const ROW = `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, s.description, s.fwd, r.body_terms,
+  s.len_n, s.len_k, s.len_d, s.len_b FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 
 /** The postings of `term` (document frequency and packed list), or undefined when no document has it. */
 export function postingsOf(reader: CatalogReader, term: string): { df: number; data: Buffer } | undefined {
@@ -38,12 +41,12 @@ export function servingDocsOf(reader: CatalogReader): ServingDocs {
 
 /** One serving row by rowid. */
 export function bm25fRow(reader: CatalogReader, rowid: number): Bm25fRow | undefined {
-  return reader.prepare(`${ROW} WHERE rowid = ?`).get(rowid) as Bm25fRow | undefined;
+  return reader.prepare(`${ROW} WHERE s.rowid = ?`).get(rowid) as Bm25fRow | undefined;
 }
 
 /** Every serving row, in rowid order. */
 export function allBm25fRows(reader: CatalogReader): IterableIterator<Bm25fRow> {
-  return reader.prepare(`${ROW} ORDER BY rowid`).iterate() as IterableIterator<Bm25fRow>;
+  return reader.prepare(`${ROW} ORDER BY s.rowid`).iterate() as IterableIterator<Bm25fRow>;
 }
 
 /** The rowid and state of a served skill, or undefined. */

@@ -334,7 +334,7 @@ export function bruteForceBm25f(
   const docs = cache.servingDocs(reader, gen);
   const used = resolveUsage(reader, usage);
   const rows = [...allBm25fRows(reader)];
-  const fwds = rows.map((r) => decodeForward(r.fwd));
+  const fwds = rows.map((r) => decodeForward(r.fwd, r.body_terms));
   const df = q.terms.map((t) => rows.filter((r, j) => fwds[j]![t] !== undefined || (used.byRow.get(r.rowid)?.tf.has(t) ?? false)).length);
   const unknown = q.terms.map((_, i) => i).filter((i) => df[i] === 0);
   const ctx: QueryContext = { q, docs: docs.docs, avgLens: avgLensOf(docs, used), df, unknown, usage: used };
@@ -361,7 +361,7 @@ export function bruteForceBm25f(
 }
 
 function candidateOf(row: Bm25fRow, ctx: QueryContext, fuzzy: readonly FuzzyMatch[], history: HistoryFn, gen: PublishedGeneration): Candidate {
-  const fwd = decodeForward(row.fwd);
+  const fwd = decodeForward(row.fwd, row.body_terms);
   const u = ctx.usage.byRow.get(row.rowid);
   const tf = ctx.q.terms.map((t): PerField => {
     const c: FieldCounts | undefined = fwd[t];

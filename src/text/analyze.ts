@@ -13,6 +13,8 @@ import { isStopWord } from './stop-words.js';
 // The raw words, before folding, so case boundaries are still visible.
 const WORD_RE = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const PART_RE = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+// A word can split only where a capital follows another letter or a digit meets a letter.
+const NEEDS_SPLIT_RE = /.[\p{Lu}\p{Lt}]|\p{N}/u;
 const EMOJI_MARK_RE = /[\uFE00-\uFE0F\p{Me}\u{E0100}-\u{E01EF}]/gu;
 
 /** Splits one raw word at camelCase, acronym and letter/digit boundaries (not folded). */
@@ -31,6 +33,11 @@ export function splitIdentifier(word: string): string {
 export function identifierTokens(text: string): string[] {
   const out: string[] = [];
   for (const word of text.replace(EMOJI_MARK_RE, '').match(WORD_RE) ?? []) {
+    // Most words have no boundary to split at (no capital after the first letter, no digit): fold once.
+    if (!NEEDS_SPLIT_RE.test(word)) {
+      for (const w of fold(word).match(PART_RE) ?? []) out.push(w);
+      continue;
+    }
     const whole = fold(word);
     const parts = fold(splitIdentifier(word)).match(PART_RE) ?? [];
     if (parts.length > 1) {
