@@ -1,13 +1,25 @@
 /**
  * The skilldex version: the `version` field of the package's own package.json, read once when this
- * module loads (from src/ in tests, from dist/ when installed: package.json is one folder up from
- * both). The CLI's `--version` and the MCP server's `serverInfo.version` print it; no other file
+ * module loads: the nearest package.json named "skilldex" at or above this module's folder's
+ * parent (one folder up from src/ in tests and from dist/ when installed; two up from the
+ * benchmarks' dist-bench/src/). The CLI's `--version` and the MCP server's `serverInfo.version` print it; no other file
  * spells the version.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+
+// The package's own package.json: the first one up the tree whose name is skilldex.
+function packageJsonUrl(): URL {
+  for (const rel of ['../package.json', '../../package.json', '../../../package.json']) {
+    const url = new URL(rel, import.meta.url);
+    if (!existsSync(url)) continue;
+    const pkg: unknown = JSON.parse(readFileSync(url, 'utf8'));
+    if (typeof pkg === 'object' && pkg !== null && 'name' in pkg && pkg.name === 'skilldex') return url;
+  }
+  throw new Error(`skilldex: no package.json named skilldex above ${import.meta.url}`);
+}
 
 function readPackageVersion(): string {
-  const url = new URL('../package.json', import.meta.url);
+  const url = packageJsonUrl();
   const pkg: unknown = JSON.parse(readFileSync(url, 'utf8'));
   const version = typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined;
   // A missing or odd version means a broken install, not a user error: fail loudly at load.

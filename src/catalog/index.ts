@@ -24,8 +24,8 @@ export {
   type FieldCounts,
   type Posting,
 } from './postings.js';
-export { STATE_CODES, type ServingDocs } from './postings-store.js';
-export { allBm25fRows, bm25fRow, postingTerms, postingsOf, servingDocsOf, servingRowidOf, type Bm25fRow } from './queries-bm25f.js';
+export { DOC_STRIDE, STATE_CODES, type ServingDocs } from './postings-store.js';
+export { allBm25fRows, bm25fRow, postingTerms, postingsOf, servingDocsOf, servingRowidOf, servingSkillIdOf, type Bm25fRow } from './queries-bm25f.js';
 export {
   MAX_EXAMPLES_PER_SKILL,
   MAX_EXAMPLE_CHARS,

@@ -7,6 +7,9 @@
 import type { Db } from './db.js';
 import { decodePostings, encodePostings, type FieldCounts, type Posting } from './postings.js';
 
+/** Numbers stored per serving row in `serving_docs`. */
+export const DOC_STRIDE = 6;
+
 /** States of serving rows as stored in `serving_docs` (index = code). */
 export const STATE_CODES = ['active', 'deprecated', 'archived'] as const;
 
@@ -16,7 +19,10 @@ export interface ServingDocs {
   readonly docs: number;
   /** Sum of each document field's length over the rows, in DOC_FIELDS order. */
   readonly sums: FieldCounts;
-  /** Five numbers per rowid: the four field lengths and the state code; rowids past the end are absent. */
+  /**
+   * DOC_STRIDE numbers per rowid: the four field lengths, the state code and the number of distinct
+   * name terms; rowids past the end are absent.
+   */
   readonly data: Uint32Array;
 }
 
@@ -50,24 +56,26 @@ export function applyPostings(db: Db, removed: ReadonlyMap<string, readonly numb
 
 /** Rewrites `serving_docs` from the serving rows. */
 export function writeServingDocs(db: Db): void {
-  const rows = db.prepare(`SELECT rowid, state, len_n, len_k, len_d, len_b FROM serving ORDER BY rowid`).all() as {
+  const rows = db.prepare(`SELECT rowid, state, len_n, len_k, len_d, len_b, name_terms FROM serving ORDER BY rowid`).all() as {
     rowid: number;
     state: string;
     len_n: number;
     len_k: number;
     len_d: number;
     len_b: number;
+    name_terms: number;
   }[];
   const max = rows.length > 0 ? rows[rows.length - 1]!.rowid : 0;
-  const data = new Uint32Array((max + 1) * 5);
+  const data = new Uint32Array((max + 1) * DOC_STRIDE);
   const sums: FieldCounts = [0, 0, 0, 0];
   for (const r of rows) {
-    const o = r.rowid * 5;
+    const o = r.rowid * DOC_STRIDE;
     data[o] = r.len_n;
     data[o + 1] = r.len_k;
     data[o + 2] = r.len_d;
     data[o + 3] = r.len_b;
     data[o + 4] = Math.max(0, STATE_CODES.indexOf(r.state as (typeof STATE_CODES)[number]));
+    data[o + 5] = r.name_terms;
     sums[0] += r.len_n;
     sums[1] += r.len_k;
     sums[2] += r.len_d;

@@ -107,9 +107,9 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
   );
   const ins = db.prepare(
     `INSERT INTO serving (skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st,
-       fwd, len_n, len_k, len_d, len_b)
+       fwd, len_n, len_k, len_d, len_b, name_terms)
      VALUES (@skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st,
-       @fwd, @len_n, @len_k, @len_d, @len_b)`,
+       @fwd, @len_n, @len_k, @len_d, @len_b, @name_terms)`,
   );
   const ftsIns = db.prepare(`INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`);
   const df = new Map<string, number>();
@@ -176,6 +176,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       len_k: doc.lens[1],
       len_d: doc.lens[2],
       len_b: doc.lens[3],
+      name_terms: countNameTerms(doc.terms),
     });
     const rowid = Number(info.lastInsertRowid);
     for (const [term, tf] of doc.terms) {
@@ -197,6 +198,13 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
   applyPostings(db, removedRows, addedRows);
   writeServingDocs(db);
   writeMeta(db, 'serving_rebuild', '0');
+}
+
+// The number of distinct terms of a document's name (the name bonus applies when they are the query's).
+function countNameTerms(terms: ReadonlyMap<string, FieldCounts>): number {
+  let n = 0;
+  for (const c of terms.values()) if (c[0] > 0) n++;
+  return n;
 }
 
 // Empties every serving table (a migration asked for a rebuild from the working set).

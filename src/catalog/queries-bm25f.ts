@@ -58,3 +58,8 @@ export function servingRowidOf(reader: CatalogReader, skillId: string): { rowid:
 export function postingTerms(reader: CatalogReader): string[] {
   return reader.prepare(`SELECT term FROM postings`).pluck().all() as string[];
 }
+
+/** The skill_id of a serving row, or undefined. */
+export function servingSkillIdOf(reader: CatalogReader, rowid: number): string | undefined {
+  return reader.prepare(`SELECT skill_id FROM serving WHERE rowid = ?`).pluck().get(rowid) as string | undefined;
+}

@@ -10,12 +10,14 @@ import { SkilldexError } from '../errors.js';
 import {
   allBm25fRows,
   bm25fRow,
+  DOC_STRIDE,
   decodeForward,
   forEachPosting,
   postingTerms,
   postingsOf,
   servingDocsOf,
   servingRowidOf,
+  servingSkillIdOf,
   type Bm25fRow,
   type CatalogReader,
   type FieldCounts,
@@ -203,7 +205,7 @@ export function searchBm25f(
   const docs = cache.servingDocs(reader, gen);
   const used = resolveUsage(reader, usage);
   const avgLens = avgLensOf(docs, used);
-  const rows = docs.data.length / 5;
+  const rows = docs.data.length / DOC_STRIDE;
   const acc = new Float64Array(rows);
   const nameHits = new Uint8Array(rows);
   const touched: number[] = [];
@@ -235,7 +237,7 @@ export function searchBm25f(
     }
     const termIdf = idf(termDf, docs.docs);
     const score = (rowid: number, n: number, k: number, d: number, b: number): void => {
-      const o = rowid * 5;
+      const o = rowid * DOC_STRIDE;
       const u = hasUsage ? used.byRow.get(rowid) : undefined;
       tf[0] = n;
       tf[1] = k;
@@ -279,16 +281,17 @@ export function searchBm25f(
     }
   }
   const ctx: QueryContext = { q, docs: docs.docs, avgLens, df, unknown, usage: used };
-  // Upper bounds: BM25F sum + name bonus where every query term is in the name + exact fuzzy part.
+  // Upper bounds: BM25F sum + the name bonus where it applies + the exact fuzzy part, times the lifecycle multiplier.
   const nTerms = q.terms.length;
   const boundOf = new Float64Array(touched.length);
   const rowOf = new Int32Array(touched.length);
   let n = 0;
   for (const rowid of touched) {
-    const state = docs.data[rowid * 5 + 4]!;
+    const state = docs.data[rowid * DOC_STRIDE + 4]!;
     if (state === 2 || (state === 1 && !includeDeprecated)) continue;
     let b = acc[rowid]!;
-    if (nameHits[rowid] === nTerms) b += V3.NAME_BONUS;
+    // The bonus applies exactly when every query term is in the name and the name has no other term.
+    if (nameHits[rowid] === nTerms && docs.data[rowid * DOC_STRIDE + 5] === nTerms) b += V3.NAME_BONUS;
     const fm = fuzzyOf.get(rowid);
     if (fm) b += (V3.FUZZY_WEIGHT * fm.reduce((s, m) => s + fuzzySim(m), 0)) / nTerms;
     b *= state === 1 ? V3.DEPRECATED_MULTIPLIER : 1;
@@ -307,9 +310,16 @@ export function searchBm25f(
     if (next.length === 0) break;
     let stopped = false;
     for (const i of next) {
-      if (top.full() && boundOf[i]! * telemetryMax + 1e-9 < top.worst()) {
+      const most = boundOf[i]! * telemetryMax;
+      if (top.full() && most + 1e-9 < top.worst()) {
         stopped = true;
         break;
+      }
+      // A row that can at best tie the k-th score loses the tie on skill_id when its id sorts after
+      // the k-th's: decided by its id alone, without explaining it (common words tie by thousands).
+      if (top.full() && most - 1e-9 <= top.worst()) {
+        const id = servingSkillIdOf(reader, rowOf[i]!);
+        if (id === undefined || id > top.worstId()) continue;
       }
       const row = bm25fRow(reader, rowOf[i]!);
       if (!row) continue;
@@ -480,6 +490,9 @@ class TopK {
   }
   worst(): number {
     return this.items[this.items.length - 1]?.score ?? 0;
+  }
+  worstId(): string {
+    return this.items[this.items.length - 1]?.skill_id ?? '';
   }
   offer(c: Candidate): void {
     if (c.score <= 0) return;
