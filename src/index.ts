@@ -143,6 +143,10 @@ export {
   type RevisionInfo,
   type SkillDetail,
   type SkillLocation,
+  DEFAULT_DEBOUNCE_MS,
+  watchCatalog,
+  type CatalogWatch,
+  type WatchOptions,
 } from './router/index.js';
 export {
   DEFAULT_READ_OPTIONS,

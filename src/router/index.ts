@@ -61,3 +61,4 @@ export {
   type SkillDetail,
   type SkillLocation,
 } from './inspect.js';
+export { DEFAULT_DEBOUNCE_MS, watchCatalog, type CatalogWatch, type WatchOptions } from './watch.js';
