@@ -147,6 +147,10 @@ export {
   watchCatalog,
   type CatalogWatch,
   type WatchOptions,
+  MAX_SKILL_FILES,
+  MAX_SKILL_FILES_BYTES,
+  type SkillFile,
+  type SkillFiles,
 } from './router/index.js';
 export {
   DEFAULT_READ_OPTIONS,
