@@ -39,7 +39,7 @@ export async function startWatch(
   return w;
 }
 
-/** Prints a failed re-index of `catalog` on stderr (one JSON line with `json`). */
+/** Prints a failed re-index of `catalog`, or a watcher error, on stderr (one JSON line with `json`). */
 export function reportIndexError(
   ctx: CliContext,
   err: unknown,
@@ -49,12 +49,12 @@ export function reportIndexError(
   const coded = err instanceof SkilldexError ? err : codedFromForeign(err, catalog);
   if (coded === undefined)
     ctx.err(
-      `error during re-index: ${sanitizeField(err instanceof Error ? err.message : String(err), 2000)}`,
+      `error while watching (re-index or watcher): ${sanitizeField(err instanceof Error ? err.message : String(err), 2000)}`,
     );
   else if (json) ctx.err(JSON.stringify({ error: coded.toJSON() }));
   else
     ctx.err(
-      `error ${coded.code} during re-index: ${sanitizeField(coded.message, 2000)}\nhint: ${coded.hint}`,
+      `error ${coded.code} while watching (re-index or watcher): ${sanitizeField(coded.message, 2000)}\nhint: ${coded.hint}`,
     );
 }
 
