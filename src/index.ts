@@ -143,6 +143,14 @@ export {
   type RevisionInfo,
   type SkillDetail,
   type SkillLocation,
+  DEFAULT_DEBOUNCE_MS,
+  watchCatalog,
+  type CatalogWatch,
+  type WatchOptions,
+  MAX_SKILL_FILES,
+  MAX_SKILL_FILES_BYTES,
+  type SkillFile,
+  type SkillFiles,
 } from './router/index.js';
 export {
   DEFAULT_READ_OPTIONS,

@@ -4,8 +4,9 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { Router, SkilldexError, findSubstrateRoot, readTextCapped, realpathOrUndefined } from '../index.js';
+import { Router, SkilldexError, findSubstrateRoot, indexCatalog, readCatalogScopes, readTextCapped, realpathOrUndefined, type RememberedScopes } from '../index.js';
 import { action, collect, parseIntOption, usageEnabled, type CliContext } from './context.js';
+import { reportIndexError, startWatch, summarizeIndex } from './watch.js';
 
 interface McpFlags {
   catalog?: string;
@@ -16,6 +17,7 @@ interface McpFlags {
   telemetry?: boolean;
   usage?: boolean;
   tokenFile?: string;
+  watch?: boolean;
   json?: boolean;
 }
 
@@ -38,12 +40,16 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     .option('--substrate <dir>', 'substrate root for substrate_read (default: a substrate/ folder at or above the cwd)')
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
     .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
+    .option('--watch', "re-index the catalog's scopes and publish after each change (300 ms debounce); served answers follow")
     .option('--json', 'print a refusal to start as the JSON error object on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  claude mcp add skilldex -- skilldex mcp --catalog ~/.local/share/skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate\n  skilldex mcp --http 8765 --host 0.0.0.0 --token-file ~/.config/skilldex/token   # clients send Authorization: Bearer <token>\n\n' +
+      '\nExamples:\n  claude mcp add skilldex -- skilldex mcp --catalog ~/.local/share/skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate\n  skilldex mcp --watch   # re-index the scopes the catalog was built from on every change\n  skilldex mcp --http 8765 --host 0.0.0.0 --token-file ~/.config/skilldex/token   # clients send Authorization: Bearer <token>\n\n' +
         'HTTP requests are refused with 403 when Host is not a loopback name on a loopback bind, or when\n' +
-        'Origin is a foreign page; with a token, 401 without the right bearer token (16 characters at least).',
+        'Origin is a foreign page; with a token, 401 without the right bearer token (16 characters at least).\n' +
+        "With --watch the server first re-indexes the scopes (library.scopes of the config, else the ones\n" +
+        'the catalog remembers), then watches them; a fetch pinned to an older generation gets\n' +
+        'CATALOG_GENERATION_MISMATCH. Re-index reports and failures go to stderr; the server keeps serving.',
     )
     .action(
       action(ctx, async (o: McpFlags): Promise<0> => {
@@ -72,10 +78,25 @@ export function registerMcp(program: Command, ctx: CliContext): void {
             { option: '--host', value: host },
           );
         }
+        let watchScopes: RememberedScopes | undefined;
+        if (o.watch === true) {
+          const configured = settings['library.scopes'].value;
+          watchScopes = configured !== undefined ? { scopes: configured } : readCatalogScopes(catalog);
+          if (watchScopes === undefined) {
+            throw new SkilldexError('INVALID_ARGUMENT', `--watch: ${catalog} remembers no scopes and the config names none; run skilldex index --scope DIR first`, { option: '--watch', catalog });
+          }
+          // Catch up with what changed while no one watched; a failure is reported and the last generation served.
+          try {
+            ctx.note(summarizeIndex(indexCatalog({ catalog, ...watchScopes })));
+          } catch (err) {
+            reportIndexError(ctx, err, catalog, o.json === true);
+          }
+        }
         const router = new Router({ catalog, telemetry: settings.telemetry.value, usage: usageEnabled(o.usage, ctx.io.env) });
         // The catalog must answer before we announce ourselves: a missing or empty one fails here, clearly.
         router.currentGeneration();
         const serverCtx = { router, cascadeRoots, ...(substrateRoot !== undefined ? { substrateRoot } : {}), log: (l: string) => ctx.err(l) };
+        const watch = watchScopes === undefined ? undefined : await startWatch(ctx, { catalog, ...watchScopes }, { report: (r) => ctx.note(summarizeIndex(r)), json: o.json === true });
         try {
           if (o.http === undefined) {
             await mcp.serveStdio(serverCtx);
@@ -91,6 +112,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
             await handle.close();
           }
         } finally {
+          await watch?.close();
           router.close();
         }
         return 0;

@@ -42,6 +42,7 @@ import {
 } from '../index.js';
 import { action, parseIntOption, readInput, usageEnabled, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
+import { startWatch, untilStopped } from './watch.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
 interface CatalogFlag {
@@ -70,19 +71,25 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'report what would be added, changed and retired, and write nothing')
     .option('--allow-shrink', 'allow retiring more than half of the active skills in one run')
     .option('--policy <id>', `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${POLICY_ID})`)
-    .option('--json', 'print the index report as JSON')
+    .option('--watch', 'after indexing, keep watching the scopes and re-index and publish after each change (300 ms debounce) until Ctrl-C')
+    .option('--json', 'print the index report as JSON (with --watch: one compact JSON report per line)')
     .addHelpText(
       'after',
       '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish\n' +
         '  skilldex index --scope ~/skills --dry-run      # what would change; nothing written\n' +
-        '  skilldex index --scope ~/skills --allow-shrink # the skills really are gone\n\n' +
+        '  skilldex index --scope ~/skills --allow-shrink # the skills really are gone\n' +
+        '  skilldex index --scope ~/skills --watch        # re-index and publish on every change; a\n' +
+        '                                                 # running skilldex mcp sees it without a restart\n\n' +
         'A --scope folder that does not exist is refused (exit 2, nothing written). A run that would\n' +
         'retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
         '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
-        'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.',
+        'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.\n' +
+        'With --watch, a failed re-index (e.g. CATALOG_SHRINK) is printed on stderr and watching goes on;\n' +
+        'scope folders that do not exist when the watch starts are not watched.',
     )
     .action(
-      action(ctx, (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string; dryRun?: boolean; allowShrink?: boolean }) => {
+      action(ctx, async (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string; dryRun?: boolean; allowShrink?: boolean; watch?: boolean }): Promise<ExitCode> => {
+        if (o.watch === true && o.dryRun === true) throw new SkilldexError('INVALID_ARGUMENT', '--watch and --dry-run cannot be combined: a watch writes the catalog', { option: '--watch' });
         const catalog = catalogOf(o);
         const discover = indexScopes(ctx, o, catalog);
         const policy = ctx.settings({ policy: o.policy }).policy.value;
@@ -101,8 +108,22 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         } finally {
           progress.done();
         }
-        if (o.json) ctx.json(report);
-        else ctx.out(renderIndex(report, ctx.io.cwd));
+        const print = (r: IndexReport): void => {
+          if (o.json && o.watch === true) ctx.out(JSON.stringify(r));
+          else if (o.json) ctx.json(r);
+          else ctx.out(renderIndex(r, ctx.io.cwd));
+        };
+        print(report);
+        if (o.watch === true) {
+          const stopped = untilStopped();
+          const w = await startWatch(
+            ctx,
+            { catalog, ...discover, publish: o.publish !== false, ...(policy !== undefined ? { policy } : {}), allowShrink: o.allowShrink === true },
+            { report: print, json: o.json === true },
+          );
+          await stopped;
+          await w.close();
+        }
         return 0;
       }),
     );

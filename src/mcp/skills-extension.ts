@@ -4,12 +4,14 @@
  * skill's SKILL.md as the resource `skill://<skill-path>/SKILL.md` with `sha256:<hex>` digest and
  * size. `<skill-path>` is the skill's name, or `<plugin>/<name>` for a plugin's skill, so the final
  * segment is always the frontmatter name. Reads verify the digest: drift is an error, never stale
- * bytes. skilldex serves a skill as its SKILL.md alone (supporting files are not catalogued).
+ * bytes. Every other regular file in the skill's folder (scripts, references, assets) is listed too,
+ * as `skill://<skill-path>/<file path>` with its digest and size, and read verified against that
+ * digest (bounds and confinement: src/router/skill-files.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { codedFromForeign, type ServedSkill } from '../index.js';
+import { codedFromForeign, type ServedSkill, type SkillFile } from '../index.js';
 import type { ServerContext } from './context.js';
 
 /** The extension identifier. */
@@ -59,6 +61,33 @@ export function skillIdOf(uri: string): string | undefined {
   return undefined;
 }
 
+/** The resource URI of the supporting file `rel` (POSIX, relative to the skill folder) of skill `s`. */
+export function skillFileUri(s: Pick<ServedSkill, 'skill_id' | 'name'>, rel: string): string {
+  return skillUri(s).slice(0, -'SKILL.md'.length) + rel.split('/').map(encodeURIComponent).join('/');
+}
+
+/**
+ * The (skill_id, file) pairs a `skill://…` URI of a supporting file may name, most specific first:
+ * `skill://a/b/f` is file `f` of plugin skill `a:b`, else file `b/f` of skill `a`.
+ */
+export function skillFileCandidates(uri: string): { skill_id: string; file: string }[] {
+  const m = /^skill:\/\/(.+)$/.exec(uri);
+  if (!m) return [];
+  const segments = m[1]!.split('/').map((x) => {
+    try {
+      return decodeURIComponent(x);
+    } catch {
+      return undefined;
+    }
+  });
+  if (segments.some((x) => x === undefined || x === '' || x === '.' || x === '..' || x.includes('/') || x.includes('\\'))) return [];
+  const seg = segments as string[];
+  const out: { skill_id: string; file: string }[] = [];
+  if (seg.length >= 3) out.push({ skill_id: `${seg[0]}:${seg[1]}`, file: seg.slice(2).join('/') });
+  if (seg.length >= 2) out.push({ skill_id: seg[0]!, file: seg.slice(1).join('/') });
+  return out;
+}
+
 /** Registers the extension's methods and the SKILL.md resources on `server`. */
 export function registerSkillsExtension(server: McpServer, ctx: ServerContext): void {
   const low = server.server;
@@ -67,7 +96,7 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
     const page = call(() => ctx.router.listSkills(req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {}));
     return {
       resultType: 'complete',
-      skills: page.skills.map(entry),
+      skills: page.skills.map((sk) => entry(sk, filesOf(ctx, sk))),
       ...(page.next_cursor !== undefined ? { nextCursor: page.next_cursor } : {}),
       ttlMs: TTL_MS,
       cacheScope: 'public',
@@ -77,18 +106,21 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
     const id = skillIdOf(req.params.uri);
     if (id === undefined) throw new McpError(ErrorCode.InvalidParams, `${req.params.uri} is not the URI of a served SKILL.md`);
     const skill = call(() => ctx.router.getSkill(id));
-    return { resultType: 'complete', skill: entry(skill), ttlMs: TTL_MS, cacheScope: 'public' };
+    return { resultType: 'complete', skill: entry(skill, filesOf(ctx, skill)), ttlMs: TTL_MS, cacheScope: 'public' };
   });
   low.setRequestHandler(ListResourcesRequest, (req) => {
     const page = call(() => ctx.router.listSkills(req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {}));
     return {
-      resources: page.skills.map((s) => ({ uri: skillUri(s), name: s.name, description: s.description, mimeType: 'text/markdown', size: s.size })),
+      resources: page.skills.flatMap((s) => [
+        { uri: skillUri(s), name: s.name, description: s.description, mimeType: 'text/markdown', size: s.size },
+        ...filesOf(ctx, s).files.map((f) => ({ uri: skillFileUri(s, f.path), name: `${s.name}/${f.path}`, mimeType: mimeTypeOf(f.path), size: f.size })),
+      ]),
       ...(page.next_cursor !== undefined ? { nextCursor: page.next_cursor } : {}),
     };
   });
   low.setRequestHandler(ReadResourceRequest, (req) => {
     const id = skillIdOf(req.params.uri);
-    if (id === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${req.params.uri}`);
+    if (id === undefined) return readFile(ctx, req.params.uri);
     const r = call(() => ctx.router.readSkill(id));
     return {
       contents: [
@@ -103,12 +135,88 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
   });
 }
 
-function entry(s: ServedSkill): { uri: string; frontmatter: Record<string, unknown>; resources: { uri: string; digest: string; size: number }[] } {
+/** The supporting files of a listed skill; none when it left the generation since the page was read. */
+function filesOf(ctx: ServerContext, s: ServedSkill): { files: readonly SkillFile[]; truncated: boolean } {
+  try {
+    return ctx.router.listSkillFiles(s.skill_id);
+  } catch (err) {
+    const coded = codedFromForeign(err);
+    if (coded?.code === 'SKILL_NOT_FOUND' || coded?.code === 'SKILL_ARCHIVED') return { files: [], truncated: false };
+    throw err;
+  }
+}
+
+// A supporting file: the first candidate skill that lists it; its bytes as text when they are
+// UTF-8 without NUL bytes, else base64.
+function readFile(ctx: ServerContext, uri: string): { contents: Record<string, unknown>[] } {
+  const candidates = skillFileCandidates(uri);
+  let last: unknown = new McpError(ErrorCode.InvalidParams, `unknown resource ${uri}`);
+  for (const c of candidates) {
+    try {
+      const r = call(() => ctx.router.readSkillFile(c.skill_id, c.file));
+      const meta = { [`${SKILLS_EXTENSION}/digest`]: r.file.digest, [`${SKILLS_EXTENSION}/size`]: r.file.size };
+      const text = asText(r.bytes);
+      const mimeType = mimeTypeOf(c.file);
+      return { contents: [text === undefined ? { uri, mimeType, blob: r.bytes.toString('base64'), _meta: meta } : { uri, mimeType, text, _meta: meta }] };
+    } catch (err) {
+      last = err;
+      const code = err instanceof McpError ? (err.data as { code?: string } | undefined)?.code : undefined;
+      if (code !== 'SKILL_NOT_FOUND' && code !== 'FILE_NOT_FOUND') throw err;
+    }
+  }
+  throw last;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function asText(bytes: Buffer): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Media types by file extension; anything else is application/octet-stream. */
+const MIME_TYPES: Readonly<Record<string, string>> = {
+  '.md': 'text/markdown',
+  '.txt': 'text/plain',
+  '.py': 'text/x-python',
+  '.sh': 'application/x-sh',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.ts': 'text/x-typescript',
+  '.json': 'application/json',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.toml': 'application/toml',
+  '.csv': 'text/csv',
+  '.html': 'text/html',
+  '.xml': 'application/xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+};
+
+function mimeTypeOf(file: string): string {
+  const dot = file.lastIndexOf('.');
+  return (dot > file.lastIndexOf('/') ? MIME_TYPES[file.slice(dot).toLowerCase()] : undefined) ?? 'application/octet-stream';
+}
+
+function entry(
+  s: ServedSkill,
+  supporting: { files: readonly SkillFile[]; truncated: boolean },
+): { uri: string; frontmatter: Record<string, unknown>; resources: { uri: string; digest: string; size: number }[]; _meta?: Record<string, unknown> } {
   const uri = skillUri(s);
   return {
     uri,
     frontmatter: { ...s.frontmatter, name: s.name, description: s.description },
-    resources: [{ uri, digest: s.revision_id, size: s.size }],
+    resources: [{ uri, digest: s.revision_id, size: s.size }, ...supporting.files.map((f) => ({ uri: skillFileUri(s, f.path), digest: f.digest, size: f.size }))],
+    ...(supporting.truncated ? { _meta: { 'dev.skilldex/files_truncated': true } } : {}),
   };
 }
 
@@ -120,7 +228,7 @@ function call<T>(fn: () => T): T {
   } catch (caught) {
     const err = codedFromForeign(caught);
     if (err === undefined) throw caught;
-    const code = err.code === 'SKILL_NOT_FOUND' || err.code === 'SKILL_ARCHIVED' || err.code === 'INVALID_ARGUMENT' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+    const code = err.code === 'SKILL_NOT_FOUND' || err.code === 'SKILL_ARCHIVED' || err.code === 'INVALID_ARGUMENT' || err.code === 'FILE_NOT_FOUND' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
     throw new McpError(code, `${err.code}: ${err.message}`, { code: err.code, details: err.details });
   }
 }

@@ -61,3 +61,5 @@ export {
   type SkillDetail,
   type SkillLocation,
 } from './inspect.js';
+export { DEFAULT_DEBOUNCE_MS, watchCatalog, type CatalogWatch, type WatchOptions } from './watch.js';
+export { MAX_SKILL_FILES, MAX_SKILL_FILES_BYTES, type SkillFile, type SkillFiles } from './skill-files.js';

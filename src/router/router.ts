@@ -9,7 +9,8 @@ import { UsageIndex } from './search-bm25f.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
 import { telemetryMultiplier } from './policies/hybrid-lexical-v1.js';
 import { queryHash } from './query.js';
-import { getServedSkill, listServedSkills, readServedSkill, type ServedPage, type ServedSkill } from './serve.js';
+import { getServedSkill, listServedSkillFiles, listServedSkills, readServedSkill, readServedSkillFile, type ServedPage, type ServedSkill } from './serve.js';
+import { SkillFilesMemo, type SkillFile, type SkillFiles } from './skill-files.js';
 import { FUZZY_PRESCORE_LIMIT, SearchCache, bruteForceSearch, searchCatalog, type HistoryFn, type SearchRequest, type SearchResult } from './search.js';
 
 /** Options of a Router. */
@@ -48,6 +49,7 @@ const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 export class Router {
   private readonly reader: CatalogReader;
   private readonly cache = new SearchCache();
+  private readonly skillFiles = new SkillFilesMemo();
   private readonly telemetry: TelemetryStore | undefined;
   private readonly telemetryFile: string;
   private readonly useUsage: boolean;
@@ -108,6 +110,16 @@ export class Router {
   /** A served skill's SKILL.md, verified against its digest. */
   readSkill(skillId: string): { skill: ServedSkill; text: string; catalog_generation: string } {
     return readServedSkill(this.reader, skillId);
+  }
+
+  /** A served skill's supporting files, each with the digest fixed when this Router first listed them. */
+  listSkillFiles(skillId: string): SkillFiles & { skill: ServedSkill; catalog_generation: string } {
+    return listServedSkillFiles(this.reader, this.skillFiles, skillId);
+  }
+
+  /** One supporting file of a served skill, verified against its listed digest. */
+  readSkillFile(skillId: string, rel: string): { skill: ServedSkill; file: SkillFile; bytes: Buffer; catalog_generation: string } {
+    return readServedSkillFile(this.reader, this.skillFiles, skillId, rel);
   }
 
   /** The published generation id (a cheap read). */

@@ -2,12 +2,15 @@
  * Serving skills whole (the MCP Skills extension, issue #4): list the published generation's
  * skills page by page, describe one, and read one's SKILL.md with its digest verified. Archived
  * skills are not served. A read returns bytes only when they still hash to the served revision
- * (drift is an error, never stale bytes).
+ * (drift is an error, never stale bytes). A skill's supporting files are listed and read the same
+ * way (skill-files.ts).
  */
+import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
 import { servedPage, servedRowOf, type CatalogReader, type ServedRow } from '../catalog/index.js';
 import type { SkillState } from './policies/hybrid-lexical-v1.js';
+import type { SkillFile, SkillFiles, SkillFilesMemo } from './skill-files.js';
 
 /** A served skill: identity, verbatim frontmatter, and the digest and size of its SKILL.md. */
 export interface ServedSkill {
@@ -73,6 +76,27 @@ export function readServedSkill(reader: CatalogReader, skillId: string): { skill
     }
     // Served text is the file's exact content (BOM included), so its bytes hash to the digest.
     return { skill, text: (file.hasBom ? '\ufeff' : '') + file.text, catalog_generation: gen.catalog_generation };
+  });
+}
+
+/** The supporting files of a served skill (see skill-files.ts for what is listed and the bounds). */
+export function listServedSkillFiles(reader: CatalogReader, memo: SkillFilesMemo, skillId: string): SkillFiles & { skill: ServedSkill; catalog_generation: string } {
+  return reader.read((gen) => {
+    const row = lookupRow(reader, skillId);
+    return { skill: toServed(row), ...memo.list(row.skill_id, row.revision_id, path.dirname(row.real_path)), catalog_generation: gen.catalog_generation };
+  });
+}
+
+/** The verified bytes of one supporting file of a served skill (`rel`: its listed path). */
+export function readServedSkillFile(
+  reader: CatalogReader,
+  memo: SkillFilesMemo,
+  skillId: string,
+  rel: string,
+): { skill: ServedSkill; file: SkillFile; bytes: Buffer; catalog_generation: string } {
+  return reader.read((gen) => {
+    const row = lookupRow(reader, skillId);
+    return { skill: toServed(row), ...memo.read(row.skill_id, row.revision_id, path.dirname(row.real_path), rel), catalog_generation: gen.catalog_generation };
   });
 }
 
