@@ -77,9 +77,14 @@ function rankAll(router: Router, queries: readonly LabelledQuery[]): Map<string,
   return out;
 }
 
+// A new, empty catalog path: the catalog, its WAL files and its telemetry file (where usage examples
+// live) from an earlier run are removed, so a "cold" run never ranks with examples learned before.
 function freshCatalog(name: string): string {
   const catalog = path.join(WORK, name);
-  for (const f of readdirSync(WORK).filter((n) => n.startsWith(name))) rmSync(path.join(WORK, f));
+  const stem = name.replace(/\.sqlite$/, '');
+  for (const f of readdirSync(WORK).filter((n) => n === stem + '.sqlite' || n.startsWith(stem + '.sqlite-') || n.startsWith(stem + '.telemetry.'))) {
+    rmSync(path.join(WORK, f));
+  }
   return catalog;
 }
 
