@@ -102,7 +102,32 @@ export function zipfWords(rand: () => number, n: number): string[] {
  */
 export function largeVocabulary(size = 40_000): readonly string[] {
   const out = [...WORDS];
-  const onsets = ['b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'z', 'br', 'cl', 'dr', 'gr', 'pl', 'st', 'tr', 'sh'];
+  const onsets = [
+    'b',
+    'c',
+    'd',
+    'f',
+    'g',
+    'h',
+    'k',
+    'l',
+    'm',
+    'n',
+    'p',
+    'r',
+    's',
+    't',
+    'v',
+    'z',
+    'br',
+    'cl',
+    'dr',
+    'gr',
+    'pl',
+    'st',
+    'tr',
+    'sh',
+  ];
   const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io', 'ou'];
   const codas = ['', 'n', 'r', 's', 't', 'l', 'm', 'x', 'nd', 'st'];
   const seen = new Set(out);
@@ -111,7 +136,10 @@ export function largeVocabulary(size = 40_000): readonly string[] {
     const syllables = 2 + Math.floor(rand() * 3);
     let w = '';
     for (let i = 0; i < syllables; i++) {
-      w += onsets[Math.floor(rand() * onsets.length)]! + vowels[Math.floor(rand() * vowels.length)]! + codas[Math.floor(rand() * codas.length)]!;
+      w +=
+        onsets[Math.floor(rand() * onsets.length)]! +
+        vowels[Math.floor(rand() * vowels.length)]! +
+        codas[Math.floor(rand() * codas.length)]!;
     }
     if (!seen.has(w)) {
       seen.add(w);

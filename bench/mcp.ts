@@ -44,7 +44,6 @@ const QUERIES = arg('--queries', 500);
 /** Untimed queries first, each way, so caches and JIT are warm for both. */
 const WARMUP = 30;
 
-
 function queries(n: number, seed: number): string[] {
   const rand = rng(seed);
   return Array.from({ length: n }, () => zipfWords(rand, 1 + Math.floor(rand() * 8)).join(' '));

@@ -42,23 +42,45 @@ function half(id: string): number {
   return createHash('sha256').update(id).digest()[0]! % 2;
 }
 
-function baselineRankings(catalogDirs: string[], queries: readonly LabelledQuery[], body: boolean, stop: boolean): Map<string, string[]> {
+function baselineRankings(
+  catalogDirs: string[],
+  queries: readonly LabelledQuery[],
+  body: boolean,
+  stop: boolean,
+): Map<string, string[]> {
   const db = new Database(':memory:');
-  db.exec(`CREATE VIRTUAL TABLE t USING fts5(name, description, body, tokenize='porter unicode61')`);
+  db.exec(
+    `CREATE VIRTUAL TABLE t USING fts5(name, description, body, tokenize='porter unicode61')`,
+  );
   const ins = db.prepare(`INSERT INTO t (name, description, body) VALUES (?, ?, ?)`);
   const report = discoverSkills({ scopes: catalogDirs });
   for (const s of report.skills) {
-    const text = body ? readFileSync(s.real_path, 'utf8').replace(/^\ufeff/, '').slice(s.body_offset) : '';
-    ins.run(s.real_path.includes('corpus-real') ? `extra:${s.real_path}` : s.name, s.description, text);
+    const text = body
+      ? readFileSync(s.real_path, 'utf8')
+          .replace(/^\ufeff/, '')
+          .slice(s.body_offset)
+      : '';
+    ins.run(
+      s.real_path.includes('corpus-real') ? `extra:${s.real_path}` : s.name,
+      s.description,
+      text,
+    );
   }
   const cols = body ? '' : '{name description} : ';
-  const q = db.prepare(`SELECT name FROM t WHERE t MATCH ? ORDER BY bm25(t), name LIMIT ${MRR_DEPTH}`);
+  const q = db.prepare(
+    `SELECT name FROM t WHERE t MATCH ? ORDER BY bm25(t), name LIMIT ${MRR_DEPTH}`,
+  );
   const out = new Map<string, string[]>();
   for (const query of queries) {
-    let toks = [...new Set((query.query.match(/[\p{L}\p{N}]+/gu) ?? []).map((t) => t.toLowerCase()))];
+    let toks = [
+      ...new Set((query.query.match(/[\p{L}\p{N}]+/gu) ?? []).map((t) => t.toLowerCase())),
+    ];
     if (stop) toks = toks.filter((t) => !STOP_WORDS.has(t));
     const expr = toks.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
-    out.set(query.id, expr ? (q.all(cols + '(' + expr + ')') as { name: string }[]).map((r) => r.name) : []);
+    out.set(
+      query.id,
+      expr ? (q.all(cols + '(' + expr + ')') as { name: string }[]).map((r) => r.name) : [],
+    );
   }
   db.close();
   return out;
@@ -68,7 +90,12 @@ function rankAll(router: Router, queries: readonly LabelledQuery[]): Map<string,
   const out = new Map<string, string[]>();
   for (const q of queries) {
     try {
-      out.set(q.id, router.search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH).candidates.map((c) => c.skill_id));
+      out.set(
+        q.id,
+        router
+          .search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH)
+          .candidates.map((c) => c.skill_id),
+      );
     } catch {
       // A query with no searchable word ranks nothing, as the scorer counts an empty ranking.
       out.set(q.id, []);
@@ -82,7 +109,12 @@ function rankAll(router: Router, queries: readonly LabelledQuery[]): Map<string,
 function freshCatalog(name: string): string {
   const catalog = path.join(WORK, name);
   const stem = name.replace(/\.sqlite$/, '');
-  for (const f of readdirSync(WORK).filter((n) => n === stem + '.sqlite' || n.startsWith(stem + '.sqlite-') || n.startsWith(stem + '.telemetry.'))) {
+  for (const f of readdirSync(WORK).filter(
+    (n) =>
+      n === stem + '.sqlite' ||
+      n.startsWith(stem + '.sqlite-') ||
+      n.startsWith(stem + '.telemetry.'),
+  )) {
     rmSync(path.join(WORK, f));
   }
   return catalog;
@@ -91,17 +123,31 @@ function freshCatalog(name: string): string {
 function main(): void {
   const rows: { dataset: string; method: string; m: Metrics }[] = [];
   const runDir = path.join(WORK, 'runs');
-  const push = (ds: string, method: string, rankings: Map<string, string[]>, qs: readonly LabelledQuery[]): void => {
-    rows.push({ dataset: ds, method, m: meanMetrics(qs.map((q) => scoreRanking(rankings.get(q.id) ?? [], q))) });
+  const push = (
+    ds: string,
+    method: string,
+    rankings: Map<string, string[]>,
+    qs: readonly LabelledQuery[],
+  ): void => {
+    rows.push({
+      dataset: ds,
+      method,
+      m: meanMetrics(qs.map((q) => scoreRanking(rankings.get(q.id) ?? [], q))),
+    });
     mkdirSync(path.join(runDir, method.split(' ')[0]!), { recursive: true });
     writeFileSync(
       path.join(runDir, method.split(' ')[0]!, `${ds}.jsonl`),
-      qs.map((q) => JSON.stringify({ id: q.id, ranking: rankings.get(q.id) ?? [] })).join('\n') + '\n',
+      qs.map((q) => JSON.stringify({ id: q.id, ranking: rankings.get(q.id) ?? [] })).join('\n') +
+        '\n',
     );
   };
   for (const ds of DATASETS) {
     const dir = path.join(SPLIT, ds);
-    const queries = parseQueryLines(readFileSync(path.join(dir, 'queries.jsonl'), 'utf8'), `${ds}/queries.jsonl`, true);
+    const queries = parseQueryLines(
+      readFileSync(path.join(dir, 'queries.jsonl'), 'utf8'),
+      `${ds}/queries.jsonl`,
+      true,
+    );
     const scopes = [path.join(dir, 'catalog'), ...(extra ? [path.join(SPLIT, 'corpus-real')] : [])];
     const suffix = extra ? '-extra' : '';
     push(ds, 'bm25-nd', baselineRankings(scopes, queries, false, false), queries);
@@ -121,15 +167,26 @@ function main(): void {
     const cold = new Router({ catalog, telemetry: false });
     push(ds, 'bm25f.v3-cold (second half)', rankAll(cold, second), second);
     cold.close();
-    const lines = queries.filter((q) => half(q.id) === 0).map((q) => JSON.stringify({ id: q.id, query: q.query, relevant: q.relevant }));
-    learnExamples({ catalog, text: lines.join('\n'), file: `${ds}/queries.jsonl (first half)`, now: () => new Date(0) });
+    const lines = queries
+      .filter((q) => half(q.id) === 0)
+      .map((q) => JSON.stringify({ id: q.id, query: q.query, relevant: q.relevant }));
+    learnExamples({
+      catalog,
+      text: lines.join('\n'),
+      file: `${ds}/queries.jsonl (first half)`,
+      now: () => new Date(0),
+    });
     const warm = new Router({ catalog, telemetry: false });
     push(ds, 'bm25f.v3-warm (second half)', rankAll(warm, second), second);
     warm.close();
   }
   const methods = [...new Set(rows.map((r) => r.method))];
   for (const method of methods) {
-    rows.push({ dataset: '**macro avg**', method, m: macroAverage(rows.filter((r) => r.method === method).map((r) => r.m)) });
+    rows.push({
+      dataset: '**macro avg**',
+      method,
+      m: macroAverage(rows.filter((r) => r.method === method).map((r) => r.m)),
+    });
   }
   const lines = [
     `# Routing quality on the dev split${extra ? ' (+ corpus-real distractors)' : ''}`,
@@ -141,7 +198,10 @@ function main(): void {
     '',
     '| dataset | method | queries | top1 | R@5 | MRR | nDCG@10 |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.dataset} | ${r.method} | ${r.m.queries} | ${fmt(r.m.top1, 3)} | ${fmt(r.m.recall_at_5, 3)} | ${fmt(r.m.mrr, 3)} | ${fmt(r.m.ndcg_at_10, 3)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.dataset} | ${r.method} | ${r.m.queries} | ${fmt(r.m.top1, 3)} | ${fmt(r.m.recall_at_5, 3)} | ${fmt(r.m.mrr, 3)} | ${fmt(r.m.ndcg_at_10, 3)} |`,
+    ),
   ];
   writeResult(extra ? 'quality-extra' : 'quality', lines.join('\n'));
 }

@@ -17,7 +17,18 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { POLICY_ID, Router, discoverSkills, indexCatalog } from '../src/index.js';
 import { BODY_INDEX_CHARS } from '../src/catalog/index.js';
-import { WORK, fmt, generateSkillLibrary, largeVocabulary, machineLine, percentile, rng, time, writeResult, zipfFrom } from './lib.js';
+import {
+  WORK,
+  fmt,
+  generateSkillLibrary,
+  largeVocabulary,
+  machineLine,
+  percentile,
+  rng,
+  time,
+  writeResult,
+  zipfFrom,
+} from './lib.js';
 
 const VOCAB = largeVocabulary(40_000);
 const zipfWords = (rand: () => number, n: number): string[] => zipfFrom(VOCAB, rand, n);
@@ -26,16 +37,21 @@ const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = sizesArg > 0 ? process.argv[sizesArg + 1]!.split(',').map(Number) : [10_000, 100_000];
 const QUERIES = 1_000;
 
-
 function bareInsert(dir: string, file: string): { ms: number; rows: number } {
   // The same rows the catalog stores, parsed beforehand: only the insert transaction is timed.
   const skills = discoverSkills({ scopes: [dir] }).skills;
   rmSync(file, { force: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.exec(`CREATE VIRTUAL TABLE t USING fts5(name, keywords, description, tokenize='porter unicode61', prefix='3')`);
+  db.exec(
+    `CREATE VIRTUAL TABLE t USING fts5(name, keywords, description, tokenize='porter unicode61', prefix='3')`,
+  );
   const ins = db.prepare(`INSERT INTO t (name, keywords, description) VALUES (?, ?, ?)`);
-  const t = time(() => db.transaction(() => skills.forEach((s) => ins.run(s.name, s.keywords.join(' '), s.description)))());
+  const t = time(() =>
+    db.transaction(() =>
+      skills.forEach((s) => ins.run(s.name, s.keywords.join(' '), s.description)),
+    )(),
+  );
   db.close();
   return { ms: t.ms, rows: skills.length };
 }
@@ -46,9 +62,16 @@ function fourFieldTable(dir: string, file: string): { ms: number } {
   rmSync(file, { force: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.exec(`CREATE VIRTUAL TABLE t USING fts5(name, keywords, description, body, tokenize='porter unicode61')`);
+  db.exec(
+    `CREATE VIRTUAL TABLE t USING fts5(name, keywords, description, body, tokenize='porter unicode61')`,
+  );
   const ins = db.prepare(`INSERT INTO t (name, keywords, description, body) VALUES (?, ?, ?, ?)`);
-  const rows = skills.map((s) => [s.name, s.keywords.join(' '), s.description, readFileSync(s.real_path, 'utf8').slice(s.body_offset, s.body_offset + BODY_INDEX_CHARS)]);
+  const rows = skills.map((s) => [
+    s.name,
+    s.keywords.join(' '),
+    s.description,
+    readFileSync(s.real_path, 'utf8').slice(s.body_offset, s.body_offset + BODY_INDEX_CHARS),
+  ]);
   const t = time(() => db.transaction(() => rows.forEach((r) => ins.run(...r)))());
   db.close();
   return { ms: t.ms };
@@ -62,7 +85,9 @@ function queries(n: number, seed: number): string[] {
 function main(): void {
   mkdirSync(WORK, { recursive: true });
   const lines = ['# Router speed', '', machineLine(), ''];
-  lines.push('| skills | index from disk (v3) | index from disk (v1) | v3 / v1 throughput | bare FTS5 insert (3 fields) | unchanged re-index (v3) | ratio to full | db size v3 / v1 |');
+  lines.push(
+    '| skills | index from disk (v3) | index from disk (v1) | v3 / v1 throughput | bare FTS5 insert (3 fields) | unchanged re-index (v3) | ratio to full | db size v3 / v1 |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|');
   const searchLines = [
     '| skills | policy | skill_search p50 / p95 / p99 (ms) | raw FTS5 top-10 p50 / p95 / p99 (ms) | p50 ratio | p99 ratio |',
@@ -98,7 +123,12 @@ function main(): void {
     const p = (xs: number[]): string => [50, 95, 99].map((q) => fmt(percentile(xs, q))).join(' / ');
     for (const [label, cat, rawFile, rawSql] of [
       ['bm25f.v3', catalog, four, `SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10`],
-      ['hybrid-lexical.v1', v1Catalog, v1Catalog, `SELECT rowid FROM serving_fts WHERE serving_fts MATCH ? ORDER BY bm25(serving_fts) LIMIT 10`],
+      [
+        'hybrid-lexical.v1',
+        v1Catalog,
+        v1Catalog,
+        `SELECT rowid FROM serving_fts WHERE serving_fts MATCH ? ORDER BY bm25(serving_fts) LIMIT 10`,
+      ],
     ] as const) {
       const router = new Router({ catalog: cat, telemetry: false });
       const raw = new Database(rawFile, { readonly: true });

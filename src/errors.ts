@@ -76,7 +76,7 @@ export const ERROR_CODES = {
   },
   FILE_EXISTS: {
     exit: 2,
-    when: '`init` would replace a file of the user\'s that differs from what it writes',
+    when: "`init` would replace a file of the user's that differs from what it writes",
     hint: "the file is the user's: pass --force to replace it, or merge by hand",
   },
   // Catalog.
@@ -209,29 +209,35 @@ export const PROBLEM_CODES = {
   BINARY_CONTENT: 'a NUL byte: binary content',
   INVALID_UTF8: 'bytes that are not valid UTF-8',
   WALK_LIMIT: 'the walk stopped at its depth or entry bound',
-  FILE_SWAPPED: 'the file opened is not the one the walk found (replaced, or a folder on its path swapped for a link)',
+  FILE_SWAPPED:
+    'the file opened is not the one the walk found (replaced, or a folder on its path swapped for a link)',
   // SKILL.md frontmatter (skips).
   FRONTMATTER_MISSING: 'the file does not start with a --- fence',
   FRONTMATTER_UNCLOSED: 'the opening --- fence is never closed',
   MALFORMED_FRONTMATTER: 'the YAML between the fences does not parse, or is not a mapping',
-  FRONTMATTER_TOO_LARGE: 'the frontmatter, its parsed value (aliases expanded), or its keywords or tags are over their caps',
+  FRONTMATTER_TOO_LARGE:
+    'the frontmatter, its parsed value (aliases expanded), or its keywords or tags are over their caps',
   MISSING_NAME: 'no usable name field',
   MISSING_DESCRIPTION: 'no usable description field',
   // SKILL.md spec warnings (the skill is still indexed).
   NAME_INVALID: 'name is not 1-64 chars of [a-z0-9-] without leading, trailing or double hyphens',
   NAME_FOLDER_MISMATCH: 'name differs from its folder name',
   DESCRIPTION_TOO_LONG: 'description is over 1024 characters',
-  VERSION_INVALID: 'version is not one short line (at most 64 characters, no line breaks or control characters)',
+  VERSION_INVALID:
+    'version is not one short line (at most 64 characters, no line breaks or control characters)',
   FIELD_TYPE: 'a known field has the wrong type',
   UNKNOWN_FIELD: 'a frontmatter field outside the spec and the known extensions',
-  HIDDEN_CHARACTERS: 'invisible or bidi-control characters (zero-width, bidi overrides, tag characters)',
+  HIDDEN_CHARACTERS:
+    'invisible or bidi-control characters (zero-width, bidi overrides, tag characters)',
   CONFUSABLE_CHARACTERS: 'letters from another script that look like Latin letters',
-  INSTRUCTION_LIKE: 'text that reads like instructions to an agent (it is data and is treated as data)',
+  INSTRUCTION_LIKE:
+    'text that reads like instructions to an agent (it is data and is treated as data)',
   // Discovery.
   DUPLICATE: 'a byte-identical copy of another file',
   NEAR_DUPLICATE: 'differs from another file only by BOM or line endings',
   SHADOWED: 'another scope defines the same skill id and takes precedence',
-  PLUGIN_REGISTRY_UNREADABLE: 'installed_plugins.json is missing or unreadable: no enabled-list filter applied',
+  PLUGIN_REGISTRY_UNREADABLE:
+    'installed_plugins.json is missing or unreadable: no enabled-list filter applied',
   SETTINGS_UNREADABLE: 'settings.json could not be parsed: enabledPlugins ignored',
   // Cascade (docs/cascade.md).
   MALFORMED_LINE: 'a skill.index line that is not key: keywords',
@@ -243,9 +249,11 @@ export const PROBLEM_CODES = {
   UNREADABLE_NODE: 'a skill.index that cannot be read',
   UNREACHABLE_SKILL: 'a SKILL.md that no index entry leads to',
   DEAD_ENTRY: 'an index entry that leads to no skill',
-  AMBIGUOUS_KEYWORDS: 'sibling entries whose keyword sets are so alike that common needs end ambiguous',
+  AMBIGUOUS_KEYWORDS:
+    'sibling entries whose keyword sets are so alike that common needs end ambiguous',
   STALE_INDEX: 'a skill.index that build would write differently',
-  KEY_UNWRITABLE: 'a folder name that cannot be written as a skill.index key (colon, line break, backslash, leading # or spaces)',
+  KEY_UNWRITABLE:
+    'a folder name that cannot be written as a skill.index key (colon, line break, backslash, leading # or spaces)',
   INDEX_MISSING: 'a cascade root without a skill.index',
   // Substrate (docs/substrate.md).
   MALFORMED_TABLE: 'an INDEX.md table that cannot be read',
@@ -298,7 +306,12 @@ export class SkilldexError extends Error {
   }
 
   /** The plain object form used by `--json` and MCP: `{ code, message, hint, details }`. */
-  toJSON(): { code: ErrorCode; message: string; hint: string; details: Readonly<Record<string, unknown>> } {
+  toJSON(): {
+    code: ErrorCode;
+    message: string;
+    hint: string;
+    details: Readonly<Record<string, unknown>>;
+  } {
     return { code: this.code, message: this.message, hint: this.hint, details: this.details };
   }
 }
@@ -319,18 +332,26 @@ export function problem(code: ProblemCode, path: string, message: string, line?:
  * silently. `undefined` is no options; anything else that is not a plain object is refused too.
  * Every public entry point that takes an options object calls this first.
  */
-export function assertKnownOptions(options: unknown, allowed: readonly string[], where: string): void {
+export function assertKnownOptions(
+  options: unknown,
+  allowed: readonly string[],
+  where: string,
+): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new SkilldexError('INVALID_ARGUMENT', `${where}: options must be an object`, { where });
   }
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
-      throw new SkilldexError('INVALID_ARGUMENT', `${where}: unknown option ${JSON.stringify(key)} (known: ${allowed.join(', ')})`, {
-        where,
-        option: key,
-        allowed,
-      });
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `${where}: unknown option ${JSON.stringify(key)} (known: ${allowed.join(', ')})`,
+        {
+          where,
+          option: key,
+          allowed,
+        },
+      );
     }
   }
 }
@@ -342,7 +363,10 @@ export function assertKnownOptions(options: unknown, allowed: readonly string[],
  */
 export function optionKeys<T extends object>() {
   return <const K extends readonly (keyof T & string)[]>(
-    ...keys: K & (Exclude<keyof T, K[number]> extends never ? unknown : { missing: Exclude<keyof T, K[number]> })
+    ...keys: K &
+      (Exclude<keyof T, K[number]> extends never
+        ? unknown
+        : { missing: Exclude<keyof T, K[number]> })
   ): readonly string[] => Object.freeze([...keys]);
 }
 
@@ -356,25 +380,65 @@ const CORRUPT_SQLITE = /^SQLITE_(CORRUPT|NOTADB|FORMAT|CANTOPEN|IOERR_SHORT_READ
  */
 export function codedFromForeign(err: unknown, what = ''): SkilldexError | undefined {
   if (err instanceof SkilldexError) return err;
-  if (!err || typeof err !== 'object' || !('code' in err) || typeof err.code !== 'string') return undefined;
+  if (!err || typeof err !== 'object' || !('code' in err) || typeof err.code !== 'string')
+    return undefined;
   const code = err.code;
   const message = err instanceof Error ? err.message : String(code);
   const about = what === '' ? '' : `${what}: `;
   const options = { cause: err };
   if (CORRUPT_SQLITE.test(code)) {
-    return new SkilldexError('CATALOG_CORRUPT', `${about}the catalog is damaged or not a skilldex catalog (${code}: ${message})`, { sqlite: code }, options);
+    return new SkilldexError(
+      'CATALOG_CORRUPT',
+      `${about}the catalog is damaged or not a skilldex catalog (${code}: ${message})`,
+      { sqlite: code },
+      options,
+    );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new SkilldexError('CATALOG_BUSY', `${about}the catalog is locked by another process (${code})`, { sqlite: code }, options);
+    return new SkilldexError(
+      'CATALOG_BUSY',
+      `${about}the catalog is locked by another process (${code})`,
+      { sqlite: code },
+      options,
+    );
   }
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_READONLY' || code.startsWith('SQLITE_IOERR')) {
-    return new SkilldexError('WRITE_FAILED', `${about}${code}: ${message}`, { errno: code }, options);
+  if (
+    code === 'SQLITE_FULL' ||
+    code === 'ENOSPC' ||
+    code === 'EDQUOT' ||
+    code === 'SQLITE_READONLY' ||
+    code.startsWith('SQLITE_IOERR')
+  ) {
+    return new SkilldexError(
+      'WRITE_FAILED',
+      `${about}${code}: ${message}`,
+      { errno: code },
+      options,
+    );
   }
-  if (code === 'EPIPE' || code === 'ENOBUFS' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END') {
-    return new SkilldexError('OUTPUT_CLOSED', `${about}standard output closed (${code})`, { errno: code }, options);
+  if (
+    code === 'EPIPE' ||
+    code === 'ENOBUFS' ||
+    code === 'ERR_STREAM_DESTROYED' ||
+    code === 'ERR_STREAM_WRITE_AFTER_END'
+  ) {
+    return new SkilldexError(
+      'OUTPUT_CLOSED',
+      `${about}standard output closed (${code})`,
+      { errno: code },
+      options,
+    );
   }
-  if (code === 'ENOENT') return new SkilldexError('FILE_NOT_FOUND', `${about}${message}`, { errno: code }, options);
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG') {
+  if (code === 'ENOENT')
+    return new SkilldexError('FILE_NOT_FOUND', `${about}${message}`, { errno: code }, options);
+  if (
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code === 'EISDIR' ||
+    code === 'ENOTDIR' ||
+    code === 'ELOOP' ||
+    code === 'ENAMETOOLONG'
+  ) {
     return new SkilldexError('NOT_A_FILE', `${about}${code}: ${message}`, { errno: code }, options);
   }
   return undefined;

@@ -14,8 +14,21 @@ export {
   type ProblemCode,
 } from './errors.js';
 export { VERSION } from './version.js';
-export { escapeInvisible, markdownInline, markdownQuote, sanitizeBlock, sanitizeField, MAX_FIELD_CHARS } from './text/index.js';
-export { isInside, readTextCapped, realpathOrUndefined, resolveInside, toPosixRelative } from './fsx/index.js';
+export {
+  escapeInvisible,
+  markdownInline,
+  markdownQuote,
+  sanitizeBlock,
+  sanitizeField,
+  MAX_FIELD_CHARS,
+} from './text/index.js';
+export {
+  isInside,
+  readTextCapped,
+  realpathOrUndefined,
+  resolveInside,
+  toPosixRelative,
+} from './fsx/index.js';
 export {
   SKILL_FILE,
   discoverSkills,

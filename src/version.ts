@@ -13,7 +13,8 @@ function packageJsonUrl(): URL {
     const url = new URL(rel, import.meta.url);
     if (!existsSync(url)) continue;
     const pkg: unknown = JSON.parse(readFileSync(url, 'utf8'));
-    if (typeof pkg === 'object' && pkg !== null && 'name' in pkg && pkg.name === 'skilldex') return url;
+    if (typeof pkg === 'object' && pkg !== null && 'name' in pkg && pkg.name === 'skilldex')
+      return url;
   }
   throw new Error(`skilldex: no package.json named skilldex above ${import.meta.url}`);
 }
@@ -21,7 +22,8 @@ function packageJsonUrl(): URL {
 function readPackageVersion(): string {
   const url = packageJsonUrl();
   const pkg: unknown = JSON.parse(readFileSync(url, 'utf8'));
-  const version = typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined;
+  const version =
+    typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined;
   // A missing or odd version means a broken install, not a user error: fail loudly at load.
   if (typeof version !== 'string' || !/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/.test(version)) {
     throw new Error(`skilldex: ${url.pathname} has no valid "version" field`);

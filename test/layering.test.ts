@@ -134,7 +134,14 @@ describe('the import reader', () => {
       ['g', ['a', 'c']],
     ]);
     expect(cycles(g)).toEqual([['a', 'b'], ['c', 'd', 'e'], ['f']]);
-    expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -144,19 +151,28 @@ describe('layering', () => {
   for (const file of all) {
     graph.set(
       path.relative(SRC, file),
-      relativeImports(readFileSync(file, 'utf8')).map((s) => path.relative(SRC, resolveSpec(file, s))),
+      relativeImports(readFileSync(file, 'utf8')).map((s) =>
+        path.relative(SRC, resolveSpec(file, s)),
+      ),
     );
   }
 
   it('knows every top-level module', () => {
-    for (const f of all) expect(LAYER, `unknown module ${moduleOf(f)}`).toHaveProperty([moduleOf(f)]);
+    for (const f of all)
+      expect(LAYER, `unknown module ${moduleOf(f)}`).toHaveProperty([moduleOf(f)]);
   });
 
   it('has no import cycle between files, type-only ones included', () => {
     const found = cycles(graph).map((c) => c.join(' ↔ '));
     const known = KNOWN_CYCLES.map((c) => [...c].sort().join(' ↔ '));
-    expect(found.filter((c) => !known.includes(c)), 'import cycles').toEqual([]);
-    expect(known.filter((c) => !found.includes(c)), 'known cycles that are gone: delete them from KNOWN_CYCLES').toEqual([]);
+    expect(
+      found.filter((c) => !known.includes(c)),
+      'import cycles',
+    ).toEqual([]);
+    expect(
+      known.filter((c) => !found.includes(c)),
+      'known cycles that are gone: delete them from KNOWN_CYCLES',
+    ).toEqual([]);
   });
 
   for (const file of all) {
@@ -167,13 +183,21 @@ describe('layering', () => {
         const target = resolveSpec(file, spec);
         const to = moduleOf(target);
         const where = `${path.relative(SRC, file)} imports ${spec}`;
-        expect(statSync(target, { throwIfNoEntry: false })?.isFile(), `${where}: no such file`).toBe(true);
+        expect(
+          statSync(target, { throwIfNoEntry: false })?.isFile(),
+          `${where}: no such file`,
+        ).toBe(true);
         if (to === from) continue;
         expect(LAYER[to], `${where}: unknown module`).toBeDefined();
         // The CLI's `mcp` and `serve` commands load the MCP and explorer faces lazily, through their index.ts only.
         if (from === 'cli' && (to === 'mcp' || to === 'explorer')) {
-          expect(path.relative(path.join(SRC, to), target), `${where}: deep import`).toBe('index.ts');
-          expect(text.includes(`import('${spec}')`), `${where}: the ${to} face is loaded lazily`).toBe(true);
+          expect(path.relative(path.join(SRC, to), target), `${where}: deep import`).toBe(
+            'index.ts',
+          );
+          expect(
+            text.includes(`import('${spec}')`),
+            `${where}: the ${to} face is loaded lazily`,
+          ).toBe(true);
           continue;
         }
         // Faces use only the library API.
@@ -185,7 +209,9 @@ describe('layering', () => {
         // Deep imports are refused: another module only through its index.ts (top-level files
         // such as errors.ts are modules of their own).
         if (!to.endsWith('.ts')) {
-          expect(path.relative(path.join(SRC, to), target), `${where}: deep import`).toBe('index.ts');
+          expect(path.relative(path.join(SRC, to), target), `${where}: deep import`).toBe(
+            'index.ts',
+          );
         }
       }
     });

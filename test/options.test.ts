@@ -47,24 +47,46 @@ const CASES: [string, (bad: Record<string, unknown>) => unknown][] = [
   ['resolveScopes', (bad) => resolveScopes({ scopes: [NOWHERE], ...bad })],
   [
     'loadSkillFile',
-    (bad) => loadSkillFile({ path: 'x/SKILL.md', realPath: NOWHERE, scope: 'custom', scopePath: NOWHERE }, { maxBytes: 10, ...bad }),
+    (bad) =>
+      loadSkillFile(
+        { path: 'x/SKILL.md', realPath: NOWHERE, scope: 'custom', scopePath: NOWHERE },
+        { maxBytes: 10, ...bad },
+      ),
   ],
   ['readTextCapped', (bad) => readTextCapped(NOWHERE, { maxBytes: 10, ...bad })],
-  ['planEnrichment', (bad) => planEnrichment({ home: NOWHERE, cwd: NOWHERE, brief: 'b', target: 't', ...bad })],
-  ['enrichSkills', (bad) => enrichSkills({ home: NOWHERE, cwd: NOWHERE, brief: 'b', target: 't', ...bad })],
+  [
+    'planEnrichment',
+    (bad) => planEnrichment({ home: NOWHERE, cwd: NOWHERE, brief: 'b', target: 't', ...bad }),
+  ],
+  [
+    'enrichSkills',
+    (bad) => enrichSkills({ home: NOWHERE, cwd: NOWHERE, brief: 'b', target: 't', ...bad }),
+  ],
   ['crawlCascade', (bad) => crawlCascade(NOWHERE, 'need', { maxIndexBytes: 100, ...bad })],
   ['buildCascade', (bad) => buildCascade(NOWHERE, { check: true, ...bad })],
   ['auditCascade', (bad) => auditCascade(NOWHERE, { maxDepth: 3, ...bad })],
   ['readSubstrate', (bad) => readSubstrate('payments', { root: NOWHERE, ...bad })],
   ['lintSubstrate', (bad) => lintSubstrate({ root: NOWHERE, ...bad })],
   ['Router', (bad) => new Router({ catalog: path.join(NOWHERE, 'c.sqlite'), ...bad })],
-  ['indexCatalog', (bad) => indexCatalog({ catalog: path.join(NOWHERE, 'c.sqlite'), scopes: [NOWHERE], ...bad })],
+  [
+    'indexCatalog',
+    (bad) => indexCatalog({ catalog: path.join(NOWHERE, 'c.sqlite'), scopes: [NOWHERE], ...bad }),
+  ],
   ['publishCatalog', (bad) => publishCatalog({ catalog: path.join(NOWHERE, 'c.sqlite'), ...bad })],
   [
     'changeLifecycle',
-    (bad) => changeLifecycle({ catalog: path.join(NOWHERE, 'c.sqlite'), skill_id: 'x', to: 'archived', ...bad }),
+    (bad) =>
+      changeLifecycle({
+        catalog: path.join(NOWHERE, 'c.sqlite'),
+        skill_id: 'x',
+        to: 'archived',
+        ...bad,
+      }),
   ],
-  ['getCatalogStatus', (bad) => getCatalogStatus({ catalog: path.join(NOWHERE, 'c.sqlite'), ...bad })],
+  [
+    'getCatalogStatus',
+    (bad) => getCatalogStatus({ catalog: path.join(NOWHERE, 'c.sqlite'), ...bad }),
+  ],
   ['getGenerations', (bad) => getGenerations({ catalog: path.join(NOWHERE, 'c.sqlite'), ...bad })],
 ];
 
@@ -85,10 +107,19 @@ describe('every public entry point that takes options', () => {
 
   it('accepts the known keys (the check passes and the call goes on to its own errors)', () => {
     // A known key set reaches the real work: here, a cascade root that does not exist.
-    expect(thrown(() => crawlCascade(NOWHERE, 'need', { maxIndexBytes: 100 }))).toMatchObject({ code: 'FILE_NOT_FOUND' });
-    expect(discoverSkills({ scopes: [path.join(EXAMPLES, 'skills')], maxBytes: 1 << 20 }).skills.length).toBeGreaterThan(0);
+    expect(thrown(() => crawlCascade(NOWHERE, 'need', { maxIndexBytes: 100 }))).toMatchObject({
+      code: 'FILE_NOT_FOUND',
+    });
+    expect(
+      discoverSkills({ scopes: [path.join(EXAMPLES, 'skills')], maxBytes: 1 << 20 }).skills.length,
+    ).toBeGreaterThan(0);
     const catalog = path.join(tmpDir('skilldex-options-'), 'c.sqlite');
-    const report = indexCatalog({ catalog, scopes: [path.join(EXAMPLES, 'skills')], maxDepth: 8, publish: true });
+    const report = indexCatalog({
+      catalog,
+      scopes: [path.join(EXAMPLES, 'skills')],
+      maxDepth: 8,
+      publish: true,
+    });
     expect(report.publish).not.toBeNull();
     const router = new Router({ catalog, telemetry: false });
     router.close();
@@ -104,7 +135,10 @@ describe('assertKnownOptions', () => {
 
   it('names the first unknown key and the entry point', () => {
     const err = thrown(() => assertKnownOptions({ a: 1, c: 2, d: 3 }, ['a', 'b'], 'f'));
-    expect(err).toMatchObject({ code: 'INVALID_ARGUMENT', details: { where: 'f', option: 'c', allowed: ['a', 'b'] } });
+    expect(err).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { where: 'f', option: 'c', allowed: ['a', 'b'] },
+    });
   });
 
   it.each([null, 'x', 3, [], true])('refuses %j as options', (value) => {

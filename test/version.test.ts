@@ -10,7 +10,9 @@ import { VERSION } from '../src/index.js';
 import { REPO, runBin, runCli } from './support/cli.js';
 import { closeAll, connectInProcess, makeCatalog } from './mcp/support.js';
 
-const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+  version: string;
+};
 const lock = JSON.parse(readFileSync(path.join(REPO, 'package-lock.json'), 'utf8')) as {
   version: string;
   packages: Record<string, { version?: string }>;
@@ -38,7 +40,10 @@ describe('the version', () => {
   it('is the MCP server version a client sees', async () => {
     const cat = await makeCatalog();
     const conn = await connectInProcess({ catalog: cat.catalog });
-    expect(conn.client.getServerVersion()).toMatchObject({ name: 'skilldex', version: pkg.version });
+    expect(conn.client.getServerVersion()).toMatchObject({
+      name: 'skilldex',
+      version: pkg.version,
+    });
   });
 
   it('is spelled in no source file', () => {
@@ -48,7 +53,9 @@ describe('the version', () => {
         const p = path.join(dir, n);
         return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
       });
-    const spelled = walk(path.join(REPO, 'src')).filter((f) => literal.test(readFileSync(f, 'utf8')));
+    const spelled = walk(path.join(REPO, 'src')).filter((f) =>
+      literal.test(readFileSync(f, 'utf8')),
+    );
     expect(spelled.map((f) => path.relative(REPO, f))).toEqual([]);
   });
 });

@@ -6,18 +6,21 @@
  * name, used as the need, ends ambiguous or at another skill. Exit 0 only when clean.
  */
 import path from 'node:path';
-import { PROBLEM_CODES, SkilldexError, assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
+import {
+  PROBLEM_CODES,
+  SkilldexError,
+  assertKnownOptions,
+  optionKeys,
+  problem,
+  type Problem,
+} from '../errors.js';
 import { toPosixRelative, walkFiles } from '../fsx/index.js';
 import { SKILL_FILE, loadSkillFile } from '../skills/index.js';
 import { walkCascade } from './audit-walk.js';
 import { crawlCascade } from './crawl.js';
 import { compareKeys } from './match.js';
 import type { NodeContext } from './node.js';
-import {
-  DEFAULT_MAX_INDEX_BYTES,
-  FS_READER,
-  type CascadeReader,
-} from './reader.js';
+import { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 import type { AuditReport } from './report.js';
 import { ambiguousSiblings } from './similarity.js';
 

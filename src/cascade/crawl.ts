@@ -12,12 +12,7 @@ import { SkilldexError, assertKnownOptions, optionKeys, problem, type Problem } 
 import { INDEX_FILE, type ScannedEntry } from './index-file.js';
 import { bestHits, breakTie, compareKeys, entryHits, prepareNeed } from './match.js';
 import { loadNode, loadOverlay, type NodeContext } from './node.js';
-import {
-  DEFAULT_MAX_INDEX_BYTES,
-  FS_READER,
-  relJoin,
-  type CascadeReader,
-} from './reader.js';
+import { DEFAULT_MAX_INDEX_BYTES, FS_READER, relJoin, type CascadeReader } from './reader.js';
 import type { CrawlOutcome, CrawlReport, EntryRef } from './report.js';
 import { lexicalTarget, resolveEntry } from './resolve-key.js';
 

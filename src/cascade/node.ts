@@ -137,7 +137,11 @@ export function decodeIndexText(bytes: Buffer): {
     }
     if (text === undefined) {
       const what = raw.includes(0) ? 'a NUL byte' : 'bytes that are not UTF-8';
-      junk.push({ line: lineNo, text: raw.toString('latin1'), reason: `binary junk (${what}): not a key: keywords line` });
+      junk.push({
+        line: lineNo,
+        text: raw.toString('latin1'),
+        reason: `binary junk (${what}): not a key: keywords line`,
+      });
       text = '';
     }
     if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);

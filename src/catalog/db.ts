@@ -37,9 +37,13 @@ export function openCatalogForWrite(file: string): Db {
   // SQLite takes a zero-byte file for an empty database and would build a fresh catalog in it. A
   // catalog truncated to nothing (a failed copy, a full disk) must be noticed, not silently replaced.
   if (file !== ':memory:' && existsSync(file) && statSync(file).size === 0) {
-    throw new SkilldexError('CATALOG_CORRUPT', `${file} is an empty (zero-byte) file, not a catalog; delete it to start a new catalog there`, {
-      catalog: file,
-    });
+    throw new SkilldexError(
+      'CATALOG_CORRUPT',
+      `${file} is an empty (zero-byte) file, not a catalog; delete it to start a new catalog there`,
+      {
+        catalog: file,
+      },
+    );
   }
   const db = openRaw(file, false);
   try {
@@ -53,9 +57,14 @@ export function openCatalogForWrite(file: string): Db {
   } catch (err) {
     db.close();
     if (err instanceof SkilldexError) throw err;
-    throw new SkilldexError('CATALOG_CORRUPT', `${file} could not be used as a catalog: ${(err as Error).message}`, { catalog: file }, {
-      cause: err,
-    });
+    throw new SkilldexError(
+      'CATALOG_CORRUPT',
+      `${file} could not be used as a catalog: ${(err as Error).message}`,
+      { catalog: file },
+      {
+        cause: err,
+      },
+    );
   }
   return db;
 }
@@ -78,9 +87,13 @@ export function closeCatalog(db: Db): void {
 /** Opens an existing catalog read-only (the consumer path). CATALOG_MISSING when there is none. */
 export function openCatalogReadOnly(file: string): Db {
   if (!existsSync(file)) {
-    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`, {
-      catalog: file,
-    });
+    throw new SkilldexError(
+      'CATALOG_MISSING',
+      `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`,
+      {
+        catalog: file,
+      },
+    );
   }
   const db = openRaw(file, true);
   try {
@@ -98,9 +111,14 @@ function openRaw(file: string, readonly: boolean): Db {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return db;
   } catch (err) {
-    throw new SkilldexError('CATALOG_CORRUPT', `${file} could not be opened as a SQLite catalog: ${(err as Error).message}`, { catalog: file }, {
-      cause: err,
-    });
+    throw new SkilldexError(
+      'CATALOG_CORRUPT',
+      `${file} could not be opened as a SQLite catalog: ${(err as Error).message}`,
+      { catalog: file },
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -111,7 +129,11 @@ function refuseForeign(db: Db, file: string): void {
     return;
   }
   if ((db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number }).n > 0) {
-    throw new SkilldexError('CATALOG_CORRUPT', `${file} is a SQLite file but not a skilldex catalog; refusing to write into it`, { catalog: file });
+    throw new SkilldexError(
+      'CATALOG_CORRUPT',
+      `${file} is a SQLite file but not a skilldex catalog; refusing to write into it`,
+      { catalog: file },
+    );
   }
 }
 
@@ -121,18 +143,33 @@ export function checkFormat(db: Db, file: string): void {
   let format: string | undefined;
   try {
     version = db.pragma('user_version', { simple: true }) as number;
-    const row = version > 0 ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as { value: string } | undefined) : undefined;
+    const row =
+      version > 0
+        ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as
+            { value: string } | undefined)
+        : undefined;
     format = row?.value;
   } catch (err) {
-    throw new SkilldexError('CATALOG_CORRUPT', `${file} is not a readable skilldex catalog: ${(err as Error).message}`, { catalog: file }, { cause: err });
+    throw new SkilldexError(
+      'CATALOG_CORRUPT',
+      `${file} is not a readable skilldex catalog: ${(err as Error).message}`,
+      { catalog: file },
+      { cause: err },
+    );
   }
   if (version === 0 || format !== CATALOG_FORMAT) {
-    throw new SkilldexError('CATALOG_CORRUPT', `${file} is not a skilldex catalog`, { catalog: file });
+    throw new SkilldexError('CATALOG_CORRUPT', `${file} is not a skilldex catalog`, {
+      catalog: file,
+    });
   }
   if (version > LATEST_VERSION) {
-    throw new SkilldexError('CATALOG_TOO_NEW', `${file} has schema version ${version}; this skilldex reads up to ${LATEST_VERSION}`, {
-      catalog: file,
-      version,
-    });
+    throw new SkilldexError(
+      'CATALOG_TOO_NEW',
+      `${file} has schema version ${version}; this skilldex reads up to ${LATEST_VERSION}`,
+      {
+        catalog: file,
+        version,
+      },
+    );
   }
 }

@@ -1,14 +1,39 @@
 /** Public surface of src/catalog: the SQLite store, its ingest, lifecycle, generations and telemetry. */
-export { BUSY_TIMEOUT_MS, closeCatalog, openCatalogForWrite, openCatalogReadOnly, resolveCatalogPath, type Db } from './db.js';
+export {
+  BUSY_TIMEOUT_MS,
+  closeCatalog,
+  openCatalogForWrite,
+  openCatalogReadOnly,
+  resolveCatalogPath,
+  type Db,
+} from './db.js';
 export { LATEST_VERSION, CATALOG_FORMAT } from './migrations.js';
 export { computeGeneration, type Member } from './generation.js';
 export { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
-export { SHRINK_LIMIT, ingestSkills, type IngestGuards, type IngestSummary, type ProgressFn } from './ingest.js';
+export {
+  SHRINK_LIMIT,
+  ingestSkills,
+  type IngestGuards,
+  type IngestSummary,
+  type ProgressFn,
+} from './ingest.js';
 export { publishWorkingSet, type GenerationCounts, type PublishResult } from './publish.js';
 export { setLifecycle, type LifecycleChange, type LifecycleState } from './lifecycle.js';
-export { TelemetryStore, telemetryPathFor, MAX_CONTEXT_CHARS, MAX_EVENT_ROWS, type SkillHistory } from './telemetry.js';
+export {
+  TelemetryStore,
+  telemetryPathFor,
+  MAX_CONTEXT_CHARS,
+  MAX_EVENT_ROWS,
+  type SkillHistory,
+} from './telemetry.js';
 export { CatalogReader, type PublishedGeneration } from './reader.js';
-export { catalogStatus, listGenerations, type CatalogStatus, type DriftedFile, type GenerationInfo } from './status.js';
+export {
+  catalogStatus,
+  listGenerations,
+  type CatalogStatus,
+  type DriftedFile,
+  type GenerationInfo,
+} from './status.js';
 export { publishedPolicy, readMeta, unarchivedServedIds, writeMeta } from './meta.js';
 export {
   BODY_INDEX_CHARS,
@@ -25,7 +50,16 @@ export {
   type Posting,
 } from './postings.js';
 export { DOC_STRIDE, STATE_CODES, type ServingDocs } from './postings-store.js';
-export { allBm25fRows, bm25fRow, postingTerms, postingsOf, servingDocsOf, servingRowidOf, servingSkillIdOf, type Bm25fRow } from './queries-bm25f.js';
+export {
+  allBm25fRows,
+  bm25fRow,
+  postingTerms,
+  postingsOf,
+  servingDocsOf,
+  servingRowidOf,
+  servingSkillIdOf,
+  type Bm25fRow,
+} from './queries-bm25f.js';
 export {
   MAX_EXAMPLES_PER_SKILL,
   MAX_EXAMPLE_CHARS,

@@ -50,7 +50,6 @@ interface FileRow {
   revision_id: string;
 }
 
-
 /** How an ingest may change the working set. */
 export interface IngestGuards {
   /** Compute the summary, then roll the transaction back: nothing is written. */
@@ -67,7 +66,9 @@ export const SHRINK_LIMIT = 0.5;
 
 /** Thrown inside the transaction to roll a dry run back with its summary. */
 class DryRunDone {
-  constructor(readonly summary: { added: string[]; changed: string[]; removed: string[]; unchanged: number }) {}
+  constructor(
+    readonly summary: { added: string[]; changed: string[]; removed: string[]; unchanged: number },
+  ) {}
 }
 
 /**
@@ -76,14 +77,21 @@ class DryRunDone {
  * this one read the files: its view is stale and it writes nothing (the caller may retry).
  * CATALOG_SHRINK when it would retire more than SHRINK_LIMIT of the active skills.
  */
-export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, onProgress?: ProgressFn, guards: IngestGuards = {}): IngestSummary {
+export function ingestSkills(
+  db: Db,
+  options: DiscoverOptions,
+  now: () => Date,
+  onProgress?: ProgressFn,
+  guards: IngestGuards = {},
+): IngestSummary {
   // data_version changes only when another connection commits: compared again inside the write
   // transaction, it tells whether what this run read (prior files, working set) is still current.
   const versionAtStart = db.pragma('data_version', { simple: true }) as number;
   const scopes = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
   const prior = new Map<string, FileRow>();
-  for (const r of db.prepare(`SELECT * FROM files`).iterate() as Iterable<FileRow>) prior.set(r.path, r);
+  for (const r of db.prepare(`SELECT * FROM files`).iterate() as Iterable<FileRow>)
+    prior.set(r.path, r);
   // The identity of every remembered file's revision, in one query rather than one per file.
   const identities = new Map<string, IdentityRow>();
   for (const r of db
@@ -120,11 +128,17 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
     read++;
     const loaded = loadSkillFile(f, {
       ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-      ...(options.maxFrontmatterBytes !== undefined ? { maxFrontmatterBytes: options.maxFrontmatterBytes } : {}),
+      ...(options.maxFrontmatterBytes !== undefined
+        ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
+        : {}),
       bodyExcerptChars: BODY_INDEX_CHARS,
     });
     if (!loaded.ok) {
-      skipped.push({ path: loaded.problem.path, code: loaded.problem.code, reason: loaded.problem.message });
+      skipped.push({
+        path: loaded.problem.path,
+        code: loaded.problem.code,
+        reason: loaded.problem.message,
+      });
       return;
     }
     records.push(loaded.record);
@@ -135,121 +149,140 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
   const byPath = new Map(records.map((r) => [r.path, r]));
 
   const transaction = db.transaction(() => {
-      if ((db.pragma('data_version', { simple: true }) as number) !== versionAtStart) {
-        throw new SkilldexError('CATALOG_BUSY', 'another skilldex process changed the catalog while this index read the files; nothing was written', {
+    if ((db.pragma('data_version', { simple: true }) as number) !== versionAtStart) {
+      throw new SkilldexError(
+        'CATALOG_BUSY',
+        'another skilldex process changed the catalog while this index read the files; nothing was written',
+        {
           reason: 'changed',
-        });
-      }
-      const before = new Map<string, string | null>();
-      const provenanceBefore = new Map<string, string>();
-      for (const r of db.prepare(`SELECT skill_id, revision_id, provenance FROM skills`).iterate() as Iterable<{
-        skill_id: string;
-        revision_id: string | null;
-        provenance: string;
-      }>) {
-        before.set(r.skill_id, r.revision_id);
-        provenanceBefore.set(r.skill_id, r.provenance);
-      }
-      const countRevisions = db.prepare(`SELECT count(*) AS n FROM revisions WHERE skill_id = ?`);
-      const insertRevision = db.prepare(
-        `INSERT INTO revisions (skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, scope, scope_path, plugin,
+        },
+      );
+    }
+    const before = new Map<string, string | null>();
+    const provenanceBefore = new Map<string, string>();
+    for (const r of db
+      .prepare(`SELECT skill_id, revision_id, provenance FROM skills`)
+      .iterate() as Iterable<{
+      skill_id: string;
+      revision_id: string | null;
+      provenance: string;
+    }>) {
+      before.set(r.skill_id, r.revision_id);
+      provenanceBefore.set(r.skill_id, r.provenance);
+    }
+    const countRevisions = db.prepare(`SELECT count(*) AS n FROM revisions WHERE skill_id = ?`);
+    const insertRevision = db.prepare(
+      `INSERT INTO revisions (skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, scope, scope_path, plugin,
            size, normalized_sha256, body_offset, frontmatter, warnings, flags, first_seen, body_terms)
          VALUES (@skill_id, @revision_id, @seq, @version, @name, @description, @when_to_use, @keywords, @tags, @path, @real_path, @scope, @scope_path, @plugin,
            @size, @normalized_sha256, @body_offset, @frontmatter, @warnings, @flags, @first_seen, @body_terms)
          ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
            scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, body_terms)`,
-      );
-      const upsertSkill = db.prepare(
-        `INSERT INTO skills (skill_id, revision_id, provenance) VALUES (?, ?, ?)
+    );
+    const upsertSkill = db.prepare(
+      `INSERT INTO skills (skill_id, revision_id, provenance) VALUES (?, ?, ?)
          ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, provenance = excluded.provenance`,
-      );
-      const added: string[] = [];
-      const changed: string[] = [];
-      let unchanged = 0;
-      const stamp = now().toISOString();
-      for (const r of ids.skills) {
-        const had = before.get(r.skill_id);
-        const provenance = JSON.stringify(r.provenance);
-        // Unchanged file at the same path: nothing to write (the common case of a re-index).
-        const priorFile = prior.get(r.path);
-        if (had === r.revision_id && priorFile?.revision_id === r.revision_id && priorFile.real_path === r.real_path) {
-          if (provenanceBefore.get(r.skill_id) !== provenance) upsertSkill.run(r.skill_id, r.revision_id, provenance);
-          unchanged++;
-          continue;
-        }
-        const existing = getRevision.get(r.skill_id, r.revision_id) as RevisionRow | undefined;
-        const seq = existing?.seq ?? (countRevisions.get(r.skill_id) as { n: number }).n + 1;
-        insertRevision.run({
-          skill_id: r.skill_id,
-          revision_id: r.revision_id,
-          seq,
-          version: r.version ?? null,
-          name: r.name,
-          description: r.description,
-          when_to_use: r.when_to_use ?? null,
-          keywords: JSON.stringify(r.keywords),
-          tags: JSON.stringify(r.tags),
-          path: r.path,
-          real_path: r.real_path,
-          scope: r.scope,
-          scope_path: r.scope_path,
-          plugin: r.plugin ?? null,
-          size: r.size,
-          normalized_sha256: r.normalized_sha256,
-          body_offset: r.body_offset,
-          frontmatter: JSON.stringify(r.frontmatter),
-          warnings: JSON.stringify(r.warnings),
-          flags: JSON.stringify(r.flags),
-          first_seen: stamp,
-          body_terms: r.body_excerpt !== undefined ? JSON.stringify(bodyTermsOf(r.body_excerpt)) : null,
-        });
-        upsertSkill.run(r.skill_id, r.revision_id, provenance);
-        if (had === undefined || had === null) added.push(r.skill_id);
-        else if (had !== r.revision_id) changed.push(r.skill_id);
-        else unchanged++;
+    );
+    const added: string[] = [];
+    const changed: string[] = [];
+    let unchanged = 0;
+    const stamp = now().toISOString();
+    for (const r of ids.skills) {
+      const had = before.get(r.skill_id);
+      const provenance = JSON.stringify(r.provenance);
+      // Unchanged file at the same path: nothing to write (the common case of a re-index).
+      const priorFile = prior.get(r.path);
+      if (
+        had === r.revision_id &&
+        priorFile?.revision_id === r.revision_id &&
+        priorFile.real_path === r.real_path
+      ) {
+        if (provenanceBefore.get(r.skill_id) !== provenance)
+          upsertSkill.run(r.skill_id, r.revision_id, provenance);
+        unchanged++;
+        continue;
       }
-      const kept = new Set(ids.skills.map((r) => r.skill_id));
-      const removed: string[] = [];
-      const retire = db.prepare(`UPDATE skills SET revision_id = NULL WHERE skill_id = ?`);
-      for (const [id, rev] of before) {
-        if (rev !== null && !kept.has(id)) {
-          retire.run(id);
-          removed.push(id);
-        }
+      const existing = getRevision.get(r.skill_id, r.revision_id) as RevisionRow | undefined;
+      const seq = existing?.seq ?? (countRevisions.get(r.skill_id) as { n: number }).n + 1;
+      insertRevision.run({
+        skill_id: r.skill_id,
+        revision_id: r.revision_id,
+        seq,
+        version: r.version ?? null,
+        name: r.name,
+        description: r.description,
+        when_to_use: r.when_to_use ?? null,
+        keywords: JSON.stringify(r.keywords),
+        tags: JSON.stringify(r.tags),
+        path: r.path,
+        real_path: r.real_path,
+        scope: r.scope,
+        scope_path: r.scope_path,
+        plugin: r.plugin ?? null,
+        size: r.size,
+        normalized_sha256: r.normalized_sha256,
+        body_offset: r.body_offset,
+        frontmatter: JSON.stringify(r.frontmatter),
+        warnings: JSON.stringify(r.warnings),
+        flags: JSON.stringify(r.flags),
+        first_seen: stamp,
+        body_terms:
+          r.body_excerpt !== undefined ? JSON.stringify(bodyTermsOf(r.body_excerpt)) : null,
+      });
+      upsertSkill.run(r.skill_id, r.revision_id, provenance);
+      if (had === undefined || had === null) added.push(r.skill_id);
+      else if (had !== r.revision_id) changed.push(r.skill_id);
+      else unchanged++;
+    }
+    const kept = new Set(ids.skills.map((r) => r.skill_id));
+    const removed: string[] = [];
+    const retire = db.prepare(`UPDATE skills SET revision_id = NULL WHERE skill_id = ?`);
+    for (const [id, rev] of before) {
+      if (rev !== null && !kept.has(id)) {
+        retire.run(id);
+        removed.push(id);
       }
-      // Remember every file that maps to a stored revision, for the next incremental run (by diff).
-      const addFile = db.prepare(
-        `INSERT INTO files (path, real_path, size, mtime_ms, skill_id, revision_id) VALUES (@path, @real_path, @size, @mtime_ms, @skill_id, @revision_id)
+    }
+    // Remember every file that maps to a stored revision, for the next incremental run (by diff).
+    const addFile = db.prepare(
+      `INSERT INTO files (path, real_path, size, mtime_ms, skill_id, revision_id) VALUES (@path, @real_path, @size, @mtime_ms, @skill_id, @revision_id)
          ON CONFLICT (path) DO UPDATE SET real_path = excluded.real_path, size = excluded.size, mtime_ms = excluded.mtime_ms,
            skill_id = excluded.skill_id, revision_id = excluded.revision_id`,
-      );
-      const keep = new Set<string>();
-      for (const r of ids.skills) {
-        for (const p of r.provenance) {
-          const st = stats.get(p);
-          const rec = byPath.get(p);
-          if (!st || !rec) continue;
-          keep.add(p);
-          const old = prior.get(p);
-          if (
-            old &&
-            old.real_path === rec.real_path &&
-            old.size === st.size &&
-            old.mtime_ms === st.mtime_ms &&
-            old.skill_id === r.skill_id &&
-            old.revision_id === r.revision_id
-          ) {
-            continue;
-          }
-          addFile.run({ path: p, real_path: rec.real_path, size: st.size, mtime_ms: st.mtime_ms, skill_id: r.skill_id, revision_id: r.revision_id });
+    );
+    const keep = new Set<string>();
+    for (const r of ids.skills) {
+      for (const p of r.provenance) {
+        const st = stats.get(p);
+        const rec = byPath.get(p);
+        if (!st || !rec) continue;
+        keep.add(p);
+        const old = prior.get(p);
+        if (
+          old &&
+          old.real_path === rec.real_path &&
+          old.size === st.size &&
+          old.mtime_ms === st.mtime_ms &&
+          old.skill_id === r.skill_id &&
+          old.revision_id === r.revision_id
+        ) {
+          continue;
         }
+        addFile.run({
+          path: p,
+          real_path: rec.real_path,
+          size: st.size,
+          mtime_ms: st.mtime_ms,
+          skill_id: r.skill_id,
+          revision_id: r.revision_id,
+        });
       }
-      const dropFile = db.prepare(`DELETE FROM files WHERE path = ?`);
-      for (const p of prior.keys()) if (!keep.has(p)) dropFile.run(p);
-      if (!guards.allowShrink) refuseShrink(db, removed);
-      if (guards.dryRun) throw new DryRunDone({ added, changed, removed, unchanged });
-      return { added, changed, removed, unchanged };
-    });
+    }
+    const dropFile = db.prepare(`DELETE FROM files WHERE path = ?`);
+    for (const p of prior.keys()) if (!keep.has(p)) dropFile.run(p);
+    if (!guards.allowShrink) refuseShrink(db, removed);
+    if (guards.dryRun) throw new DryRunDone({ added, changed, removed, unchanged });
+    return { added, changed, removed, unchanged };
+  });
   let summary: { added: string[]; changed: string[]; removed: string[]; unchanged: number };
   try {
     summary = transaction.immediate();
@@ -274,9 +307,20 @@ export function ingestSkills(db: Db, options: DiscoverOptions, now: () => Date, 
 function refuseShrink(db: Db, removed: readonly string[]): void {
   if (removed.length === 0) return;
   const states = new Map<string, string>();
-  for (const r of db.prepare(`SELECT skill_id, state FROM skills`).iterate() as Iterable<{ skill_id: string; state: string }>) states.set(r.skill_id, r.state);
+  for (const r of db.prepare(`SELECT skill_id, state FROM skills`).iterate() as Iterable<{
+    skill_id: string;
+    state: string;
+  }>)
+    states.set(r.skill_id, r.state);
   const retiredActive = removed.filter((id) => states.get(id) === 'active').length;
-  const activeBefore = (db.prepare(`SELECT count(*) AS n FROM skills WHERE revision_id IS NOT NULL AND state = 'active'`).get() as { n: number }).n + retiredActive;
+  const activeBefore =
+    (
+      db
+        .prepare(
+          `SELECT count(*) AS n FROM skills WHERE revision_id IS NOT NULL AND state = 'active'`,
+        )
+        .get() as { n: number }
+    ).n + retiredActive;
   if (retiredActive > activeBefore * SHRINK_LIMIT) {
     throw new SkilldexError(
       'CATALOG_SHRINK',

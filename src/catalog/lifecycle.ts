@@ -30,15 +30,29 @@ export function setLifecycle(
 ): LifecycleChange {
   return db
     .transaction((): LifecycleChange => {
-      const row = db.prepare(`SELECT state FROM skills WHERE skill_id = ?`).get(skillId) as { state: LifecycleState } | undefined;
-      if (!row) throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(skillId)} in this catalog`, { skill_id: skillId });
+      const row = db.prepare(`SELECT state FROM skills WHERE skill_id = ?`).get(skillId) as
+        { state: LifecycleState } | undefined;
+      if (!row)
+        throw new SkilldexError(
+          'SKILL_NOT_FOUND',
+          `no skill ${JSON.stringify(skillId)} in this catalog`,
+          { skill_id: skillId },
+        );
       const replacement = options.replacement ?? null;
       if (replacement !== null) {
         if (replacement === skillId) {
-          throw new SkilldexError('INVALID_ARGUMENT', `--replacement must name another skill than ${skillId}`, { replacement });
+          throw new SkilldexError(
+            'INVALID_ARGUMENT',
+            `--replacement must name another skill than ${skillId}`,
+            { replacement },
+          );
         }
         if (!db.prepare(`SELECT 1 FROM skills WHERE skill_id = ?`).get(replacement)) {
-          throw new SkilldexError('INVALID_ARGUMENT', `--replacement ${JSON.stringify(replacement)} is not a skill in this catalog`, { replacement });
+          throw new SkilldexError(
+            'INVALID_ARGUMENT',
+            `--replacement ${JSON.stringify(replacement)} is not a skill in this catalog`,
+            { replacement },
+          );
         }
       }
       const reason = to === 'active' ? null : (options.reason ?? null);
@@ -48,7 +62,13 @@ export function setLifecycle(
         to === 'deprecated' ? replacement : null,
         skillId,
       );
-      return { skill_id: skillId, from: row.state, to, reason, replacement: to === 'deprecated' ? replacement : null };
+      return {
+        skill_id: skillId,
+        from: row.state,
+        to,
+        reason,
+        replacement: to === 'deprecated' ? replacement : null,
+      };
     })
     .immediate();
 }

@@ -145,16 +145,24 @@ export const LATEST_VERSION = MIGRATIONS.length;
 export function migrate(db: Db, file: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > LATEST_VERSION) {
-    throw new SkilldexError('CATALOG_TOO_NEW', `${file} has schema version ${current}; this skilldex writes up to ${LATEST_VERSION}`, {
-      catalog: file,
-    });
+    throw new SkilldexError(
+      'CATALOG_TOO_NEW',
+      `${file} has schema version ${current}; this skilldex writes up to ${LATEST_VERSION}`,
+      {
+        catalog: file,
+      },
+    );
   }
   if (current === 0) {
     const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number };
     if (tables.n > 0) {
-      throw new SkilldexError('CATALOG_CORRUPT', `${file} is a SQLite file but not a skilldex catalog; refusing to write into it`, {
-        catalog: file,
-      });
+      throw new SkilldexError(
+        'CATALOG_CORRUPT',
+        `${file} is a SQLite file but not a skilldex catalog; refusing to write into it`,
+        {
+          catalog: file,
+        },
+      );
     }
   }
   for (let v = current; v < LATEST_VERSION; v++) {

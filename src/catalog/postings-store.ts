@@ -27,9 +27,15 @@ export interface ServingDocs {
 }
 
 /** Applies removed rowids and added postings, term by term; terms left with no posting are deleted. */
-export function applyPostings(db: Db, removed: ReadonlyMap<string, readonly number[]>, added: ReadonlyMap<string, readonly Posting[]>): void {
+export function applyPostings(
+  db: Db,
+  removed: ReadonlyMap<string, readonly number[]>,
+  added: ReadonlyMap<string, readonly Posting[]>,
+): void {
   const get = db.prepare(`SELECT data FROM postings WHERE term = ?`).pluck();
-  const put = db.prepare(`INSERT INTO postings (term, df, data) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET df = excluded.df, data = excluded.data`);
+  const put = db.prepare(
+    `INSERT INTO postings (term, df, data) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET df = excluded.df, data = excluded.data`,
+  );
   const drop = db.prepare(`DELETE FROM postings WHERE term = ?`);
   const terms = new Set([...removed.keys(), ...added.keys()]);
   // A first publish (or a rebuild) starts from an empty index: no term has postings to merge with.
@@ -56,7 +62,11 @@ export function applyPostings(db: Db, removed: ReadonlyMap<string, readonly numb
 
 /** Rewrites `serving_docs` from the serving rows. */
 export function writeServingDocs(db: Db): void {
-  const rows = db.prepare(`SELECT rowid, state, len_n, len_k, len_d, len_b, name_terms FROM serving ORDER BY rowid`).all() as {
+  const rows = db
+    .prepare(
+      `SELECT rowid, state, len_n, len_k, len_d, len_b, name_terms FROM serving ORDER BY rowid`,
+    )
+    .all() as {
     rowid: number;
     state: string;
     len_n: number;
@@ -83,14 +93,24 @@ export function writeServingDocs(db: Db): void {
   }
   db.prepare(
     `INSERT INTO serving_docs (id, docs, sums, data) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET docs = excluded.docs, sums = excluded.sums, data = excluded.data`,
-  ).run(rows.length, JSON.stringify(sums), Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  ).run(
+    rows.length,
+    JSON.stringify(sums),
+    Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+  );
 }
 
 /** Decodes the stored `serving_docs` row (an empty generation when there is none). */
-export function decodeServingDocs(row: { docs: number; sums: string; data: Buffer } | undefined): ServingDocs {
+export function decodeServingDocs(
+  row: { docs: number; sums: string; data: Buffer } | undefined,
+): ServingDocs {
   if (!row) return { docs: 0, sums: [0, 0, 0, 0], data: new Uint32Array(0) };
   // Copy into an aligned buffer: a Buffer from SQLite may start at any byte offset.
   const bytes = new Uint8Array(row.data.byteLength);
   bytes.set(row.data);
-  return { docs: row.docs, sums: JSON.parse(row.sums) as FieldCounts, data: new Uint32Array(bytes.buffer) };
+  return {
+    docs: row.docs,
+    sums: JSON.parse(row.sums) as FieldCounts,
+    data: new Uint32Array(bytes.buffer),
+  };
 }

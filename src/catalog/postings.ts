@@ -84,9 +84,13 @@ export function encodeForward(terms: ReadonlyMap<string, FieldCounts>): string {
 }
 
 /** A document's forward terms with all four fields, from `serving.fwd` and the revision's `body_terms`. */
-export function decodeForward(fwd: string, bodyTerms: string | null): Readonly<Record<string, FieldCounts>> {
+export function decodeForward(
+  fwd: string,
+  bodyTerms: string | null,
+): Readonly<Record<string, FieldCounts>> {
   const out: Record<string, FieldCounts> = {};
-  for (const [t, c] of Object.entries(JSON.parse(fwd) as Record<string, [number, number, number]>)) out[t] = [c[0], c[1], c[2], 0];
+  for (const [t, c] of Object.entries(JSON.parse(fwd) as Record<string, [number, number, number]>))
+    out[t] = [c[0], c[1], c[2], 0];
   if (bodyTerms !== null) {
     for (const [t, n] of Object.entries((JSON.parse(bodyTerms) as BodyTerms).tf)) {
       const c = out[t];
@@ -131,7 +135,10 @@ export function encodePostings(list: readonly Posting[]): Buffer {
  * Decodes a postings blob, calling `fn(rowid, tfName, tfKeywords, tfDescription, tfBody)` for each
  * posting in rowid order (no allocation per posting: this is the search's inner loop).
  */
-export function forEachPosting(data: Uint8Array, fn: (rowid: number, n: number, k: number, d: number, b: number) => void): void {
+export function forEachPosting(
+  data: Uint8Array,
+  fn: (rowid: number, n: number, k: number, d: number, b: number) => void,
+): void {
   let i = 0;
   let rowid = 0;
   const len = data.length;
@@ -162,5 +169,3 @@ export function decodePostings(data: Uint8Array): Posting[] {
   forEachPosting(data, (rowid, n, k, d, b) => out.push({ rowid, tf: [n, k, d, b] }));
   return out;
 }
-
-

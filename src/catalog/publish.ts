@@ -10,7 +10,13 @@ import type { RevisionRow } from './rows.js';
 import { computeGeneration, type Member } from './generation.js';
 import { tokenSet, tokenStrings } from './tokens.js';
 import { readMeta, writeMeta } from './meta.js';
-import { decodeForward, documentTerms, encodeForward, type BodyTerms, type FieldCounts } from './postings.js';
+import {
+  decodeForward,
+  documentTerms,
+  encodeForward,
+  type BodyTerms,
+  type FieldCounts,
+} from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
 
 /** What a publish did. */
@@ -30,7 +36,6 @@ export interface GenerationCounts {
   readonly archived: number;
 }
 
-
 /** Publishes the working set under `policy`; `now` gives the timestamp recorded (never hashed). */
 export function publishWorkingSet(db: Db, policy: string, now: () => Date): PublishResult {
   return db
@@ -44,7 +49,9 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
       const generation = computeGeneration(members, policy);
       const counts = countStates(members);
       const current = db
-        .prepare(`SELECT g.seq, g.generation_id FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`)
+        .prepare(
+          `SELECT g.seq, g.generation_id FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
+        )
         .get() as { seq: number; generation_id: string } | undefined;
       const rebuild = readMeta(db, 'serving_rebuild') === '1';
       if (rebuild) clearServing(db);
@@ -54,14 +61,27 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
         if (rebuild || servingMoved(db, members)) syncServing(db, members);
         return { changed: false, seq: current.seq, catalog_generation: generation, counts };
       }
-      const seq = ((db.prepare(`SELECT max(seq) AS m FROM generations`).get() as { m: number | null }).m ?? 0) + 1;
+      const seq =
+        ((db.prepare(`SELECT max(seq) AS m FROM generations`).get() as { m: number | null }).m ??
+          0) + 1;
       db.prepare(
         `INSERT INTO generations (seq, generation_id, parent_seq, policy, created_at, counts) VALUES (@seq, @generation_id, @parent, @policy, @created_at, @counts)`,
-      ).run({ seq, generation_id: generation, parent: current?.seq ?? null, policy, created_at: now().toISOString(), counts: JSON.stringify(counts) });
-      const addMember = db.prepare(`INSERT INTO generation_members (seq, skill_id, revision_id, state) VALUES (?, ?, ?, ?)`);
+      ).run({
+        seq,
+        generation_id: generation,
+        parent: current?.seq ?? null,
+        policy,
+        created_at: now().toISOString(),
+        counts: JSON.stringify(counts),
+      });
+      const addMember = db.prepare(
+        `INSERT INTO generation_members (seq, skill_id, revision_id, state) VALUES (?, ?, ?, ?)`,
+      );
       for (const m of members) addMember.run(seq, m.skill_id, m.revision_id, m.state);
       syncServing(db, members);
-      db.prepare(`INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`).run({ seq });
+      db.prepare(
+        `INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
+      ).run({ seq });
       return { changed: true, seq, catalog_generation: generation, counts };
     })
     .immediate();
@@ -75,7 +95,10 @@ interface ServingMember extends Member {
 // True when a serving row's file moved (same content, same generation, new path).
 function servingMoved(db: Db, members: readonly ServingMember[]): boolean {
   const paths = new Map<string, string>();
-  for (const r of db.prepare(`SELECT skill_id, real_path FROM serving`).iterate() as Iterable<{ skill_id: string; real_path: string }>) {
+  for (const r of db.prepare(`SELECT skill_id, real_path FROM serving`).iterate() as Iterable<{
+    skill_id: string;
+    real_path: string;
+  }>) {
     paths.set(r.skill_id, r.real_path);
   }
   return members.some((m) => paths.get(m.skill_id) !== m.real_path);
@@ -85,9 +108,21 @@ function servingMoved(db: Db, members: readonly ServingMember[]): boolean {
 function syncServing(db: Db, members: readonly ServingMember[]): void {
   const serving = new Map<
     string,
-    { rowid: number; revision_id: string; state: string; real_path: string; name_tok: string; kw_tok: string; desc_tok: string }
+    {
+      rowid: number;
+      revision_id: string;
+      state: string;
+      real_path: string;
+      name_tok: string;
+      kw_tok: string;
+      desc_tok: string;
+    }
   >();
-  for (const r of db.prepare(`SELECT rowid, skill_id, revision_id, state, real_path, name_tok, kw_tok, desc_tok FROM serving`).iterate() as Iterable<{
+  for (const r of db
+    .prepare(
+      `SELECT rowid, skill_id, revision_id, state, real_path, name_tok, kw_tok, desc_tok FROM serving`,
+    )
+    .iterate() as Iterable<{
     rowid: number;
     skill_id: string;
     revision_id: string;
@@ -111,10 +146,13 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
      VALUES (@skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st,
        @fwd, @len_n, @len_k, @len_d, @len_b, @name_terms)`,
   );
-  const ftsIns = db.prepare(`INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`);
+  const ftsIns = db.prepare(
+    `INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`,
+  );
   const df = new Map<string, number>();
   const bump = (toks: { name_tok: string; kw_tok: string; desc_tok: string }, by: number): void => {
-    for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok)) df.set(t, (df.get(t) ?? 0) + by);
+    for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok))
+      df.set(t, (df.get(t) ?? 0) + by);
   };
   // bm25f.v3 postings: rows removed and (rowid, frequencies) added per term, applied after the loop.
   const getFwd = db.prepare(
@@ -122,7 +160,12 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
   );
   const removedRows = new Map<string, number[]>();
   const addedRows = new Map<string, { rowid: number; tf: FieldCounts }[]>();
-  const remove = (row: { rowid: number; name_tok: string; kw_tok: string; desc_tok: string }): void => {
+  const remove = (row: {
+    rowid: number;
+    name_tok: string;
+    kw_tok: string;
+    desc_tok: string;
+  }): void => {
     const old = getFwd.get(row.rowid) as { fwd: string; body_terms: string | null } | undefined;
     for (const term of old ? Object.keys(decodeForward(old.fwd, old.body_terms)) : []) {
       let l = removedRows.get(term);
@@ -143,7 +186,10 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     }
     if (cur) remove(cur);
     const rev = getRevision.get(m.skill_id, m.revision_id) as RevisionRow | undefined;
-    if (!rev) throw new Error(`working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`);
+    if (!rev)
+      throw new Error(
+        `working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`,
+      );
     const toks = tokenStrings({
       name: rev.name,
       keywords: JSON.parse(rev.keywords) as string[],
@@ -188,7 +234,9 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     bump(toks, +1);
   }
   for (const [id, row] of serving) if (!wanted.has(id)) remove(row);
-  const upsert = db.prepare(`INSERT INTO vocab (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = df + excluded.df`);
+  const upsert = db.prepare(
+    `INSERT INTO vocab (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = df + excluded.df`,
+  );
   const prune = db.prepare(`DELETE FROM vocab WHERE term = ? AND df <= 0`);
   for (const [term, d] of df) {
     if (d === 0) continue;
@@ -209,7 +257,9 @@ function countNameTerms(terms: ReadonlyMap<string, FieldCounts>): number {
 
 // Empties every serving table (a migration asked for a rebuild from the working set).
 function clearServing(db: Db): void {
-  db.exec(`DELETE FROM serving; INSERT INTO serving_fts (serving_fts) VALUES ('delete-all'); DELETE FROM vocab; DELETE FROM postings; DELETE FROM serving_docs;`);
+  db.exec(
+    `DELETE FROM serving; INSERT INTO serving_fts (serving_fts) VALUES ('delete-all'); DELETE FROM vocab; DELETE FROM postings; DELETE FROM serving_docs;`,
+  );
 }
 
 function countStates(members: readonly Member[]): GenerationCounts {

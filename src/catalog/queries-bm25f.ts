@@ -30,13 +30,20 @@ const ROW = `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id
   s.len_n, s.len_k, s.len_d, s.len_b FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 
 /** The postings of `term` (document frequency and packed list), or undefined when no document has it. */
-export function postingsOf(reader: CatalogReader, term: string): { df: number; data: Buffer } | undefined {
-  return reader.prepare(`SELECT df, data FROM postings WHERE term = ?`).get(term) as { df: number; data: Buffer } | undefined;
+export function postingsOf(
+  reader: CatalogReader,
+  term: string,
+): { df: number; data: Buffer } | undefined {
+  return reader.prepare(`SELECT df, data FROM postings WHERE term = ?`).get(term) as
+    { df: number; data: Buffer } | undefined;
 }
 
 /** The per-row lengths and states of the published generation. */
 export function servingDocsOf(reader: CatalogReader): ServingDocs {
-  return decodeServingDocs(reader.prepare(`SELECT docs, sums, data FROM serving_docs WHERE id = 1`).get() as { docs: number; sums: string; data: Buffer } | undefined);
+  return decodeServingDocs(
+    reader.prepare(`SELECT docs, sums, data FROM serving_docs WHERE id = 1`).get() as
+      { docs: number; sums: string; data: Buffer } | undefined,
+  );
 }
 
 /** One serving row by rowid. */
@@ -50,8 +57,12 @@ export function allBm25fRows(reader: CatalogReader): IterableIterator<Bm25fRow> 
 }
 
 /** The rowid and state of a served skill, or undefined. */
-export function servingRowidOf(reader: CatalogReader, skillId: string): { rowid: number; state: string } | undefined {
-  return reader.prepare(`SELECT rowid, state FROM serving WHERE skill_id = ?`).get(skillId) as { rowid: number; state: string } | undefined;
+export function servingRowidOf(
+  reader: CatalogReader,
+  skillId: string,
+): { rowid: number; state: string } | undefined {
+  return reader.prepare(`SELECT rowid, state FROM serving WHERE skill_id = ?`).get(skillId) as
+    { rowid: number; state: string } | undefined;
 }
 
 /** Every term of the published generation's postings (the fuzzy vocabulary of v3). */
@@ -61,5 +72,6 @@ export function postingTerms(reader: CatalogReader): string[] {
 
 /** The skill_id of a serving row, or undefined. */
 export function servingSkillIdOf(reader: CatalogReader, rowid: number): string | undefined {
-  return reader.prepare(`SELECT skill_id FROM serving WHERE rowid = ?`).pluck().get(rowid) as string | undefined;
+  return reader.prepare(`SELECT skill_id FROM serving WHERE rowid = ?`).pluck().get(rowid) as
+    string | undefined;
 }

@@ -26,7 +26,9 @@ export interface FetchRow {
 /** The serving row fetch verifies against, or undefined when the generation does not serve the id. */
 export function fetchRowOf(reader: CatalogReader, skillId: string): FetchRow | undefined {
   return reader
-    .prepare(`SELECT skill_id, skill_version, revision_id, state, path, real_path, size, body_offset FROM serving WHERE skill_id = ?`)
+    .prepare(
+      `SELECT skill_id, skill_version, revision_id, state, path, real_path, size, body_offset FROM serving WHERE skill_id = ?`,
+    )
     .get(skillId) as FetchRow | undefined;
 }
 
@@ -49,7 +51,9 @@ const SERVED = `SELECT s.skill_id, s.skill_version, s.revision_id, s.name, s.des
 
 /** Up to `limit` non-archived served skills with ids after `after`, in skill_id order. */
 export function servedPage(reader: CatalogReader, after: string, limit: number): ServedRow[] {
-  return reader.prepare(`${SERVED} WHERE s.state != 'archived' AND s.skill_id > ? ORDER BY s.skill_id LIMIT ?`).all(after, limit) as ServedRow[];
+  return reader
+    .prepare(`${SERVED} WHERE s.state != 'archived' AND s.skill_id > ? ORDER BY s.skill_id LIMIT ?`)
+    .all(after, limit) as ServedRow[];
 }
 
 /** One served skill (any state), or undefined. */
@@ -93,7 +97,10 @@ export function vocabTerms(reader: CatalogReader): string[] {
 
 /** Document frequency of a surface token in the lexical vocabulary (0 when absent). */
 export function vocabDf(reader: CatalogReader, term: string): number {
-  return (reader.prepare(`SELECT df FROM vocab WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
+  return (
+    (reader.prepare(`SELECT df FROM vocab WHERE term = ?`).pluck().get(term) as
+      number | undefined) ?? 0
+  );
 }
 
 function states(includeDeprecated: boolean): string {
@@ -101,7 +108,12 @@ function states(includeDeprecated: boolean): string {
 }
 
 /** Rowids of rankable skills matching the FTS5 expression `match` (at most `limit`; -1 for all). */
-export function ftsHolders(reader: CatalogReader, match: string, includeDeprecated: boolean, limit: number): { rid: number }[] {
+export function ftsHolders(
+  reader: CatalogReader,
+  match: string,
+  includeDeprecated: boolean,
+  limit: number,
+): { rid: number }[] {
   return reader
     .prepare(
       `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid WHERE serving_fts MATCH ? AND s.state IN (${states(includeDeprecated)}) LIMIT ?`,
@@ -114,14 +126,28 @@ function bm25Sql(columns: readonly number[]): string {
 }
 
 /** −bm25() (with these column weights) of every row matching `match`. */
-export function bm25All(reader: CatalogReader, columns: readonly number[], match: string): IterableIterator<{ rid: number; x: number }> {
-  return reader.prepare(bm25Sql(columns)).iterate(match) as IterableIterator<{ rid: number; x: number }>;
+export function bm25All(
+  reader: CatalogReader,
+  columns: readonly number[],
+  match: string,
+): IterableIterator<{ rid: number; x: number }> {
+  return reader.prepare(bm25Sql(columns)).iterate(match) as IterableIterator<{
+    rid: number;
+    x: number;
+  }>;
 }
 
 /** −bm25() of one row for `match` (0 when it does not match). */
-export function bm25Of(reader: CatalogReader, columns: readonly number[], match: string, rowid: number): number {
+export function bm25Of(
+  reader: CatalogReader,
+  columns: readonly number[],
+  match: string,
+  rowid: number,
+): number {
   // FTS5 may hand back rows other than the one asked for: keep only the row whose rowid matches.
-  const rows = reader.prepare(`${bm25Sql(columns)} AND serving_fts.rowid = ?`).all(match, rowid) as { rid: number; x: number }[];
+  const rows = reader
+    .prepare(`${bm25Sql(columns)} AND serving_fts.rowid = ?`)
+    .all(match, rowid) as { rid: number; x: number }[];
   return rows.find((r) => r.rid === rowid)?.x ?? 0;
 }
 
@@ -149,7 +175,12 @@ export interface RankRow {
  * slot `@tN` weighted by `@wN`) plus the FTS relevance, times the deprecated multiplier; the best
  * `@heap` rows by that partial score, ties by skill_id. Bind `match`, `heap` and the slots.
  */
-export function lexicalRankStatement(reader: CatalogReader, spec: LexicalRankSpec, slots: number, includeDeprecated: boolean): Database.Statement {
+export function lexicalRankStatement(
+  reader: CatalogReader,
+  spec: LexicalRankSpec,
+  slots: number,
+  includeDeprecated: boolean,
+): Database.Statement {
   const t = spec.tiers;
   const tiers: string[] = [];
   for (let i = 0; i < slots; i++) {
@@ -176,7 +207,10 @@ export interface ServedLocation {
 }
 
 /** The path and scope of a served skill, or undefined when the generation does not serve it. */
-export function servedLocationOf(reader: CatalogReader, skillId: string): ServedLocation | undefined {
+export function servedLocationOf(
+  reader: CatalogReader,
+  skillId: string,
+): ServedLocation | undefined {
   return reader
     .prepare(
       `SELECT s.path, r.scope, r.scope_path FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.skill_id = ?`,
@@ -188,9 +222,27 @@ export function servedLocationOf(reader: CatalogReader, skillId: string): Served
 export function workingSkillOf(
   reader: CatalogReader,
   skillId: string,
-): { skill_id: string; revision_id: string | null; state: ServingState; reason: string | null; replacement: string | null } | undefined {
-  return reader.prepare(`SELECT skill_id, revision_id, state, reason, replacement FROM skills WHERE skill_id = ?`).get(skillId) as
-    | { skill_id: string; revision_id: string | null; state: ServingState; reason: string | null; replacement: string | null }
+):
+  | {
+      skill_id: string;
+      revision_id: string | null;
+      state: ServingState;
+      reason: string | null;
+      replacement: string | null;
+    }
+  | undefined {
+  return reader
+    .prepare(
+      `SELECT skill_id, revision_id, state, reason, replacement FROM skills WHERE skill_id = ?`,
+    )
+    .get(skillId) as
+    | {
+        skill_id: string;
+        revision_id: string | null;
+        state: ServingState;
+        reason: string | null;
+        replacement: string | null;
+      }
     | undefined;
 }
 
@@ -199,16 +251,21 @@ export function servedIdentityOf(
   reader: CatalogReader,
   skillId: string,
 ): { skill_version: string; revision_id: string; name: string; description: string } | undefined {
-  return reader.prepare(`SELECT skill_version, revision_id, name, description FROM serving WHERE skill_id = ?`).get(skillId) as
-    | { skill_version: string; revision_id: string; name: string; description: string }
-    | undefined;
+  return reader
+    .prepare(`SELECT skill_version, revision_id, name, description FROM serving WHERE skill_id = ?`)
+    .get(skillId) as
+    { skill_version: string; revision_id: string; name: string; description: string } | undefined;
 }
 
 /** Where one revision of a skill was found. */
-export function revisionLocationOf(reader: CatalogReader, skillId: string, revisionId: string): ServedLocation | undefined {
-  return reader.prepare(`SELECT path, scope, scope_path FROM revisions WHERE skill_id = ? AND revision_id = ?`).get(skillId, revisionId) as
-    | ServedLocation
-    | undefined;
+export function revisionLocationOf(
+  reader: CatalogReader,
+  skillId: string,
+  revisionId: string,
+): ServedLocation | undefined {
+  return reader
+    .prepare(`SELECT path, scope, scope_path FROM revisions WHERE skill_id = ? AND revision_id = ?`)
+    .get(skillId, revisionId) as ServedLocation | undefined;
 }
 
 /** One revision seen of a skill. */
@@ -221,11 +278,20 @@ export interface RevisionSeenRow {
 }
 
 /** The `limit` most recent revisions of a skill (newest first) and how many it has in all. */
-export function revisionsOf(reader: CatalogReader, skillId: string, limit: number): { recent: RevisionSeenRow[]; total: number } {
+export function revisionsOf(
+  reader: CatalogReader,
+  skillId: string,
+  limit: number,
+): { recent: RevisionSeenRow[]; total: number } {
   const recent = reader
-    .prepare(`SELECT revision_id, seq, version, path, first_seen FROM revisions WHERE skill_id = ? ORDER BY seq DESC, revision_id ASC LIMIT ?`)
+    .prepare(
+      `SELECT revision_id, seq, version, path, first_seen FROM revisions WHERE skill_id = ? ORDER BY seq DESC, revision_id ASC LIMIT ?`,
+    )
     .all(skillId, limit) as RevisionSeenRow[];
-  const total = reader.prepare(`SELECT COUNT(*) FROM revisions WHERE skill_id = ?`).pluck().get(skillId) as number;
+  const total = reader
+    .prepare(`SELECT COUNT(*) FROM revisions WHERE skill_id = ?`)
+    .pluck()
+    .get(skillId) as number;
   return { recent, total };
 }
 

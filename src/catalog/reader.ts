@@ -40,11 +40,17 @@ export class CatalogReader {
     return this.db.transaction(() => {
       const row = this.prepare(
         `SELECT g.seq, g.generation_id, g.policy, g.created_at, g.counts FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
-      ).get() as { seq: number; generation_id: string; policy: string; created_at: string; counts: string } | undefined;
+      ).get() as
+        | { seq: number; generation_id: string; policy: string; created_at: string; counts: string }
+        | undefined;
       if (!row) {
-        throw new SkilldexError('CATALOG_EMPTY', `${this.file} has no published generation yet; run skilldex index (or skilldex publish)`, {
-          catalog: this.file,
-        });
+        throw new SkilldexError(
+          'CATALOG_EMPTY',
+          `${this.file} has no published generation yet; run skilldex index (or skilldex publish)`,
+          {
+            catalog: this.file,
+          },
+        );
       }
       if (row.seq < this.highestSeq) {
         throw new SkilldexError(
@@ -98,9 +104,9 @@ export class CatalogReader {
 
 // The first generation's id and timestamp: the same in every copy of one catalog, new in a rebuild.
 function lineageOf(db: Db): string {
-  const row = db.prepare(`SELECT generation_id, created_at FROM generations ORDER BY seq LIMIT 1`).get() as
-    | { generation_id: string; created_at: string }
-    | undefined;
+  const row = db
+    .prepare(`SELECT generation_id, created_at FROM generations ORDER BY seq LIMIT 1`)
+    .get() as { generation_id: string; created_at: string } | undefined;
   return row ? `${row.generation_id}@${row.created_at}` : '';
 }
 
@@ -109,6 +115,11 @@ function fileIdentity(file: string): string {
     const st = statSync(file);
     return `${st.dev}:${st.ino}`;
   } catch (err) {
-    throw new SkilldexError('CATALOG_MISSING', `the catalog ${file} is gone`, { catalog: file }, { cause: err });
+    throw new SkilldexError(
+      'CATALOG_MISSING',
+      `the catalog ${file} is gone`,
+      { catalog: file },
+      { cause: err },
+    );
   }
 }

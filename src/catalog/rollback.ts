@@ -20,33 +20,47 @@ export interface RollbackReport {
  * or a hex prefix of at least 8; default: the one published before the current one).
  * GENERATION_NOT_FOUND when there is no such generation; CATALOG_EMPTY when none is published.
  */
-export function rollbackWorkingSet(db: Db, catalog: string, generation: string | undefined, now: () => Date): RollbackReport {
+export function rollbackWorkingSet(
+  db: Db,
+  catalog: string,
+  generation: string | undefined,
+  now: () => Date,
+): RollbackReport {
   return db
-      .transaction((): RollbackReport => {
-        const current = db
-          .prepare(`SELECT g.seq, g.generation_id, g.parent_seq FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`)
-          .get() as { seq: number; generation_id: string; parent_seq: number | null } | undefined;
-        if (!current) throw new SkilldexError('CATALOG_EMPTY', `${catalog} has no published generation to roll back from`, { catalog: catalog });
-        const target = findGeneration(db, generation, current);
-        const members = db.prepare(`SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?`).all(target.seq) as {
-          skill_id: string;
-          revision_id: string;
-          state: string;
-        }[];
-        db.prepare(`UPDATE skills SET revision_id = NULL`).run();
-        const put = db.prepare(
-          `INSERT INTO skills (skill_id, revision_id, state) VALUES (?, ?, ?) ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, state = excluded.state`,
+    .transaction((): RollbackReport => {
+      const current = db
+        .prepare(
+          `SELECT g.seq, g.generation_id, g.parent_seq FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
+        )
+        .get() as { seq: number; generation_id: string; parent_seq: number | null } | undefined;
+      if (!current)
+        throw new SkilldexError(
+          'CATALOG_EMPTY',
+          `${catalog} has no published generation to roll back from`,
+          { catalog: catalog },
         );
-        for (const m of members) put.run(m.skill_id, m.revision_id, m.state);
-        // The ordinary publish path rebuilds the serving tables for the old member list.
-        const publish = publishWorkingSet(db, target.policy, now);
-        return {
-          from: { seq: current.seq, catalog_generation: current.generation_id },
-          to: { seq: target.seq, catalog_generation: target.generation_id },
-          publish,
-        };
-      })
-      .immediate();
+      const target = findGeneration(db, generation, current);
+      const members = db
+        .prepare(`SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?`)
+        .all(target.seq) as {
+        skill_id: string;
+        revision_id: string;
+        state: string;
+      }[];
+      db.prepare(`UPDATE skills SET revision_id = NULL`).run();
+      const put = db.prepare(
+        `INSERT INTO skills (skill_id, revision_id, state) VALUES (?, ?, ?) ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, state = excluded.state`,
+      );
+      for (const m of members) put.run(m.skill_id, m.revision_id, m.state);
+      // The ordinary publish path rebuilds the serving tables for the old member list.
+      const publish = publishWorkingSet(db, target.policy, now);
+      return {
+        from: { seq: current.seq, catalog_generation: current.generation_id },
+        to: { seq: target.seq, catalog_generation: target.generation_id },
+        publish,
+      };
+    })
+    .immediate();
 }
 
 function findGeneration(
@@ -57,20 +71,37 @@ function findGeneration(
   const bySeq = db.prepare(`SELECT seq, generation_id, policy FROM generations WHERE seq = ?`);
   let row: { seq: number; generation_id: string; policy: string } | undefined;
   if (asked === undefined) {
-    if (current.parent_seq === null) throw new SkilldexError('GENERATION_NOT_FOUND', `generation ${current.seq} is the first one published: there is none before it`, {});
+    if (current.parent_seq === null)
+      throw new SkilldexError(
+        'GENERATION_NOT_FOUND',
+        `generation ${current.seq} is the first one published: there is none before it`,
+        {},
+      );
     row = bySeq.get(current.parent_seq) as typeof row;
   } else if (/^\d{1,15}$/.test(asked)) {
     row = bySeq.get(Number(asked)) as typeof row;
   } else {
     const hex = asked.replace(/^sha256:/, '').toLowerCase();
     if (!/^[0-9a-f]{8,64}$/.test(hex)) {
-      throw new SkilldexError('INVALID_ARGUMENT', `GENERATION must be a sequence number or a generation id (sha256:…, 8 hex digits at least), got ${JSON.stringify(asked)}`, {
-        generation: asked,
-      });
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `GENERATION must be a sequence number or a generation id (sha256:…, 8 hex digits at least), got ${JSON.stringify(asked)}`,
+        {
+          generation: asked,
+        },
+      );
     }
-    row = db.prepare(`SELECT seq, generation_id, policy FROM generations WHERE substr(generation_id, 8, ?) = ? ORDER BY seq DESC LIMIT 1`).get(hex.length, hex) as typeof row;
+    row = db
+      .prepare(
+        `SELECT seq, generation_id, policy FROM generations WHERE substr(generation_id, 8, ?) = ? ORDER BY seq DESC LIMIT 1`,
+      )
+      .get(hex.length, hex) as typeof row;
   }
-  if (!row) throw new SkilldexError('GENERATION_NOT_FOUND', `no generation ${asked ?? current.parent_seq ?? ''} in this catalog`, { generation: asked ?? null });
+  if (!row)
+    throw new SkilldexError(
+      'GENERATION_NOT_FOUND',
+      `no generation ${asked ?? current.parent_seq ?? ''} in this catalog`,
+      { generation: asked ?? null },
+    );
   return row;
 }
-

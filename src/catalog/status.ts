@@ -29,7 +29,13 @@ export interface DriftedFile {
 export interface CatalogStatus {
   readonly catalog: string;
   readonly published: GenerationInfo | null;
-  readonly working: { readonly skills: number; readonly active: number; readonly deprecated: number; readonly archived: number; readonly retired: number };
+  readonly working: {
+    readonly skills: number;
+    readonly active: number;
+    readonly deprecated: number;
+    readonly archived: number;
+    readonly retired: number;
+  };
   /** Working-set skills whose revision or state differs from the published generation. */
   readonly unpublished_changes: number;
   readonly drifted: readonly DriftedFile[];
@@ -38,9 +44,14 @@ export interface CatalogStatus {
 
 /** Every generation, newest first. */
 export function listGenerations(db: Db): GenerationInfo[] {
-  const pub = db.prepare(`SELECT seq FROM published WHERE id = 1`).get() as { seq: number } | undefined;
+  const pub = db.prepare(`SELECT seq FROM published WHERE id = 1`).get() as
+    { seq: number } | undefined;
   return (
-    db.prepare(`SELECT seq, generation_id, parent_seq, policy, created_at, counts FROM generations ORDER BY seq DESC`).all() as {
+    db
+      .prepare(
+        `SELECT seq, generation_id, parent_seq, policy, created_at, counts FROM generations ORDER BY seq DESC`,
+      )
+      .all() as {
       seq: number;
       generation_id: string;
       parent_seq: number | null;
@@ -90,10 +101,16 @@ export function catalogStatus(db: Db, file: string): CatalogStatus {
     : w.skills - w.retired;
   const drifted: DriftedFile[] = [];
   const files = new Map<string, { size: number; mtime_ms: number }>();
-  for (const f of db.prepare(`SELECT real_path, size, mtime_ms FROM files`).iterate() as Iterable<{ real_path: string; size: number; mtime_ms: number }>) {
+  for (const f of db.prepare(`SELECT real_path, size, mtime_ms FROM files`).iterate() as Iterable<{
+    real_path: string;
+    size: number;
+    mtime_ms: number;
+  }>) {
     files.set(f.real_path, f);
   }
-  for (const s of db.prepare(`SELECT skill_id, revision_id, real_path, size FROM serving ORDER BY skill_id`).iterate() as Iterable<{
+  for (const s of db
+    .prepare(`SELECT skill_id, revision_id, real_path, size FROM serving ORDER BY skill_id`)
+    .iterate() as Iterable<{
     skill_id: string;
     revision_id: string;
     real_path: string;
@@ -109,8 +126,16 @@ export function catalogStatus(db: Db, file: string): CatalogStatus {
     const known = files.get(s.real_path);
     if (known && known.size === st.size && known.mtime_ms === st.mtimeMs) continue;
     const bytes = readBytesCapped(s.real_path, Math.max(st.size, s.size) + 1);
-    if (!bytes.ok || sha256Of(bytes.bytes) !== s.revision_id) drifted.push({ skill_id: s.skill_id, path: s.real_path, reason: 'changed' });
+    if (!bytes.ok || sha256Of(bytes.bytes) !== s.revision_id)
+      drifted.push({ skill_id: s.skill_id, path: s.real_path, reason: 'changed' });
   }
   const revs = (db.prepare(`SELECT count(*) AS n FROM revisions`).get() as { n: number }).n;
-  return { catalog: file, published, working: w, unpublished_changes: unpublished, drifted, revisions_seen: revs };
+  return {
+    catalog: file,
+    published,
+    working: w,
+    unpublished_changes: unpublished,
+    drifted,
+    revisions_seen: revs,
+  };
 }

@@ -67,7 +67,9 @@ export class TelemetryStore {
     const db = this.open();
     if (!db) return { suggestions: 0, fetches: 0 };
     try {
-      const row = db.prepare(`SELECT suggestions, fetches FROM counts WHERE skill_id = ?`).get(skillId) as SkillHistory | undefined;
+      const row = db
+        .prepare(`SELECT suggestions, fetches FROM counts WHERE skill_id = ?`)
+        .get(skillId) as SkillHistory | undefined;
       return row ?? { suggestions: 0, fetches: 0 };
     } catch {
       this.failures++;
@@ -81,8 +83,12 @@ export class TelemetryStore {
     if (!db || skillIds.length === 0) return;
     try {
       const at = this.now().toISOString();
-      const ev = db.prepare(`INSERT INTO events (kind, at, query_hash, skill_id, rank, generation) VALUES ('suggestion', ?, ?, ?, ?, ?)`);
-      const up = db.prepare(`INSERT INTO counts (skill_id, suggestions) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET suggestions = suggestions + 1`);
+      const ev = db.prepare(
+        `INSERT INTO events (kind, at, query_hash, skill_id, rank, generation) VALUES ('suggestion', ?, ?, ?, ?, ?)`,
+      );
+      const up = db.prepare(
+        `INSERT INTO counts (skill_id, suggestions) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET suggestions = suggestions + 1`,
+      );
       db.transaction(() => {
         skillIds.forEach((id, i) => {
           ev.run(at, queryHash, id, i + 1, generation);
@@ -101,14 +107,18 @@ export class TelemetryStore {
     if (!db) return;
     try {
       db.transaction(() => {
-        db.prepare(`INSERT INTO events (kind, at, skill_id, revision_id, generation, context) VALUES ('fetch', ?, ?, ?, ?, ?)`).run(
+        db.prepare(
+          `INSERT INTO events (kind, at, skill_id, revision_id, generation, context) VALUES ('fetch', ?, ?, ?, ?, ?)`,
+        ).run(
           this.now().toISOString(),
           skillId,
           revisionId,
           generation,
           context.slice(0, MAX_CONTEXT_CHARS),
         );
-        db.prepare(`INSERT INTO counts (skill_id, fetches) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET fetches = fetches + 1`).run(skillId);
+        db.prepare(
+          `INSERT INTO counts (skill_id, fetches) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET fetches = fetches + 1`,
+        ).run(skillId);
         prune(db);
       })();
     } catch {
@@ -121,7 +131,9 @@ export class TelemetryStore {
     const db = this.current();
     if (!db) return [];
     try {
-      return db.prepare(`SELECT suggestions, fetches FROM counts WHERE fetches > 0`).all() as SkillHistory[];
+      return db
+        .prepare(`SELECT suggestions, fetches FROM counts WHERE fetches > 0`)
+        .all() as SkillHistory[];
     } catch {
       this.failures++;
       return [];
@@ -133,7 +145,11 @@ export class TelemetryStore {
     const db = this.open();
     if (!db) return { suggestions: 0, fetches: 0 };
     try {
-      return db.prepare(`SELECT coalesce(sum(suggestions), 0) AS suggestions, coalesce(sum(fetches), 0) AS fetches FROM counts`).get() as {
+      return db
+        .prepare(
+          `SELECT coalesce(sum(suggestions), 0) AS suggestions, coalesce(sum(fetches), 0) AS fetches FROM counts`,
+        )
+        .get() as {
         suggestions: number;
         fetches: number;
       };

@@ -45,10 +45,16 @@ export function readUsage(file: string): UsageSnapshot {
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 200');
-    const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`).get();
+    const has = db
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`)
+      .get();
     if (!has) return { signature: 'none', examples: [] };
-    const sig = db.prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`).get() as { n: number; m: number };
-    const examples = db.prepare(`SELECT skill_id, query FROM usage_examples ORDER BY skill_id, id`).all() as UsageExample[];
+    const sig = db
+      .prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`)
+      .get() as { n: number; m: number };
+    const examples = db
+      .prepare(`SELECT skill_id, query FROM usage_examples ORDER BY skill_id, id`)
+      .all() as UsageExample[];
     return { signature: `${sig.n}:${sig.m}`, examples };
   } catch {
     // Usage is advisory like telemetry: an unreadable file ranks as if no example had been learned.
@@ -64,9 +70,13 @@ export function usageSignature(file: string): string {
   let db: Db | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
-    const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`).get();
+    const has = db
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`)
+      .get();
     if (!has) return 'none';
-    const sig = db.prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`).get() as { n: number; m: number };
+    const sig = db
+      .prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`)
+      .get() as { n: number; m: number };
     return `${sig.n}:${sig.m}`;
   } catch {
     return 'unreadable';
@@ -84,7 +94,12 @@ export function openUsageForWrite(file: string): Db {
     db.exec(SCHEMA);
     return db;
   } catch (err) {
-    throw new SkilldexError('WRITE_FAILED', `cannot write usage examples to ${file}: ${(err as Error).message}`, { file }, { cause: err });
+    throw new SkilldexError(
+      'WRITE_FAILED',
+      `cannot write usage examples to ${file}: ${(err as Error).message}`,
+      { file },
+      { cause: err },
+    );
   }
 }
 
@@ -92,8 +107,15 @@ export function openUsageForWrite(file: string): Db {
  * Adds examples (each cut to MAX_EXAMPLE_CHARS; blank ones skipped), then keeps only the most recent
  * MAX_EXAMPLES_PER_SKILL of every skill touched. Returns how many were added.
  */
-export function addUsageExamples(db: Db, examples: readonly UsageExample[], source: 'fetch' | 'import', at: string): number {
-  const ins = db.prepare(`INSERT INTO usage_examples (skill_id, query, source, at) VALUES (?, ?, ?, ?)`);
+export function addUsageExamples(
+  db: Db,
+  examples: readonly UsageExample[],
+  source: 'fetch' | 'import',
+  at: string,
+): number {
+  const ins = db.prepare(
+    `INSERT INTO usage_examples (skill_id, query, source, at) VALUES (?, ?, ?, ?)`,
+  );
   const trim = db.prepare(
     `DELETE FROM usage_examples WHERE skill_id = ? AND id NOT IN (SELECT id FROM usage_examples WHERE skill_id = ? ORDER BY id DESC LIMIT ${MAX_EXAMPLES_PER_SKILL})`,
   );
@@ -120,7 +142,9 @@ export function forgetUsage(db: Db, target: { skill_id: string } | { all: true }
 
 /** Removes the examples of every skill not in `keep` (retired or archived skills keep none). */
 export function pruneUsage(db: Db, keep: ReadonlySet<string>): number {
-  const ids = (db.prepare(`SELECT DISTINCT skill_id FROM usage_examples`).pluck().all() as string[]).filter((id) => !keep.has(id));
+  const ids = (
+    db.prepare(`SELECT DISTINCT skill_id FROM usage_examples`).pluck().all() as string[]
+  ).filter((id) => !keep.has(id));
   const del = db.prepare(`DELETE FROM usage_examples WHERE skill_id = ?`);
   return db.transaction(() => ids.reduce((n, id) => n + del.run(id).changes, 0))();
 }
@@ -128,7 +152,11 @@ export function pruneUsage(db: Db, keep: ReadonlySet<string>): number {
 /** Example counts per skill. */
 export function usageCounts(db: Db): Map<string, number> {
   const out = new Map<string, number>();
-  for (const r of db.prepare(`SELECT skill_id, count(*) AS n FROM usage_examples GROUP BY skill_id ORDER BY skill_id`).iterate() as Iterable<{
+  for (const r of db
+    .prepare(
+      `SELECT skill_id, count(*) AS n FROM usage_examples GROUP BY skill_id ORDER BY skill_id`,
+    )
+    .iterate() as Iterable<{
     skill_id: string;
     n: number;
   }>) {

@@ -44,24 +44,41 @@ export function registerCascade(program: Command, ctx: CliContext): void {
         'unreadable node, broken descent.',
     )
     .argument('<root>', 'the folder holding the top skill.index')
-    .argument('[need]', `the words to look for (a substring of a key or keyword; at most ${MAX_NEED_CHARS} characters)`)
-    .option('--need-file <file>', 'read the need from FILE ("-" for standard input) instead of the argument')
+    .argument(
+      '[need]',
+      `the words to look for (a substring of a key or keyword; at most ${MAX_NEED_CHARS} characters)`,
+    )
+    .option(
+      '--need-file <file>',
+      'read the need from FILE ("-" for standard input) instead of the argument',
+    )
     .option('--json', 'print the report object as JSON')
     .addHelpText(
       'after',
       '\nExamples:\n  skilldex cascade crawl examples/cascade pdf-forms\n  skilldex cascade crawl examples/cascade "chart" --json\n  echo "pdf forms" | skilldex cascade crawl examples/cascade --need-file -',
     )
     .action(
-      action(ctx, async (root: string, needArg: string | undefined, opts: { json?: boolean; needFile?: string }) => {
-        if ((needArg === undefined) === (opts.needFile === undefined)) {
-          throw new SkilldexError('INVALID_ARGUMENT', 'cascade crawl needs exactly one of NEED or --need-file FILE', { option: '--need-file' });
-        }
-        const need = needArg ?? (await readInput(ctx, opts.needFile!, '--need-file'));
-        const report = crawlCascade(path.resolve(ctx.io.cwd, root), need);
-        if (opts.json) ctx.json(report);
-        else ctx.out(renderCrawl(report));
-        return CRAWL_EXIT_CODES[report.outcome];
-      }),
+      action(
+        ctx,
+        async (
+          root: string,
+          needArg: string | undefined,
+          opts: { json?: boolean; needFile?: string },
+        ) => {
+          if ((needArg === undefined) === (opts.needFile === undefined)) {
+            throw new SkilldexError(
+              'INVALID_ARGUMENT',
+              'cascade crawl needs exactly one of NEED or --need-file FILE',
+              { option: '--need-file' },
+            );
+          }
+          const need = needArg ?? (await readInput(ctx, opts.needFile!, '--need-file'));
+          const report = crawlCascade(path.resolve(ctx.io.cwd, root), need);
+          if (opts.json) ctx.json(report);
+          else ctx.out(renderCrawl(report));
+          return CRAWL_EXIT_CODES[report.outcome];
+        },
+      ),
     );
 
   cascade

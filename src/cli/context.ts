@@ -3,7 +3,13 @@
  * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
  */
 import path from 'node:path';
-import { SkilldexError, codedFromForeign, readTextCapped, sanitizeField, type ExitCode } from '../index.js';
+import {
+  SkilldexError,
+  codedFromForeign,
+  readTextCapped,
+  sanitizeField,
+  type ExitCode,
+} from '../index.js';
 import { loadConfigLayers, type ConfigLayers } from './config.js';
 import { resolveSettings, type SettingFlags, type Settings } from './settings.js';
 
@@ -90,9 +96,9 @@ export function action<A extends unknown[]>(
       const code = await fn(...args);
       if (code !== undefined) ctx.exitCode = code;
     } catch (err) {
-      const opts = args.find((a) => a && typeof a === 'object' && !Array.isArray(a) && 'json' in (a as object)) as
-        | { json?: boolean }
-        | undefined;
+      const opts = args.find(
+        (a) => a && typeof a === 'object' && !Array.isArray(a) && 'json' in (a as object),
+      ) as { json?: boolean } | undefined;
       // A foreign failure we recognise (SQLite corruption, a full disk) gets its code here too.
       const coded = codedFromForeign(err);
       if (coded && coded.code !== 'OUTPUT_CLOSED') ctx.fail(coded, opts?.json === true);
@@ -106,10 +112,14 @@ export function parseIntOption(name: string, min: number, max: number): (v: stri
   return (v: string) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min || n > max) {
-      throw new SkilldexError('INVALID_ARGUMENT', `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`, {
-        option: name,
-        value: v,
-      });
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`,
+        {
+          option: name,
+          value: v,
+        },
+      );
     }
     return n;
   };
@@ -139,21 +149,35 @@ export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
  */
 export async function readInput(ctx: CliContext, file: string, option = 'input'): Promise<string> {
   if (file === '-') {
-    if (!ctx.io.readStdin) throw new SkilldexError('INVALID_ARGUMENT', 'standard input is not available here', { option });
+    if (!ctx.io.readStdin)
+      throw new SkilldexError('INVALID_ARGUMENT', 'standard input is not available here', {
+        option,
+      });
     return ctx.io.readStdin();
   }
-  const r = readTextCapped(path.resolve(ctx.io.cwd, file), { maxBytes: MAX_INPUT_BYTES, label: file });
+  const r = readTextCapped(path.resolve(ctx.io.cwd, file), {
+    maxBytes: MAX_INPUT_BYTES,
+    label: file,
+  });
   if (r.ok) return r.text;
   const details = { option, file };
   switch (r.problem.code) {
     case 'FILE_TOO_LARGE':
-      throw new SkilldexError('FILE_TOO_LARGE', `${file} is over ${MAX_INPUT_BYTES} bytes`, details);
+      throw new SkilldexError(
+        'FILE_TOO_LARGE',
+        `${file} is over ${MAX_INPUT_BYTES} bytes`,
+        details,
+      );
     case 'NOT_A_FILE':
       throw new SkilldexError('NOT_A_FILE', `${file} is not a regular file`, details);
     case 'BINARY_CONTENT':
     case 'INVALID_UTF8':
       throw new SkilldexError('INVALID_INPUT_FILE', r.problem.message, details);
     default:
-      throw new SkilldexError('FILE_NOT_FOUND', `cannot read ${file}: ${r.problem.message}`, details);
+      throw new SkilldexError(
+        'FILE_NOT_FOUND',
+        `cannot read ${file}: ${r.problem.message}`,
+        details,
+      );
   }
 }

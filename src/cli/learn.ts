@@ -10,7 +10,8 @@ import { readInput } from './context.js';
 
 /** Registers learn and forget. */
 export function registerLearn(program: Command, ctx: CliContext): void {
-  const catalogHelp = 'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)';
+  const catalogHelp =
+    'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)';
   program
     .command('learn <file>')
     .summary('import usage examples (query → skill) that v3 ranks with')
@@ -23,16 +24,25 @@ export function registerLearn(program: Command, ctx: CliContext): void {
     )
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the learn report object')
-    .addHelpText('after', '\nExamples:\n  skilldex learn examples.jsonl\n  echo \'{"query":"slides to pdf handout","skill_id":"pdf-toolkit"}\' | skilldex learn -')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex learn examples.jsonl\n  echo \'{"query":"slides to pdf handout","skill_id":"pdf-toolkit"}\' | skilldex learn -',
+    )
     .action(
       action(ctx, async (file: string, o: { catalog?: string; json?: boolean }) => {
         const catalog = resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
         const r = learnExamples({ catalog, text: await readInput(ctx, file), file });
         if (o.json) ctx.json(r);
         else {
-          const lines = [`learned ${r.added} example(s) from ${r.lines} line(s) into ${r.telemetry}`];
-          for (const u of r.unknown) lines.push(`  skipped line ${u.line}: no served skill ${escapeInvisible(JSON.stringify(u.skill_id))}`);
-          for (const [id, n] of Object.entries(r.per_skill)) lines.push(`  ${escapeInvisible(id)}: ${n} example(s) kept`);
+          const lines = [
+            `learned ${r.added} example(s) from ${r.lines} line(s) into ${r.telemetry}`,
+          ];
+          for (const u of r.unknown)
+            lines.push(
+              `  skipped line ${u.line}: no served skill ${escapeInvisible(JSON.stringify(u.skill_id))}`,
+            );
+          for (const [id, n] of Object.entries(r.per_skill))
+            lines.push(`  ${escapeInvisible(id)}: ${n} example(s) kept`);
           ctx.out(lines.join('\n'));
         }
         return r.added > 0 ? 0 : 1;
@@ -41,16 +51,25 @@ export function registerLearn(program: Command, ctx: CliContext): void {
   program
     .command('forget')
     .summary('remove learned usage examples (--skill ID or --all)')
-    .description('Remove the usage examples of one skill, or all of them, from the telemetry file beside the catalog.')
+    .description(
+      'Remove the usage examples of one skill, or all of them, from the telemetry file beside the catalog.',
+    )
     .option('--skill <skill_id>', 'forget the examples of this skill')
     .option('--all', 'forget every example')
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the forget report object')
-    .addHelpText('after', '\nExamples:\n  skilldex forget --skill pdf-toolkit\n  skilldex forget --all --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex forget --skill pdf-toolkit\n  skilldex forget --all --json',
+    )
     .action(
       action(ctx, (o: { skill?: string; all?: boolean; catalog?: string; json?: boolean }) => {
         const catalog = resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
-        const r = forgetExamples({ catalog, ...(o.skill !== undefined ? { skill_id: o.skill } : {}), ...(o.all ? { all: true } : {}) });
+        const r = forgetExamples({
+          catalog,
+          ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
+          ...(o.all ? { all: true } : {}),
+        });
         if (o.json) ctx.json(r);
         else ctx.out(`forgot ${r.removed} example(s)`);
         return 0;

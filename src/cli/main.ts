@@ -8,7 +8,9 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
   // A closed pipe (`skilldex search … | head`) or a stream that cannot take more (ENOBUFS) ends the
   // run quietly: one coded line on stderr, no stack trace, and the refusal exit code.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    process.stderr.write(`error OUTPUT_CLOSED: standard output closed (${err.code ?? err.message}); the rest of the output was dropped\n`);
+    process.stderr.write(
+      `error OUTPUT_CLOSED: standard output closed (${err.code ?? err.message}); the rest of the output was dropped\n`,
+    );
     process.exit(ERROR_CODES.OUTPUT_CLOSED.exit);
   });
   return run(argv, {
@@ -23,7 +25,11 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
       for await (const c of process.stdin) {
         size += (c as Buffer).length;
         if (size > MAX_INPUT_BYTES) {
-          throw new SkilldexError('FILE_TOO_LARGE', `standard input is over ${MAX_INPUT_BYTES} bytes`, { file: '-' });
+          throw new SkilldexError(
+            'FILE_TOO_LARGE',
+            `standard input is over ${MAX_INPUT_BYTES} bytes`,
+            { file: '-' },
+          );
         }
         chunks.push(c as Buffer);
       }

@@ -4,7 +4,16 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { Router, SkilldexError, findSubstrateRoot, indexCatalog, readCatalogScopes, readTextCapped, realpathOrUndefined, type RememberedScopes } from '../index.js';
+import {
+  Router,
+  SkilldexError,
+  findSubstrateRoot,
+  indexCatalog,
+  readCatalogScopes,
+  readTextCapped,
+  realpathOrUndefined,
+  type RememberedScopes,
+} from '../index.js';
 import { action, collect, parseIntOption, usageEnabled, type CliContext } from './context.js';
 import { reportIndexError, startWatch, summarizeIndex } from './watch.js';
 
@@ -32,33 +41,67 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         'Tools: skill_search, skill_fetch; skill_index_crawl with --cascade-root; substrate_read when a\n' +
         'substrate is given or found. Also serves the MCP Skills extension (skills/list, skills/get).',
     )
-    .option('--catalog <file>', 'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)')
-    .option('--http <port>', 'serve Streamable HTTP on PORT instead of stdio (0: any free port)', parseIntOption('--http', 0, 65535))
-    .option('--host <addr>', 'address to bind with --http (default: mcp.host of the config, else 127.0.0.1; outside loopback only with a token)')
-    .option('--token-file <file>', 'with --http: require "Authorization: Bearer <token>", the token being the first line of FILE (default: $SKILLDEX_MCP_TOKEN)')
-    .option('--cascade-root <dir>', 'a skill.index cascade skill_index_crawl may read (repeatable)', collect)
-    .option('--substrate <dir>', 'substrate root for substrate_read (default: a substrate/ folder at or above the cwd)')
+    .option(
+      '--catalog <file>',
+      'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)',
+    )
+    .option(
+      '--http <port>',
+      'serve Streamable HTTP on PORT instead of stdio (0: any free port)',
+      parseIntOption('--http', 0, 65535),
+    )
+    .option(
+      '--host <addr>',
+      'address to bind with --http (default: mcp.host of the config, else 127.0.0.1; outside loopback only with a token)',
+    )
+    .option(
+      '--token-file <file>',
+      'with --http: require "Authorization: Bearer <token>", the token being the first line of FILE (default: $SKILLDEX_MCP_TOKEN)',
+    )
+    .option(
+      '--cascade-root <dir>',
+      'a skill.index cascade skill_index_crawl may read (repeatable)',
+      collect,
+    )
+    .option(
+      '--substrate <dir>',
+      'substrate root for substrate_read (default: a substrate/ folder at or above the cwd)',
+    )
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
     .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
-    .option('--watch', "re-index the catalog's scopes and publish after each change (300 ms debounce); served answers follow")
+    .option(
+      '--watch',
+      "re-index the catalog's scopes and publish after each change (300 ms debounce); served answers follow",
+    )
     .option('--json', 'print a refusal to start as the JSON error object on stdout')
     .addHelpText(
       'after',
       '\nExamples:\n  claude mcp add skilldex -- skilldex mcp --catalog ~/.local/share/skilldex/catalog.sqlite\n  skilldex mcp --http 8765 --cascade-root ./examples/cascade --substrate ./examples/substrate\n  skilldex mcp --watch   # re-index the scopes the catalog was built from on every change\n  skilldex mcp --http 8765 --host 0.0.0.0 --token-file ~/.config/skilldex/token   # clients send Authorization: Bearer <token>\n\n' +
         'HTTP requests are refused with 403 when Host is not a loopback name on a loopback bind, or when\n' +
         'Origin is a foreign page; with a token, 401 without the right bearer token (16 characters at least).\n' +
-        "With --watch the server first re-indexes the scopes (library.scopes of the config, else the ones\n" +
+        'With --watch the server first re-indexes the scopes (library.scopes of the config, else the ones\n' +
         'the catalog remembers), then watches them; a fetch pinned to an older generation gets\n' +
         'CATALOG_GENERATION_MISMATCH. Re-index reports and failures go to stderr; the server keeps serving.',
     )
     .action(
       action(ctx, async (o: McpFlags): Promise<0> => {
-        const settings = ctx.settings({ catalog: o.catalog, telemetry: o.telemetry, cascadeRoots: o.cascadeRoot, substrate: o.substrate, host: o.host });
+        const settings = ctx.settings({
+          catalog: o.catalog,
+          telemetry: o.telemetry,
+          cascadeRoots: o.cascadeRoot,
+          substrate: o.substrate,
+          host: o.host,
+        });
         const catalog = settings.catalog.value;
         const host = settings['mcp.host'].value;
         const cascadeRoots = settings['mcp.cascade_roots'].value.map((d) => {
           const real = realpathOrUndefined(d);
-          if (real === undefined) throw new SkilldexError('FILE_NOT_FOUND', `--cascade-root ${d} does not exist (from ${settings['mcp.cascade_roots'].source})`, { option: '--cascade-root', value: d });
+          if (real === undefined)
+            throw new SkilldexError(
+              'FILE_NOT_FOUND',
+              `--cascade-root ${d} does not exist (from ${settings['mcp.cascade_roots'].source})`,
+              { option: '--cascade-root', value: d },
+            );
           return real;
         });
         const named = settings['mcp.substrate'].value;
@@ -66,7 +109,11 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         // A named substrate that is not there is refused at start, as a missing --cascade-root is,
         // rather than offering a tool whose every call fails.
         if (named !== undefined && realpathOrUndefined(named) === undefined) {
-          throw new SkilldexError('SUBSTRATE_NOT_FOUND', `--substrate ${named} does not exist (from ${settings['mcp.substrate'].source})`, { option: '--substrate', value: named });
+          throw new SkilldexError(
+            'SUBSTRATE_NOT_FOUND',
+            `--substrate ${named} does not exist (from ${settings['mcp.substrate'].source})`,
+            { option: '--substrate', value: named },
+          );
         }
         const token = readToken(ctx, o);
         const mcp = await import('../mcp/index.js');
@@ -81,9 +128,14 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         let watchScopes: RememberedScopes | undefined;
         if (o.watch === true) {
           const configured = settings['library.scopes'].value;
-          watchScopes = configured !== undefined ? { scopes: configured } : readCatalogScopes(catalog);
+          watchScopes =
+            configured !== undefined ? { scopes: configured } : readCatalogScopes(catalog);
           if (watchScopes === undefined) {
-            throw new SkilldexError('INVALID_ARGUMENT', `--watch: ${catalog} remembers no scopes and the config names none; run skilldex index --scope DIR first`, { option: '--watch', catalog });
+            throw new SkilldexError(
+              'INVALID_ARGUMENT',
+              `--watch: ${catalog} remembers no scopes and the config names none; run skilldex index --scope DIR first`,
+              { option: '--watch', catalog },
+            );
           }
           // Catch up with what changed while no one watched; a failure is reported and the last generation served.
           try {
@@ -92,11 +144,27 @@ export function registerMcp(program: Command, ctx: CliContext): void {
             reportIndexError(ctx, err, catalog, o.json === true);
           }
         }
-        const router = new Router({ catalog, telemetry: settings.telemetry.value, usage: usageEnabled(o.usage, ctx.io.env) });
+        const router = new Router({
+          catalog,
+          telemetry: settings.telemetry.value,
+          usage: usageEnabled(o.usage, ctx.io.env),
+        });
         // The catalog must answer before we announce ourselves: a missing or empty one fails here, clearly.
         router.currentGeneration();
-        const serverCtx = { router, cascadeRoots, ...(substrateRoot !== undefined ? { substrateRoot } : {}), log: (l: string) => ctx.err(l) };
-        const watch = watchScopes === undefined ? undefined : await startWatch(ctx, { catalog, ...watchScopes }, { report: (r) => ctx.note(summarizeIndex(r)), json: o.json === true });
+        const serverCtx = {
+          router,
+          cascadeRoots,
+          ...(substrateRoot !== undefined ? { substrateRoot } : {}),
+          log: (l: string) => ctx.err(l),
+        };
+        const watch =
+          watchScopes === undefined
+            ? undefined
+            : await startWatch(
+                ctx,
+                { catalog, ...watchScopes },
+                { report: (r) => ctx.note(summarizeIndex(r)), json: o.json === true },
+              );
         try {
           if (o.http === undefined) {
             await mcp.serveStdio(serverCtx);
@@ -107,7 +175,12 @@ export function registerMcp(program: Command, ctx: CliContext): void {
               process.once('SIGINT', resolve);
               process.once('SIGTERM', resolve);
             });
-            const handle = await mcp.serveHttp(serverCtx, o.http, host, token !== undefined ? { token } : {});
+            const handle = await mcp.serveHttp(
+              serverCtx,
+              o.http,
+              host,
+              token !== undefined ? { token } : {},
+            );
             await stopped;
             await handle.close();
           }
@@ -123,11 +196,29 @@ export function registerMcp(program: Command, ctx: CliContext): void {
 // The HTTP bearer token: the first line of --token-file, else $SKILLDEX_MCP_TOKEN, else none.
 function readToken(ctx: CliContext, o: McpFlags): string | undefined {
   if (o.tokenFile !== undefined) {
-    if (o.http === undefined) throw new SkilldexError('INVALID_ARGUMENT', '--token-file is for --http only (stdio has no network peer)', { option: '--token-file' });
-    const r = readTextCapped(path.resolve(ctx.io.cwd, o.tokenFile), { maxBytes: 4_096, label: o.tokenFile });
-    if (!r.ok) throw new SkilldexError('FILE_NOT_FOUND', `--token-file ${o.tokenFile}: ${r.problem.message}`, { option: '--token-file', value: o.tokenFile });
+    if (o.http === undefined)
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        '--token-file is for --http only (stdio has no network peer)',
+        { option: '--token-file' },
+      );
+    const r = readTextCapped(path.resolve(ctx.io.cwd, o.tokenFile), {
+      maxBytes: 4_096,
+      label: o.tokenFile,
+    });
+    if (!r.ok)
+      throw new SkilldexError(
+        'FILE_NOT_FOUND',
+        `--token-file ${o.tokenFile}: ${r.problem.message}`,
+        { option: '--token-file', value: o.tokenFile },
+      );
     const token = (r.text.split(/\r?\n/)[0] ?? '').trim();
-    if (token === '') throw new SkilldexError('INVALID_ARGUMENT', `--token-file ${o.tokenFile} holds no token on its first line`, { option: '--token-file' });
+    if (token === '')
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `--token-file ${o.tokenFile} holds no token on its first line`,
+        { option: '--token-file' },
+      );
     return token;
   }
   const env = ctx.io.env['SKILLDEX_MCP_TOKEN'];

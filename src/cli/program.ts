@@ -26,7 +26,10 @@ export function buildProgram(ctx: CliContext): Command {
         'SQLite router, index cascades, substrate reads and evidence-backed enrichment.',
     )
     .version(VERSION)
-    .option('--config <file>', 'config file to use instead of the user config (also $SKILLDEX_CONFIG)')
+    .option(
+      '--config <file>',
+      'config file to use instead of the user config (also $SKILLDEX_CONFIG)',
+    )
     .option('-q, --quiet', 'no progress lines and no advisory notes on stderr (errors still print)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -50,7 +53,9 @@ export function buildProgram(ctx: CliContext): Command {
   });
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+    cmd
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
   }
   return program;
 }
@@ -78,7 +83,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
       if (err.exitCode === 0) return 0;
       if (asJson) {
         const message = err.message.replace(/^error: /, '');
-        ctx.json({ error: new SkilldexError('INVALID_ARGUMENT', message, { parser: err.code }).toJSON() });
+        ctx.json({
+          error: new SkilldexError('INVALID_ARGUMENT', message, { parser: err.code }).toJSON(),
+        });
       }
       return 2;
     }

@@ -53,8 +53,10 @@ interface CatalogFlag {
 /** Registers the router commands. */
 export function registerRouter(program: Command, ctx: CliContext): void {
   const catalogOf = (o: CatalogFlag): string => ctx.settings({ catalog: o.catalog }).catalog.value;
-  const catalogHelp = 'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
-  const telemetryOn = (o: { telemetry?: boolean }): boolean => ctx.settings({ telemetry: o.telemetry }).telemetry.value;
+  const catalogHelp =
+    'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
+  const telemetryOn = (o: { telemetry?: boolean }): boolean =>
+    ctx.settings({ telemetry: o.telemetry }).telemetry.value;
 
   addScopeOptions(
     program
@@ -70,9 +72,18 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .option('--no-publish', 'stage the changes in the working set without publishing them')
     .option('--dry-run', 'report what would be added, changed and retired, and write nothing')
     .option('--allow-shrink', 'allow retiring more than half of the active skills in one run')
-    .option('--policy <id>', `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${POLICY_ID})`)
-    .option('--watch', 'after indexing, keep watching the scopes and re-index and publish after each change (300 ms debounce) until Ctrl-C')
-    .option('--json', 'print the index report as JSON (with --watch: one compact JSON report per line)')
+    .option(
+      '--policy <id>',
+      `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${POLICY_ID})`,
+    )
+    .option(
+      '--watch',
+      'after indexing, keep watching the scopes and re-index and publish after each change (300 ms debounce) until Ctrl-C',
+    )
+    .option(
+      '--json',
+      'print the index report as JSON (with --watch: one compact JSON report per line)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish\n' +
@@ -88,59 +99,97 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         'scope folders that do not exist when the watch starts are not watched.',
     )
     .action(
-      action(ctx, async (o: ScopeFlags & CatalogFlag & { publish?: boolean; policy?: string; dryRun?: boolean; allowShrink?: boolean; watch?: boolean }): Promise<ExitCode> => {
-        if (o.watch === true && o.dryRun === true) throw new SkilldexError('INVALID_ARGUMENT', '--watch and --dry-run cannot be combined: a watch writes the catalog', { option: '--watch' });
-        const catalog = catalogOf(o);
-        const discover = indexScopes(ctx, o, catalog);
-        const policy = ctx.settings({ policy: o.policy }).policy.value;
-        const progress = progressLine(ctx.io, 'indexing', { enabled: o.json !== true && !ctx.quiet });
-        let report: IndexReport;
-        try {
-          report = indexCatalog({
-            catalog,
-            ...discover,
-            publish: o.publish !== false,
-            onProgress: progress.update,
-            ...(policy !== undefined ? { policy } : {}),
-            dryRun: o.dryRun === true,
-            allowShrink: o.allowShrink === true,
+      action(
+        ctx,
+        async (
+          o: ScopeFlags &
+            CatalogFlag & {
+              publish?: boolean;
+              policy?: string;
+              dryRun?: boolean;
+              allowShrink?: boolean;
+              watch?: boolean;
+            },
+        ): Promise<ExitCode> => {
+          if (o.watch === true && o.dryRun === true)
+            throw new SkilldexError(
+              'INVALID_ARGUMENT',
+              '--watch and --dry-run cannot be combined: a watch writes the catalog',
+              { option: '--watch' },
+            );
+          const catalog = catalogOf(o);
+          const discover = indexScopes(ctx, o, catalog);
+          const policy = ctx.settings({ policy: o.policy }).policy.value;
+          const progress = progressLine(ctx.io, 'indexing', {
+            enabled: o.json !== true && !ctx.quiet,
           });
-        } finally {
-          progress.done();
-        }
-        const print = (r: IndexReport): void => {
-          if (o.json && o.watch === true) ctx.out(JSON.stringify(r));
-          else if (o.json) ctx.json(r);
-          else ctx.out(renderIndex(r, ctx.io.cwd));
-        };
-        print(report);
-        if (o.watch === true) {
-          const stopped = untilStopped();
-          const w = await startWatch(
-            ctx,
-            { catalog, ...discover, publish: o.publish !== false, ...(policy !== undefined ? { policy } : {}), allowShrink: o.allowShrink === true },
-            { report: print, json: o.json === true },
-          );
-          await stopped;
-          await w.close();
-        }
-        return 0;
-      }),
+          let report: IndexReport;
+          try {
+            report = indexCatalog({
+              catalog,
+              ...discover,
+              publish: o.publish !== false,
+              onProgress: progress.update,
+              ...(policy !== undefined ? { policy } : {}),
+              dryRun: o.dryRun === true,
+              allowShrink: o.allowShrink === true,
+            });
+          } finally {
+            progress.done();
+          }
+          const print = (r: IndexReport): void => {
+            if (o.json && o.watch === true) ctx.out(JSON.stringify(r));
+            else if (o.json) ctx.json(r);
+            else ctx.out(renderIndex(r, ctx.io.cwd));
+          };
+          print(report);
+          if (o.watch === true) {
+            const stopped = untilStopped();
+            const w = await startWatch(
+              ctx,
+              {
+                catalog,
+                ...discover,
+                publish: o.publish !== false,
+                ...(policy !== undefined ? { policy } : {}),
+                allowShrink: o.allowShrink === true,
+              },
+              { report: print, json: o.json === true },
+            );
+            await stopped;
+            await w.close();
+          }
+          return 0;
+        },
+      ),
     );
 
   program
     .command('publish')
     .summary('publish the working set as a new generation')
-    .description('Freeze the working set (after index --no-publish or lifecycle changes with --no-publish) into a generation consumers see.')
+    .description(
+      'Freeze the working set (after index --no-publish or lifecycle changes with --no-publish) into a generation consumers see.',
+    )
     .option('--catalog <file>', catalogHelp)
     .option('--policy <id>', 'ranking policy to publish under (remembered by the catalog)')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExamples:\n  skilldex index --no-publish && skilldex publish\n  skilldex publish --policy tf.skillrouter.hybrid-lexical.v2 --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex index --no-publish && skilldex publish\n  skilldex publish --policy tf.skillrouter.hybrid-lexical.v2 --json',
+    )
     .action(
       action(ctx, (o: CatalogFlag & { policy?: string }) => {
-        const r = publishCatalog({ catalog: catalogOf(o), ...(o.policy !== undefined ? { policy: o.policy } : {}) });
+        const r = publishCatalog({
+          catalog: catalogOf(o),
+          ...(o.policy !== undefined ? { policy: o.policy } : {}),
+        });
         if (o.json) ctx.json(r);
-        else ctx.out(r.changed ? `published generation ${r.seq}: ${r.catalog_generation} (${r.counts.total} skills)` : `nothing to publish: generation ${r.seq} (${r.catalog_generation}) is current`);
+        else
+          ctx.out(
+            r.changed
+              ? `published generation ${r.seq}: ${r.catalog_generation} (${r.counts.total} skills)`
+              : `nothing to publish: generation ${r.seq} (${r.catalog_generation}) is current`,
+          );
         return 0;
       }),
     );
@@ -156,10 +205,16 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     )
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExamples:\n  skilldex rollback                 # back to the generation before the current one\n  skilldex rollback 3 --json\n  skilldex rollback sha256:956dbfad')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex rollback                 # back to the generation before the current one\n  skilldex rollback 3 --json\n  skilldex rollback sha256:956dbfad',
+    )
     .action(
       action(ctx, (generation: string | undefined, o: CatalogFlag) => {
-        const r = rollbackCatalog({ catalog: catalogOf(o), ...(generation !== undefined ? { generation } : {}) });
+        const r = rollbackCatalog({
+          catalog: catalogOf(o),
+          ...(generation !== undefined ? { generation } : {}),
+        });
         if (o.json) ctx.json(r);
         else
           ctx.out(
@@ -175,14 +230,22 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     program
       .command(`${name} <skill_id>`)
       .summary(summary)
-      .description(`${summary[0]!.toUpperCase()}${summary.slice(1)}, then publish a new generation (unless --no-publish).\nAn operator command: never served over MCP.`)
-      .addHelpText('after', `\nExamples:\n  skilldex ${name} ${name === 'deprecate' ? 'csv-cleaner --reason "merged" --replacement spreadsheet-analyst' : name === 'archive' ? 'old-skill --reason "superseded"' : 'old-skill'}\n  skilldex ${name} old-skill --no-publish && skilldex publish`)
+      .description(
+        `${summary[0]!.toUpperCase()}${summary.slice(1)}, then publish a new generation (unless --no-publish).\nAn operator command: never served over MCP.`,
+      )
+      .addHelpText(
+        'after',
+        `\nExamples:\n  skilldex ${name} ${name === 'deprecate' ? 'csv-cleaner --reason "merged" --replacement spreadsheet-analyst' : name === 'archive' ? 'old-skill --reason "superseded"' : 'old-skill'}\n  skilldex ${name} old-skill --no-publish && skilldex publish`,
+      )
       .option('--catalog <file>', catalogHelp)
       .option('--no-publish', 'change the working set only; publish later')
       .option('--json', 'print the result as JSON');
   const runLifecycle =
     (to: LifecycleState) =>
-    (id: string, o: CatalogFlag & { publish?: boolean; reason?: string; replacement?: string }): ExitCode => {
+    (
+      id: string,
+      o: CatalogFlag & { publish?: boolean; reason?: string; replacement?: string },
+    ): ExitCode => {
       const r = changeLifecycle({
         catalog: catalogOf(o),
         skill_id: id,
@@ -192,22 +255,37 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         publish: o.publish !== false,
       });
       if (o.json) ctx.json(r);
-      else ctx.out(`${sanitizeField(id)}: ${r.change.from} → ${r.change.to}${r.publish ? `; generation ${r.publish.seq} ${r.publish.changed ? 'published' : 'unchanged'}` : ' (not published)'}`);
+      else
+        ctx.out(
+          `${sanitizeField(id)}: ${r.change.from} → ${r.change.to}${r.publish ? `; generation ${r.publish.seq} ${r.publish.changed ? 'published' : 'unchanged'}` : ' (not published)'}`,
+        );
       return 0;
     };
-  lifecycle('deprecate', 'deprecated', 'mark a skill deprecated (penalised, hidden unless --include-deprecated)')
+  lifecycle(
+    'deprecate',
+    'deprecated',
+    'mark a skill deprecated (penalised, hidden unless --include-deprecated)',
+  )
     .option('--reason <text>', 'why it is deprecated')
     .option('--replacement <skill_id>', 'the skill to use instead')
     .action(action(ctx, runLifecycle('deprecated')));
-  lifecycle('archive', 'archived', 'archive a skill (never a candidate; fetch answers SKILL_ARCHIVED)')
+  lifecycle(
+    'archive',
+    'archived',
+    'archive a skill (never a candidate; fetch answers SKILL_ARCHIVED)',
+  )
     .option('--reason <text>', 'why it is archived')
     .action(action(ctx, runLifecycle('archived')));
-  lifecycle('restore', 'active', 'make a deprecated or archived skill active again').action(action(ctx, runLifecycle('active')));
+  lifecycle('restore', 'active', 'make a deprecated or archived skill active again').action(
+    action(ctx, runLifecycle('active')),
+  );
 
   program
     .command('generations')
     .summary('list published generations, newest first')
-    .description('List every published generation, newest first: sequence, time, catalog_generation and counts.\nThe current one is marked *.')
+    .description(
+      'List every published generation, newest first: sequence, time, catalog_generation and counts.\nThe current one is marked *.',
+    )
     .addHelpText('after', '\nExamples:\n  skilldex generations\n  skilldex generations --json')
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the list as JSON')
@@ -219,7 +297,12 @@ export function registerRouter(program: Command, ctx: CliContext): void {
           ctx.out(
             gens.length === 0
               ? 'no generation published yet'
-              : gens.map((g) => `${g.published ? '*' : ' '} ${String(g.seq).padStart(4)}  ${g.created_at}  ${g.catalog_generation}  ${g.counts.total} skills (${g.counts.active} active, ${g.counts.deprecated} deprecated, ${g.counts.archived} archived)`).join('\n'),
+              : gens
+                  .map(
+                    (g) =>
+                      `${g.published ? '*' : ' '} ${String(g.seq).padStart(4)}  ${g.created_at}  ${g.catalog_generation}  ${g.counts.total} skills (${g.counts.active} active, ${g.counts.deprecated} deprecated, ${g.counts.archived} archived)`,
+                  )
+                  .join('\n'),
           );
         return 0;
       }),
@@ -228,8 +311,13 @@ export function registerRouter(program: Command, ctx: CliContext): void {
   program
     .command('status')
     .summary('catalog, published generation, counts, unpublished changes and drifted files')
-    .description('Print the catalog file, its published generation, working-set counts, unpublished changes and\nthe files that changed or vanished since indexing. Exit 1 when any file drifted.')
-    .addHelpText('after', '\nExamples:\n  skilldex status\n  skilldex status --json || skilldex index')
+    .description(
+      'Print the catalog file, its published generation, working-set counts, unpublished changes and\nthe files that changed or vanished since indexing. Exit 1 when any file drifted.',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex status\n  skilldex status --json || skilldex index',
+    )
     .option('--catalog <file>', catalogHelp)
     .option('--json', 'print the status as JSON')
     .action(
@@ -238,12 +326,21 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         if (o.json) ctx.json(s);
         else {
           const lines = [`catalog: ${s.catalog}`];
-          lines.push(s.published ? `published: generation ${s.published.seq} ${s.published.catalog_generation} (${s.published.created_at})` : 'published: none');
-          lines.push(`working set: ${s.working.active} active, ${s.working.deprecated} deprecated, ${s.working.archived} archived, ${s.working.retired} retired`);
+          lines.push(
+            s.published
+              ? `published: generation ${s.published.seq} ${s.published.catalog_generation} (${s.published.created_at})`
+              : 'published: none',
+          );
+          lines.push(
+            `working set: ${s.working.active} active, ${s.working.deprecated} deprecated, ${s.working.archived} archived, ${s.working.retired} retired`,
+          );
           lines.push(`unpublished changes: ${s.unpublished_changes}`);
           lines.push(`revisions seen: ${s.revisions_seen}`);
           lines.push(`drifted files: ${s.drifted.length}`);
-          for (const d of s.drifted) lines.push(`  ${d.reason.padEnd(8)} ${sanitizeField(d.skill_id)}  ${sanitizeField(d.path)}`);
+          for (const d of s.drifted)
+            lines.push(
+              `  ${d.reason.padEnd(8)} ${sanitizeField(d.skill_id)}  ${sanitizeField(d.path)}`,
+            );
           ctx.out(lines.join('\n'));
         }
         return s.drifted.length > 0 ? 1 : 0;
@@ -254,19 +351,31 @@ export function registerRouter(program: Command, ctx: CliContext): void {
     .command('search [query]')
     .summary('rank skills for a query (skill_search)')
     .description(
-      'Rank the published generation for QUERY under the catalog\'s policy (tf.skillrouter.bm25f.v3 for new\n' +
+      "Rank the published generation for QUERY under the catalog's policy (tf.skillrouter.bm25f.v3 for new\n" +
         'catalogs) and explain every score, learned usage examples included (--no-usage leaves them out).\n' +
         'Pin what you use: fetch with skill_id, revision_id and catalog_generation.\n' +
         'With --batch FILE.jsonl, run one query per line ({"id","query"}) and print one JSON line each.',
     )
     .option('--catalog <file>', catalogHelp)
-    .option('--limit <n>', 'how many candidates (1-50, default 8; batch default 10)', parseIntOption('--limit', 1, 50))
+    .option(
+      '--limit <n>',
+      'how many candidates (1-50, default 8; batch default 10)',
+      parseIntOption('--limit', 1, 50),
+    )
     .option('--include-deprecated', 'also rank deprecated skills (penalised)')
     .option('--batch <file>', 'JSONL file of {"id","query"} lines ("-" for stdin)')
-    .option('--fields <form>', 'batch line form: "full" (id, ranking, candidates with explanations) or "ranking" (id and skill ids only)', parseFields, 'full')
+    .option(
+      '--fields <form>',
+      'batch line form: "full" (id, ranking, candidates with explanations) or "ranking" (id and skill ids only)',
+      parseFields,
+      'full',
+    )
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
     .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
-    .option('--record', 'record the candidates shown as suggestions, as an agent\'s search does (default: a person\'s search records nothing)')
+    .option(
+      '--record',
+      "record the candidates shown as suggestions, as an agent's search does (default: a person's search records nothing)",
+    )
     .option('--json', 'print the skill_search result object')
     .addHelpText(
       'after',
@@ -281,14 +390,32 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         ctx,
         async (
           query: string | undefined,
-          o: CatalogFlag & { limit?: number; includeDeprecated?: boolean; batch?: string; fields: BatchFields; telemetry?: boolean; usage?: boolean; record?: boolean },
+          o: CatalogFlag & {
+            limit?: number;
+            includeDeprecated?: boolean;
+            batch?: string;
+            fields: BatchFields;
+            telemetry?: boolean;
+            usage?: boolean;
+            record?: boolean;
+          },
         ) => {
           const file = catalogOf(o);
           return namingCatalog(file, async () => {
-            if (o.batch !== undefined && query !== undefined) throw new SkilldexError('INVALID_ARGUMENT', 'give either a QUERY or --batch FILE, not both');
-            if (o.batch === undefined && query === undefined) throw new SkilldexError('INVALID_ARGUMENT', 'search needs a QUERY (or --batch FILE)');
+            if (o.batch !== undefined && query !== undefined)
+              throw new SkilldexError(
+                'INVALID_ARGUMENT',
+                'give either a QUERY or --batch FILE, not both',
+              );
+            if (o.batch === undefined && query === undefined)
+              throw new SkilldexError('INVALID_ARGUMENT', 'search needs a QUERY (or --batch FILE)');
             // Suggestions shown to a person are not an agent's: repeating a search must not demote what it shows.
-            const router = new Router({ catalog: file, telemetry: telemetryOn(o), usage: usageEnabled(o.usage, ctx.io.env), recordSuggestions: o.record === true });
+            const router = new Router({
+              catalog: file,
+              telemetry: telemetryOn(o),
+              usage: usageEnabled(o.usage, ctx.io.env),
+              recordSuggestions: o.record === true,
+            });
             try {
               if (o.batch !== undefined) {
                 await runBatch(ctx, router, await readInput(ctx, o.batch, '--batch'), o.batch, {
@@ -298,9 +425,25 @@ export function registerRouter(program: Command, ctx: CliContext): void {
                 });
                 return 0;
               }
-              const r = router.search({ query: query!, ...(o.limit !== undefined ? { limit: o.limit } : {}), include_deprecated: o.includeDeprecated === true });
+              const r = router.search({
+                query: query!,
+                ...(o.limit !== undefined ? { limit: o.limit } : {}),
+                include_deprecated: o.includeDeprecated === true,
+              });
               if (o.json) ctx.json(r);
-              else ctx.out(renderSearch(r, r.candidates.length > 0 ? locateSkills(file, r.candidates.map((c) => c.skill_id)) : new Map(), ctx.io.cwd));
+              else
+                ctx.out(
+                  renderSearch(
+                    r,
+                    r.candidates.length > 0
+                      ? locateSkills(
+                          file,
+                          r.candidates.map((c) => c.skill_id),
+                        )
+                      : new Map(),
+                    ctx.io.cwd,
+                  ),
+                );
               return r.candidates.length > 0 ? 0 : 1;
             } finally {
               router.close();
@@ -319,63 +462,102 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         'INDEX_DRIFT, SKILL_NOT_FOUND, SKILL_ARCHIVED — search again, or re-index on drift.',
     )
     .requiredOption('--revision <revision_id>', 'the revision_id from search (sha256:…)')
-    .requiredOption('--generation <catalog_generation>', 'the catalog_generation from search (sha256:…)')
+    .requiredOption(
+      '--generation <catalog_generation>',
+      'the catalog_generation from search (sha256:…)',
+    )
     .option('--context <text>', 'what the skill is fetched for (recorded in telemetry)', '')
     .option('--catalog <file>', catalogHelp)
     .option('--no-telemetry', 'do not record the fetch')
     .option('--json', 'print the skill_fetch result object')
     .allowUnknownOption()
-    .addHelpText('after', '\nExamples:\n  skilldex fetch pdf-toolkit --revision sha256:… --generation sha256:…\n  skilldex fetch pdf-toolkit --revision sha256:… --generation sha256:… --context "invoice tables" --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex fetch pdf-toolkit --revision sha256:… --generation sha256:…\n  skilldex fetch pdf-toolkit --revision sha256:… --generation sha256:… --context "invoice tables" --json',
+    )
     .action(
-      action(ctx, (id: string, o: CatalogFlag & { revision: string; generation: string; context: string; telemetry?: boolean }, cmd: Command) =>
-        namingCatalog(catalogOf(o), () => {
-          checkOneId(cmd);
-          const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
-          try {
-            const r = router.fetch({ skill_id: id, expected_revision: o.revision, catalog_generation: o.generation, context: o.context });
-            if (o.json) ctx.json(r);
-            else ctx.out(sanitizeBlock(r.body));
-            return 0;
-          } finally {
-            router.close();
-          }
-        }),
+      action(
+        ctx,
+        (
+          id: string,
+          o: CatalogFlag & {
+            revision: string;
+            generation: string;
+            context: string;
+            telemetry?: boolean;
+          },
+          cmd: Command,
+        ) =>
+          namingCatalog(catalogOf(o), () => {
+            checkOneId(cmd);
+            const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
+            try {
+              const r = router.fetch({
+                skill_id: id,
+                expected_revision: o.revision,
+                catalog_generation: o.generation,
+                context: o.context,
+              });
+              if (o.json) ctx.json(r);
+              else ctx.out(sanitizeBlock(r.body));
+              return 0;
+            } finally {
+              router.close();
+            }
+          }),
       ),
     );
 
   program
     .command('show <skill_id>')
-    .summary('describe one skill for a person: identity, path, scope, state, revisions (operator-side)')
+    .summary(
+      'describe one skill for a person: identity, path, scope, state, revisions (operator-side)',
+    )
     .description(
-      'Print SKILL_ID\'s published identity (version, revision, generation), its file and scope, its\n' +
+      "Print SKILL_ID's published identity (version, revision, generation), its file and scope, its\n" +
         'state (with the reason and replacement of a deprecation), and its most recent revisions.\n' +
         '--body also prints the body, verified against the published revision as fetch does.\n' +
         'An unknown id suggests the closest ids. For people and operators; never served over MCP.',
     )
     .option('--catalog <file>', catalogHelp)
     .option('--body', 'also print the body (verified against the published revision)')
-    .option('--revisions <n>', 'how many recent revisions to list (1-100, default 5)', parseIntOption('--revisions', 1, 100))
+    .option(
+      '--revisions <n>',
+      'how many recent revisions to list (1-100, default 5)',
+      parseIntOption('--revisions', 1, 100),
+    )
     .option('--json', 'print the description as JSON')
     .allowUnknownOption()
-    .addHelpText('after', '\nExamples:\n  skilldex show pdf-toolkit\n  skilldex show pdf-toolkit --body\n  skilldex show pdf-tolkit          # did you mean pdf-toolkit?\n  skilldex show -odd-id --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex show pdf-toolkit\n  skilldex show pdf-toolkit --body\n  skilldex show pdf-tolkit          # did you mean pdf-toolkit?\n  skilldex show -odd-id --json',
+    )
     .action(
-      action(ctx, (id: string, o: CatalogFlag & { body?: boolean; revisions?: number }, cmd: Command) => {
-        checkOneId(cmd);
-        const catalog = catalogOf(o);
-        const detail = describeSkill(catalog, id, o.revisions);
-        let body: string | undefined;
-        if (o.body && detail.published) {
-          const router = new Router({ catalog, telemetry: false });
-          try {
-            body = router.fetch({ skill_id: id, expected_revision: detail.published.revision_id, catalog_generation: detail.catalog_generation, context: '' }).body;
-          } finally {
-            router.close();
+      action(
+        ctx,
+        (id: string, o: CatalogFlag & { body?: boolean; revisions?: number }, cmd: Command) => {
+          checkOneId(cmd);
+          const catalog = catalogOf(o);
+          const detail = describeSkill(catalog, id, o.revisions);
+          let body: string | undefined;
+          if (o.body && detail.published) {
+            const router = new Router({ catalog, telemetry: false });
+            try {
+              body = router.fetch({
+                skill_id: id,
+                expected_revision: detail.published.revision_id,
+                catalog_generation: detail.catalog_generation,
+                context: '',
+              }).body;
+            } finally {
+              router.close();
+            }
           }
-        }
-        if (o.json) ctx.json({ ...detail, ...(body !== undefined ? { body } : {}) });
-        else ctx.out(renderShow(detail, body, o.body === true, ctx.io.cwd));
-        return 0;
-      }),
+          if (o.json) ctx.json({ ...detail, ...(body !== undefined ? { body } : {}) });
+          else ctx.out(renderShow(detail, body, o.body === true, ctx.io.cwd));
+          return 0;
+        },
+      ),
     );
 
   program
@@ -397,61 +579,103 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         '\nExit 1 when a label names a skill that is not in the published generation (listed as unknown_labels).',
     )
     .action(
-      action(ctx, async (files: string[], o: CatalogFlag & { usage?: boolean; perQuery?: boolean }): Promise<ExitCode> => namingCatalog(catalogOf(o), async (): Promise<ExitCode> => {
-        const catalog = catalogOf(o);
-        const router = new Router({ catalog, telemetry: false, usage: usageEnabled(o.usage, ctx.io.env) });
-        try {
-          const rows: (Metrics & { file: string })[] = [];
-          const misses: EvalMiss[] = [];
-          const labelled = new Map<string, { file: string; id: string }[]>();
-          for (const file of files) {
-            const queries = parseQueryLines(await readInput(ctx, file), file, true);
-            const scores = queries.map((q) => {
-              for (const id of new Set([...q.relevant, ...Object.keys(q.graded ?? {})])) {
-                labelled.set(id, [...(labelled.get(id) ?? []), { file, id: q.id }]);
-              }
-              let ranking: string[] = [];
-              try {
-                ranking = router.search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH).candidates.map((c) => c.skill_id);
-              } catch (err) {
-                if (!(err instanceof SkilldexError) || err.code !== 'INVALID_QUERY') throw err;
-              }
-              const score = scoreRanking(ranking, q);
-              if (score.top1 === 0) misses.push({ file, id: q.id, query: q.query, expected: q.relevant, got: ranking.slice(0, 3) });
-              return score;
+      action(
+        ctx,
+        async (
+          files: string[],
+          o: CatalogFlag & { usage?: boolean; perQuery?: boolean },
+        ): Promise<ExitCode> =>
+          namingCatalog(catalogOf(o), async (): Promise<ExitCode> => {
+            const catalog = catalogOf(o);
+            const router = new Router({
+              catalog,
+              telemetry: false,
+              usage: usageEnabled(o.usage, ctx.io.env),
             });
-            rows.push({ file, ...meanMetrics(scores) });
-          }
-          const overall = macroAverage(rows);
-          const known = locateSkills(catalog, [...labelled.keys()]);
-          const unknown = [...labelled.entries()]
-            .filter(([id]) => !known.has(id))
-            .map(([skill_id, queries]) => ({ skill_id, queries }))
-            .sort((a, b) => (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0));
-          if (o.json) ctx.json({ files: rows, macro_average: overall, ...(o.perQuery ? { misses } : {}), unknown_labels: unknown });
-          else {
-            const f = (x: number): string => x.toFixed(3);
-            const lines = ['| file | queries | top1 | R@5 | MRR | nDCG@10 |', '|---|---|---|---|---|---|'];
-            for (const r of [...rows, { file: 'macro average', ...overall }]) {
-              lines.push(`| ${sanitizeField(markdownInline(r.file), 1000)} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`);
-            }
-            if (o.perQuery) {
-              lines.push('', misses.length === 0 ? 'misses: none (every top-1 is relevant)' : `misses (top-1 not relevant): ${misses.length}`);
-              for (const m of misses) {
-                lines.push(`  ${escapeInvisible(m.file)} ${escapeInvisible(m.id)}: ${escapeInvisible(JSON.stringify(m.query))}`);
-                lines.push(`    expected ${escapeInvisible(m.expected.join(', ') || '(none)')}; got ${escapeInvisible(m.got.join(', ') || '(nothing)')}`);
+            try {
+              const rows: (Metrics & { file: string })[] = [];
+              const misses: EvalMiss[] = [];
+              const labelled = new Map<string, { file: string; id: string }[]>();
+              for (const file of files) {
+                const queries = parseQueryLines(await readInput(ctx, file), file, true);
+                const scores = queries.map((q) => {
+                  for (const id of new Set([...q.relevant, ...Object.keys(q.graded ?? {})])) {
+                    labelled.set(id, [...(labelled.get(id) ?? []), { file, id: q.id }]);
+                  }
+                  let ranking: string[] = [];
+                  try {
+                    ranking = router
+                      .search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH)
+                      .candidates.map((c) => c.skill_id);
+                  } catch (err) {
+                    if (!(err instanceof SkilldexError) || err.code !== 'INVALID_QUERY') throw err;
+                  }
+                  const score = scoreRanking(ranking, q);
+                  if (score.top1 === 0)
+                    misses.push({
+                      file,
+                      id: q.id,
+                      query: q.query,
+                      expected: q.relevant,
+                      got: ranking.slice(0, 3),
+                    });
+                  return score;
+                });
+                rows.push({ file, ...meanMetrics(scores) });
               }
+              const overall = macroAverage(rows);
+              const known = locateSkills(catalog, [...labelled.keys()]);
+              const unknown = [...labelled.entries()]
+                .filter(([id]) => !known.has(id))
+                .map(([skill_id, queries]) => ({ skill_id, queries }))
+                .sort((a, b) => (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0));
+              if (o.json)
+                ctx.json({
+                  files: rows,
+                  macro_average: overall,
+                  ...(o.perQuery ? { misses } : {}),
+                  unknown_labels: unknown,
+                });
+              else {
+                const f = (x: number): string => x.toFixed(3);
+                const lines = [
+                  '| file | queries | top1 | R@5 | MRR | nDCG@10 |',
+                  '|---|---|---|---|---|---|',
+                ];
+                for (const r of [...rows, { file: 'macro average', ...overall }]) {
+                  lines.push(
+                    `| ${sanitizeField(markdownInline(r.file), 1000)} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`,
+                  );
+                }
+                if (o.perQuery) {
+                  lines.push(
+                    '',
+                    misses.length === 0
+                      ? 'misses: none (every top-1 is relevant)'
+                      : `misses (top-1 not relevant): ${misses.length}`,
+                  );
+                  for (const m of misses) {
+                    lines.push(
+                      `  ${escapeInvisible(m.file)} ${escapeInvisible(m.id)}: ${escapeInvisible(JSON.stringify(m.query))}`,
+                    );
+                    lines.push(
+                      `    expected ${escapeInvisible(m.expected.join(', ') || '(none)')}; got ${escapeInvisible(m.got.join(', ') || '(nothing)')}`,
+                    );
+                  }
+                }
+                ctx.out(lines.join('\n'));
+                for (const u of unknown) {
+                  ctx.note(
+                    `unknown label ${escapeInvisible(u.skill_id)}: not in the published generation (${u.queries.map((q) => `${escapeInvisible(q.file)} ${escapeInvisible(q.id)}`).join(', ')})`,
+                  );
+                }
+              }
+              return unknown.length > 0 ? 1 : 0;
+            } finally {
+              router.close();
             }
-            ctx.out(lines.join('\n'));
-            for (const u of unknown) {
-              ctx.note(`unknown label ${escapeInvisible(u.skill_id)}: not in the published generation (${u.queries.map((q) => `${escapeInvisible(q.file)} ${escapeInvisible(q.id)}`).join(', ')})`);
-            }
-          }
-          return unknown.length > 0 ? 1 : 0;
-        } finally {
-          router.close();
-        }
-      })),
+          }),
+      ),
     );
 }
 
@@ -460,7 +684,11 @@ type BatchFields = 'full' | 'ranking';
 
 function parseFields(v: string): BatchFields {
   if (v === 'full' || v === 'ranking') return v;
-  throw new SkilldexError('INVALID_ARGUMENT', `--fields must be "full" or "ranking", got ${JSON.stringify(v)}`, { option: '--fields', value: v });
+  throw new SkilldexError(
+    'INVALID_ARGUMENT',
+    `--fields must be "full" or "ranking", got ${JSON.stringify(v)}`,
+    { option: '--fields', value: v },
+  );
 }
 
 /**
@@ -481,12 +709,23 @@ async function runBatch(
       line = { id: q.id, ...empty, error: q.error.toJSON() };
     } else {
       try {
-        const r = router.search({ query: q.query, limit: o.limit, include_deprecated: o.includeDeprecated });
+        const r = router.search({
+          query: q.query,
+          limit: o.limit,
+          include_deprecated: o.includeDeprecated,
+        });
         const ranking = r.candidates.map((c) => c.skill_id);
-        line = o.fields === 'full' ? { id: q.id, ranking, candidates: r.candidates } : { id: q.id, ranking };
+        line =
+          o.fields === 'full'
+            ? { id: q.id, ranking, candidates: r.candidates }
+            : { id: q.id, ranking };
       } catch (err) {
         // Only a refusal of this one query is a line; a catalog failure ends the batch.
-        if (!(err instanceof SkilldexError) || (err.code !== 'INVALID_QUERY' && err.code !== 'INVALID_ARGUMENT')) throw err;
+        if (
+          !(err instanceof SkilldexError) ||
+          (err.code !== 'INVALID_QUERY' && err.code !== 'INVALID_ARGUMENT')
+        )
+          throw err;
         line = { id: q.id, ...empty, error: err.toJSON() };
       }
     }
@@ -509,7 +748,11 @@ function checkOneId(cmd: Command): void {
   const first = cmd.args[0] ?? '';
   if (extra.length > 0 || first.startsWith('--')) {
     const bad = first.startsWith('--') ? first : extra[0]!;
-    throw new SkilldexError('INVALID_ARGUMENT', `unexpected argument or unknown option ${JSON.stringify(bad)} (see --help)`, { argument: bad });
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `unexpected argument or unknown option ${JSON.stringify(bad)} (see --help)`,
+      { argument: bad },
+    );
   }
 }
 
@@ -522,7 +765,8 @@ function indexScopes(ctx: CliContext, o: ScopeFlags, catalog: string): DiscoverO
   const explicit = o.scope !== undefined || o.home !== undefined || o.project !== undefined;
   if (explicit) return discoverOptions(o, ctx);
   const configured = ctx.settings({})['library.scopes'];
-  if (configured.value !== undefined) return { ...discoverOptions(o, ctx), scopes: configured.value };
+  if (configured.value !== undefined)
+    return { ...discoverOptions(o, ctx), scopes: configured.value };
   const remembered = readCatalogScopes(catalog);
   if (remembered !== undefined) return { ...discoverOptions(o, ctx), ...remembered };
   return discoverOptions(o, ctx);
@@ -539,7 +783,8 @@ async function namingCatalog<T>(file: string, fn: () => T | Promise<T>): Promise
 
 /** Human rendering of an index report. */
 export function renderIndex(r: IndexReport, cwd: string): string {
-  const rel = (p: string): string => (path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p));
+  const rel = (p: string): string =>
+    path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p);
   const lines = [
     `indexed ${r.enumerated} SKILL.md files into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
     `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
@@ -557,16 +802,27 @@ export function renderIndex(r: IndexReport, cwd: string): string {
 }
 
 /** Human rendering of a search result: each candidate with its file, scope and a ready fetch command. */
-export function renderSearch(r: SearchResult, locations: ReadonlyMap<string, SkillLocation> = new Map(), cwd?: string): string {
+export function renderSearch(
+  r: SearchResult,
+  locations: ReadonlyMap<string, SkillLocation> = new Map(),
+  cwd?: string,
+): string {
   const lines = [`generation ${r.catalog_generation}  policy ${r.policy}`];
   if (r.candidates.length === 0) lines.push('no candidates');
   r.candidates.forEach((c, i) => {
-    lines.push(`${String(i + 1).padStart(2)}. ${sanitizeField(c.skill_id)}  ${sanitizeField(c.skill_version, MAX_VERSION_SHOWN)}  score ${c.score.toFixed(3)}${c.state !== 'active' ? `  [${c.state}]` : ''}`);
+    lines.push(
+      `${String(i + 1).padStart(2)}. ${sanitizeField(c.skill_id)}  ${sanitizeField(c.skill_version, MAX_VERSION_SHOWN)}  score ${c.score.toFixed(3)}${c.state !== 'active' ? `  [${c.state}]` : ''}`,
+    );
     lines.push(`    ${sanitizeField(oneLine(c.description, 100))}`);
     const loc = locations.get(c.skill_id);
-    if (loc) lines.push(`    path: ${sanitizeField(relPath(loc.path, cwd))}  (${sanitizeField(loc.scope)})`);
+    if (loc)
+      lines.push(
+        `    path: ${sanitizeField(relPath(loc.path, cwd))}  (${sanitizeField(loc.scope)})`,
+      );
     lines.push(`    why: ${sanitizeField(why(c))}`);
-    lines.push(`    fetch: skilldex fetch ${sanitizeField(shellWord(c.skill_id))} --revision ${c.revision_id} --generation ${r.catalog_generation}`);
+    lines.push(
+      `    fetch: skilldex fetch ${sanitizeField(shellWord(c.skill_id))} --revision ${c.revision_id} --generation ${r.catalog_generation}`,
+    );
   });
   return lines.join('\n');
 }
@@ -575,7 +831,12 @@ export function renderSearch(r: SearchResult, locations: ReadonlyMap<string, Ski
 const MAX_VERSION_SHOWN = 64;
 
 /** Human rendering of `show`. */
-export function renderShow(d: SkillDetail, body: string | undefined, askedBody: boolean, cwd: string): string {
+export function renderShow(
+  d: SkillDetail,
+  body: string | undefined,
+  askedBody: boolean,
+  cwd: string,
+): string {
   const lines = [`${escapeInvisible(d.skill_id)}`];
   if (d.published) {
     lines.push(`  name:        ${escapeInvisible(d.published.name)}`);
@@ -584,14 +845,33 @@ export function renderShow(d: SkillDetail, body: string | undefined, askedBody: 
     lines.push(`  generation:  ${d.catalog_generation}`);
     lines.push(`  description: ${escapeInvisible(oneLine(d.published.description, 200))}`);
   } else lines.push(`  not in the published generation ${d.catalog_generation}`);
-  lines.push(`  state:       ${d.state}${d.reason ? ` (${escapeInvisible(d.reason)})` : ''}${d.replacement ? `; use ${escapeInvisible(d.replacement)} instead` : ''}`);
-  if (d.location) lines.push(`  path:        ${escapeInvisible(relPath(d.location.path, cwd))}`, `  scope:       ${escapeInvisible(d.location.scope)} ${escapeInvisible(relPath(d.location.scope_path, cwd))}`);
-  lines.push(`  revisions:   ${d.revisions_total} seen${d.revisions_total > d.revisions.length ? `, the ${d.revisions.length} most recent:` : ':'}`);
-  for (const v of d.revisions) lines.push(`    r${v.seq}  ${v.revision_id}  ${escapeInvisible(v.version ?? '-')}  ${v.first_seen}`);
-  if (d.published) lines.push(`  fetch:       skilldex fetch ${shellWord(d.skill_id)} --revision ${d.published.revision_id} --generation ${d.catalog_generation}`);
+  lines.push(
+    `  state:       ${d.state}${d.reason ? ` (${escapeInvisible(d.reason)})` : ''}${d.replacement ? `; use ${escapeInvisible(d.replacement)} instead` : ''}`,
+  );
+  if (d.location)
+    lines.push(
+      `  path:        ${escapeInvisible(relPath(d.location.path, cwd))}`,
+      `  scope:       ${escapeInvisible(d.location.scope)} ${escapeInvisible(relPath(d.location.scope_path, cwd))}`,
+    );
+  lines.push(
+    `  revisions:   ${d.revisions_total} seen${d.revisions_total > d.revisions.length ? `, the ${d.revisions.length} most recent:` : ':'}`,
+  );
+  for (const v of d.revisions)
+    lines.push(
+      `    r${v.seq}  ${v.revision_id}  ${escapeInvisible(v.version ?? '-')}  ${v.first_seen}`,
+    );
+  if (d.published)
+    lines.push(
+      `  fetch:       skilldex fetch ${shellWord(d.skill_id)} --revision ${d.published.revision_id} --generation ${d.catalog_generation}`,
+    );
   if (askedBody) {
     // The body is data: invisible and control characters are shown escaped, never interpreted.
-    lines.push('', body !== undefined ? escapeInvisible(body) : '(no body: the skill is not in the published generation)');
+    lines.push(
+      '',
+      body !== undefined
+        ? escapeInvisible(body)
+        : '(no body: the skill is not in the published generation)',
+    );
   }
   return lines.join('\n');
 }
@@ -612,23 +892,44 @@ function why(c: Candidate): string {
   const parts: string[] = [];
   if (!('exact' in e)) {
     const terms = (field: 'name' | 'keywords' | 'description' | 'body' | 'usage'): string =>
-      e.terms.filter((t) => t.tf[field] > 0).map((t) => escapeInvisible(t.token)).join(',');
+      e.terms
+        .filter((t) => t.tf[field] > 0)
+        .map((t) => escapeInvisible(t.token))
+        .join(',');
     for (const field of ['name', 'keywords', 'description', 'body', 'usage'] as const) {
-      if (e.fields[field] > 0) parts.push(`${field}[${terms(field)}] +${e.fields[field].toFixed(3)}`);
+      if (e.fields[field] > 0)
+        parts.push(`${field}[${terms(field)}] +${e.fields[field].toFixed(3)}`);
     }
     if (e.name_bonus.applies) parts.push(`exact name +${e.name_bonus.points}`);
-    if (e.fuzzy.weighted > 0) parts.push(`fuzzy[${e.fuzzy.matches.map((m) => `${escapeInvisible(m.query_token)}~${escapeInvisible(m.term)}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`);
+    if (e.fuzzy.weighted > 0)
+      parts.push(
+        `fuzzy[${e.fuzzy.matches.map((m) => `${escapeInvisible(m.query_token)}~${escapeInvisible(m.term)}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`,
+      );
     if (e.telemetry.multiplier !== 1) parts.push(`telemetry ×${e.telemetry.multiplier.toFixed(3)}`);
     if (e.lifecycle.multiplier !== 1) parts.push(`${e.lifecycle.state} ×${e.lifecycle.multiplier}`);
-    if (e.usage.matched.length > 0) parts.push(`learned from: ${e.usage.matched.map((q) => JSON.stringify(escapeInvisible(oneLine(q, 60)))).join('; ')}`);
-    if (e.dropped_tokens.length > 0) parts.push(`dropped: ${e.dropped_tokens.map((d) => `${escapeInvisible(d.token)} (${d.reason})`).join(', ')}`);
+    if (e.usage.matched.length > 0)
+      parts.push(
+        `learned from: ${e.usage.matched.map((q) => JSON.stringify(escapeInvisible(oneLine(q, 60)))).join('; ')}`,
+      );
+    if (e.dropped_tokens.length > 0)
+      parts.push(
+        `dropped: ${e.dropped_tokens.map((d) => `${escapeInvisible(d.token)} (${d.reason})`).join(', ')}`,
+      );
     return parts.join(', ');
   }
-  if (e.exact.keywords.points > 0) parts.push(`keywords[${e.exact.keywords.matched.join(',')}] +${e.exact.keywords.points}`);
-  if (e.exact.name.points > 0) parts.push(`name[${e.exact.name.matched.join(',')}] +${e.exact.name.points}`);
-  if (e.exact.description.points > 0) parts.push(`description[${e.exact.description.matched.join(',')}] +${e.exact.description.points}`);
+  if (e.exact.keywords.points > 0)
+    parts.push(`keywords[${e.exact.keywords.matched.join(',')}] +${e.exact.keywords.points}`);
+  if (e.exact.name.points > 0)
+    parts.push(`name[${e.exact.name.matched.join(',')}] +${e.exact.name.points}`);
+  if (e.exact.description.points > 0)
+    parts.push(
+      `description[${e.exact.description.matched.join(',')}] +${e.exact.description.points}`,
+    );
   if (e.fts.weighted > 0) parts.push(`fts +${e.fts.weighted.toFixed(3)}`);
-  if (e.fuzzy.weighted > 0) parts.push(`fuzzy[${e.fuzzy.matches.map((m) => `${m.query_token}~${m.term}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`);
+  if (e.fuzzy.weighted > 0)
+    parts.push(
+      `fuzzy[${e.fuzzy.matches.map((m) => `${m.query_token}~${m.term}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`,
+    );
   if (e.telemetry.multiplier !== 1) parts.push(`telemetry ×${e.telemetry.multiplier.toFixed(3)}`);
   if (e.lifecycle.multiplier !== 1) parts.push(`${e.lifecycle.state} ×${e.lifecycle.multiplier}`);
   return parts.join(', ');

@@ -16,10 +16,18 @@ export interface ScopeFlags {
 /** Adds the scope options to `cmd`. */
 export function addScopeOptions(cmd: Command): Command {
   return cmd
-    .option('--scope <dir>', 'read skills from DIR (repeatable); replaces the default scopes', collect)
+    .option(
+      '--scope <dir>',
+      'read skills from DIR (repeatable); replaces the default scopes',
+      collect,
+    )
     .option('--home <dir>', 'home folder for personal and plugin scopes (default: $HOME)')
     .option('--project <dir>', 'project folder for project scopes (default: the current directory)')
-    .option('--max-bytes <n>', 'size cap per SKILL.md in bytes, hashed but never kept (default: 268435456; the frontmatter is capped at 65536)', parseIntOption('--max-bytes', 1, 1 << 30));
+    .option(
+      '--max-bytes <n>',
+      'size cap per SKILL.md in bytes, hashed but never kept (default: 268435456; the frontmatter is capped at 65536)',
+      parseIntOption('--max-bytes', 1, 1 << 30),
+    );
 }
 
 /** Turns scope flags into discovery options, resolving paths against the CLI's cwd. */
@@ -46,7 +54,10 @@ export function registerScan(program: Command, ctx: CliContext): void {
           '<project>/.agents/skills and the skills of enabled plugins.',
       ),
   )
-    .option('--verbose', 'also list every skill, skipped file, duplicate and shadowed id (default: the summary only)')
+    .option(
+      '--verbose',
+      'also list every skill, skipped file, duplicate and shadowed id (default: the summary only)',
+    )
     .option('--json', 'print the report object as JSON')
     .addHelpText(
       'after',
@@ -55,7 +66,9 @@ export function registerScan(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, (opts: ScopeFlags & { json?: boolean; verbose?: boolean }) => {
-        const progress = progressLine(ctx.io, 'scanning', { enabled: opts.json !== true && !ctx.quiet });
+        const progress = progressLine(ctx.io, 'scanning', {
+          enabled: opts.json !== true && !ctx.quiet,
+        });
         let report: ScanReport;
         try {
           report = discoverSkills(discoverOptions(opts, ctx), progress.update);
@@ -91,37 +104,60 @@ export function renderScan(report: ScanReport, cwd: string, verbose = false): st
   const perScope = countBy(report.skills.map((s) => s.scope_path));
   for (const s of report.scopes) {
     const what = s.exists ? `${perScope.get(s.path) ?? 0} skills` : 'not found';
-    lines.push(`  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}  (${what})`);
+    lines.push(
+      `  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}  (${what})`,
+    );
   }
-  if (report.plugin_filter !== 'not applicable') lines.push(`  plugin filter: ${report.plugin_filter}`);
+  if (report.plugin_filter !== 'not applicable')
+    lines.push(`  plugin filter: ${report.plugin_filter}`);
   if (report.skipped.length > 0) {
     lines.push('', 'Skipped by code:');
-    for (const [code, n] of sortedCounts(countBy(report.skipped.map((k) => k.code)))) lines.push(`  ${code.padEnd(22)} ${n}`);
+    for (const [code, n] of sortedCounts(countBy(report.skipped.map((k) => k.code))))
+      lines.push(`  ${code.padEnd(22)} ${n}`);
   }
   const warnings = report.skills.flatMap((s) => s.warnings);
   if (warnings.length > 0) {
     lines.push('', 'Warnings by code:');
     const byCode = new Map<string, string[]>();
-    for (const w of warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), warningField(w.message)]);
+    for (const w of warnings)
+      byCode.set(w.code, [...(byCode.get(w.code) ?? []), warningField(w.message)]);
     for (const [code, n] of sortedCounts(countBy(warnings.map((w) => w.code)))) {
       const fields = sortedCounts(countBy(byCode.get(code)!.filter((f) => f !== '')));
-      const named = fields.length > 0 ? `  (${fields.map(([f, c]) => (c > 1 ? `${sanitizeField(f)} ×${c}` : sanitizeField(f))).join(', ')})` : '';
+      const named =
+        fields.length > 0
+          ? `  (${fields.map(([f, c]) => (c > 1 ? `${sanitizeField(f)} ×${c}` : sanitizeField(f))).join(', ')})`
+          : '';
       lines.push(`  ${code.padEnd(22)} ${n}${named}`);
     }
   }
   if (!verbose) {
-    if (report.skills.length + report.skipped.length + report.duplicates.length + report.shadowed.length > 0) {
+    if (
+      report.skills.length +
+        report.skipped.length +
+        report.duplicates.length +
+        report.shadowed.length >
+      0
+    ) {
       lines.push('', 'Per-skill lines: --verbose. The whole report: --json.');
     }
-    for (const p of report.problems) lines.push(`note ${p.code}: ${sanitizeField(relText(p.message))}`);
+    for (const p of report.problems)
+      lines.push(`note ${p.code}: ${sanitizeField(relText(p.message))}`);
     return lines.join('\n');
   }
   if (report.skills.length > 0) {
     lines.push('', 'Skills:');
-    const width = Math.min(40, Math.max(...report.skills.map((s) => sanitizeField(s.skill_id).length)));
+    const width = Math.min(
+      40,
+      Math.max(...report.skills.map((s) => sanitizeField(s.skill_id).length)),
+    );
     for (const s of report.skills) {
-      const warn = s.warnings.length > 0 ? `  (${s.warnings.length} warning${s.warnings.length > 1 ? 's' : ''}: ${[...new Set(s.warnings.map((w) => w.code))].join(', ')})` : '';
-      lines.push(`  ${sanitizeField(s.skill_id).padEnd(width)}  ${truncate(sanitizeField(s.description), 70)}${warn}`);
+      const warn =
+        s.warnings.length > 0
+          ? `  (${s.warnings.length} warning${s.warnings.length > 1 ? 's' : ''}: ${[...new Set(s.warnings.map((w) => w.code))].join(', ')})`
+          : '';
+      lines.push(
+        `  ${sanitizeField(s.skill_id).padEnd(width)}  ${truncate(sanitizeField(s.description), 70)}${warn}`,
+      );
     }
   }
   if (report.skipped.length > 0) {
@@ -130,12 +166,15 @@ export function renderScan(report: ScanReport, cwd: string, verbose = false): st
       // Most reasons already start with the path (and line): print it once.
       const reason = sanitizeField(relText(k.reason));
       const where = rel(k.path);
-      lines.push(`  ${k.code.padEnd(22)} ${reason.startsWith(where) ? reason : `${where}: ${reason}`}`);
+      lines.push(
+        `  ${k.code.padEnd(22)} ${reason.startsWith(where) ? reason : `${where}: ${reason}`}`,
+      );
     }
   }
   if (report.duplicates.length > 0) {
     lines.push('', 'Duplicates (byte-identical; first kept):');
-    for (const d of report.duplicates) lines.push(`  ${rel(d.kept)} = ${d.copies.map(rel).join(', ')}`);
+    for (const d of report.duplicates)
+      lines.push(`  ${rel(d.kept)} = ${d.copies.map(rel).join(', ')}`);
   }
   if (report.near_duplicates.length > 0) {
     lines.push('', 'Near-duplicates (differ only by BOM or line endings):');
@@ -143,9 +182,13 @@ export function renderScan(report: ScanReport, cwd: string, verbose = false): st
   }
   if (report.shadowed.length > 0) {
     lines.push('', 'Shadowed:');
-    for (const s of report.shadowed) lines.push(`  ${sanitizeField(s.skill_id)}: ${rel(s.winner)} (${s.winner_scope}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`);
+    for (const s of report.shadowed)
+      lines.push(
+        `  ${sanitizeField(s.skill_id)}: ${rel(s.winner)} (${s.winner_scope}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`,
+      );
   }
-  for (const p of report.problems) lines.push(`note ${p.code}: ${sanitizeField(relText(p.message))}`);
+  for (const p of report.problems)
+    lines.push(`note ${p.code}: ${sanitizeField(relText(p.message))}`);
   return lines.join('\n');
 }
 

@@ -92,7 +92,8 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
           ctx.io.stdout(renderHitsYaml(report));
           // stdout carries exactly the hits: list; the explanation goes to stderr.
           if (report.opened !== undefined) ctx.err(renderOpened(report.opened));
-          if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0) ctx.err(renderNearMisses(report.tag_near_misses));
+          if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0)
+            ctx.err(renderNearMisses(report.tag_near_misses));
         } else ctx.out(renderRead(report, ctx.io.cwd));
         return report.hits.length > 0 ? 0 : 1;
       }),
@@ -149,7 +150,8 @@ function rootOf(opts: SubstrateFlags, ctx: CliContext): string {
 export function renderRead(report: SubstrateReport, cwd: string): string {
   const lines: string[] = [];
   const n = report.hits.length;
-  const terms = report.terms.length > 0 ? ` (terms: ${sanitizeField(report.terms.join(', '))})` : '';
+  const terms =
+    report.terms.length > 0 ? ` (terms: ${sanitizeField(report.terms.join(', '))})` : '';
   const scope = report.type_filter === null ? '' : `, type ${report.type_filter}`;
   lines.push(
     `${report.query_kind} ${JSON.stringify(sanitizeField(report.query))}${terms}: ${n === 0 ? 'no hits' : `${n} hit${n > 1 ? 's' : ''}`} in ${relTo(cwd, report.root)}${scope}`,
@@ -206,6 +208,9 @@ function relTo(cwd: string, p: string): string {
 
 function renderNearMisses(misses: readonly TagNearMiss[]): string {
   const lines = ['Near misses (tags match exactly; these differ only by case or white space):'];
-  for (const m of misses) lines.push(`  ${m.type.padEnd(12)}  ${sanitizeField(m.id)}  tag ${JSON.stringify(sanitizeField(m.tag))}`);
+  for (const m of misses)
+    lines.push(
+      `  ${m.type.padEnd(12)}  ${sanitizeField(m.id)}  tag ${JSON.stringify(sanitizeField(m.tag))}`,
+    );
   return lines.join('\n');
 }

@@ -43,7 +43,16 @@ export interface EnrichResult {
 }
 
 /** The keys of EnrichOptions. */
-const ENRICH_OPTION_KEYS = optionKeys<EnrichOptions>()('brief', 'target', 'env', 'home', 'project', 'cwd', 'floor', 'maxBytes');
+const ENRICH_OPTION_KEYS = optionKeys<EnrichOptions>()(
+  'brief',
+  'target',
+  'env',
+  'home',
+  'project',
+  'cwd',
+  'floor',
+  'maxBytes',
+);
 
 /**
  * Resolves the inputs, checks the target, reads and scores the skills. Writes nothing.

@@ -11,7 +11,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
-import { errCode, isInside, realpathOrUndefined, removeInside, resolveInside, writeInside } from '../fsx/index.js';
+import {
+  errCode,
+  isInside,
+  realpathOrUndefined,
+  removeInside,
+  resolveInside,
+  writeInside,
+} from '../fsx/index.js';
 import { ARTIFACTS, type EnrichReport } from './report.js';
 import { renderCandidatesMd } from './render-candidates.js';
 import { renderIndexMd } from './render-index.js';
@@ -68,7 +75,12 @@ function ensureEvidenceRoot(target: EvidenceTarget): string {
   try {
     mkdirSync(target.root, { recursive: true });
   } catch (err) {
-    throw new SkilldexError('WRITE_FAILED', `could not create the evidence folder ${target.root}: ${errCode(err)}`, { evidence_folder: target.root }, { cause: err });
+    throw new SkilldexError(
+      'WRITE_FAILED',
+      `could not create the evidence folder ${target.root}: ${errCode(err)}`,
+      { evidence_folder: target.root },
+      { cause: err },
+    );
   }
   const real = realpathOrUndefined(target.root);
   if (real === undefined || !isInside(target.project, real)) {

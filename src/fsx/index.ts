@@ -25,5 +25,12 @@ export {
   type HeadFile,
   type HeadOptions,
 } from './read-head.js';
-export { DEFAULT_WALK_OPTIONS, SKIPPED_DIRS, walkFiles, type WalkOptions, type WalkResult, type WalkedFile } from './walk.js';
+export {
+  DEFAULT_WALK_OPTIONS,
+  SKIPPED_DIRS,
+  walkFiles,
+  type WalkOptions,
+  type WalkResult,
+  type WalkedFile,
+} from './walk.js';
 export { removeInside, writeInside } from './write.js';

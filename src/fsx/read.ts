@@ -68,7 +68,14 @@ export function readTextCapped(
   if (!raw.ok) return raw;
   const { bytes, mtimeMs } = raw;
   if (bytes.includes(0)) {
-    return refuse(path, problem('BINARY_CONTENT', label, `${label} contains a NUL byte: binary content is not a skill`));
+    return refuse(
+      path,
+      problem(
+        'BINARY_CONTENT',
+        label,
+        `${label} contains a NUL byte: binary content is not a skill`,
+      ),
+    );
   }
   let text: string;
   try {
@@ -78,7 +85,16 @@ export function readTextCapped(
   }
   const hasBom = text.charCodeAt(0) === 0xfeff;
   if (hasBom) text = text.slice(1);
-  return { ok: true, path, bytes, sha256: sha256Of(bytes), text, hasBom, size: bytes.length, mtimeMs };
+  return {
+    ok: true,
+    path,
+    bytes,
+    sha256: sha256Of(bytes),
+    text,
+    hasBom,
+    size: bytes.length,
+    mtimeMs,
+  };
 }
 
 /**
@@ -95,12 +111,21 @@ export function readBytesCapped(
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? constants.O_NOFOLLOW : 0));
+    fd = openSync(
+      path,
+      constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? constants.O_NOFOLLOW : 0),
+    );
   } catch (err) {
     if (noFollow && errCode(err) === 'ELOOP') {
-      return refuse(path, problem('PATH_OUTSIDE_ROOT', label, `${label} is now a symbolic link; not read`));
+      return refuse(
+        path,
+        problem('PATH_OUTSIDE_ROOT', label, `${label} is now a symbolic link; not read`),
+      );
     }
-    return refuse(path, problem('UNREADABLE', label, `${label} could not be opened: ${errCode(err)}`));
+    return refuse(
+      path,
+      problem('UNREADABLE', label, `${label} could not be opened: ${errCode(err)}`),
+    );
   }
   try {
     const st = fstatSync(fd);
@@ -108,7 +133,14 @@ export function readBytesCapped(
       return refuse(path, problem('NOT_A_FILE', label, `${label} is not a regular file`));
     }
     if (st.size > maxBytes) {
-      return refuse(path, problem('FILE_TOO_LARGE', label, `${label} is ${st.size} bytes, over the cap of ${maxBytes}`));
+      return refuse(
+        path,
+        problem(
+          'FILE_TOO_LARGE',
+          label,
+          `${label} is ${st.size} bytes, over the cap of ${maxBytes}`,
+        ),
+      );
     }
     // Allocate one byte more than the stat said, to notice a file that grew since the stat. Such a
     // file (or a pseudo-file that stats as 0 bytes) is read on to its end, never cut short, with
@@ -118,9 +150,18 @@ export function readBytesCapped(
     for (;;) {
       if (len === buf.length) {
         if (len > maxBytes) {
-          return refuse(path, problem('FILE_TOO_LARGE', label, `${label} grew past the cap of ${maxBytes} bytes while being read`));
+          return refuse(
+            path,
+            problem(
+              'FILE_TOO_LARGE',
+              label,
+              `${label} grew past the cap of ${maxBytes} bytes while being read`,
+            ),
+          );
         }
-        const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(buf.length * 2, GROW_BYTES)));
+        const bigger = Buffer.allocUnsafe(
+          Math.min(maxBytes + 1, Math.max(buf.length * 2, GROW_BYTES)),
+        );
         buf.copy(bigger, 0, 0, len);
         buf = bigger;
       }
@@ -130,7 +171,10 @@ export function readBytesCapped(
     }
     return { ok: true, bytes: buf.subarray(0, len), mtimeMs: st.mtimeMs };
   } catch (err) {
-    return refuse(path, problem('UNREADABLE', label, `${label} could not be read: ${errCode(err)}`));
+    return refuse(
+      path,
+      problem('UNREADABLE', label, `${label} could not be read: ${errCode(err)}`),
+    );
   } finally {
     closeSync(fd);
   }
@@ -147,6 +191,7 @@ function refuse(path: string, p: Problem): RefusedFile {
 
 /** The errno code of a Node fs error (`ENOENT`, `EACCES`…), or its message. */
 export function errCode(err: unknown): string {
-  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
+  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string')
+    return err.code;
   return err instanceof Error ? err.message : String(err);
 }

@@ -36,15 +36,26 @@ export function realpathOrUndefined(p: string): string | undefined {
  */
 export function resolveInside(root: string, rel: string): string {
   if (rel.includes('\0')) {
-    throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${JSON.stringify(rel)} contains a NUL byte`, { root, path: rel });
+    throw new SkilldexError(
+      'PATH_OUTSIDE_ROOT',
+      `path ${JSON.stringify(rel)} contains a NUL byte`,
+      { root, path: rel },
+    );
   }
   if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) {
-    throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} is absolute; give a path relative to ${root}`, { root, path: rel });
+    throw new SkilldexError(
+      'PATH_OUTSIDE_ROOT',
+      `path ${rel} is absolute; give a path relative to ${root}`,
+      { root, path: rel },
+    );
   }
   const realRoot = realpathOrUndefined(root) ?? path.resolve(root);
   const lexical = path.resolve(realRoot, rel);
   if (!isInside(realRoot, lexical)) {
-    throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} leaves the root ${root}`, { root, path: rel });
+    throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} leaves the root ${root}`, {
+      root,
+      path: rel,
+    });
   }
   // Resolve links on the longest existing prefix: a link anywhere on the way must stay inside.
   let probe = lexical;
@@ -53,22 +64,30 @@ export function resolveInside(root: string, rel: string): string {
     const real = realpathOrUndefined(probe);
     if (real !== undefined) {
       if (!isInside(realRoot, real)) {
-        throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} resolves through a link to ${real}, outside the root ${root}`, {
-          root,
-          path: rel,
-          real_path: real,
-        });
+        throw new SkilldexError(
+          'PATH_OUTSIDE_ROOT',
+          `path ${rel} resolves through a link to ${real}, outside the root ${root}`,
+          {
+            root,
+            path: rel,
+            real_path: real,
+          },
+        );
       }
       return rest === '' ? real : path.join(real, rest);
     }
     // A broken or looping link has no real path to check: refuse it rather than hand out a path
     // whose target could later appear outside the root.
     if (isSymbolicLink(probe)) {
-      throw new SkilldexError('PATH_OUTSIDE_ROOT', `path ${rel} goes through the broken or looping link ${probe}`, {
-        root,
-        path: rel,
-        link: probe,
-      });
+      throw new SkilldexError(
+        'PATH_OUTSIDE_ROOT',
+        `path ${rel} goes through the broken or looping link ${probe}`,
+        {
+          root,
+          path: rel,
+          link: probe,
+        },
+      );
     }
     const parent = path.dirname(probe);
     if (parent === probe) return lexical;

@@ -49,7 +49,11 @@ export interface WalkResult {
  * Walks `root` and returns the files whose base name satisfies `matches`. A missing root gives an
  * empty result; a root that cannot be listed gives an UNREADABLE problem.
  */
-export function walkFiles(root: string, matches: (name: string) => boolean, options: WalkOptions = {}): WalkResult {
+export function walkFiles(
+  root: string,
+  matches: (name: string) => boolean,
+  options: WalkOptions = {},
+): WalkResult {
   const maxDepth = options.maxDepth ?? DEFAULT_WALK_OPTIONS.maxDepth;
   const maxEntries = options.maxEntries ?? DEFAULT_WALK_OPTIONS.maxEntries;
   const files: WalkedFile[] = [];
@@ -62,21 +66,28 @@ export function walkFiles(root: string, matches: (name: string) => boolean, opti
   let limitHit = false;
 
   // Depth-first, children in sorted order; the stack holds folders still to list.
-  const stack: { dir: string; real: string; depth: number }[] = [{ dir: root, real: realRoot, depth: 0 }];
+  const stack: { dir: string; real: string; depth: number }[] = [
+    { dir: root, real: realRoot, depth: 0 },
+  ];
   while (stack.length > 0) {
     const { dir, real, depth } = stack.pop()!;
     let dirents: Dirent[];
     try {
       dirents = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
-      problems.push(problem('UNREADABLE', dir, `folder ${dir} could not be listed: ${errCode(err)}`));
+      problems.push(
+        problem('UNREADABLE', dir, `folder ${dir} could not be listed: ${errCode(err)}`),
+      );
       continue;
     }
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: { dir: string; real: string; depth: number }[] = [];
     for (const d of dirents) {
       if (++entries > maxEntries) {
-        if (!limitHit) problems.push(problem('WALK_LIMIT', dir, `walk stopped after ${maxEntries} entries below ${root}`));
+        if (!limitHit)
+          problems.push(
+            problem('WALK_LIMIT', dir, `walk stopped after ${maxEntries} entries below ${root}`),
+          );
         limitHit = true;
         break;
       }
@@ -87,17 +98,26 @@ export function walkFiles(root: string, matches: (name: string) => boolean, opti
       if (d.isSymbolicLink()) {
         const target = realpathOrUndefined(full);
         if (target === undefined) {
-          if (matches(d.name)) problems.push(problem('UNREADABLE', full, `link ${full} is broken or loops`));
+          if (matches(d.name))
+            problems.push(problem('UNREADABLE', full, `link ${full} is broken or loops`));
           continue;
         }
         if (!isInsideAny(allowed, target)) {
-          problems.push(problem('PATH_OUTSIDE_ROOT', full, `link ${full} points to ${target}, outside the sanctioned scopes`));
+          problems.push(
+            problem(
+              'PATH_OUTSIDE_ROOT',
+              full,
+              `link ${full} points to ${target}, outside the sanctioned scopes`,
+            ),
+          );
           continue;
         }
         try {
           st = statSync(target);
         } catch (err) {
-          problems.push(problem('UNREADABLE', full, `link target ${target} could not be read: ${errCode(err)}`));
+          problems.push(
+            problem('UNREADABLE', full, `link target ${target} could not be read: ${errCode(err)}`),
+          );
           continue;
         }
         isDir = st.isDirectory();
@@ -106,11 +126,15 @@ export function walkFiles(root: string, matches: (name: string) => boolean, opti
       if (isDir) {
         if (SKIPPED_DIRS.has(d.name)) continue;
         if (visited.has(realPath)) {
-          problems.push(problem('LINK_LOOP', full, `${full} leads back to ${realPath}, already walked`));
+          problems.push(
+            problem('LINK_LOOP', full, `${full} leads back to ${realPath}, already walked`),
+          );
           continue;
         }
         if (depth + 1 > maxDepth) {
-          problems.push(problem('WALK_LIMIT', full, `${full} is deeper than the bound of ${maxDepth} levels`));
+          problems.push(
+            problem('WALK_LIMIT', full, `${full} is deeper than the bound of ${maxDepth} levels`),
+          );
           continue;
         }
         visited.add(realPath);
@@ -119,7 +143,11 @@ export function walkFiles(root: string, matches: (name: string) => boolean, opti
         // A non-regular file with the right name is still reported: the reader refuses it with a reason.
         // The identity is taken now, so a file swapped between the walk and the read is noticed.
         if (st === undefined) st = identityOf(full);
-        files.push(st === undefined ? { path: full, realPath } : { path: full, realPath, dev: st.dev, ino: st.ino });
+        files.push(
+          st === undefined
+            ? { path: full, realPath }
+            : { path: full, realPath, dev: st.dev, ino: st.ino },
+        );
       }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);

@@ -23,7 +23,10 @@ export interface ServerContext {
 
 /** A successful tool result: the report as structured content plus a short text rendering. */
 export function ok(report: object, text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: report as Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: report as Record<string, unknown>,
+  };
 }
 
 /** The `_meta` key of a tool error's `{ code, message, hint, details }`. */
@@ -34,12 +37,20 @@ export const ERROR_META_KEY = 'dev.skilldex/error';
  * A foreign failure is coded too: SQLite corruption is CATALOG_CORRUPT, a lock CATALOG_BUSY, and
  * anything unrecognised INTERNAL, so a client always finds a code in the result's JSON.
  */
-export async function guarded(fn: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
+export async function guarded(
+  fn: () => CallToolResult | Promise<CallToolResult>,
+): Promise<CallToolResult> {
   try {
     return await fn();
   } catch (err) {
     return errorResult(
-      codedFromForeign(err) ?? new SkilldexError('INTERNAL', err instanceof Error ? err.message : String(err), {}, { cause: err }),
+      codedFromForeign(err) ??
+        new SkilldexError(
+          'INTERNAL',
+          err instanceof Error ? err.message : String(err),
+          {},
+          { cause: err },
+        ),
     );
   }
 }
@@ -47,5 +58,9 @@ export async function guarded(fn: () => CallToolResult | Promise<CallToolResult>
 /** The isError result of a coded failure: its `{ code, message, hint, details }` as JSON text and in `_meta`. */
 export function errorResult(err: SkilldexError): CallToolResult {
   const error = err.toJSON();
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }], _meta: { [ERROR_META_KEY]: error } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(error) }],
+    _meta: { [ERROR_META_KEY]: error },
+  };
 }

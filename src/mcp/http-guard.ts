@@ -50,18 +50,31 @@ export interface GuardConfig {
  * server's port (any case); an Origin, when sent, must be a loopback origin (or, on any bind, the
  * request's own Host); with a token, `Authorization: Bearer <token>` must match it.
  */
-export function checkRequest(config: GuardConfig, headers: { host?: string; origin?: string; authorization?: string }): Refusal | undefined {
+export function checkRequest(
+  config: GuardConfig,
+  headers: { host?: string; origin?: string; authorization?: string },
+): Refusal | undefined {
   const host = headers.host === undefined ? undefined : hostOf(headers.host);
   if (config.loopback) {
-    if (!host || !isLoopback(host.host) || (host.port !== undefined && host.port !== String(config.port))) {
-      return { status: 403, message: `Host ${JSON.stringify(headers.host ?? '')} is not this loopback server` };
+    if (
+      !host ||
+      !isLoopback(host.host) ||
+      (host.port !== undefined && host.port !== String(config.port))
+    ) {
+      return {
+        status: 403,
+        message: `Host ${JSON.stringify(headers.host ?? '')} is not this loopback server`,
+      };
     }
   }
   if (headers.origin !== undefined && !originAllowed(headers.origin, headers.host)) {
     return { status: 403, message: `Origin ${JSON.stringify(headers.origin)} is not allowed` };
   }
   if (config.token !== undefined && !tokenMatches(config.token, headers.authorization)) {
-    return { status: 401, message: 'missing or wrong bearer token (Authorization: Bearer <token>)' };
+    return {
+      status: 401,
+      message: 'missing or wrong bearer token (Authorization: Bearer <token>)',
+    };
   }
   return undefined;
 }

@@ -1,6 +1,24 @@
 /** Public surface of src/mcp: the server factory and its transports (loaded lazily by `skilldex mcp`). */
 export { createServer, INSTRUCTIONS } from './server.js';
-export { serveHttp, serveStdio, MAX_HTTP_BODY, type HttpHandle, type HttpOptions } from './start.js';
-export { MIN_TOKEN_CHARS, checkRequest, isLoopback, type GuardConfig, type Refusal } from './http-guard.js';
-export { SKILLS_EXTENSION, skillFileCandidates, skillFileUri, skillIdOf, skillUri } from './skills-extension.js';
+export {
+  serveHttp,
+  serveStdio,
+  MAX_HTTP_BODY,
+  type HttpHandle,
+  type HttpOptions,
+} from './start.js';
+export {
+  MIN_TOKEN_CHARS,
+  checkRequest,
+  isLoopback,
+  type GuardConfig,
+  type Refusal,
+} from './http-guard.js';
+export {
+  SKILLS_EXTENSION,
+  skillFileCandidates,
+  skillFileUri,
+  skillIdOf,
+  skillUri,
+} from './skills-extension.js';
 export { ERROR_META_KEY, type ServerContext } from './context.js';

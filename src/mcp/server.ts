@@ -21,7 +21,10 @@ export const INSTRUCTIONS =
 
 /** Builds the server for one connection. */
 export function createServer(ctx: ServerContext): McpServer {
-  const server = new McpServer({ name: 'skilldex', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'skilldex', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   // Protocol faults (a stdin line that is not JSON-RPC, a transport error) are answered by the SDK
   // or dropped; say so on the log, never on stdout.
   server.server.onerror = (err) => ctx.log(`skilldex mcp: protocol error: ${err.message}`);

@@ -40,7 +40,8 @@ const ReadResourceRequest = z.object({
 /** The resource URI of a skill's SKILL.md. */
 export function skillUri(s: Pick<ServedSkill, 'skill_id' | 'name'>): string {
   const colon = s.skill_id.indexOf(':');
-  const skillPath = colon > 0 ? `${s.skill_id.slice(0, colon)}/${s.skill_id.slice(colon + 1)}` : s.skill_id;
+  const skillPath =
+    colon > 0 ? `${s.skill_id.slice(0, colon)}/${s.skill_id.slice(colon + 1)}` : s.skill_id;
   return `skill://${skillPath.split('/').map(encodeURIComponent).join('/')}/SKILL.md`;
 }
 
@@ -63,7 +64,9 @@ export function skillIdOf(uri: string): string | undefined {
 
 /** The resource URI of the supporting file `rel` (POSIX, relative to the skill folder) of skill `s`. */
 export function skillFileUri(s: Pick<ServedSkill, 'skill_id' | 'name'>, rel: string): string {
-  return skillUri(s).slice(0, -'SKILL.md'.length) + rel.split('/').map(encodeURIComponent).join('/');
+  return (
+    skillUri(s).slice(0, -'SKILL.md'.length) + rel.split('/').map(encodeURIComponent).join('/')
+  );
 }
 
 /**
@@ -80,7 +83,18 @@ export function skillFileCandidates(uri: string): { skill_id: string; file: stri
       return undefined;
     }
   });
-  if (segments.some((x) => x === undefined || x === '' || x === '.' || x === '..' || x.includes('/') || x.includes('\\'))) return [];
+  if (
+    segments.some(
+      (x) =>
+        x === undefined ||
+        x === '' ||
+        x === '.' ||
+        x === '..' ||
+        x.includes('/') ||
+        x.includes('\\'),
+    )
+  )
+    return [];
   const seg = segments as string[];
   const out: { skill_id: string; file: string }[] = [];
   if (seg.length >= 3) out.push({ skill_id: `${seg[0]}:${seg[1]}`, file: seg.slice(2).join('/') });
@@ -93,7 +107,9 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
   const low = server.server;
   low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION]: {} } });
   low.setRequestHandler(ListSkillsRequest, (req) => {
-    const page = call(() => ctx.router.listSkills(req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {}));
+    const page = call(() =>
+      ctx.router.listSkills(req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {}),
+    );
     return {
       resultType: 'complete',
       skills: page.skills.map((sk) => entry(sk, filesOf(ctx, sk))),
@@ -104,16 +120,38 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
   });
   low.setRequestHandler(GetSkillRequest, (req) => {
     const id = skillIdOf(req.params.uri);
-    if (id === undefined) throw new McpError(ErrorCode.InvalidParams, `${req.params.uri} is not the URI of a served SKILL.md`);
+    if (id === undefined)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${req.params.uri} is not the URI of a served SKILL.md`,
+      );
     const skill = call(() => ctx.router.getSkill(id));
-    return { resultType: 'complete', skill: entry(skill, filesOf(ctx, skill)), ttlMs: TTL_MS, cacheScope: 'public' };
+    return {
+      resultType: 'complete',
+      skill: entry(skill, filesOf(ctx, skill)),
+      ttlMs: TTL_MS,
+      cacheScope: 'public',
+    };
   });
   low.setRequestHandler(ListResourcesRequest, (req) => {
-    const page = call(() => ctx.router.listSkills(req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {}));
+    const page = call(() =>
+      ctx.router.listSkills(req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {}),
+    );
     return {
       resources: page.skills.flatMap((s) => [
-        { uri: skillUri(s), name: s.name, description: s.description, mimeType: 'text/markdown', size: s.size },
-        ...filesOf(ctx, s).files.map((f) => ({ uri: skillFileUri(s, f.path), name: `${s.name}/${f.path}`, mimeType: mimeTypeOf(f.path), size: f.size })),
+        {
+          uri: skillUri(s),
+          name: s.name,
+          description: s.description,
+          mimeType: 'text/markdown',
+          size: s.size,
+        },
+        ...filesOf(ctx, s).files.map((f) => ({
+          uri: skillFileUri(s, f.path),
+          name: `${s.name}/${f.path}`,
+          mimeType: mimeTypeOf(f.path),
+          size: f.size,
+        })),
       ]),
       ...(page.next_cursor !== undefined ? { nextCursor: page.next_cursor } : {}),
     };
@@ -128,7 +166,10 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
           uri: req.params.uri,
           mimeType: 'text/markdown',
           text: r.text,
-          _meta: { [`${SKILLS_EXTENSION}/digest`]: r.skill.revision_id, [`${SKILLS_EXTENSION}/size`]: r.skill.size },
+          _meta: {
+            [`${SKILLS_EXTENSION}/digest`]: r.skill.revision_id,
+            [`${SKILLS_EXTENSION}/size`]: r.skill.size,
+          },
         },
       ],
     };
@@ -136,12 +177,16 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
 }
 
 /** The supporting files of a listed skill; none when it left the generation since the page was read. */
-function filesOf(ctx: ServerContext, s: ServedSkill): { files: readonly SkillFile[]; truncated: boolean } {
+function filesOf(
+  ctx: ServerContext,
+  s: ServedSkill,
+): { files: readonly SkillFile[]; truncated: boolean } {
   try {
     return ctx.router.listSkillFiles(s.skill_id);
   } catch (err) {
     const coded = codedFromForeign(err);
-    if (coded?.code === 'SKILL_NOT_FOUND' || coded?.code === 'SKILL_ARCHIVED') return { files: [], truncated: false };
+    if (coded?.code === 'SKILL_NOT_FOUND' || coded?.code === 'SKILL_ARCHIVED')
+      return { files: [], truncated: false };
     throw err;
   }
 }
@@ -154,13 +199,23 @@ function readFile(ctx: ServerContext, uri: string): { contents: Record<string, u
   for (const c of candidates) {
     try {
       const r = call(() => ctx.router.readSkillFile(c.skill_id, c.file));
-      const meta = { [`${SKILLS_EXTENSION}/digest`]: r.file.digest, [`${SKILLS_EXTENSION}/size`]: r.file.size };
+      const meta = {
+        [`${SKILLS_EXTENSION}/digest`]: r.file.digest,
+        [`${SKILLS_EXTENSION}/size`]: r.file.size,
+      };
       const text = asText(r.bytes);
       const mimeType = mimeTypeOf(c.file);
-      return { contents: [text === undefined ? { uri, mimeType, blob: r.bytes.toString('base64'), _meta: meta } : { uri, mimeType, text, _meta: meta }] };
+      return {
+        contents: [
+          text === undefined
+            ? { uri, mimeType, blob: r.bytes.toString('base64'), _meta: meta }
+            : { uri, mimeType, text, _meta: meta },
+        ],
+      };
     } catch (err) {
       last = err;
-      const code = err instanceof McpError ? (err.data as { code?: string } | undefined)?.code : undefined;
+      const code =
+        err instanceof McpError ? (err.data as { code?: string } | undefined)?.code : undefined;
       if (code !== 'SKILL_NOT_FOUND' && code !== 'FILE_NOT_FOUND') throw err;
     }
   }
@@ -204,18 +259,33 @@ const MIME_TYPES: Readonly<Record<string, string>> = {
 
 function mimeTypeOf(file: string): string {
   const dot = file.lastIndexOf('.');
-  return (dot > file.lastIndexOf('/') ? MIME_TYPES[file.slice(dot).toLowerCase()] : undefined) ?? 'application/octet-stream';
+  return (
+    (dot > file.lastIndexOf('/') ? MIME_TYPES[file.slice(dot).toLowerCase()] : undefined) ??
+    'application/octet-stream'
+  );
 }
 
 function entry(
   s: ServedSkill,
   supporting: { files: readonly SkillFile[]; truncated: boolean },
-): { uri: string; frontmatter: Record<string, unknown>; resources: { uri: string; digest: string; size: number }[]; _meta?: Record<string, unknown> } {
+): {
+  uri: string;
+  frontmatter: Record<string, unknown>;
+  resources: { uri: string; digest: string; size: number }[];
+  _meta?: Record<string, unknown>;
+} {
   const uri = skillUri(s);
   return {
     uri,
     frontmatter: { ...s.frontmatter, name: s.name, description: s.description },
-    resources: [{ uri, digest: s.revision_id, size: s.size }, ...supporting.files.map((f) => ({ uri: skillFileUri(s, f.path), digest: f.digest, size: f.size }))],
+    resources: [
+      { uri, digest: s.revision_id, size: s.size },
+      ...supporting.files.map((f) => ({
+        uri: skillFileUri(s, f.path),
+        digest: f.digest,
+        size: f.size,
+      })),
+    ],
     ...(supporting.truncated ? { _meta: { 'dev.skilldex/files_truncated': true } } : {}),
   };
 }
@@ -228,7 +298,16 @@ function call<T>(fn: () => T): T {
   } catch (caught) {
     const err = codedFromForeign(caught);
     if (err === undefined) throw caught;
-    const code = err.code === 'SKILL_NOT_FOUND' || err.code === 'SKILL_ARCHIVED' || err.code === 'INVALID_ARGUMENT' || err.code === 'FILE_NOT_FOUND' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    throw new McpError(code, `${err.code}: ${err.message}`, { code: err.code, details: err.details });
+    const code =
+      err.code === 'SKILL_NOT_FOUND' ||
+      err.code === 'SKILL_ARCHIVED' ||
+      err.code === 'INVALID_ARGUMENT' ||
+      err.code === 'FILE_NOT_FOUND'
+        ? ErrorCode.InvalidParams
+        : ErrorCode.InternalError;
+    throw new McpError(code, `${err.code}: ${err.message}`, {
+      code: err.code,
+      details: err.details,
+    });
   }
 }

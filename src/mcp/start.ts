@@ -5,7 +5,12 @@
  * checks (DNS rebinding, foreign pages) and, when a token is set, bearer-token auth. A bind outside
  * loopback is refused without a token.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -48,11 +53,20 @@ export interface HttpOptions {
  * Serves `ctx` over Streamable HTTP at `http://host:port/mcp` (port 0: any free port).
  * INVALID_ARGUMENT for a non-loopback `host` without a token, or a token under MIN_TOKEN_CHARS.
  */
-export async function serveHttp(ctx: ServerContext, port: number, host: string, options: HttpOptions = {}): Promise<HttpHandle> {
+export async function serveHttp(
+  ctx: ServerContext,
+  port: number,
+  host: string,
+  options: HttpOptions = {},
+): Promise<HttpHandle> {
   const loopback = isLoopback(host);
   const token = options.token;
   if (token !== undefined && token.length < MIN_TOKEN_CHARS) {
-    throw new SkilldexError('INVALID_ARGUMENT', `the bearer token is ${token.length} characters; give at least ${MIN_TOKEN_CHARS}`, { option: '--token-file' });
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `the bearer token is ${token.length} characters; give at least ${MIN_TOKEN_CHARS}`,
+      { option: '--token-file' },
+    );
   }
   if (!loopback && token === undefined) {
     throw new SkilldexError(
@@ -71,7 +85,13 @@ export async function serveHttp(ctx: ServerContext, port: number, host: string, 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = checkRequest(
       { loopback, port: boundPort, ...(token !== undefined ? { token } : {}) },
-      { ...(req.headers.host !== undefined ? { host: req.headers.host } : {}), ...(req.headers.origin !== undefined ? { origin: req.headers.origin } : {}), ...(req.headers.authorization !== undefined ? { authorization: req.headers.authorization } : {}) },
+      {
+        ...(req.headers.host !== undefined ? { host: req.headers.host } : {}),
+        ...(req.headers.origin !== undefined ? { origin: req.headers.origin } : {}),
+        ...(req.headers.authorization !== undefined
+          ? { authorization: req.headers.authorization }
+          : {}),
+      },
     );
     if (refusal) {
       if (refusal.status === 401) res.setHeader('www-authenticate', 'Bearer');
@@ -80,7 +100,9 @@ export async function serveHttp(ctx: ServerContext, port: number, host: string, 
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('skilldex mcp: POST JSON-RPC to /mcp\n');
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('skilldex mcp: POST JSON-RPC to /mcp\n');
       return;
     }
     if (req.method !== 'POST') {
@@ -104,7 +126,10 @@ export async function serveHttp(ctx: ServerContext, port: number, host: string, 
     }
     // Host and Origin were checked above (case-insensitively, by address range), so the SDK's own
     // exact-string DNS-rebinding check stays off.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     const server = createServer(ctx);
     res.on('close', () => {
       void transport.close();
@@ -149,11 +174,20 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(size > MAX_HTTP_BODY ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () =>
+      resolve(size > MAX_HTTP_BODY ? undefined : Buffer.concat(chunks).toString('utf8')),
+    );
     req.on('error', reject);
   });
 }
 
-function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

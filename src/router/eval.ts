@@ -48,14 +48,25 @@ export interface BadQueryLine {
  * As parseQueryLines, but a bad line becomes a BadQueryLine in its place instead of ending the
  * parse, so a batch can answer it with an error line and go on (`search --batch`).
  */
-export function parseQueryLinesTolerant(text: string, file: string, labelled: boolean): (LabelledQuery | BadQueryLine)[] {
+export function parseQueryLinesTolerant(
+  text: string,
+  file: string,
+  labelled: boolean,
+): (LabelledQuery | BadQueryLine)[] {
   const out: (LabelledQuery | BadQueryLine)[] = [];
   const ids = new Set<string>();
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     const where = `${file}:${i + 1}`;
     const bad = (id: string | null, message: string): void => {
-      out.push({ id, line: i + 1, error: new SkilldexError('INVALID_INPUT_FILE', `${where}: ${message}`, { file, line: i + 1 }) });
+      out.push({
+        id,
+        line: i + 1,
+        error: new SkilldexError('INVALID_INPUT_FILE', `${where}: ${message}`, {
+          file,
+          line: i + 1,
+        }),
+      });
     };
     let v: unknown;
     try {
@@ -69,7 +80,8 @@ export function parseQueryLinesTolerant(text: string, file: string, labelled: bo
       return;
     }
     const o = v as Record<string, unknown>;
-    const id = typeof o['id'] === 'string' || typeof o['id'] === 'number' ? String(o['id']) : undefined;
+    const id =
+      typeof o['id'] === 'string' || typeof o['id'] === 'number' ? String(o['id']) : undefined;
     if (id === undefined || typeof o['query'] !== 'string') {
       bad(id ?? null, 'needs "id" and "query" (a string)');
       return;
@@ -85,24 +97,44 @@ export function parseQueryLinesTolerant(text: string, file: string, labelled: bo
       return;
     }
     const g = o['graded'];
-    if (g !== undefined && (!g || typeof g !== 'object' || Array.isArray(g) || !Object.values(g).every((x) => typeof x === 'number' && Number.isFinite(x)))) {
+    if (
+      g !== undefined &&
+      (!g ||
+        typeof g !== 'object' ||
+        Array.isArray(g) ||
+        !Object.values(g).every((x) => typeof x === 'number' && Number.isFinite(x)))
+    ) {
       bad(id, '"graded" must map skill ids to numbers');
       return;
     }
     const graded = g as Record<string, number> | undefined;
-    out.push({ id, query: o['query'], relevant: Array.isArray(relevant) ? (relevant as string[]) : [], ...(graded ? { graded } : {}) });
+    out.push({
+      id,
+      query: o['query'],
+      relevant: Array.isArray(relevant) ? (relevant as string[]) : [],
+      ...(graded ? { graded } : {}),
+    });
   });
   return out;
 }
 
 /** Metrics of one ranking against one labelled query. */
-export function scoreRanking(ranking: readonly string[], q: LabelledQuery): Omit<Metrics, 'queries'> {
+export function scoreRanking(
+  ranking: readonly string[],
+  q: LabelledQuery,
+): Omit<Metrics, 'queries'> {
   const rel = new Set(q.relevant);
   // As the bench scorer: non-empty grades replace the binary gains of `relevant` entirely.
-  const grades = q.graded && Object.keys(q.graded).length > 0 ? new Map(Object.entries(q.graded)) : new Map([...rel].map((id) => [id, 1]));
+  const grades =
+    q.graded && Object.keys(q.graded).length > 0
+      ? new Map(Object.entries(q.graded))
+      : new Map([...rel].map((id) => [id, 1]));
   const gain = (id: string): number => grades.get(id) ?? 0;
   const top1 = ranking.length > 0 && rel.has(ranking[0]!) ? 1 : 0;
-  const recall = rel.size === 0 ? 0 : [...new Set(ranking.slice(0, 5))].filter((id) => rel.has(id)).length / rel.size;
+  const recall =
+    rel.size === 0
+      ? 0
+      : [...new Set(ranking.slice(0, 5))].filter((id) => rel.has(id)).length / rel.size;
   const first = ranking.slice(0, MRR_DEPTH).findIndex((id) => rel.has(id));
   const mrr = first < 0 ? 0 : 1 / (first + 1);
   let dcg = 0;
@@ -116,7 +148,8 @@ export function scoreRanking(ranking: readonly string[], q: LabelledQuery): Omit
 /** Mean metrics over per-query scores. */
 export function meanMetrics(scores: readonly Omit<Metrics, 'queries'>[]): Metrics {
   const n = scores.length;
-  const mean = (f: (s: Omit<Metrics, 'queries'>) => number): number => (n === 0 ? 0 : scores.reduce((a, s) => a + f(s), 0) / n);
+  const mean = (f: (s: Omit<Metrics, 'queries'>) => number): number =>
+    n === 0 ? 0 : scores.reduce((a, s) => a + f(s), 0) / n;
   return {
     queries: n,
     top1: mean((s) => s.top1),

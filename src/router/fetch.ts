@@ -42,17 +42,25 @@ export function checkFetchRequest(req: Partial<Record<keyof FetchRequest, unknow
   for (const k of ['skill_id', 'expected_revision', 'catalog_generation', 'context'] as const) {
     const v = req[k];
     if (typeof v !== 'string') {
-      throw new SkilldexError('INVALID_ARGUMENT', `skill_fetch needs ${k} (a string): fetch with every identity field from skill_search`, {
-        field: k,
-      });
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `skill_fetch needs ${k} (a string): fetch with every identity field from skill_search`,
+        {
+          field: k,
+        },
+      );
     }
     const max = k === 'context' ? MAX_FETCH_CONTEXT_CHARS : MAX_PIN_CHARS;
     if ((k !== 'context' && v === '') || v.length > max) {
-      throw new SkilldexError('INVALID_ARGUMENT', `skill_fetch ${k} must be ${k === 'context' ? '' : '1 to '}${max} characters, got ${v.length}`, {
-        field: k,
-        length: v.length,
-        max,
-      });
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `skill_fetch ${k} must be ${k === 'context' ? '' : '1 to '}${max} characters, got ${v.length}`,
+        {
+          field: k,
+          length: v.length,
+          max,
+        },
+      );
     }
   }
   return req as FetchRequest;
@@ -71,12 +79,18 @@ export function fetchSkill(reader: CatalogReader, request: FetchRequest): FetchR
     }
     const row = fetchRowOf(reader, req.skill_id);
     if (!row) {
-      throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(req.skill_id)} in generation ${gen.catalog_generation}`, {
-        skill_id: req.skill_id,
-      });
+      throw new SkilldexError(
+        'SKILL_NOT_FOUND',
+        `no skill ${JSON.stringify(req.skill_id)} in generation ${gen.catalog_generation}`,
+        {
+          skill_id: req.skill_id,
+        },
+      );
     }
     if (row.state === 'archived') {
-      throw new SkilldexError('SKILL_ARCHIVED', `skill ${req.skill_id} is archived`, { skill_id: req.skill_id });
+      throw new SkilldexError('SKILL_ARCHIVED', `skill ${req.skill_id} is archived`, {
+        skill_id: req.skill_id,
+      });
     }
     if (row.revision_id !== req.expected_revision) {
       throw new SkilldexError(
@@ -88,27 +102,42 @@ export function fetchSkill(reader: CatalogReader, request: FetchRequest): FetchR
     // The indexed real path lay inside a sanctioned scope: a link now on the way (a folder swapped
     // since indexing) could lead anywhere, so the path must still be its own real path.
     if (realpathOrUndefined(row.real_path) !== row.real_path) {
-      throw new SkilldexError('INDEX_DRIFT', `${row.path} no longer resolves to its indexed real path (a link on the way?): re-index`, {
-        skill_id: req.skill_id,
-        path: row.path,
-        problem: 'PATH_OUTSIDE_ROOT',
-      });
+      throw new SkilldexError(
+        'INDEX_DRIFT',
+        `${row.path} no longer resolves to its indexed real path (a link on the way?): re-index`,
+        {
+          skill_id: req.skill_id,
+          path: row.path,
+          problem: 'PATH_OUTSIDE_ROOT',
+        },
+      );
     }
-    const file = readTextCapped(row.real_path, { maxBytes: Math.max(row.size, DEFAULT_MAX_SKILL_BYTES), noFollow: true });
+    const file = readTextCapped(row.real_path, {
+      maxBytes: Math.max(row.size, DEFAULT_MAX_SKILL_BYTES),
+      noFollow: true,
+    });
     if (!file.ok) {
-      throw new SkilldexError('INDEX_DRIFT', `${row.path} can no longer be read as indexed (${file.problem.code}): re-index`, {
-        skill_id: req.skill_id,
-        path: row.path,
-        problem: file.problem.code,
-      });
+      throw new SkilldexError(
+        'INDEX_DRIFT',
+        `${row.path} can no longer be read as indexed (${file.problem.code}): re-index`,
+        {
+          skill_id: req.skill_id,
+          path: row.path,
+          problem: file.problem.code,
+        },
+      );
     }
     if (file.sha256 !== row.revision_id) {
-      throw new SkilldexError('INDEX_DRIFT', `${row.path} changed since indexing (now ${file.sha256}): re-index`, {
-        skill_id: req.skill_id,
-        path: row.path,
-        expected: row.revision_id,
-        actual: file.sha256,
-      });
+      throw new SkilldexError(
+        'INDEX_DRIFT',
+        `${row.path} changed since indexing (now ${file.sha256}): re-index`,
+        {
+          skill_id: req.skill_id,
+          path: row.path,
+          expected: row.revision_id,
+          actual: file.sha256,
+        },
+      );
     }
     return {
       skill_id: row.skill_id,

@@ -46,10 +46,12 @@ export class FuzzyIndex {
     const threshold = token.length - 1 - 2 * d - (grams.length - distinct.size);
     const candidates: number[] = [];
     if (threshold <= 0) {
-      for (let len = token.length - d; len <= token.length + d; len++) candidates.push(...(this.byLength.get(len) ?? []));
+      for (let len = token.length - d; len <= token.length + d; len++)
+        candidates.push(...(this.byLength.get(len) ?? []));
     } else {
       const counts = new Map<number, number>();
-      for (const g of distinct) for (const i of this.postings.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
+      for (const g of distinct)
+        for (const i of this.postings.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
       for (const [i, c] of counts) if (c >= threshold) candidates.push(i);
     }
     for (const i of candidates) {

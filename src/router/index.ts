@@ -24,9 +24,25 @@ export {
   type SearchRequest,
   type SearchResult,
 } from './search.js';
-export { MAX_FETCH_CONTEXT_CHARS, MAX_PIN_CHARS, checkFetchRequest, type FetchRequest, type FetchResult } from './fetch.js';
+export {
+  MAX_FETCH_CONTEXT_CHARS,
+  MAX_PIN_CHARS,
+  checkFetchRequest,
+  type FetchRequest,
+  type FetchResult,
+} from './fetch.js';
 export { Router, type RouterOptions } from './router.js';
-export { MRR_DEPTH, macroAverage, meanMetrics, parseQueryLines, parseQueryLinesTolerant, scoreRanking, type BadQueryLine, type LabelledQuery, type Metrics } from './eval.js';
+export {
+  MRR_DEPTH,
+  macroAverage,
+  meanMetrics,
+  parseQueryLines,
+  parseQueryLinesTolerant,
+  scoreRanking,
+  type BadQueryLine,
+  type LabelledQuery,
+  type Metrics,
+} from './eval.js';
 export {
   changeLifecycle,
   getCatalogStatus,
@@ -44,13 +60,37 @@ export {
   type RollbackReport,
 } from './operator.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ServedPage, type ServedSkill } from './serve.js';
-export { HYBRID_LEXICAL_V2, POLICY_V2_ID, V2, idfWeight, scoreV2 } from './policies/hybrid-lexical-v2.js';
+export {
+  HYBRID_LEXICAL_V2,
+  POLICY_V2_ID,
+  V2,
+  idfWeight,
+  scoreV2,
+} from './policies/hybrid-lexical-v2.js';
 export { DEFAULT_POLICY_ID, POLICIES, checkPolicyId, policyById } from './policies/index.js';
 export type { RankingPolicy } from './policies/policy.js';
-export { BM25F_V3, POLICY_V3_ID, V3, V3_FIELDS, idf, scoreV3, termContribution, weightedFrequency, type Bm25fExplanation, type DroppedToken, type V3Features } from './policies/bm25f-v3.js';
+export {
+  BM25F_V3,
+  POLICY_V3_ID,
+  V3,
+  V3_FIELDS,
+  idf,
+  scoreV3,
+  termContribution,
+  weightedFrequency,
+  type Bm25fExplanation,
+  type DroppedToken,
+  type V3Features,
+} from './policies/bm25f-v3.js';
 export type { Bm25fPolicy, Policy } from './policies/policy.js';
 export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search-bm25f.js';
-export { forgetExamples, learnExamples, parseExampleLines, type ForgetReport, type LearnReport } from './learn.js';
+export {
+  forgetExamples,
+  learnExamples,
+  parseExampleLines,
+  type ForgetReport,
+  type LearnReport,
+} from './learn.js';
 export {
   DEFAULT_RECENT_REVISIONS,
   SUGGESTION_MAX_DISTANCE,
@@ -61,5 +101,15 @@ export {
   type SkillDetail,
   type SkillLocation,
 } from './inspect.js';
-export { DEFAULT_DEBOUNCE_MS, watchCatalog, type CatalogWatch, type WatchOptions } from './watch.js';
-export { MAX_SKILL_FILES, MAX_SKILL_FILES_BYTES, type SkillFile, type SkillFiles } from './skill-files.js';
+export {
+  DEFAULT_DEBOUNCE_MS,
+  watchCatalog,
+  type CatalogWatch,
+  type WatchOptions,
+} from './watch.js';
+export {
+  MAX_SKILL_FILES,
+  MAX_SKILL_FILES_BYTES,
+  type SkillFile,
+  type SkillFiles,
+} from './skill-files.js';

@@ -6,7 +6,15 @@
  */
 import { SkilldexError } from '../errors.js';
 import { boundedEditDistance } from '../text/index.js';
-import { CatalogReader, knownSkillIds, revisionLocationOf, revisionsOf, servedIdentityOf, servedLocationOf, workingSkillOf } from '../catalog/index.js';
+import {
+  CatalogReader,
+  knownSkillIds,
+  revisionLocationOf,
+  revisionsOf,
+  servedIdentityOf,
+  servedLocationOf,
+  workingSkillOf,
+} from '../catalog/index.js';
 import type { SkillState } from './policies/hybrid-lexical-v1.js';
 
 /** Where a served skill's file is and which scope it came from. */

@@ -42,7 +42,10 @@ export interface ForgetReport {
  * Parses usage-example lines. INVALID_INPUT_FILE names the first bad line (not JSON, no string
  * `query`, no `skill_id` string nor `relevant` list of strings).
  */
-export function parseExampleLines(text: string, file: string): { line: number; example: UsageExample }[] {
+export function parseExampleLines(
+  text: string,
+  file: string,
+): { line: number; example: UsageExample }[] {
   const out: { line: number; example: UsageExample }[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;
@@ -51,25 +54,46 @@ export function parseExampleLines(text: string, file: string): { line: number; e
     try {
       v = JSON.parse(raw);
     } catch {
-      throw new SkilldexError('INVALID_INPUT_FILE', `${file}:${line}: not a JSON object`, { file, line });
+      throw new SkilldexError('INVALID_INPUT_FILE', `${file}:${line}: not a JSON object`, {
+        file,
+        line,
+      });
     }
     const o = v as { query?: unknown; skill_id?: unknown; relevant?: unknown };
     if (!v || typeof v !== 'object' || typeof o.query !== 'string' || o.query.trim() === '') {
-      throw new SkilldexError('INVALID_INPUT_FILE', `${file}:${line}: needs a non-empty string "query"`, { file, line });
+      throw new SkilldexError(
+        'INVALID_INPUT_FILE',
+        `${file}:${line}: needs a non-empty string "query"`,
+        { file, line },
+      );
     }
     if (typeof o.skill_id === 'string') {
       out.push({ line, example: { query: o.query, skill_id: o.skill_id } });
-    } else if (Array.isArray(o.relevant) && o.relevant.length > 0 && o.relevant.every((r) => typeof r === 'string')) {
-      for (const r of o.relevant as string[]) out.push({ line, example: { query: o.query, skill_id: r } });
+    } else if (
+      Array.isArray(o.relevant) &&
+      o.relevant.length > 0 &&
+      o.relevant.every((r) => typeof r === 'string')
+    ) {
+      for (const r of o.relevant as string[])
+        out.push({ line, example: { query: o.query, skill_id: r } });
     } else {
-      throw new SkilldexError('INVALID_INPUT_FILE', `${file}:${line}: needs a string "skill_id" or a "relevant" list of skill ids`, { file, line });
+      throw new SkilldexError(
+        'INVALID_INPUT_FILE',
+        `${file}:${line}: needs a string "skill_id" or a "relevant" list of skill ids`,
+        { file, line },
+      );
     }
   });
   return out;
 }
 
 /** Imports usage examples into the catalog's telemetry file. */
-export function learnExamples(options: { catalog: string; text: string; file: string; now?: () => Date }): LearnReport {
+export function learnExamples(options: {
+  catalog: string;
+  text: string;
+  file: string;
+  now?: () => Date;
+}): LearnReport {
   const parsed = parseExampleLines(options.text, options.file);
   const reader = openReader(options.catalog);
   const unknown: { line: number; skill_id: string }[] = [];
@@ -78,7 +102,8 @@ export function learnExamples(options: { catalog: string; text: string; file: st
     reader.read(() => {
       for (const p of parsed) {
         const r = servingRowidOf(reader, p.example.skill_id);
-        if (!r || r.state === 'archived') unknown.push({ line: p.line, skill_id: p.example.skill_id });
+        if (!r || r.state === 'archived')
+          unknown.push({ line: p.line, skill_id: p.example.skill_id });
         else keep.push(p.example);
       }
     });
@@ -88,27 +113,53 @@ export function learnExamples(options: { catalog: string; text: string; file: st
   const telemetry = telemetryPathFor(options.catalog);
   const db = openUsageForWrite(telemetry);
   try {
-    const added = addUsageExamples(db, keep, 'import', (options.now ?? (() => new Date()))().toISOString());
+    const added = addUsageExamples(
+      db,
+      keep,
+      'import',
+      (options.now ?? (() => new Date()))().toISOString(),
+    );
     const counts = usageCounts(db);
     const per: Record<string, number> = {};
-    for (const id of [...new Set(keep.map((e) => e.skill_id))].sort()) per[id] = counts.get(id) ?? 0;
-    return { catalog: options.catalog, telemetry, added, lines: new Set(parsed.map((p) => p.line)).size, unknown, per_skill: per };
+    for (const id of [...new Set(keep.map((e) => e.skill_id))].sort())
+      per[id] = counts.get(id) ?? 0;
+    return {
+      catalog: options.catalog,
+      telemetry,
+      added,
+      lines: new Set(parsed.map((p) => p.line)).size,
+      unknown,
+      per_skill: per,
+    };
   } finally {
     db.close();
   }
 }
 
 /** Removes the usage examples of one skill, or all of them. */
-export function forgetExamples(options: { catalog: string; skill_id?: string; all?: boolean }): ForgetReport {
+export function forgetExamples(options: {
+  catalog: string;
+  skill_id?: string;
+  all?: boolean;
+}): ForgetReport {
   if ((options.skill_id === undefined) === (options.all !== true)) {
-    throw new SkilldexError('INVALID_ARGUMENT', 'say what to forget: --skill ID or --all (one of them)', {});
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      'say what to forget: --skill ID or --all (one of them)',
+      {},
+    );
   }
   if (!existsSync(options.catalog)) {
-    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${options.catalog}`, { catalog: options.catalog });
+    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${options.catalog}`, {
+      catalog: options.catalog,
+    });
   }
   const db = openUsageForWrite(telemetryPathFor(options.catalog));
   try {
-    const removed = forgetUsage(db, options.all === true ? { all: true } : { skill_id: options.skill_id! });
+    const removed = forgetUsage(
+      db,
+      options.all === true ? { all: true } : { skill_id: options.skill_id! },
+    );
     return { catalog: options.catalog, removed };
   } finally {
     db.close();
@@ -116,6 +167,7 @@ export function forgetExamples(options: { catalog: string; skill_id?: string; al
 }
 
 function openReader(catalog: string): CatalogReader {
-  if (!existsSync(catalog)) throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
+  if (!existsSync(catalog))
+    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
   return new CatalogReader(catalog);
 }

@@ -86,9 +86,24 @@ const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
 );
 
 /** Options of `changeLifecycle`. */
-export type LifecycleOptions = OperatorOptions & { skill_id: string; to: LifecycleState; reason?: string; replacement?: string; publish?: boolean };
+export type LifecycleOptions = OperatorOptions & {
+  skill_id: string;
+  to: LifecycleState;
+  reason?: string;
+  replacement?: string;
+  publish?: boolean;
+};
 
-const LIFECYCLE_OPTION_KEYS = optionKeys<LifecycleOptions>()('catalog', 'now', 'policy', 'skill_id', 'to', 'reason', 'replacement', 'publish');
+const LIFECYCLE_OPTION_KEYS = optionKeys<LifecycleOptions>()(
+  'catalog',
+  'now',
+  'policy',
+  'skill_id',
+  'to',
+  'reason',
+  'replacement',
+  'publish',
+);
 
 /**
  * How many times index re-reads the files when another process committed to the catalog while it
@@ -113,7 +128,11 @@ export function indexCatalog(options: IndexOptions): IndexReport {
       isDir = false;
     }
     if (!isDir) {
-      throw new SkilldexError('INVALID_ARGUMENT', `--scope ${scope} is not a folder; nothing was indexed`, { option: '--scope', value: scope });
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `--scope ${scope} is not a folder; nothing was indexed`,
+        { option: '--scope', value: scope },
+      );
     }
   }
   const discover: DiscoverOptions = {
@@ -123,32 +142,49 @@ export function indexCatalog(options: IndexOptions): IndexReport {
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
-    ...(options.maxFrontmatterBytes !== undefined ? { maxFrontmatterBytes: options.maxFrontmatterBytes } : {}),
+    ...(options.maxFrontmatterBytes !== undefined
+      ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
+      : {}),
   };
   const dryRun = options.dryRun === true;
   // A dry run against a catalog that does not exist yet runs against an empty one in memory.
   const file = dryRun && !existsSync(options.catalog) ? ':memory:' : options.catalog;
-  return withCatalog(file, (db) => {
-    const now = options.now ?? (() => new Date());
-    const policy = dryRun ? (options.policy !== undefined ? checkPolicyId(options.policy) : (readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID)) : choosePolicy(db, options.policy);
-    const guards = { dryRun, ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}) };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const summary = ingestSkills(db, discover, now, options.onProgress, guards);
-        // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
-        // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
-        if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
-        const publish = options.publish === false || dryRun ? null : publishWorkingSet(db, policy, now);
-        // Retired and archived skills keep no usage examples (docs/ranking.md §9).
-        if (publish) pruneUsageOf(options.catalog, db);
-        return { catalog: options.catalog, ...summary, publish, dry_run: dryRun };
-      } catch (err) {
-        // Another writer committed while this run read the files: read them again.
-        const stale = err instanceof SkilldexError && err.code === 'CATALOG_BUSY' && err.details['reason'] === 'changed';
-        if (!stale || attempt >= MAX_INDEX_ATTEMPTS) throw err;
+  return withCatalog(
+    file,
+    (db) => {
+      const now = options.now ?? (() => new Date());
+      const policy = dryRun
+        ? options.policy !== undefined
+          ? checkPolicyId(options.policy)
+          : (readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID)
+        : choosePolicy(db, options.policy);
+      const guards = {
+        dryRun,
+        ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
+      };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const summary = ingestSkills(db, discover, now, options.onProgress, guards);
+          // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
+          // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
+          if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
+          const publish =
+            options.publish === false || dryRun ? null : publishWorkingSet(db, policy, now);
+          // Retired and archived skills keep no usage examples (docs/ranking.md §9).
+          if (publish) pruneUsageOf(options.catalog, db);
+          return { catalog: options.catalog, ...summary, publish, dry_run: dryRun };
+        } catch (err) {
+          // Another writer committed while this run read the files: read them again.
+          const stale =
+            err instanceof SkilldexError &&
+            err.code === 'CATALOG_BUSY' &&
+            err.details['reason'] === 'changed';
+          if (!stale || attempt >= MAX_INDEX_ATTEMPTS) throw err;
+        }
       }
-    }
-  }, true);
+    },
+    true,
+  );
 }
 
 /** The meta key under which a catalog remembers the scopes it was last indexed from. */
@@ -163,7 +199,10 @@ export interface RememberedScopes {
 
 function scopeMemory(o: DiscoverOptions): RememberedScopes {
   if (o.scopes !== undefined) return { scopes: [...o.scopes] };
-  return { ...(o.home !== undefined ? { home: o.home } : {}), ...(o.project !== undefined ? { project: o.project } : {}) };
+  return {
+    ...(o.home !== undefined ? { home: o.home } : {}),
+    ...(o.project !== undefined ? { project: o.project } : {}),
+  };
 }
 
 /**
@@ -179,13 +218,32 @@ export function readCatalogScopes(catalog: string): RememberedScopes | undefined
     try {
       v = JSON.parse(raw) as unknown;
     } catch (err) {
-      throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are not JSON`, { catalog }, { cause: err });
+      throw new SkilldexError(
+        'CATALOG_CORRUPT',
+        `${catalog}: the remembered scopes are not JSON`,
+        { catalog },
+        { cause: err },
+      );
     }
-    const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((e) => typeof e === 'string');
-    if (v === null || typeof v !== 'object') throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are not an object`, { catalog });
+    const strings = (x: unknown): x is string[] =>
+      Array.isArray(x) && x.every((e) => typeof e === 'string');
+    if (v === null || typeof v !== 'object')
+      throw new SkilldexError(
+        'CATALOG_CORRUPT',
+        `${catalog}: the remembered scopes are not an object`,
+        { catalog },
+      );
     const o = v as Record<string, unknown>;
-    if ((o['scopes'] !== undefined && !strings(o['scopes'])) || (o['home'] !== undefined && typeof o['home'] !== 'string') || (o['project'] !== undefined && typeof o['project'] !== 'string')) {
-      throw new SkilldexError('CATALOG_CORRUPT', `${catalog}: the remembered scopes are malformed`, { catalog });
+    if (
+      (o['scopes'] !== undefined && !strings(o['scopes'])) ||
+      (o['home'] !== undefined && typeof o['home'] !== 'string') ||
+      (o['project'] !== undefined && typeof o['project'] !== 'string')
+    ) {
+      throw new SkilldexError(
+        'CATALOG_CORRUPT',
+        `${catalog}: the remembered scopes are malformed`,
+        { catalog },
+      );
     }
     return o as RememberedScopes;
   });
@@ -201,14 +259,20 @@ export type { RollbackReport };
  * the files again. GENERATION_NOT_FOUND when there is no such generation; CATALOG_EMPTY when none
  * is published.
  */
-export function rollbackCatalog(options: OperatorOptions & { generation?: string }): RollbackReport {
-  return withCatalog(options.catalog, (db) => rollbackWorkingSet(db, options.catalog, options.generation, options.now ?? (() => new Date())));
+export function rollbackCatalog(
+  options: OperatorOptions & { generation?: string },
+): RollbackReport {
+  return withCatalog(options.catalog, (db) =>
+    rollbackWorkingSet(db, options.catalog, options.generation, options.now ?? (() => new Date())),
+  );
 }
 
 /** Publishes the working set. */
 export function publishCatalog(options: OperatorOptions): PublishResult {
   assertKnownOptions(options, OPERATOR_OPTION_KEYS, 'publishCatalog');
-  return withCatalog(options.catalog, (db) => publishWorkingSet(db, choosePolicy(db, options.policy), options.now ?? (() => new Date())));
+  return withCatalog(options.catalog, (db) =>
+    publishWorkingSet(db, choosePolicy(db, options.policy), options.now ?? (() => new Date())),
+  );
 }
 
 /** A lifecycle change, published unless `publish: false`. */
@@ -225,7 +289,14 @@ export function changeLifecycle(options: LifecycleOptions): LifecycleReport {
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       ...(options.replacement !== undefined ? { replacement: options.replacement } : {}),
     });
-    const publish = options.publish === false ? null : publishWorkingSet(db, choosePolicy(db, options.policy), options.now ?? (() => new Date()));
+    const publish =
+      options.publish === false
+        ? null
+        : publishWorkingSet(
+            db,
+            choosePolicy(db, options.policy),
+            options.now ?? (() => new Date()),
+          );
     if (publish) pruneUsageOf(options.catalog, db);
     return { change, publish };
   });
@@ -270,9 +341,13 @@ function pruneUsageOf(catalog: string, db: Db): void {
 // process past the busy timeout becomes CATALOG_BUSY rather than a raw SQLite error.
 function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
   if (!create && !existsSync(file)) {
-    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`, {
-      catalog: file,
-    });
+    throw new SkilldexError(
+      'CATALOG_MISSING',
+      `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`,
+      {
+        catalog: file,
+      },
+    );
   }
   const db = openCatalogForWrite(file);
   try {

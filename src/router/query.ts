@@ -21,9 +21,13 @@ export function queryTokens(query: unknown): string[] {
     throw new SkilldexError('INVALID_QUERY', 'query must be a string', { query: String(query) });
   }
   if (query.length > MAX_QUERY_CHARS) {
-    throw new SkilldexError('INVALID_QUERY', `query is ${query.length} characters, over the limit of ${MAX_QUERY_CHARS}`, {
-      length: query.length,
-    });
+    throw new SkilldexError(
+      'INVALID_QUERY',
+      `query is ${query.length} characters, over the limit of ${MAX_QUERY_CHARS}`,
+      {
+        length: query.length,
+      },
+    );
   }
   const content = [...new Set(contentTokens(query))];
   const signal = content.filter((t) => !isQueryNoise(t));

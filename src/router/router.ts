@@ -4,14 +4,38 @@
  * call each; telemetry and usage examples are written after the answer is computed and can never fail it.
  */
 import { assertKnownOptions, optionKeys } from '../errors.js';
-import { CatalogReader, TelemetryStore, addUsageExamples, openUsageForWrite, readUsage, telemetryPathFor, usageSignature } from '../catalog/index.js';
+import {
+  CatalogReader,
+  TelemetryStore,
+  addUsageExamples,
+  openUsageForWrite,
+  readUsage,
+  telemetryPathFor,
+  usageSignature,
+} from '../catalog/index.js';
 import { UsageIndex } from './search-bm25f.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
 import { telemetryMultiplier } from './policies/hybrid-lexical-v1.js';
 import { queryHash } from './query.js';
-import { getServedSkill, listServedSkillFiles, listServedSkills, readServedSkill, readServedSkillFile, type ServedPage, type ServedSkill } from './serve.js';
+import {
+  getServedSkill,
+  listServedSkillFiles,
+  listServedSkills,
+  readServedSkill,
+  readServedSkillFile,
+  type ServedPage,
+  type ServedSkill,
+} from './serve.js';
 import { SkillFilesMemo, type SkillFile, type SkillFiles } from './skill-files.js';
-import { FUZZY_PRESCORE_LIMIT, SearchCache, bruteForceSearch, searchCatalog, type HistoryFn, type SearchRequest, type SearchResult } from './search.js';
+import {
+  FUZZY_PRESCORE_LIMIT,
+  SearchCache,
+  bruteForceSearch,
+  searchCatalog,
+  type HistoryFn,
+  type SearchRequest,
+  type SearchResult,
+} from './search.js';
 
 /** Options of a Router. */
 export interface RouterOptions {
@@ -41,7 +65,15 @@ export interface RouterOptions {
   readonly recordSuggestions?: boolean;
 }
 
-const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()('catalog', 'telemetry', 'now', 'usage', 'fuzzyPrescoreLimit', 'record', 'recordSuggestions');
+const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()(
+  'catalog',
+  'telemetry',
+  'now',
+  'usage',
+  'fuzzyPrescoreLimit',
+  'record',
+  'recordSuggestions',
+);
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
@@ -67,7 +99,8 @@ export class Router {
     this.record = options.record !== false;
     this.now = options.now ?? (() => new Date());
     this.telemetryFile = telemetryPathFor(options.catalog);
-    this.telemetry = options.telemetry === false ? undefined : new TelemetryStore(this.telemetryFile, this.now);
+    this.telemetry =
+      options.telemetry === false ? undefined : new TelemetryStore(this.telemetryFile, this.now);
     this.useUsage = options.usage !== false;
     this.prescoreLimit = options.fuzzyPrescoreLimit ?? FUZZY_PRESCORE_LIMIT;
     this.recordSuggestions = options.recordSuggestions !== false;
@@ -75,12 +108,22 @@ export class Router {
 
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
-    const result = searchCatalog(this.reader, this.cache, request, this.history(), maxLimit, this.telemetryMax(), this.usage(), this.prescoreLimit);
-    if (this.record && this.recordSuggestions) this.telemetry?.recordSuggestions(
-      queryHash(request.query),
-      result.catalog_generation,
-      result.candidates.map((c) => c.skill_id),
+    const result = searchCatalog(
+      this.reader,
+      this.cache,
+      request,
+      this.history(),
+      maxLimit,
+      this.telemetryMax(),
+      this.usage(),
+      this.prescoreLimit,
     );
+    if (this.record && this.recordSuggestions)
+      this.telemetry?.recordSuggestions(
+        queryHash(request.query),
+        result.catalog_generation,
+        result.candidates.map((c) => c.skill_id),
+      );
     return result;
   }
 
@@ -92,7 +135,13 @@ export class Router {
   /** skill_fetch: the verified body of a pinned skill. */
   fetch(request: FetchRequest): FetchResult {
     const result = fetchSkill(this.reader, request);
-    if (this.record) this.telemetry?.recordFetch(result.skill_id, result.revision_id, result.catalog_generation, request.context);
+    if (this.record)
+      this.telemetry?.recordFetch(
+        result.skill_id,
+        result.revision_id,
+        result.catalog_generation,
+        request.context,
+      );
     if (this.telemetry && this.record) this.recordExample(result.skill_id, request.context);
     return result;
   }
@@ -118,7 +167,10 @@ export class Router {
   }
 
   /** One supporting file of a served skill, verified against its listed digest. */
-  readSkillFile(skillId: string, rel: string): { skill: ServedSkill; file: SkillFile; bytes: Buffer; catalog_generation: string } {
+  readSkillFile(
+    skillId: string,
+    rel: string,
+  ): { skill: ServedSkill; file: SkillFile; bytes: Buffer; catalog_generation: string } {
     return readServedSkillFile(this.reader, this.skillFiles, skillId, rel);
   }
 
@@ -137,7 +189,9 @@ export class Router {
   private telemetryMax(): number {
     const t = this.telemetry;
     if (!t) return 1;
-    return t.fetchedHistories().reduce((m, h) => Math.max(m, telemetryMultiplier(h.suggestions, h.fetches)), 1);
+    return t
+      .fetchedHistories()
+      .reduce((m, h) => Math.max(m, telemetryMultiplier(h.suggestions, h.fetches)), 1);
   }
 
   // The usage examples to rank with, re-read only when the telemetry file's examples changed.
@@ -157,7 +211,12 @@ export class Router {
     try {
       const db = openUsageForWrite(this.telemetryFile);
       try {
-        addUsageExamples(db, [{ skill_id: skillId, query: context }], 'fetch', this.now().toISOString());
+        addUsageExamples(
+          db,
+          [{ skill_id: skillId, query: context }],
+          'fetch',
+          this.now().toISOString(),
+        );
       } finally {
         db.close();
       }

@@ -25,7 +25,13 @@ import {
   type ServingDocs,
   type UsageExample,
 } from '../catalog/index.js';
-import { analyzeTerms, boundedEditDistance, identifierTokens, isStopWord, stem } from '../text/index.js';
+import {
+  analyzeTerms,
+  boundedEditDistance,
+  identifierTokens,
+  isStopWord,
+  stem,
+} from '../text/index.js';
 import { FuzzyIndex } from './fuzzy.js';
 import {
   POLICY_V3_ID,
@@ -56,9 +62,14 @@ export interface AnalyzedQuery {
  * INVALID_QUERY when it is not a string, is over MAX_QUERY_CHARS, or has no word left.
  */
 export function analyzeQuery(query: unknown): AnalyzedQuery {
-  if (typeof query !== 'string') throw new SkilldexError('INVALID_QUERY', 'query must be a string', { query: String(query) });
+  if (typeof query !== 'string')
+    throw new SkilldexError('INVALID_QUERY', 'query must be a string', { query: String(query) });
   if (query.length > MAX_QUERY_CHARS) {
-    throw new SkilldexError('INVALID_QUERY', `query is ${query.length} characters, over the limit of ${MAX_QUERY_CHARS}`, { length: query.length });
+    throw new SkilldexError(
+      'INVALID_QUERY',
+      `query is ${query.length} characters, over the limit of ${MAX_QUERY_CHARS}`,
+      { length: query.length },
+    );
   }
   const words = [...new Set(identifierTokens(query))];
   const dropped: DroppedToken[] = [];
@@ -71,7 +82,8 @@ export function analyzeQuery(query: unknown): AnalyzedQuery {
     else if (w.length === 1) weak.push(w);
     else signal.push(w);
   }
-  const reasonOf = (w: string): DroppedToken['reason'] => (REQUEST_FILLER.has(w) ? 'filler' : /^\p{N}+$/u.test(w) ? 'number' : 'single-character');
+  const reasonOf = (w: string): DroppedToken['reason'] =>
+    REQUEST_FILLER.has(w) ? 'filler' : /^\p{N}+$/u.test(w) ? 'number' : 'single-character';
   // A query made only of filler or numbers still searches for what it has.
   const chosen = signal.length > 0 ? signal : weak;
   if (signal.length > 0) for (const w of weak) dropped.push({ token: w, reason: reasonOf(w) });
@@ -88,9 +100,13 @@ export function analyzeQuery(query: unknown): AnalyzedQuery {
     terms.push(t);
   }
   if (terms.length === 0) {
-    throw new SkilldexError('INVALID_QUERY', `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`, {
-      query: query.slice(0, 200),
-    });
+    throw new SkilldexError(
+      'INVALID_QUERY',
+      `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`,
+      {
+        query: query.slice(0, 200),
+      },
+    );
   }
   return { tokens, terms, dropped };
 }
@@ -266,10 +282,16 @@ export function searchBm25f(
       for (const [near, distance] of fuzzy.expand(term)) {
         const post = postingsOf(reader, near);
         if (!post) continue;
-        const m: FuzzyMatch = { query_token: q.tokens[i]!, term: near, distance, allowed: allowedDistance(term.length) };
+        const m: FuzzyMatch = {
+          query_token: q.tokens[i]!,
+          term: near,
+          distance,
+          allowed: allowedDistance(term.length),
+        };
         forEachPosting(post.data, (rowid) => {
           const cur = best.get(rowid);
-          if (!cur || distance < cur.distance || (distance === cur.distance && near < cur.term)) best.set(rowid, m);
+          if (!cur || distance < cur.distance || (distance === cur.distance && near < cur.term))
+            best.set(rowid, m);
         });
       }
       for (const [rowid, m] of best) {
@@ -291,7 +313,8 @@ export function searchBm25f(
     if (state === 2 || (state === 1 && !includeDeprecated)) continue;
     let b = acc[rowid]!;
     // The bonus applies exactly when every query term is in the name and the name has no other term.
-    if (nameHits[rowid] === nTerms && docs.data[rowid * DOC_STRIDE + 5] === nTerms) b += V3.NAME_BONUS;
+    if (nameHits[rowid] === nTerms && docs.data[rowid * DOC_STRIDE + 5] === nTerms)
+      b += V3.NAME_BONUS;
     const fm = fuzzyOf.get(rowid);
     if (fm) b += (V3.FUZZY_WEIGHT * fm.reduce((s, m) => s + fuzzySim(m), 0)) / nTerms;
     b *= state === 1 ? V3.DEPRECATED_MULTIPLIER : 1;
@@ -327,7 +350,12 @@ export function searchBm25f(
     }
     if (stopped) break;
   }
-  return { catalog_generation: gen.catalog_generation, policy: POLICY_V3_ID, query: '', candidates: top.sorted() };
+  return {
+    catalog_generation: gen.catalog_generation,
+    policy: POLICY_V3_ID,
+    query: '',
+    candidates: top.sorted(),
+  };
 }
 
 /** The v3 reference scorer: every serving row scored from its forward terms, fuzzy by naive edit distance. */
@@ -345,9 +373,21 @@ export function bruteForceBm25f(
   const used = resolveUsage(reader, usage);
   const rows = [...allBm25fRows(reader)];
   const fwds = rows.map((r) => decodeForward(r.fwd, r.body_terms));
-  const df = q.terms.map((t) => rows.filter((r, j) => fwds[j]![t] !== undefined || (used.byRow.get(r.rowid)?.tf.has(t) ?? false)).length);
+  const df = q.terms.map(
+    (t) =>
+      rows.filter(
+        (r, j) => fwds[j]![t] !== undefined || (used.byRow.get(r.rowid)?.tf.has(t) ?? false),
+      ).length,
+  );
   const unknown = q.terms.map((_, i) => i).filter((i) => df[i] === 0);
-  const ctx: QueryContext = { q, docs: docs.docs, avgLens: avgLensOf(docs, used), df, unknown, usage: used };
+  const ctx: QueryContext = {
+    q,
+    docs: docs.docs,
+    avgLens: avgLensOf(docs, used),
+    df,
+    unknown,
+    usage: used,
+  };
   const scored: Candidate[] = [];
   rows.forEach((r, j) => {
     if (r.state === 'archived' || (r.state === 'deprecated' && !includeDeprecated)) return;
@@ -359,7 +399,12 @@ export function bruteForceBm25f(
       let best: FuzzyMatch | undefined;
       for (const t of Object.keys(fwds[j]!)) {
         const d = boundedEditDistance(term, t, k);
-        if (d >= 1 && d <= k && (!best || d < best.distance || (d === best.distance && t < best.term))) best = { query_token: q.tokens[i]!, term: t, distance: d, allowed: k };
+        if (
+          d >= 1 &&
+          d <= k &&
+          (!best || d < best.distance || (d === best.distance && t < best.term))
+        )
+          best = { query_token: q.tokens[i]!, term: t, distance: d, allowed: k };
       }
       if (best) fuzzy.push(best);
     }
@@ -367,10 +412,21 @@ export function bruteForceBm25f(
     if (c.score > 0) scored.push(c);
   });
   scored.sort(compare);
-  return { catalog_generation: gen.catalog_generation, policy: POLICY_V3_ID, query: '', candidates: scored.slice(0, limit) };
+  return {
+    catalog_generation: gen.catalog_generation,
+    policy: POLICY_V3_ID,
+    query: '',
+    candidates: scored.slice(0, limit),
+  };
 }
 
-function candidateOf(row: Bm25fRow, ctx: QueryContext, fuzzy: readonly FuzzyMatch[], history: HistoryFn, gen: PublishedGeneration): Candidate {
+function candidateOf(
+  row: Bm25fRow,
+  ctx: QueryContext,
+  fuzzy: readonly FuzzyMatch[],
+  history: HistoryFn,
+  gen: PublishedGeneration,
+): Candidate {
   const fwd = decodeForward(row.fwd, row.body_terms);
   const u = ctx.usage.byRow.get(row.rowid);
   const tf = ctx.q.terms.map((t): PerField => {
@@ -379,10 +435,17 @@ function candidateOf(row: Bm25fRow, ctx: QueryContext, fuzzy: readonly FuzzyMatc
   });
   const nameTerms = new Set(Object.keys(fwd).filter((t) => fwd[t]![0] > 0));
   const queryTerms = new Set(ctx.q.terms);
-  const matched = u ? u.examples.filter((e) => [...e.terms].some((t) => queryTerms.has(t))).slice(0, 3).map((e) => e.query) : [];
+  const matched = u
+    ? u.examples
+        .filter((e) => [...e.terms].some((t) => queryTerms.has(t)))
+        .slice(0, 3)
+        .map((e) => e.query)
+    : [];
   // Fuzzy matches in query order, as the explanation lists them.
   const order = new Map(ctx.q.tokens.map((t, i) => [t, i] as const));
-  const sortedFuzzy = [...fuzzy].sort((a, b) => order.get(a.query_token)! - order.get(b.query_token)!);
+  const sortedFuzzy = [...fuzzy].sort(
+    (a, b) => order.get(a.query_token)! - order.get(b.query_token)!,
+  );
   const h = history(row.skill_id);
   const explanation = scoreV3({
     queryTokens: ctx.q.tokens,
@@ -434,7 +497,10 @@ class BoundOrder {
     this.remaining = Array.from({ length: n }, (_, i) => i);
   }
   private before(a: number, b: number): boolean {
-    return this.bound[a]! > this.bound[b]! || (this.bound[a] === this.bound[b] && this.row[a]! < this.row[b]!);
+    return (
+      this.bound[a]! > this.bound[b]! ||
+      (this.bound[a] === this.bound[b] && this.row[a]! < this.row[b]!)
+    );
   }
   take(count: number): number[] {
     const rest = this.remaining;
@@ -506,4 +572,3 @@ class TopK {
     return [...this.items];
   }
 }
-

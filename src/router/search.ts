@@ -31,7 +31,13 @@ import { policyById } from './policies/index.js';
 import type { RankingPolicy } from './policies/policy.js';
 import type { Candidate, HistoryFn, SearchRequest, SearchResult } from './search-types.js';
 export type { Candidate, HistoryFn, SearchRequest, SearchResult } from './search-types.js';
-import { Bm25fCache, UsageIndex, analyzeQuery, bruteForceBm25f, searchBm25f } from './search-bm25f.js';
+import {
+  Bm25fCache,
+  UsageIndex,
+  analyzeQuery,
+  bruteForceBm25f,
+  searchBm25f,
+} from './search-bm25f.js';
 
 /**
  * Most skills holding a fuzzy term that are scored before the scan (beyond it, the bound takes the
@@ -47,7 +53,11 @@ export const MAX_LIMIT = 50;
 export function checkLimit(limit: unknown, max = MAX_LIMIT): number {
   if (limit === undefined) return DEFAULT_LIMIT;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > max) {
-    throw new SkilldexError('INVALID_ARGUMENT', `limit must be a whole number from 1 to ${max}, got ${JSON.stringify(limit)}`, { limit });
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `limit must be a whole number from 1 to ${max}, got ${JSON.stringify(limit)}`,
+      { limit },
+    );
   }
   return limit;
 }
@@ -88,14 +98,29 @@ export function searchCatalog(
     const policy = policyById(request.policy ?? gen.policy);
     if (policy.kind === 'bm25f') {
       const q = analyzeQuery(request.query);
-      return { ...searchBm25f(reader, cache.bm25f, gen, q, limit, includeDeprecated, history, telemetryMax, usage), query: request.query };
+      return {
+        ...searchBm25f(
+          reader,
+          cache.bm25f,
+          gen,
+          q,
+          limit,
+          includeDeprecated,
+          history,
+          telemetryMax,
+          usage,
+        ),
+        query: request.query,
+      };
     }
     const all = queryTokens(request.query);
     const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzy = cache.fuzzyIndex(reader, gen);
     const expansions = new Map(unknown.map((t) => [t, fuzzy.expand(t)] as const));
     // The most fuzzy relevance any skill can have: each unknown token with a near term counts once.
-    const fuzzyMax = (policy.fuzzyWeight * [...expansions.values()].filter((e) => e.size > 0).length) / tokens.length;
+    const fuzzyMax =
+      (policy.fuzzyWeight * [...expansions.values()].filter((e) => e.size > 0).length) /
+      tokens.length;
     const top = new TopK(limit);
     const seen = new Set<number>();
     const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
@@ -110,13 +135,20 @@ export function searchCatalog(
         for (const h of holders) {
           const x = bm25Of(reader, policy.bm25Columns, match, h.rid);
           seen.add(h.rid);
-          top.offer(scoreRow(reader, policy, h.rid, tokens, weights, common, expansions, x, history, gen));
+          top.offer(
+            scoreRow(reader, policy, h.rid, tokens, weights, common, expansions, x, history, gen),
+          );
         }
         slack = 0;
         fuzzyDone = true;
       }
     }
-    const stmt = lexicalRankStatement(reader, policy, weights.filter((w) => w !== 0).length, includeDeprecated);
+    const stmt = lexicalRankStatement(
+      reader,
+      policy,
+      weights.filter((w) => w !== 0).length,
+      includeDeprecated,
+    );
     const params = rankParams(tokens, weights);
     // SQLite keeps only the best `heap` rows by partial score (a bounded sort, as a LIMIT query
     // does); when the bound has not stopped us within them, one more pass sorts every match.
@@ -133,7 +165,20 @@ export function searchCatalog(
           break;
         }
         seen.add(row.rid);
-        top.offer(scoreRow(reader, policy, row.rid, tokens, weights, common, expansions, row.x, history, gen));
+        top.offer(
+          scoreRow(
+            reader,
+            policy,
+            row.rid,
+            tokens,
+            weights,
+            common,
+            expansions,
+            row.x,
+            history,
+            gen,
+          ),
+        );
       }
       if (stopped || rows < heap) break;
     }
@@ -142,10 +187,17 @@ export function searchCatalog(
       for (const r of ftsHolders(reader, ftsOr(fuzzyTerms), includeDeprecated, -1)) {
         if (seen.has(r.rid)) continue;
         seen.add(r.rid);
-        top.offer(scoreRow(reader, policy, r.rid, tokens, weights, common, expansions, 0, history, gen));
+        top.offer(
+          scoreRow(reader, policy, r.rid, tokens, weights, common, expansions, 0, history, gen),
+        );
       }
     }
-    return { catalog_generation: gen.catalog_generation, policy: policy.id, query: request.query, candidates: top.sorted() };
+    return {
+      catalog_generation: gen.catalog_generation,
+      policy: policy.id,
+      query: request.query,
+      candidates: top.sorted(),
+    };
   });
 }
 
@@ -166,7 +218,19 @@ export function bruteForceSearch(
     const policy = policyById(request.policy ?? gen.policy);
     if (policy.kind === 'bm25f') {
       const q = analyzeQuery(request.query);
-      return { ...bruteForceBm25f(reader, new Bm25fCache(), gen, q, limit, includeDeprecated, history, usage), query: request.query };
+      return {
+        ...bruteForceBm25f(
+          reader,
+          new Bm25fCache(),
+          gen,
+          q,
+          limit,
+          includeDeprecated,
+          history,
+          usage,
+        ),
+        query: request.query,
+      };
     }
     const all = queryTokens(request.query);
     const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
@@ -176,11 +240,26 @@ export function bruteForceSearch(
     const scored: Candidate[] = [];
     for (const s of allLexicalRows(reader)) {
       if (s.state === 'archived' || (s.state === 'deprecated' && !includeDeprecated)) continue;
-      const c = candidateOf(policy, s, tokens, weights, common, naiveFuzzy(tokens, fuzzyEligible, s), bm25.get(s.rid) ?? 0, history, gen);
+      const c = candidateOf(
+        policy,
+        s,
+        tokens,
+        weights,
+        common,
+        naiveFuzzy(tokens, fuzzyEligible, s),
+        bm25.get(s.rid) ?? 0,
+        history,
+        gen,
+      );
       if (c.score > 0) scored.push(c);
     }
     scored.sort(compareCandidates);
-    return { catalog_generation: gen.catalog_generation, policy: policy.id, query: request.query, candidates: scored.slice(0, limit) };
+    return {
+      catalog_generation: gen.catalog_generation,
+      policy: policy.id,
+      query: request.query,
+      candidates: scored.slice(0, limit),
+    };
   });
 }
 
@@ -213,7 +292,10 @@ function splitTokens(
   return { tokens, common, unknown: tokens.filter((t) => df.get(t) === 0), weights };
 }
 
-function rankParams(tokens: readonly string[], weights: readonly number[]): Record<string, string | number> {
+function rankParams(
+  tokens: readonly string[],
+  weights: readonly number[],
+): Record<string, string | number> {
   const p: Record<string, string | number> = { match: ftsOr(tokens) };
   // Only tokens with tier weight take part in the tier sum; the statement has one slot per such token.
   let slot = 0;
@@ -239,7 +321,17 @@ function scoreRow(
   gen: PublishedGeneration,
 ): Candidate {
   const s = lexicalRowOf(reader, rid)!;
-  return candidateOf(policy, s, tokens, weights, common, indexedFuzzy(tokens, s, expansions), bm25, history, gen);
+  return candidateOf(
+    policy,
+    s,
+    tokens,
+    weights,
+    common,
+    indexedFuzzy(tokens, s, expansions),
+    bm25,
+    history,
+    gen,
+  );
 }
 
 function candidateOf(
@@ -282,7 +374,11 @@ function candidateOf(
 }
 
 // Fuzzy matches through the precomputed expansions (fast path).
-function indexedFuzzy(tokens: readonly string[], s: LexicalRow, expansions: ReadonlyMap<string, Expansion>): FuzzyMatch[] {
+function indexedFuzzy(
+  tokens: readonly string[],
+  s: LexicalRow,
+  expansions: ReadonlyMap<string, Expansion>,
+): FuzzyMatch[] {
   const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
   const stems = tokenSet(s.name_st + s.kw_st + s.desc_st);
   const out: FuzzyMatch[] = [];
@@ -292,7 +388,10 @@ function indexedFuzzy(tokens: readonly string[], s: LexicalRow, expansions: Read
     let best: FuzzyMatch | undefined;
     for (const term of all) {
       const d = e.get(term);
-      if (d !== undefined && (!best || d < best.distance || (d === best.distance && term < best.term))) {
+      if (
+        d !== undefined &&
+        (!best || d < best.distance || (d === best.distance && term < best.term))
+      ) {
         best = { query_token: t, term, distance: d, allowed: allowedDistance(t.length) };
       }
     }
@@ -302,7 +401,11 @@ function indexedFuzzy(tokens: readonly string[], s: LexicalRow, expansions: Read
 }
 
 // Fuzzy matches by brute force over the skill's own tokens (reference path).
-function naiveFuzzy(tokens: readonly string[], eligible: ReadonlySet<string>, s: LexicalRow): FuzzyMatch[] {
+function naiveFuzzy(
+  tokens: readonly string[],
+  eligible: ReadonlySet<string>,
+  s: LexicalRow,
+): FuzzyMatch[] {
   const all = tokenSet(s.name_tok + s.kw_tok + s.desc_tok);
   const stems = tokenSet(s.name_st + s.kw_st + s.desc_st);
   const out: FuzzyMatch[] = [];

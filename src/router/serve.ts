@@ -37,10 +37,17 @@ export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
 /** Lists served (non-archived) skills in skill_id order, `limit` at a time after `cursor`. */
-export function listServedSkills(reader: CatalogReader, options: { cursor?: string; limit?: number } = {}): ServedPage {
+export function listServedSkills(
+  reader: CatalogReader,
+  options: { cursor?: string; limit?: number } = {},
+): ServedPage {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new SkilldexError('INVALID_ARGUMENT', `page size must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { limit });
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `page size must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+      { limit },
+    );
   }
   const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
   return reader.read((gen) => {
@@ -56,34 +63,62 @@ export function listServedSkills(reader: CatalogReader, options: { cursor?: stri
 }
 
 /** One served skill; SKILL_NOT_FOUND or SKILL_ARCHIVED otherwise. */
-export function getServedSkill(reader: CatalogReader, skillId: string): ServedSkill & { catalog_generation: string } {
-  return reader.read((gen) => ({ ...lookup(reader, skillId), catalog_generation: gen.catalog_generation }));
+export function getServedSkill(
+  reader: CatalogReader,
+  skillId: string,
+): ServedSkill & { catalog_generation: string } {
+  return reader.read((gen) => ({
+    ...lookup(reader, skillId),
+    catalog_generation: gen.catalog_generation,
+  }));
 }
 
 /** The verified bytes of a served skill's SKILL.md as text; INDEX_DRIFT when they no longer match. */
-export function readServedSkill(reader: CatalogReader, skillId: string): { skill: ServedSkill; text: string; catalog_generation: string } {
+export function readServedSkill(
+  reader: CatalogReader,
+  skillId: string,
+): { skill: ServedSkill; text: string; catalog_generation: string } {
   return reader.read((gen) => {
     const row = lookupRow(reader, skillId);
     const skill = toServed(row);
     // As in fetch: the indexed real path must still be its own real path (no link planted on the way).
     const moved = realpathOrUndefined(row.real_path) !== row.real_path;
-    const file = readTextCapped(row.real_path, { maxBytes: Math.max(skill.size, DEFAULT_MAX_SKILL_BYTES), noFollow: true });
+    const file = readTextCapped(row.real_path, {
+      maxBytes: Math.max(skill.size, DEFAULT_MAX_SKILL_BYTES),
+      noFollow: true,
+    });
     if (moved || !file.ok || file.sha256 !== skill.revision_id || file.size !== skill.size) {
-      throw new SkilldexError('INDEX_DRIFT', `${row.path} no longer matches revision ${skill.revision_id}: re-index`, {
-        skill_id: skillId,
-        path: row.path,
-      });
+      throw new SkilldexError(
+        'INDEX_DRIFT',
+        `${row.path} no longer matches revision ${skill.revision_id}: re-index`,
+        {
+          skill_id: skillId,
+          path: row.path,
+        },
+      );
     }
     // Served text is the file's exact content (BOM included), so its bytes hash to the digest.
-    return { skill, text: (file.hasBom ? '\ufeff' : '') + file.text, catalog_generation: gen.catalog_generation };
+    return {
+      skill,
+      text: (file.hasBom ? '\ufeff' : '') + file.text,
+      catalog_generation: gen.catalog_generation,
+    };
   });
 }
 
 /** The supporting files of a served skill (see skill-files.ts for what is listed and the bounds). */
-export function listServedSkillFiles(reader: CatalogReader, memo: SkillFilesMemo, skillId: string): SkillFiles & { skill: ServedSkill; catalog_generation: string } {
+export function listServedSkillFiles(
+  reader: CatalogReader,
+  memo: SkillFilesMemo,
+  skillId: string,
+): SkillFiles & { skill: ServedSkill; catalog_generation: string } {
   return reader.read((gen) => {
     const row = lookupRow(reader, skillId);
-    return { skill: toServed(row), ...memo.list(row.skill_id, row.revision_id, path.dirname(row.real_path)), catalog_generation: gen.catalog_generation };
+    return {
+      skill: toServed(row),
+      ...memo.list(row.skill_id, row.revision_id, path.dirname(row.real_path)),
+      catalog_generation: gen.catalog_generation,
+    };
   });
 }
 
@@ -96,7 +131,11 @@ export function readServedSkillFile(
 ): { skill: ServedSkill; file: SkillFile; bytes: Buffer; catalog_generation: string } {
   return reader.read((gen) => {
     const row = lookupRow(reader, skillId);
-    return { skill: toServed(row), ...memo.read(row.skill_id, row.revision_id, path.dirname(row.real_path), rel), catalog_generation: gen.catalog_generation };
+    return {
+      skill: toServed(row),
+      ...memo.read(row.skill_id, row.revision_id, path.dirname(row.real_path), rel),
+      catalog_generation: gen.catalog_generation,
+    };
   });
 }
 
@@ -106,8 +145,14 @@ function lookup(reader: CatalogReader, skillId: string): ServedSkill {
 
 function lookupRow(reader: CatalogReader, skillId: string): ServedRow {
   const row = servedRowOf(reader, skillId);
-  if (!row) throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(skillId)} is served`, { skill_id: skillId });
-  if (row.state === 'archived') throw new SkilldexError('SKILL_ARCHIVED', `skill ${skillId} is archived`, { skill_id: skillId });
+  if (!row)
+    throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(skillId)} is served`, {
+      skill_id: skillId,
+    });
+  if (row.state === 'archived')
+    throw new SkilldexError('SKILL_ARCHIVED', `skill ${skillId} is archived`, {
+      skill_id: skillId,
+    });
   return row;
 }
 
@@ -135,5 +180,9 @@ function decodeCursor(cursor: string): string {
   } catch {
     // Fall through to the coded error below: a cursor is opaque and must come from a previous page.
   }
-  throw new SkilldexError('INVALID_ARGUMENT', 'invalid cursor: pass the next_cursor of a previous page', { cursor });
+  throw new SkilldexError(
+    'INVALID_ARGUMENT',
+    'invalid cursor: pass the next_cursor of a previous page',
+    { cursor },
+  );
 }

@@ -7,7 +7,13 @@
 import { assertKnownOptions, optionKeys, type Problem } from '../errors.js';
 import { realpathOrUndefined, walkFiles } from '../fsx/index.js';
 import { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
-import { resolveScopes, scopeOptionsOf, type PluginFilter, type Scope, type ScopeOptions } from './scopes.js';
+import {
+  resolveScopes,
+  scopeOptionsOf,
+  type PluginFilter,
+  type Scope,
+  type ScopeOptions,
+} from './scopes.js';
 
 /** The exact file name of a skill (README.md `skilldex scan`). */
 export const SKILL_FILE = 'SKILL.md';
@@ -74,7 +80,9 @@ export function enumerateSkillFiles(
   scopes: readonly Scope[],
   options: Pick<DiscoverOptions, 'maxDepth' | 'maxEntries'> = {},
 ): { files: FileOrigin[]; skipped: SkippedFile[] } {
-  const allowed = scopes.map((s) => realpathOrUndefined(s.path)).filter((p): p is string => p !== undefined);
+  const allowed = scopes
+    .map((s) => realpathOrUndefined(s.path))
+    .filter((p): p is string => p !== undefined);
   const files: FileOrigin[] = [];
   const skipped: SkippedFile[] = [];
   for (const scope of scopes) {
@@ -89,7 +97,9 @@ export function enumerateSkillFiles(
       files.push({
         path: f.path,
         realPath: f.realPath,
-        ...(f.dev !== undefined && f.ino !== undefined ? { identity: { dev: f.dev, ino: f.ino } } : {}),
+        ...(f.dev !== undefined && f.ino !== undefined
+          ? { identity: { dev: f.dev, ino: f.ino } }
+          : {}),
         scope: scope.kind,
         scopePath: scope.path,
         ...(scope.plugin !== undefined ? { plugin: scope.plugin } : {}),
@@ -138,7 +148,13 @@ export function resolveIdentities(records: readonly SkillRecord[]): {
   for (const r of unique) {
     const winner = byId.get(r.skill_id);
     if (winner) {
-      shadowed.push({ skill_id: r.skill_id, winner: winner.path, winner_scope: winner.scope, shadowed: r.path, shadowed_scope: r.scope });
+      shadowed.push({
+        skill_id: r.skill_id,
+        winner: winner.path,
+        winner_scope: winner.scope,
+        shadowed: r.path,
+        shadowed_scope: r.scope,
+      });
       continue;
     }
     byId.set(r.skill_id, r);
@@ -148,14 +164,25 @@ export function resolveIdentities(records: readonly SkillRecord[]): {
 }
 
 /** The keys of DiscoverOptions. */
-const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()('home', 'project', 'scopes', 'maxBytes', 'maxDepth', 'maxEntries', 'maxFrontmatterBytes');
+const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()(
+  'home',
+  'project',
+  'scopes',
+  'maxBytes',
+  'maxDepth',
+  'maxEntries',
+  'maxFrontmatterBytes',
+);
 
 /**
  * Discovers every skill in the scopes `options` selects. INVALID_ARGUMENT for an unknown option.
  * `onProgress(done, total)` is called every 256 files read and once at the end (total: the
  * SKILL.md files enumerated).
  */
-export function discoverSkills(options: DiscoverOptions = {}, onProgress?: (done: number, total: number) => void): ScanReport {
+export function discoverSkills(
+  options: DiscoverOptions = {},
+  onProgress?: (done: number, total: number) => void,
+): ScanReport {
   assertKnownOptions(options, DISCOVER_OPTION_KEYS, 'discoverSkills');
   const resolved = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(resolved.scopes, options);
@@ -164,7 +191,9 @@ export function discoverSkills(options: DiscoverOptions = {}, onProgress?: (done
     if (onProgress && (i & 255) === 0) onProgress(i, files.length);
     const loaded = loadSkillFile(f, {
       ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-      ...(options.maxFrontmatterBytes !== undefined ? { maxFrontmatterBytes: options.maxFrontmatterBytes } : {}),
+      ...(options.maxFrontmatterBytes !== undefined
+        ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
+        : {}),
     });
     if (loaded.ok) records.push(loaded.record);
     else skipped.push(toSkipped(loaded.problem));
@@ -185,5 +214,10 @@ export function discoverSkills(options: DiscoverOptions = {}, onProgress?: (done
 }
 
 function toSkipped(p: Problem): SkippedFile {
-  return { path: p.path, code: p.code, reason: p.message, ...(p.line !== undefined ? { line: p.line } : {}) };
+  return {
+    path: p.path,
+    code: p.code,
+    reason: p.message,
+    ...(p.line !== undefined ? { line: p.line } : {}),
+  };
 }

@@ -84,7 +84,8 @@ function scalar(raw: string): string | undefined {
 
 function plain(raw: string): string | undefined {
   if (raw === '' || /^[-?:,[\]{}#&*!|>'"%@`\s]/.test(raw)) return undefined;
-  if (raw.includes(': ') || raw.includes(' #') || raw.includes('\t') || raw.endsWith(':')) return undefined;
+  if (raw.includes(': ') || raw.includes(' #') || raw.includes('\t') || raw.endsWith(':'))
+    return undefined;
   if (CORE_SPECIAL_RE.test(raw)) return undefined;
   return raw;
 }

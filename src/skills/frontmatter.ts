@@ -52,10 +52,21 @@ const OPEN_RE = /^---[ \t]*\r?\n/;
 const CLOSE_RE = /^---[ \t]*$/gm;
 
 /** Splits `text` (BOM already removed) into frontmatter and body offset, or a coded problem. */
-export function splitFrontmatter(text: string, label: string): FrontmatterSplit | { ok: false; problem: Problem } {
+export function splitFrontmatter(
+  text: string,
+  label: string,
+): FrontmatterSplit | { ok: false; problem: Problem } {
   const open = OPEN_RE.exec(text);
   if (!open) {
-    return { ok: false, problem: problem('FRONTMATTER_MISSING', label, `${label}: the file must start with a --- line`, 1) };
+    return {
+      ok: false,
+      problem: problem(
+        'FRONTMATTER_MISSING',
+        label,
+        `${label}: the file must start with a --- line`,
+        1,
+      ),
+    };
   }
   const start = open[0].length;
   // Search from the end of the opening fence without copying the (up to 1 MiB) rest of the file.
@@ -64,7 +75,12 @@ export function splitFrontmatter(text: string, label: string): FrontmatterSplit 
   if (!close) {
     return {
       ok: false,
-      problem: problem('FRONTMATTER_UNCLOSED', label, `${label}:1: the frontmatter opened here is never closed by a --- line`, 1),
+      problem: problem(
+        'FRONTMATTER_UNCLOSED',
+        label,
+        `${label}:1: the frontmatter opened here is never closed by a --- line`,
+        1,
+      ),
     };
   }
   const yaml = text.slice(start, close.index).replace(/\r$/, '');
@@ -109,7 +125,12 @@ export function parseFrontmatter(
     const what = err.code === 'DUPLICATE_KEY' ? 'duplicate key' : 'invalid YAML';
     return {
       ok: false,
-      problem: problem('MALFORMED_FRONTMATTER', label, `${label}:${line}: ${what}: ${firstLine(err.message)}`, line),
+      problem: problem(
+        'MALFORMED_FRONTMATTER',
+        label,
+        `${label}:${line}: ${what}: ${firstLine(err.message)}`,
+        line,
+      ),
     };
   }
   let data: unknown;
@@ -118,12 +139,25 @@ export function parseFrontmatter(
   } catch (e) {
     // yaml throws a ReferenceError for excessive alias expansion: an alias bomb, refused as data.
     const msg = e instanceof Error ? e.message : String(e);
-    return { ok: false, problem: problem('MALFORMED_FRONTMATTER', label, `${label}: frontmatter refused: ${firstLine(msg)}`, yamlLine) };
+    return {
+      ok: false,
+      problem: problem(
+        'MALFORMED_FRONTMATTER',
+        label,
+        `${label}: frontmatter refused: ${firstLine(msg)}`,
+        yamlLine,
+      ),
+    };
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return {
       ok: false,
-      problem: problem('MALFORMED_FRONTMATTER', label, `${label}:${yamlLine}: frontmatter must be a mapping of fields`, yamlLine),
+      problem: problem(
+        'MALFORMED_FRONTMATTER',
+        label,
+        `${label}:${yamlLine}: frontmatter must be a mapping of fields`,
+        yamlLine,
+      ),
     };
   }
   return { ok: true, data: data as Record<string, unknown> };
@@ -140,8 +174,16 @@ function firstLine(s: string): string {
  * `yamlChars` of source plus PARSED_SLACK_CHARS; undefined when within budget. Stops counting at
  * the budget, so a bomb costs no more than the budget to measure.
  */
-export function checkParsedSize(data: unknown, yamlChars: number, label: string, yamlLine = 2): Problem | undefined {
-  const budget = Math.min(MAX_PARSED_FRONTMATTER_CHARS, PARSED_TO_SOURCE_RATIO * yamlChars + PARSED_SLACK_CHARS);
+export function checkParsedSize(
+  data: unknown,
+  yamlChars: number,
+  label: string,
+  yamlLine = 2,
+): Problem | undefined {
+  const budget = Math.min(
+    MAX_PARSED_FRONTMATTER_CHARS,
+    PARSED_TO_SOURCE_RATIO * yamlChars + PARSED_SLACK_CHARS,
+  );
   const size = serialisedSize(data, budget);
   if (size <= budget) return undefined;
   return problem(

@@ -76,7 +76,9 @@ export function loadSkillFile(
   const file = readHeadHashed(origin.realPath, {
     label,
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-    ...(options.maxFrontmatterBytes !== undefined ? { headBytes: options.maxFrontmatterBytes } : {}),
+    ...(options.maxFrontmatterBytes !== undefined
+      ? { headBytes: options.maxFrontmatterBytes }
+      : {}),
     ...(origin.identity !== undefined ? { expect: origin.identity } : {}),
   });
   if (!file.ok) return { ok: false, problem: file.problem };
@@ -86,7 +88,12 @@ export function loadSkillFile(
     if (file.truncated && split.problem.code === 'FRONTMATTER_UNCLOSED') {
       return {
         ok: false,
-        problem: problem('FRONTMATTER_TOO_LARGE', label, `${label}: the frontmatter does not close within ${file.head.length} characters, over its cap`, 1),
+        problem: problem(
+          'FRONTMATTER_TOO_LARGE',
+          label,
+          `${label}: the frontmatter does not close within ${file.head.length} characters, over its cap`,
+          1,
+        ),
       };
     }
     return split;
@@ -121,7 +128,14 @@ export function loadSkillFile(
     warnings: f.warnings,
     flags: f.flags,
     provenance: [origin.path],
-    ...(options.bodyExcerptChars !== undefined ? { body_excerpt: file.head.slice(split.bodyOffset, split.bodyOffset + options.bodyExcerptChars) } : {}),
+    ...(options.bodyExcerptChars !== undefined
+      ? {
+          body_excerpt: file.head.slice(
+            split.bodyOffset,
+            split.bodyOffset + options.bodyExcerptChars,
+          ),
+        }
+      : {}),
   };
   return { ok: true, record };
 }

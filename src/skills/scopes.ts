@@ -11,7 +11,8 @@ import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors
 import { isInside, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
 
 /** Kinds of scope, in precedence order. */
-export type ScopeKind = 'personal' | 'personal-agents' | 'project' | 'project-agents' | 'plugin' | 'custom';
+export type ScopeKind =
+  'personal' | 'personal-agents' | 'project' | 'project-agents' | 'plugin' | 'custom';
 
 /** One folder skills are read from. */
 export interface Scope {
@@ -24,7 +25,8 @@ export interface Scope {
 }
 
 /** How plugin folders were chosen. */
-export type PluginFilter = 'enabled-list' | 'none (installed_plugins.json unreadable)' | 'not applicable';
+export type PluginFilter =
+  'enabled-list' | 'none (installed_plugins.json unreadable)' | 'not applicable';
 
 /** Options of `resolveScopes`. */
 export interface ScopeOptions {
@@ -104,10 +106,17 @@ export function resolvePluginScopes(
   if (!registry.ok) {
     if (realPluginsDir !== undefined) {
       problems.push(
-        problem('PLUGIN_REGISTRY_UNREADABLE', registryPath, `${registryPath}: ${registry.reason}; every plugin folder is read, no enabled-list filter applied`),
+        problem(
+          'PLUGIN_REGISTRY_UNREADABLE',
+          registryPath,
+          `${registryPath}: ${registry.reason}; every plugin folder is read, no enabled-list filter applied`,
+        ),
       );
     }
-    return { scopes: realPluginsDir ? allPluginFolders(pluginsDir) : [], filter: 'none (installed_plugins.json unreadable)' };
+    return {
+      scopes: realPluginsDir ? allPluginFolders(pluginsDir) : [],
+      filter: 'none (installed_plugins.json unreadable)',
+    };
   }
   const disabled = readDisabledPlugins(path.join(home, '.claude', 'settings.json'), problems);
   const entries = registryEntries(registry.value);
@@ -119,7 +128,11 @@ export function resolvePluginScopes(
     // such as `../../../elsewhere@market` would make discovery read `elsewhere/skills`.
     if (!isPlainSegment(plugin)) {
       problems.push(
-        problem('PATH_OUTSIDE_ROOT', registryPath, `plugin key ${JSON.stringify(key)} in ${registryPath} is not a plain folder name; not read`),
+        problem(
+          'PATH_OUTSIDE_ROOT',
+          registryPath,
+          `plugin key ${JSON.stringify(key)} in ${registryPath} is not a plain folder name; not read`,
+        ),
       );
       continue;
     }
@@ -128,7 +141,13 @@ export function resolvePluginScopes(
       const real = realpathOrUndefined(abs) ?? abs;
       // An installPath is trusted only inside ~/.claude/plugins: the registry must not widen the scopes.
       if (realPluginsDir === undefined || !isInside(realPluginsDir, real)) {
-        problems.push(problem('PATH_OUTSIDE_ROOT', abs, `plugin ${key}: installPath ${abs} is outside ${pluginsDir}; not read`));
+        problems.push(
+          problem(
+            'PATH_OUTSIDE_ROOT',
+            abs,
+            `plugin ${key}: installPath ${abs} is outside ${pluginsDir}; not read`,
+          ),
+        );
         continue;
       }
       out.push({ path: path.join(abs, 'skills'), plugin });
@@ -136,8 +155,17 @@ export function resolvePluginScopes(
     const plain = path.join(pluginsDir, plugin);
     const plainReal = realpathOrUndefined(plain);
     // A plugin folder that is a link out of ~/.claude/plugins is refused like an installPath.
-    if (plainReal !== undefined && (realPluginsDir === undefined || !isInside(realPluginsDir, plainReal))) {
-      problems.push(problem('PATH_OUTSIDE_ROOT', plain, `plugin ${key}: folder ${plain} leads to ${plainReal}, outside ${pluginsDir}; not read`));
+    if (
+      plainReal !== undefined &&
+      (realPluginsDir === undefined || !isInside(realPluginsDir, plainReal))
+    ) {
+      problems.push(
+        problem(
+          'PATH_OUTSIDE_ROOT',
+          plain,
+          `plugin ${key}: folder ${plain} leads to ${plainReal}, outside ${pluginsDir}; not read`,
+        ),
+      );
       continue;
     }
     out.push({ path: path.join(plain, 'skills'), plugin });
@@ -156,7 +184,11 @@ function registryEntries(value: unknown): { key: string; installPaths: string[] 
     const records = Array.isArray(rec) ? rec : [rec];
     const installPaths: string[] = [];
     for (const r of records) {
-      if (r && typeof r === 'object' && typeof (r as Record<string, unknown>)['installPath'] === 'string') {
+      if (
+        r &&
+        typeof r === 'object' &&
+        typeof (r as Record<string, unknown>)['installPath'] === 'string'
+      ) {
         installPaths.push((r as Record<string, string>)['installPath']!);
       }
     }
@@ -175,12 +207,19 @@ function readDisabledPlugins(settingsPath: string, problems: Problem[]): Set<str
   if (!existsSync(settingsPath)) return disabled;
   const settings = readJson(settingsPath);
   if (!settings.ok) {
-    problems.push(problem('SETTINGS_UNREADABLE', settingsPath, `${settingsPath}: ${settings.reason}; enabledPlugins ignored`));
+    problems.push(
+      problem(
+        'SETTINGS_UNREADABLE',
+        settingsPath,
+        `${settingsPath}: ${settings.reason}; enabledPlugins ignored`,
+      ),
+    );
     return disabled;
   }
   const enabled = (settings.value as Record<string, unknown> | null)?.['enabledPlugins'];
   if (enabled && typeof enabled === 'object') {
-    for (const [k, v] of Object.entries(enabled as Record<string, unknown>)) if (v === false) disabled.add(k);
+    for (const [k, v] of Object.entries(enabled as Record<string, unknown>))
+      if (v === false) disabled.add(k);
   }
   return disabled;
 }
@@ -201,7 +240,9 @@ function allPluginFolders(pluginsDir: string): { path: string; plugin: string }[
       }
     }
   }
-  return out.filter((p) => isDir(p.path)).sort((a, b) => cmp(a.plugin, b.plugin) || cmp(a.path, b.path));
+  return out
+    .filter((p) => isDir(p.path))
+    .sort((a, b) => cmp(a.plugin, b.plugin) || cmp(a.path, b.path));
 }
 
 function readJson(p: string): { ok: true; value: unknown } | { ok: false; reason: string } {
@@ -210,7 +251,10 @@ function readJson(p: string): { ok: true; value: unknown } | { ok: false; reason
   try {
     return { ok: true, value: JSON.parse(r.text) };
   } catch (err) {
-    return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+    return {
+      ok: false,
+      reason: `not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+    };
   }
 }
 

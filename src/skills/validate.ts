@@ -24,10 +24,24 @@ const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Fields of the Agent Skills spec plus the extensions Claude Code and other clients read. */
 export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
-  'name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools',
-  'when_to_use', 'version', 'keywords', 'tags',
+  'name',
+  'description',
+  'license',
+  'compatibility',
+  'metadata',
+  'allowed-tools',
+  'when_to_use',
+  'version',
+  'keywords',
+  'tags',
   // Claude Code's own fields.
-  'argument-hint', 'disable-model-invocation', 'user-invocable', 'model', 'context', 'agent', 'hooks',
+  'argument-hint',
+  'disable-model-invocation',
+  'user-invocable',
+  'model',
+  'context',
+  'agent',
+  'hooks',
 ]);
 
 /** The fields skilldex reads from a validated frontmatter. */
@@ -55,37 +69,74 @@ export function validateFrontmatter(
   const warnings: Problem[] = [];
   const name = scalarString(data['name']);
   if (name === undefined || name.trim() === '') {
-    return { ok: false, problem: problem('MISSING_NAME', label, `${label}: frontmatter has no name (a non-empty string)`) };
+    return {
+      ok: false,
+      problem: problem(
+        'MISSING_NAME',
+        label,
+        `${label}: frontmatter has no name (a non-empty string)`,
+      ),
+    };
   }
   if (typeof data['name'] !== 'string') {
-    warnings.push(problem('FIELD_TYPE', label, `${label}: name should be a string, found ${typeof data['name']}`));
+    warnings.push(
+      problem(
+        'FIELD_TYPE',
+        label,
+        `${label}: name should be a string, found ${typeof data['name']}`,
+      ),
+    );
   }
   const description = scalarString(data['description']);
   if (description === undefined || description.trim() === '') {
     return {
       ok: false,
-      problem: problem('MISSING_DESCRIPTION', label, `${label}: frontmatter has no description (a non-empty string)`),
+      problem: problem(
+        'MISSING_DESCRIPTION',
+        label,
+        `${label}: frontmatter has no description (a non-empty string)`,
+      ),
     };
   }
   if (name.length > MAX_NAME_CHARS || !NAME_RE.test(name)) {
     warnings.push(
-      problem('NAME_INVALID', label, `${label}: name ${JSON.stringify(name)} must be 1-${MAX_NAME_CHARS} chars of a-z, 0-9 and single inner hyphens`),
+      problem(
+        'NAME_INVALID',
+        label,
+        `${label}: name ${JSON.stringify(name)} must be 1-${MAX_NAME_CHARS} chars of a-z, 0-9 and single inner hyphens`,
+      ),
     );
   }
   if (name !== folderName) {
-    warnings.push(problem('NAME_FOLDER_MISMATCH', label, `${label}: name ${JSON.stringify(name)} differs from its folder ${JSON.stringify(folderName)}`));
+    warnings.push(
+      problem(
+        'NAME_FOLDER_MISMATCH',
+        label,
+        `${label}: name ${JSON.stringify(name)} differs from its folder ${JSON.stringify(folderName)}`,
+      ),
+    );
   }
   if (description.length > MAX_DESCRIPTION_CHARS) {
     warnings.push(
-      problem('DESCRIPTION_TOO_LONG', label, `${label}: description is ${description.length} characters, over ${MAX_DESCRIPTION_CHARS}`),
+      problem(
+        'DESCRIPTION_TOO_LONG',
+        label,
+        `${label}: description is ${description.length} characters, over ${MAX_DESCRIPTION_CHARS}`,
+      ),
     );
   }
   for (const key of Object.keys(data)) {
-    if (!KNOWN_FIELDS.has(key)) warnings.push(problem('UNKNOWN_FIELD', label, `${label}: unknown field ${JSON.stringify(key)}`));
+    if (!KNOWN_FIELDS.has(key))
+      warnings.push(
+        problem('UNKNOWN_FIELD', label, `${label}: unknown field ${JSON.stringify(key)}`),
+      );
   }
   const keywords = stringList(data['keywords'], 'keywords', label, warnings);
   const tags = stringList(data['tags'], 'tags', label, warnings);
-  for (const [field, list] of [['keywords', keywords], ['tags', tags]] as const) {
+  for (const [field, list] of [
+    ['keywords', keywords],
+    ['tags', tags],
+  ] as const) {
     const over = listOverCap(list, field, label);
     if (over !== undefined) return { ok: false, problem: over };
   }
@@ -97,7 +148,11 @@ export function validateFrontmatter(
   const version = scalarString(data['version']) ?? metaVersion;
   if (version !== undefined && !isShortLine(version)) {
     warnings.push(
-      problem('VERSION_INVALID', label, `${label}: version must be one line of at most ${MAX_VERSION_CHARS} characters without control characters (found ${version.length} characters)`),
+      problem(
+        'VERSION_INVALID',
+        label,
+        `${label}: version must be one line of at most ${MAX_VERSION_CHARS} characters without control characters (found ${version.length} characters)`,
+      ),
     );
   }
   const whenToUse = scalarString(data['when_to_use']);
@@ -107,17 +162,33 @@ export function validateFrontmatter(
   const hidden = findHiddenCharacters(text);
   if (hidden.length > 0) {
     flags.add('HIDDEN_CHARACTERS');
-    warnings.push(problem('HIDDEN_CHARACTERS', label, `${label}: invisible or bidi-control characters ${hidden.join(', ')}`));
+    warnings.push(
+      problem(
+        'HIDDEN_CHARACTERS',
+        label,
+        `${label}: invisible or bidi-control characters ${hidden.join(', ')}`,
+      ),
+    );
   }
   if (findConfusables(name) || findConfusables(description)) {
     flags.add('CONFUSABLE_CHARACTERS');
-    warnings.push(problem('CONFUSABLE_CHARACTERS', label, `${label}: Latin text mixed with look-alike Cyrillic or Greek letters`));
+    warnings.push(
+      problem(
+        'CONFUSABLE_CHARACTERS',
+        label,
+        `${label}: Latin text mixed with look-alike Cyrillic or Greek letters`,
+      ),
+    );
   }
   const phrases = findInstructionLike(description + '\n' + (whenToUse ?? ''));
   if (phrases.length > 0) {
     flags.add('INSTRUCTION_LIKE');
     warnings.push(
-      problem('INSTRUCTION_LIKE', label, `${label}: description reads like instructions (${phrases.map((p) => JSON.stringify(p)).join(', ')}); treated as data`),
+      problem(
+        'INSTRUCTION_LIKE',
+        label,
+        `${label}: description reads like instructions (${phrases.map((p) => JSON.stringify(p)).join(', ')}); treated as data`,
+      ),
     );
   }
   const fields: SkillFields = {
@@ -142,7 +213,11 @@ function scalarString(v: unknown): string | undefined {
 // keywords and tags: a YAML list of scalars, or one comma-separated string.
 function stringList(v: unknown, field: string, label: string, warnings: Problem[]): string[] {
   if (v === undefined || v === null) return [];
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   if (Array.isArray(v)) {
     const out: string[] = [];
     for (const item of v) {
@@ -155,7 +230,13 @@ function stringList(v: unknown, field: string, label: string, warnings: Problem[
     }
     return out;
   }
-  warnings.push(problem('FIELD_TYPE', label, `${label}: ${field} must be a list of strings or a comma-separated string`));
+  warnings.push(
+    problem(
+      'FIELD_TYPE',
+      label,
+      `${label}: ${field} must be a list of strings or a comma-separated string`,
+    ),
+  );
   return [];
 }
 
@@ -166,11 +247,19 @@ function isShortLine(s: string): boolean {
 
 function listOverCap(list: readonly string[], field: string, label: string): Problem | undefined {
   if (list.length > MAX_LIST_ITEMS) {
-    return problem('FRONTMATTER_TOO_LARGE', label, `${label}: ${field} lists ${list.length} items, over the cap of ${MAX_LIST_ITEMS}`);
+    return problem(
+      'FRONTMATTER_TOO_LARGE',
+      label,
+      `${label}: ${field} lists ${list.length} items, over the cap of ${MAX_LIST_ITEMS}`,
+    );
   }
   const long = list.find((k) => k.length > MAX_LIST_ITEM_CHARS);
   if (long !== undefined) {
-    return problem('FRONTMATTER_TOO_LARGE', label, `${label}: a ${field} item is ${long.length} characters, over the cap of ${MAX_LIST_ITEM_CHARS}`);
+    return problem(
+      'FRONTMATTER_TOO_LARGE',
+      label,
+      `${label}: a ${field} item is ${long.length} characters, over the cap of ${MAX_LIST_ITEM_CHARS}`,
+    );
   }
   return undefined;
 }

@@ -148,7 +148,10 @@ function scanSummary(text: string, from: number): { section: string | undefined;
       return { section: text.slice(start, lineStart).trim(), ended: true };
     }
   }
-  return { section: start < 0 ? undefined : text.slice(Math.min(start, text.length)).trim(), ended: false };
+  return {
+    section: start < 0 ? undefined : text.slice(Math.min(start, text.length)).trim(),
+    ended: false,
+  };
 }
 
 function stringList(

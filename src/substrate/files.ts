@@ -177,7 +177,11 @@ export class SubstrateFiles {
     this.record(rel, 'summary', why);
     const cached = this.texts.get(abs) ?? this.heads.get(abs);
     if (cached !== undefined) return { ok: true, text: cached };
-    const file = readPrefixUntil(abs, { maxBytes: Math.min(MAX_SUMMARY_READ_BYTES, this.maxBytes), label: rel, enough: done });
+    const file = readPrefixUntil(abs, {
+      maxBytes: Math.min(MAX_SUMMARY_READ_BYTES, this.maxBytes),
+      label: rel,
+      enough: done,
+    });
     if (!file.ok) return { ok: false, problem: file.problem };
     if (file.complete) this.texts.set(abs, file.text);
     else this.heads.set(abs, file.text);

@@ -87,7 +87,12 @@ export function readSubstrate(query: string, options: ReadSubstrateOptions): Sub
 
 type Decision = { readonly depth: StopDepth; readonly match: MatchStrength } | undefined;
 
-function decide(q: ParsedQuery, row: IndexRow, reader: EntryReader, nearMisses: TagNearMiss[]): Decision {
+function decide(
+  q: ParsedQuery,
+  row: IndexRow,
+  reader: EntryReader,
+  nearMisses: TagNearMiss[],
+): Decision {
   if (q.kind === 'topic') return decideTopic(q.terms, row, reader);
   if (q.kind === 'path glob') return decideGlob(q.glob, row, reader);
   const entry = reader.summary(row, 'summary: a tag query needs the frontmatter tags');
@@ -204,7 +209,12 @@ class EntryReader {
       return undefined;
     }
     // A bounded read: the entry's start up to the heading after ## Summary, never its body.
-    const opened = this.files.openSummary(located.entry.abs, located.entry.rel, why, summaryIsComplete);
+    const opened = this.files.openSummary(
+      located.entry.abs,
+      located.entry.rel,
+      why,
+      summaryIsComplete,
+    );
     if (!opened.ok) {
       this.problems.push(opened.problem);
       return undefined;

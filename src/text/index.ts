@@ -4,7 +4,18 @@ export { tokenize, contentTokens, distinctContentTokens } from './tokenize.js';
 export { STOP_WORDS, isStopWord } from './stop-words.js';
 export { stem } from './stem.js';
 export { boundedEditDistance } from './edit-distance.js';
-export { findHiddenCharacters, findConfusables, findInstructionLike, escapeInvisible } from './flags.js';
+export {
+  findHiddenCharacters,
+  findConfusables,
+  findInstructionLike,
+  escapeInvisible,
+} from './flags.js';
 export { analyzeTerms, identifierTokens, splitIdentifier } from './analyze.js';
-export { CUT_MARK, MAX_FIELD_CHARS, hasUnsafeCharacters, sanitizeBlock, sanitizeField } from './sanitize.js';
+export {
+  CUT_MARK,
+  MAX_FIELD_CHARS,
+  hasUnsafeCharacters,
+  sanitizeBlock,
+  sanitizeField,
+} from './sanitize.js';
 export { escapeBlockStart, markdownInline, markdownQuote } from './markdown.js';

@@ -259,85 +259,89 @@ describe('a reader during a re-index', () => {
 });
 
 describe('an index killed with SIGKILL mid-ingest', () => {
-  it('leaves the last published generation serving, and the next index recovers', { timeout: 240_000 }, async () => {
-    const N = 3_000;
-    const root = tmpDir();
-    const v1 = treeFiles(range(0, N), 0);
-    writeTree(root, v1);
-    const catalog = newCatalogPath();
-    const g1 = indexTree(catalog, root).publish!.catalog_generation;
-    expect(g1).toBe(generationOf(v1));
-    const router = new Router({ catalog, telemetry: false });
-    try {
-      const before = JSON.stringify(router.search({ query: 'alpha report', limit: 10 }));
-      // s4 keeps its bytes in every variant; s3 (every third skill) changes.
-      const stablePin = router.search({ query: 's4', limit: 1 }).candidates[0]!;
-      const changedPin = router.search({ query: 's3', limit: 1 }).candidates[0]!;
-      expect([stablePin.skill_id, changedPin.skill_id]).toEqual(['s4', 's3']);
+  it(
+    'leaves the last published generation serving, and the next index recovers',
+    { timeout: 240_000 },
+    async () => {
+      const N = 3_000;
+      const root = tmpDir();
+      const v1 = treeFiles(range(0, N), 0);
+      writeTree(root, v1);
+      const catalog = newCatalogPath();
+      const g1 = indexTree(catalog, root).publish!.catalog_generation;
+      expect(g1).toBe(generationOf(v1));
+      const router = new Router({ catalog, telemetry: false });
+      try {
+        const before = JSON.stringify(router.search({ query: 'alpha report', limit: 10 }));
+        // s4 keeps its bytes in every variant; s3 (every third skill) changes.
+        const stablePin = router.search({ query: 's4', limit: 1 }).candidates[0]!;
+        const changedPin = router.search({ query: 's3', limit: 1 }).candidates[0]!;
+        expect([stablePin.skill_id, changedPin.skill_id]).toEqual(['s4', 's3']);
 
-      // Round 1: killed while reading files (no write transaction has begun).
-      const v2 = { ...treeFiles(range(0, N), 1), ...treeFiles(range(N, N + 300), 0) };
-      writeTree(root, v2);
-      const killed = runChild('indexer.mjs', [catalog, root], (line, c) => {
-        if (/^PROGRESS (\d+) /.exec(line) && Number(line.split(' ')[1]) >= 256) c.kill();
-      });
-      const exit1 = await killed.exited;
-      const reachedWrite = killed.lines.includes(`PROGRESS ${N + 300} ${N + 300}`);
-      expect(killed.lines).not.toContain('DONE');
-      expect(exit1.signal).toBe('SIGKILL');
-      if (!reachedWrite) {
-        expect(router.currentGeneration()).toBe(g1);
-        expect(JSON.stringify(router.search({ query: 'alpha report', limit: 10 }))).toBe(before);
-        expect(getGenerations({ catalog })).toHaveLength(1);
-      }
-      // A skill whose file did not change still fetches; one whose file changed has drifted.
-      if (!reachedWrite) {
-        const fetchPin = (c: Candidate): FetchResult =>
+        // Round 1: killed while reading files (no write transaction has begun).
+        const v2 = { ...treeFiles(range(0, N), 1), ...treeFiles(range(N, N + 300), 0) };
+        writeTree(root, v2);
+        const killed = runChild('indexer.mjs', [catalog, root], (line, c) => {
+          if (/^PROGRESS (\d+) /.exec(line) && Number(line.split(' ')[1]) >= 256) c.kill();
+        });
+        const exit1 = await killed.exited;
+        const reachedWrite = killed.lines.includes(`PROGRESS ${N + 300} ${N + 300}`);
+        expect(killed.lines).not.toContain('DONE');
+        expect(exit1.signal).toBe('SIGKILL');
+        if (!reachedWrite) {
+          expect(router.currentGeneration()).toBe(g1);
+          expect(JSON.stringify(router.search({ query: 'alpha report', limit: 10 }))).toBe(before);
+          expect(getGenerations({ catalog })).toHaveLength(1);
+        }
+        // A skill whose file did not change still fetches; one whose file changed has drifted.
+        if (!reachedWrite) {
+          const fetchPin = (c: Candidate): FetchResult =>
+            router.fetch({
+              skill_id: c.skill_id,
+              expected_revision: c.revision_id,
+              catalog_generation: g1,
+              context: '',
+            });
+          expect(fetchPin(stablePin).body).toContain(`Body of ${stablePin.skill_id}.`);
+          expect(codeOf(() => fetchPin(changedPin))).toBe('INDEX_DRIFT');
+        }
+        const recovered = indexTree(catalog, root);
+        const g2 = generationOf(v2);
+        expect(recovered.publish?.catalog_generation).toBe(g2);
+        expect(router.currentGeneration()).toBe(g2);
+        expect(router.search({ query: 'omega1', limit: 3 }).candidates).toHaveLength(3);
+
+        // Round 2: killed as soon as every file is read (the write transaction is about to begin or running).
+        const v3 = { ...treeFiles(range(0, N + 300), 2) };
+        writeTree(root, v3);
+        const killed2 = runChild('indexer.mjs', [catalog, root], (line, c) => {
+          if (line === `PROGRESS ${N + 300} ${N + 300}`) c.kill();
+        });
+        await killed2.exited;
+        const g3 = generationOf(v3);
+        const serving = router.currentGeneration();
+        expect([g2, g3]).toContain(serving);
+        const gens = getGenerations({ catalog });
+        expect(gens.find((g) => g.published)?.catalog_generation).toBe(serving);
+        const r = router.search({ query: 'alpha report', limit: 10 });
+        expect(r.catalog_generation).toBe(serving);
+        const again = indexTree(catalog, root);
+        expect(again.publish?.catalog_generation).toBe(g3);
+        expect(router.currentGeneration()).toBe(g3);
+        const top = router.search({ query: 'omega2 alpha', limit: 1 }).candidates[0]!;
+        expect(
           router.fetch({
-            skill_id: c.skill_id,
-            expected_revision: c.revision_id,
-            catalog_generation: g1,
+            skill_id: top.skill_id,
+            expected_revision: top.revision_id,
+            catalog_generation: top.catalog_generation,
             context: '',
-          });
-        expect(fetchPin(stablePin).body).toContain(`Body of ${stablePin.skill_id}.`);
-        expect(codeOf(() => fetchPin(changedPin))).toBe('INDEX_DRIFT');
+          }).body,
+        ).toContain(`Body of ${top.skill_id}`);
+      } finally {
+        router.close();
       }
-      const recovered = indexTree(catalog, root);
-      const g2 = generationOf(v2);
-      expect(recovered.publish?.catalog_generation).toBe(g2);
-      expect(router.currentGeneration()).toBe(g2);
-      expect(router.search({ query: 'omega1', limit: 3 }).candidates).toHaveLength(3);
-
-      // Round 2: killed as soon as every file is read (the write transaction is about to begin or running).
-      const v3 = { ...treeFiles(range(0, N + 300), 2) };
-      writeTree(root, v3);
-      const killed2 = runChild('indexer.mjs', [catalog, root], (line, c) => {
-        if (line === `PROGRESS ${N + 300} ${N + 300}`) c.kill();
-      });
-      await killed2.exited;
-      const g3 = generationOf(v3);
-      const serving = router.currentGeneration();
-      expect([g2, g3]).toContain(serving);
-      const gens = getGenerations({ catalog });
-      expect(gens.find((g) => g.published)?.catalog_generation).toBe(serving);
-      const r = router.search({ query: 'alpha report', limit: 10 });
-      expect(r.catalog_generation).toBe(serving);
-      const again = indexTree(catalog, root);
-      expect(again.publish?.catalog_generation).toBe(g3);
-      expect(router.currentGeneration()).toBe(g3);
-      const top = router.search({ query: 'omega2 alpha', limit: 1 }).candidates[0]!;
-      expect(
-        router.fetch({
-          skill_id: top.skill_id,
-          expected_revision: top.revision_id,
-          catalog_generation: top.catalog_generation,
-          context: '',
-        }).body,
-      ).toContain(`Body of ${top.skill_id}`);
-    } finally {
-      router.close();
-    }
-  });
+    },
+  );
 });
 
 describe('a catalog restored over a newer one', () => {

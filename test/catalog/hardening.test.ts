@@ -10,7 +10,13 @@ import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { POLICY_ID, Router, getGenerations, indexCatalog, telemetryPathFor } from '../../src/index.js';
+import {
+  POLICY_ID,
+  Router,
+  getGenerations,
+  indexCatalog,
+  telemetryPathFor,
+} from '../../src/index.js';
 import { MAX_EVENT_ROWS, TelemetryStore } from '../../src/catalog/index.js';
 import { runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, bytesOf, codeOf, indexTree, newCatalogPath, skillText } from './support.js';
@@ -21,7 +27,12 @@ function library(version = 'one'): string {
   const root = tmpDir();
   writeTree(
     root,
-    Object.fromEntries(NAMES.map((n) => [`${n}/SKILL.md`, skillText(n, { description: `The ${n} skill, edition ${version}.`, keywords: [n] })])),
+    Object.fromEntries(
+      NAMES.map((n) => [
+        `${n}/SKILL.md`,
+        skillText(n, { description: `The ${n} skill, edition ${version}.`, keywords: [n] }),
+      ]),
+    ),
   );
   return root;
 }
@@ -34,7 +45,9 @@ function published(catalog: string): { seq: number; catalog_generation: string }
 function revisionOf(catalog: string, skillId: string): string {
   const router = new Router({ catalog, telemetry: false });
   try {
-    return router.search({ query: skillId, limit: 1 }).candidates.find((c) => c.skill_id === skillId)!.revision_id;
+    return router
+      .search({ query: skillId, limit: 1 })
+      .candidates.find((c) => c.skill_id === skillId)!.revision_id;
   } finally {
     router.close();
   }
@@ -59,7 +72,10 @@ describe('two indexers', () => {
         // indexer sees edition two on disk and publishes it.
         if (interleaved || total === 0 || done !== total) return;
         interleaved = true;
-        writeFileSync(path.join(root, 'alpha', 'SKILL.md'), skillText('alpha', { description: 'The alpha skill, edition two.', keywords: ['alpha'] }));
+        writeFileSync(
+          path.join(root, 'alpha', 'SKILL.md'),
+          skillText('alpha', { description: 'The alpha skill, edition two.', keywords: ['alpha'] }),
+        );
         newer = indexTree(catalog, root).publish!.catalog_generation;
       },
     });
@@ -69,7 +85,14 @@ describe('two indexers', () => {
     const router = new Router({ catalog, telemetry: false });
     try {
       const hit = router.search({ query: 'alpha edition', limit: 1 }).candidates[0]!;
-      expect(router.fetch({ skill_id: 'alpha', expected_revision: hit.revision_id, catalog_generation: hit.catalog_generation, context: '' }).body).toBeDefined();
+      expect(
+        router.fetch({
+          skill_id: 'alpha',
+          expected_revision: hit.revision_id,
+          catalog_generation: hit.catalog_generation,
+          context: '',
+        }).body,
+      ).toBeDefined();
     } finally {
       router.close();
     }
@@ -82,9 +105,18 @@ describe('index refusals', () => {
     const catalog = newCatalogPath();
     indexTree(catalog, root);
     const before = bytesOf(catalog);
-    const r = await runCli(['index', '--catalog', catalog, '--scope', path.join(root, 'skilz'), '--json']);
+    const r = await runCli([
+      'index',
+      '--catalog',
+      catalog,
+      '--scope',
+      path.join(root, 'skilz'),
+      '--json',
+    ]);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', details: { option: '--scope' } } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      error: { code: 'INVALID_ARGUMENT', details: { option: '--scope' } },
+    });
     expect(bytesOf(catalog).equals(before)).toBe(true);
   });
 
@@ -96,7 +128,9 @@ describe('index refusals', () => {
     const subset = path.join(root, 'alpha');
     const refused = await runCli(['index', '--catalog', catalog, '--scope', subset, '--json']);
     expect(refused.code).toBe(2);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'CATALOG_SHRINK', details: { retired: 3, active: 4 } } });
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      error: { code: 'CATALOG_SHRINK', details: { retired: 3, active: 4 } },
+    });
     expect(published(catalog)).toEqual(gen);
     // Half exactly is allowed; more needs the flag.
     rmSync(path.join(root, 'alpha'), { recursive: true });
@@ -105,9 +139,20 @@ describe('index refusals', () => {
     rmSync(path.join(root, 'charlie'), { recursive: true });
     rmSync(path.join(root, 'delta'), { recursive: true });
     expect((await runCli(['index', '--catalog', catalog, '--scope', root, '--json'])).code).toBe(2);
-    const allowed = await runCli(['index', '--catalog', catalog, '--scope', root, '--allow-shrink', '--json']);
+    const allowed = await runCli([
+      'index',
+      '--catalog',
+      catalog,
+      '--scope',
+      root,
+      '--allow-shrink',
+      '--json',
+    ]);
     expect(allowed.code).toBe(0);
-    expect((JSON.parse(allowed.stdout) as { removed: string[] }).removed.sort()).toEqual(['charlie', 'delta']);
+    expect((JSON.parse(allowed.stdout) as { removed: string[] }).removed.sort()).toEqual([
+      'charlie',
+      'delta',
+    ]);
   });
 });
 
@@ -116,19 +161,56 @@ describe('index --dry-run', () => {
     const root = library();
     const catalog = newCatalogPath();
     indexTree(catalog, root);
-    writeFileSync(path.join(root, 'alpha', 'SKILL.md'), skillText('alpha', { description: 'Changed.', keywords: ['alpha'] }));
+    writeFileSync(
+      path.join(root, 'alpha', 'SKILL.md'),
+      skillText('alpha', { description: 'Changed.', keywords: ['alpha'] }),
+    );
     rmSync(path.join(root, 'bravo'), { recursive: true });
     writeTree(root, { 'echo/SKILL.md': skillText('echo', { description: 'New.' }) });
     const before = bytesOf(catalog);
-    const dry = await runCli(['index', '--catalog', catalog, '--scope', root, '--dry-run', '--json']);
+    const dry = await runCli([
+      'index',
+      '--catalog',
+      catalog,
+      '--scope',
+      root,
+      '--dry-run',
+      '--json',
+    ]);
     expect(dry.code).toBe(0);
-    const report = JSON.parse(dry.stdout) as { added: string[]; changed: string[]; removed: string[]; publish: unknown; dry_run: boolean };
-    expect(report).toMatchObject({ added: ['echo'], changed: ['alpha'], removed: ['bravo'], publish: null, dry_run: true });
+    const report = JSON.parse(dry.stdout) as {
+      added: string[];
+      changed: string[];
+      removed: string[];
+      publish: unknown;
+      dry_run: boolean;
+    };
+    expect(report).toMatchObject({
+      added: ['echo'],
+      changed: ['alpha'],
+      removed: ['bravo'],
+      publish: null,
+      dry_run: true,
+    });
     expect(bytesOf(catalog).equals(before)).toBe(true);
-    const real = JSON.parse((await runCli(['index', '--catalog', catalog, '--scope', root, '--json'])).stdout) as typeof report;
-    expect([real.added, real.changed, real.removed]).toEqual([report.added, report.changed, report.removed]);
+    const real = JSON.parse(
+      (await runCli(['index', '--catalog', catalog, '--scope', root, '--json'])).stdout,
+    ) as typeof report;
+    expect([real.added, real.changed, real.removed]).toEqual([
+      report.added,
+      report.changed,
+      report.removed,
+    ]);
     const fresh = path.join(tmpDir(), 'never.sqlite');
-    const none = await runCli(['index', '--catalog', fresh, '--scope', root, '--dry-run', '--json']);
+    const none = await runCli([
+      'index',
+      '--catalog',
+      fresh,
+      '--scope',
+      root,
+      '--dry-run',
+      '--json',
+    ]);
     expect(none.code).toBe(0);
     expect((JSON.parse(none.stdout) as typeof report).added).toHaveLength(4);
     expect(existsSync(fresh)).toBe(false);
@@ -141,28 +223,61 @@ describe('skilldex rollback', () => {
     const catalog = newCatalogPath();
     const g1 = indexTree(catalog, root).publish!;
     // The typo case: a subset published with --allow-shrink retires three skills.
-    const r2 = await runCli(['index', '--catalog', catalog, '--scope', path.join(root, 'alpha'), '--allow-shrink', '--policy', POLICY_ID, '--json']);
+    const r2 = await runCli([
+      'index',
+      '--catalog',
+      catalog,
+      '--scope',
+      path.join(root, 'alpha'),
+      '--allow-shrink',
+      '--policy',
+      POLICY_ID,
+      '--json',
+    ]);
     expect(r2.code).toBe(0);
     expect(published(catalog).seq).toBe(2);
     const back = await runCli(['rollback', '--catalog', catalog, '--json']);
     expect(back.code).toBe(0);
-    const report = JSON.parse(back.stdout) as { from: { seq: number }; to: { seq: number }; publish: { seq: number; changed: boolean; catalog_generation: string } };
-    expect(report).toMatchObject({ from: { seq: 2 }, to: { seq: 1 }, publish: { seq: 3, changed: true, catalog_generation: g1.catalog_generation } });
+    const report = JSON.parse(back.stdout) as {
+      from: { seq: number };
+      to: { seq: number };
+      publish: { seq: number; changed: boolean; catalog_generation: string };
+    };
+    expect(report).toMatchObject({
+      from: { seq: 2 },
+      to: { seq: 1 },
+      publish: { seq: 3, changed: true, catalog_generation: g1.catalog_generation },
+    });
     const router = new Router({ catalog, telemetry: false });
     try {
       for (const name of NAMES) {
-        const hit = router.search({ query: name, limit: 4 }).candidates.find((c) => c.skill_id === name)!;
-        expect(router.fetch({ skill_id: name, expected_revision: hit.revision_id, catalog_generation: hit.catalog_generation, context: '' }).skill_id).toBe(name);
+        const hit = router
+          .search({ query: name, limit: 4 })
+          .candidates.find((c) => c.skill_id === name)!;
+        expect(
+          router.fetch({
+            skill_id: name,
+            expected_revision: hit.revision_id,
+            catalog_generation: hit.catalog_generation,
+            context: '',
+          }).skill_id,
+        ).toBe(name);
       }
     } finally {
       router.close();
     }
     // By sequence number and by id prefix; unknown ones are GENERATION_NOT_FOUND (exit 2).
     expect((await runCli(['rollback', '2', '--catalog', catalog, '--json'])).code).toBe(0);
-    expect(published(catalog)).toEqual({ seq: 4, catalog_generation: (JSON.parse(r2.stdout) as { publish: { catalog_generation: string } }).publish.catalog_generation });
+    expect(published(catalog)).toEqual({
+      seq: 4,
+      catalog_generation: (JSON.parse(r2.stdout) as { publish: { catalog_generation: string } })
+        .publish.catalog_generation,
+    });
     expect(revisionOf(catalog, 'alpha')).toMatch(/^sha256:/);
     const prefix = g1.catalog_generation.slice(0, 7 + 12);
-    expect(JSON.parse((await runCli(['rollback', prefix, '--catalog', catalog, '--json'])).stdout)).toMatchObject({
+    expect(
+      JSON.parse((await runCli(['rollback', prefix, '--catalog', catalog, '--json'])).stdout),
+    ).toMatchObject({
       publish: { catalog_generation: g1.catalog_generation },
     });
     for (const bad of ['99', 'sha256:00000000']) {
@@ -170,7 +285,9 @@ describe('skilldex rollback', () => {
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'GENERATION_NOT_FOUND' } });
     }
-    expect(JSON.parse((await runCli(['rollback', 'latest', '--catalog', catalog, '--json'])).stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+    expect(
+      JSON.parse((await runCli(['rollback', 'latest', '--catalog', catalog, '--json'])).stdout),
+    ).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
   });
 });
 
@@ -179,14 +296,24 @@ describe('a long-lived Router', () => {
     const root = library();
     const catalog = newCatalogPath();
     indexTree(catalog, root);
-    writeFileSync(path.join(root, 'alpha', 'SKILL.md'), skillText('alpha', { description: 'Edition two.', keywords: ['alpha'] }));
+    writeFileSync(
+      path.join(root, 'alpha', 'SKILL.md'),
+      skillText('alpha', { description: 'Edition two.', keywords: ['alpha'] }),
+    );
     indexTree(catalog, root);
     const router = new Router({ catalog, telemetry: false });
     try {
       expect(router.search({ query: 'alpha' }).candidates.length).toBeGreaterThan(0);
       // The operator rebuilds the catalog in a new file (sequence 1 again) and renames it over.
       const rebuilt = newCatalogPath();
-      indexCatalog({ catalog: rebuilt, scopes: [root], home: root, project: root, now: () => new Date('2026-01-01T00:00:00.000Z'), policy: POLICY_ID });
+      indexCatalog({
+        catalog: rebuilt,
+        scopes: [root],
+        home: root,
+        project: root,
+        now: () => new Date('2026-01-01T00:00:00.000Z'),
+        policy: POLICY_ID,
+      });
       renameSync(rebuilt, catalog);
       const r = router.search({ query: 'alpha' });
       expect(r.catalog_generation).toBe(published(catalog).catalog_generation);
@@ -235,11 +362,17 @@ describe('telemetry size', () => {
     store.close();
     const db = new Database(file, { readonly: true });
     try {
-      expect((db.prepare(`SELECT count(*) AS n FROM events`).get() as { n: number }).n).toBeLessThanOrEqual(MAX_EVENT_ROWS);
+      expect(
+        (db.prepare(`SELECT count(*) AS n FROM events`).get() as { n: number }).n,
+      ).toBeLessThanOrEqual(MAX_EVENT_ROWS);
     } finally {
       db.close();
     }
     expect(statSync(file).size).toBeGreaterThan(0);
-    expect(codeOf(() => indexCatalog({ catalog: newCatalogPath(), scopes: [path.join(tmpDir(), 'none')] }))).toBe('INVALID_ARGUMENT');
+    expect(
+      codeOf(() =>
+        indexCatalog({ catalog: newCatalogPath(), scopes: [path.join(tmpDir(), 'none')] }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
   });
 });

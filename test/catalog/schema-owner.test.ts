@@ -10,11 +10,28 @@ import { REPO } from '../support/cli.js';
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    e.isDirectory()
+      ? files(path.join(dir, e.name))
+      : e.name.endsWith('.ts')
+        ? [path.join(dir, e.name)]
+        : [],
   );
 }
 
-const TABLES = ['serving', 'serving_fts', 'vocab', 'postings', 'serving_docs', 'revisions', 'generations', 'generation_members', 'published', 'skills', 'files', 'meta'];
+const TABLES = [
+  'serving',
+  'serving_fts',
+  'vocab',
+  'postings',
+  'serving_docs',
+  'revisions',
+  'generations',
+  'generation_members',
+  'published',
+  'skills',
+  'files',
+  'meta',
+];
 
 describe('src/catalog owns the schema', () => {
   it('no file outside src/catalog prepares or runs SQL over catalog tables', () => {
@@ -25,7 +42,8 @@ describe('src/catalog owns the schema', () => {
       const text = readFileSync(f, 'utf8');
       if (/\.prepare\(|\.exec\(`/.test(text)) {
         for (const t of TABLES) {
-          if (new RegExp(`\\b(FROM|JOIN|INTO|UPDATE)\\s+${t}\\b`).test(text)) offenders.push(`${rel}: ${t}`);
+          if (new RegExp(`\\b(FROM|JOIN|INTO|UPDATE)\\s+${t}\\b`).test(text))
+            offenders.push(`${rel}: ${t}`);
         }
       }
     }

@@ -47,7 +47,15 @@ export function indexTree(
   root: string,
   options: { publish?: boolean; policy?: string } = {},
 ): IndexReport {
-  return indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy: POLICY_ID, ...options });
+  return indexCatalog({
+    catalog,
+    scopes: [root],
+    home: root,
+    project: root,
+    now: NOW,
+    policy: POLICY_ID,
+    ...options,
+  });
 }
 
 /** Runs `fn` and returns the SkilldexError code it throws (fails the test when it does not throw). */

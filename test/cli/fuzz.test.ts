@@ -28,7 +28,8 @@ beforeAll(async () => {
     'cascade/skill.index': 'good/: pdf, tables\n: nothing\n../escape: x\n',
     'cascade/good/skill.index': '.: pdf\n',
     'substrate/vocabulary/INDEX.md': '| ID | Description |\n|---|---|\n| a | b |\n',
-    'queries.jsonl': '{"id":"a","query":"pdf"}\nnot json\n{"id":"a","query":""}\n{"id":2,"query":"tables","relevant":["good"]}\n',
+    'queries.jsonl':
+      '{"id":"a","query":"pdf"}\nnot json\n{"id":"a","query":""}\n{"id":2,"query":"tables","relevant":["good"]}\n',
     'junk.sqlite': 'this is not a database at all',
     'empty.sqlite': '',
     'evidence/skill-enrichment/.keep': '',
@@ -37,8 +38,18 @@ beforeAll(async () => {
   symlinkSync(path.join(root, 'loop'), path.join(root, 'loop', 'again'));
   // A link out of the tree, to a harmless folder of its own (never a system folder: commands such
   // as cascade build write inside the folder they are given).
-  symlinkSync(tmpTree({ 'elsewhere/SKILL.md': skillMd('elsewhere', 'Outside the tree.') }), path.join(root, 'skills', 'outside'));
-  const r = await runCli(['index', '--catalog', path.join(root, 'real.sqlite'), '--scope', EXAMPLES, '--json']);
+  symlinkSync(
+    tmpTree({ 'elsewhere/SKILL.md': skillMd('elsewhere', 'Outside the tree.') }),
+    path.join(root, 'skills', 'outside'),
+  );
+  const r = await runCli([
+    'index',
+    '--catalog',
+    path.join(root, 'real.sqlite'),
+    '--scope',
+    EXAMPLES,
+    '--json',
+  ]);
   expect(r.code).toBe(0);
   copyFileSync(path.join(root, 'real.sqlite'), path.join(root, 'spare.sqlite'));
   writeFileSync(path.join(root, 'brief.txt'), 'pdf tables');
@@ -47,9 +58,29 @@ beforeAll(async () => {
 const hostileString = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '-', '--', '---', '\u0000', '\u001b[31m', 'a/../b', 'tag:', 'tag:x', '**/*', '[', '(', '\\'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '-',
+    '--',
+    '---',
+    '\u0000',
+    '\u001b[31m',
+    'a/../b',
+    'tag:',
+    'tag:x',
+    '**/*',
+    '[',
+    '(',
+    '\\',
+  ),
   fc.constantFrom('pdf', 'tables', 'good', 'pdf-toolkit', 'sha256:' + '0'.repeat(64)),
-  fc.tuple(fc.constantFrom('a', '(', '.', 'pdf ', '\u00e9', '\ud83d\ude00'), fc.integer({ min: 1, max: 300_000 })).map(([s, n]) => s.repeat(n)),
+  fc
+    .tuple(
+      fc.constantFrom('a', '(', '.', 'pdf ', '\u00e9', '\ud83d\ude00'),
+      fc.integer({ min: 1, max: 300_000 }),
+    )
+    .map(([s, n]) => s.repeat(n)),
 );
 
 const pathArg = fc.constantFrom(
@@ -75,20 +106,64 @@ const pathArg = fc.constantFrom(
 
 // Values never name a place outside the temporary tree: an absolute path, a `..` or a `~` could
 // point a writing command (cascade build, enrich, index) at the real file system.
-const confined = (v: string): string => (v === '/dev/null' ? v : v.replace(/^[/~]+/, 'x').replace(/\.\./g, 'x.'));
-const value = fc.oneof(pathArg, hostileString, fc.integer({ min: -5, max: 100 }).map(String)).map(confined);
+const confined = (v: string): string =>
+  v === '/dev/null' ? v : v.replace(/^[/~]+/, 'x').replace(/\.\./g, 'x.');
+const value = fc
+  .oneof(pathArg, hostileString, fc.integer({ min: -5, max: 100 }).map(String))
+  .map(confined);
 
 const OPTIONS = [
-  '--json', '--catalog', '--scope', '--limit', '--batch', '--fields', '--include-deprecated', '--no-telemetry', '--no-publish',
-  '--policy', '--revision', '--generation', '--context', '--need-file', '--check', '--explain', '--depth', '--type', '--root',
-  '--brief', '--out', '--floor', '--home', '--project', '--max-bytes', '--reason', '--replacement', '--dry-run', '--allow-shrink',
+  '--json',
+  '--catalog',
+  '--scope',
+  '--limit',
+  '--batch',
+  '--fields',
+  '--include-deprecated',
+  '--no-telemetry',
+  '--no-publish',
+  '--policy',
+  '--revision',
+  '--generation',
+  '--context',
+  '--need-file',
+  '--check',
+  '--explain',
+  '--depth',
+  '--type',
+  '--root',
+  '--brief',
+  '--out',
+  '--floor',
+  '--home',
+  '--project',
+  '--max-bytes',
+  '--reason',
+  '--replacement',
+  '--dry-run',
+  '--allow-shrink',
   '--bogus',
 ];
 
 const COMMANDS: string[][] = [
-  ['scan'], ['cascade', 'crawl'], ['cascade', 'build'], ['cascade', 'audit'], ['substrate', 'read'], ['substrate', 'lint'],
-  ['index'], ['publish'], ['deprecate'], ['archive'], ['restore'], ['generations'], ['status'], ['search'], ['fetch'],
-  ['eval'], ['enrich'], ['rollback'],
+  ['scan'],
+  ['cascade', 'crawl'],
+  ['cascade', 'build'],
+  ['cascade', 'audit'],
+  ['substrate', 'read'],
+  ['substrate', 'lint'],
+  ['index'],
+  ['publish'],
+  ['deprecate'],
+  ['archive'],
+  ['restore'],
+  ['generations'],
+  ['status'],
+  ['search'],
+  ['fetch'],
+  ['eval'],
+  ['enrich'],
+  ['rollback'],
 ];
 
 const argvArb = fc
@@ -103,7 +178,10 @@ const envArb = fc.record(
   {
     SKILLDEX_CATALOG: pathArg,
     TASK_BRIEF: hostileString.map(confined),
-    EVIDENCE_TARGET: fc.constantFrom('evidence/skill-enrichment/run', 'evidence/skill-enrichment/../x'),
+    EVIDENCE_TARGET: fc.constantFrom(
+      'evidence/skill-enrichment/run',
+      'evidence/skill-enrichment/../x',
+    ),
     SKILLDEX_TELEMETRY: fc.constantFrom('off', 'on', ''),
     SKILLDEX_MCP_TOKEN: hostileString.map(confined),
   },
@@ -130,13 +208,23 @@ describe('fuzzing the CLI faces', () => {
           stderrIsTTY: false,
           readStdin: () => Promise.resolve('{"id":"s","query":"pdf"}\n'),
         });
-        expect([0, 1, 2, 3], `exit ${code} for ${JSON.stringify(argv).slice(0, 300)}\n${stderr.slice(0, 500)}`).toContain(code);
+        expect(
+          [0, 1, 2, 3],
+          `exit ${code} for ${JSON.stringify(argv).slice(0, 300)}\n${stderr.slice(0, 500)}`,
+        ).toContain(code);
         expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
         // Help and --version print text by design, whatever else the command line holds.
-        const helpAsked = argv.some((a) => a === '--help' || a === '-h' || a === 'help') || /^\d+\.\d+\.\d+\n$/.test(stdout);
+        const helpAsked =
+          argv.some((a) => a === '--help' || a === '-h' || a === 'help') ||
+          /^\d+\.\d+\.\d+\n$/.test(stdout);
         if (argv.includes('--json') && !helpAsked && stdout.trim() !== '') {
-          for (const doc of stdout.trim().startsWith('{\n') || stdout.trim().startsWith('[') ? [stdout] : stdout.trim().split('\n')) {
-            expect(() => JSON.parse(doc) as unknown, `not JSON for ${JSON.stringify(argv).slice(0, 300)}`).not.toThrow();
+          for (const doc of stdout.trim().startsWith('{\n') || stdout.trim().startsWith('[')
+            ? [stdout]
+            : stdout.trim().split('\n')) {
+            expect(
+              () => JSON.parse(doc) as unknown,
+              `not JSON for ${JSON.stringify(argv).slice(0, 300)}`,
+            ).not.toThrow();
           }
         }
       }),

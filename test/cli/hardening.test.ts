@@ -20,7 +20,9 @@ let catalog: string;
 
 beforeAll(async () => {
   catalog = newCatalogPath();
-  expect((await runCli(['index', '--catalog', catalog, '--scope', EXAMPLES, '--json'])).code).toBe(0);
+  expect((await runCli(['index', '--catalog', catalog, '--scope', EXAMPLES, '--json'])).code).toBe(
+    0,
+  );
 });
 
 /** Runs the CLI in process with a stdin text and an optional backpressured writer. */
@@ -46,7 +48,11 @@ async function runIo(
   return { code, stdout, stderr };
 }
 
-function expectCoded(r: { code: number; stdout: string; stderr: string }, code: string, exit: number): void {
+function expectCoded(
+  r: { code: number; stdout: string; stderr: string },
+  code: string,
+  exit: number,
+): void {
   expect(r.code).toBe(exit);
   expect(JSON.parse(r.stdout)).toMatchObject({ error: { code } });
   expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -59,17 +65,31 @@ describe('a 1 MiB need for cascade crawl', () => {
     expectCoded(await runIo(['cascade', 'crawl', CASCADE, huge, '--json']), 'INVALID_QUERY', 2);
     const file = path.join(tmpDir(), 'need.txt');
     writeFileSync(file, huge);
-    expectCoded(await runIo(['cascade', 'crawl', CASCADE, '--need-file', file, '--json']), 'INVALID_QUERY', 2);
-    expectCoded(await runIo(['cascade', 'crawl', CASCADE, '--need-file', '-', '--json'], { stdin: huge }), 'INVALID_QUERY', 2);
+    expectCoded(
+      await runIo(['cascade', 'crawl', CASCADE, '--need-file', file, '--json']),
+      'INVALID_QUERY',
+      2,
+    );
+    expectCoded(
+      await runIo(['cascade', 'crawl', CASCADE, '--need-file', '-', '--json'], { stdin: huge }),
+      'INVALID_QUERY',
+      2,
+    );
   });
 
   it('a need at the limit is still crawled; NEED and --need-file together are refused', async () => {
     const r = await runIo(['cascade', 'crawl', CASCADE, 'x'.repeat(MAX_NEED_CHARS), '--json']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'no match' });
-    const fromStdin = await runIo(['cascade', 'crawl', CASCADE, '--need-file', '-', '--json'], { stdin: 'pdf-forms\n' });
+    const fromStdin = await runIo(['cascade', 'crawl', CASCADE, '--need-file', '-', '--json'], {
+      stdin: 'pdf-forms\n',
+    });
     expect(fromStdin.code).toBe(0);
-    expectCoded(await runIo(['cascade', 'crawl', CASCADE, 'pdf', '--need-file', '-', '--json']), 'INVALID_ARGUMENT', 2);
+    expectCoded(
+      await runIo(['cascade', 'crawl', CASCADE, 'pdf', '--need-file', '-', '--json']),
+      'INVALID_ARGUMENT',
+      2,
+    );
   });
 });
 
@@ -77,17 +97,37 @@ describe('search --batch', () => {
   function batchFile(n: number): string {
     const file = path.join(tmpDir(), 'q.jsonl');
     const words = ['pdf tables', 'kubernetes deploy', 'regex', 'sql query', 'email'];
-    writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify({ id: `q${i}`, query: words[i % words.length] })).join('\n') + '\n');
+    writeFileSync(
+      file,
+      Array.from({ length: n }, (_, i) =>
+        JSON.stringify({ id: `q${i}`, query: words[i % words.length] }),
+      ).join('\n') + '\n',
+    );
     return file;
   }
 
   it('--fields ranking prints only id and the ranked skill ids, the same ranking as the full form', async () => {
     const file = batchFile(5);
-    const args = ['search', '--batch', file, '--catalog', catalog, '--no-telemetry', '--limit', '5'];
-    const full = (await runCli(args)).stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; ranking: string[] });
+    const args = [
+      'search',
+      '--batch',
+      file,
+      '--catalog',
+      catalog,
+      '--no-telemetry',
+      '--limit',
+      '5',
+    ];
+    const full = (await runCli(args)).stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; ranking: string[] });
     const compact = await runCli([...args, '--fields', 'ranking']);
     expect(compact.code).toBe(0);
-    const lines = compact.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = compact.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(5);
     for (const [i, l] of lines.entries()) {
       expect(Object.keys(l)).toEqual(['id', 'ranking']);
@@ -107,7 +147,19 @@ describe('search --batch', () => {
       lines.push(s);
       outstanding--;
     };
-    const r = await runIo(['search', '--batch', batchFile(40), '--catalog', catalog, '--no-telemetry', '--fields', 'ranking'], { writeOut });
+    const r = await runIo(
+      [
+        'search',
+        '--batch',
+        batchFile(40),
+        '--catalog',
+        catalog,
+        '--no-telemetry',
+        '--fields',
+        'ranking',
+      ],
+      { writeOut },
+    );
     expect(r.code).toBe(0);
     expect(lines).toHaveLength(40);
     expect(most).toBe(1);
@@ -117,9 +169,23 @@ describe('search --batch', () => {
   it('a reader that goes away ends the batch quietly: OUTPUT_CLOSED on stderr, exit 2, no stack trace (child process)', async () => {
     // A batch whose output is far larger than a pipe buffer: the reader takes one chunk and closes.
     const file = batchFile(3_000);
-    const child = spawn(process.execPath, [path.join(REPO, 'bin', 'skilldex.js'), 'search', '--batch', file, '--catalog', catalog, '--no-telemetry', '--limit', '20'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(REPO, 'bin', 'skilldex.js'),
+        'search',
+        '--batch',
+        file,
+        '--catalog',
+        catalog,
+        '--no-telemetry',
+        '--limit',
+        '20',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.stdout.once('data', () => child.stdout.destroy());
@@ -153,7 +219,10 @@ describe('a damaged catalog', () => {
     ['search', (f: string) => ['search', 'pdf', '--catalog', f, '--no-telemetry', '--json']],
     ['status', (f: string) => ['status', '--catalog', f, '--json']],
     ['index', (f: string) => ['index', '--catalog', f, '--scope', EXAMPLES, '--json']],
-    ['batch', (f: string) => ['search', '--batch', '-', '--catalog', f, '--no-telemetry', '--json']],
+    [
+      'batch',
+      (f: string) => ['search', '--batch', '-', '--catalog', f, '--no-telemetry', '--json'],
+    ],
   ])('%s is CATALOG_CORRUPT (exit 3) with the JSON error object on stdout', async (_what, argv) => {
     const file = corruptCopy();
     const r = await runIo(argv(file), { stdin: '{"id":"a","query":"pdf"}\n' });
@@ -164,7 +233,11 @@ describe('a damaged catalog', () => {
   it('a zero-byte catalog file is CATALOG_CORRUPT for index, and is left as it was', async () => {
     const file = path.join(tmpDir(), 'catalog.sqlite');
     writeFileSync(file, '');
-    expectCoded(await runCli(['index', '--catalog', file, '--scope', EXAMPLES, '--json']), 'CATALOG_CORRUPT', 3);
+    expectCoded(
+      await runCli(['index', '--catalog', file, '--scope', EXAMPLES, '--json']),
+      'CATALOG_CORRUPT',
+      3,
+    );
     expectCoded(await runCli(['search', 'pdf', '--catalog', file, '--json']), 'CATALOG_CORRUPT', 3);
     expect(statSync(file).size).toBe(0);
   });

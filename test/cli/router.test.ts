@@ -24,7 +24,16 @@ let catalog: string;
 beforeAll(async () => {
   catalog = newCatalogPath();
   // Policy v1, whose constants these hand-checked expectations were worked out for.
-  const r = await runCli(['index', '--catalog', catalog, '--scope', EXAMPLES, '--policy', 'tf.skillrouter.hybrid-lexical.v1', '--json']);
+  const r = await runCli([
+    'index',
+    '--catalog',
+    catalog,
+    '--scope',
+    EXAMPLES,
+    '--policy',
+    'tf.skillrouter.hybrid-lexical.v1',
+    '--json',
+  ]);
   expect(r.code).toBe(0);
 });
 
@@ -256,7 +265,13 @@ describe('skilldex search --batch', () => {
     const r = await runCli([
       'search',
       '--batch',
-      writeLines([{ id: 'a', query: 'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform' }]),
+      writeLines([
+        {
+          id: 'a',
+          query:
+            'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform',
+        },
+      ]),
       '--catalog',
       catalog,
       '--no-telemetry',
@@ -318,7 +333,11 @@ describe('skilldex search --batch', () => {
         expect(out).toHaveLength(lines.length + 1);
         const bad = out.filter((l) => l.error !== undefined);
         expect(bad).toHaveLength(1);
-        expect(bad[0]).toMatchObject({ id, ranking: [], error: { code: 'INVALID_INPUT_FILE', details: { line } } });
+        expect(bad[0]).toMatchObject({
+          id,
+          ranking: [],
+          error: { code: 'INVALID_INPUT_FILE', details: { line } },
+        });
         expect(out.at(-1)).toMatchObject({ id: 'last' });
         expect(out.at(-1)!.ranking[0]).toBe('pdf-toolkit');
       }

@@ -36,11 +36,10 @@ describe('the error table of docs/integration.md', () => {
     const rows = documentedRows();
     for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
       const info = ERROR_CODES[code];
-      expect(rows.get(code), `${code} is missing from docs/integration.md: run npm run docs:errors`).toEqual([
-        String(info.exit),
-        info.when,
-        info.hint,
-      ]);
+      expect(
+        rows.get(code),
+        `${code} is missing from docs/integration.md: run npm run docs:errors`,
+      ).toEqual([String(info.exit), info.when, info.hint]);
     }
     expect([...rows.keys()].sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });
@@ -68,7 +67,9 @@ describe('the docs:errors renderer', () => {
   it('refuses a document without markers, with repeated markers or with them reversed', () => {
     expect(() => replaceErrorTable('no markers', 'x')).toThrow(/missing/);
     expect(() => replaceErrorTable(`${END_MARKER}\n${BEGIN_MARKER}`, 'x')).toThrow(/out of order/);
-    expect(() => replaceErrorTable(`${BEGIN_MARKER}${END_MARKER}${BEGIN_MARKER}${END_MARKER}`, 'x')).toThrow(/more than once/);
+    expect(() =>
+      replaceErrorTable(`${BEGIN_MARKER}${END_MARKER}${BEGIN_MARKER}${END_MARKER}`, 'x'),
+    ).toThrow(/more than once/);
   });
 
   it('escapes pipes and line breaks so a cell cannot split the table', () => {

@@ -52,7 +52,9 @@ describe('rendering hostile text', () => {
     expect(md).not.toContain('\u0007');
     // The only level-2 headings are the candidates'; no line starts a fence or a table row.
     const lines = md.split('\n');
-    expect(lines.filter((l) => /^ {0,3}#/.test(l)).every((h) => /^(# Candidates|## \d+\. )/.test(h))).toBe(true);
+    expect(
+      lines.filter((l) => /^ {0,3}#/.test(l)).every((h) => /^(# Candidates|## \d+\. )/.test(h)),
+    ).toBe(true);
     expect(lines.some((l) => /^ {0,3}(```|~~~|\|)/.test(l))).toBe(false);
   });
 

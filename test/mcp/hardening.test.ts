@@ -13,13 +13,27 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRequest, isLoopback } from '../../src/mcp/index.js';
 import { runCli, tmpDir } from '../support/cli.js';
-import { call, closeAll, connectStdio, makeCatalog, operator, search, startHttp, toolError, type HttpServer, type TestCatalog } from './support.js';
+import {
+  call,
+  closeAll,
+  connectStdio,
+  makeCatalog,
+  operator,
+  search,
+  startHttp,
+  toolError,
+  type HttpServer,
+  type TestCatalog,
+} from './support.js';
 
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 const TOKEN = 'k7Qw9xZp2LmN4vB8rT6y';
 
 /** One raw POST of tools/list with the given headers (node:http, so Host can be set freely). */
-function post(url: URL, headers: Record<string, string>): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function post(
+  url: URL,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -27,7 +41,11 @@ function post(url: URL, headers: Record<string, string>): Promise<{ status: numb
         port: url.port,
         method: 'POST',
         path: url.pathname,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
       },
       (res) => {
         let body = '';
@@ -50,10 +68,27 @@ afterAll(closeAll);
 
 describe('the request guard', () => {
   it('knows loopback by address range and name, in any case', () => {
-    for (const a of ['127.0.0.1', '127.0.0.2', '127.255.255.254', '::1', '[::1]', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '127.0.0.2',
+      '127.255.255.254',
+      '::1',
+      '[::1]',
+      'localhost',
+      'LOCALHOST',
+      '::ffff:127.0.0.1',
+    ]) {
       expect(isLoopback(a), a).toBe(true);
     }
-    for (const a of ['0.0.0.0', '10.0.0.1', '128.0.0.1', '::', 'evil.example', '127.0.0.1.evil.example', 'localhost.evil.example']) {
+    for (const a of [
+      '0.0.0.0',
+      '10.0.0.1',
+      '128.0.0.1',
+      '::',
+      'evil.example',
+      '127.0.0.1.evil.example',
+      'localhost.evil.example',
+    ]) {
       expect(isLoopback(a), a).toBe(false);
     }
   });
@@ -63,7 +98,13 @@ describe('the request guard', () => {
     const host = 'localhost:80';
     expect(checkRequest(cfg, { host, authorization: `Bearer ${TOKEN}` })).toBeUndefined();
     expect(checkRequest(cfg, { host, authorization: `bearer ${TOKEN}` })).toBeUndefined();
-    for (const authorization of [`Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN}x`, `Basic ${TOKEN}`, 'Bearer', '']) {
+    for (const authorization of [
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      `Bearer ${TOKEN}x`,
+      `Basic ${TOKEN}`,
+      'Bearer',
+      '',
+    ]) {
       expect(checkRequest(cfg, { host, authorization })?.status, authorization).toBe(401);
     }
     expect(checkRequest(cfg, { host })?.status).toBe(401);
@@ -78,28 +119,53 @@ describe('skilldex mcp --http: Host and Origin', () => {
 
   it('a foreign Origin is 403 and learns nothing; a loopback Origin is served', async () => {
     const host = `127.0.0.1:${server.url.port}`;
-    for (const origin of ['http://evil.com', 'https://evil.com', 'null', 'file://', `http://127.0.0.1.evil.com:${server.url.port}`]) {
+    for (const origin of [
+      'http://evil.com',
+      'https://evil.com',
+      'null',
+      'file://',
+      `http://127.0.0.1.evil.com:${server.url.port}`,
+    ]) {
       const r = await post(server.url, { host, origin });
       expect(r.status, origin).toBe(403);
       expect(r.body).not.toContain('skill_search');
     }
-    for (const origin of [`http://localhost:${server.url.port}`, `http://127.0.0.1:${server.url.port}`, 'http://LOCALHOST:3000']) {
+    for (const origin of [
+      `http://localhost:${server.url.port}`,
+      `http://127.0.0.1:${server.url.port}`,
+      'http://LOCALHOST:3000',
+    ]) {
       expect((await post(server.url, { host, origin })).status, origin).toBe(200);
     }
   });
 
   it('Host names are compared without case; a loopback Host on another port is refused', async () => {
     const port = server.url.port;
-    for (const host of [`LOCALHOST:${port}`, `LocalHost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+    for (const host of [
+      `LOCALHOST:${port}`,
+      `LocalHost:${port}`,
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+    ]) {
       expect((await post(server.url, { host })).status, host).toBe(200);
     }
-    for (const host of [`localhost:${Number(port) + 1}`, `evil.example:${port}`, `LOCALHOST.evil.example:${port}`]) {
+    for (const host of [
+      `localhost:${Number(port) + 1}`,
+      `evil.example:${port}`,
+      `LOCALHOST.evil.example:${port}`,
+    ]) {
       expect((await post(server.url, { host })).status, host).toBe(403);
     }
   });
 
   it('--host 127.0.0.2 is loopback: DNS-rebinding protection stays on', async () => {
-    const other = await startHttp(['--catalog', cat.catalog, '--no-telemetry', '--host', '127.0.0.2']);
+    const other = await startHttp([
+      '--catalog',
+      cat.catalog,
+      '--no-telemetry',
+      '--host',
+      '127.0.0.2',
+    ]);
     expect(other.url.hostname).toBe('127.0.0.2');
     expect((await post(other.url, { host: `evil.example:${other.url.port}` })).status).toBe(403);
     expect((await post(other.url, { host: `127.0.0.2:${other.url.port}` })).status).toBe(200);
@@ -108,17 +174,25 @@ describe('skilldex mcp --http: Host and Origin', () => {
 
 describe('skilldex mcp --http: bearer token', () => {
   it('with SKILLDEX_MCP_TOKEN every request needs the token (401 without, with WWW-Authenticate)', async () => {
-    const server = await startHttp(['--catalog', cat.catalog, '--no-telemetry'], { env: { SKILLDEX_MCP_TOKEN: TOKEN } });
+    const server = await startHttp(['--catalog', cat.catalog, '--no-telemetry'], {
+      env: { SKILLDEX_MCP_TOKEN: TOKEN },
+    });
     const host = `127.0.0.1:${server.url.port}`;
     const none = await post(server.url, { host });
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer');
     expect(none.body).not.toContain('skill_search');
-    expect((await post(server.url, { host, authorization: 'Bearer wrong-token-of-some-length' })).status).toBe(401);
+    expect(
+      (await post(server.url, { host, authorization: 'Bearer wrong-token-of-some-length' })).status,
+    ).toBe(401);
     expect((await post(server.url, { host, authorization: `Bearer ${TOKEN}` })).status).toBe(200);
     // The SDK client with the header set searches as usual.
     const client = new Client({ name: 'skilldex-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(server.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(server.url, {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     const found = await search(client, 'merge pdf files');
     expect(found.candidates[0]?.skill_id).toBe('pdf-toolkit');
     await client.close();
@@ -127,17 +201,57 @@ describe('skilldex mcp --http: bearer token', () => {
   it('--token-file lets a non-loopback bind start; without a token it is refused with exit 2', async () => {
     const file = path.join(tmpDir(), 'token');
     writeFileSync(file, `${TOKEN}\n`);
-    const open = await startHttp(['--catalog', cat.catalog, '--no-telemetry', '--host', '0.0.0.0', '--token-file', file]);
-    expect((await post(new URL(`http://127.0.0.1:${open.url.port}/mcp`), { host: `127.0.0.1:${open.url.port}` })).status).toBe(401);
-    expect((await post(new URL(`http://127.0.0.1:${open.url.port}/mcp`), { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    const open = await startHttp([
+      '--catalog',
+      cat.catalog,
+      '--no-telemetry',
+      '--host',
+      '0.0.0.0',
+      '--token-file',
+      file,
+    ]);
+    expect(
+      (
+        await post(new URL(`http://127.0.0.1:${open.url.port}/mcp`), {
+          host: `127.0.0.1:${open.url.port}`,
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await post(new URL(`http://127.0.0.1:${open.url.port}/mcp`), {
+          authorization: `Bearer ${TOKEN}`,
+        })
+      ).status,
+    ).toBe(200);
     await open.stop();
 
-    const refused = await runCli(['mcp', '--catalog', cat.catalog, '--http', '0', '--host', '0.0.0.0', '--json']);
+    const refused = await runCli([
+      'mcp',
+      '--catalog',
+      cat.catalog,
+      '--http',
+      '0',
+      '--host',
+      '0.0.0.0',
+      '--json',
+    ]);
     expect(refused.code).toBe(2);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', details: { option: '--host' } } });
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      error: { code: 'INVALID_ARGUMENT', details: { option: '--host' } },
+    });
     const short = path.join(tmpDir(), 'short');
     writeFileSync(short, 'abc\n');
-    const weak = await runCli(['mcp', '--catalog', cat.catalog, '--http', '0', '--token-file', short, '--json']);
+    const weak = await runCli([
+      'mcp',
+      '--catalog',
+      cat.catalog,
+      '--http',
+      '0',
+      '--token-file',
+      short,
+      '--json',
+    ]);
     expect(weak.code).toBe(2);
     expect(JSON.parse(weak.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
   });
@@ -159,7 +273,9 @@ describe('a catalog with damaged pages under a running server', () => {
     renameSync(bad, own.catalog);
     const r = await call(conn.client, 'skill_search', { query: 'merge pdf files' });
     expect(toolError(r).code).toBe('CATALOG_CORRUPT');
-    expect(toolError(await call(conn.client, 'skill_search', { query: 'pdf' })).code).toBe('CATALOG_CORRUPT');
+    expect(toolError(await call(conn.client, 'skill_search', { query: 'pdf' })).code).toBe(
+      'CATALOG_CORRUPT',
+    );
   });
 });
 
@@ -171,7 +287,9 @@ describe('a catalog rebuilt under a running server', () => {
     const before = await search(conn.client, 'merge pdf files');
     // The operator rebuilds the catalog from scratch in a new file (sequence 1) and renames it over.
     const rebuilt = path.join(tmpDir(), 'catalog.sqlite');
-    expect((await runCli(['index', '--catalog', rebuilt, '--scope', own.skills, '--json'])).code).toBe(0);
+    expect(
+      (await runCli(['index', '--catalog', rebuilt, '--scope', own.skills, '--json'])).code,
+    ).toBe(0);
     renameSync(rebuilt, own.catalog);
     const after = await search(conn.client, 'merge pdf files');
     expect(after.catalog_generation).not.toBe(before.catalog_generation);

@@ -124,7 +124,16 @@ describe.each(transports)('over %s', (_name, connect) => {
       expect(c['revision_id']).toMatch(HEX);
       expect(c['catalog_generation']).toBe(s['catalog_generation']);
       const ex = c['explanation'] as Record<string, unknown>;
-      for (const k of ['policy', 'terms', 'fields', 'components', 'fuzzy', 'telemetry', 'lifecycle', 'final'])
+      for (const k of [
+        'policy',
+        'terms',
+        'fields',
+        'components',
+        'fuzzy',
+        'telemetry',
+        'lifecycle',
+        'final',
+      ])
         expect(ex).toHaveProperty(k);
       expect(ex['final']).toBe(c['score']);
     }

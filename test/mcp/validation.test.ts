@@ -41,7 +41,13 @@ const CASES: [string, string, Record<string, unknown>, string, string | null][] 
   ['query of the wrong type', 'skill_search', { query: 42 }, 'query', null],
   ['query as an array', 'skill_search', { query: ['pdf'] }, 'query', null],
   ['empty query', 'skill_search', { query: '' }, 'query', 'INVALID_QUERY'],
-  ['query over 65,536 characters', 'skill_search', { query: 'pdf '.repeat(20_000) }, 'query', 'INVALID_QUERY'],
+  [
+    'query over 65,536 characters',
+    'skill_search',
+    { query: 'pdf '.repeat(20_000) },
+    'query',
+    'INVALID_QUERY',
+  ],
   ['limit as a string', 'skill_search', { query: 'pdf', limit: 'x' }, 'limit', null],
   ['limit 0', 'skill_search', { query: 'pdf', limit: 0 }, 'limit', 'INVALID_ARGUMENT'],
   ['limit 51', 'skill_search', { query: 'pdf', limit: 51 }, 'limit', 'INVALID_ARGUMENT'],
@@ -53,9 +59,27 @@ const CASES: [string, string, Record<string, unknown>, string, string | null][] 
     'include_deprecated',
     null,
   ],
-  ['fetch without pins', 'skill_fetch', { skill_id: 'pdf-toolkit' }, 'expected_revision', 'INVALID_ARGUMENT'],
-  ['fetch without context', 'skill_fetch', { ...FETCH, context: undefined }, 'context', 'INVALID_ARGUMENT'],
-  ['fetch with an empty skill_id', 'skill_fetch', { ...FETCH, skill_id: '' }, 'skill_id', 'INVALID_ARGUMENT'],
+  [
+    'fetch without pins',
+    'skill_fetch',
+    { skill_id: 'pdf-toolkit' },
+    'expected_revision',
+    'INVALID_ARGUMENT',
+  ],
+  [
+    'fetch without context',
+    'skill_fetch',
+    { ...FETCH, context: undefined },
+    'context',
+    'INVALID_ARGUMENT',
+  ],
+  [
+    'fetch with an empty skill_id',
+    'skill_fetch',
+    { ...FETCH, skill_id: '' },
+    'skill_id',
+    'INVALID_ARGUMENT',
+  ],
   [
     'fetch with a numeric generation',
     'skill_fetch',
@@ -82,18 +106,21 @@ describe.each(transports)('malformed arguments over %s', (_name, connect) => {
     conn = await connect();
   });
 
-  it.each(CASES)('%s: an error result naming the field, coded when it is a range or a missing field', async (_what, tool, args, field, code) => {
-    const r = await call(conn.client, tool, args);
-    if (code === null) {
-      const text = validationText(r);
-      expect(text).toMatch(/validation/i);
-      expect(text).toContain(field);
-    } else {
-      const e = toolError(r);
-      expect(e.code).toBe(code);
-      expect(e.message).toContain(field);
-    }
-  });
+  it.each(CASES)(
+    '%s: an error result naming the field, coded when it is a range or a missing field',
+    async (_what, tool, args, field, code) => {
+      const r = await call(conn.client, tool, args);
+      if (code === null) {
+        const text = validationText(r);
+        expect(text).toMatch(/validation/i);
+        expect(text).toContain(field);
+      } else {
+        const e = toolError(r);
+        expect(e.code).toBe(code);
+        expect(e.message).toContain(field);
+      }
+    },
+  );
 
   it('the advertised input schemas still carry the ranges and the required fields', async () => {
     const { tools } = await conn.client.listTools();
@@ -102,10 +129,21 @@ describe.each(transports)('malformed arguments over %s', (_name, connect) => {
       required: string[];
     };
     expect(search.properties['limit']).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
-    expect(search.properties['query']).toMatchObject({ type: 'string', minLength: 1, maxLength: 65_536 });
+    expect(search.properties['query']).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: 65_536,
+    });
     expect(search.required).toEqual(['query']);
-    const fetch = tools.find((t) => t.name === 'skill_fetch')!.inputSchema as { required: string[] };
-    expect([...fetch.required].sort()).toEqual(['catalog_generation', 'context', 'expected_revision', 'skill_id']);
+    const fetch = tools.find((t) => t.name === 'skill_fetch')!.inputSchema as {
+      required: string[];
+    };
+    expect([...fetch.required].sort()).toEqual([
+      'catalog_generation',
+      'context',
+      'expected_revision',
+      'skill_id',
+    ]);
   });
 
   it('an unknown tool is an error result, and nothing of it reaches the library', async () => {

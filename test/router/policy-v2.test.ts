@@ -74,7 +74,12 @@ describe('policy v2', () => {
 
   it('routes the example library: each skill by its own description', () => {
     const cat = newCatalogPath();
-    const report = indexCatalog({ catalog: cat, scopes: [EXAMPLES], now: NOW, policy: POLICY_V2_ID });
+    const report = indexCatalog({
+      catalog: cat,
+      scopes: [EXAMPLES],
+      now: NOW,
+      policy: POLICY_V2_ID,
+    });
     expect(report.publish?.changed).toBe(true);
     const r = new Router({ catalog: cat, telemetry: false });
     const cases: [string, string][] = [
@@ -83,13 +88,25 @@ describe('policy v2', () => {
       ['write a blameless postmortem for the outage', 'incident-postmortem'],
       ['kubernets deploymnt', 'kubernetes-deploy'],
     ];
-    for (const [q, want] of cases) expect(r.search({ query: q }).candidates[0]?.skill_id, q).toBe(want);
+    for (const [q, want] of cases)
+      expect(r.search({ query: q }).candidates[0]?.skill_id, q).toBe(want);
     r.close();
   });
 
   it('refuses an unknown policy id with INVALID_ARGUMENT (exit 2)', async () => {
-    const r = await runCli(['index', '--catalog', newCatalogPath(), '--scope', EXAMPLES, '--policy', 'nope', '--json']);
+    const r = await runCli([
+      'index',
+      '--catalog',
+      newCatalogPath(),
+      '--scope',
+      EXAMPLES,
+      '--policy',
+      'nope',
+      '--json',
+    ]);
     expect(r.code).toBe(2);
-    expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+    expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 });

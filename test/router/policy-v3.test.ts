@@ -25,7 +25,16 @@ import {
 import { MAX_EXAMPLES_PER_SKILL, readUsage, telemetryPathFor } from '../../src/catalog/index.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { NOW, newCatalogPath, skillText } from '../catalog/support.js';
-import { VOCAB, applyLifecycle, idOf, libraryArb, queryArb, textOf, writeHistories, type GenSkill } from './support.js';
+import {
+  VOCAB,
+  applyLifecycle,
+  idOf,
+  libraryArb,
+  queryArb,
+  textOf,
+  writeHistories,
+  type GenSkill,
+} from './support.js';
 
 type Outcome = { ok: true; result: SearchResult } | { ok: false; code: string };
 function attempt(fn: () => SearchResult): Outcome {
@@ -38,13 +47,23 @@ function attempt(fn: () => SearchResult): Outcome {
 
 const LIMITS = Array.from({ length: 20 }, (_, i) => i + 1);
 const IDENT = ['getWeather', 'resnet50', 'HTMLParser', 'snake_case_name', 'pdfToText', 'v2Api'];
-const bodyWord = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...VOCAB) }, { weight: 1, arbitrary: fc.constantFrom(...IDENT) });
+const bodyWord = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...VOCAB) },
+  { weight: 1, arbitrary: fc.constantFrom(...IDENT) },
+);
 
-function build(skills: readonly GenSkill[], bodies: readonly string[][], policy = POLICY_V3_ID): { catalog: string; root: string; cleanup: () => void } {
+function build(
+  skills: readonly GenSkill[],
+  bodies: readonly string[][],
+  policy = POLICY_V3_ID,
+): { catalog: string; root: string; cleanup: () => void } {
   const root = tmpDir('skilldex-v3-');
   const catalog = newCatalogPath('skilldex-v3-cat-');
   skills.forEach((s, i) => {
-    const text = textOf(s, i).replace(/\n\n# [^\n]*\n\nBody of [^\n]*\n$/, `\n\n${(bodies[i] ?? []).join(' ')}\n`);
+    const text = textOf(s, i).replace(
+      /\n\n# [^\n]*\n\nBody of [^\n]*\n$/,
+      `\n\n${(bodies[i] ?? []).join(' ')}\n`,
+    );
     writeTree(root, { [path.join(idOf(s, i), 'SKILL.md')]: text });
   });
   indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy });
@@ -53,7 +72,12 @@ function build(skills: readonly GenSkill[], bodies: readonly string[][], policy 
   return { catalog, root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-function checkAllLimits(router: Router, query: string, includeDeprecated: boolean, limits: readonly number[] = LIMITS): void {
+function checkAllLimits(
+  router: Router,
+  query: string,
+  includeDeprecated: boolean,
+  limits: readonly number[] = LIMITS,
+): void {
   for (const limit of limits) {
     const request: SearchRequest = { query, limit, include_deprecated: includeDeprecated };
     const slow = attempt(() => router.searchBruteForce(request));
@@ -62,9 +86,10 @@ function checkAllLimits(router: Router, query: string, includeDeprecated: boolea
       expect(fast).toEqual(slow);
       return;
     }
-    expect(fast.result.candidates.map((c) => [c.skill_id, c.score]), `query ${JSON.stringify(query)} limit ${limit}`).toEqual(
-      slow.result.candidates.map((c) => [c.skill_id, c.score]),
-    );
+    expect(
+      fast.result.candidates.map((c) => [c.skill_id, c.score]),
+      `query ${JSON.stringify(query)} limit ${limit}`,
+    ).toEqual(slow.result.candidates.map((c) => [c.skill_id, c.score]));
     expect(fast.result).toEqual(slow.result);
   }
 }
@@ -76,10 +101,22 @@ describe('bm25f.v3: fast path = brute force (property)', () => {
         libraryArb(3, 40).chain((skills) =>
           fc.tuple(
             fc.constant(skills),
-            fc.array(fc.array(bodyWord, { maxLength: 30 }), { minLength: skills.length, maxLength: skills.length }),
-            fc.array(fc.tuple(fc.nat(skills.length - 1), fc.array(fc.oneof(fc.constantFrom(...VOCAB), fc.constantFrom(...IDENT)), { minLength: 1, maxLength: 4 })), {
-              maxLength: 12,
+            fc.array(fc.array(bodyWord, { maxLength: 30 }), {
+              minLength: skills.length,
+              maxLength: skills.length,
             }),
+            fc.array(
+              fc.tuple(
+                fc.nat(skills.length - 1),
+                fc.array(fc.oneof(fc.constantFrom(...VOCAB), fc.constantFrom(...IDENT)), {
+                  minLength: 1,
+                  maxLength: 4,
+                }),
+              ),
+              {
+                maxLength: 12,
+              },
+            ),
           ),
         ),
         fc.array(queryArb, { minLength: 1, maxLength: 3 }),
@@ -87,7 +124,11 @@ describe('bm25f.v3: fast path = brute force (property)', () => {
           const lib = build(skills, bodies);
           try {
             if (examples.length > 0) {
-              const text = examples.map(([i, ws]) => JSON.stringify({ query: ws.join(' '), skill_id: idOf(skills[i]!, i) })).join('\n');
+              const text = examples
+                .map(([i, ws]) =>
+                  JSON.stringify({ query: ws.join(' '), skill_id: idOf(skills[i]!, i) }),
+                )
+                .join('\n');
               learnExamples({ catalog: lib.catalog, text, file: 'gen.jsonl', now: NOW });
             }
             const router = new Router({ catalog: lib.catalog, now: NOW, telemetry: false });
@@ -107,10 +148,14 @@ describe('bm25f.v3: fast path = brute force (property)', () => {
   }, 300_000);
 });
 
-function lib(files: Record<string, { description: string; body?: string; keywords?: string[] }>, policy = POLICY_V3_ID): { catalog: string; root: string } {
+function lib(
+  files: Record<string, { description: string; body?: string; keywords?: string[] }>,
+  policy = POLICY_V3_ID,
+): { catalog: string; root: string } {
   const root = tmpDir('skilldex-v3b-');
   const catalog = newCatalogPath('skilldex-v3b-cat-');
-  for (const [id, spec] of Object.entries(files)) writeTree(root, { [path.join(id, 'SKILL.md')]: skillText(id, spec) });
+  for (const [id, spec] of Object.entries(files))
+    writeTree(root, { [path.join(id, 'SKILL.md')]: skillText(id, spec) });
   indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy });
   return { catalog, root };
 }
@@ -119,11 +164,26 @@ const ids = (r: SearchResult): string[] => r.candidates.map((c) => c.skill_id);
 
 describe('bm25f.v3 behaviour', () => {
   const files = {
-    'weather-api': { description: 'Current conditions and forecasts for a city.', body: 'Call getWeather(city) to read the forecast.' },
-    'slide-maker': { description: 'Build presentation decks from an outline.', body: 'Exports PPTX.' },
-    'pdf-toolkit': { description: 'Extract text and tables from PDF files.', body: 'Uses pdfplumber.' },
-    'mcp-builder': { description: 'Guide for building MCP servers that expose tools.', body: 'Server scaffolding.' },
-    'artifacts-builder': { description: 'Build rich HTML artifacts with many tools and components for MCP clients.', body: 'builder builder' },
+    'weather-api': {
+      description: 'Current conditions and forecasts for a city.',
+      body: 'Call getWeather(city) to read the forecast.',
+    },
+    'slide-maker': {
+      description: 'Build presentation decks from an outline.',
+      body: 'Exports PPTX.',
+    },
+    'pdf-toolkit': {
+      description: 'Extract text and tables from PDF files.',
+      body: 'Uses pdfplumber.',
+    },
+    'mcp-builder': {
+      description: 'Guide for building MCP servers that expose tools.',
+      body: 'Server scaffolding.',
+    },
+    'artifacts-builder': {
+      description: 'Build rich HTML artifacts with many tools and components for MCP clients.',
+      body: 'builder builder',
+    },
   };
 
   it('is the default policy of a new catalog and names itself in every explanation', () => {
@@ -159,7 +219,8 @@ describe('bm25f.v3 behaviour', () => {
   it('explains dropped words with their reason and each field, and components sum to base', () => {
     const { catalog } = lib(files);
     const router = new Router({ catalog, telemetry: false });
-    const e = router.search({ query: 'please extract the tables from 2 pdf' }).candidates[0]!.explanation as Bm25fExplanation;
+    const e = router.search({ query: 'please extract the tables from 2 pdf' }).candidates[0]!
+      .explanation as Bm25fExplanation;
     expect(e.dropped_tokens).toEqual(
       expect.arrayContaining([
         { token: 'the', reason: 'stop-word' },
@@ -195,7 +256,12 @@ describe('learning from use', () => {
     const router = new Router({ catalog, telemetry: false });
     const before = router.search({ query, limit: 3 });
     expect(ids(before)[0]).toBe('slide-maker');
-    const report = learnExamples({ catalog, text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }) + '\n', file: 'x.jsonl', now: NOW });
+    const report = learnExamples({
+      catalog,
+      text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }) + '\n',
+      file: 'x.jsonl',
+      now: NOW,
+    });
     expect(report.added).toBe(1);
     const warm = router.search({ query, limit: 3 });
     expect(ids(warm)[0]).toBe('pdf-toolkit');
@@ -211,7 +277,12 @@ describe('learning from use', () => {
     const { catalog } = lib(files);
     const plain = new Router({ catalog, telemetry: false });
     const before = plain.search({ query, limit: 3 });
-    learnExamples({ catalog, text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }), file: 'x.jsonl', now: NOW });
+    learnExamples({
+      catalog,
+      text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }),
+      file: 'x.jsonl',
+      now: NOW,
+    });
     const off = new Router({ catalog, telemetry: false, usage: false });
     expect(off.search({ query, limit: 3 })).toEqual(before);
     expect(ids(plain.search({ query, limit: 3 }))[0]).toBe('pdf-toolkit');
@@ -221,7 +292,9 @@ describe('learning from use', () => {
 
   it('accepts eval lines (relevant lists), reports unknown skills, keeps the newest 200 per skill', () => {
     const { catalog } = lib(files);
-    const lines = Array.from({ length: MAX_EXAMPLES_PER_SKILL + 5 }, (_, i) => JSON.stringify({ id: `q${i}`, query: `request number w${i}`, relevant: ['doc-writer'] }));
+    const lines = Array.from({ length: MAX_EXAMPLES_PER_SKILL + 5 }, (_, i) =>
+      JSON.stringify({ id: `q${i}`, query: `request number w${i}`, relevant: ['doc-writer'] }),
+    );
     lines.push(JSON.stringify({ query: 'x y', skill_id: 'no-such-skill' }));
     const r = learnExamples({ catalog, text: lines.join('\n'), file: 'eval.jsonl', now: NOW });
     expect(r.unknown).toEqual([{ line: MAX_EXAMPLES_PER_SKILL + 6, skill_id: 'no-such-skill' }]);
@@ -234,22 +307,46 @@ describe('learning from use', () => {
 
   it('rejects a malformed line with INVALID_INPUT_FILE naming the line', () => {
     const { catalog } = lib(files);
-    expect(() => learnExamples({ catalog, text: '{"query":"a","skill_id":"pdf-toolkit"}\n{nope', file: 'bad.jsonl' })).toThrow(
-      expect.objectContaining({ code: 'INVALID_INPUT_FILE', details: { file: 'bad.jsonl', line: 2 } }),
+    expect(() =>
+      learnExamples({
+        catalog,
+        text: '{"query":"a","skill_id":"pdf-toolkit"}\n{nope',
+        file: 'bad.jsonl',
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_INPUT_FILE',
+        details: { file: 'bad.jsonl', line: 2 },
+      }),
     );
   });
 
   it('examples survive re-indexing; an archived skill keeps none; a fetch context becomes an example', () => {
     const { catalog, root } = lib(files);
-    learnExamples({ catalog, text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }), file: 'x.jsonl', now: NOW });
+    learnExamples({
+      catalog,
+      text: JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }),
+      file: 'x.jsonl',
+      now: NOW,
+    });
     indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW });
     expect(readUsage(telemetryPathFor(catalog)).examples).toHaveLength(1);
     const router = new Router({ catalog, now: NOW });
     const hit = router.search({ query: 'write long documents' }).candidates[0]!;
-    router.fetch({ skill_id: hit.skill_id, expected_revision: hit.revision_id, catalog_generation: hit.catalog_generation, context: 'draft a long report' });
+    router.fetch({
+      skill_id: hit.skill_id,
+      expected_revision: hit.revision_id,
+      catalog_generation: hit.catalog_generation,
+      context: 'draft a long report',
+    });
     router.close();
-    expect(readUsage(telemetryPathFor(catalog)).examples).toContainEqual({ skill_id: 'doc-writer', query: 'draft a long report' });
+    expect(readUsage(telemetryPathFor(catalog)).examples).toContainEqual({
+      skill_id: 'doc-writer',
+      query: 'draft a long report',
+    });
     changeLifecycle({ catalog, skill_id: 'pdf-toolkit', to: 'archived', now: NOW });
-    expect(readUsage(telemetryPathFor(catalog)).examples.map((e) => e.skill_id)).toEqual(['doc-writer']);
+    expect(readUsage(telemetryPathFor(catalog)).examples.map((e) => e.skill_id)).toEqual([
+      'doc-writer',
+    ]);
   });
 });

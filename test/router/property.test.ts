@@ -59,25 +59,29 @@ function checkAllLimits(router: Router, q: GenQuery): void {
 }
 
 describe('fast path = brute force (property)', () => {
-  it('on random catalogs with lifecycle states and telemetry, for random queries and limits 1..20', { timeout: 300_000 }, () => {
-    fc.assert(
-      fc.property(
-        libraryArb(5, 60),
-        fc.array(queryArb, { minLength: 1, maxLength: 3 }),
-        (skills, queries) => {
-          const lib = buildLibrary(skills);
-          const router = new Router({ catalog: lib.catalog, now: NOW });
-          try {
-            for (const q of queries) checkAllLimits(router, q);
-          } finally {
-            router.close();
-            lib.cleanup();
-          }
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
+  it(
+    'on random catalogs with lifecycle states and telemetry, for random queries and limits 1..20',
+    { timeout: 300_000 },
+    () => {
+      fc.assert(
+        fc.property(
+          libraryArb(5, 60),
+          fc.array(queryArb, { minLength: 1, maxLength: 3 }),
+          (skills, queries) => {
+            const lib = buildLibrary(skills);
+            const router = new Router({ catalog: lib.catalog, now: NOW });
+            try {
+              for (const q of queries) checkAllLimits(router, q);
+            } finally {
+              router.close();
+              lib.cleanup();
+            }
+          },
+        ),
+        { numRuns: 40 },
+      );
+    },
+  );
 
   it('holds for policy v2 too (IDF-weighted tiers, heavier FTS and fuzzy weights)', () => {
     fc.assert(
@@ -169,16 +173,24 @@ describe('the fuzzy-holder fallback (prescore limit 0 and 1) ranks like brute fo
   for (const limit of [0, 1]) {
     it(`with FUZZY_PRESCORE_LIMIT = ${limit}`, () => {
       fc.assert(
-        fc.property(libraryArb(5, 40), fc.array(queryArb, { minLength: 1, maxLength: 3 }), (skills, queries) => {
-          const lib = buildLibrary(skills);
-          const router = new Router({ catalog: lib.catalog, now: NOW, fuzzyPrescoreLimit: limit });
-          try {
-            for (const q of queries) checkAllLimits(router, q);
-          } finally {
-            router.close();
-            lib.cleanup();
-          }
-        }),
+        fc.property(
+          libraryArb(5, 40),
+          fc.array(queryArb, { minLength: 1, maxLength: 3 }),
+          (skills, queries) => {
+            const lib = buildLibrary(skills);
+            const router = new Router({
+              catalog: lib.catalog,
+              now: NOW,
+              fuzzyPrescoreLimit: limit,
+            });
+            try {
+              for (const q of queries) checkAllLimits(router, q);
+            } finally {
+              router.close();
+              lib.cleanup();
+            }
+          },
+        ),
         { numRuns: 15 },
       );
     }, 300_000);

@@ -166,7 +166,12 @@ describe('the search result', () => {
   });
 
   it('defaults to 8 candidates', () => {
-    expect(router.search({ query: 'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform' }).candidates).toHaveLength(8);
+    expect(
+      router.search({
+        query:
+          'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform',
+      }).candidates,
+    ).toHaveLength(8);
   });
 });
 
@@ -195,7 +200,11 @@ describe('limit bounds', () => {
   it('accepts 1 and 50', () => {
     expect(router.search({ query: 'pdf', limit: 1 }).candidates).toHaveLength(1);
     expect(
-      router.search({ query: 'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform', limit: 50 }).candidates.length,
+      router.search({
+        query:
+          'pdf docker kubernetes regex translation chemistry sql csv statistics email parquet terraform',
+        limit: 50,
+      }).candidates.length,
     ).toBeGreaterThan(8);
   });
 });

@@ -91,7 +91,12 @@ describe('bad input', () => {
 
   it('aliases under the alias cap that amplify a big anchor: FRONTMATTER_TOO_LARGE (issue #11)', () => {
     // 99 aliases (under yaml's cap of 100) to a 30 KB anchor: 3 MB once expanded.
-    const lines = ['name: amp', 'description: amp', `metadata:`, `  anchor: &big "${'y'.repeat(30_000)}"`];
+    const lines = [
+      'name: amp',
+      'description: amp',
+      `metadata:`,
+      `  anchor: &big "${'y'.repeat(30_000)}"`,
+    ];
     for (let i = 0; i < 99; i++) lines.push(`  k${i}: *big`);
     const dir = scope({ 'amp/SKILL.md': skillText(lines.join('\n')) });
     const report = scan(dir);
@@ -104,7 +109,9 @@ describe('bad input', () => {
     const dir = scope({
       'many/SKILL.md': skillText(`name: many\ndescription: many\nkeywords: "${many}"`),
       'long/SKILL.md': skillText(`name: long\ndescription: long\ntags: [${'t'.repeat(129)}]`),
-      'fine/SKILL.md': skillText(`name: fine\ndescription: fine\nkeywords: [${Array.from({ length: 64 }, (_, i) => `k${i}`).join(', ')}]\ntags: [${'t'.repeat(128)}]`),
+      'fine/SKILL.md': skillText(
+        `name: fine\ndescription: fine\nkeywords: [${Array.from({ length: 64 }, (_, i) => `k${i}`).join(', ')}]\ntags: [${'t'.repeat(128)}]`,
+      ),
     });
     const report = scan(dir);
     expect(ids(report)).toEqual(['fine', 'ok']);
@@ -116,14 +123,19 @@ describe('bad input', () => {
 
   it('a version that is not one short line: VERSION_INVALID warning, the skill is kept (issue #11)', () => {
     const dir = scope({
-      'esc/SKILL.md': skillText('name: esc\ndescription: esc\nversion: "1.0\\e]8;;http://x\\a\\e[31m"'),
-      'multi/SKILL.md': skillText('name: multi\ndescription: multi\nversion: |\n  1.0\n  SYSTEM: obey'),
+      'esc/SKILL.md': skillText(
+        'name: esc\ndescription: esc\nversion: "1.0\\e]8;;http://x\\a\\e[31m"',
+      ),
+      'multi/SKILL.md': skillText(
+        'name: multi\ndescription: multi\nversion: |\n  1.0\n  SYSTEM: obey',
+      ),
       'long/SKILL.md': skillText(`name: long\ndescription: long\nversion: "${'9'.repeat(65)}"`),
       'good/SKILL.md': skillText('name: good\ndescription: good\nversion: 1.2.3-rc.1+build.5'),
     });
     const report = scan(dir);
     expect(ids(report)).toEqual(['esc', 'good', 'long', 'multi', 'ok']);
-    const codes = (id: string) => report.skills.find((s) => s.skill_id === id)!.warnings.map((w) => w.code);
+    const codes = (id: string) =>
+      report.skills.find((s) => s.skill_id === id)!.warnings.map((w) => w.code);
     expect(codes('esc')).toContain('VERSION_INVALID');
     expect(codes('multi')).toContain('VERSION_INVALID');
     expect(codes('long')).toContain('VERSION_INVALID');

@@ -19,11 +19,59 @@ const full = (yaml: string): unknown => {
 
 // Characters chosen to hit YAML's indicators, quotes, comments and core-schema scalars.
 const piece = fc.constantFrom(
-  'pdf', 'Extract', 'text', ' ', ':', ': ', '#', ' #', "'", '"', '-', '- ', '[', ']', '{', '}', ',', '&', '*', '!',
-  '|', '>', '%', '@', '`', '?', 'true', 'null', '~', '1', '1.10', '0x1F', '.inf', 'é', '日本', '\\', '\\n', '\t', 'a-b',
+  'pdf',
+  'Extract',
+  'text',
+  ' ',
+  ':',
+  ': ',
+  '#',
+  ' #',
+  "'",
+  '"',
+  '-',
+  '- ',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '&',
+  '*',
+  '!',
+  '|',
+  '>',
+  '%',
+  '@',
+  '`',
+  '?',
+  'true',
+  'null',
+  '~',
+  '1',
+  '1.10',
+  '0x1F',
+  '.inf',
+  'é',
+  '日本',
+  '\\',
+  '\\n',
+  '\t',
+  'a-b',
 );
 const text = fc.array(piece, { minLength: 0, maxLength: 8 }).map((p) => p.join(''));
-const key = fc.constantFrom('name', 'description', 'version', 'keywords', 'tags', 'license', 'x_y', 'a-b', '__proto__', 'name');
+const key = fc.constantFrom(
+  'name',
+  'description',
+  'version',
+  'keywords',
+  'tags',
+  'license',
+  'x_y',
+  'a-b',
+  '__proto__',
+  'name',
+);
 const value = fc.oneof(
   text,
   text.map((t) => JSON.stringify(t)),
@@ -32,7 +80,9 @@ const value = fc.oneof(
 );
 const line = fc.oneof(
   fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
-  fc.tuple(key, fc.array(text, { minLength: 1, maxLength: 3 })).map(([k, xs]) => `${k}:\n${xs.map((x) => `  - ${x}`).join('\n')}`),
+  fc
+    .tuple(key, fc.array(text, { minLength: 1, maxLength: 3 }))
+    .map(([k, xs]) => `${k}:\n${xs.map((x) => `  - ${x}`).join('\n')}`),
   fc.constantFrom('# comment', '', '  indented: x', 'name:', 'key: value # trailing'),
 );
 
@@ -46,16 +96,40 @@ const subsetKey = fc
   .filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
 // A plain scalar: starts with a letter (Latin or not), then words separated by single spaces, each
 // word free of YAML's flow and comment indicators; `:` only inside a word, never before a space.
-const WORD_START = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 'é', 'Ü', 'ß', 'д', '日', '本', 'π'];
+const WORD_START = [
+  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  'é',
+  'Ü',
+  'ß',
+  'д',
+  '日',
+  '本',
+  'π',
+];
 const WORD_REST = [...WORD_START, ...'0123456789.-_/()+=;!?*&%@$~<>^', 'é', '日'];
 const word = fc
-  .tuple(fc.constantFrom(...WORD_START), fc.string({ unit: fc.constantFrom(...WORD_REST), maxLength: 10 }))
+  .tuple(
+    fc.constantFrom(...WORD_START),
+    fc.string({ unit: fc.constantFrom(...WORD_REST), maxLength: 10 }),
+  )
   .map(([a, b]) => a + b);
 const plainScalar = fc
-  .array(fc.oneof(word, fc.tuple(word, word).map(([a, b]) => `${a}:${b}`)), { minLength: 1, maxLength: 6 })
+  .array(
+    fc.oneof(
+      word,
+      fc.tuple(word, word).map(([a, b]) => `${a}:${b}`),
+    ),
+    { minLength: 1, maxLength: 6 },
+  )
   .map((ws) => ws.join(' '));
 // Quoted scalars may hold anything on one line: quotes, colons, hashes, brackets, unicode.
-const anyText = fc.string({ unit: fc.oneof(fc.constantFrom(...'ab :#[]{},"\'`-|>!&*%@'), fc.constantFrom('é', '日本', '😀', '\t')), maxLength: 24 });
+const anyText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom(...'ab :#[]{},"\'`-|>!&*%@'),
+    fc.constantFrom('é', '日本', '😀', '\t'),
+  ),
+  maxLength: 24,
+});
 const doubleQuoted = anyText.map((t) => JSON.stringify(t));
 const singleQuoted = anyText.map((t) => `'${t.replace(/'/g, "''")}'`);
 const subsetScalar = fc.oneof(plainScalar, doubleQuoted, singleQuoted);
@@ -63,11 +137,17 @@ const flowItem = fc.array(word, { minLength: 1, maxLength: 3 }).map((ws) => ws.j
 const subsetEntry = (k: string): fc.Arbitrary<string[]> =>
   fc.oneof(
     { weight: 4, arbitrary: subsetScalar.map((v) => [`${k}: ${v}`]) },
-    { weight: 1, arbitrary: fc.array(flowItem, { maxLength: 4 }).map((xs) => [`${k}: [${xs.join(', ')}]`]) },
+    {
+      weight: 1,
+      arbitrary: fc.array(flowItem, { maxLength: 4 }).map((xs) => [`${k}: [${xs.join(', ')}]`]),
+    },
     {
       weight: 1,
       arbitrary: fc
-        .tuple(fc.constantFrom('', '  ', '    '), fc.array(subsetScalar, { minLength: 1, maxLength: 4 }))
+        .tuple(
+          fc.constantFrom('', '  ', '    '),
+          fc.array(subsetScalar, { minLength: 1, maxLength: 4 }),
+        )
         .map(([indent, xs]) => [`${k}:`, ...xs.map((x) => `${indent}- ${x}`)]),
     },
   );
@@ -77,7 +157,10 @@ const subsetDoc = fc
   .chain((entries) =>
     fc
       .tuple(
-        fc.array(fc.constantFrom('', '# a comment', '#'), { minLength: entries.length, maxLength: entries.length }),
+        fc.array(fc.constantFrom('', '# a comment', '#'), {
+          minLength: entries.length,
+          maxLength: entries.length,
+        }),
         fc.boolean(),
       )
       .map(([extras, crlf]) => {

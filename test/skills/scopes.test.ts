@@ -256,14 +256,21 @@ describe('plugin registry keys (issue #11)', () => {
     expect(report.skills).toEqual([]);
     expect(report.enumerated).toEqual([]);
     expect(report.scopes.filter((s) => s.kind === 'plugin')).toEqual([]);
-    expect(report.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT', 'PATH_OUTSIDE_ROOT', 'PATH_OUTSIDE_ROOT']);
+    expect(report.problems.map((p) => p.code)).toEqual([
+      'PATH_OUTSIDE_ROOT',
+      'PATH_OUTSIDE_ROOT',
+      'PATH_OUTSIDE_ROOT',
+    ]);
   });
 
   it('refuses a plugin folder that is a link out of ~/.claude/plugins', () => {
     const base = realpathSync(tmpDir());
     writeTree(base, {
       'elsewhere/skills/x/SKILL.md': skill('x'),
-      [`${PLUGINS}/installed_plugins.json`]: JSON.stringify({ version: 2, plugins: { 'evil@market': [] } }),
+      [`${PLUGINS}/installed_plugins.json`]: JSON.stringify({
+        version: 2,
+        plugins: { 'evil@market': [] },
+      }),
     });
     symlinkSync(path.join(base, 'elsewhere'), path.join(base, PLUGINS, 'evil'));
     const report = discoverSkills({

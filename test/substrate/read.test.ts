@@ -279,7 +279,10 @@ describe('summary depth is a bounded read (issue #11)', () => {
     );
     // 3 MiB of body after the summary: over the 1 MiB whole-file cap.
     const body = '## Detail\n\n' + 'filler text line\n'.repeat(200_000);
-    writeFileSync(path.join(dir, 'big.md'), `---\ntags: [security]\n---\n# Big\n\n## Summary\n\nSecrets.\n\n${body}`);
+    writeFileSync(
+      path.join(dir, 'big.md'),
+      `---\ntags: [security]\n---\n# Big\n\n## Summary\n\nSecrets.\n\n${body}`,
+    );
     const report = readSubstrate('tag:security', { root, explain: true });
     expect(report.hits.map((h) => h.id)).toEqual(['AP-1']);
     expect(report.problems).toEqual([]);

@@ -42,7 +42,12 @@ export async function runCli(
 /** Runs the built `bin/skilldex.js` as a child process (needs `npm run build` first). */
 export function runBin(
   argv: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+  opts: {
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+    input?: string;
+    timeoutMs?: number;
+  } = {},
 ): CliResult {
   const r = spawnSync(process.execPath, [path.join(REPO, 'bin', 'skilldex.js'), ...argv], {
     cwd: opts.cwd ?? REPO,

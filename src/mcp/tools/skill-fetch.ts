@@ -1,7 +1,12 @@
 /** MCP tool `skill_fetch` (docs/integration.md): one call to Router.fetch, every pin required. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MAX_FETCH_CONTEXT_CHARS, MAX_PIN_CHARS, checkFetchRequest, sanitizeBlock } from '../../index.js';
+import {
+  MAX_FETCH_CONTEXT_CHARS,
+  MAX_PIN_CHARS,
+  checkFetchRequest,
+  sanitizeBlock,
+} from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 /** The skill_fetch result schema. */
@@ -27,7 +32,11 @@ export function registerSkillFetch(server: McpServer, ctx: ServerContext): void 
       // lengths are checked by the library: a missing pin is INVALID_ARGUMENT with the field named.
       inputSchema: z
         .object({
-          skill_id: z.string().optional().meta({ minLength: 1, maxLength: MAX_PIN_CHARS }).describe('skill_id from skill_search.'),
+          skill_id: z
+            .string()
+            .optional()
+            .meta({ minLength: 1, maxLength: MAX_PIN_CHARS })
+            .describe('skill_id from skill_search.'),
           expected_revision: z
             .string()
             .optional()
@@ -42,7 +51,9 @@ export function registerSkillFetch(server: McpServer, ctx: ServerContext): void 
             .string()
             .optional()
             .meta({ maxLength: MAX_FETCH_CONTEXT_CHARS })
-            .describe('One line on the task the skill is fetched for (recorded for ranking; may be empty).'),
+            .describe(
+              'One line on the task the skill is fetched for (recorded for ranking; may be empty).',
+            ),
         })
         .meta({ required: ['skill_id', 'expected_revision', 'catalog_generation', 'context'] }),
       outputSchema: FetchOutputSchema,

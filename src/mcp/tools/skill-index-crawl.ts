@@ -6,7 +6,16 @@
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MAX_NEED_CHARS, SkilldexError, crawlCascade, isInside, realpathOrUndefined, resolveInside, sanitizeField, type CrawlReport } from '../../index.js';
+import {
+  MAX_NEED_CHARS,
+  SkilldexError,
+  crawlCascade,
+  isInside,
+  realpathOrUndefined,
+  resolveInside,
+  sanitizeField,
+  type CrawlReport,
+} from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 /** Registers skill_index_crawl (only when the server has cascade roots). */
@@ -22,11 +31,16 @@ export function registerSkillIndexCrawl(server: McpServer, ctx: ServerContext): 
         `Outcome "hit" gives the skill's key and path; "ambiguous" lists candidates: retry with a more specific need.`,
       inputSchema: {
         // The need's length is checked by the library (INVALID_QUERY, coded), advertised here.
-        need: z.string().meta({ minLength: 1, maxLength: MAX_NEED_CHARS }).describe('What is needed, e.g. "pdf" or "kubernetes".'),
+        need: z
+          .string()
+          .meta({ minLength: 1, maxLength: MAX_NEED_CHARS })
+          .describe('What is needed, e.g. "pdf" or "kubernetes".'),
         root: z
           .string()
           .optional()
-          .describe(`Cascade root: one of the server's roots or a folder inside one (default ${roots[0]}).`),
+          .describe(
+            `Cascade root: one of the server's roots or a folder inside one (default ${roots[0]}).`,
+          ),
       },
       outputSchema: z.object({ outcome: z.string(), visited: z.array(z.string()) }).passthrough(),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -35,7 +49,10 @@ export function registerSkillIndexCrawl(server: McpServer, ctx: ServerContext): 
       guarded(() => {
         const root = confine(roots, args.root);
         const report: CrawlReport = crawlCascade(root, args.need);
-        const text = report.outcome === 'hit' && report.hit ? `hit: ${sanitizeField(report.hit.key)} at ${sanitizeField(report.hit.path)}` : `${report.outcome}`;
+        const text =
+          report.outcome === 'hit' && report.hit
+            ? `hit: ${sanitizeField(report.hit.key)} at ${sanitizeField(report.hit.path)}`
+            : `${report.outcome}`;
         return ok(report, text);
       }),
   );
@@ -49,7 +66,11 @@ function confine(roots: readonly string[], requested: string | undefined): strin
     const real = realpathOrUndefined(requested) ?? path.resolve(requested);
     const inside = roots.find((r) => isInside(r, real));
     if (!inside) {
-      throw new SkilldexError('PATH_OUTSIDE_ROOT', `root ${requested} is not inside the server's cascade roots`, { root: requested });
+      throw new SkilldexError(
+        'PATH_OUTSIDE_ROOT',
+        `root ${requested} is not inside the server's cascade roots`,
+        { root: requested },
+      );
     }
     return resolveInside(inside, path.relative(inside, real) || '.');
   }

@@ -1,7 +1,13 @@
 /** MCP tool `skill_search` (docs/integration.md): one call to Router.search. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_CHARS, sanitizeField, type SearchResult } from '../../index.js';
+import {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  MAX_QUERY_CHARS,
+  sanitizeField,
+  type SearchResult,
+} from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 const CandidateSchema = z.object({
@@ -45,7 +51,10 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
           .optional()
           .meta({ type: 'integer', minimum: 1, maximum: MAX_LIMIT })
           .describe(`How many candidates, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
-        include_deprecated: z.boolean().optional().describe('Also rank deprecated skills (penalised). Archived skills never appear.'),
+        include_deprecated: z
+          .boolean()
+          .optional()
+          .describe('Also rank deprecated skills (penalised). Archived skills never appear.'),
       },
       outputSchema: SearchOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -69,7 +78,8 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
  * values stay in structuredContent.
  */
 export function renderSearchText(r: SearchResult): string {
-  if (r.candidates.length === 0) return `No skill matches. catalog_generation ${r.catalog_generation}`;
+  if (r.candidates.length === 0)
+    return `No skill matches. catalog_generation ${r.catalog_generation}`;
   const lines = r.candidates.map(
     (c, i) =>
       `${i + 1}. ${sanitizeField(c.skill_id, 128)} (${sanitizeField(c.skill_version, 64)}, score ${c.score.toFixed(3)}${c.state === 'active' ? '' : `, ${c.state}`}): ${sanitizeField(c.description, 200)}\n   revision_id ${c.revision_id}`,

@@ -19,22 +19,47 @@ export function registerSubstrateRead(server: McpServer, ctx: ServerContext): vo
         'Find the team knowledge entries (vocabulary, ADRs, anti-patterns, solutions, reviewers) relevant to a topic, ' +
         'a path glob (contains / or *) or a tag (tag:name). Returns ranked hits with the depth read to decide.',
       inputSchema: {
-        query: z.string().min(1).max(2_000).describe('A topic, a path glob like src/api/**, or tag:NAME.'),
+        query: z
+          .string()
+          .min(1)
+          .max(2_000)
+          .describe('A topic, a path glob like src/api/**, or tag:NAME.'),
         type_filter: z
           .enum(SUBSTRATE_TYPES as unknown as [SubstrateType, ...SubstrateType[]])
           .optional()
           .describe('Limit every step to one entry type.'),
       },
-      outputSchema: z.object({ hits: z.array(z.object({ type: z.string(), id: z.string(), description: z.string(), stop_depth: z.string() }).passthrough()) }).passthrough(),
+      outputSchema: z
+        .object({
+          hits: z.array(
+            z
+              .object({
+                type: z.string(),
+                id: z.string(),
+                description: z.string(),
+                stop_depth: z.string(),
+              })
+              .passthrough(),
+          ),
+        })
+        .passthrough(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(() => {
-        const report = readSubstrate(args.query, { root, ...(args.type_filter !== undefined ? { type: args.type_filter } : {}) });
+        const report = readSubstrate(args.query, {
+          root,
+          ...(args.type_filter !== undefined ? { type: args.type_filter } : {}),
+        });
         const text =
           report.hits.length === 0
             ? 'no entry matches'
-            : report.hits.map((h) => `${h.type}/${sanitizeField(h.id, 128)} (${h.stop_depth}): ${sanitizeField(h.description)}`).join('\n');
+            : report.hits
+                .map(
+                  (h) =>
+                    `${h.type}/${sanitizeField(h.id, 128)} (${h.stop_depth}): ${sanitizeField(h.description)}`,
+                )
+                .join('\n');
         return ok(report, text);
       }),
   );

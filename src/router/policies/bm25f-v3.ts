@@ -10,7 +10,12 @@
  */
 import type { Bm25fPolicy } from './policy.js';
 import type { FuzzyMatch, SkillState } from './types.js';
-import { fuzzySimilarity, lifecycleMultiplier, round, telemetryMultiplier } from './hybrid-lexical-v1.js';
+import {
+  fuzzySimilarity,
+  lifecycleMultiplier,
+  round,
+  telemetryMultiplier,
+} from './hybrid-lexical-v1.js';
 
 /** The policy id. */
 export const POLICY_V3_ID = 'tf.skillrouter.bm25f.v3';
@@ -74,7 +79,10 @@ export function termContribution(tfTilde: number, termIdf: number): number {
 }
 
 /** True when the query's distinct terms are exactly the skill's distinct name terms. */
-export function nameBonusApplies(queryTerms: readonly string[], nameTerms: ReadonlySet<string>): boolean {
+export function nameBonusApplies(
+  queryTerms: readonly string[],
+  nameTerms: ReadonlySet<string>,
+): boolean {
   if (nameTerms.size === 0 || nameTerms.size !== new Set(queryTerms).size) return false;
   return queryTerms.every((t) => nameTerms.has(t));
 }
@@ -110,7 +118,13 @@ export interface TermExplanation {
   readonly term: string;
   readonly df: number;
   readonly idf: number;
-  readonly tf: { readonly name: number; readonly keywords: number; readonly description: number; readonly body: number; readonly usage: number };
+  readonly tf: {
+    readonly name: number;
+    readonly keywords: number;
+    readonly description: number;
+    readonly body: number;
+    readonly usage: number;
+  };
   readonly points: number;
 }
 
@@ -121,15 +135,30 @@ export interface Bm25fExplanation {
   readonly dropped_tokens: readonly DroppedToken[];
   readonly terms: readonly TermExplanation[];
   /** Each field's share of the BM25F sum (a term's points split by its fields' weighted frequencies). */
-  readonly fields: { readonly name: number; readonly keywords: number; readonly description: number; readonly body: number; readonly usage: number };
+  readonly fields: {
+    readonly name: number;
+    readonly keywords: number;
+    readonly description: number;
+    readonly body: number;
+    readonly usage: number;
+  };
   readonly bm25f: number;
   readonly name_bonus: { readonly applies: boolean; readonly points: number };
-  readonly fuzzy: { readonly matches: readonly FuzzyMatch[]; readonly relevance: number; readonly weight: number; readonly weighted: number };
+  readonly fuzzy: {
+    readonly matches: readonly FuzzyMatch[];
+    readonly relevance: number;
+    readonly weight: number;
+    readonly weighted: number;
+  };
   readonly usage: { readonly examples: number; readonly matched: readonly string[] };
   /** The additive parts of `base`, for drawing: the five fields, the name bonus and fuzzy. */
   readonly components: readonly { readonly name: string; readonly points: number }[];
   readonly base: number;
-  readonly telemetry: { readonly suggestions: number; readonly fetches: number; readonly multiplier: number };
+  readonly telemetry: {
+    readonly suggestions: number;
+    readonly fetches: number;
+    readonly multiplier: number;
+  };
   readonly lifecycle: { readonly state: SkillState; readonly multiplier: number };
   readonly final: number;
 }
@@ -140,7 +169,11 @@ export function baseV3(f: V3Features): number {
   f.queryTerms.forEach((_, i) => {
     sum += termContribution(weightedFrequency(f.tf[i]!, f.lens, f.avgLens), idf(f.df[i]!, f.docs));
   });
-  return sum + (nameBonusApplies(f.queryTerms, f.nameTerms) ? V3.NAME_BONUS : 0) + fuzzyPart(f.fuzzy, f.queryTerms.length);
+  return (
+    sum +
+    (nameBonusApplies(f.queryTerms, f.nameTerms) ? V3.NAME_BONUS : 0) +
+    fuzzyPart(f.fuzzy, f.queryTerms.length)
+  );
 }
 
 /** The fuzzy part of the base: FUZZY_WEIGHT × mean similarity of the best near term per unknown word. */
@@ -185,7 +218,13 @@ export function scoreV3(f: V3Features): Bm25fExplanation {
   const fuzzy = fuzzyPart(f.fuzzy, f.queryTerms.length);
   const tm = telemetryMultiplier(f.suggestions, f.fetches);
   const lm = lifecycleMultiplierV3(f.state);
-  const named = { name: round(fields[0]!), keywords: round(fields[1]!), description: round(fields[2]!), body: round(fields[3]!), usage: round(fields[4]!) };
+  const named = {
+    name: round(fields[0]!),
+    keywords: round(fields[1]!),
+    description: round(fields[2]!),
+    body: round(fields[3]!),
+    usage: round(fields[4]!),
+  };
   return {
     policy: POLICY_V3_ID,
     query_tokens: f.queryTokens,

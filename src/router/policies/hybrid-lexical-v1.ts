@@ -61,9 +61,41 @@ export const V1 = Object.freeze({
  * tiers would otherwise reward every skill whose name happens to contain "find" or "get".
  */
 export const REQUEST_FILLER: ReadonlySet<string> = new Set([
-  'please', 'help', 'want', 'need', 'like', 'would', 'could', 'can', 'may', 'might', 'must', 'shall', 'will',
-  'find', 'get', 'give', 'show', 'tell', 'know', 'let', 'make', 'provide', 'also', 'just', 'really',
-  'some', 'something', 'anything', 'thing', 'things', 'way', 'ways', 'one', 'using', 'use',
+  'please',
+  'help',
+  'want',
+  'need',
+  'like',
+  'would',
+  'could',
+  'can',
+  'may',
+  'might',
+  'must',
+  'shall',
+  'will',
+  'find',
+  'get',
+  'give',
+  'show',
+  'tell',
+  'know',
+  'let',
+  'make',
+  'provide',
+  'also',
+  'just',
+  'really',
+  'some',
+  'something',
+  'anything',
+  'thing',
+  'things',
+  'way',
+  'ways',
+  'one',
+  'using',
+  'use',
 ]);
 
 /**
@@ -73,10 +105,6 @@ export const REQUEST_FILLER: ReadonlySet<string> = new Set([
 export function isQueryNoise(token: string): boolean {
   return REQUEST_FILLER.has(token) || token.length === 1 || /^\p{N}+$/u.test(token);
 }
-
-
-
-
 
 /** True when a token in `df` of `total` skills is common (see COMMON_DF_FRACTION). */
 export function isCommon(df: number, total: number): boolean {
@@ -138,9 +166,18 @@ export function lifecycleMultiplier(state: SkillState): number {
 
 /** Scores one skill for one query, with every component explained. */
 export function score(f: Features): ScoreExplanation {
-  const exact = tierPoints(f.queryTokens, f.queryStems, f.keywordStems, f.nameStems, f.descriptionStems);
+  const exact = tierPoints(
+    f.queryTokens,
+    f.queryStems,
+    f.keywordStems,
+    f.nameStems,
+    f.descriptionStems,
+  );
   const relevance = ftsRelevance(f.bm25);
-  const fuzzyRel = f.queryTokens.length === 0 ? 0 : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
+  const fuzzyRel =
+    f.queryTokens.length === 0
+      ? 0
+      : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
   const base = exact.total + V1.FTS_WEIGHT * relevance + V1.FUZZY_WEIGHT * fuzzyRel;
   const tm = telemetryMultiplier(f.suggestions, f.fetches);
   const lm = lifecycleMultiplier(f.state);
@@ -149,8 +186,18 @@ export function score(f: Features): ScoreExplanation {
     query_tokens: f.queryTokens,
     common_tokens: f.commonTokens,
     exact,
-    fts: { raw: round(f.bm25), relevance: round(relevance), weight: V1.FTS_WEIGHT, weighted: round(V1.FTS_WEIGHT * relevance) },
-    fuzzy: { matches: f.fuzzy, relevance: round(fuzzyRel), weight: V1.FUZZY_WEIGHT, weighted: round(V1.FUZZY_WEIGHT * fuzzyRel) },
+    fts: {
+      raw: round(f.bm25),
+      relevance: round(relevance),
+      weight: V1.FTS_WEIGHT,
+      weighted: round(V1.FTS_WEIGHT * relevance),
+    },
+    fuzzy: {
+      matches: f.fuzzy,
+      relevance: round(fuzzyRel),
+      weight: V1.FUZZY_WEIGHT,
+      weighted: round(V1.FUZZY_WEIGHT * fuzzyRel),
+    },
     base: round(base),
     telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },
     lifecycle: { state: f.state, multiplier: lm },

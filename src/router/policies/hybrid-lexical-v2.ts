@@ -49,7 +49,10 @@ export function idfWeight(df: number, total: number): number {
 /** Scores one skill for one query under v2, with every component explained. */
 export function scoreV2(f: Features): ScoreExplanation {
   const w = f.tokenWeights ?? f.queryTokens.map(() => 1);
-  const field = (stems: ReadonlySet<string>, points: number): { matched: string[]; points: number } => {
+  const field = (
+    stems: ReadonlySet<string>,
+    points: number,
+  ): { matched: string[]; points: number } => {
     const matched: string[] = [];
     let sum = 0;
     f.queryTokens.forEach((t, i) => {
@@ -65,7 +68,10 @@ export function scoreV2(f: Features): ScoreExplanation {
   const description = field(f.descriptionStems, V2.TIER_DESCRIPTION);
   const total = round(keywords.points + name.points + description.points);
   const relevance = f.bm25 > 0 ? f.bm25 / (f.bm25 + V2.BM25_HALF) : 0;
-  const fuzzyRel = f.queryTokens.length === 0 ? 0 : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
+  const fuzzyRel =
+    f.queryTokens.length === 0
+      ? 0
+      : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
   const base = total + V2.FTS_WEIGHT * relevance + V2.FUZZY_WEIGHT * fuzzyRel;
   const tm = telemetryMultiplier(f.suggestions, f.fetches);
   const lm = f.state === 'deprecated' ? V2.DEPRECATED_MULTIPLIER : lifecycleMultiplier(f.state);
@@ -75,8 +81,18 @@ export function scoreV2(f: Features): ScoreExplanation {
     common_tokens: f.commonTokens,
     token_weights: w.map(round),
     exact: { keywords, name, description, total },
-    fts: { raw: round(f.bm25), relevance: round(relevance), weight: V2.FTS_WEIGHT, weighted: round(V2.FTS_WEIGHT * relevance) },
-    fuzzy: { matches: f.fuzzy, relevance: round(fuzzyRel), weight: V2.FUZZY_WEIGHT, weighted: round(V2.FUZZY_WEIGHT * fuzzyRel) },
+    fts: {
+      raw: round(f.bm25),
+      relevance: round(relevance),
+      weight: V2.FTS_WEIGHT,
+      weighted: round(V2.FTS_WEIGHT * relevance),
+    },
+    fuzzy: {
+      matches: f.fuzzy,
+      relevance: round(fuzzyRel),
+      weight: V2.FUZZY_WEIGHT,
+      weighted: round(V2.FUZZY_WEIGHT * fuzzyRel),
+    },
     base: round(base),
     telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },
     lifecycle: { state: f.state, multiplier: lm },

@@ -25,10 +25,14 @@ export const DEFAULT_POLICY_ID = BM25F_V3.id;
 export function policyById(id: string): Policy {
   const p = POLICIES.get(id);
   if (!p) {
-    throw new SkilldexError('CATALOG_TOO_NEW', `the catalog is published under policy ${id}, which this skilldex does not know`, {
-      policy: id,
-      known: [...POLICIES.keys()],
-    });
+    throw new SkilldexError(
+      'CATALOG_TOO_NEW',
+      `the catalog is published under policy ${id}, which this skilldex does not know`,
+      {
+        policy: id,
+        known: [...POLICIES.keys()],
+      },
+    );
   }
   return p;
 }
@@ -36,7 +40,11 @@ export function policyById(id: string): Policy {
 /** Checks a policy id given by an operator (INVALID_ARGUMENT lists the known ones). */
 export function checkPolicyId(id: string): string {
   if (!POLICIES.has(id)) {
-    throw new SkilldexError('INVALID_ARGUMENT', `unknown policy ${JSON.stringify(id)}; known: ${[...POLICIES.keys()].join(', ')}`, { policy: id });
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `unknown policy ${JSON.stringify(id)}; known: ${[...POLICIES.keys()].join(', ')}`,
+      { policy: id },
+    );
   }
   return id;
 }

@@ -52,10 +52,24 @@ export interface ScoreExplanation {
     readonly description: { readonly matched: readonly string[]; readonly points: number };
     readonly total: number;
   };
-  readonly fts: { readonly raw: number; readonly relevance: number; readonly weight: number; readonly weighted: number };
-  readonly fuzzy: { readonly matches: readonly FuzzyMatch[]; readonly relevance: number; readonly weight: number; readonly weighted: number };
+  readonly fts: {
+    readonly raw: number;
+    readonly relevance: number;
+    readonly weight: number;
+    readonly weighted: number;
+  };
+  readonly fuzzy: {
+    readonly matches: readonly FuzzyMatch[];
+    readonly relevance: number;
+    readonly weight: number;
+    readonly weighted: number;
+  };
   readonly base: number;
-  readonly telemetry: { readonly suggestions: number; readonly fetches: number; readonly multiplier: number };
+  readonly telemetry: {
+    readonly suggestions: number;
+    readonly fetches: number;
+    readonly multiplier: number;
+  };
   readonly lifecycle: { readonly state: SkillState; readonly multiplier: number };
   readonly final: number;
 }
