@@ -26,7 +26,7 @@ import type { Command } from 'commander';
 import { SkilldexError, escapeInvisible, indexCatalog, type IndexReport } from '../index.js';
 import { readConfigFile, renderConfig, toml, type ConfigFile } from './config.js';
 import { action, type CliContext } from './context.js';
-import { renderIndex } from './router.js';
+import { renderIndex } from './render/router.js';
 
 /** The clients `init` knows how to configure. */
 export const CLIENTS = ['claude-code', 'cursor', 'codex', 'generic'] as const;

@@ -1,9 +1,9 @@
 /**
- * Router commands (issue #3): operator commands `index`, `publish`, `deprecate`, `archive`,
- * `restore`, `generations`, `status`, and consumer commands `search`, `fetch`, `eval`. Each parses
- * its options, makes one library call, renders the report; `--json` prints the contract object.
+ * Router commands: operator commands `index`, `publish`, `rollback`, `deprecate`, `archive`,
+ * `restore`, `generations`, `status`, `show`, and consumer commands `search`, `fetch`, `eval`, one
+ * registration function per command. Each parses its options, makes one library call and renders
+ * the report (the renderers are in render/router.ts); `--json` prints the contract object.
  */
-import path from 'node:path';
 import type { Command } from 'commander';
 import {
   Router,
@@ -30,18 +30,15 @@ import {
   MRR_DEPTH,
   DEFAULT_POLICY_ID,
   POLICY_ID,
-  type Candidate,
   type DiscoverOptions,
-  type SkillDetail,
-  type SkillLocation,
   type ExitCode,
   type IndexReport,
   type LifecycleState,
   type Metrics,
-  type SearchResult,
 } from '../index.js';
 import { action, parseIntOption, readInput, usageEnabled, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
+import { renderIndex, renderSearch, renderShow } from './render/router.js';
 import { startWatch, untilStopped } from './watch.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
@@ -50,14 +47,37 @@ interface CatalogFlag {
   json?: boolean;
 }
 
-/** Registers the router commands. */
+/** Registers the router commands, one function per command (the renderers are in render/router.ts). */
 export function registerRouter(program: Command, ctx: CliContext): void {
-  const catalogOf = (o: CatalogFlag): string => ctx.settings({ catalog: o.catalog }).catalog.value;
-  const catalogHelp =
-    'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
-  const telemetryOn = (o: { telemetry?: boolean }): boolean =>
-    ctx.settings({ telemetry: o.telemetry }).telemetry.value;
+  registerIndex(program, ctx);
+  registerPublish(program, ctx);
+  registerRollback(program, ctx);
+  registerLifecycle(program, ctx);
+  registerGenerations(program, ctx);
+  registerStatus(program, ctx);
+  registerSearch(program, ctx);
+  registerFetch(program, ctx);
+  registerShow(program, ctx);
+  registerEval(program, ctx);
+}
 
+/** Help text of every --catalog option of the router commands. */
+const CATALOG_HELP =
+  'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
+
+// The catalog a command uses: --catalog, else the environment, the config files, the default.
+function catalogPath(ctx: CliContext, o: CatalogFlag): string {
+  return ctx.settings({ catalog: o.catalog }).catalog.value;
+}
+
+// Whether telemetry is on for a command: --no-telemetry, the environment and the config files.
+function telemetryOf(ctx: CliContext, o: { telemetry?: boolean }): boolean {
+  return ctx.settings({ telemetry: o.telemetry }).telemetry.value;
+}
+
+/** `index`: discover, ingest incrementally and publish (or watch and re-index). */
+function registerIndex(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
   addScopeOptions(
     program
       .command('index')
@@ -67,7 +87,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
           'catalog (files unchanged by size and mtime are not re-read; changed bytes make a new\n' +
           'revision), retire skills whose files are gone, and publish the result as a new generation.',
       )
-      .option('--catalog <file>', catalogHelp),
+      .option('--catalog <file>', CATALOG_HELP),
   )
     .option('--no-publish', 'stage the changes in the working set without publishing them')
     .option('--dry-run', 'report what would be added, changed and retired, and write nothing')
@@ -163,14 +183,18 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
 
+/** `publish`: publish a staged working set. */
+function registerPublish(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
   program
     .command('publish')
     .summary('publish the working set as a new generation')
     .description(
       'Freeze the working set (after index --no-publish or lifecycle changes with --no-publish) into a generation consumers see.',
     )
-    .option('--catalog <file>', catalogHelp)
+    .option('--catalog <file>', CATALOG_HELP)
     .option('--policy <id>', 'ranking policy to publish under (remembered by the catalog)')
     .option('--json', 'print the result as JSON')
     .addHelpText(
@@ -193,7 +217,11 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
 
+/** `rollback`: republish an earlier generation. */
+function registerRollback(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
   program
     .command('rollback [generation]')
     .summary('republish an earlier generation (default: the one before the current)')
@@ -203,7 +231,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         'new generation with the old content. Revisions are kept in the catalog, so no file is read.\n' +
         'The next skilldex index works from the files again.',
     )
-    .option('--catalog <file>', catalogHelp)
+    .option('--catalog <file>', CATALOG_HELP)
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
@@ -225,7 +253,11 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
 
+/** `deprecate`, `archive` and `restore`: lifecycle changes, published unless --no-publish. */
+function registerLifecycle(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
   const lifecycle = (name: string, to: LifecycleState, summary: string): Command =>
     program
       .command(`${name} <skill_id>`)
@@ -237,7 +269,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         'after',
         `\nExamples:\n  skilldex ${name} ${name === 'deprecate' ? 'csv-cleaner --reason "merged" --replacement spreadsheet-analyst' : name === 'archive' ? 'old-skill --reason "superseded"' : 'old-skill'}\n  skilldex ${name} old-skill --no-publish && skilldex publish`,
       )
-      .option('--catalog <file>', catalogHelp)
+      .option('--catalog <file>', CATALOG_HELP)
       .option('--no-publish', 'change the working set only; publish later')
       .option('--json', 'print the result as JSON');
   const runLifecycle =
@@ -279,7 +311,11 @@ export function registerRouter(program: Command, ctx: CliContext): void {
   lifecycle('restore', 'active', 'make a deprecated or archived skill active again').action(
     action(ctx, runLifecycle('active')),
   );
+}
 
+/** `generations`: the publish history, newest first. */
+function registerGenerations(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
   program
     .command('generations')
     .summary('list published generations, newest first')
@@ -287,7 +323,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
       'List every published generation, newest first: sequence, time, catalog_generation and counts.\nThe current one is marked *.',
     )
     .addHelpText('after', '\nExamples:\n  skilldex generations\n  skilldex generations --json')
-    .option('--catalog <file>', catalogHelp)
+    .option('--catalog <file>', CATALOG_HELP)
     .option('--json', 'print the list as JSON')
     .action(
       action(ctx, (o: CatalogFlag) => {
@@ -307,7 +343,11 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
 
+/** `status`: the catalog's generation, counts, staged changes and drifted files. */
+function registerStatus(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
   program
     .command('status')
     .summary('catalog, published generation, counts, unpublished changes and drifted files')
@@ -318,7 +358,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
       'after',
       '\nExamples:\n  skilldex status\n  skilldex status --json || skilldex index',
     )
-    .option('--catalog <file>', catalogHelp)
+    .option('--catalog <file>', CATALOG_HELP)
     .option('--json', 'print the status as JSON')
     .action(
       action(ctx, (o: CatalogFlag) => {
@@ -346,7 +386,12 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         return s.drifted.length > 0 ? 1 : 0;
       }),
     );
+}
 
+/** `search`: skill_search for one query, or a batch of them. */
+function registerSearch(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
+  const telemetryOn = (o: { telemetry?: boolean }): boolean => telemetryOf(ctx, o);
   program
     .command('search [query]')
     .summary('rank skills for a query (skill_search)')
@@ -356,7 +401,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         'Pin what you use: fetch with skill_id, revision_id and catalog_generation.\n' +
         'With --batch FILE.jsonl, run one query per line ({"id","query"}) and print one JSON line each.',
     )
-    .option('--catalog <file>', catalogHelp)
+    .option('--catalog <file>', CATALOG_HELP)
     .option(
       '--limit <n>',
       'how many candidates (1-50, default 8; batch default 10)',
@@ -452,7 +497,12 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
 
+/** `fetch`: skill_fetch of a pinned skill. */
+function registerFetch(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
+  const telemetryOn = (o: { telemetry?: boolean }): boolean => telemetryOf(ctx, o);
   program
     .command('fetch <skill_id>')
     .summary('fetch a pinned skill body (skill_fetch), verified against its revision')
@@ -467,7 +517,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
       'the catalog_generation from search (sha256:…)',
     )
     .option('--context <text>', 'what the skill is fetched for (recorded in telemetry)', '')
-    .option('--catalog <file>', catalogHelp)
+    .option('--catalog <file>', CATALOG_HELP)
     .option('--no-telemetry', 'do not record the fetch')
     .option('--json', 'print the skill_fetch result object')
     .allowUnknownOption()
@@ -507,7 +557,11 @@ export function registerRouter(program: Command, ctx: CliContext): void {
           }),
       ),
     );
+}
 
+/** `show`: a skill's identity, location, state and revisions, for a person. */
+function registerShow(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
   program
     .command('show <skill_id>')
     .summary(
@@ -519,7 +573,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         '--body also prints the body, verified against the published revision as fetch does.\n' +
         'An unknown id suggests the closest ids. For people and operators; never served over MCP.',
     )
-    .option('--catalog <file>', catalogHelp)
+    .option('--catalog <file>', CATALOG_HELP)
     .option('--body', 'also print the body (verified against the published revision)')
     .option(
       '--revisions <n>',
@@ -559,7 +613,11 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
 
+/** `eval`: routing quality on labelled query files. */
+function registerEval(program: Command, ctx: CliContext): void {
+  const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
   program
     .command('eval <files...>')
     .summary('measure routing quality on labelled queries (top-1, recall@5, MRR, nDCG@10)')
@@ -569,7 +627,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
         'and their macro average. Telemetry is neither used nor written; learned usage examples rank\n' +
         '(as they do for agents) unless --no-usage.',
     )
-    .option('--catalog <file>', catalogHelp)
+    .option('--catalog <file>', CATALOG_HELP)
     .option('--no-usage', 'rank without learned usage examples (cold)')
     .option('--per-query', 'also list every miss: the query, the skills expected, the top 3 it got')
     .option('--json', 'print the metrics as JSON')
@@ -781,161 +839,4 @@ async function namingCatalog<T>(file: string, fn: () => T | Promise<T>): Promise
   }
 }
 
-/** Human rendering of an index report. */
-export function renderIndex(r: IndexReport, cwd: string): string {
-  const rel = (p: string): string =>
-    path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p);
-  const lines = [
-    `indexed ${r.enumerated} SKILL.md files into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
-    `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
-  ];
-  if (r.dry_run) lines.push('  dry run: nothing was written');
-  else if (r.publish) {
-    lines.push(
-      r.publish.changed
-        ? `  published generation ${r.publish.seq}: ${r.publish.catalog_generation}`
-        : `  generation ${r.publish.seq} unchanged: ${r.publish.catalog_generation}`,
-    );
-  } else lines.push('  not published (--no-publish): run skilldex publish');
-  for (const k of r.skipped) lines.push(`  skipped ${k.code}: ${sanitizeField(k.reason)}`);
-  return lines.join('\n');
-}
-
-/** Human rendering of a search result: each candidate with its file, scope and a ready fetch command. */
-export function renderSearch(
-  r: SearchResult,
-  locations: ReadonlyMap<string, SkillLocation> = new Map(),
-  cwd?: string,
-): string {
-  const lines = [`generation ${r.catalog_generation}  policy ${r.policy}`];
-  if (r.candidates.length === 0) lines.push('no candidates');
-  r.candidates.forEach((c, i) => {
-    lines.push(
-      `${String(i + 1).padStart(2)}. ${sanitizeField(c.skill_id)}  ${sanitizeField(c.skill_version, MAX_VERSION_SHOWN)}  score ${c.score.toFixed(3)}${c.state !== 'active' ? `  [${c.state}]` : ''}`,
-    );
-    lines.push(`    ${sanitizeField(oneLine(c.description, 100))}`);
-    const loc = locations.get(c.skill_id);
-    if (loc)
-      lines.push(
-        `    path: ${sanitizeField(relPath(loc.path, cwd))}  (${sanitizeField(loc.scope)})`,
-      );
-    lines.push(`    why: ${sanitizeField(why(c))}`);
-    lines.push(
-      `    fetch: skilldex fetch ${sanitizeField(shellWord(c.skill_id))} --revision ${c.revision_id} --generation ${r.catalog_generation}`,
-    );
-  });
-  return lines.join('\n');
-}
-
-// A version is one short line (VERSION_INVALID otherwise): its display is cut at the same 64 characters.
-const MAX_VERSION_SHOWN = 64;
-
-/** Human rendering of `show`. */
-export function renderShow(
-  d: SkillDetail,
-  body: string | undefined,
-  askedBody: boolean,
-  cwd: string,
-): string {
-  const lines = [`${escapeInvisible(d.skill_id)}`];
-  if (d.published) {
-    lines.push(`  name:        ${escapeInvisible(d.published.name)}`);
-    lines.push(`  version:     ${escapeInvisible(d.published.skill_version)}`);
-    lines.push(`  revision:    ${d.published.revision_id}`);
-    lines.push(`  generation:  ${d.catalog_generation}`);
-    lines.push(`  description: ${escapeInvisible(oneLine(d.published.description, 200))}`);
-  } else lines.push(`  not in the published generation ${d.catalog_generation}`);
-  lines.push(
-    `  state:       ${d.state}${d.reason ? ` (${escapeInvisible(d.reason)})` : ''}${d.replacement ? `; use ${escapeInvisible(d.replacement)} instead` : ''}`,
-  );
-  if (d.location)
-    lines.push(
-      `  path:        ${escapeInvisible(relPath(d.location.path, cwd))}`,
-      `  scope:       ${escapeInvisible(d.location.scope)} ${escapeInvisible(relPath(d.location.scope_path, cwd))}`,
-    );
-  lines.push(
-    `  revisions:   ${d.revisions_total} seen${d.revisions_total > d.revisions.length ? `, the ${d.revisions.length} most recent:` : ':'}`,
-  );
-  for (const v of d.revisions)
-    lines.push(
-      `    r${v.seq}  ${v.revision_id}  ${escapeInvisible(v.version ?? '-')}  ${v.first_seen}`,
-    );
-  if (d.published)
-    lines.push(
-      `  fetch:       skilldex fetch ${shellWord(d.skill_id)} --revision ${d.published.revision_id} --generation ${d.catalog_generation}`,
-    );
-  if (askedBody) {
-    // The body is data: invisible and control characters are shown escaped, never interpreted.
-    lines.push(
-      '',
-      body !== undefined
-        ? escapeInvisible(body)
-        : '(no body: the skill is not in the published generation)',
-    );
-  }
-  return lines.join('\n');
-}
-
-function relPath(p: string, cwd: string | undefined): string {
-  if (cwd === undefined) return p;
-  const r = path.relative(cwd, p);
-  return r.startsWith('..') || path.isAbsolute(r) ? p : r;
-}
-
-// A skill id as one shell word: quoted when it holds anything but safe characters.
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${escapeInvisible(s).replace(/'/g, `'\\''`)}'`;
-}
-
-function why(c: Candidate): string {
-  const e = c.explanation;
-  const parts: string[] = [];
-  if (!('exact' in e)) {
-    const terms = (field: 'name' | 'keywords' | 'description' | 'body' | 'usage'): string =>
-      e.terms
-        .filter((t) => t.tf[field] > 0)
-        .map((t) => escapeInvisible(t.token))
-        .join(',');
-    for (const field of ['name', 'keywords', 'description', 'body', 'usage'] as const) {
-      if (e.fields[field] > 0)
-        parts.push(`${field}[${terms(field)}] +${e.fields[field].toFixed(3)}`);
-    }
-    if (e.name_bonus.applies) parts.push(`exact name +${e.name_bonus.points}`);
-    if (e.fuzzy.weighted > 0)
-      parts.push(
-        `fuzzy[${e.fuzzy.matches.map((m) => `${escapeInvisible(m.query_token)}~${escapeInvisible(m.term)}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`,
-      );
-    if (e.telemetry.multiplier !== 1) parts.push(`telemetry ×${e.telemetry.multiplier.toFixed(3)}`);
-    if (e.lifecycle.multiplier !== 1) parts.push(`${e.lifecycle.state} ×${e.lifecycle.multiplier}`);
-    if (e.usage.matched.length > 0)
-      parts.push(
-        `learned from: ${e.usage.matched.map((q) => JSON.stringify(escapeInvisible(oneLine(q, 60)))).join('; ')}`,
-      );
-    if (e.dropped_tokens.length > 0)
-      parts.push(
-        `dropped: ${e.dropped_tokens.map((d) => `${escapeInvisible(d.token)} (${d.reason})`).join(', ')}`,
-      );
-    return parts.join(', ');
-  }
-  if (e.exact.keywords.points > 0)
-    parts.push(`keywords[${e.exact.keywords.matched.join(',')}] +${e.exact.keywords.points}`);
-  if (e.exact.name.points > 0)
-    parts.push(`name[${e.exact.name.matched.join(',')}] +${e.exact.name.points}`);
-  if (e.exact.description.points > 0)
-    parts.push(
-      `description[${e.exact.description.matched.join(',')}] +${e.exact.description.points}`,
-    );
-  if (e.fts.weighted > 0) parts.push(`fts +${e.fts.weighted.toFixed(3)}`);
-  if (e.fuzzy.weighted > 0)
-    parts.push(
-      `fuzzy[${e.fuzzy.matches.map((m) => `${m.query_token}~${m.term}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`,
-    );
-  if (e.telemetry.multiplier !== 1) parts.push(`telemetry ×${e.telemetry.multiplier.toFixed(3)}`);
-  if (e.lifecycle.multiplier !== 1) parts.push(`${e.lifecycle.state} ×${e.lifecycle.multiplier}`);
-  return parts.join(', ');
-}
-
-function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length <= n ? t : t.slice(0, n - 1) + '…';
-}
+export { renderIndex, renderSearch, renderShow } from './render/router.js';

@@ -1,0 +1,174 @@
+/**
+ * Human renderings of the router commands' reports (index, search, show): every field a skill
+ * author controls goes through the sanitiser (terminal controls and invisible characters escaped,
+ * lengths capped); `--json` prints the report objects themselves and never comes here.
+ */
+import path from 'node:path';
+import {
+  escapeInvisible,
+  sanitizeField,
+  type Candidate,
+  type IndexReport,
+  type SearchResult,
+  type SkillDetail,
+  type SkillLocation,
+} from '../../index.js';
+
+/** Human rendering of an index report. */
+export function renderIndex(r: IndexReport, cwd: string): string {
+  const rel = (p: string): string =>
+    path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p);
+  const lines = [
+    `indexed ${r.enumerated} SKILL.md files into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
+    `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
+  ];
+  if (r.dry_run) lines.push('  dry run: nothing was written');
+  else if (r.publish) {
+    lines.push(
+      r.publish.changed
+        ? `  published generation ${r.publish.seq}: ${r.publish.catalog_generation}`
+        : `  generation ${r.publish.seq} unchanged: ${r.publish.catalog_generation}`,
+    );
+  } else lines.push('  not published (--no-publish): run skilldex publish');
+  for (const k of r.skipped) lines.push(`  skipped ${k.code}: ${sanitizeField(k.reason)}`);
+  return lines.join('\n');
+}
+
+/** Human rendering of a search result: each candidate with its file, scope and a ready fetch command. */
+export function renderSearch(
+  r: SearchResult,
+  locations: ReadonlyMap<string, SkillLocation> = new Map(),
+  cwd?: string,
+): string {
+  const lines = [`generation ${r.catalog_generation}  policy ${r.policy}`];
+  if (r.candidates.length === 0) lines.push('no candidates');
+  r.candidates.forEach((c, i) => {
+    lines.push(
+      `${String(i + 1).padStart(2)}. ${sanitizeField(c.skill_id)}  ${sanitizeField(c.skill_version, MAX_VERSION_SHOWN)}  score ${c.score.toFixed(3)}${c.state !== 'active' ? `  [${c.state}]` : ''}`,
+    );
+    lines.push(`    ${sanitizeField(oneLine(c.description, 100))}`);
+    const loc = locations.get(c.skill_id);
+    if (loc)
+      lines.push(
+        `    path: ${sanitizeField(relPath(loc.path, cwd))}  (${sanitizeField(loc.scope)})`,
+      );
+    lines.push(`    why: ${sanitizeField(why(c))}`);
+    lines.push(
+      `    fetch: skilldex fetch ${sanitizeField(shellWord(c.skill_id))} --revision ${c.revision_id} --generation ${r.catalog_generation}`,
+    );
+  });
+  return lines.join('\n');
+}
+
+// A version is one short line (VERSION_INVALID otherwise): its display is cut at the same 64 characters.
+const MAX_VERSION_SHOWN = 64;
+
+/** Human rendering of `show`. */
+export function renderShow(
+  d: SkillDetail,
+  body: string | undefined,
+  askedBody: boolean,
+  cwd: string,
+): string {
+  const lines = [`${escapeInvisible(d.skill_id)}`];
+  if (d.published) {
+    lines.push(`  name:        ${escapeInvisible(d.published.name)}`);
+    lines.push(`  version:     ${escapeInvisible(d.published.skill_version)}`);
+    lines.push(`  revision:    ${d.published.revision_id}`);
+    lines.push(`  generation:  ${d.catalog_generation}`);
+    lines.push(`  description: ${escapeInvisible(oneLine(d.published.description, 200))}`);
+  } else lines.push(`  not in the published generation ${d.catalog_generation}`);
+  lines.push(
+    `  state:       ${d.state}${d.reason ? ` (${escapeInvisible(d.reason)})` : ''}${d.replacement ? `; use ${escapeInvisible(d.replacement)} instead` : ''}`,
+  );
+  if (d.location)
+    lines.push(
+      `  path:        ${escapeInvisible(relPath(d.location.path, cwd))}`,
+      `  scope:       ${escapeInvisible(d.location.scope)} ${escapeInvisible(relPath(d.location.scope_path, cwd))}`,
+    );
+  lines.push(
+    `  revisions:   ${d.revisions_total} seen${d.revisions_total > d.revisions.length ? `, the ${d.revisions.length} most recent:` : ':'}`,
+  );
+  for (const v of d.revisions)
+    lines.push(
+      `    r${v.seq}  ${v.revision_id}  ${escapeInvisible(v.version ?? '-')}  ${v.first_seen}`,
+    );
+  if (d.published)
+    lines.push(
+      `  fetch:       skilldex fetch ${shellWord(d.skill_id)} --revision ${d.published.revision_id} --generation ${d.catalog_generation}`,
+    );
+  if (askedBody) {
+    // The body is data: invisible and control characters are shown escaped, never interpreted.
+    lines.push(
+      '',
+      body !== undefined
+        ? escapeInvisible(body)
+        : '(no body: the skill is not in the published generation)',
+    );
+  }
+  return lines.join('\n');
+}
+
+function relPath(p: string, cwd: string | undefined): string {
+  if (cwd === undefined) return p;
+  const r = path.relative(cwd, p);
+  return r.startsWith('..') || path.isAbsolute(r) ? p : r;
+}
+
+// A skill id as one shell word: quoted when it holds anything but safe characters.
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${escapeInvisible(s).replace(/'/g, `'\\''`)}'`;
+}
+
+function why(c: Candidate): string {
+  const e = c.explanation;
+  const parts: string[] = [];
+  if (!('exact' in e)) {
+    const terms = (field: 'name' | 'keywords' | 'description' | 'body' | 'usage'): string =>
+      e.terms
+        .filter((t) => t.tf[field] > 0)
+        .map((t) => escapeInvisible(t.token))
+        .join(',');
+    for (const field of ['name', 'keywords', 'description', 'body', 'usage'] as const) {
+      if (e.fields[field] > 0)
+        parts.push(`${field}[${terms(field)}] +${e.fields[field].toFixed(3)}`);
+    }
+    if (e.name_bonus.applies) parts.push(`exact name +${e.name_bonus.points}`);
+    if (e.fuzzy.weighted > 0)
+      parts.push(
+        `fuzzy[${e.fuzzy.matches.map((m) => `${escapeInvisible(m.query_token)}~${escapeInvisible(m.term)}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`,
+      );
+    if (e.telemetry.multiplier !== 1) parts.push(`telemetry ×${e.telemetry.multiplier.toFixed(3)}`);
+    if (e.lifecycle.multiplier !== 1) parts.push(`${e.lifecycle.state} ×${e.lifecycle.multiplier}`);
+    if (e.usage.matched.length > 0)
+      parts.push(
+        `learned from: ${e.usage.matched.map((q) => JSON.stringify(escapeInvisible(oneLine(q, 60)))).join('; ')}`,
+      );
+    if (e.dropped_tokens.length > 0)
+      parts.push(
+        `dropped: ${e.dropped_tokens.map((d) => `${escapeInvisible(d.token)} (${d.reason})`).join(', ')}`,
+      );
+    return parts.join(', ');
+  }
+  if (e.exact.keywords.points > 0)
+    parts.push(`keywords[${e.exact.keywords.matched.join(',')}] +${e.exact.keywords.points}`);
+  if (e.exact.name.points > 0)
+    parts.push(`name[${e.exact.name.matched.join(',')}] +${e.exact.name.points}`);
+  if (e.exact.description.points > 0)
+    parts.push(
+      `description[${e.exact.description.matched.join(',')}] +${e.exact.description.points}`,
+    );
+  if (e.fts.weighted > 0) parts.push(`fts +${e.fts.weighted.toFixed(3)}`);
+  if (e.fuzzy.weighted > 0)
+    parts.push(
+      `fuzzy[${e.fuzzy.matches.map((m) => `${m.query_token}~${m.term}`).join(',')}] +${e.fuzzy.weighted.toFixed(3)}`,
+    );
+  if (e.telemetry.multiplier !== 1) parts.push(`telemetry ×${e.telemetry.multiplier.toFixed(3)}`);
+  if (e.lifecycle.multiplier !== 1) parts.push(`${e.lifecycle.state} ×${e.lifecycle.multiplier}`);
+  return parts.join(', ');
+}
+
+export function oneLine(s: string, n: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length <= n ? t : t.slice(0, n - 1) + '…';
+}
