@@ -839,4 +839,3 @@ async function namingCatalog<T>(file: string, fn: () => T | Promise<T>): Promise
   }
 }
 
-export { renderIndex, renderSearch, renderShow } from './render/router.js';
