@@ -838,4 +838,3 @@ async function namingCatalog<T>(file: string, fn: () => T | Promise<T>): Promise
     throw codedFromForeign(err, file) ?? err;
   }
 }
-
