@@ -36,6 +36,7 @@ import { FuzzyIndex } from './fuzzy.js';
 import {
   POLICY_V3_ID,
   V3,
+  fuzzyPart,
   idf,
   scoreV3,
   termContribution,
@@ -47,6 +48,7 @@ import { REQUEST_FILLER, V1, allowedDistance } from './policies/hybrid-lexical-v
 import type { FuzzyMatch, SkillState } from './policies/types.js';
 import { MAX_QUERY_CHARS } from './query.js';
 import type { Candidate, HistoryFn, SearchResult } from './search-types.js';
+import { TopK, compareCandidates } from './top-k.js';
 
 /** A query as v3 scores it: distinct scoring words with their terms, and the words dropped and why. */
 export interface AnalyzedQuery {
@@ -316,7 +318,7 @@ export function searchBm25f(
     if (nameHits[rowid] === nTerms && docs.data[rowid * DOC_STRIDE + 5] === nTerms)
       b += V3.NAME_BONUS;
     const fm = fuzzyOf.get(rowid);
-    if (fm) b += (V3.FUZZY_WEIGHT * fm.reduce((s, m) => s + fuzzySim(m), 0)) / nTerms;
+    if (fm) b += fuzzyPart(fm, nTerms);
     b *= state === 1 ? V3.DEPRECATED_MULTIPLIER : 1;
     if (b > 0) {
       boundOf[n] = b;
@@ -411,7 +413,7 @@ export function bruteForceBm25f(
     const c = candidateOf(r, ctx, fuzzy, history, gen);
     if (c.score > 0) scored.push(c);
   });
-  scored.sort(compare);
+  scored.sort(compareCandidates);
   return {
     catalog_generation: gen.catalog_generation,
     policy: POLICY_V3_ID,
@@ -477,14 +479,6 @@ function candidateOf(
   };
 }
 
-function fuzzySim(m: FuzzyMatch): number {
-  return 1 - m.distance / (m.allowed + 1);
-}
-
-function compare(a: Candidate, b: Candidate): number {
-  return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
-}
-
 // Hands out the indexes of (bound, rowid) pairs in descending bound order (ties: rowid ascending),
 // `count` at a time, ordering only what it hands out: a min-heap keeps the best `count` of the rest.
 class BoundOrder {
@@ -544,31 +538,5 @@ class BoundOrder {
     }
     this.remaining = left;
     return heap.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
-  }
-}
-
-// The k best candidates seen so far.
-class TopK {
-  private items: Candidate[] = [];
-  constructor(private readonly k: number) {}
-  full(): boolean {
-    return this.items.length >= this.k;
-  }
-  worst(): number {
-    return this.items[this.items.length - 1]?.score ?? 0;
-  }
-  worstId(): string {
-    return this.items[this.items.length - 1]?.skill_id ?? '';
-  }
-  offer(c: Candidate): void {
-    if (c.score <= 0) return;
-    if (this.full() && compare(c, this.items[this.items.length - 1]!) >= 0) return;
-    let i = this.items.length;
-    while (i > 0 && compare(c, this.items[i - 1]!) < 0) i--;
-    this.items.splice(i, 0, c);
-    if (this.items.length > this.k) this.items.pop();
-  }
-  sorted(): Candidate[] {
-    return [...this.items];
   }
 }

@@ -31,6 +31,8 @@ import { policyById } from './policies/index.js';
 import type { RankingPolicy } from './policies/policy.js';
 import type { Candidate, HistoryFn, SearchRequest, SearchResult } from './search-types.js';
 export type { Candidate, HistoryFn, SearchRequest, SearchResult } from './search-types.js';
+import { TopK, compareCandidates } from './top-k.js';
+export { compareCandidates } from './top-k.js';
 import {
   Bm25fCache,
   UsageIndex,
@@ -263,11 +265,6 @@ export function bruteForceSearch(
   });
 }
 
-/** Orders candidates: score descending, then skill_id ascending (docs/integration.md). */
-export function compareCandidates(a: Candidate, b: Candidate): number {
-  return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
-}
-
 /**
  * Splits the query tokens (docs/ranking.md §1): `common` ones (COMMON_DF_FRACTION) take no part in
  * the score; the rest (`tokens`) score and form the FTS5 match; `unknown` are the scoring tokens the
@@ -423,27 +420,4 @@ function naiveFuzzy(
     if (best) out.push(best);
   }
   return out;
-}
-
-// The k best candidates seen so far, by compareCandidates.
-class TopK {
-  private items: Candidate[] = [];
-  constructor(private readonly k: number) {}
-  full(): boolean {
-    return this.items.length >= this.k;
-  }
-  worst(): number {
-    return this.items[this.items.length - 1]?.score ?? 0;
-  }
-  offer(c: Candidate): void {
-    if (c.score <= 0) return;
-    if (this.full() && compareCandidates(c, this.items[this.items.length - 1]!) >= 0) return;
-    let i = this.items.length;
-    while (i > 0 && compareCandidates(c, this.items[i - 1]!) < 0) i--;
-    this.items.splice(i, 0, c);
-    if (this.items.length > this.k) this.items.pop();
-  }
-  sorted(): Candidate[] {
-    return [...this.items];
-  }
 }

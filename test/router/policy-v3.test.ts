@@ -23,7 +23,7 @@ import {
   type SearchResult,
 } from '../../src/index.js';
 import { MAX_EXAMPLES_PER_SKILL, readUsage, telemetryPathFor } from '../../src/catalog/index.js';
-import { tmpDir, writeTree } from '../support/cli.js';
+import { runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, newCatalogPath, skillText } from '../catalog/support.js';
 import {
   VOCAB,
@@ -303,6 +303,48 @@ describe('learning from use', () => {
     expect(kept).toHaveLength(MAX_EXAMPLES_PER_SKILL);
     expect(kept).toContain(`request number w${MAX_EXAMPLES_PER_SKILL + 4}`);
     expect(kept).not.toContain('request number w0');
+  });
+
+  it('refuses a forget without a target, and learn or forget without a catalog, with their codes', () => {
+    const { catalog } = lib(files);
+    expect(() => forgetExamples({ catalog })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    expect(() => forgetExamples({ catalog, skill_id: 'pdf-toolkit', all: true })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    const missing = path.join(tmpDir('skilldex-v3-none-'), 'none.sqlite');
+    expect(() => forgetExamples({ catalog: missing, all: true })).toThrow(
+      expect.objectContaining({ code: 'CATALOG_MISSING' }),
+    );
+    expect(() =>
+      learnExamples({ catalog: missing, text: '{"query":"a","skill_id":"b"}', file: 'x.jsonl' }),
+    ).toThrow(expect.objectContaining({ code: 'CATALOG_MISSING' }));
+  });
+
+  it('the CLI: learn exits 0 when it stored an example, 1 when every line names an unknown skill, 2 on a bad line', async () => {
+    const { catalog, root } = lib(files);
+    const write = (name: string, text: string): string => {
+      writeTree(root, { [name]: text });
+      return path.join(root, name);
+    };
+    const good = write(
+      'good.jsonl',
+      JSON.stringify({ query: 'slides to a pdf handout', skill_id: 'pdf-toolkit' }) + '\n',
+    );
+    const unknown = write(
+      'unknown.jsonl',
+      JSON.stringify({ query: 'x y', skill_id: 'nope' }) + '\n',
+    );
+    const bad = write('bad.jsonl', '{nope\n');
+    expect((await runCli(['learn', good, '--catalog', catalog, '--json'])).code).toBe(0);
+    expect((await runCli(['learn', unknown, '--catalog', catalog, '--json'])).code).toBe(1);
+    const r = await runCli(['learn', bad, '--catalog', catalog, '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT_FILE' } });
+    const f = await runCli(['forget', '--catalog', catalog, '--json']);
+    expect(f.code).toBe(2);
+    expect(JSON.parse(f.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
   });
 
   it('rejects a malformed line with INVALID_INPUT_FILE naming the line', () => {
