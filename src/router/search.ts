@@ -1,6 +1,7 @@
 /**
- * skill_search (docs/integration.md): ranks the published generation for a query under policy
- * hybrid-lexical.v1 and explains every score. The fast path lets SQLite compute, for every FTS
+ * skill_search (docs/integration.md): ranks the published generation for a query under its policy
+ * and explains every score. A BM25F policy (v3, the default) is scored in search-bm25f.ts; for the
+ * lexical policies (v1, v2) the fast path here lets SQLite compute, for every FTS
  * match, the exact-tier points and the FTS relevance (the policy's own constants, bound as
  * parameters) and sort by them; JavaScript then completes the score (fuzzy, telemetry, lifecycle)
  * only for rows that can still reach the top k, stopping at the first row whose upper bound cannot.
