@@ -8,6 +8,7 @@
 import { SkilldexError } from '../errors.js';
 import { CatalogReader } from './reader.js';
 import type { GenerationCounts } from './publish.js';
+import type { GenerationInfo } from './status.js';
 import type { LifecycleState } from './lifecycle.js';
 
 /** One revision of a skill the catalog has seen. */
@@ -65,14 +66,7 @@ export interface CatalogOverview {
 }
 
 /** One generation with what changed against its parent. */
-export interface GenerationChange {
-  readonly seq: number;
-  readonly catalog_generation: string;
-  readonly parent_seq: number | null;
-  readonly policy: string;
-  readonly created_at: string;
-  readonly counts: GenerationCounts;
-  readonly published: boolean;
+export interface GenerationChange extends GenerationInfo {
   readonly added: number;
   readonly changed: number;
   readonly retired: number;
