@@ -1,14 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `unit` (everything but the browser) and `browser` (the explorer page in headless
-// Chromium, test/browser/). `npx vitest run` runs both; `--project browser` runs the browser alone.
+// Three projects: `unit` (everything but the browser), `postgres` (the router contract, property
+// and MCP tool tests again, every catalog on PostgreSQL: test/catalog/support.ts newCatalogPath) and
+// `browser` (the explorer page in headless Chromium, test/browser/). `npx vitest run` runs all three;
+// `--project NAME` runs one. The unit and postgres projects share a throwaway PostgreSQL cluster
+// per project (test/support/pg-global.ts).
+const POSTGRES_SUITES = [
+  'test/router/fetch.test.ts',
+  'test/router/search.test.ts',
+  'test/router/policy-v3.test.ts',
+  'test/router/property.test.ts',
+  'test/catalog/lifecycle.test.ts',
+  'test/catalog/generation.test.ts',
+  'test/mcp/tools.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**'],
+          globalSetup: ['test/support/pg-global.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_SUITES,
+          env: { SKILLDEX_TEST_BACKEND: 'pg' },
+          globalSetup: ['test/support/pg-global.ts'],
+        },
+      },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'] } },
     ],
   },

@@ -110,6 +110,11 @@ export const ERROR_CODES = {
     when: 'an operator command found another process holding the write lock past 5 s, or `index` saw another process publish while it read the files (3 attempts)',
     hint: 'another skilldex process is writing this catalog: try again when it ends',
   },
+  CATALOG_UNAVAILABLE: {
+    exit: 3,
+    when: 'a PostgreSQL catalog cannot be reached (connection refused or lost, the server shutting down, authentication failed) or its driver `pg-native` is not installed',
+    hint: 'check that the database is up and the URL, user and password are right; a server retries with backoff on its own',
+  },
   CATALOG_SHRINK: {
     exit: 2,
     when: '`index` would retire more than half of the active skills (a mistyped or emptied scope) without `--allow-shrink`',

@@ -7,8 +7,10 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
-import type { Db } from './db-type.js';
+import { foreignMessage, tableCount, type Db } from './db-type.js';
+import { catalogLocation, isPgLocation } from './location.js';
 import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './migrations.js';
+import { PgDb } from './pg.js';
 
 export type { Db } from './db-type.js';
 
@@ -24,15 +26,19 @@ export function resolveCatalogPath(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): string {
-  if (flag) return path.resolve(cwd, flag);
+  if (flag) return isPgLocation(flag) ? catalogLocation(flag) : path.resolve(cwd, flag);
   const fromEnv = env['SKILLDEX_CATALOG'];
-  if (fromEnv) return path.resolve(cwd, fromEnv);
+  if (fromEnv) return isPgLocation(fromEnv) ? catalogLocation(fromEnv) : path.resolve(cwd, fromEnv);
   const dataHome = env['XDG_DATA_HOME'] || path.join(env['HOME'] ?? cwd, '.local', 'share');
   return path.join(dataHome, 'skilldex', 'catalog.sqlite');
 }
 
-/** Opens (creating if needed) a catalog for writing and brings its schema up to date. */
+/**
+ * Opens (creating if needed) a catalog for writing and brings its schema up to date. `file` is a
+ * path or a PostgreSQL URL (location.ts).
+ */
 export function openCatalogForWrite(file: string): Db {
+  if (isPgLocation(file)) return openPgForWrite(file);
   mkdirSync(path.dirname(file), { recursive: true });
   // SQLite takes a zero-byte file for an empty database and would build a fresh catalog in it. A
   // catalog truncated to nothing (a failed copy, a full disk) must be noticed, not silently replaced.
@@ -86,6 +92,23 @@ export function closeCatalog(db: Db): void {
 
 /** Opens an existing catalog read-only (the consumer path). CATALOG_MISSING when there is none. */
 export function openCatalogReadOnly(file: string): Db {
+  if (isPgLocation(file)) {
+    const db = new PgDb(file, { readonly: true, catalog: true });
+    try {
+      if (db.pragma('user_version', { simple: true }) === 0 && tableCount(db) === 0) {
+        throw new SkilldexError(
+          'CATALOG_MISSING',
+          `no catalog in ${file} (the database is empty); create one with: skilldex index --catalog ${file} --scope DIR`,
+          { catalog: file },
+        );
+      }
+      checkFormat(db, file);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return db;
+  }
   if (!existsSync(file)) {
     throw new SkilldexError(
       'CATALOG_MISSING',
@@ -122,18 +145,30 @@ function openRaw(file: string, readonly: boolean): Db {
   }
 }
 
+// A PostgreSQL catalog: the schema (the URL's search_path, `public` by default) holds a catalog
+// or nothing. The migrations run under the writers' lock, so two first publishes cannot both create it.
+function openPgForWrite(location: string): Db {
+  const db = new PgDb(location, { catalog: true });
+  try {
+    db.transaction(() => {
+      refuseForeign(db, location);
+      migrate(db, location);
+    }).immediate();
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
 // A new catalog is an empty file; anything else must already carry the skilldex format mark.
 function refuseForeign(db: Db, file: string): void {
   if ((db.pragma('user_version', { simple: true }) as number) > 0) {
     checkFormat(db, file);
     return;
   }
-  if ((db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number }).n > 0) {
-    throw new SkilldexError(
-      'CATALOG_CORRUPT',
-      `${file} is a SQLite file but not a skilldex catalog; refusing to write into it`,
-      { catalog: file },
-    );
+  if (tableCount(db) > 0) {
+    throw new SkilldexError('CATALOG_CORRUPT', foreignMessage(db, file), { catalog: file });
   }
 }
 
@@ -171,5 +206,52 @@ export function checkFormat(db: Db, file: string): void {
         version,
       },
     );
+  }
+}
+
+// One connection per PostgreSQL location for the telemetry and usage tables, shared by every
+// reader and writer of this process (a search reads the usage signature each time: a connection
+// per call would cost a connect per search).
+const shared = new Map<string, PgDb>();
+
+/**
+ * A connection to the side tables (telemetry events and counts, usage examples) of the catalog at
+ * `location`: a new better-sqlite3 connection to its telemetry file, or, for PostgreSQL, this
+ * process's shared connection to the catalog's database, whose `close` leaves it open.
+ */
+export function openSideStore(file: string, options: { readonly?: boolean } = {}): Db {
+  if (!isPgLocation(file)) {
+    return new Database(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
+  }
+  let db = shared.get(file);
+  if (!db || !db.open) {
+    db = new PgDb(file);
+    shared.set(file, db);
+  }
+  return borrowed(db);
+}
+
+function borrowed(db: PgDb): Db {
+  return {
+    dialect: 'pg',
+    prepare: (source: string) => db.prepare(source),
+    exec: (source: string) => db.exec(source),
+    transaction: (fn) => db.transaction(fn),
+    pragma: (source: string, options?: { simple?: boolean }) => db.pragma(source, options),
+    close: () => undefined,
+  } as Db;
+}
+
+/**
+ * True when a catalog exists at `location`: the file exists, or the PostgreSQL database holds a
+ * skilldex schema (CATALOG_UNAVAILABLE when the database cannot be reached).
+ */
+export function catalogExists(location: string): boolean {
+  if (!isPgLocation(location)) return existsSync(location);
+  const db = new PgDb(location, { readonly: true });
+  try {
+    return (db.pragma('user_version', { simple: true }) as number) > 0;
+  } finally {
+    db.close();
   }
 }

@@ -168,7 +168,7 @@ export class CatalogExplorer {
           counts: gen.counts,
           by_scope: this.reader
             .prepare(
-              `SELECT r.scope AS scope, sum(s.state = 'active') AS active, sum(s.state = 'deprecated') AS deprecated, sum(s.state = 'archived') AS archived
+              `SELECT r.scope AS scope, count(*) FILTER (WHERE s.state = 'active') AS active, count(*) FILTER (WHERE s.state = 'deprecated') AS deprecated, count(*) FILTER (WHERE s.state = 'archived') AS archived
            FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id
            GROUP BY r.scope ORDER BY r.scope`,
             )

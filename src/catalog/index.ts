@@ -1,13 +1,16 @@
 /** Public surface of src/catalog: the SQLite store, its ingest, lifecycle, generations and telemetry. */
 export {
   BUSY_TIMEOUT_MS,
+  catalogExists,
   closeCatalog,
   openCatalogForWrite,
   openCatalogReadOnly,
   resolveCatalogPath,
   type Db,
 } from './db.js';
+export { dialectOf } from './db-type.js';
 export { LATEST_VERSION, CATALOG_FORMAT } from './migrations.js';
+export { MASK, catalogLocation, isPgLocation, maskUrlText } from './location.js';
 export { computeGeneration, type Member } from './generation.js';
 export { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
 export {
@@ -86,6 +89,8 @@ export {
   vocabDf,
   vocabTerms,
   knownSkillIds,
+  PG_POLICY,
+  requireFts,
   revisionLocationOf,
   revisionsOf,
   servedIdentityOf,

@@ -177,7 +177,7 @@ export function ingestSkills(
          VALUES (@skill_id, @revision_id, @seq, @version, @name, @description, @when_to_use, @keywords, @tags, @path, @real_path, @scope, @scope_path, @plugin,
            @size, @normalized_sha256, @body_offset, @frontmatter, @warnings, @flags, @first_seen, @body_terms)
          ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
-           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, body_terms)`,
+           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms)`,
     );
     const upsertSkill = db.prepare(
       `INSERT INTO skills (skill_id, revision_id, provenance) VALUES (?, ?, ?)

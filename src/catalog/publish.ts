@@ -6,6 +6,7 @@
  * see half a generation; a crash before COMMIT leaves the previous generation serving.
  */
 import type { Db } from './db.js';
+import { dialectOf } from './db-type.js';
 import type { RevisionRow } from './rows.js';
 import { computeGeneration, type Member } from './generation.js';
 import { tokenSet, tokenStrings } from './tokens.js';
@@ -137,18 +138,27 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
   const getRevision = db.prepare(`SELECT * FROM revisions WHERE skill_id = ? AND revision_id = ?`);
   const setState = db.prepare(`UPDATE serving SET state = ? WHERE rowid = ?`);
   const del = db.prepare(`DELETE FROM serving WHERE rowid = ?`);
-  const ftsDel = db.prepare(
-    `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
-  );
+  // The FTS5 index of policies v1 and v2 exists on SQLite only.
+  const fts = dialectOf(db) === 'sqlite';
+  // Rowids are assigned here rather than by the engine, so both backends number rows alike.
+  let nextRowid =
+    ((db.prepare(`SELECT max(rowid) AS m FROM serving`).get() as { m: number | null }).m ?? 0) + 1;
+  const ftsDel =
+    fts &&
+    db.prepare(
+      `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
+    );
   const ins = db.prepare(
-    `INSERT INTO serving (skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st,
+    `INSERT INTO serving (rowid, skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st,
        fwd, len_n, len_k, len_d, len_b, name_terms)
-     VALUES (@skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st,
+     VALUES (@rowid, @skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st,
        @fwd, @len_n, @len_k, @len_d, @len_b, @name_terms)`,
   );
-  const ftsIns = db.prepare(
-    `INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`,
-  );
+  const ftsIns =
+    fts &&
+    db.prepare(
+      `INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`,
+    );
   const df = new Map<string, number>();
   const bump = (toks: { name_tok: string; kw_tok: string; desc_tok: string }, by: number): void => {
     for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok))
@@ -172,7 +182,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       if (!l) removedRows.set(term, (l = []));
       l.push(row.rowid);
     }
-    ftsDel.run(row);
+    if (ftsDel) ftsDel.run(row);
     del.run(row.rowid);
     bump(row, -1);
   };
@@ -205,7 +215,9 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       when_to_use: rev.when_to_use,
       body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
     });
-    const info = ins.run({
+    const rowid = nextRowid++;
+    ins.run({
+      rowid,
       skill_id: m.skill_id,
       revision_id: m.revision_id,
       skill_version: rev.version ?? `r${rev.seq}`,
@@ -224,18 +236,18 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       len_b: doc.lens[3],
       name_terms: countNameTerms(doc.terms),
     });
-    const rowid = Number(info.lastInsertRowid);
     for (const [term, tf] of doc.terms) {
       let l = addedRows.get(term);
       if (!l) addedRows.set(term, (l = []));
       l.push({ rowid, tf });
     }
-    ftsIns.run({ rowid, name_tok: toks.name_tok, kw_tok: toks.kw_tok, desc_tok: toks.desc_tok });
+    if (ftsIns)
+      ftsIns.run({ rowid, name_tok: toks.name_tok, kw_tok: toks.kw_tok, desc_tok: toks.desc_tok });
     bump(toks, +1);
   }
   for (const [id, row] of serving) if (!wanted.has(id)) remove(row);
   const upsert = db.prepare(
-    `INSERT INTO vocab (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = df + excluded.df`,
+    `INSERT INTO vocab (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = vocab.df + excluded.df`,
   );
   const prune = db.prepare(`DELETE FROM vocab WHERE term = ? AND df <= 0`);
   for (const [term, d] of df) {
@@ -258,8 +270,10 @@ function countNameTerms(terms: ReadonlyMap<string, FieldCounts>): number {
 // Empties every serving table (a migration asked for a rebuild from the working set).
 function clearServing(db: Db): void {
   db.exec(
-    `DELETE FROM serving; INSERT INTO serving_fts (serving_fts) VALUES ('delete-all'); DELETE FROM vocab; DELETE FROM postings; DELETE FROM serving_docs;`,
+    `DELETE FROM serving; DELETE FROM vocab; DELETE FROM postings; DELETE FROM serving_docs;`,
   );
+  if (dialectOf(db) === 'sqlite')
+    db.exec(`INSERT INTO serving_fts (serving_fts) VALUES ('delete-all')`);
 }
 
 function countStates(members: readonly Member[]): GenerationCounts {

@@ -67,7 +67,7 @@ export function servingRowidOf(
 
 /** Every term of the published generation's postings (the fuzzy vocabulary of v3). */
 export function postingTerms(reader: CatalogReader): string[] {
-  return reader.prepare(`SELECT term FROM postings`).pluck().all() as string[];
+  return reader.prepare(`SELECT term FROM postings ORDER BY term`).pluck().all() as string[];
 }
 
 /** The skill_id of a serving row, or undefined. */

@@ -5,8 +5,9 @@
  * runs inside the caller's `CatalogReader.read` snapshot. The bm25f.v3 reads are in
  * queries-bm25f.ts.
  */
-import type Database from 'better-sqlite3';
+import { SkilldexError } from '../errors.js';
 import type { CatalogReader } from './reader.js';
+import type { CatalogStatement } from './db-type.js';
 
 /** Lifecycle state of a serving row. */
 export type ServingState = 'active' | 'deprecated' | 'archived';
@@ -92,7 +93,7 @@ export function allLexicalRows(reader: CatalogReader): IterableIterator<LexicalR
 
 /** Every term of the fuzzy vocabulary of the lexical policies (surface tokens of name, keywords, description). */
 export function vocabTerms(reader: CatalogReader): string[] {
-  return reader.prepare(`SELECT term FROM vocab`).pluck().all() as string[];
+  return reader.prepare(`SELECT term FROM vocab ORDER BY term`).pluck().all() as string[];
 }
 
 /** Document frequency of a surface token in the lexical vocabulary (0 when absent). */
@@ -114,6 +115,7 @@ export function ftsHolders(
   includeDeprecated: boolean,
   limit: number,
 ): { rid: number }[] {
+  requireFts(reader);
   return reader
     .prepare(
       `SELECT s.rowid AS rid FROM serving_fts f JOIN serving s ON s.rowid = f.rowid WHERE serving_fts MATCH ? AND s.state IN (${states(includeDeprecated)}) LIMIT ?`,
@@ -131,6 +133,7 @@ export function bm25All(
   columns: readonly number[],
   match: string,
 ): IterableIterator<{ rid: number; x: number }> {
+  requireFts(reader);
   return reader.prepare(bm25Sql(columns)).iterate(match) as IterableIterator<{
     rid: number;
     x: number;
@@ -144,6 +147,7 @@ export function bm25Of(
   match: string,
   rowid: number,
 ): number {
+  requireFts(reader);
   // FTS5 may hand back rows other than the one asked for: keep only the row whose rowid matches.
   const rows = reader
     .prepare(`${bm25Sql(columns)} AND serving_fts.rowid = ?`)
@@ -180,7 +184,8 @@ export function lexicalRankStatement(
   spec: LexicalRankSpec,
   slots: number,
   includeDeprecated: boolean,
-): Database.Statement {
+): CatalogStatement {
+  requireFts(reader);
   const t = spec.tiers;
   const tiers: string[] = [];
   for (let i = 0; i < slots; i++) {
@@ -299,3 +304,19 @@ export function revisionsOf(
 export function knownSkillIds(reader: CatalogReader): string[] {
   return reader.prepare(`SELECT skill_id FROM skills ORDER BY skill_id`).pluck().all() as string[];
 }
+
+/**
+ * Refuses the FTS5-based lexical policies (v1, v2) on a catalog without FTS5 (PostgreSQL): they
+ * are defined by SQLite's bm25(), which PostgreSQL cannot reproduce score for score.
+ */
+export function requireFts(reader: CatalogReader): void {
+  if (reader.dialect === 'sqlite') return;
+  throw new SkilldexError(
+    'INVALID_ARGUMENT',
+    `${reader.file}: policies v1 and v2 rank with SQLite's FTS5, which a PostgreSQL catalog does not have; use policy ${PG_POLICY} (the default)`,
+    { catalog: reader.file, supported: [PG_POLICY] },
+  );
+}
+
+/** The ranking policy a PostgreSQL catalog serves. */
+export const PG_POLICY = 'tf.skillrouter.bm25f.v3';

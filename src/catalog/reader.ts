@@ -5,9 +5,10 @@
  * whose published sequence went backwards (an older file restored over a newer one).
  */
 import { statSync } from 'node:fs';
-import type Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
 import { openCatalogReadOnly, type Db } from './db.js';
+import { isPgLocation } from './location.js';
+import { dialectOf, type CatalogStatement } from './db-type.js';
 import type { GenerationCounts } from './publish.js';
 
 /** The published generation a snapshot serves. */
@@ -24,7 +25,7 @@ export class CatalogReader {
   private db: Db;
   private identity: string;
   private highestSeq = 0;
-  private statements = new Map<string, Database.Statement>();
+  private statements = new Map<string, CatalogStatement>();
 
   constructor(readonly file: string) {
     this.db = openCatalogReadOnly(file);
@@ -71,13 +72,18 @@ export class CatalogReader {
   }
 
   /** A prepared statement, cached per SQL text for the life of the connection. */
-  prepare(sql: string): Database.Statement {
+  prepare(sql: string): CatalogStatement {
     let st = this.statements.get(sql);
     if (!st) {
       st = this.db.prepare(sql);
       this.statements.set(sql, st);
     }
     return st;
+  }
+
+  /** Which engine answers: `sqlite` or `pg`. */
+  get dialect(): 'sqlite' | 'pg' {
+    return dialectOf(this.db);
   }
 
   /** Closes the connection. */
@@ -111,6 +117,8 @@ function lineageOf(db: Db): string {
 }
 
 function fileIdentity(file: string): string {
+  // A database is not replaced under its URL the way a file is renamed over another.
+  if (isPgLocation(file)) return 'pg';
   try {
     const st = statSync(file);
     return `${st.dev}:${st.ino}`;

@@ -77,10 +77,10 @@ export function catalogStatus(db: Db, file: string): CatalogStatus {
   const w = db
     .prepare(
       `SELECT count(*) AS skills,
-              coalesce(sum(revision_id IS NOT NULL AND state = 'active'), 0) AS active,
-              coalesce(sum(revision_id IS NOT NULL AND state = 'deprecated'), 0) AS deprecated,
-              coalesce(sum(revision_id IS NOT NULL AND state = 'archived'), 0) AS archived,
-              coalesce(sum(revision_id IS NULL), 0) AS retired
+              count(*) FILTER (WHERE revision_id IS NOT NULL AND state = 'active') AS active,
+              count(*) FILTER (WHERE revision_id IS NOT NULL AND state = 'deprecated') AS deprecated,
+              count(*) FILTER (WHERE revision_id IS NOT NULL AND state = 'archived') AS archived,
+              count(*) FILTER (WHERE revision_id IS NULL) AS retired
        FROM skills`,
     )
     .get() as CatalogStatus['working'];
@@ -91,10 +91,10 @@ export function catalogStatus(db: Db, file: string): CatalogStatus {
             `SELECT count(*) AS n FROM (
                SELECT skill_id, revision_id, state FROM skills WHERE revision_id IS NOT NULL
                EXCEPT SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?
-             ) UNION ALL SELECT count(*) FROM (
+             ) AS added UNION ALL SELECT count(*) FROM (
                SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?
                EXCEPT SELECT skill_id, revision_id, state FROM skills WHERE revision_id IS NOT NULL
-             )`,
+             ) AS dropped`,
           )
           .all(published.seq, published.seq) as { n: number }[]
       ).reduce((s, r) => s + r.n, 0)

@@ -5,7 +5,8 @@
  * file reads as no history), so it never creates, migrates or writes telemetry.
  */
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { openSideStore, type Db } from './db.js';
+import { isPgLocation } from './location.js';
 
 /** A skill with its suggestion and fetch totals. */
 export interface UsageCount {
@@ -65,7 +66,7 @@ export class TelemetryReader {
       (db) =>
         db
           .prepare(
-            `SELECT substr(at, 1, 10) AS day, sum(kind = 'suggestion') AS suggestions, sum(kind = 'fetch') AS fetches
+            `SELECT substr(at, 1, 10) AS day, count(*) FILTER (WHERE kind = 'suggestion') AS suggestions, count(*) FILTER (WHERE kind = 'fetch') AS fetches
              FROM events WHERE skill_id = ? GROUP BY day ORDER BY day`,
           )
           .all(skillId) as UsageDay[],
@@ -90,11 +91,12 @@ export class TelemetryReader {
   }
 
   // Telemetry is advisory: a missing file, or one that is not (yet) a telemetry store, reads as empty.
-  private query<T>(fn: (db: Database.Database) => T, empty: T): T {
-    if (this.file === undefined || !existsSync(this.file)) return empty;
-    let db: Database.Database | undefined;
+  private query<T>(fn: (db: Db) => T, empty: T): T {
+    if (this.file === undefined || (!isPgLocation(this.file) && !existsSync(this.file)))
+      return empty;
+    let db: Db | undefined;
     try {
-      db = new Database(this.file, { readonly: true, fileMustExist: true });
+      db = openSideStore(this.file, { readonly: true });
       db.pragma('busy_timeout = 200');
       return fn(db);
     } catch {

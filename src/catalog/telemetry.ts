@@ -6,11 +6,15 @@
  * counted in `failures`.
  */
 import { statSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import type { Db } from './db.js';
+import { openSideStore, type Db } from './db.js';
+import { isPgLocation } from './location.js';
 
-/** The telemetry file that belongs to `catalogFile`: `<name>.telemetry.sqlite` beside it. */
+/**
+ * The telemetry store that belongs to `catalogFile`: `<name>.telemetry.sqlite` beside it, or for a
+ * PostgreSQL catalog the same database (its `events`, `counts` and `usage_examples` tables).
+ */
 export function telemetryPathFor(catalogFile: string): string {
+  if (isPgLocation(catalogFile)) return catalogFile;
   return catalogFile.replace(/(\.sqlite3?|\.db)?$/, '') + '.telemetry.sqlite';
 }
 
@@ -87,7 +91,7 @@ export class TelemetryStore {
         `INSERT INTO events (kind, at, query_hash, skill_id, rank, generation) VALUES ('suggestion', ?, ?, ?, ?, ?)`,
       );
       const up = db.prepare(
-        `INSERT INTO counts (skill_id, suggestions) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET suggestions = suggestions + 1`,
+        `INSERT INTO counts (skill_id, suggestions) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET suggestions = counts.suggestions + 1`,
       );
       db.transaction(() => {
         skillIds.forEach((id, i) => {
@@ -117,7 +121,7 @@ export class TelemetryStore {
           context.slice(0, MAX_CONTEXT_CHARS),
         );
         db.prepare(
-          `INSERT INTO counts (skill_id, fetches) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET fetches = fetches + 1`,
+          `INSERT INTO counts (skill_id, fetches) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET fetches = counts.fetches + 1`,
         ).run(skillId);
         prune(db);
       })();
@@ -181,7 +185,13 @@ export class TelemetryStore {
     this.opened = true;
     let db: Db | undefined;
     try {
-      db = new Database(this.file);
+      db = openSideStore(this.file);
+      if (isPgLocation(this.file)) {
+        // The tables are part of the catalog's schema (migrations.ts).
+        this.db = db;
+        this.identity = 'pg';
+        return this.db;
+      }
       db.pragma('journal_mode = WAL');
       // Telemetry is advisory: losing the last events in a power cut is acceptable, a slow search is not.
       db.pragma('synchronous = OFF');
@@ -206,6 +216,7 @@ function prune(db: Db): void {
 
 // `dev:ino` of `file`, or undefined when it is gone.
 function fileIdentity(file: string): string | undefined {
+  if (isPgLocation(file)) return 'pg';
   try {
     const st = statSync(file);
     return `${st.dev}:${st.ino}`;

@@ -6,9 +6,10 @@
  * create it; writes are the operator's (`learn`, `forget`) or the router's (a fetch with a context).
  */
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
-import type { Db } from './db.js';
+import { openSideStore, type Db } from './db.js';
+import { dialectOf } from './db-type.js';
+import { isPgLocation } from './location.js';
 
 /** Most examples kept per skill (older ones are dropped first). */
 export const MAX_EXAMPLES_PER_SKILL = 200;
@@ -40,15 +41,12 @@ export interface UsageSnapshot {
 
 /** Reads the usage examples of `file`; none when the file or its table does not exist. */
 export function readUsage(file: string): UsageSnapshot {
-  if (!existsSync(file)) return { signature: 'none', examples: [] };
+  if (!isPgLocation(file) && !existsSync(file)) return { signature: 'none', examples: [] };
   let db: Db | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = openSideStore(file, { readonly: true });
     db.pragma('busy_timeout = 200');
-    const has = db
-      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`)
-      .get();
-    if (!has) return { signature: 'none', examples: [] };
+    if (!hasUsageTable(db)) return { signature: 'none', examples: [] };
     const sig = db
       .prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`)
       .get() as { n: number; m: number };
@@ -66,14 +64,11 @@ export function readUsage(file: string): UsageSnapshot {
 
 /** Signature of the examples in `file` (cheap: a count and the largest id). */
 export function usageSignature(file: string): string {
-  if (!existsSync(file)) return 'none';
+  if (!isPgLocation(file) && !existsSync(file)) return 'none';
   let db: Db | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    const has = db
-      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`)
-      .get();
-    if (!has) return 'none';
+    db = openSideStore(file, { readonly: true });
+    if (!hasUsageTable(db)) return 'none';
     const sig = db
       .prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`)
       .get() as { n: number; m: number };
@@ -88,7 +83,9 @@ export function usageSignature(file: string): string {
 /** Opens (creating if needed) the usage table of a telemetry file for writing. */
 export function openUsageForWrite(file: string): Db {
   try {
-    const db = new Database(file);
+    const db = openSideStore(file);
+    // On PostgreSQL the table is part of the catalog's schema (migrations.ts).
+    if (dialectOf(db) === 'pg') return db;
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
     db.exec(SCHEMA);
@@ -163,4 +160,12 @@ export function usageCounts(db: Db): Map<string, number> {
     out.set(r.skill_id, r.n);
   }
   return out;
+}
+
+function hasUsageTable(db: Db): boolean {
+  const sql =
+    dialectOf(db) === 'pg'
+      ? `SELECT 1 WHERE to_regclass('usage_examples') IS NOT NULL`
+      : `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`;
+  return db.prepare(sql).get() !== undefined;
 }

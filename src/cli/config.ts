@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
-import { SkilldexError } from '../index.js';
+import { SkilldexError, catalogLocation, isPgLocation } from '../index.js';
 
 // smol-toml is loaded only when a config file is read or written, not at every start-up.
 const requireCjs = createRequire(import.meta.url);
@@ -181,7 +181,10 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
   };
   const top = table(raw, '', TOP_KEYS);
   const out: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {};
-  if (top['catalog'] !== undefined) out.catalog = resolvePath(str(top['catalog'], 'catalog'));
+  if (top['catalog'] !== undefined) {
+    const c = str(top['catalog'], 'catalog');
+    out.catalog = isPgLocation(c) ? catalogLocation(c) : resolvePath(c);
+  }
   if (top['policy'] !== undefined) out.policy = str(top['policy'], 'policy');
   if (top['telemetry'] !== undefined) {
     if (typeof top['telemetry'] !== 'boolean') throw bad('telemetry', 'must be true or false');

@@ -5,6 +5,8 @@
 import path from 'node:path';
 import {
   SkilldexError,
+  catalogLocation,
+  isPgLocation,
   codedFromForeign,
   readTextCapped,
   sanitizeField,
@@ -35,6 +37,8 @@ export class CliContext {
   exitCode: ExitCode = 0;
   /** `--quiet`: no progress and no notes on stderr (errors still print). Set by program.ts. */
   quiet = false;
+  /** `--password-file FILE` (or $SKILLDEX_PASSWORD_FILE): a PostgreSQL catalog's password. */
+  passwordFile: string | undefined;
   /** The `--config FILE` given to the program (set by program.ts before a command runs). */
   configFlag: string | undefined;
   private layers: ConfigLayers | undefined;
@@ -48,7 +52,17 @@ export class CliContext {
 
   /** The effective settings for a command's flags (flags > env > project > user > defaults). */
   settings(flags: SettingFlags = {}, withCatalogScopes = false): Settings {
-    return resolveSettings(this.configLayers(), flags, this.io.env, this.io.cwd, withCatalogScopes);
+    const s = resolveSettings(
+      this.configLayers(),
+      flags,
+      this.io.env,
+      this.io.cwd,
+      withCatalogScopes,
+    );
+    const file = this.passwordFile ?? this.io.env['SKILLDEX_PASSWORD_FILE'];
+    if (file === undefined || !isPgLocation(s.catalog.value)) return s;
+    const p = path.resolve(this.io.cwd, file);
+    return { ...s, catalog: { ...s.catalog, value: catalogLocation(s.catalog.value, p) } };
   }
 
   /** Prints `value` as pretty JSON with a trailing newline on stdout. */

@@ -30,6 +30,10 @@ export function buildProgram(ctx: CliContext): Command {
       '--config <file>',
       'config file to use instead of the user config (also $SKILLDEX_CONFIG)',
     )
+    .option(
+      '--password-file <file>',
+      "a PostgreSQL catalog's password, read from FILE (also $SKILLDEX_PASSWORD_FILE; or PGPASSWORD, ~/.pgpass)",
+    )
     .option('-q, --quiet', 'no progress lines and no advisory notes on stderr (errors still print)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -47,8 +51,9 @@ export function buildProgram(ctx: CliContext): Command {
   registerInit(program, ctx);
   // The global --config is known before any command's action runs.
   program.hook('preAction', () => {
-    const opts = program.opts<{ config?: string; quiet?: boolean }>();
+    const opts = program.opts<{ config?: string; quiet?: boolean; passwordFile?: string }>();
     ctx.configFlag = opts.config;
+    ctx.passwordFile = opts.passwordFile;
     ctx.quiet = opts.quiet === true;
   });
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.

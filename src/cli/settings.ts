@@ -5,7 +5,7 @@
  * default Claude Code scopes. `skilldex config` prints exactly this object.
  */
 import path from 'node:path';
-import { readCatalogScopes, resolveCatalogPath } from '../index.js';
+import { catalogLocation, isPgLocation, readCatalogScopes, resolveCatalogPath } from '../index.js';
 import { pick, type ConfigLayers, type Setting } from './config.js';
 
 /** Every setting a command may read. `undefined` values mean "not set: the command's default". */
@@ -43,10 +43,12 @@ export function resolveSettings(
   withCatalogScopes = false,
 ): Settings {
   const abs = (p: string): string => path.resolve(cwd, p);
-  const envCatalog = env['SKILLDEX_CATALOG'] ? abs(env['SKILLDEX_CATALOG']) : undefined;
+  // A catalog is a file path or a PostgreSQL URL (its password masked: catalogLocation).
+  const loc = (p: string): string => (isPgLocation(p) ? catalogLocation(p) : abs(p));
+  const envCatalog = env['SKILLDEX_CATALOG'] ? loc(env['SKILLDEX_CATALOG']) : undefined;
   const catalog = pick(
     layers,
-    flags.catalog !== undefined ? abs(flags.catalog) : undefined,
+    flags.catalog !== undefined ? loc(flags.catalog) : undefined,
     { name: 'SKILLDEX_CATALOG', value: envCatalog },
     (c) => c.catalog,
     {

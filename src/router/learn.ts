@@ -5,12 +5,12 @@
  * catalog; `forgetExamples` removes them. Examples naming a skill the published generation does not
  * serve (or serves archived) are reported and not stored.
  */
-import { existsSync } from 'node:fs';
 import { SkilldexError } from '../errors.js';
 import {
   CatalogReader,
   addUsageExamples,
   forgetUsage,
+  catalogExists,
   openUsageForWrite,
   servingRowidOf,
   telemetryPathFor,
@@ -149,7 +149,7 @@ export function forgetExamples(options: {
       {},
     );
   }
-  if (!existsSync(options.catalog)) {
+  if (!catalogExists(options.catalog)) {
     throw new SkilldexError('CATALOG_MISSING', `no catalog at ${options.catalog}`, {
       catalog: options.catalog,
     });
@@ -167,7 +167,7 @@ export function forgetExamples(options: {
 }
 
 function openReader(catalog: string): CatalogReader {
-  if (!existsSync(catalog))
+  if (!catalogExists(catalog))
     throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
   return new CatalogReader(catalog);
 }

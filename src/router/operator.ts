@@ -5,6 +5,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { SkilldexError, assertKnownOptions, codedFromForeign, optionKeys } from '../errors.js';
 import {
+  PG_POLICY,
+  catalogExists,
+  dialectOf,
+  isPgLocation,
   catalogStatus,
   closeCatalog,
   ingestSkills,
@@ -148,7 +152,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
   };
   const dryRun = options.dryRun === true;
   // A dry run against a catalog that does not exist yet runs against an empty one in memory.
-  const file = dryRun && !existsSync(options.catalog) ? ':memory:' : options.catalog;
+  const file = dryRun && !catalogExists(options.catalog) ? ':memory:' : options.catalog;
   return withCatalog(
     file,
     (db) => {
@@ -210,7 +214,7 @@ function scopeMemory(o: DiscoverOptions): RememberedScopes {
  * never indexed by a skilldex that remembers them. A malformed value is CATALOG_CORRUPT.
  */
 export function readCatalogScopes(catalog: string): RememberedScopes | undefined {
-  if (!existsSync(catalog)) return undefined;
+  if (!catalogExists(catalog)) return undefined;
   return withCatalog(catalog, (db) => {
     const raw = readMeta(db, SCOPES_META_KEY);
     if (raw === undefined) return undefined;
@@ -315,9 +319,18 @@ export function getGenerations(options: OperatorOptions): GenerationInfo[] {
 }
 
 // The policy to publish under: the one asked for (remembered from now on), else the remembered one.
+// A PostgreSQL catalog has no FTS5 and serves bm25f.v3 only.
 function choosePolicy(db: Db, asked: string | undefined): string {
   if (asked !== undefined) {
-    writeMeta(db, 'policy', checkPolicyId(asked));
+    checkPolicyId(asked);
+    if (dialectOf(db) === 'pg' && asked !== PG_POLICY) {
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `policy ${asked} ranks with SQLite's FTS5; a PostgreSQL catalog serves ${PG_POLICY} only`,
+        { policy: asked, supported: [PG_POLICY] },
+      );
+    }
+    writeMeta(db, 'policy', asked);
     return asked;
   }
   // A catalog that never recorded a policy keeps the one its last generation was published under.
@@ -327,7 +340,7 @@ function choosePolicy(db: Db, asked: string | undefined): string {
 // Drops the usage examples of skills the published generation no longer serves as active or deprecated.
 function pruneUsageOf(catalog: string, db: Db): void {
   const file = telemetryPathFor(catalog);
-  if (!existsSync(file)) return;
+  if (!catalogExists(catalog) || (!isPgLocation(file) && !existsSync(file))) return;
   const keep = new Set(unarchivedServedIds(db));
   const u = openUsageForWrite(file);
   try {
@@ -340,7 +353,7 @@ function pruneUsageOf(catalog: string, db: Db): void {
 // Opens the catalog for one operator job. Only `index` may create it; a writer lock held by another
 // process past the busy timeout becomes CATALOG_BUSY rather than a raw SQLite error.
 function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
-  if (!create && !existsSync(file)) {
+  if (!create && !catalogExists(file)) {
     throw new SkilldexError(
       'CATALOG_MISSING',
       `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`,

@@ -6,14 +6,34 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { POLICY_ID, indexCatalog, type IndexReport } from '../../src/index.js';
+import { POLICY_ID, POLICY_V3_ID, indexCatalog, type IndexReport } from '../../src/index.js';
 import { tmpDir } from '../support/cli.js';
+import { freshPgDatabase } from '../support/pg.js';
+
+/**
+ * True in the `postgres` test project: catalogs are PostgreSQL schemas, and tests of SQLite-only
+ * behaviour (policies v1/v2 on FTS5, catalog and telemetry files) are skipped there.
+ */
+export const ON_PG = process.env['SKILLDEX_TEST_BACKEND'] === 'pg';
+
+/**
+ * Runs of a catalog-building property: all of them on SQLite, a quarter on PostgreSQL (every run
+ * builds catalogs over connections, some 50× the cost of a file; the same properties, fewer cases).
+ */
+export function propertyRuns(n: number): number {
+  return ON_PG ? Math.max(3, Math.ceil(n / 4)) : n;
+}
 
 /** The clock every test passes in, so revision and generation timestamps never vary. */
 export const NOW = (): Date => new Date('2025-01-02T03:04:05.000Z');
 
-/** A catalog path inside a fresh temporary folder (the file does not exist yet). */
+/**
+ * A catalog path inside a fresh temporary folder (the file does not exist yet), or, in the
+ * `postgres` test project ($SKILLDEX_TEST_BACKEND=pg), the URL of a fresh empty PostgreSQL database:
+ * the tests that take their catalog from here run against both backends.
+ */
 export function newCatalogPath(prefix = 'skilldex-catalog-'): string {
+  if (process.env['SKILLDEX_TEST_BACKEND'] === 'pg') return freshPgDatabase();
   return path.join(tmpDir(prefix), 'catalog.sqlite');
 }
 
@@ -53,7 +73,8 @@ export function indexTree(
     home: root,
     project: root,
     now: NOW,
-    policy: POLICY_ID,
+    // A PostgreSQL catalog serves v3 only (no FTS5).
+    policy: process.env['SKILLDEX_TEST_BACKEND'] === 'pg' ? POLICY_V3_ID : POLICY_ID,
     ...options,
   });
 }

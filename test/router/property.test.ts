@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POLICY_V2_ID, Router, type SearchRequest, type SearchResult } from '../../src/index.js';
 import { REPO, tmpDir, writeTree } from '../support/cli.js';
-import { NOW, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
+import { NOW, ON_PG, propertyRuns, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
 import {
   applyLifecycle,
   buildLibrary,
@@ -78,12 +78,12 @@ describe('fast path = brute force (property)', () => {
             }
           },
         ),
-        { numRuns: 40 },
+        { numRuns: propertyRuns(40) },
       );
     },
   );
 
-  it('holds for policy v2 too (IDF-weighted tiers, heavier FTS and fuzzy weights)', () => {
+  it.skipIf(ON_PG)('holds for policy v2 too (IDF-weighted tiers, heavier FTS and fuzzy weights)', () => {
     fc.assert(
       fc.property(
         libraryArb(5, 60),
@@ -103,7 +103,7 @@ describe('fast path = brute force (property)', () => {
           }
         },
       ),
-      { numRuns: 25 },
+      { numRuns: propertyRuns(25) },
     );
   });
 
@@ -161,7 +161,7 @@ describe('fast path = brute force (property)', () => {
             });
           },
         ),
-        { numRuns: 40 },
+        { numRuns: propertyRuns(40) },
       );
     } finally {
       router.close();
@@ -191,7 +191,7 @@ describe('the fuzzy-holder fallback (prescore limit 0 and 1) ranks like brute fo
             }
           },
         ),
-        { numRuns: 15 },
+        { numRuns: propertyRuns(15) },
       );
     }, 300_000);
   }
@@ -244,7 +244,7 @@ describe('the ranking ignores how the catalog was built (property)', () => {
           }
         },
       ),
-      { numRuns: 20 },
+      { numRuns: propertyRuns(20) },
     );
   });
 });

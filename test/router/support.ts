@@ -6,9 +6,8 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { TelemetryStore } from '../../src/catalog/index.js';
+import { TelemetryStore, openUsageForWrite } from '../../src/catalog/index.js';
 import { changeLifecycle, publishCatalog, telemetryPathFor } from '../../src/index.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { NOW, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
@@ -271,7 +270,8 @@ export function writeHistories(catalog: string, skills: readonly GenSkill[]): vo
   const store = new TelemetryStore(file, NOW);
   store.totals();
   store.close();
-  const db = new Database(file);
+  // The side store of either backend (a telemetry file, or the PostgreSQL catalog's own tables).
+  const db = openUsageForWrite(file);
   try {
     const put = db.prepare(`INSERT INTO counts (skill_id, suggestions, fetches) VALUES (?, ?, ?)`);
     db.transaction(() => {
