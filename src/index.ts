@@ -81,6 +81,8 @@ export {
   catalogLocation,
   isPgLocation,
   maskUrlText,
+  copyCatalog,
+  type CopyReport,
   resolveCatalogPath,
   telemetryPathFor,
   type CatalogOverview,

@@ -106,6 +106,7 @@ export {
   type ServingState,
 } from './queries.js';
 export { rollbackWorkingSet, type RollbackReport } from './rollback.js';
+export { copyCatalog, type CopyReport } from './copy.js';
 export {
   CatalogExplorer,
   DEFAULT_GENERATION_LIMIT,

@@ -5,10 +5,14 @@
  * the report (the renderers are in render/router.ts); `--json` prints the contract object.
  */
 import type { Command } from 'commander';
+import path from 'node:path';
 import {
   Router,
   SkilldexError,
+  catalogLocation,
   changeLifecycle,
+  copyCatalog,
+  isPgLocation,
   codedFromForeign,
   escapeInvisible,
   markdownInline,
@@ -52,6 +56,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
   registerIndex(program, ctx);
   registerPublish(program, ctx);
   registerRollback(program, ctx);
+  registerCatalogCopy(program, ctx);
   registerLifecycle(program, ctx);
   registerGenerations(program, ctx);
   registerStatus(program, ctx);
@@ -250,6 +255,56 @@ function registerRollback(program: Command, ctx: CliContext): void {
               ? `republished generation ${r.to.seq} (${r.to.catalog_generation}) as generation ${r.publish.seq}; was ${r.from.seq}`
               : `generation ${r.to.seq} has the content already published (${r.publish.catalog_generation}): nothing to do`,
           );
+        return 0;
+      }),
+    );
+}
+
+/** `catalog copy FROM TO`: a whole catalog into another backend (or another file or database). */
+function registerCatalogCopy(program: Command, ctx: CliContext): void {
+  const catalog = program
+    .command('catalog')
+    .summary('whole-catalog operations (copy between SQLite and PostgreSQL)')
+    .description('Operations on a catalog as a whole. See: skilldex catalog copy --help');
+  catalog
+    .command('copy <from> <to>')
+    .summary('copy a catalog between backends, verified by its generation ids')
+    .description(
+      'Copy the catalog FROM into TO: every revision, generation, lifecycle event, the serving\n' +
+        'tables, and the telemetry and usage examples beside it. FROM and TO are catalog files or\n' +
+        'postgres:// URLs (a password in a URL is never printed; --password-file applies to both).\n' +
+        'TO must hold no catalog yet (a new file, an empty database or schema). The copy is written\n' +
+        'in one transaction and verified: the generation history read back from TO must equal\n' +
+        "FROM's, and the published generation's id is recomputed from its members.",
+    )
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  skilldex catalog copy ~/.local/share/skilldex/catalog.sqlite postgres://skilldex@db.internal/skills\n' +
+        '  skilldex catalog copy postgres://skilldex@db.internal/skills ./backup.sqlite --json',
+    )
+    .action(
+      action(ctx, (from: string, to: string, o: { json?: boolean }) => {
+        const loc = (p: string): string =>
+          isPgLocation(p)
+            ? catalogLocation(
+                p,
+                ctx.passwordFile === undefined
+                  ? undefined
+                  : path.resolve(ctx.io.cwd, ctx.passwordFile),
+              )
+            : path.resolve(ctx.io.cwd, p);
+        const r = copyCatalog(loc(from), loc(to));
+        if (o.json) ctx.json(r);
+        else {
+          const n = (t: string): number => r.rows[t] ?? 0;
+          ctx.out(
+            `copied ${r.from} to ${r.to}: ${r.generations.length} generations, ${n('revisions')} revisions, ` +
+              `${n('skills')} skills, ${n('usage_examples')} usage examples, ${n('events')} telemetry events`,
+          );
+          ctx.out(`verified: published generation ${r.published ?? '(none)'} reads back the same`);
+        }
         return 0;
       }),
     );

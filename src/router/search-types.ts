@@ -14,7 +14,8 @@ export interface SearchRequest {
   readonly include_deprecated?: boolean;
   /**
    * Rank under this known policy id instead of the generation's (the explorer's comparison; not
-   * part of the MCP contract). Every catalog carries the data of every policy.
+   * part of the MCP contract). A SQLite catalog carries the data of every policy; a PostgreSQL one
+   * serves bm25f.v3 only (v1 and v2 need FTS5: INVALID_ARGUMENT).
    */
   readonly policy?: string;
 }

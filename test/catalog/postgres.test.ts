@@ -258,6 +258,72 @@ describe.skipIf(!PG)('PostgreSQL catalog behaviour', () => {
   });
 });
 
+describe.skipIf(!PG)('skilldex catalog copy', () => {
+  it('copies SQLite → PostgreSQL → SQLite with usage examples and telemetry, verified, and refuses a used target', async () => {
+    const scope = path.join(REPO, 'examples', 'skills');
+    const lite = sqlitePath();
+    expect((await runCli(['index', '--catalog', lite, '--scope', scope, '--quiet'])).code).toBe(0);
+    learnExamples({
+      catalog: lite,
+      text: JSON.stringify({ query: 'read a pdf table', skill_id: 'pdf-toolkit' }),
+      file: 'ex.jsonl',
+      now: NOW,
+    });
+    // One recorded fetch, so telemetry events and counts exist.
+    const seed = new Router({ catalog: lite, now: NOW });
+    const c = seed.search({ query: 'pdf' }).candidates[0]!;
+    const gen = seed.currentGeneration();
+    seed.fetch({
+      skill_id: c.skill_id,
+      expected_revision: c.revision_id,
+      catalog_generation: gen,
+      context: 'pdf work',
+    });
+    seed.close();
+    const pg = freshPgDatabase();
+    const there = await runCli(['catalog', 'copy', lite, pg, '--json']);
+    expect(there.code, there.stderr).toBe(0);
+    const report = JSON.parse(there.stdout) as {
+      rows: Record<string, number>;
+      verified: boolean;
+      published: string;
+    };
+    expect(report.verified).toBe(true);
+    expect(report.published).toBe(gen);
+    expect(report.rows['usage_examples']).toBe(2);
+    expect(report.rows['events']).toBeGreaterThan(0);
+    const back = sqlitePath();
+    expect((await runCli(['catalog', 'copy', pg, back])).code).toBe(0);
+    const outs: string[] = [];
+    for (const cat of [lite, pg, back]) {
+      const r = await runCli([
+        'search',
+        'read a pdf table',
+        '--catalog',
+        cat,
+        '--json',
+        '--no-telemetry',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      outs.push(r.stdout);
+    }
+    expect(outs[1]).toBe(outs[0]);
+    expect(outs[2]).toBe(outs[0]);
+    // The SQLite copy's FTS5 index is rebuilt: policy v1 answers there.
+    const onBack = new Router({ catalog: back, telemetry: false });
+    try {
+      const v1 = onBack.search({ query: 'pdf', policy: 'tf.skillrouter.hybrid-lexical.v1' });
+      expect(v1.policy).toBe('tf.skillrouter.hybrid-lexical.v1');
+      expect(v1.candidates[0]!.skill_id).toBe('pdf-toolkit');
+    } finally {
+      onBack.close();
+    }
+    const again = await runCli(['catalog', 'copy', lite, pg, '--json']);
+    expect(again.code).toBe(2);
+    expect(JSON.parse(again.stdout).error.code).toBe('INVALID_ARGUMENT');
+  }, 120_000);
+});
+
 describe.skipIf(!PG || pgCluster() === undefined)('a lost database', () => {
   const cluster = pgCluster();
   afterAll(() => {

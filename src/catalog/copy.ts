@@ -1,0 +1,239 @@
+/**
+ * `skilldex catalog copy FROM TO`: a whole catalog from one backend to another (SQLite file ↔
+ * PostgreSQL, or the same kind): every revision, generation and its members, lifecycle state and
+ * history, the serving tables of the published generation, and the telemetry and usage examples
+ * beside it. Into an empty target only, in one transaction there; verified afterwards by reading
+ * the generation history back from the target and recomputing the published generation's id from
+ * its members.
+ */
+import { existsSync } from 'node:fs';
+import { SkilldexError } from '../errors.js';
+import {
+  catalogExists,
+  closeCatalog,
+  openCatalogForWrite,
+  openCatalogReadOnly,
+  openSideStore,
+} from './db.js';
+import { dialectOf, type Db } from './db-type.js';
+import { computeGeneration, type Member } from './generation.js';
+import { isPgLocation } from './location.js';
+import { telemetryPathFor } from './telemetry.js';
+
+/** Catalog tables in the order they are copied (parents first). */
+const CATALOG_TABLES = [
+  'meta',
+  'revisions',
+  'files',
+  'skills',
+  'generations',
+  'generation_members',
+  'published',
+  'serving',
+  'vocab',
+  'postings',
+  'serving_docs',
+] as const;
+/** Side tables (telemetry, usage examples). */
+const SIDE_TABLES = ['events', 'counts', 'usage_examples'] as const;
+/** meta keys that belong to the target's own schema, not to the catalog's content. */
+const OWN_META = new Set(['format', 'user_version', 'data_version']);
+
+/** What `copyCatalog` did. */
+export interface CopyReport {
+  readonly from: string;
+  readonly to: string;
+  /** Rows copied per table. */
+  readonly rows: Readonly<Record<string, number>>;
+  /** Every generation id of the target, oldest first (the same as the source's). */
+  readonly generations: readonly string[];
+  readonly published: string | null;
+  readonly verified: true;
+}
+
+/**
+ * Copies the catalog at `from` into `to`, which must hold no catalog yet (INVALID_ARGUMENT otherwise).
+ * CATALOG_CORRUPT when the copy does not read back the same generations.
+ */
+export function copyCatalog(from: string, to: string): CopyReport {
+  if (from === to) {
+    throw new SkilldexError('INVALID_ARGUMENT', `copy ${from} onto itself`, { from, to });
+  }
+  const src = openCatalogReadOnly(from);
+  try {
+    if (catalogExists(to) && !targetIsEmpty(to)) {
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `${to} already holds a catalog; copy into a new file or an empty database (or schema)`,
+        { catalog: to },
+      );
+    }
+    const dst = openCatalogForWrite(to);
+    const rows: Record<string, number> = {};
+    try {
+      dst
+        .transaction(() => {
+          for (const t of CATALOG_TABLES) rows[t] = copyTable(src, dst, t);
+          // SQLite's FTS5 index of policies v1/v2 is derived from `serving`: rebuilt, not copied.
+          if (dialectOf(dst) === 'sqlite')
+            dst.exec(`INSERT INTO serving_fts (serving_fts) VALUES ('rebuild')`);
+        })
+        .immediate();
+      copySide(from, to, rows);
+      const report = verify(src, dst, from, to, rows);
+      return report;
+    } finally {
+      closeCatalog(dst);
+    }
+  } finally {
+    src.close();
+  }
+}
+
+// True when the catalog at `to` has no revisions and no generations (a schema created, nothing in it).
+function targetIsEmpty(to: string): boolean {
+  const db = openCatalogReadOnly(to);
+  try {
+    const n = db
+      .prepare(`SELECT (SELECT count(*) FROM revisions) + (SELECT count(*) FROM generations) AS n`)
+      .get() as { n: number };
+    return n.n === 0;
+  } finally {
+    db.close();
+  }
+}
+
+function copyTable(src: Db, dst: Db, table: string): number {
+  let insert: ReturnType<Db['prepare']> | undefined;
+  let columns: string[] = [];
+  let n = 0;
+  if (table === 'meta') {
+    for (const r of src.prepare(`SELECT key, value FROM meta ORDER BY key`).iterate() as Iterable<{
+      key: string;
+      value: string;
+    }>) {
+      if (OWN_META.has(r.key)) continue;
+      dst
+        .prepare(
+          `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        )
+        .run(r.key, r.value);
+      n++;
+    }
+    return n;
+  }
+  for (const r of src.prepare(`SELECT * FROM ${table}`).iterate() as Iterable<
+    Record<string, unknown>
+  >) {
+    if (!insert) {
+      columns = Object.keys(r);
+      insert = dst.prepare(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      );
+    }
+    insert.run(...columns.map((c) => r[c]));
+    n++;
+  }
+  return n;
+}
+
+// Telemetry and usage examples: from the source's side store (a file that may not exist, or the
+// PostgreSQL database itself) into the target's.
+function copySide(from: string, to: string, rows: Record<string, number>): void {
+  const fromSide = telemetryPathFor(from);
+  if (!isPgLocation(fromSide) && !existsSync(fromSide)) return;
+  const src = openSideStore(fromSide, { readonly: true });
+  const dst = openSideStore(telemetryPathFor(to));
+  try {
+    if (dialectOf(dst) === 'sqlite') ensureSideSchema(dst);
+    dst.transaction(() => {
+      for (const t of SIDE_TABLES) {
+        if (!hasTable(src, t)) continue;
+        rows[t] = copyTable(src, dst, t);
+        if (dialectOf(dst) === 'pg' && t !== 'counts' && rows[t]! > 0) {
+          // Ids were copied as they were: the identity continues after the largest.
+          dst
+            .prepare(
+              `SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT max(id) FROM ${t}))`,
+            )
+            .get();
+        }
+      }
+    })();
+  } finally {
+    src.close();
+    dst.close();
+  }
+}
+
+function hasTable(db: Db, table: string): boolean {
+  const sql =
+    dialectOf(db) === 'pg'
+      ? `SELECT 1 WHERE to_regclass(?) IS NOT NULL`
+      : `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`;
+  return db.prepare(sql).get(table) !== undefined;
+}
+
+// The SQLite side file's tables, as telemetry.ts and usage.ts create them on first write.
+function ensureSideSchema(db: Db): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS events (
+      id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('suggestion', 'fetch')), at TEXT NOT NULL,
+      query_hash TEXT, skill_id TEXT NOT NULL, revision_id TEXT, rank INTEGER, generation TEXT NOT NULL, context TEXT
+    ) STRICT;
+    CREATE TABLE IF NOT EXISTS counts (
+      skill_id TEXT PRIMARY KEY, suggestions INTEGER NOT NULL DEFAULT 0, fetches INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE IF NOT EXISTS usage_examples (
+      id INTEGER PRIMARY KEY, skill_id TEXT NOT NULL, query TEXT NOT NULL,
+      source TEXT NOT NULL CHECK (source IN ('fetch', 'import')), at TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX IF NOT EXISTS usage_examples_skill ON usage_examples (skill_id, id);
+  `);
+}
+
+function verify(
+  src: Db,
+  dst: Db,
+  from: string,
+  to: string,
+  rows: Record<string, number>,
+): CopyReport {
+  const history = (db: Db): string[] =>
+    (
+      db.prepare(`SELECT generation_id FROM generations ORDER BY seq`).all() as {
+        generation_id: string;
+      }[]
+    ).map((g) => g.generation_id);
+  const published = (db: Db): { seq: number; generation_id: string; policy: string } | undefined =>
+    db
+      .prepare(
+        `SELECT g.seq, g.generation_id, g.policy FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
+      )
+      .get() as { seq: number; generation_id: string; policy: string } | undefined;
+  const a = history(src);
+  const b = history(dst);
+  const pa = published(src);
+  const pb = published(dst);
+  let recomputed: string | undefined;
+  if (pb) {
+    const members = dst
+      .prepare(
+        `SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ? ORDER BY skill_id`,
+      )
+      .all(pb.seq) as Member[];
+    recomputed = computeGeneration(members, pb.policy);
+  }
+  if (
+    a.join() !== b.join() ||
+    pa?.generation_id !== pb?.generation_id ||
+    (pb && recomputed !== pb.generation_id)
+  ) {
+    throw new SkilldexError(
+      'CATALOG_CORRUPT',
+      `the copy in ${to} does not read back the generations of ${from}`,
+      { from, to, source: a, copy: b },
+    );
+  }
+  return { from, to, rows, generations: b, published: pb?.generation_id ?? null, verified: true };
+}
