@@ -4,7 +4,7 @@
  * the catalog, never the catalog or a skill file, and are never MCP tools.
  */
 import type { Command } from 'commander';
-import { escapeInvisible, forgetExamples, learnExamples, resolveCatalogPath } from '../index.js';
+import { escapeInvisible, forgetExamples, learnExamples } from '../index.js';
 import { action, type CliContext } from './context.js';
 import { readInput } from './context.js';
 
@@ -30,7 +30,7 @@ export function registerLearn(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (file: string, o: { catalog?: string; json?: boolean }) => {
-        const catalog = resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
+        const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
         const r = learnExamples({ catalog, text: await readInput(ctx, file), file });
         if (o.json) ctx.json(r);
         else {
@@ -64,7 +64,7 @@ export function registerLearn(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, (o: { skill?: string; all?: boolean; catalog?: string; json?: boolean }) => {
-        const catalog = resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
+        const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
         const r = forgetExamples({
           catalog,
           ...(o.skill !== undefined ? { skill_id: o.skill } : {}),

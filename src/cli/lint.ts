@@ -108,7 +108,7 @@ export function registerLint(program: Command, ctx: CliContext): void {
         try {
           report = lintLibrary({
             ...discoverOptions(o, ctx),
-            ...(o.catalog !== undefined ? { catalog: path.resolve(ctx.io.cwd, o.catalog) } : {}),
+            ...(o.catalog !== undefined ? { catalog: ctx.settings({ catalog: o.catalog }).catalog.value } : {}),
             ...(showProgress
               ? {
                   onProgress: (stage, done, total) =>

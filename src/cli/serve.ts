@@ -14,7 +14,6 @@ import {
   TelemetryReader,
   findSubstrateRoot,
   realpathOrUndefined,
-  resolveCatalogPath,
   telemetryPathFor,
 } from '../index.js';
 import { action, collect, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
@@ -88,7 +87,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (o: ServeFlags): Promise<0> => {
-        const catalog = resolveCatalogPath(o.catalog, ctx.io.env, ctx.io.cwd);
+        const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
         const cascadeRoots = (o.cascadeRoot ?? []).map((d) => {
           const real = realpathOrUndefined(path.resolve(ctx.io.cwd, d));
           if (real === undefined)

@@ -56,6 +56,7 @@ const STATUS: Partial<Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 503>
   CATALOG_TOO_NEW: 503,
   CATALOG_ROLLBACK: 503,
   CATALOG_BUSY: 503,
+  CATALOG_UNAVAILABLE: 503,
 };
 
 /** The HTTP status an error code is answered with. */

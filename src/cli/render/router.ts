@@ -12,12 +12,13 @@ import {
   type SearchResult,
   type SkillDetail,
   type SkillLocation,
+  isPgLocation,
 } from '../../index.js';
 
 /** Human rendering of an index report. */
 export function renderIndex(r: IndexReport, cwd: string): string {
   const rel = (p: string): string =>
-    path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p);
+    isPgLocation(p) || path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p);
   const lines = [
     `indexed ${r.enumerated} SKILL.md files into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
     `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
@@ -110,7 +111,7 @@ export function renderShow(
 }
 
 function relPath(p: string, cwd: string | undefined): string {
-  if (cwd === undefined) return p;
+  if (cwd === undefined || isPgLocation(p)) return p;
   const r = path.relative(cwd, p);
   return r.startsWith('..') || path.isAbsolute(r) ? p : r;
 }
