@@ -11,7 +11,7 @@ import { readInput } from './context.js';
 /** Registers learn and forget. */
 export function registerLearn(program: Command, ctx: CliContext): void {
   const catalogHelp =
-    'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)';
+    'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
   program
     .command('learn <file>')
     .summary('import usage examples (query → skill) that v3 ranks with')

@@ -55,7 +55,7 @@ export function registerLint(program: Command, ctx: CliContext): void {
   )
     .option(
       '--catalog <file>',
-      'rank against this existing catalog (read only) instead of a temporary one',
+      'rank against this existing catalog (file or postgres:// URL, read only) instead of a temporary one',
     )
     .option('--format <format>', 'text, json or sarif (SARIF 2.1.0 for code scanning)', 'text')
     .option('--json', 'print the report object as JSON (same as --format json)')
@@ -108,7 +108,9 @@ export function registerLint(program: Command, ctx: CliContext): void {
         try {
           report = lintLibrary({
             ...discoverOptions(o, ctx),
-            ...(o.catalog !== undefined ? { catalog: ctx.settings({ catalog: o.catalog }).catalog.value } : {}),
+            ...(o.catalog !== undefined
+              ? { catalog: ctx.settings({ catalog: o.catalog }).catalog.value }
+              : {}),
             ...(showProgress
               ? {
                   onProgress: (stage, done, total) =>

@@ -43,7 +43,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     )
     .option(
       '--catalog <file>',
-      'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)',
+      'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)',
     )
     .option(
       '--http <port>',

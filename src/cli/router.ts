@@ -68,7 +68,7 @@ export function registerRouter(program: Command, ctx: CliContext): void {
 
 /** Help text of every --catalog option of the router commands. */
 const CATALOG_HELP =
-  'catalog file (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
+  'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
 
 // The catalog a command uses: --catalog, else the environment, the config files, the default.
 function catalogPath(ctx: CliContext, o: CatalogFlag): string {

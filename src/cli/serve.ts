@@ -48,7 +48,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     )
     .option(
       '--catalog <file>',
-      'catalog file (default: $SKILLDEX_CATALOG, else ~/.local/share/skilldex/catalog.sqlite)',
+      'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)',
     )
     .option(
       '--port <n>',

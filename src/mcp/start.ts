@@ -83,6 +83,12 @@ export async function serveHttp(
     });
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // A load balancer's health check: no token needed, and nothing in the answer but the
+    // published generation (200) or the failure code (503, e.g. CATALOG_UNAVAILABLE).
+    if (req.method === 'GET' && (req.url === '/healthz' || req.url?.startsWith('/healthz?'))) {
+      sendHealth(ctx, res);
+      return;
+    }
     const refusal = checkRequest(
       { loopback, port: boundPort, ...(token !== undefined ? { token } : {}) },
       {
@@ -190,4 +196,19 @@ function sendJsonRpcError(
   res
     .writeHead(status, { 'content-type': 'application/json' })
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+// GET /healthz: whether this server can answer from its catalog right now.
+function sendHealth(ctx: ServerContext, res: ServerResponse): void {
+  let body: Record<string, unknown>;
+  let status = 200;
+  try {
+    body = { status: 'ok', catalog_generation: ctx.router.currentGeneration() };
+  } catch (err) {
+    status = 503;
+    const code = (err as { code?: unknown }).code;
+    body = { status: 'unavailable', code: typeof code === 'string' ? code : 'INTERNAL' };
+  }
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body) + '\n');
 }

@@ -103,6 +103,15 @@ describe('skilldex mcp --http', () => {
     expect(msg.result.tools.map((t) => t.name)).toEqual(['skill_search', 'skill_fetch']);
   });
 
+  it('GET /healthz answers 200 with the published generation, for a load balancer', async () => {
+    const r = await raw(server.url, { method: 'GET', path: '/healthz' });
+    expect(r.status).toBe(200);
+    const body = JSON.parse(r.body) as { status: string; catalog_generation: string };
+    expect(body.status).toBe('ok');
+    expect(body.catalog_generation).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect((await raw(server.url, { method: 'GET', path: '/healthz/x' })).status).toBe(404);
+  });
+
   it('GET /mcp is 405 (stateless: no event stream to open)', async () => {
     const r = await raw(server.url, { method: 'GET' });
     expect(r.status).toBe(405);
