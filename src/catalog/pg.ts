@@ -472,7 +472,8 @@ function value(v: unknown): unknown {
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'boolean') return v ? 1 : 0;
   // libpq sends text: bytea's text form is \x and hex.
-  if (v instanceof Uint8Array) return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+  if (v instanceof Uint8Array)
+    return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
   return v;
 }
 

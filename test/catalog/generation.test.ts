@@ -63,20 +63,23 @@ describe('computeGeneration', () => {
 });
 
 describe('catalog_generation of an indexed tree', () => {
-  it.skipIf(ON_PG)('is the same for the same tree indexed into two catalogs, from two folders, at two times', () => {
-    const copy = path.join(tmpDir(), 'skills');
-    cpSync(EXAMPLES, copy, { recursive: true });
-    const a = indexTree(newCatalogPath(), EXAMPLES);
-    const b = indexCatalog({
-      catalog: newCatalogPath(),
-      scopes: [copy],
-      home: copy,
-      project: copy,
-      now: () => new Date('2031-05-06T00:00:00Z'),
-      policy: POLICY_ID,
-    });
-    expect(a.publish?.catalog_generation).toMatch(HEX_ID);
-    expect(b.publish?.catalog_generation).toBe(a.publish?.catalog_generation);
-    expect(a.publish?.counts).toEqual({ total: 36, active: 36, deprecated: 0, archived: 0 });
-  });
+  it.skipIf(ON_PG)(
+    'is the same for the same tree indexed into two catalogs, from two folders, at two times',
+    () => {
+      const copy = path.join(tmpDir(), 'skills');
+      cpSync(EXAMPLES, copy, { recursive: true });
+      const a = indexTree(newCatalogPath(), EXAMPLES);
+      const b = indexCatalog({
+        catalog: newCatalogPath(),
+        scopes: [copy],
+        home: copy,
+        project: copy,
+        now: () => new Date('2031-05-06T00:00:00Z'),
+        policy: POLICY_ID,
+      });
+      expect(a.publish?.catalog_generation).toMatch(HEX_ID);
+      expect(b.publish?.catalog_generation).toBe(a.publish?.catalog_generation);
+      expect(a.publish?.counts).toEqual({ total: 36, active: 36, deprecated: 0, archived: 0 });
+    },
+  );
 });

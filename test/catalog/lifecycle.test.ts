@@ -211,23 +211,26 @@ describe('archive and restore', () => {
 });
 
 describe('generations', () => {
-  it.skipIf(ON_PG)('lists the history newest first, each with its parent, and marks the published one', () => {
-    const { catalog } = setup();
-    const g1 = getGenerations({ catalog })[0]!;
-    changeLifecycle({ catalog, skill_id: 'weather', to: 'deprecated', now: NOW });
-    changeLifecycle({ catalog, skill_id: 'weather', to: 'archived', now: NOW });
-    const gens = getGenerations({ catalog });
-    expect(gens.map((g) => g.seq)).toEqual([3, 2, 1]);
-    expect(gens.map((g) => g.parent_seq)).toEqual([2, 1, null]);
-    expect(gens.map((g) => g.published)).toEqual([true, false, false]);
-    expect(gens[2]).toEqual({ ...g1, published: false });
-    expect(gens[0]).toMatchObject({
-      policy: 'tf.skillrouter.hybrid-lexical.v1',
-      created_at: NOW().toISOString(),
-      counts: { total: 3, archived: 1 },
-    });
-    expect(new Set(gens.map((g) => g.catalog_generation)).size).toBe(3);
-  });
+  it.skipIf(ON_PG)(
+    'lists the history newest first, each with its parent, and marks the published one',
+    () => {
+      const { catalog } = setup();
+      const g1 = getGenerations({ catalog })[0]!;
+      changeLifecycle({ catalog, skill_id: 'weather', to: 'deprecated', now: NOW });
+      changeLifecycle({ catalog, skill_id: 'weather', to: 'archived', now: NOW });
+      const gens = getGenerations({ catalog });
+      expect(gens.map((g) => g.seq)).toEqual([3, 2, 1]);
+      expect(gens.map((g) => g.parent_seq)).toEqual([2, 1, null]);
+      expect(gens.map((g) => g.published)).toEqual([true, false, false]);
+      expect(gens[2]).toEqual({ ...g1, published: false });
+      expect(gens[0]).toMatchObject({
+        policy: 'tf.skillrouter.hybrid-lexical.v1',
+        created_at: NOW().toISOString(),
+        counts: { total: 3, archived: 1 },
+      });
+      expect(new Set(gens.map((g) => g.catalog_generation)).size).toBe(3);
+    },
+  );
 });
 
 describe('status', () => {

@@ -233,14 +233,17 @@ describe('bm25f.v3 behaviour', () => {
     router.close();
   });
 
-  it.skipIf(ON_PG)('v1 stays selectable and unchanged: a v1 catalog explains with exact tiers', () => {
-    const { catalog } = lib(files, POLICY_ID);
-    const router = new Router({ catalog, telemetry: false });
-    const r = router.search({ query: 'extract tables' });
-    expect(r.policy).toBe(POLICY_ID);
-    expect('exact' in r.candidates[0]!.explanation).toBe(true);
-    router.close();
-  });
+  it.skipIf(ON_PG)(
+    'v1 stays selectable and unchanged: a v1 catalog explains with exact tiers',
+    () => {
+      const { catalog } = lib(files, POLICY_ID);
+      const router = new Router({ catalog, telemetry: false });
+      const r = router.search({ query: 'extract tables' });
+      expect(r.policy).toBe(POLICY_ID);
+      expect('exact' in r.candidates[0]!.explanation).toBe(true);
+      router.close();
+    },
+  );
 });
 
 describe('learning from use', () => {

@@ -12,7 +12,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POLICY_V2_ID, Router, type SearchRequest, type SearchResult } from '../../src/index.js';
 import { REPO, tmpDir, writeTree } from '../support/cli.js';
-import { NOW, ON_PG, propertyRuns, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
+import {
+  NOW,
+  ON_PG,
+  propertyRuns,
+  indexTree,
+  newCatalogPath,
+  skillText,
+} from '../catalog/support.js';
 import {
   applyLifecycle,
   buildLibrary,
@@ -83,29 +90,32 @@ describe('fast path = brute force (property)', () => {
     },
   );
 
-  it.skipIf(ON_PG)('holds for policy v2 too (IDF-weighted tiers, heavier FTS and fuzzy weights)', () => {
-    fc.assert(
-      fc.property(
-        libraryArb(5, 60),
-        fc.array(queryArb, { minLength: 1, maxLength: 3 }),
-        (skills, queries) => {
-          const lib = buildLibrary(skills, { policy: POLICY_V2_ID });
-          const router = new Router({ catalog: lib.catalog, now: NOW });
-          try {
-            for (const q of queries) {
-              checkAllLimits(router, q);
-              const r = attempt(() => router.search({ query: q.query }));
-              if (r.ok) expect(r.result.policy).toBe(POLICY_V2_ID);
+  it.skipIf(ON_PG)(
+    'holds for policy v2 too (IDF-weighted tiers, heavier FTS and fuzzy weights)',
+    () => {
+      fc.assert(
+        fc.property(
+          libraryArb(5, 60),
+          fc.array(queryArb, { minLength: 1, maxLength: 3 }),
+          (skills, queries) => {
+            const lib = buildLibrary(skills, { policy: POLICY_V2_ID });
+            const router = new Router({ catalog: lib.catalog, now: NOW });
+            try {
+              for (const q of queries) {
+                checkAllLimits(router, q);
+                const r = attempt(() => router.search({ query: q.query }));
+                if (r.ok) expect(r.result.policy).toBe(POLICY_V2_ID);
+              }
+            } finally {
+              router.close();
+              lib.cleanup();
             }
-          } finally {
-            router.close();
-            lib.cleanup();
-          }
-        },
-      ),
-      { numRuns: propertyRuns(25) },
-    );
-  });
+          },
+        ),
+        { numRuns: propertyRuns(25) },
+      );
+    },
+  );
 
   it('on examples/skills, for random queries (typos included) and limits 1..20', () => {
     const catalog = newCatalogPath();

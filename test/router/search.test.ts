@@ -343,47 +343,50 @@ describe('byte-identical --json output', () => {
     }
   });
 
-  it.skipIf(ON_PG)('with telemetry on, the same telemetry snapshot gives the same bytes', async () => {
-    const cat = newCatalogPath();
-    indexTree(cat, EXAMPLES);
-    const tel = telemetryPathFor(cat);
-    // Build a history so the multipliers are not all 1.
-    const seeded = new Router({ catalog: cat, now: NOW });
-    for (const q of QUERIES) {
-      const r = seeded.search({ query: q });
-      const c = r.candidates[r.candidates.length - 1]!;
-      seeded.fetch({
-        skill_id: c.skill_id,
-        expected_revision: c.revision_id,
-        catalog_generation: r.catalog_generation,
-        context: q,
-      });
-    }
-    seeded.close();
-    const snapshot = tel + '.snapshot';
-    copyFileSync(tel, snapshot);
-    const restore = (): void => {
-      for (const suffix of ['-wal', '-shm']) if (existsSync(tel + suffix)) rmSync(tel + suffix);
-      copyFileSync(snapshot, tel);
-    };
-    for (const q of QUERIES) {
-      restore();
-      const a = await runCli(['search', q, '--catalog', cat, '--json', '--limit', '20']);
-      restore();
-      const b = await runCli(['search', q, '--catalog', cat, '--json', '--limit', '20']);
-      expect(a.code).toBe(0);
-      expect(b.stdout).toBe(a.stdout);
-    }
-    const withHistory = (
-      JSON.parse(
-        (await runCli(['search', QUERIES[0]!, '--catalog', cat, '--json'])).stdout,
-      ) as SearchResult
-    ).candidates;
-    expect(withHistory.some((c: Candidate) => lx(c).telemetry.multiplier !== 1)).toBe(true);
-    // The telemetry did move on: without restoring, the next run sees more suggestions.
-    const db = new Database(tel, { readonly: true });
-    const n = (db.prepare(`SELECT count(*) AS n FROM events`).get() as { n: number }).n;
-    db.close();
-    expect(n).toBeGreaterThan(0);
-  });
+  it.skipIf(ON_PG)(
+    'with telemetry on, the same telemetry snapshot gives the same bytes',
+    async () => {
+      const cat = newCatalogPath();
+      indexTree(cat, EXAMPLES);
+      const tel = telemetryPathFor(cat);
+      // Build a history so the multipliers are not all 1.
+      const seeded = new Router({ catalog: cat, now: NOW });
+      for (const q of QUERIES) {
+        const r = seeded.search({ query: q });
+        const c = r.candidates[r.candidates.length - 1]!;
+        seeded.fetch({
+          skill_id: c.skill_id,
+          expected_revision: c.revision_id,
+          catalog_generation: r.catalog_generation,
+          context: q,
+        });
+      }
+      seeded.close();
+      const snapshot = tel + '.snapshot';
+      copyFileSync(tel, snapshot);
+      const restore = (): void => {
+        for (const suffix of ['-wal', '-shm']) if (existsSync(tel + suffix)) rmSync(tel + suffix);
+        copyFileSync(snapshot, tel);
+      };
+      for (const q of QUERIES) {
+        restore();
+        const a = await runCli(['search', q, '--catalog', cat, '--json', '--limit', '20']);
+        restore();
+        const b = await runCli(['search', q, '--catalog', cat, '--json', '--limit', '20']);
+        expect(a.code).toBe(0);
+        expect(b.stdout).toBe(a.stdout);
+      }
+      const withHistory = (
+        JSON.parse(
+          (await runCli(['search', QUERIES[0]!, '--catalog', cat, '--json'])).stdout,
+        ) as SearchResult
+      ).candidates;
+      expect(withHistory.some((c: Candidate) => lx(c).telemetry.multiplier !== 1)).toBe(true);
+      // The telemetry did move on: without restoring, the next run sees more suggestions.
+      const db = new Database(tel, { readonly: true });
+      const n = (db.prepare(`SELECT count(*) AS n FROM events`).get() as { n: number }).n;
+      db.close();
+      expect(n).toBeGreaterThan(0);
+    },
+  );
 });

@@ -29,7 +29,8 @@ let database: string | undefined;
  */
 export function freshPgDatabase(prefix = 'skilldex_t'): string {
   const admin = inject('pgUrl');
-  if (admin === '') throw new Error('this run has no PostgreSQL server (see test/support/pg-global.ts)');
+  if (admin === '')
+    throw new Error('this run has no PostgreSQL server (see test/support/pg-global.ts)');
   const base = new URL(admin);
   if (database === undefined) {
     const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
