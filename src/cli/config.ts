@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
-import { SkilldexError } from '../index.js';
+import { SkilldexError } from '../errors.js';
 
 // smol-toml is loaded only when a config file is read or written, not at every start-up.
 const requireCjs = createRequire(import.meta.url);

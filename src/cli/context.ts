@@ -3,15 +3,11 @@
  * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
  */
 import path from 'node:path';
-import {
-  SkilldexError,
-  codedFromForeign,
-  readTextCapped,
-  sanitizeField,
-  type ExitCode,
-} from '../index.js';
+import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
+import { sanitizeField } from '../text/index.js';
 import { loadConfigLayers, type ConfigLayers } from './config.js';
-import { resolveSettings, type SettingFlags, type Settings } from './settings.js';
+import type * as SettingsModule from './settings.js';
+import type { SettingFlags, Settings } from './settings.js';
 
 /** The process surface a command may touch. */
 export interface CliIo {
@@ -38,7 +34,15 @@ export class CliContext {
   /** The `--config FILE` given to the program (set by program.ts before a command runs). */
   configFlag: string | undefined;
   private layers: ConfigLayers | undefined;
+  // settings.ts reads the catalog (its default path, its remembered scopes), so it is loaded by the
+  // first action that runs, not at start-up: `--help` and `--version` never load the catalog.
+  private settingsModule: typeof SettingsModule | undefined;
   constructor(readonly io: CliIo) {}
+
+  /** Loads what `settings()` needs; `action()` awaits it before every command's action. */
+  async prepare(): Promise<void> {
+    this.settingsModule ??= await import('./settings.js');
+  }
 
   /** The config files of this run, read once on first use. */
   configLayers(): ConfigLayers {
@@ -48,7 +52,15 @@ export class CliContext {
 
   /** The effective settings for a command's flags (flags > env > project > user > defaults). */
   settings(flags: SettingFlags = {}, withCatalogScopes = false): Settings {
-    return resolveSettings(this.configLayers(), flags, this.io.env, this.io.cwd, withCatalogScopes);
+    if (this.settingsModule === undefined)
+      throw new Error('CliContext.settings() called before prepare()');
+    return this.settingsModule.resolveSettings(
+      this.configLayers(),
+      flags,
+      this.io.env,
+      this.io.cwd,
+      withCatalogScopes,
+    );
   }
 
   /** Prints `value` as pretty JSON with a trailing newline on stdout. */
@@ -93,6 +105,7 @@ export function action<A extends unknown[]>(
 ): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
+      await ctx.prepare();
       const code = await fn(...args);
       if (code !== undefined) ctx.exitCode = code;
     } catch (err) {
@@ -155,6 +168,7 @@ export async function readInput(ctx: CliContext, file: string, option = 'input')
       });
     return ctx.io.readStdin();
   }
+  const { readTextCapped } = await import('../fsx/index.js');
   const r = readTextCapped(path.resolve(ctx.io.cwd, file), {
     maxBytes: MAX_INPUT_BYTES,
     label: file,

@@ -1,6 +1,6 @@
 /** Process entry of the CLI: binds `run` to the real process streams and environment. */
 import { run } from './program.js';
-import { ERROR_CODES, SkilldexError, type ExitCode } from '../index.js';
+import { ERROR_CODES, SkilldexError, type ExitCode } from '../errors.js';
 import { MAX_INPUT_BYTES } from './context.js';
 
 /** Runs the CLI for this process and returns its exit code. */

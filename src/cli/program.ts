@@ -4,7 +4,8 @@
  * lives in its own file and registers itself here.
  */
 import { Command, CommanderError } from 'commander';
-import { SkilldexError, VERSION, codedFromForeign, type ExitCode } from '../index.js';
+import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
+import { VERSION } from '../version.js';
 import { CliContext, type CliIo } from './context.js';
 import { registerScan } from './scan.js';
 import { registerCascade } from './cascade.js';

@@ -5,7 +5,8 @@
  * default Claude Code scopes. `skilldex config` prints exactly this object.
  */
 import path from 'node:path';
-import { readCatalogScopes, resolveCatalogPath } from '../index.js';
+import { resolveCatalogPath } from '../catalog/index.js';
+import { readCatalogScopes } from '../router/index.js';
 import { pick, type ConfigLayers, type Setting } from './config.js';
 
 /** Every setting a command may read. `undefined` values mean "not set: the command's default". */

@@ -7,6 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { CliContext } from '../../src/cli/context.js';
 import { runCli } from '../support/cli.js';
+import {
+  DEFAULT_POLICY_ID,
+  ENRICH_DEFAULT_FLOOR,
+  MAX_NEED_CHARS,
+  POLICIES,
+  SUBSTRATE_TYPES,
+} from '../../src/index.js';
 
 function leaves(cmd: Command, prefix: string[] = []): string[][] {
   return cmd.commands.flatMap((c) =>
@@ -37,4 +44,28 @@ describe('--help', () => {
       expect(examples!).toContain(words[words.length - 1]!);
     });
   }
+});
+
+// The help is built before any capability loads (start-up time), so a few limits it quotes are
+// written in the CLI: these checks keep them equal to the library's own.
+describe('--help quotes the library', () => {
+  it('cascade crawl: the need limit', async () => {
+    const r = await runCli(['cascade', 'crawl', '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(`at most ${MAX_NEED_CHARS} characters`);
+  });
+  it('enrich: the default floor', async () => {
+    const r = await runCli(['enrich', '--help']);
+    expect(r.stdout).toContain(`(default: ${ENRICH_DEFAULT_FLOOR})`);
+  });
+  for (const sub of ['read', 'lint'])
+    it(`substrate ${sub}: every substrate type, in rank order`, async () => {
+      const r = await runCli(['substrate', sub, '--help']);
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain(SUBSTRATE_TYPES.join(', '));
+    });
+  it('index --policy: every policy, the default first', async () => {
+    const r = await runCli(['index', '--help']);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain(`(default ${DEFAULT_POLICY_ID}; also`);
+    for (const id of POLICIES.keys()) expect(text).toContain(id);
+  });
 });

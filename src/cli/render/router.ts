@@ -4,15 +4,14 @@
  * lengths capped); `--json` prints the report objects themselves and never comes here.
  */
 import path from 'node:path';
-import {
-  escapeInvisible,
-  sanitizeField,
-  type Candidate,
-  type IndexReport,
-  type SearchResult,
-  type SkillDetail,
-  type SkillLocation,
+import type {
+  Candidate,
+  IndexReport,
+  SearchResult,
+  SkillDetail,
+  SkillLocation,
 } from '../../index.js';
+import { escapeInvisible, sanitizeField } from '../../text/index.js';
 
 /** Human rendering of an index report. */
 export function renderIndex(r: IndexReport, cwd: string): string {
