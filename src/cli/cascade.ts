@@ -16,6 +16,7 @@ import { SkilldexError, type ExitCode } from '../errors.js';
 import type { AuditReport, BuildReport, CrawlReport, Problem } from '../index.js';
 import { sanitizeField } from '../text/index.js';
 import { action, readInput, type CliContext } from './context.js';
+import { progressLine } from './progress.js';
 
 /** Registers the `cascade` command group. */
 export function registerCascade(program: Command, ctx: CliContext): void {
@@ -102,9 +103,18 @@ export function registerCascade(program: Command, ctx: CliContext): void {
         ctx,
         async (dir: string, opts: { check?: boolean; json?: boolean }): Promise<ExitCode> => {
           const { buildCascade } = await import('../cascade/index.js');
-          const report = buildCascade(path.resolve(ctx.io.cwd, dir), {
-            check: opts.check === true,
+          const progress = progressLine(ctx.io, 'cascade build: reading skills', {
+            enabled: opts.json !== true && !ctx.quiet,
           });
+          let report: BuildReport;
+          try {
+            report = buildCascade(path.resolve(ctx.io.cwd, dir), {
+              check: opts.check === true,
+              onProgress: progress.update,
+            });
+          } finally {
+            progress.done();
+          }
           if (opts.json) ctx.json(report);
           else ctx.out(renderBuild(report));
           return report.check && report.changes.length > 0 ? 1 : 0;
@@ -130,7 +140,15 @@ export function registerCascade(program: Command, ctx: CliContext): void {
     .action(
       action(ctx, async (root: string, opts: { json?: boolean }): Promise<ExitCode> => {
         const { auditCascade } = await import('../cascade/index.js');
-        const report = auditCascade(path.resolve(ctx.io.cwd, root));
+        const progress = progressLine(ctx.io, 'cascade audit: crawling skills', {
+          enabled: opts.json !== true && !ctx.quiet,
+        });
+        let report: AuditReport;
+        try {
+          report = auditCascade(path.resolve(ctx.io.cwd, root), { onProgress: progress.update });
+        } finally {
+          progress.done();
+        }
         if (opts.json) ctx.json(report);
         else ctx.out(renderAudit(report));
         return report.clean ? 0 : 1;

@@ -17,6 +17,8 @@ export interface CliIo {
   readonly cwd: string;
   /** True when stderr is a terminal (progress bars are drawn only then). */
   readonly stderrIsTTY: boolean;
+  /** Milliseconds for progress lines (default `performance.now`); tests pass their own. */
+  readonly clock?: () => number;
   /** Reads all of standard input (used by `-` file arguments). */
   readonly readStdin?: () => Promise<string>;
   /**

@@ -7,7 +7,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
+import type { EnrichReport } from '../index.js';
 import { action, parseIntOption, type CliContext } from './context.js';
+import { progressLine } from './progress.js';
 
 /**
  * DEFAULT_FLOOR of src/enrich, quoted in the help text: the help is built before any capability
@@ -99,19 +101,27 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
             option: '--home',
           });
         }
-        if (ctx.io.stderrIsTTY && !opts.json) ctx.err('enrich: reading the skill scopes…');
         const { enrichSkills } = await import('../enrich/index.js');
         const { renderEnrichText } = await import('./render/enrich.js');
-        const { report } = enrichSkills({
-          env: ctx.io.env,
-          cwd: ctx.io.cwd,
-          home: path.resolve(ctx.io.cwd, home),
-          project: path.resolve(ctx.io.cwd, opts.project ?? '.'),
-          ...(opts.brief !== undefined ? { brief: opts.brief } : {}),
-          ...(opts.out !== undefined ? { target: opts.out } : {}),
-          ...(opts.floor !== undefined ? { floor: opts.floor } : {}),
-          ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
+        const progress = progressLine(ctx.io, 'enrich: reading skills', {
+          enabled: opts.json !== true && !ctx.quiet,
         });
+        let report: EnrichReport;
+        try {
+          ({ report } = enrichSkills({
+            env: ctx.io.env,
+            cwd: ctx.io.cwd,
+            home: path.resolve(ctx.io.cwd, home),
+            project: path.resolve(ctx.io.cwd, opts.project ?? '.'),
+            ...(opts.brief !== undefined ? { brief: opts.brief } : {}),
+            ...(opts.out !== undefined ? { target: opts.out } : {}),
+            ...(opts.floor !== undefined ? { floor: opts.floor } : {}),
+            ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
+            onProgress: progress.update,
+          }));
+        } finally {
+          progress.done();
+        }
         if (opts.json) ctx.json(report);
         else ctx.out(renderEnrichText(report));
         return report.outcome === 'selected' ? 0 : 2;
