@@ -17,6 +17,13 @@ export interface CliIo {
   readonly cwd: string;
   /** True when stderr is a terminal (progress bars are drawn only then). */
   readonly stderrIsTTY: boolean;
+  /**
+   * Width of the terminal stdout is, in columns; undefined in a pipe or a file. `--help` wraps to
+   * it, and to HELP_WIDTH (80) when undefined, so piped and tested help is the same everywhere.
+   */
+  readonly stdoutColumns?: number;
+  /** Width of the terminal stderr is (help after a usage error goes there); as `stdoutColumns`. */
+  readonly stderrColumns?: number;
   /** Milliseconds for progress lines (default `performance.now`); tests pass their own. */
   readonly clock?: () => number;
   /** Reads all of standard input (used by `-` file arguments). */

@@ -19,6 +19,8 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
     env: process.env,
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
+    ...(process.stdout.isTTY ? { stdoutColumns: process.stdout.columns } : {}),
+    ...(process.stderr.isTTY ? { stderrColumns: process.stderr.columns } : {}),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       let size = 0;
