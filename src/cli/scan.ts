@@ -109,9 +109,13 @@ export function renderScan(report: ScanReport, cwd: string, verbose = false): st
   lines.push('', 'Scopes:');
   const perScope = countBy(report.skills.map((s) => s.scope_path));
   for (const s of report.scopes) {
-    const what = s.exists ? `${perScope.get(s.path) ?? 0} skills` : 'not found';
+    const what = s.exists
+      ? `${perScope.get(s.path) ?? 0} skills`
+      : s.unreadable !== undefined
+        ? `unreadable: ${sanitizeField(relText(s.unreadable))}`
+        : 'not found';
     lines.push(
-      `  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}  (${what})`,
+      `  ${s.exists ? '✓' : s.unreadable !== undefined ? '!' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}  (${what})`,
     );
   }
   if (report.plugin_filter !== 'not applicable')
