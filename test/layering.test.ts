@@ -1,7 +1,8 @@
 /**
  * Guards the one-way import graph of README.md "Development": faces → capabilities →
  * catalog/skills → fsx/text → errors.ts. A module imports another only through its index.ts; the
- * faces import only src/index.ts. Every import counts: value, type-only (`import type`), re-export
+ * MCP and explorer faces import only src/index.ts, the CLI also a module's barrel (see below). Every
+ * import counts: value, type-only (`import type`), re-export
  * (`export … from`), side-effect (`import './x.js'`) and dynamic (`import('./x.js')`), read by
  * TypeScript's own pre-processor rather than a regular expression. No two files may import each
  * other, directly or around a longer loop, not even for types only. A failing case names the file
@@ -145,6 +146,56 @@ describe('the import reader', () => {
   });
 });
 
+/** Relative specifiers `text` imports at run time without `import()`: `import type` is erased. */
+export function staticRuntimeImports(text: string): string[] {
+  const sf = ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2022, false);
+  const out: string[] = [];
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st) && !st.importClause?.isTypeOnly) {
+      out.push((st.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(st) && st.moduleSpecifier && !st.isTypeOnly) {
+      out.push((st.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  return out.filter((s) => s.startsWith('.'));
+}
+
+describe('start-up', () => {
+  // What `skilldex --version`, `--help` and every command load before their action runs: the static
+  // import closure of src/cli/main.ts. The capabilities (catalog, router, cascade, substrate, enrich,
+  // lint, skills) and the MCP and explorer faces load inside the actions, with import().
+  const LIGHT = new Set(['cli', 'errors.ts', 'version.ts', 'text', 'fsx']);
+
+  it('reads static imports only, type-only ones left out', () => {
+    const text = [
+      "import type { A } from '../a.js';",
+      "import { type B, c } from './c.js';",
+      "export type { D } from './d.js';",
+      "export { e } from './e.js';",
+      "const f = await import('./f.js');",
+    ].join('\n');
+    expect(staticRuntimeImports(text)).toEqual(['./c.js', './e.js']);
+  });
+
+  it('loads no capability and no other face', () => {
+    const seen = new Set<string>();
+    const todo = [path.join(SRC, 'cli', 'main.ts')];
+    while (todo.length > 0) {
+      const file = todo.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const spec of staticRuntimeImports(readFileSync(file, 'utf8')))
+        todo.push(resolveSpec(file, spec));
+    }
+    const rel = [...seen].map((f) => path.relative(SRC, f).split(path.sep).join('/'));
+    const heavy = rel.filter(
+      (f) => !LIGHT.has(moduleOf(path.join(SRC, f))) && !f.startsWith('router/policies/'),
+    );
+    expect(heavy, 'loaded at start-up').toEqual([]);
+    expect(rel).toContain('cli/router.ts');
+  });
+});
+
 describe('layering', () => {
   const all = files(SRC);
   const graph = new Map<string, string[]>();
@@ -200,8 +251,29 @@ describe('layering', () => {
           ).toBe(true);
           continue;
         }
-        // Faces use only the library API.
-        if (from === 'cli' || from === 'mcp' || from === 'explorer') {
+        // The CLI loads, per command, only the capability that command runs (issue #12: a one-shot
+        // `skilldex search` must start near bare Node, and src/index.ts loads every capability,
+        // the MCP SDK's neighbours included). So besides the library API it may import a module's
+        // public barrel (src/<module>/index.ts, whose names src/index.ts re-exports), the leaf files
+        // errors.ts and version.ts, and the router's policy table (src/router/policies/index.ts,
+        // pure data quoted in `index --help`). Never a deep import. That start-up loads none of the
+        // heavy barrels is checked below ('start-up').
+        if (from === 'cli') {
+          const rel = path.relative(SRC, target).split(path.sep).join('/');
+          const allowed =
+            rel === 'index.ts' ||
+            rel === 'errors.ts' ||
+            rel === 'version.ts' ||
+            rel === `${to}/index.ts` ||
+            rel === 'router/policies/index.ts';
+          expect(
+            allowed,
+            `${where}: the CLI imports only src/index.ts or a module's index.ts`,
+          ).toBe(true);
+          continue;
+        }
+        // The MCP and explorer faces use only the library API.
+        if (from === 'mcp' || from === 'explorer') {
           expect(to, `${where}: faces import only src/index.ts`).toBe('index.ts');
           continue;
         }

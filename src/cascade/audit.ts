@@ -30,9 +30,11 @@ export interface AuditOptions {
   readonly maxIndexBytes?: number;
   /** Deepest folder level searched for SKILL.md files below the root. Default 24. */
   readonly maxDepth?: number;
+  /** Called as the skills are crawled for their own names with `(done, total)`, for progress lines. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
-const AUDIT_OPTION_KEYS = optionKeys<AuditOptions>()('maxIndexBytes', 'maxDepth');
+const AUDIT_OPTION_KEYS = optionKeys<AuditOptions>()('maxIndexBytes', 'maxDepth', 'onProgress');
 
 /**
  * Audits the cascade at `root`. Throws FILE_NOT_FOUND when the root does not exist. The report is
@@ -73,7 +75,9 @@ export function auditCascade(root: string, options: AuditOptions = {}): AuditRep
       folders.set(real, { real, walked: path.dirname(f.path), file: f.path, fileReal: f.realPath });
   }
   let reachable = 0;
+  let done = 0;
   for (const folder of folders.values()) {
+    options.onProgress?.(done++, folders.size);
     const rel = toPosixRelative(rootReal, folder.walked);
     if (!walk.reached.has(folder.real)) {
       if (walk.rootIndexed)
@@ -118,6 +122,7 @@ export function auditCascade(root: string, options: AuditOptions = {}): AuditRep
     }
   }
 
+  options.onProgress?.(folders.size, folders.size);
   const unique = dedupeProblems(problems);
   return {
     clean: unique.length === 0,

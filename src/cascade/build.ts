@@ -33,12 +33,14 @@ export interface BuildOptions {
   readonly maxBytes?: number;
   /** Deepest folder level walked below the built folder. Default 24. */
   readonly maxDepth?: number;
+  /** Called as the SKILL.md files are read with `(done, total)` files, for progress lines. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** Defaults of `buildCascade`. */
 export const DEFAULT_BUILD_OPTIONS = Object.freeze({ check: false });
 
-const BUILD_OPTION_KEYS = optionKeys<BuildOptions>()('check', 'maxBytes', 'maxDepth');
+const BUILD_OPTION_KEYS = optionKeys<BuildOptions>()('check', 'maxBytes', 'maxDepth', 'onProgress');
 
 /** Largest existing file compared byte for byte; anything larger simply differs. */
 const MAX_COMPARE_BYTES = 4 * DEFAULT_MAX_INDEX_BYTES;
@@ -65,7 +67,9 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
   });
   for (const s of found.skipped) problems.push(problem(s.code, rel(s.path), s.reason, s.line));
   const skills: PlannedSkill[] = [];
+  let read = 0;
   for (const f of found.files) {
+    options.onProgress?.(read++, found.files.length);
     const loaded = loadSkillFile(
       f,
       options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {},
@@ -88,6 +92,7 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
     });
   }
 
+  options.onProgress?.(found.files.length, found.files.length);
   const plan = planCascade(skills);
   problems.push(...plan.problems);
   const changes: BuildChange[] = [];

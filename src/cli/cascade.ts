@@ -1,24 +1,22 @@
 /**
  * `skilldex cascade build | audit | crawl` (docs/cascade.md): one library call each, then a rendering
  * of the report (human text, or the report object itself with --json) and the exit code of
- * docs/integration.md §4. Formatting only: the crawl, the build and the audit live in src/cascade.
+ * docs/integration.md §4. Formatting only: the crawl, the build and the audit live in src/cascade,
+ * loaded by each action (`import('../cascade/index.js')`), never at start-up.
  */
+
+/**
+ * MAX_NEED_CHARS of src/cascade, quoted in the help text: the help is built before any capability
+ * loads (start-up time, issue #12); test/cli/help.test.ts checks the two agree.
+ */
+const HELP_MAX_NEED_CHARS = 1000;
 import path from 'node:path';
 import type { Command } from 'commander';
-import {
-  CRAWL_EXIT_CODES,
-  MAX_NEED_CHARS,
-  SkilldexError,
-  auditCascade,
-  buildCascade,
-  crawlCascade,
-  sanitizeField,
-  type AuditReport,
-  type BuildReport,
-  type CrawlReport,
-  type Problem,
-} from '../index.js';
+import { SkilldexError, type ExitCode } from '../errors.js';
+import type { AuditReport, BuildReport, CrawlReport, Problem } from '../index.js';
+import { sanitizeField } from '../text/index.js';
 import { action, readInput, type CliContext } from './context.js';
+import { progressLine } from './progress.js';
 
 /** Registers the `cascade` command group. */
 export function registerCascade(program: Command, ctx: CliContext): void {
@@ -46,7 +44,7 @@ export function registerCascade(program: Command, ctx: CliContext): void {
     .argument('<root>', 'the folder holding the top skill.index')
     .argument(
       '[need]',
-      `the words to look for (a substring of a key or keyword; at most ${MAX_NEED_CHARS} characters)`,
+      `the words to look for (a substring of a key or keyword; at most ${HELP_MAX_NEED_CHARS} characters)`,
     )
     .option(
       '--need-file <file>',
@@ -64,7 +62,8 @@ export function registerCascade(program: Command, ctx: CliContext): void {
           root: string,
           needArg: string | undefined,
           opts: { json?: boolean; needFile?: string },
-        ) => {
+        ): Promise<ExitCode> => {
+          const { CRAWL_EXIT_CODES, crawlCascade } = await import('../cascade/index.js');
           if ((needArg === undefined) === (opts.needFile === undefined)) {
             throw new SkilldexError(
               'INVALID_ARGUMENT',
@@ -100,12 +99,27 @@ export function registerCascade(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex cascade build examples/cascade\n  skilldex cascade build ~/.claude/skills --check',
     )
     .action(
-      action(ctx, (dir: string, opts: { check?: boolean; json?: boolean }) => {
-        const report = buildCascade(path.resolve(ctx.io.cwd, dir), { check: opts.check === true });
-        if (opts.json) ctx.json(report);
-        else ctx.out(renderBuild(report));
-        return report.check && report.changes.length > 0 ? 1 : 0;
-      }),
+      action(
+        ctx,
+        async (dir: string, opts: { check?: boolean; json?: boolean }): Promise<ExitCode> => {
+          const { buildCascade } = await import('../cascade/index.js');
+          const progress = progressLine(ctx.io, 'cascade build: reading skills', {
+            enabled: opts.json !== true && !ctx.quiet,
+          });
+          let report: BuildReport;
+          try {
+            report = buildCascade(path.resolve(ctx.io.cwd, dir), {
+              check: opts.check === true,
+              onProgress: progress.update,
+            });
+          } finally {
+            progress.done();
+          }
+          if (opts.json) ctx.json(report);
+          else ctx.out(renderBuild(report));
+          return report.check && report.changes.length > 0 ? 1 : 0;
+        },
+      ),
     );
 
   cascade
@@ -124,8 +138,17 @@ export function registerCascade(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex cascade audit examples/cascade\n  skilldex cascade audit ~/.claude/skills --json',
     )
     .action(
-      action(ctx, (root: string, opts: { json?: boolean }) => {
-        const report = auditCascade(path.resolve(ctx.io.cwd, root));
+      action(ctx, async (root: string, opts: { json?: boolean }): Promise<ExitCode> => {
+        const { auditCascade } = await import('../cascade/index.js');
+        const progress = progressLine(ctx.io, 'cascade audit: crawling skills', {
+          enabled: opts.json !== true && !ctx.quiet,
+        });
+        let report: AuditReport;
+        try {
+          report = auditCascade(path.resolve(ctx.io.cwd, root), { onProgress: progress.update });
+        } finally {
+          progress.done();
+        }
         if (opts.json) ctx.json(report);
         else ctx.out(renderAudit(report));
         return report.clean ? 0 : 1;

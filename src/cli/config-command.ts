@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { escapeInvisible } from '../index.js';
+import { escapeInvisible } from '../text/index.js';
 import { action, type CliContext } from './context.js';
 
 /** Registers `config`. */

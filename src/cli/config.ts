@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
-import { SkilldexError, catalogLocation, isPgLocation } from '../index.js';
+import { SkilldexError } from '../errors.js';
 
 // smol-toml is loaded only when a config file is read or written, not at every start-up.
 const requireCjs = createRequire(import.meta.url);
@@ -183,7 +183,8 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
   const out: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {};
   if (top['catalog'] !== undefined) {
     const c = str(top['catalog'], 'catalog');
-    out.catalog = isPgLocation(c) ? catalogLocation(c) : resolvePath(c);
+    // A postgres:// URL is kept as written (settings.ts masks its password); a path is resolved.
+    out.catalog = /^postgres(?:ql)?:\/\//i.test(c) ? c : resolvePath(c);
   }
   if (top['policy'] !== undefined) out.policy = str(top['policy'], 'policy');
   if (top['telemetry'] !== undefined) {

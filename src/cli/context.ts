@@ -3,17 +3,11 @@
  * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
  */
 import path from 'node:path';
-import {
-  SkilldexError,
-  catalogLocation,
-  isPgLocation,
-  codedFromForeign,
-  readTextCapped,
-  sanitizeField,
-  type ExitCode,
-} from '../index.js';
+import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
+import { sanitizeField } from '../text/index.js';
 import { loadConfigLayers, type ConfigLayers } from './config.js';
-import { resolveSettings, type SettingFlags, type Settings } from './settings.js';
+import type * as SettingsModule from './settings.js';
+import type { SettingFlags, Settings } from './settings.js';
 
 /** The process surface a command may touch. */
 export interface CliIo {
@@ -23,6 +17,15 @@ export interface CliIo {
   readonly cwd: string;
   /** True when stderr is a terminal (progress bars are drawn only then). */
   readonly stderrIsTTY: boolean;
+  /**
+   * Width of the terminal stdout is, in columns; undefined in a pipe or a file. `--help` wraps to
+   * it, and to HELP_WIDTH (80) when undefined, so piped and tested help is the same everywhere.
+   */
+  readonly stdoutColumns?: number;
+  /** Width of the terminal stderr is (help after a usage error goes there); as `stdoutColumns`. */
+  readonly stderrColumns?: number;
+  /** Milliseconds for progress lines (default `performance.now`); tests pass their own. */
+  readonly clock?: () => number;
   /** Reads all of standard input (used by `-` file arguments). */
   readonly readStdin?: () => Promise<string>;
   /**
@@ -42,7 +45,15 @@ export class CliContext {
   /** The `--config FILE` given to the program (set by program.ts before a command runs). */
   configFlag: string | undefined;
   private layers: ConfigLayers | undefined;
+  // settings.ts reads the catalog (its default path, its remembered scopes), so it is loaded by the
+  // first action that runs, not at start-up: `--help` and `--version` never load the catalog.
+  private settingsModule: typeof SettingsModule | undefined;
   constructor(readonly io: CliIo) {}
+
+  /** Loads what `settings()` needs; `action()` awaits it before every command's action. */
+  async prepare(): Promise<void> {
+    this.settingsModule ??= await import('./settings.js');
+  }
 
   /** The config files of this run, read once on first use. */
   configLayers(): ConfigLayers {
@@ -52,7 +63,9 @@ export class CliContext {
 
   /** The effective settings for a command's flags (flags > env > project > user > defaults). */
   settings(flags: SettingFlags = {}, withCatalogScopes = false): Settings {
-    const s = resolveSettings(
+    if (this.settingsModule === undefined)
+      throw new Error('CliContext.settings() called before prepare()');
+    const s = this.settingsModule.resolveSettings(
       this.configLayers(),
       flags,
       this.io.env,
@@ -60,9 +73,9 @@ export class CliContext {
       withCatalogScopes,
     );
     const file = this.passwordFile ?? this.io.env['SKILLDEX_PASSWORD_FILE'];
-    if (file === undefined || !isPgLocation(s.catalog.value)) return s;
-    const p = path.resolve(this.io.cwd, file);
-    return { ...s, catalog: { ...s.catalog, value: catalogLocation(s.catalog.value, p) } };
+    return file === undefined
+      ? s
+      : this.settingsModule.withPasswordFile(s, path.resolve(this.io.cwd, file));
   }
 
   /** Prints `value` as pretty JSON with a trailing newline on stdout. */
@@ -107,6 +120,7 @@ export function action<A extends unknown[]>(
 ): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
+      await ctx.prepare();
       const code = await fn(...args);
       if (code !== undefined) ctx.exitCode = code;
     } catch (err) {
@@ -169,6 +183,7 @@ export async function readInput(ctx: CliContext, file: string, option = 'input')
       });
     return ctx.io.readStdin();
   }
+  const { readTextCapped } = await import('../fsx/index.js');
   const r = readTextCapped(path.resolve(ctx.io.cwd, file), {
     maxBytes: MAX_INPUT_BYTES,
     label: file,

@@ -1,20 +1,21 @@
 /**
  * `skilldex enrich`: ranked, evidence-backed skill recommendations for a task brief, or a refusal
  * (docs/enrich.md, issue #7). Formatting only: one library call (`enrichSkills`), then the report is
- * rendered as text or `--json`. Exit 0 for a selection, 2 for a refusal or a refused input.
+ * rendered as text (render/enrich.ts) or `--json`. Exit 0 for a selection, 2 for a refusal or a
+ * refused input. src/enrich loads inside the action, never at start-up.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import {
-  ENRICH_DEFAULT_FLOOR,
-  SkilldexError,
-  enrichSkills,
-  sanitizeField,
-  formatFloor,
-  formatScore,
-  type EnrichReport,
-} from '../index.js';
+import { SkilldexError, type ExitCode } from '../errors.js';
+import type { EnrichReport } from '../index.js';
 import { action, parseIntOption, type CliContext } from './context.js';
+import { progressLine } from './progress.js';
+
+/**
+ * DEFAULT_FLOOR of src/enrich, quoted in the help text: the help is built before any capability
+ * loads (start-up time, issue #12); test/cli/help.test.ts checks the two agree.
+ */
+const HELP_DEFAULT_FLOOR = 0.05;
 
 interface EnrichFlags {
   brief?: string;
@@ -74,7 +75,7 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
     )
     .option(
       '--floor <x>',
-      `keep scores strictly above X, 0 <= X < 1 (default: ${ENRICH_DEFAULT_FLOOR})`,
+      `keep scores strictly above X, 0 <= X < 1 (default: ${HELP_DEFAULT_FLOOR})`,
       parseFloor,
     )
     .option('--home <dir>', 'home folder for the personal and plugin scopes (default: $HOME)')
@@ -93,57 +94,37 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
         '  skilldex enrich --project ~/code/app --home ~ --json',
     )
     .action(
-      action(ctx, (opts: EnrichFlags) => {
+      action(ctx, async (opts: EnrichFlags): Promise<ExitCode> => {
         const home = opts.home ?? ctx.io.env['HOME'];
         if (home === undefined || home === '') {
           throw new SkilldexError('INVALID_ARGUMENT', 'HOME is not set; pass --home DIR', {
             option: '--home',
           });
         }
-        if (ctx.io.stderrIsTTY && !opts.json) ctx.err('enrich: reading the skill scopes…');
-        const { report } = enrichSkills({
-          env: ctx.io.env,
-          cwd: ctx.io.cwd,
-          home: path.resolve(ctx.io.cwd, home),
-          project: path.resolve(ctx.io.cwd, opts.project ?? '.'),
-          ...(opts.brief !== undefined ? { brief: opts.brief } : {}),
-          ...(opts.out !== undefined ? { target: opts.out } : {}),
-          ...(opts.floor !== undefined ? { floor: opts.floor } : {}),
-          ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
+        const { enrichSkills } = await import('../enrich/index.js');
+        const { renderEnrichText } = await import('./render/enrich.js');
+        const progress = progressLine(ctx.io, 'enrich: reading skills', {
+          enabled: opts.json !== true && !ctx.quiet,
         });
+        let report: EnrichReport;
+        try {
+          ({ report } = enrichSkills({
+            env: ctx.io.env,
+            cwd: ctx.io.cwd,
+            home: path.resolve(ctx.io.cwd, home),
+            project: path.resolve(ctx.io.cwd, opts.project ?? '.'),
+            ...(opts.brief !== undefined ? { brief: opts.brief } : {}),
+            ...(opts.out !== undefined ? { target: opts.out } : {}),
+            ...(opts.floor !== undefined ? { floor: opts.floor } : {}),
+            ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
+            onProgress: progress.update,
+          }));
+        } finally {
+          progress.done();
+        }
         if (opts.json) ctx.json(report);
         else ctx.out(renderEnrichText(report));
         return report.outcome === 'selected' ? 0 : 2;
       }),
     );
-}
-
-/** Human summary of an enrichment run. */
-export function renderEnrichText(report: EnrichReport): string {
-  const lines: string[] = [];
-  const tally = `${report.scored_count} scored of ${report.enumerated_count} enumerated, ${report.skipped.length} skipped`;
-  if (report.refusal !== null) {
-    lines.push(sanitizeField(report.refusal.line, 4096));
-    lines.push(
-      `found_count ${report.found_count} above floor ${formatFloor(report.floor)} (${tally}); the floor is never lowered.`,
-    );
-    if (report.refusal.closest_5.length > 0) {
-      lines.push('closest:');
-      for (const c of report.refusal.closest_5)
-        lines.push(`  ${sanitizeField(c.skill_id)}@${formatScore(c.score)}`);
-    }
-  } else {
-    lines.push(
-      `${report.candidates.length} candidates (${report.found_count} above floor ${formatFloor(report.floor)}; ${tally})`,
-    );
-    const width = Math.min(40, Math.max(...report.candidates.map((c) => c.skill_id.length)));
-    for (const c of report.candidates) {
-      const flag = c.flags.length > 0 ? `  [${c.flags.join(', ')}]` : '';
-      lines.push(
-        `  ${String(c.rank).padStart(2)}  ${formatScore(c.score)}  ${sanitizeField(c.skill_id).padEnd(width)}  ${sanitizeField(c.path)}${flag}`,
-      );
-    }
-  }
-  lines.push(`evidence: ${sanitizeField(report.target, 4096)}/ ${report.artifacts.join(', ')}`);
-  return lines.join('\n');
 }

@@ -23,7 +23,9 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { SkilldexError, escapeInvisible, indexCatalog, type IndexReport } from '../index.js';
+import { SkilldexError, type ExitCode } from '../errors.js';
+import type { IndexReport, indexCatalog as IndexCatalog } from '../index.js';
+import { escapeInvisible } from '../text/index.js';
 import { readConfigFile, renderConfig, toml, type ConfigFile } from './config.js';
 import { action, type CliContext } from './context.js';
 import { renderIndex } from './render/router.js';
@@ -151,8 +153,9 @@ export function registerInit(program: Command, ctx: CliContext): void {
         '  skilldex init --client cursor --library ~/skills --yes\n  skilldex init --client codex --library ~/.codex/skills --move --yes',
     )
     .action(
-      action(ctx, (o: InitFlags) => {
-        const report = runInit(ctx, o);
+      action(ctx, async (o: InitFlags): Promise<ExitCode> => {
+        const { indexCatalog } = await import('../router/index.js');
+        const report = runInit(ctx, o, indexCatalog);
         if (o.json) ctx.json(report);
         else ctx.out(renderInit(report, ctx.io.cwd));
         return 0;
@@ -160,7 +163,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     );
 }
 
-function runInit(ctx: CliContext, o: InitFlags): InitReport {
+function runInit(ctx: CliContext, o: InitFlags, indexCatalog: typeof IndexCatalog): InitReport {
   if (!(CLIENTS as readonly string[]).includes(o.client ?? '')) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',

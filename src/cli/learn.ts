@@ -4,7 +4,8 @@
  * the catalog, never the catalog or a skill file, and are never MCP tools.
  */
 import type { Command } from 'commander';
-import { escapeInvisible, forgetExamples, learnExamples } from '../index.js';
+import type { ExitCode } from '../errors.js';
+import { escapeInvisible } from '../text/index.js';
 import { action, type CliContext } from './context.js';
 import { readInput } from './context.js';
 
@@ -30,6 +31,7 @@ export function registerLearn(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (file: string, o: { catalog?: string; json?: boolean }) => {
+        const { learnExamples } = await import('../router/index.js');
         const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
         const r = learnExamples({ catalog, text: await readInput(ctx, file), file });
         if (o.json) ctx.json(r);
@@ -63,16 +65,25 @@ export function registerLearn(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex forget --skill pdf-toolkit\n  skilldex forget --all --json',
     )
     .action(
-      action(ctx, (o: { skill?: string; all?: boolean; catalog?: string; json?: boolean }) => {
-        const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
-        const r = forgetExamples({
-          catalog,
-          ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
-          ...(o.all ? { all: true } : {}),
-        });
-        if (o.json) ctx.json(r);
-        else ctx.out(`forgot ${r.removed} example(s)`);
-        return 0;
-      }),
+      action(
+        ctx,
+        async (o: {
+          skill?: string;
+          all?: boolean;
+          catalog?: string;
+          json?: boolean;
+        }): Promise<ExitCode> => {
+          const { forgetExamples } = await import('../router/index.js');
+          const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+          const r = forgetExamples({
+            catalog,
+            ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
+            ...(o.all ? { all: true } : {}),
+          });
+          if (o.json) ctx.json(r);
+          else ctx.out(`forgot ${r.removed} example(s)`);
+          return 0;
+        },
+      ),
     );
 }

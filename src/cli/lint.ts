@@ -1,22 +1,12 @@
 /**
  * `skilldex lint` (issue #14): one `lintLibrary` call, rendered as text grouped by code (counts
  * first), as the report object (`--json`), or as SARIF 2.1.0 (`--format sarif`). Exit 1 when a
- * finding is at or above `--fail-on`. Formatting only; skill text is escaped for the terminal.
+ * finding is at or above `--fail-on`. Formatting only (the text rendering is render/lint.ts); skill
+ * text is escaped for the terminal. src/lint loads inside the action, never at start-up.
  */
-import path from 'node:path';
 import type { Command } from 'commander';
-import {
-  LINT_CODES,
-  SkilldexError,
-  atOrAbove,
-  escapeInvisible,
-  lintLibrary,
-  renderSarif,
-  type LintCode,
-  type LintFinding,
-  type LintReport,
-  type LintSeverity,
-} from '../index.js';
+import { SkilldexError, type ExitCode } from '../errors.js';
+import type { LintReport, LintSeverity } from '../index.js';
 import { action, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
@@ -76,7 +66,7 @@ export function registerLint(program: Command, ctx: CliContext): void {
         '\nExit codes: 0 no finding at or above --fail-on, 1 such findings (or no skill found), 2 refused (bad arguments).',
     )
     .action(
-      action(ctx, (o: LintFlags) => {
+      action(ctx, async (o: LintFlags): Promise<ExitCode> => {
         const format = o.json ? 'json' : (o.format ?? 'text');
         if (!(FORMATS as readonly string[]).includes(format)) {
           throw new SkilldexError(
@@ -100,6 +90,8 @@ export function registerLint(program: Command, ctx: CliContext): void {
             { option: '--fail-on', value: failOn },
           );
         }
+        const { atOrAbove, lintLibrary, renderSarif } = await import('../lint/index.js');
+        const { renderLintText } = await import('./render/lint.js');
         const quiet = o.quiet === true || ctx.quiet;
         const showProgress = !quiet;
         const indexing = progressLine(ctx.io, 'lint: indexing');
@@ -141,80 +133,4 @@ export function registerLint(program: Command, ctx: CliContext): void {
           : 0;
       }),
     );
-}
-
-// Skill ids named on one finding line (a near-duplicate family can hold hundreds).
-const IDS_SHOWN = 4;
-
-/** The text rendering: a counts line, counts by code, then findings grouped by code. */
-export function renderLintText(
-  report: LintReport,
-  options: { cwd: string; fixSuggestions: boolean; quiet: boolean },
-): string {
-  const rel = (p: string): string => {
-    const r = path.relative(options.cwd, p);
-    return r.startsWith('..') || path.isAbsolute(r) ? p : r;
-  };
-  // Messages name absolute paths (a shadowing file, a kept copy); below the cwd they read relative.
-  const relText = (s: string): string => s.split(options.cwd + path.sep).join('');
-  const c = report.counts;
-  const lines: string[] = [
-    `${report.skills} skills linted: ${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'}, ${c.note} note${c.note === 1 ? '' : 's'}` +
-      (report.policy !== null ? ` (ranked under ${report.policy})` : ''),
-  ];
-  const byCode = Object.entries(c.by_code) as [LintCode, number][];
-  if (byCode.length > 0)
-    lines.push(
-      byCode
-        .map(
-          ([code, n]) =>
-            `  ${code.padEnd(22)} ${String(n).padStart(5)}  ${LINT_CODES[code].severity}`,
-        )
-        .join('\n'),
-    );
-  const skipped: string[] = [];
-  if (!report.checks.ranking) skipped.push('ranking (no skill to rank)');
-  if (!report.checks.telemetry) skipped.push('NEVER_FETCHED (no telemetry file)');
-  if (skipped.length > 0) lines.push(`not checked: ${skipped.join(', ')}`);
-  if (options.quiet) return lines.map(escapeInvisible).join('\n');
-  let current: LintCode | undefined;
-  for (const f of report.findings) {
-    if (f.code !== current) {
-      current = f.code;
-      lines.push(
-        '',
-        `${f.code} (${f.severity}, ${c.by_code[f.code] ?? 0}): ${LINT_CODES[f.code].rule}`,
-      );
-    }
-    lines.push(...findingLines(f, rel, relText, options.fixSuggestions));
-  }
-  // Skill text reaches the terminal only with invisible and control characters escaped.
-  return lines.map(escapeInvisible).join('\n');
-}
-
-function findingLines(
-  f: LintFinding,
-  rel: (p: string) => string,
-  relText: (s: string) => string,
-  fix: boolean,
-): string[] {
-  const ids =
-    f.skill_ids.length > IDS_SHOWN
-      ? `${f.skill_ids.slice(0, IDS_SHOWN).join(', ')} +${f.skill_ids.length - IDS_SHOWN}`
-      : f.skill_ids.join(', ');
-  const out = [
-    `  ${rel(f.path)}${f.line !== undefined ? `:${f.line}` : ''}${ids !== '' ? `  [${ids}]` : ''}`,
-    `    ${relText(f.message)}`,
-  ];
-  if (fix && f.fix !== undefined) out.push(`    fix: ${f.fix}`);
-  if (fix && f.code === 'CONFUSABLE' && f.details['separating_words'] !== undefined) {
-    for (const [id, words] of Object.entries(
-      f.details['separating_words'] as Record<string, string[]>,
-    )) {
-      out.push(
-        `    only in ${id}: ${words.length > 0 ? words.join(', ') : "(nothing: its text is a subset of the other's)"}`,
-      );
-    }
-  }
-  return out;
 }

@@ -1,6 +1,6 @@
 /** Process entry of the CLI: binds `run` to the real process streams and environment. */
 import { run } from './program.js';
-import { ERROR_CODES, SkilldexError, type ExitCode } from '../index.js';
+import { ERROR_CODES, SkilldexError, type ExitCode } from '../errors.js';
 import { MAX_INPUT_BYTES } from './context.js';
 
 /** Runs the CLI for this process and returns its exit code. */
@@ -19,6 +19,8 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
     env: process.env,
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
+    ...(process.stdout.isTTY ? { stdoutColumns: process.stdout.columns } : {}),
+    ...(process.stderr.isTTY ? { stderrColumns: process.stderr.columns } : {}),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       let size = 0;

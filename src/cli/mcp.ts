@@ -1,19 +1,13 @@
 /**
  * `skilldex mcp`: serve the catalog to agents over the Model Context Protocol (issue #4). The MCP
- * face is loaded only when this command runs, so other commands start fast.
+ * face, the router and the substrate reader are loaded only when this command runs, so other
+ * commands start fast.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import {
-  Router,
-  SkilldexError,
-  findSubstrateRoot,
-  indexCatalog,
-  readCatalogScopes,
-  readTextCapped,
-  realpathOrUndefined,
-  type RememberedScopes,
-} from '../index.js';
+import { SkilldexError } from '../errors.js';
+import { readTextCapped, realpathOrUndefined } from '../fsx/index.js';
+import type { RememberedScopes } from '../index.js';
 import { action, collect, parseIntOption, usageEnabled, type CliContext } from './context.js';
 import { reportIndexError, startWatch, summarizeIndex } from './watch.js';
 
@@ -85,6 +79,8 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (o: McpFlags): Promise<0> => {
+        const { Router, indexCatalog, readCatalogScopes } = await import('../router/index.js');
+        const { findSubstrateRoot } = await import('../substrate/index.js');
         const settings = ctx.settings({
           catalog: o.catalog,
           telemetry: o.telemetry,

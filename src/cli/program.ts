@@ -3,8 +3,9 @@
  * returns its exit code; nothing here touches `process` (bin/skilldex.js does). Each command group
  * lives in its own file and registers itself here.
  */
-import { Command, CommanderError } from 'commander';
-import { SkilldexError, VERSION, codedFromForeign, type ExitCode } from '../index.js';
+import { Command, CommanderError, type OutputConfiguration } from 'commander';
+import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
+import { VERSION } from '../version.js';
 import { CliContext, type CliIo } from './context.js';
 import { registerScan } from './scan.js';
 import { registerCascade } from './cascade.js';
@@ -17,6 +18,32 @@ import { registerLint } from './lint.js';
 import { registerServe } from './serve.js';
 import { registerConfig } from './config-command.js';
 import { registerInit } from './init.js';
+
+/** Help width when the output is not a terminal (a pipe, a file, a test): plain 80 columns. */
+export const HELP_WIDTH = 80;
+
+// Narrower than this, wrapped help is harder to read than overflowing lines.
+const MIN_HELP_WIDTH = 40;
+
+// Narrowest column an option's description is wrapped into (commander's default is 40).
+const MIN_DESCRIPTION_WIDTH = 20;
+
+/**
+ * Where commander writes, and how wide its help is: the terminal's columns, else HELP_WIDTH. Never
+ * coloured. Commander's own defaults read process.stdout; this reads only the run's io.
+ */
+function outputOf(io: CliIo): OutputConfiguration {
+  const width = (cols: number | undefined): number =>
+    cols === undefined || cols <= 0 ? HELP_WIDTH : Math.max(MIN_HELP_WIDTH, cols);
+  return {
+    writeOut: (s) => io.stdout(s),
+    writeErr: (s) => io.stderr(s),
+    getOutHelpWidth: () => width(io.stdoutColumns),
+    getErrHelpWidth: () => width(io.stderrColumns),
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+  };
+}
 
 /** Builds the commander program for one run. */
 export function buildProgram(ctx: CliContext): Command {
@@ -37,7 +64,10 @@ export function buildProgram(ctx: CliContext): Command {
     .option('-q, --quiet', 'no progress lines and no advisory notes on stderr (errors still print)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+    .configureOutput(outputOf(ctx.io))
+    // Commander leaves a description unwrapped when less than 40 columns remain beside the option
+    // names; wrap down to MIN_DESCRIPTION_WIDTH so help on a narrow terminal still fits.
+    .configureHelp({ minWidthToWrap: MIN_DESCRIPTION_WIDTH });
   registerScan(program, ctx);
   registerCascade(program, ctx);
   registerSubstrate(program, ctx);
@@ -58,9 +88,7 @@ export function buildProgram(ctx: CliContext): Command {
   });
   // Every subcommand inherits the error behaviour: exit codes come back to run(), not process.exit.
   for (const cmd of allCommands(program)) {
-    cmd
-      .exitOverride()
-      .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+    cmd.exitOverride().configureOutput(outputOf(ctx.io));
   }
   return program;
 }

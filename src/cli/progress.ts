@@ -14,7 +14,7 @@ export function progressLine(
   update: (done: number, total: number) => void;
   done: () => void;
 } {
-  const clock = options.clock ?? (() => performance.now());
+  const clock = options.clock ?? io.clock ?? (() => performance.now());
   const enabled = options.enabled !== false && io.stderrIsTTY;
   const start = clock();
   let drawn = false;

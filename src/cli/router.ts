@@ -2,44 +2,16 @@
  * Router commands: operator commands `index`, `publish`, `rollback`, `deprecate`, `archive`,
  * `restore`, `generations`, `status`, `show`, and consumer commands `search`, `fetch`, `eval`, one
  * registration function per command. Each parses its options, makes one library call and renders
- * the report (the renderers are in render/router.ts); `--json` prints the contract object.
+ * the report (the renderers are in render/router.ts); `--json` prints the contract object. The
+ * router and catalog load inside each action (`import('../router/index.js')`), so registering
+ * these commands, `--help` and `--version` load neither.
  */
 import type { Command } from 'commander';
 import path from 'node:path';
-import {
-  Router,
-  SkilldexError,
-  catalogLocation,
-  changeLifecycle,
-  copyCatalog,
-  isPgLocation,
-  codedFromForeign,
-  escapeInvisible,
-  markdownInline,
-  sanitizeBlock,
-  sanitizeField,
-  getCatalogStatus,
-  getGenerations,
-  indexCatalog,
-  macroAverage,
-  meanMetrics,
-  parseQueryLines,
-  parseQueryLinesTolerant,
-  publishCatalog,
-  rollbackCatalog,
-  readCatalogScopes,
-  describeSkill,
-  locateSkills,
-  scoreRanking,
-  MRR_DEPTH,
-  DEFAULT_POLICY_ID,
-  POLICY_ID,
-  type DiscoverOptions,
-  type ExitCode,
-  type IndexReport,
-  type LifecycleState,
-  type Metrics,
-} from '../index.js';
+import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
+import type { DiscoverOptions, IndexReport, LifecycleState, Metrics, Router } from '../index.js';
+import { DEFAULT_POLICY_ID, POLICIES } from '../router/policies/index.js';
+import { escapeInvisible, markdownInline, sanitizeBlock, sanitizeField } from '../text/index.js';
 import { action, parseIntOption, readInput, usageEnabled, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 import { renderIndex, renderSearch, renderShow } from './render/router.js';
@@ -99,7 +71,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
     .option('--allow-shrink', 'allow retiring more than half of the active skills in one run')
     .option(
       '--policy <id>',
-      `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${POLICY_ID})`,
+      `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${[...POLICIES.keys()].filter((id) => id !== DEFAULT_POLICY_ID).join(', ')})`,
     )
     .option(
       '--watch',
@@ -142,8 +114,9 @@ function registerIndex(program: Command, ctx: CliContext): void {
               '--watch and --dry-run cannot be combined: a watch writes the catalog',
               { option: '--watch' },
             );
+          const { indexCatalog } = await import('../router/index.js');
           const catalog = catalogOf(o);
-          const discover = indexScopes(ctx, o, catalog);
+          const discover = await indexScopes(ctx, o, catalog);
           const policy = ctx.settings({ policy: o.policy }).policy.value;
           const progress = progressLine(ctx.io, 'indexing', {
             enabled: o.json !== true && !ctx.quiet,
@@ -207,7 +180,8 @@ function registerPublish(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex index --no-publish && skilldex publish\n  skilldex publish --policy tf.skillrouter.hybrid-lexical.v2 --json',
     )
     .action(
-      action(ctx, (o: CatalogFlag & { policy?: string }) => {
+      action(ctx, async (o: CatalogFlag & { policy?: string }): Promise<ExitCode> => {
+        const { publishCatalog } = await import('../router/index.js');
         const r = publishCatalog({
           catalog: catalogOf(o),
           ...(o.policy !== undefined ? { policy: o.policy } : {}),
@@ -243,7 +217,8 @@ function registerRollback(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex rollback                 # back to the generation before the current one\n  skilldex rollback 3 --json\n  skilldex rollback sha256:956dbfad',
     )
     .action(
-      action(ctx, (generation: string | undefined, o: CatalogFlag) => {
+      action(ctx, async (generation: string | undefined, o: CatalogFlag): Promise<ExitCode> => {
+        const { rollbackCatalog } = await import('../router/index.js');
         const r = rollbackCatalog({
           catalog: catalogOf(o),
           ...(generation !== undefined ? { generation } : {}),
@@ -285,7 +260,8 @@ function registerCatalogCopy(program: Command, ctx: CliContext): void {
         '  skilldex catalog copy postgres://skilldex@db.internal/skills ./backup.sqlite --json',
     )
     .action(
-      action(ctx, (from: string, to: string, o: { json?: boolean }) => {
+      action(ctx, async (from: string, to: string, o: { json?: boolean }): Promise<ExitCode> => {
+        const { catalogLocation, copyCatalog, isPgLocation } = await import('../catalog/index.js');
         const loc = (p: string): string =>
           isPgLocation(p)
             ? catalogLocation(
@@ -329,10 +305,11 @@ function registerLifecycle(program: Command, ctx: CliContext): void {
       .option('--json', 'print the result as JSON');
   const runLifecycle =
     (to: LifecycleState) =>
-    (
+    async (
       id: string,
       o: CatalogFlag & { publish?: boolean; reason?: string; replacement?: string },
-    ): ExitCode => {
+    ): Promise<ExitCode> => {
+      const { changeLifecycle } = await import('../router/index.js');
       const r = changeLifecycle({
         catalog: catalogOf(o),
         skill_id: id,
@@ -381,7 +358,8 @@ function registerGenerations(program: Command, ctx: CliContext): void {
     .option('--catalog <file>', CATALOG_HELP)
     .option('--json', 'print the list as JSON')
     .action(
-      action(ctx, (o: CatalogFlag) => {
+      action(ctx, async (o: CatalogFlag): Promise<ExitCode> => {
+        const { getGenerations } = await import('../router/index.js');
         const gens = getGenerations({ catalog: catalogOf(o) });
         if (o.json) ctx.json({ generations: gens });
         else
@@ -416,7 +394,8 @@ function registerStatus(program: Command, ctx: CliContext): void {
     .option('--catalog <file>', CATALOG_HELP)
     .option('--json', 'print the status as JSON')
     .action(
-      action(ctx, (o: CatalogFlag) => {
+      action(ctx, async (o: CatalogFlag): Promise<ExitCode> => {
+        const { getCatalogStatus } = await import('../router/index.js');
         const s = getCatalogStatus({ catalog: catalogOf(o) });
         if (o.json) ctx.json(s);
         else {
@@ -500,6 +479,7 @@ function registerSearch(program: Command, ctx: CliContext): void {
             record?: boolean;
           },
         ) => {
+          const { Router, locateSkills } = await import('../router/index.js');
           const file = catalogOf(o);
           return namingCatalog(file, async () => {
             if (o.batch !== undefined && query !== undefined)
@@ -583,7 +563,7 @@ function registerFetch(program: Command, ctx: CliContext): void {
     .action(
       action(
         ctx,
-        (
+        async (
           id: string,
           o: CatalogFlag & {
             revision: string;
@@ -592,8 +572,9 @@ function registerFetch(program: Command, ctx: CliContext): void {
             telemetry?: boolean;
           },
           cmd: Command,
-        ) =>
-          namingCatalog(catalogOf(o), () => {
+        ) => {
+          const { Router } = await import('../router/index.js');
+          return namingCatalog(catalogOf(o), () => {
             checkOneId(cmd);
             const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
             try {
@@ -609,7 +590,8 @@ function registerFetch(program: Command, ctx: CliContext): void {
             } finally {
               router.close();
             }
-          }),
+          });
+        },
       ),
     );
 }
@@ -644,8 +626,13 @@ function registerShow(program: Command, ctx: CliContext): void {
     .action(
       action(
         ctx,
-        (id: string, o: CatalogFlag & { body?: boolean; revisions?: number }, cmd: Command) => {
+        async (
+          id: string,
+          o: CatalogFlag & { body?: boolean; revisions?: number },
+          cmd: Command,
+        ): Promise<ExitCode> => {
           checkOneId(cmd);
+          const { Router, describeSkill } = await import('../router/index.js');
           const catalog = catalogOf(o);
           const detail = describeSkill(catalog, id, o.revisions);
           let body: string | undefined;
@@ -697,8 +684,17 @@ function registerEval(program: Command, ctx: CliContext): void {
         async (
           files: string[],
           o: CatalogFlag & { usage?: boolean; perQuery?: boolean },
-        ): Promise<ExitCode> =>
-          namingCatalog(catalogOf(o), async (): Promise<ExitCode> => {
+        ): Promise<ExitCode> => {
+          const {
+            MRR_DEPTH,
+            Router,
+            locateSkills,
+            macroAverage,
+            meanMetrics,
+            parseQueryLines,
+            scoreRanking,
+          } = await import('../router/index.js');
+          return namingCatalog(catalogOf(o), async (): Promise<ExitCode> => {
             const catalog = catalogOf(o);
             const router = new Router({
               catalog,
@@ -787,7 +783,8 @@ function registerEval(program: Command, ctx: CliContext): void {
             } finally {
               router.close();
             }
-          }),
+          });
+        },
       ),
     );
 }
@@ -815,6 +812,7 @@ async function runBatch(
   file: string,
   o: { limit: number; includeDeprecated: boolean; fields: BatchFields },
 ): Promise<void> {
+  const { parseQueryLinesTolerant } = await import('../router/index.js');
   const empty = o.fields === 'full' ? { ranking: [], candidates: [] } : { ranking: [] };
   for (const q of parseQueryLinesTolerant(text, file, false)) {
     let line: object;
@@ -874,12 +872,17 @@ function checkOneId(cmd: Command): void {
  * the scopes (or home and project) the catalog remembers from its last index, so a bare `index`
  * from another folder does not retire the first project's skills; else the default scopes.
  */
-function indexScopes(ctx: CliContext, o: ScopeFlags, catalog: string): DiscoverOptions {
+async function indexScopes(
+  ctx: CliContext,
+  o: ScopeFlags,
+  catalog: string,
+): Promise<DiscoverOptions> {
   const explicit = o.scope !== undefined || o.home !== undefined || o.project !== undefined;
   if (explicit) return discoverOptions(o, ctx);
   const configured = ctx.settings({})['library.scopes'];
   if (configured.value !== undefined)
     return { ...discoverOptions(o, ctx), scopes: configured.value };
+  const { readCatalogScopes } = await import('../router/index.js');
   const remembered = readCatalogScopes(catalog);
   if (remembered !== undefined) return { ...discoverOptions(o, ctx), ...remembered };
   return discoverOptions(o, ctx);

@@ -1,7 +1,9 @@
 /** `skilldex scan`: discover SKILL.md files across scopes and report them (issue #2 §5). */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { discoverSkills, sanitizeField, type DiscoverOptions, type ScanReport } from '../index.js';
+import type { ExitCode } from '../errors.js';
+import type { DiscoverOptions, ScanReport } from '../index.js';
+import { sanitizeField } from '../text/index.js';
 import { action, collect, parseIntOption, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 
@@ -65,21 +67,25 @@ export function registerScan(program: Command, ctx: CliContext): void {
         '\nExit codes: 0 skills found, 1 no skill found, 2 refused (bad arguments).',
     )
     .action(
-      action(ctx, (opts: ScopeFlags & { json?: boolean; verbose?: boolean }) => {
-        const progress = progressLine(ctx.io, 'scanning', {
-          enabled: opts.json !== true && !ctx.quiet,
-        });
-        let report: ScanReport;
-        try {
-          report = discoverSkills(discoverOptions(opts, ctx), progress.update);
-        } finally {
-          progress.done();
-        }
-        if (opts.json) ctx.json(report);
-        else ctx.out(renderScan(report, ctx.io.cwd, opts.verbose === true));
-        // No skill at all is "ran but found nothing usable" (docs/integration.md §4).
-        return report.skills.length > 0 ? 0 : 1;
-      }),
+      action(
+        ctx,
+        async (opts: ScopeFlags & { json?: boolean; verbose?: boolean }): Promise<ExitCode> => {
+          const { discoverSkills } = await import('../skills/index.js');
+          const progress = progressLine(ctx.io, 'scanning', {
+            enabled: opts.json !== true && !ctx.quiet,
+          });
+          let report: ScanReport;
+          try {
+            report = discoverSkills(discoverOptions(opts, ctx), progress.update);
+          } finally {
+            progress.done();
+          }
+          if (opts.json) ctx.json(report);
+          else ctx.out(renderScan(report, ctx.io.cwd, opts.verbose === true));
+          // No skill at all is "ran but found nothing usable" (docs/integration.md §4).
+          return report.skills.length > 0 ? 0 : 1;
+        },
+      ),
     );
 }
 
@@ -103,9 +109,13 @@ export function renderScan(report: ScanReport, cwd: string, verbose = false): st
   lines.push('', 'Scopes:');
   const perScope = countBy(report.skills.map((s) => s.scope_path));
   for (const s of report.scopes) {
-    const what = s.exists ? `${perScope.get(s.path) ?? 0} skills` : 'not found';
+    const what = s.exists
+      ? `${perScope.get(s.path) ?? 0} skills`
+      : s.unreadable !== undefined
+        ? `unreadable: ${sanitizeField(relText(s.unreadable))}`
+        : 'not found';
     lines.push(
-      `  ${s.exists ? '✓' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}  (${what})`,
+      `  ${s.exists ? '✓' : s.unreadable !== undefined ? '!' : '·'} ${s.kind.padEnd(15)} ${rel(s.path)}${s.plugin ? `  [${sanitizeField(s.plugin)}]` : ''}  (${what})`,
     );
   }
   if (report.plugin_filter !== 'not applicable')

@@ -7,15 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import {
-  CatalogExplorer,
-  Router,
-  SkilldexError,
-  TelemetryReader,
-  findSubstrateRoot,
-  realpathOrUndefined,
-  telemetryPathFor,
-} from '../index.js';
+import { SkilldexError } from '../errors.js';
 import { action, collect, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
 
 interface ServeFlags {
@@ -87,6 +79,14 @@ export function registerServe(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (o: ServeFlags): Promise<0> => {
+        const {
+          CatalogExplorer,
+          Router,
+          TelemetryReader,
+          findSubstrateRoot,
+          realpathOrUndefined,
+          telemetryPathFor,
+        } = await import('../index.js');
         const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
         const cascadeRoots = (o.cascadeRoot ?? []).map((d) => {
           const real = realpathOrUndefined(path.resolve(ctx.io.cwd, d));

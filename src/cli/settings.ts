@@ -5,7 +5,8 @@
  * default Claude Code scopes. `skilldex config` prints exactly this object.
  */
 import path from 'node:path';
-import { catalogLocation, isPgLocation, readCatalogScopes, resolveCatalogPath } from '../index.js';
+import { catalogLocation, isPgLocation, resolveCatalogPath } from '../catalog/index.js';
+import { readCatalogScopes } from '../router/index.js';
 import { pick, type ConfigLayers, type Setting } from './config.js';
 
 /** Every setting a command may read. `undefined` values mean "not set: the command's default". */
@@ -117,5 +118,14 @@ export function resolveSettings(
       value: DEFAULT_MCP_HOST,
       source: 'default',
     }),
+  };
+}
+
+/** `settings` with a PostgreSQL catalog's password read from `file` (--password-file). */
+export function withPasswordFile(settings: Settings, file: string): Settings {
+  if (!isPgLocation(settings.catalog.value)) return settings;
+  return {
+    ...settings,
+    catalog: { ...settings.catalog, value: catalogLocation(settings.catalog.value, file) },
   };
 }

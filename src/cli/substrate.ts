@@ -2,24 +2,25 @@
  * `skilldex substrate read` and `skilldex substrate lint` (issue #6, docs/substrate.md): parse options,
  * make one library call, render the report (text, `--json`, `--yaml`), return the exit code.
  * The root is `--root DIR`, else the nearest `substrate/` folder at or above the current folder.
+ * src/substrate loads inside each action, never at start-up.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import {
-  SUBSTRATE_TYPES,
-  SkilldexError,
-  sanitizeField,
-  findSubstrateRoot,
-  lintSubstrate,
-  readSubstrate,
-  renderHitsYaml,
-  type OpenedFile,
-  type Problem,
-  type SubstrateLintReport,
-  type SubstrateReport,
-  type SubstrateType,
-  type TagNearMiss,
+import { SkilldexError, type ExitCode, type Problem } from '../errors.js';
+import type {
+  OpenedFile,
+  SubstrateLintReport,
+  SubstrateReport,
+  SubstrateType,
+  TagNearMiss,
 } from '../index.js';
+import { sanitizeField } from '../text/index.js';
+
+/**
+ * SUBSTRATE_TYPES of src/substrate, quoted in the help text: the help is built before any
+ * capability loads (start-up time, issue #12); test/cli/help.test.ts checks the two agree.
+ */
+const HELP_SUBSTRATE_TYPES = ['anti-pattern', 'adr', 'solution', 'vocabulary', 'reviewer'];
 import { action, type CliContext } from './context.js';
 
 interface SubstrateFlags {
@@ -61,7 +62,7 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
       '--root <dir>',
       'the substrate root (default: the nearest substrate/ folder at or above the current folder)',
     )
-    .option('--type <type>', `read only one type: ${SUBSTRATE_TYPES.join(', ')}`)
+    .option('--type <type>', `read only one type: ${HELP_SUBSTRATE_TYPES.join(', ')}`)
     .option('--json', 'print the report (hits, problems; opened with --explain) as JSON')
     .option('--yaml', 'print only the hits: list as YAML (type, id, description, stop_depth)')
     .option('--explain', 'list every file opened and why')
@@ -74,29 +75,36 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
         '  skilldex substrate read "idempotency" --json',
     )
     .action(
-      action(ctx, (query: string, opts: SubstrateFlags & { yaml?: boolean; explain?: boolean }) => {
-        if (opts.json === true && opts.yaml === true) {
-          throw new SkilldexError(
-            'INVALID_ARGUMENT',
-            '--json and --yaml are alternatives: give one',
-            { option: '--yaml' },
-          );
-        }
-        const report = readSubstrate(query, {
-          root: rootOf(opts, ctx),
-          ...(opts.type === undefined ? {} : { type: opts.type as SubstrateType }),
-          explain: opts.explain === true,
-        });
-        if (opts.json === true) ctx.json(report);
-        else if (opts.yaml === true) {
-          ctx.io.stdout(renderHitsYaml(report));
-          // stdout carries exactly the hits: list; the explanation goes to stderr.
-          if (report.opened !== undefined) ctx.err(renderOpened(report.opened));
-          if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0)
-            ctx.err(renderNearMisses(report.tag_near_misses));
-        } else ctx.out(renderRead(report, ctx.io.cwd));
-        return report.hits.length > 0 ? 0 : 1;
-      }),
+      action(
+        ctx,
+        async (
+          query: string,
+          opts: SubstrateFlags & { yaml?: boolean; explain?: boolean },
+        ): Promise<ExitCode> => {
+          const { readSubstrate, renderHitsYaml } = await import('../substrate/index.js');
+          if (opts.json === true && opts.yaml === true) {
+            throw new SkilldexError(
+              'INVALID_ARGUMENT',
+              '--json and --yaml are alternatives: give one',
+              { option: '--yaml' },
+            );
+          }
+          const report = readSubstrate(query, {
+            root: await rootOf(opts, ctx),
+            ...(opts.type === undefined ? {} : { type: opts.type as SubstrateType }),
+            explain: opts.explain === true,
+          });
+          if (opts.json === true) ctx.json(report);
+          else if (opts.yaml === true) {
+            ctx.io.stdout(renderHitsYaml(report));
+            // stdout carries exactly the hits: list; the explanation goes to stderr.
+            if (report.opened !== undefined) ctx.err(renderOpened(report.opened));
+            if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0)
+              ctx.err(renderNearMisses(report.tag_near_misses));
+          } else ctx.out(renderRead(report, ctx.io.cwd));
+          return report.hits.length > 0 ? 0 : 1;
+        },
+      ),
     );
 
   group
@@ -113,16 +121,17 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
       '--root <dir>',
       'the substrate root (default: the nearest substrate/ folder at or above the current folder)',
     )
-    .option('--type <type>', `check only one type: ${SUBSTRATE_TYPES.join(', ')}`)
+    .option('--type <type>', `check only one type: ${HELP_SUBSTRATE_TYPES.join(', ')}`)
     .option('--json', 'print the lint report as JSON')
     .addHelpText(
       'after',
       '\nExamples:\n  skilldex substrate lint --root examples/substrate\n  skilldex substrate lint --json',
     )
     .action(
-      action(ctx, (opts: SubstrateFlags) => {
+      action(ctx, async (opts: SubstrateFlags): Promise<ExitCode> => {
+        const { lintSubstrate } = await import('../substrate/index.js');
         const report = lintSubstrate({
-          root: rootOf(opts, ctx),
+          root: await rootOf(opts, ctx),
           ...(opts.type === undefined ? {} : { type: opts.type as SubstrateType }),
         });
         if (opts.json === true) ctx.json(report);
@@ -133,8 +142,9 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
 }
 
 /** The root a command reads: `--root` against the CLI's cwd, else the nearest substrate/ above it. */
-function rootOf(opts: SubstrateFlags, ctx: CliContext): string {
+async function rootOf(opts: SubstrateFlags, ctx: CliContext): Promise<string> {
   if (opts.root !== undefined) return path.resolve(ctx.io.cwd, opts.root);
+  const { findSubstrateRoot } = await import('../substrate/index.js');
   const found = findSubstrateRoot(ctx.io.cwd);
   if (found === undefined) {
     throw new SkilldexError(

@@ -2,15 +2,9 @@
  * The CLI side of watch mode (`index --watch`, `mcp --watch`): starts `watchCatalog`, reports each
  * re-index and each failure, and stops on SIGINT/SIGTERM (index) or when the caller is done (mcp).
  */
-import {
-  SkilldexError,
-  codedFromForeign,
-  sanitizeField,
-  watchCatalog,
-  type CatalogWatch,
-  type IndexReport,
-  type WatchOptions,
-} from '../index.js';
+import { SkilldexError, codedFromForeign } from '../errors.js';
+import type { CatalogWatch, IndexReport, WatchOptions } from '../index.js';
+import { sanitizeField } from '../text/index.js';
 import type { CliContext } from './context.js';
 
 /** How a watching command prints what happens: `report` for each re-index. */
@@ -26,6 +20,7 @@ export async function startWatch(
   options: Omit<WatchOptions, 'onIndex' | 'onError'>,
   out: WatchOutput,
 ): Promise<CatalogWatch> {
+  const { watchCatalog } = await import('../router/index.js');
   const w = await watchCatalog({
     ...options,
     onIndex: out.report,

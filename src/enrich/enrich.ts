@@ -28,6 +28,8 @@ export interface EnrichOptions extends EnrichInputSources {
   readonly floor?: number;
   /** Size cap per SKILL.md in bytes. Default 1 MiB. */
   readonly maxBytes?: number;
+  /** Called as the SKILL.md files are read with `(done, total)` files, for progress lines. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** A run planned but not yet written: the report and the checked target. */
@@ -52,6 +54,7 @@ const ENRICH_OPTION_KEYS = optionKeys<EnrichOptions>()(
   'cwd',
   'floor',
   'maxBytes',
+  'onProgress',
 );
 
 /**
@@ -70,6 +73,7 @@ export function planEnrichment(options: EnrichOptions): EnrichPlan {
     home,
     project,
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
   });
   const report = buildEnrichReport(inventory, {
     brief: inputs.brief,

@@ -46,6 +46,8 @@ export interface InventoryOptions {
   readonly project: string;
   /** Size cap per SKILL.md in bytes; default the loader's (1 MiB). */
   readonly maxBytes?: number;
+  /** Called as the SKILL.md files are read with `(done, total)` files, for progress lines. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** What the inventory found. Paths are absolute; reports turn them into display form. */
@@ -105,7 +107,9 @@ export function takeInventory(options: InventoryOptions): Inventory {
   const { scopes, filter } = enrichmentScopes(options.home, options.project, problems);
   const { files, skipped } = enumerateSkillFiles(scopes.map(toScope));
   const loaded: SkillRecord[] = [];
+  let read = 0;
   for (const f of files) {
+    options.onProgress?.(read++, files.length);
     const r = loadSkillFile(
       f,
       options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {},
@@ -113,6 +117,7 @@ export function takeInventory(options: InventoryOptions): Inventory {
     if (r.ok) loaded.push(r.record);
     else skipped.push(toSkipped(r.problem));
   }
+  options.onProgress?.(files.length, files.length);
   const ids = resolveIdentities(loaded);
   const copies = new Map<string, readonly string[]>();
   for (const d of ids.duplicates) {

@@ -200,8 +200,17 @@ export function discoverSkills(
   }
   onProgress?.(files.length, files.length);
   const ids = resolveIdentities(records);
+  // A scope folder the walk could not list (a refused permission) was not read: say so.
+  const unlisted = new Map(
+    skipped.filter((k) => k.code === 'UNREADABLE').map((k) => [k.path, k.reason] as const),
+  );
+  const scopes = resolved.scopes.map((s) =>
+    s.exists && unlisted.has(s.path)
+      ? { ...s, exists: false, unreadable: unlisted.get(s.path)! }
+      : s,
+  );
   return {
-    scopes: resolved.scopes,
+    scopes,
     plugin_filter: resolved.plugin_filter,
     skills: ids.skills,
     skipped,

@@ -19,7 +19,13 @@ export interface Scope {
   readonly kind: ScopeKind;
   /** Absolute path of the folder. */
   readonly path: string;
+  /** True when the folder is there and can be listed; false when not found or unreadable. */
   readonly exists: boolean;
+  /**
+   * Why a folder that is there cannot be read (`not a folder`, a link loop, a refused permission):
+   * set only then, so a scope with `exists: false` and no `unreadable` was not found.
+   */
+  readonly unreadable?: string;
   /** For plugin scopes: the plugin's name (the part of `name@marketplace` before the `@`). */
   readonly plugin?: string;
 }
@@ -71,7 +77,7 @@ export function resolveScopes(options: ScopeOptions = {}): ResolvedScopes {
       const abs = path.resolve(s);
       if (seen.has(abs)) continue;
       seen.add(abs);
-      scopes.push({ kind: 'custom', path: abs, exists: isDir(abs) });
+      scopes.push({ kind: 'custom', path: abs, ...folderState(abs) });
     }
     return { scopes, plugin_filter: 'not applicable', problems };
   }
@@ -80,7 +86,7 @@ export function resolveScopes(options: ScopeOptions = {}): ResolvedScopes {
   const scopes: Scope[] = [];
   const add = (kind: ScopeKind, p: string, plugin?: string): void => {
     if (scopes.some((s) => s.path === p)) return;
-    scopes.push({ kind, path: p, exists: isDir(p), ...(plugin !== undefined ? { plugin } : {}) });
+    scopes.push({ kind, path: p, ...folderState(p), ...(plugin !== undefined ? { plugin } : {}) });
   };
   add('personal', path.join(home, '.claude', 'skills'));
   add('personal-agents', path.join(home, '.agents', 'skills'));
@@ -267,6 +273,20 @@ function listDirs(dir: string): string[] {
   } catch {
     // A missing folder simply has no plugins; the registry problem is already recorded.
     return [];
+  }
+}
+
+// Whether a scope folder is there, and if it is there but cannot be read, why: a missing folder
+// (or a missing parent) is "not found", anything else that stops a stat is "unreadable".
+function folderState(p: string): { exists: boolean; unreadable?: string } {
+  try {
+    return statSync(p).isDirectory()
+      ? { exists: true }
+      : { exists: false, unreadable: 'not a folder' };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { exists: false };
+    return { exists: false, unreadable: code === 'ELOOP' ? 'link loop' : (code ?? String(err)) };
   }
 }
 

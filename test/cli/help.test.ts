@@ -4,9 +4,16 @@
  */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram, run } from '../../src/cli/program.js';
 import { CliContext } from '../../src/cli/context.js';
 import { runCli } from '../support/cli.js';
+import {
+  DEFAULT_POLICY_ID,
+  ENRICH_DEFAULT_FLOOR,
+  MAX_NEED_CHARS,
+  POLICIES,
+  SUBSTRATE_TYPES,
+} from '../../src/index.js';
 
 function leaves(cmd: Command, prefix: string[] = []): string[][] {
   return cmd.commands.flatMap((c) =>
@@ -37,4 +44,60 @@ describe('--help', () => {
       expect(examples!).toContain(words[words.length - 1]!);
     });
   }
+});
+
+// The help is built before any capability loads (start-up time), so a few limits it quotes are
+// written in the CLI: these checks keep them equal to the library's own.
+describe('--help quotes the library', () => {
+  it('cascade crawl: the need limit', async () => {
+    const r = await runCli(['cascade', 'crawl', '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(`at most ${MAX_NEED_CHARS} characters`);
+  });
+  it('enrich: the default floor', async () => {
+    const r = await runCli(['enrich', '--help']);
+    expect(r.stdout).toContain(`(default: ${ENRICH_DEFAULT_FLOOR})`);
+  });
+  for (const sub of ['read', 'lint'])
+    it(`substrate ${sub}: every substrate type, in rank order`, async () => {
+      const r = await runCli(['substrate', sub, '--help']);
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain(SUBSTRATE_TYPES.join(', '));
+    });
+  it('index --policy: every policy, the default first', async () => {
+    const r = await runCli(['index', '--help']);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain(`(default ${DEFAULT_POLICY_ID}; also`);
+    for (const id of POLICIES.keys()) expect(text).toContain(id);
+  });
+});
+
+describe('help width', () => {
+  const helpAt = async (columns: number | undefined): Promise<string> => {
+    let out = '';
+    const code = await run(['search', '--help'], {
+      stdout: (s) => (out += s),
+      stderr: () => undefined,
+      env: {},
+      cwd: '/',
+      stderrIsTTY: false,
+      ...(columns !== undefined ? { stdoutColumns: columns } : {}),
+    });
+    expect(code).toBe(0);
+    // Commander wraps the usage, description and option lists; the Examples text is ours, as written.
+    return out.split('\nExamples:\n')[0]!;
+  };
+  const widest = (text: string): number => Math.max(...text.split('\n').map((l) => l.length));
+
+  it('wraps to the terminal: narrower columns give narrower help', async () => {
+    const narrow = await helpAt(70);
+    expect(widest(narrow)).toBeLessThanOrEqual(70);
+    const wide = await helpAt(200);
+    expect(widest(wide)).toBeGreaterThan(80);
+    expect(wide.split('\n').length).toBeLessThan(narrow.split('\n').length);
+  });
+
+  it('is 80 columns in a pipe, whatever the terminal of the test runner', async () => {
+    const piped = await helpAt(undefined);
+    expect(widest(piped)).toBeLessThanOrEqual(80);
+    expect(piped).toBe(await helpAt(80));
+  });
 });

@@ -254,3 +254,45 @@ describe('bin/skilldex.js scan (end to end, needs npm run build)', () => {
     expect(runBin(['scan', '--bogus']).code).toBe(2);
   });
 });
+
+describe('scan: a scope not found and a scope unreadable are told apart', () => {
+  const tree = (): string => {
+    const root = tmpDir();
+    writeTree(root, { 'ok/a/SKILL.md': skillMd('a', 'alpha tool'), 'file.txt': 'not a folder' });
+    symlinkSync('loop', path.join(root, 'loop'));
+    return root;
+  };
+  const scopeArgs = ['nope', 'loop', 'file.txt', 'ok'].flatMap((s) => ['--scope', s]);
+
+  it('says "not found" for a missing folder and "unreadable" with the reason for the others', async () => {
+    const root = tree();
+    const r = await runCli(['scan', ...scopeArgs], { cwd: root });
+    expect(r.code).toBe(0);
+    const line = (name: string): string =>
+      r.stdout.split('\n').find((l) => l.includes(` ${name}  (`))!;
+    expect(line('nope')).toMatch(/^ {2}· custom +nope {2}\(not found\)$/);
+    expect(line('loop')).toMatch(/^ {2}! custom +loop {2}\(unreadable: link loop\)$/);
+    expect(line('file.txt')).toMatch(/^ {2}! custom +file\.txt {2}\(unreadable: not a folder\)$/);
+    expect(line('ok')).toMatch(/\(1 skills\)$/);
+    const j = report((await runCli(['scan', ...scopeArgs, '--json'], { cwd: root })).stdout);
+    const byName = new Map(j.scopes.map((s) => [path.basename(s.path), s]));
+    expect(byName.get('nope')).toMatchObject({ exists: false });
+    expect(byName.get('nope')).not.toHaveProperty('unreadable');
+    expect(byName.get('loop')).toMatchObject({ exists: false, unreadable: 'link loop' });
+    expect(byName.get('file.txt')).toMatchObject({ exists: false, unreadable: 'not a folder' });
+    expect(byName.get('ok')).toMatchObject({ exists: true });
+  });
+
+  // A folder whose listing is refused: root reads every folder, so this runs as another user only.
+  it.skipIf(process.getuid?.() === 0)(
+    'says "unreadable" for a folder it may not list',
+    async () => {
+      const root = tree();
+      mkdirSync(path.join(root, 'locked'), { mode: 0o000 });
+      const r = await runCli(['scan', '--scope', 'locked', '--json'], { cwd: root });
+      const s = report(r.stdout).scopes[0]!;
+      expect(s.exists).toBe(false);
+      expect(s.unreadable).toMatch(/EACCES/);
+    },
+  );
+});

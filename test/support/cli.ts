@@ -21,7 +21,12 @@ export interface CliResult {
 /** Runs `skilldex argv` in process with the given cwd and environment. */
 export async function runCli(
   argv: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+  opts: {
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+    /** Pretend stderr is a terminal, with this clock for progress lines. */
+    tty?: { clock: () => number };
+  } = {},
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
@@ -34,7 +39,8 @@ export async function runCli(
     },
     env: opts.env ?? { HOME: '/nonexistent-home' },
     cwd: opts.cwd ?? REPO,
-    stderrIsTTY: false,
+    stderrIsTTY: opts.tty !== undefined,
+    ...(opts.tty !== undefined ? { clock: opts.tty.clock } : {}),
   });
   return { code, stdout, stderr };
 }

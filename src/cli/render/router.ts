@@ -4,16 +4,15 @@
  * lengths capped); `--json` prints the report objects themselves and never comes here.
  */
 import path from 'node:path';
-import {
-  escapeInvisible,
-  sanitizeField,
-  type Candidate,
-  type IndexReport,
-  type SearchResult,
-  type SkillDetail,
-  type SkillLocation,
-  isPgLocation,
+import type {
+  Candidate,
+  IndexReport,
+  SearchResult,
+  SkillDetail,
+  SkillLocation,
 } from '../../index.js';
+import { escapeInvisible, sanitizeField } from '../../text/index.js';
+import { isPgLocation } from '../../catalog/index.js';
 
 /** Human rendering of an index report. */
 export function renderIndex(r: IndexReport, cwd: string): string {
