@@ -12,7 +12,7 @@ import type {
   SkillLocation,
 } from '../../index.js';
 import { escapeInvisible, sanitizeField } from '../../text/index.js';
-import { isPgLocation } from '../../catalog/index.js';
+import { isPgLocation } from '../../catalog/location.js';
 
 /** Human rendering of an index report. */
 export function renderIndex(r: IndexReport, cwd: string): string {
