@@ -6,7 +6,7 @@
  * exit) SIGKILLs whatever is still running, so a failed run leaves no server behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -182,4 +182,26 @@ export async function startServer(
     kill9: () => signal('SIGKILL'),
     stop: () => signal('SIGTERM'),
   };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux build in use). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system) process `pid` has used, in ms, from /proc/<pid>/stat; undefined where
+ * there is no /proc (not Linux) or the process is gone. Resolution: 10 ms.
+ */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis):
+  // state is field 3, utime field 14, stime field 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
 }

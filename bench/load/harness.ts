@@ -19,6 +19,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { LoadBalancer, callTool, type Routed, type ToolAnswer } from './balancer.js';
 import {
+  cpuMsOf,
   findBin,
   killAll,
   maskLocation,
@@ -399,17 +400,15 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
       toolError(a, `skill_search on server ${routed.server}`);
       return;
     }
-    seen(a.result['catalog_generation']);
+    const generation = String(a.result['catalog_generation']);
+    seen(generation);
+    const candidates = (a.result['candidates'] as Pin[] | undefined) ?? [];
+    // Every candidate carries the generation too: all of them must be the answer's.
+    const other = candidates.find((c) => c.catalog_generation !== generation);
+    if (other)
+      fail(`call ${n}: a candidate of ${other.catalog_generation} in an answer of ${generation}`);
     const pin = firstPin(a);
-    if (pin) {
-      if (!pins.has(pin.catalog_generation)) pins.set(pin.catalog_generation, pin);
-      // Every candidate carries the generation too: all of them must be the answer's.
-      if (pin.catalog_generation !== a.result['catalog_generation']) {
-        fail(
-          `call ${n}: a candidate of ${pin.catalog_generation} in an answer of ${String(a.result['catalog_generation'])}`,
-        );
-      }
-    }
+    if (pin && !pins.has(pin.catalog_generation)) pins.set(pin.catalog_generation, pin);
     if ((n + 1) % o.staleEvery === 0) await staleFetch();
   };
   const run = await drive(lb, {
@@ -564,6 +563,10 @@ export interface Throughput {
   readonly duration_ms: number;
   readonly requests_per_second: number;
   readonly latency_ms: Latency;
+  /** CPU time the servers used per answered call, in ms (undefined without /proc). */
+  readonly server_cpu_ms_per_call: number | undefined;
+  /** CPU time this process (the clients and the balancer) used per answered call, in ms. */
+  readonly client_cpu_ms_per_call: number;
 }
 
 /**
@@ -593,6 +596,13 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       more: (n) => n < 100 * o.servers,
     });
     let toolErrors = 0;
+    const serverCpu = (): number | undefined =>
+      servers.reduce<number | undefined>((sum, p) => {
+        const ms = cpuMsOf(p.child.pid);
+        return sum === undefined || ms === undefined ? undefined : sum + ms;
+      }, 0);
+    const cpu0 = serverCpu();
+    const client0 = process.cpuUsage();
     const run = await drive(lb, {
       clients: o.clients,
       queries,
@@ -601,8 +611,13 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
         if (!r.answer.ok) toolErrors++;
       },
     });
+    const cpu1 = serverCpu();
+    const client = process.cpuUsage(client0);
     await Promise.all(servers.map((s) => s.stop()));
     return {
+      server_cpu_ms_per_call:
+        cpu0 === undefined || cpu1 === undefined ? undefined : (cpu1 - cpu0) / run.answered,
+      client_cpu_ms_per_call: (client.user + client.system) / 1000 / run.answered,
       servers: o.servers,
       calls: run.answered,
       errors: run.errors.length + toolErrors,

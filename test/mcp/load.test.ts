@@ -13,9 +13,12 @@
  */
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectionLost, LoadBalancer } from '../../bench/load/balancer.js';
 import { killAll, maskLocation } from '../../bench/load/cluster.js';
 import { STALE_PIN_CODE, runLoad, type LoadReport } from '../../bench/load/harness.js';
 import { tmpDir } from '../support/cli.js';
@@ -53,6 +56,7 @@ describe.each(LOCATIONS)('load on $backend: 2 servers, 10 clients, 2 publishes, 
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  // Generous for a full suite on two busy cores; alone it takes 20-35 s here.
   beforeAll(async () => {
     report = await runLoad({
       catalog: loc.catalog(dir),
@@ -65,7 +69,7 @@ describe.each(LOCATIONS)('load on $backend: 2 servers, 10 clients, 2 publishes, 
       edits: { edit: 6, add: 2, remove: 2 },
       ...(loc.restart !== undefined ? { restart: loc.restart } : {}),
     });
-  });
+  }, 180_000);
 
   it('answers every call without an app-level error', () => {
     expect(report.error_samples).toEqual([]);
@@ -118,5 +122,73 @@ describe('maskLocation', () => {
     );
     expect(maskLocation('postgres://skilldex@host/cat')).toBe('postgres://skilldex@host/cat');
     expect(maskLocation('/tmp/a:b@c/catalog.sqlite')).toBe('/tmp/a:b@c/catalog.sqlite');
+  });
+});
+
+// A stand-in MCP endpoint: answers every POST with `status` and a skill_search-shaped result.
+async function fakeServer(status: number): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          result: { structuredContent: { catalog_generation: 'sha256:g', candidates: [] } },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
+}
+
+describe('LoadBalancer', () => {
+  const servers: Server[] = [];
+  afterAll(() => servers.forEach((s) => s.close()));
+
+  it('retries a refused connection once on the next server, counts a failover, drops the dead one', async () => {
+    const gone = await fakeServer(200);
+    await new Promise((r) => gone.server.close(r));
+    const live = await fakeServer(200);
+    servers.push(live.server);
+    const lb = new LoadBalancer(
+      [
+        { index: 0, url: gone.url },
+        { index: 1, url: live.url },
+      ],
+      5_000,
+    );
+    const first = await lb.call('skill_search', { query: 'x' });
+    expect(first).toMatchObject({ server: 1, failedOver: true, answer: { ok: true } });
+    expect(lb.failovers).toBe(1);
+    expect(lb.live()).toEqual([1]);
+    const second = await lb.call('skill_search', { query: 'x' });
+    expect(second).toMatchObject({ server: 1, failedOver: false });
+    expect(lb.failovers).toBe(1);
+  });
+
+  it('does not fail over on an HTTP error: the caller counts it as an error', async () => {
+    const broken = await fakeServer(500);
+    const live = await fakeServer(200);
+    servers.push(broken.server, live.server);
+    const lb = new LoadBalancer(
+      [
+        { index: 0, url: broken.url },
+        { index: 1, url: live.url },
+      ],
+      5_000,
+    );
+    await expect(lb.call('skill_search', { query: 'x' })).rejects.toThrow(/HTTP 500/);
+    expect(lb.failovers).toBe(0);
+    expect(lb.live()).toEqual([0, 1]);
+  });
+
+  it('gives up with ConnectionLost when no server is left', async () => {
+    const gone = await fakeServer(200);
+    await new Promise((r) => gone.server.close(r));
+    const lb = new LoadBalancer([{ index: 0, url: gone.url }], 5_000);
+    await expect(lb.call('skill_search', { query: 'x' })).rejects.toBeInstanceOf(ConnectionLost);
+    expect(lb.live()).toEqual([]);
   });
 });
