@@ -2,8 +2,8 @@
  * The load test's client side (issue #16): one MCP tool call as a plain JSON-RPC POST to a stateless
  * `skilldex mcp --http` server (docs/integration.md; no initialize needed, JSON responses), and a
  * simulated load balancer in front of N servers: round-robin over the servers it believes up; a
- * refused or reset connection marks that server down (a passive health check) and the call is
- * retried once on the next server, counted as a failover. Anything else — an HTTP status other
+ * refused or reset connection marks that server down for a while (a passive health check) and the
+ * call is retried once on the next server, counted as a failover. Anything else — an HTTP status other
  * than 200, a JSON-RPC error, a timeout — is the caller's to count as an error.
  */
 
@@ -122,9 +122,17 @@ export interface Routed {
   readonly failedOver: boolean;
 }
 
-/** Round-robin over the servers not yet seen failing; one retry on the next after a lost connection. */
+/** How long a server whose connection failed is left out of the rotation, in ms (nginx's fail_timeout is 10 s). */
+export const DEFAULT_RETRY_AFTER_MS = 2_000;
+
+/**
+ * Round-robin over the servers not seen failing lately; one retry on the next after a lost
+ * connection. A failed server is left out for `retryAfterMs`, then tried again (nginx's
+ * `max_fails=1 fail_timeout=…`): a dead one costs one failover per period, a reset from a busy one
+ * does not drop it for good.
+ */
 export class LoadBalancer {
-  private readonly up: boolean[];
+  private readonly downUntil: number[];
   private turn = 0;
   /** Calls a lost connection moved to another server. */
   failovers = 0;
@@ -132,13 +140,18 @@ export class LoadBalancer {
   constructor(
     private readonly backends: readonly Backend[],
     private readonly timeoutMs: number,
+    private readonly retryAfterMs = DEFAULT_RETRY_AFTER_MS,
   ) {
-    this.up = backends.map(() => true);
+    this.downUntil = backends.map(() => 0);
   }
 
-  /** Indexes of the servers the balancer still sends to. */
+  /** Indexes of the servers the balancer sends to now. */
   live(): number[] {
-    return this.backends.filter((_, i) => this.up[i]).map((b) => b.index);
+    return this.backends.filter((_, i) => this.isUp(i)).map((b) => b.index);
+  }
+
+  private isUp(i: number): boolean {
+    return performance.now() >= this.downUntil[i]!;
   }
 
   /** Calls `name` on the next live server; ConnectionLost only when the retry failed too. */
@@ -169,7 +182,7 @@ export class LoadBalancer {
   }
 
   private markDown(b: Backend): void {
-    this.up[this.backends.indexOf(b)] = false;
+    this.downUntil[this.backends.indexOf(b)] = performance.now() + this.retryAfterMs;
   }
 
   // The next live server in turn, never `not`; ConnectionLost when none is left.
@@ -178,8 +191,8 @@ export class LoadBalancer {
     for (let k = 0; k < n; k++) {
       const i = this.turn++ % n;
       const b = this.backends[i]!;
-      if (this.up[i] && b !== not) return b;
+      if (this.isUp(i) && b !== not) return b;
     }
-    throw new ConnectionLost('no live server left behind the balancer');
+    throw new ConnectionLost('no live server behind the balancer');
   }
 }

@@ -38,14 +38,25 @@ export interface DriveOptions {
   readonly more: (n: number) => boolean;
   /** Sees each answer; `n` is the call's number. May issue more calls of its own (awaited). */
   readonly onAnswer?: (routed: Routed, n: number) => Promise<void> | void;
+  /** Sees each lost call as it happens. */
+  readonly onLost?: (error: CallError) => void;
   /** Called after call number `n` was issued (before its answer). */
   readonly onIssue?: (n: number) => void;
 }
+
+/** Errors kept as samples; the rest are only counted. */
+const MAX_ERROR_SAMPLES = 20;
+
+/** Pause of a client after a lost call, in ms: a failing loop must not starve the event loop. */
+const BACKOFF_MS = 20;
 
 /** What one drive did. */
 export interface DriveResult {
   /** skill_search calls answered by a server (errors not included). */
   readonly answered: number;
+  /** Calls lost after the balancer's retry (or failed below the tool: HTTP, JSON-RPC, timeout). */
+  readonly lost: number;
+  /** The first of them. */
   readonly errors: readonly CallError[];
   readonly latenciesMs: readonly number[];
   readonly durationMs: number;
@@ -55,6 +66,7 @@ export interface DriveResult {
 export async function drive(lb: LoadBalancer, o: DriveOptions): Promise<DriveResult> {
   let issued = 0;
   let answered = 0;
+  let lost = 0;
   const errors: CallError[] = [];
   const latencies: number[] = [];
   const client = async (): Promise<void> => {
@@ -67,7 +79,11 @@ export async function drive(lb: LoadBalancer, o: DriveOptions): Promise<DriveRes
       try {
         routed = await lb.call('skill_search', { query });
       } catch (err) {
-        errors.push({ call: n, what: err instanceof Error ? err.message : String(err) });
+        lost++;
+        const e = { call: n, what: err instanceof Error ? err.message : String(err) };
+        if (errors.length < MAX_ERROR_SAMPLES) errors.push(e);
+        o.onLost?.(e);
+        await new Promise((r) => setTimeout(r, BACKOFF_MS));
         continue;
       }
       latencies.push(performance.now() - t0);
@@ -77,5 +93,5 @@ export async function drive(lb: LoadBalancer, o: DriveOptions): Promise<DriveRes
   };
   const t0 = performance.now();
   await Promise.all(Array.from({ length: o.clients }, client));
-  return { answered, errors, latenciesMs: latencies, durationMs: performance.now() - t0 };
+  return { answered, lost, errors, latenciesMs: latencies, durationMs: performance.now() - t0 };
 }

@@ -176,6 +176,20 @@ function resolveOptions(o: LoadOptions): Resolved {
   for (const k of Object.keys(o))
     if (!known.has(k)) throw new Error(`runLoad: unknown option "${k}"`);
   const defined = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  // A zero here would leave the operator waiting for calls no client issues.
+  for (const k of [
+    'skills',
+    'servers',
+    'calls',
+    'clients',
+    'staleEvery',
+    'callTimeoutMs',
+  ] as const) {
+    const v = o[k];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1)) {
+      throw new Error(`runLoad: ${k} must be a positive integer, got ${v}`);
+    }
+  }
   mkdirSync(o.workDir, { recursive: true });
   return {
     ...DEFAULT_LOAD,
@@ -257,7 +271,10 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
   let errorCount = 0;
   const fail = (what: string): void => {
     errorCount++;
-    if (errors.length < 20) errors.push(what);
+    if (errors.length < 20) {
+      errors.push(what);
+      log(`error: ${what}`);
+    }
   };
   const generations = new Map<string, number>();
   const seen = (g: unknown): void => {
@@ -422,9 +439,9 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
       }
     },
     onAnswer,
+    onLost: (e) => fail(`call ${e.call} lost: ${e.what}`),
   });
   await operatorRun;
-  for (const e of run.errors) fail(`call ${e.call} lost: ${e.what}`);
   log(`load done: ${run.answered} answers in ${Math.round(run.durationMs)} ms`);
 
   const survivors = servers.filter((s) => s.index !== killed);
@@ -620,7 +637,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       client_cpu_ms_per_call: (client.user + client.system) / 1000 / run.answered,
       servers: o.servers,
       calls: run.answered,
-      errors: run.errors.length + toolErrors,
+      errors: run.lost + toolErrors,
       duration_ms: run.durationMs,
       requests_per_second: run.answered / (run.durationMs / 1000),
       latency_ms: latencyOf(run.latenciesMs),
