@@ -129,7 +129,7 @@ export const DEFAULT_RETRY_AFTER_MS = 2_000;
  * Round-robin over the servers not seen failing lately; one retry on the next after a lost
  * connection. A failed server is left out for `retryAfterMs`, then tried again (nginx's
  * `max_fails=1 fail_timeout=…`): a dead one costs one failover per period, a reset from a busy one
- * does not drop it for good.
+ * does not drop it for good. With every server out, calls go to them all the same.
  */
 export class LoadBalancer {
   private readonly downUntil: number[];
@@ -154,7 +154,7 @@ export class LoadBalancer {
     return performance.now() >= this.downUntil[i]!;
   }
 
-  /** Calls `name` on the next live server; ConnectionLost only when the retry failed too. */
+  /** Calls `name` on the next live server; ConnectionLost when the retry failed too. */
   async call(name: string, args: Record<string, unknown>): Promise<Routed> {
     const first = this.pick(undefined);
     try {
@@ -185,7 +185,8 @@ export class LoadBalancer {
     this.downUntil[this.backends.indexOf(b)] = performance.now() + this.retryAfterMs;
   }
 
-  // The next live server in turn, never `not`; ConnectionLost when none is left.
+  // The next live server in turn, never `not`. When none is live, the next one in turn all the same
+  // (as nginx never takes its only server out): better a retry than a refusal from the balancer.
   private pick(not: Backend | undefined): Backend {
     const n = this.backends.length;
     for (let k = 0; k < n; k++) {
@@ -193,6 +194,6 @@ export class LoadBalancer {
       const b = this.backends[i]!;
       if (this.isUp(i) && b !== not) return b;
     }
-    throw new ConnectionLost('no live server behind the balancer');
+    return this.backends.find((b) => b !== not) ?? this.backends[0]!;
   }
 }

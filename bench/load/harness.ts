@@ -293,8 +293,10 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
     else fail(`${what}: ${answer.code} ${answer.message}`);
   };
 
-  // The first answer of every server, before the load: each serves the initial generation.
+  // The first answer of every server, before the load: each serves the initial generation. A
+  // misspelt query first builds the server's fuzzy index, as the load's first unknown word would.
   for (const s of servers) {
+    await callTool(s.url, 'skill_search', { query: 'pdff tabel extrct' }, o.callTimeoutMs);
     const a = await callTool(
       s.url,
       'skill_search',

@@ -204,11 +204,20 @@ describe('LoadBalancer', () => {
     expect(lb.live()).toEqual([0, 1]);
   });
 
-  it('gives up with ConnectionLost when no server is left', async () => {
-    const gone = await fakeServer(200);
-    await new Promise((r) => gone.server.close(r));
-    const lb = new LoadBalancer([{ index: 0, url: gone.url }], 5_000);
+  it('gives up with ConnectionLost when no server answers, yet never takes its only server out', async () => {
+    const only = await fakeServer(200);
+    await new Promise((r) => only.server.close(r));
+    const lb = new LoadBalancer([{ index: 0, url: only.url }], 5_000);
     await expect(lb.call('skill_search', { query: 'x' })).rejects.toBeInstanceOf(ConnectionLost);
     expect(lb.live()).toEqual([]);
+    // The server comes back on its port: the next call reaches it, inside the retry period.
+    await new Promise<void>((r) =>
+      only.server.listen(Number(new URL(only.url).port), '127.0.0.1', r),
+    );
+    servers.push(only.server);
+    expect(await lb.call('skill_search', { query: 'x' })).toMatchObject({
+      server: 0,
+      answer: { ok: true },
+    });
   });
 });
