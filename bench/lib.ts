@@ -186,14 +186,14 @@ export function machineLine(): string {
 }
 
 /**
- * A generated library of `n` skills under bench/.work/router-v2-<n> (reused when complete): Zipf
- * names, descriptions, keywords and bodies over the 40,000-word vocabulary, 100 shard folders.
- * The router and MCP benchmarks share it.
+ * A generated library of `n` skills in `dir` (default bench/.work/router-v2-<n>; reused when
+ * complete): Zipf names, descriptions, keywords and bodies over the 40,000-word vocabulary, 100
+ * shard folders. The router and MCP benchmarks share the default folder; the load test generates
+ * its own, which its operator edits.
  */
-export function generateSkillLibrary(n: number): string {
+export function generateSkillLibrary(n: number, dir = path.join(WORK, `router-v2-${n}`)): string {
   const vocab = largeVocabulary(40_000);
   const words = (rand: () => number, k: number): string[] => zipfFrom(vocab, rand, k);
-  const dir = path.join(WORK, `router-v2-${n}`);
   const marker = path.join(dir, '.complete');
   if (existsSync(marker)) return dir;
   rmSync(dir, { recursive: true, force: true });
