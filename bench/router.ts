@@ -7,16 +7,27 @@
  *   - an unchanged re-index beside the full index;
  *   - skill_search latency p50/p95/p99 over 1,000 queries of 1–8 words, v3 beside a raw FTS5
  *     bm25() top-10 OR query over the same four fields (name, keywords, description, body capped as
- *     v3 caps it) in a table built for the purpose, and v1 beside the raw query over its three.
+ *     v3 caps it) in a table built for the purpose, and v1 beside the raw query over its three;
+ *   - the same library indexed into PostgreSQL (issue #16; a throwaway cluster the bench starts with
+ *     test/support/pg-cluster.ts and stops at the end, also on failure): index throughput, size of
+ *     the schema's tables, unchanged re-index, and v3 skill_search p50/p95/p99 beside the SQLite v3
+ *     catalog of the same run, interleaved; both backends' answers (ids and scores) are compared on
+ *     every query, and where the PostgreSQL index spends its time is summed per statement.
+ *     Skipped with a message when PostgreSQL's server binaries are not installed. A PostgreSQL
+ *     index longer than the budget (default 900 s) is stopped and reported with its profile.
  *
- *   npm run bench:router [-- --sizes 10000,100000]
+ *   npm run bench:router [-- --sizes 10000,100000] [--pg-only] [--pg-index-budget SECONDS]
  */
 import { mkdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { POLICY_ID, Router, discoverSkills, indexCatalog } from '../src/index.js';
+import type { SearchResult } from '../src/index.js';
 import { BODY_INDEX_CHARS } from '../src/catalog/index.js';
+import { PgDb } from '../src/catalog/pg.js';
+import { findPgBin, startCluster, stopCluster, type Cluster } from '../test/support/pg-cluster.js';
 import {
   WORK,
   fmt,
@@ -36,6 +47,12 @@ const zipfWords = (rand: () => number, n: number): string[] => zipfFrom(VOCAB, r
 const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = sizesArg > 0 ? process.argv[sizesArg + 1]!.split(',').map(Number) : [10_000, 100_000];
 const QUERIES = 1_000;
+// --pg-only: of the SQLite catalogs, only the v3 one the PostgreSQL comparison needs.
+const PG_ONLY = process.argv.includes('--pg-only');
+// A PostgreSQL full index still running after this many seconds is stopped (rolled back) and
+// reported with its statement profile instead of its time: a bench never runs forever.
+const budgetArg = process.argv.indexOf('--pg-index-budget');
+const PG_INDEX_BUDGET_S = budgetArg > 0 ? Number(process.argv[budgetArg + 1]) : 900;
 
 function bareInsert(dir: string, file: string): { ms: number; rows: number } {
   // The same rows the catalog stores, parsed beforehand: only the insert transaction is timed.
@@ -82,8 +99,323 @@ function queries(n: number, seed: number): string[] {
   return Array.from({ length: n }, () => zipfWords(rand, 1 + Math.floor(rand() * 8)).join(' '));
 }
 
-function main(): void {
+// --- PostgreSQL (issue #16) ---------------------------------------------------------------------
+
+/** One size's PostgreSQL figures, beside the SQLite v3 catalog of the same run. */
+interface PgFigures {
+  n: number;
+  indexMs: number;
+  againMs: number;
+  sqliteIndexMs: number;
+  sqliteAgainMs: number;
+  bytes: number;
+  sqliteBytes: number;
+  pgSearch: number[];
+  sqliteSearch: number[];
+  compared: number;
+  mismatches: number;
+  profile: string[];
+  /** True when the full index ran past the budget and was stopped (no search figures then). */
+  stopped: boolean;
+  /** The same for 200 searches. */
+  searchProfile: string[];
+  /** Load average (1, 5, 15 min) when this size's PostgreSQL part started: the machine is shared. */
+  load: string;
+}
+
+/** The URL of a new, empty schema `name` in the cluster's `bench` database (created on first use). */
+function pgSchema(cluster: Cluster, name: string): string {
+  const base = new URL(cluster.adminUrl);
+  base.pathname = '/bench';
+  const admin = new PgDb(cluster.adminUrl);
+  try {
+    const has = admin.prepare(`SELECT 1 AS one FROM pg_database WHERE datname = 'bench'`).get();
+    if (has === undefined) admin.exec('CREATE DATABASE bench');
+  } finally {
+    admin.close();
+  }
+  const db = new PgDb(base.toString());
+  try {
+    db.exec(`DROP SCHEMA IF EXISTS ${name} CASCADE; CREATE SCHEMA ${name}`);
+  } finally {
+    db.close();
+  }
+  const url = new URL(base.toString());
+  url.searchParams.set('options', `-csearch_path=${name}`);
+  return url.toString();
+}
+
+/** Bytes of the schema's tables with their indexes and TOAST (pg_total_relation_size). */
+function pgSchemaBytes(cluster: Cluster, name: string): number {
+  const url = new URL(cluster.adminUrl);
+  url.pathname = '/bench';
+  const db = new PgDb(url.toString());
+  try {
+    const row = db
+      .prepare(
+        `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = ? AND c.relkind IN ('r', 'm')`,
+      )
+      .get(name) as { bytes: number };
+    return Number(row.bytes);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Runs `fn` with every PostgreSQL statement timed: the statements (first line, 70 characters) by
+ * total time, with their call counts, as table rows. Wraps `PgDb.prototype.run`, which every
+ * catalog statement goes through (transactions and DDL go through `exec`, not counted here).
+ */
+class OverBudget extends Error {}
+
+function profiled<T>(
+  fn: () => T,
+  deadline = Infinity,
+): {
+  value: T | undefined;
+  rows: string[];
+  calls: number;
+  ms: number;
+  callsOf: (prefix: string) => number;
+} {
+  const proto = PgDb.prototype as unknown as { run: PgDb['run'] };
+  const original = proto.run;
+  const stats = new Map<string, { calls: number; ms: number }>();
+  proto.run = function (this: PgDb, source: string, params: readonly unknown[]) {
+    if (Date.now() > deadline) throw new OverBudget('over the budget');
+    const t = time(() => original.call(this, source, params));
+    const key = source.replace(/\s+/g, ' ').trim().slice(0, 70);
+    const s = stats.get(key) ?? { calls: 0, ms: 0 };
+    s.calls++;
+    s.ms += t.ms;
+    stats.set(key, s);
+    return t.value;
+  };
+  try {
+    let value: T | undefined;
+    try {
+      value = fn();
+    } catch (err) {
+      if (!(err instanceof OverBudget)) throw err;
+    }
+    const all = [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms);
+    const calls = all.reduce((a, [, s]) => a + s.calls, 0);
+    const ms = all.reduce((a, [, s]) => a + s.ms, 0);
+    const rows = all
+      .slice(0, 6)
+      .map(
+        ([k, s]) =>
+          `| \`${k.replace(/\|/g, '\\|')}\` | ${s.calls} | ${fmt(s.ms / 1000)} s | ${fmt((s.ms * 1000) / s.calls, 0)} µs |`,
+      );
+    const callsOf = (prefix: string): number =>
+      all.filter(([k]) => k.startsWith(prefix)).reduce((a, [, s]) => a + s.calls, 0);
+    return { value, rows, calls, ms, callsOf };
+  } finally {
+    proto.run = original;
+  }
+}
+
+/** True when both answers name the same candidates (skill and revision) in the same order with the same scores. */
+function sameAnswer(a: SearchResult, b: SearchResult): boolean {
+  return (
+    a.candidates.length === b.candidates.length &&
+    a.candidates.every((c, i) => {
+      const d = b.candidates[i]!;
+      return c.skill_id === d.skill_id && c.revision_id === d.revision_id && c.score === d.score;
+    })
+  );
+}
+
+function pgSize(
+  cluster: Cluster,
+  n: number,
+  dir: string,
+  sqliteCatalog: string,
+  sqlite: { indexMs: number; againMs: number; bytes: number },
+  qs: readonly string[],
+): PgFigures {
+  const load = os
+    .loadavg()
+    .map((x) => fmt(x))
+    .join(', ');
+  const schema = `router_${n}`;
+  const url = pgSchema(cluster, schema);
+  process.stderr.write(`indexing ${n} into PostgreSQL…\n`);
+  const started = Date.now();
+  const full = profiled(
+    () => time(() => indexCatalog({ catalog: url, scopes: [dir] })),
+    started + PG_INDEX_BUDGET_S * 1000,
+  );
+  const profile = [
+    `| ${n} | all statements | ${full.calls} | ${fmt(full.ms / 1000)} s of ${fmt((Date.now() - started) / 1000)} s | ${fmt((full.ms * 1000) / Math.max(1, full.calls), 0)} µs |`,
+    ...full.rows.map((r) => `| ${n} ${r}`),
+  ];
+  if (!full.value) {
+    // How far it got: revisions are written by ingest, serving rows by publish.
+    profile.push(
+      `| ${n} | progress when stopped: revisions ingested / serving rows published | ${full.callsOf('INSERT INTO revisions')} / ${full.callsOf('INSERT INTO serving ')} of ${n} | | |`,
+    );
+    process.stderr.write(`PostgreSQL index of ${n} stopped after ${PG_INDEX_BUDGET_S} s\n`);
+    return {
+      n,
+      indexMs: Date.now() - started,
+      againMs: NaN,
+      sqliteIndexMs: sqlite.indexMs,
+      sqliteAgainMs: sqlite.againMs,
+      bytes: NaN,
+      sqliteBytes: sqlite.bytes,
+      pgSearch: [],
+      sqliteSearch: [],
+      compared: 0,
+      mismatches: 0,
+      load,
+      profile,
+      stopped: true,
+      searchProfile: [],
+    };
+  }
+  const indexMs = full.value.ms;
+  const again = time(() => indexCatalog({ catalog: url, scopes: [dir] }));
+  const bytes = pgSchemaBytes(cluster, schema);
+  process.stderr.write(`searching ${n} on PostgreSQL…\n`);
+  const pg = new Router({ catalog: url, telemetry: false });
+  const lite = new Router({ catalog: sqliteCatalog, telemetry: false });
+  try {
+    for (let i = 0; i < 50; i++) {
+      pg.search({ query: qs[i]!, limit: 10 });
+      lite.search({ query: qs[i]!, limit: 10 });
+    }
+    const pgSearch: number[] = [];
+    const sqliteSearch: number[] = [];
+    let mismatches = 0;
+    // Interleaved, so drift on the machine hits both alike; every answer pair is compared.
+    for (const q of qs) {
+      const a = time(() => pg.search({ query: q, limit: 10 }));
+      const b = time(() => lite.search({ query: q, limit: 10 }));
+      pgSearch.push(a.ms);
+      sqliteSearch.push(b.ms);
+      if (!sameAnswer(a.value, b.value)) mismatches++;
+    }
+    // Untimed above: where a PostgreSQL search spends its time, over the first 200 queries again.
+    const sample = qs.slice(0, 200);
+    const searchProfile = profiled(() =>
+      time(() => sample.forEach((q) => pg.search({ query: q, limit: 10 }))),
+    );
+    return {
+      n,
+      indexMs,
+      againMs: again.ms,
+      sqliteIndexMs: sqlite.indexMs,
+      sqliteAgainMs: sqlite.againMs,
+      bytes,
+      sqliteBytes: sqlite.bytes,
+      pgSearch,
+      sqliteSearch,
+      compared: qs.length,
+      mismatches,
+      load,
+      profile,
+      stopped: false,
+      searchProfile: [
+        `| ${n} | all statements, per query | ${fmt(searchProfile.calls / sample.length, 1)} | ${fmt(searchProfile.ms / sample.length)} ms of ${fmt((searchProfile.value?.ms ?? NaN) / sample.length)} ms | ${fmt((searchProfile.ms * 1000) / Math.max(1, searchProfile.calls), 0)} µs |`,
+        ...searchProfile.rows.map((r) => `| ${n} ${r}`),
+      ],
+    };
+  } finally {
+    pg.close();
+    lite.close();
+  }
+}
+
+function pgLines(figures: readonly PgFigures[]): string[] {
+  const p = (xs: number[]): string => [50, 95, 99].map((q) => fmt(percentile(xs, q))).join(' / ');
+  const lines = [
+    '## PostgreSQL beside SQLite (bm25f.v3)',
+    '',
+    '| skills | index PostgreSQL | index SQLite | throughput ratio (SQLite / PostgreSQL) | unchanged re-index PostgreSQL / SQLite | size PostgreSQL / SQLite | load average (1, 5, 15 min) |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const f of figures) {
+    if (f.stopped) {
+      lines.push(
+        `| ${f.n} | stopped after ${fmt(f.indexMs / 1000)} s (budget ${PG_INDEX_BUDGET_S} s; see the profile below) | ${fmt(f.sqliteIndexMs / 1000)} s (${Math.round(f.n / (f.sqliteIndexMs / 1000))}/s) | – | – | – | ${f.load} |`,
+      );
+      continue;
+    }
+    const pgRate = f.n / (f.indexMs / 1000);
+    const liteRate = f.n / (f.sqliteIndexMs / 1000);
+    lines.push(
+      `| ${f.n} | ${fmt(f.indexMs / 1000)} s (${Math.round(pgRate)}/s) | ${fmt(f.sqliteIndexMs / 1000)} s (${Math.round(liteRate)}/s) | ${fmt(liteRate / pgRate)} | ${fmt(f.againMs / 1000)} s / ${fmt(f.sqliteAgainMs / 1000)} s | ${fmt(f.bytes / 1e6, 1)} / ${fmt(f.sqliteBytes / 1e6, 1)} MB | ${f.load} |`,
+    );
+  }
+  const searched = figures.filter((x) => !x.stopped);
+  if (searched.length > 0)
+    lines.push(
+      '',
+      '| skills | PostgreSQL skill_search p50 / p95 / p99 (ms) | SQLite p50 / p95 / p99 (ms) | p50 ratio (target ≤ 2) | p95 ratio | p99 ratio | answers compared | mismatches |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+  for (const f of searched) {
+    const r = (q: number): string => fmt(percentile(f.pgSearch, q) / percentile(f.sqliteSearch, q));
+    lines.push(
+      `| ${f.n} | ${p(f.pgSearch)} | ${p(f.sqliteSearch)} | ${r(50)} | ${r(95)} | ${r(99)} | ${f.compared} | ${f.mismatches} |`,
+    );
+  }
+  lines.push(
+    '',
+    'Where the PostgreSQL full index spends its time, per catalog statement (client-side wall time of each synchronous libpq round trip; BEGIN/COMMIT and DDL not counted):',
+    '',
+    '| skills / statement | calls | total | per call |',
+    '|---|---|---|---|',
+    ...figures.flatMap((f) => f.profile),
+  );
+  if (searched.length > 0)
+    lines.push(
+      '',
+      'Where a PostgreSQL skill_search spends its time, per catalog statement, over the first 200 of the queries run again after the timed ones (calls and time of the first row are per query, the others over the 200):',
+      '',
+      '| skills / statement | calls | total | per call |',
+      '|---|---|---|---|',
+      ...figures.flatMap((f) => f.searchProfile),
+    );
+  lines.push(
+    '',
+    "PostgreSQL: a throwaway local cluster (fsync off, loopback TCP), the catalog in a fresh schema of one database, pg-native (libpq) synchronous calls. Size = pg_total_relation_size of the schema's tables (with indexes and TOAST); SQLite size = the catalog file. Search: the same 1,000 queries, limit 10, telemetry off, PostgreSQL and SQLite v3 interleaved after 50 warm-up queries each; an answer mismatches when the candidate ids, revisions, order or scores differ.",
+  );
+  return lines;
+}
+
+async function main(): Promise<void> {
   mkdirSync(WORK, { recursive: true });
+  const bin = findPgBin();
+  if (!bin)
+    process.stderr.write(
+      'PostgreSQL server binaries (initdb, pg_ctl) not found: the PostgreSQL part is SKIPPED.\n',
+    );
+  const cluster = bin ? await startCluster(bin) : undefined;
+  let stopped = false;
+  const stop = (): void => {
+    if (cluster && !stopped) {
+      stopped = true;
+      stopCluster(cluster);
+    }
+  };
+  // The cluster goes with the process, however it ends (a signal waits for a running index).
+  process.once('exit', stop);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      stop();
+      process.exit(130);
+    });
+  try {
+    await measure(cluster);
+  } finally {
+    stop();
+  }
+}
+
+async function measure(cluster: Cluster | undefined): Promise<void> {
   const lines = ['# Router speed', '', machineLine(), ''];
   lines.push(
     '| skills | index from disk (v3) | index from disk (v1) | v3 / v1 throughput | bare FTS5 insert (3 fields) | unchanged re-index (v3) | ratio to full | db size v3 / v1 |',
@@ -93,6 +425,26 @@ function main(): void {
     '| skills | policy | skill_search p50 / p95 / p99 (ms) | raw FTS5 top-10 p50 / p95 / p99 (ms) | p50 ratio | p99 ratio |',
     '|---|---|---|---|---|---|',
   ];
+  const pgFigures: PgFigures[] = [];
+  const render = (): void => {
+    const out = PG_ONLY
+      ? [
+          '# Router speed',
+          '',
+          machineLine(),
+          '',
+          '(Run with --pg-only: of the SQLite measurements, only the v3 catalog the PostgreSQL comparison needs.)',
+        ]
+      : [...lines, '', ...searchLines];
+    if (!PG_ONLY)
+      out.push(
+        '',
+        'Index from disk = discover + read + parse + hash + ingest + publish (FTS5, vocabulary and, from v3, postings). Bare insert = the same rows, pre-parsed, in one FTS5 insert transaction over name, keywords and description.',
+        'Queries: 1,000 of 1–8 Zipf words, limit 10, telemetry off; raw FTS5 = `MATCH "w1" OR "w2"… ORDER BY bm25() LIMIT 10`: for v3 over a table of the same four fields (bodies capped at 8,192 characters), for v1 over the catalog\'s own three-field index.',
+      );
+    if (pgFigures.length > 0) out.push('', ...pgLines(pgFigures));
+    writeResult('router', out.join('\n'));
+  };
   for (const n of SIZES) {
     process.stderr.write(`generating ${n} skills…\n`);
     const dir = generateSkillLibrary(n);
@@ -103,61 +455,71 @@ function main(): void {
     process.stderr.write(`indexing ${n}…\n`);
     const full = time(() => indexCatalog({ catalog, scopes: [dir] }));
     const again = time(() => indexCatalog({ catalog, scopes: [dir] }));
-    const v1Catalog = path.join(WORK, `router-${n}-v1.sqlite`);
-    for (const f of [v1Catalog, `${v1Catalog}-wal`, `${v1Catalog}-shm`]) rmSync(f, { force: true });
-    const v1 = time(() => indexCatalog({ catalog: v1Catalog, scopes: [dir], policy: POLICY_ID }));
-    const bare = bareInsert(dir, path.join(WORK, `bare-${n}.sqlite`));
-    const four = path.join(WORK, `four-${n}.sqlite`);
-    fourFieldTable(dir, four);
     const size = statSync(catalog).size;
-    const v1Size = statSync(v1Catalog).size;
-    const indexRate = n / (full.ms / 1000);
-    const v1Rate = n / (v1.ms / 1000);
-    const bareRate = bare.rows / (bare.ms / 1000);
-    lines.push(
-      `| ${n} | ${fmt(full.ms / 1000)} s (${Math.round(indexRate)}/s) | ${fmt(v1.ms / 1000)} s (${Math.round(v1Rate)}/s) | ${fmt(indexRate / v1Rate)} | ${fmt(bare.ms / 1000)} s (${Math.round(bareRate)}/s) | ${fmt(again.ms / 1000)} s | ${fmt(again.ms / full.ms, 3)} | ${fmt(size / 1e6, 1)} / ${fmt(v1Size / 1e6, 1)} MB |`,
-    );
-    process.stderr.write(`searching ${n}…\n`);
     const qs = queries(QUERIES, n + 1);
-    const ors = qs.map((q) => [...new Set(q.split(' '))].map((w) => `"${w}"`).join(' OR '));
-    const p = (xs: number[]): string => [50, 95, 99].map((q) => fmt(percentile(xs, q))).join(' / ');
-    for (const [label, cat, rawFile, rawSql] of [
-      ['bm25f.v3', catalog, four, `SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10`],
-      [
-        'hybrid-lexical.v1',
-        v1Catalog,
-        v1Catalog,
-        `SELECT rowid FROM serving_fts WHERE serving_fts MATCH ? ORDER BY bm25(serving_fts) LIMIT 10`,
-      ],
-    ] as const) {
-      const router = new Router({ catalog: cat, telemetry: false });
-      const raw = new Database(rawFile, { readonly: true });
-      const rawStmt = raw.prepare(rawSql);
-      // Warm-up, then interleave the two so drift on the machine hits both alike.
-      for (let i = 0; i < 50; i++) {
-        router.search({ query: qs[i]!, limit: 10 });
-        rawStmt.all(ors[i]!);
+    if (!PG_ONLY) {
+      const v1Catalog = path.join(WORK, `router-${n}-v1.sqlite`);
+      for (const f of [v1Catalog, `${v1Catalog}-wal`, `${v1Catalog}-shm`])
+        rmSync(f, { force: true });
+      const v1 = time(() => indexCatalog({ catalog: v1Catalog, scopes: [dir], policy: POLICY_ID }));
+      const bare = bareInsert(dir, path.join(WORK, `bare-${n}.sqlite`));
+      const four = path.join(WORK, `four-${n}.sqlite`);
+      fourFieldTable(dir, four);
+      const v1Size = statSync(v1Catalog).size;
+      const indexRate = n / (full.ms / 1000);
+      const v1Rate = n / (v1.ms / 1000);
+      const bareRate = bare.rows / (bare.ms / 1000);
+      lines.push(
+        `| ${n} | ${fmt(full.ms / 1000)} s (${Math.round(indexRate)}/s) | ${fmt(v1.ms / 1000)} s (${Math.round(v1Rate)}/s) | ${fmt(indexRate / v1Rate)} | ${fmt(bare.ms / 1000)} s (${Math.round(bareRate)}/s) | ${fmt(again.ms / 1000)} s | ${fmt(again.ms / full.ms, 3)} | ${fmt(size / 1e6, 1)} / ${fmt(v1Size / 1e6, 1)} MB |`,
+      );
+      process.stderr.write(`searching ${n}…\n`);
+      const ors = qs.map((q) => [...new Set(q.split(' '))].map((w) => `"${w}"`).join(' OR '));
+      const p = (xs: number[]): string =>
+        [50, 95, 99].map((q) => fmt(percentile(xs, q))).join(' / ');
+      for (const [label, cat, rawFile, rawSql] of [
+        [
+          'bm25f.v3',
+          catalog,
+          four,
+          `SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10`,
+        ],
+        [
+          'hybrid-lexical.v1',
+          v1Catalog,
+          v1Catalog,
+          `SELECT rowid FROM serving_fts WHERE serving_fts MATCH ? ORDER BY bm25(serving_fts) LIMIT 10`,
+        ],
+      ] as const) {
+        const router = new Router({ catalog: cat, telemetry: false });
+        const raw = new Database(rawFile, { readonly: true });
+        const rawStmt = raw.prepare(rawSql);
+        // Warm-up, then interleave the two so drift on the machine hits both alike.
+        for (let i = 0; i < 50; i++) {
+          router.search({ query: qs[i]!, limit: 10 });
+          rawStmt.all(ors[i]!);
+        }
+        const ours: number[] = [];
+        const base: number[] = [];
+        for (let i = 0; i < qs.length; i++) {
+          ours.push(time(() => router.search({ query: qs[i]!, limit: 10 })).ms);
+          base.push(time(() => rawStmt.all(ors[i]!)).ms);
+        }
+        router.close();
+        raw.close();
+        searchLines.push(
+          `| ${n} | ${label} | ${p(ours)} | ${p(base)} | ${fmt(percentile(ours, 50) / percentile(base, 50))} | ${fmt(percentile(ours, 99) / percentile(base, 99))} |`,
+        );
       }
-      const ours: number[] = [];
-      const base: number[] = [];
-      for (let i = 0; i < qs.length; i++) {
-        ours.push(time(() => router.search({ query: qs[i]!, limit: 10 })).ms);
-        base.push(time(() => rawStmt.all(ors[i]!)).ms);
-      }
-      router.close();
-      raw.close();
-      searchLines.push(
-        `| ${n} | ${label} | ${p(ours)} | ${p(base)} | ${fmt(percentile(ours, 50) / percentile(base, 50))} | ${fmt(percentile(ours, 99) / percentile(base, 99))} |`,
+    }
+    if (cluster) {
+      render(); // The SQLite figures first: the PostgreSQL part of a size can take long.
+      pgFigures.push(
+        pgSize(cluster, n, dir, catalog, { indexMs: full.ms, againMs: again.ms, bytes: size }, qs),
       );
     }
+    // Written after every size, so a long run that is stopped keeps what it measured.
+    render();
   }
-  lines.push('', ...searchLines);
-  lines.push(
-    '',
-    'Index from disk = discover + read + parse + hash + ingest + publish (FTS5, vocabulary and, from v3, postings). Bare insert = the same rows, pre-parsed, in one FTS5 insert transaction over name, keywords and description.',
-    'Queries: 1,000 of 1–8 Zipf words, limit 10, telemetry off; raw FTS5 = `MATCH "w1" OR "w2"… ORDER BY bm25() LIMIT 10`: for v3 over a table of the same four fields (bodies capped at 8,192 characters), for v1 over the catalog\'s own three-field index.',
-  );
-  writeResult('router', lines.join('\n'));
 }
 
-main();
+void main();
