@@ -18,6 +18,7 @@ import {
 import { dialectOf, type Db } from './db-type.js';
 import { computeGeneration, type Member } from './generation.js';
 import { isPgLocation } from './location.js';
+import { TELEMETRY_SCHEMA, USAGE_SCHEMA } from './side-schema.js';
 import { telemetryPathFor } from './telemetry.js';
 
 /** Catalog tables in the order they are copied (parents first). */
@@ -145,7 +146,7 @@ function copySide(from: string, to: string, rows: Record<string, number>): void 
   const src = openSideStore(fromSide, { readonly: true });
   const dst = openSideStore(telemetryPathFor(to));
   try {
-    if (dialectOf(dst) === 'sqlite') ensureSideSchema(dst);
+    if (dialectOf(dst) === 'sqlite') dst.exec(TELEMETRY_SCHEMA + USAGE_SCHEMA);
     dst.transaction(() => {
       for (const t of SIDE_TABLES) {
         if (!hasTable(src, t)) continue;
@@ -172,24 +173,6 @@ function hasTable(db: Db, table: string): boolean {
       ? `SELECT 1 WHERE to_regclass(?) IS NOT NULL`
       : `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`;
   return db.prepare(sql).get(table) !== undefined;
-}
-
-// The SQLite side file's tables, as telemetry.ts and usage.ts create them on first write.
-function ensureSideSchema(db: Db): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS events (
-      id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('suggestion', 'fetch')), at TEXT NOT NULL,
-      query_hash TEXT, skill_id TEXT NOT NULL, revision_id TEXT, rank INTEGER, generation TEXT NOT NULL, context TEXT
-    ) STRICT;
-    CREATE TABLE IF NOT EXISTS counts (
-      skill_id TEXT PRIMARY KEY, suggestions INTEGER NOT NULL DEFAULT 0, fetches INTEGER NOT NULL DEFAULT 0
-    ) STRICT;
-    CREATE TABLE IF NOT EXISTS usage_examples (
-      id INTEGER PRIMARY KEY, skill_id TEXT NOT NULL, query TEXT NOT NULL,
-      source TEXT NOT NULL CHECK (source IN ('fetch', 'import')), at TEXT NOT NULL
-    ) STRICT;
-    CREATE INDEX IF NOT EXISTS usage_examples_skill ON usage_examples (skill_id, id);
-  `);
 }
 
 function verify(

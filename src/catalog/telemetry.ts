@@ -1,5 +1,6 @@
 /**
- * Telemetry store (docs/integration.md): a separate SQLite file beside the catalog, so the catalog can stay
+ * Telemetry store (docs/integration.md): a separate SQLite file beside the catalog (for a PostgreSQL
+ * catalog, tables in its own schema), so the catalog can stay
  * read-only for consumers. Holds `suggestion` events (query hash, skill_id, rank, generation) and
  * `fetch` events (skill_id, revision, generation, context), plus per-skill counts the ranking reads
  * cheaply. Writing telemetry never fails a search or fetch: every failure is swallowed here and
@@ -8,6 +9,7 @@
 import { statSync } from 'node:fs';
 import { openSideStore, type Db } from './db.js';
 import { isPgLocation } from './location.js';
+import { TELEMETRY_SCHEMA } from './side-schema.js';
 
 /**
  * The telemetry store that belongs to `catalogFile`: `<name>.telemetry.sqlite` beside it, or for a
@@ -23,25 +25,6 @@ export interface SkillHistory {
   readonly suggestions: number;
   readonly fetches: number;
 }
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL CHECK (kind IN ('suggestion', 'fetch')),
-    at TEXT NOT NULL,
-    query_hash TEXT,
-    skill_id TEXT NOT NULL,
-    revision_id TEXT,
-    rank INTEGER,
-    generation TEXT NOT NULL,
-    context TEXT
-  ) STRICT;
-  CREATE TABLE IF NOT EXISTS counts (
-    skill_id TEXT PRIMARY KEY,
-    suggestions INTEGER NOT NULL DEFAULT 0,
-    fetches INTEGER NOT NULL DEFAULT 0
-  ) STRICT;
-`;
 
 /** Longest fetch context stored, in characters. */
 export const MAX_CONTEXT_CHARS = 2_000;
@@ -196,7 +179,7 @@ export class TelemetryStore {
       // Telemetry is advisory: losing the last events in a power cut is acceptable, a slow search is not.
       db.pragma('synchronous = OFF');
       db.pragma('busy_timeout = 200');
-      db.exec(SCHEMA);
+      db.exec(TELEMETRY_SCHEMA);
       this.db = db;
       this.identity = fileIdentity(this.file);
     } catch {

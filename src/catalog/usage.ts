@@ -1,8 +1,8 @@
 /**
  * Usage examples (docs/ranking.md §9): `(query, skill_id)` pairs — the capability query of a consumer
  * fetch (its `context`), or examples imported with `skilldex learn` — kept in the telemetry file
- * beside the catalog (never in skill files), at most MAX_EXAMPLES_PER_SKILL per skill (the most
- * recent), read by policy bm25f.v3 as the "usage" field. Reads open the file read-only and never
+ * beside the catalog (on PostgreSQL, a table of the catalog's schema; never in skill files), at
+ * most MAX_EXAMPLES_PER_SKILL per skill (the most recent), read by policy bm25f.v3 as the "usage" field. Reads open the file read-only and never
  * create it; writes are the operator's (`learn`, `forget`) or the router's (a fetch with a context).
  */
 import { existsSync } from 'node:fs';
@@ -10,22 +10,12 @@ import { SkilldexError } from '../errors.js';
 import { openSideStore, type Db } from './db.js';
 import { dialectOf } from './db-type.js';
 import { isPgLocation } from './location.js';
+import { USAGE_SCHEMA } from './side-schema.js';
 
 /** Most examples kept per skill (older ones are dropped first). */
 export const MAX_EXAMPLES_PER_SKILL = 200;
 /** Longest example query kept, in characters (longer text is cut). */
 export const MAX_EXAMPLE_CHARS = 1_000;
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS usage_examples (
-    id INTEGER PRIMARY KEY,
-    skill_id TEXT NOT NULL,
-    query TEXT NOT NULL,
-    source TEXT NOT NULL CHECK (source IN ('fetch', 'import')),
-    at TEXT NOT NULL
-  ) STRICT;
-  CREATE INDEX IF NOT EXISTS usage_examples_skill ON usage_examples (skill_id, id);
-`;
 
 /** One usage example. */
 export interface UsageExample {
@@ -88,7 +78,7 @@ export function openUsageForWrite(file: string): Db {
     if (dialectOf(db) === 'pg') return db;
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
-    db.exec(SCHEMA);
+    db.exec(USAGE_SCHEMA);
     return db;
   } catch (err) {
     throw new SkilldexError(

@@ -261,6 +261,42 @@ describe.skipIf(!PG)('PostgreSQL catalog behaviour', () => {
   });
 });
 
+describe.skipIf(!PG)('refusals with their codes', () => {
+  it('a URL that does not parse, a password file that cannot be read, a copy onto itself: INVALID_ARGUMENT', async () => {
+    expect(codeOf(() => catalogLocation('postgres://[::1'))).toBe('INVALID_ARGUMENT');
+    expect(
+      codeOf(() => catalogLocation('postgres://u@h/db', path.join(tmpDir('skilldex-pw-'), 'none'))),
+    ).toBe('INVALID_ARGUMENT');
+    const pg = freshPgDatabase();
+    const r = await runCli(['catalog', 'copy', pg, pg, '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('a publish while another host holds the write lock past 5 s: CATALOG_BUSY, nothing written', () => {
+    const root = tmpDir('skilldex-pg-busy-');
+    writeTree(root, { 'a/SKILL.md': skillText('a', { description: 'Alpha tables.' }) });
+    const pg = freshPgDatabase();
+    indexCatalog({ catalog: pg, scopes: [root], home: root, project: root, now: NOW });
+    writeTree(root, { 'b/SKILL.md': skillText('b', { description: 'Beta charts.' }) });
+    // Another connection holds the catalog writers' advisory lock in an open transaction.
+    const holder = new PgDb(pg);
+    try {
+      holder.exec('BEGIN');
+      holder.prepare('SELECT pg_advisory_xact_lock(8317145158497625464)').get();
+      expect(
+        codeOf(() =>
+          indexCatalog({ catalog: pg, scopes: [root], home: root, project: root, now: NOW }),
+        ),
+      ).toBe('CATALOG_BUSY');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(getCatalogStatus({ catalog: pg }).published!.counts.total).toBe(1);
+  }, 60_000);
+});
+
 describe.skipIf(!PG)('skilldex catalog copy', () => {
   it('copies SQLite → PostgreSQL → SQLite with usage examples and telemetry, verified, and refuses a used target', async () => {
     const scope = path.join(REPO, 'examples', 'skills');
