@@ -82,7 +82,7 @@ export const ERROR_CODES = {
   // Catalog.
   CATALOG_MISSING: {
     exit: 2,
-    when: 'no catalog file at the path (or it vanished under a reader)',
+    when: 'no catalog file at the path (or it vanished under a reader), or an empty PostgreSQL database or schema',
     hint: 'create one with: skilldex index --catalog FILE',
   },
   CATALOG_EMPTY: {
@@ -92,7 +92,7 @@ export const ERROR_CODES = {
   },
   CATALOG_CORRUPT: {
     exit: 3,
-    when: 'the file is not a skilldex catalog, has damaged pages (SQLite `SQLITE_CORRUPT`, `SQLITE_NOTADB`) or is zero bytes',
+    when: 'the file is not a skilldex catalog, has damaged pages (SQLite `SQLITE_CORRUPT`, `SQLITE_NOTADB`) or is zero bytes; or a PostgreSQL schema holds tables that are not a catalog',
     hint: 'the catalog file is damaged or not a skilldex catalog: rebuild it with skilldex index',
   },
   CATALOG_TOO_NEW: {
