@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
 import { foreignMessage, tableCount, type Db } from './db-type.js';
-import { catalogLocation, isPgLocation } from './location.js';
+import { isPgLocation, resolveCatalogLocation } from './location.js';
 import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './migrations.js';
 import { PgDb } from './pg.js';
 
@@ -26,9 +26,9 @@ export function resolveCatalogPath(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): string {
-  if (flag) return isPgLocation(flag) ? catalogLocation(flag) : path.resolve(cwd, flag);
+  if (flag) return resolveCatalogLocation(flag, cwd);
   const fromEnv = env['SKILLDEX_CATALOG'];
-  if (fromEnv) return isPgLocation(fromEnv) ? catalogLocation(fromEnv) : path.resolve(cwd, fromEnv);
+  if (fromEnv) return resolveCatalogLocation(fromEnv, cwd);
   const dataHome = env['XDG_DATA_HOME'] || path.join(env['HOME'] ?? cwd, '.local', 'share');
   return path.join(dataHome, 'skilldex', 'catalog.sqlite');
 }

@@ -10,7 +10,13 @@ export {
 } from './db.js';
 export { dialectOf } from './db-type.js';
 export { LATEST_VERSION, CATALOG_FORMAT } from './migrations.js';
-export { MASK, catalogLocation, isPgLocation, maskUrlText } from './location.js';
+export {
+  MASK,
+  catalogLocation,
+  isPgLocation,
+  maskUrlText,
+  resolveCatalogLocation,
+} from './location.js';
 export { computeGeneration, type Member } from './generation.js';
 export { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
 export {

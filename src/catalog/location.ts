@@ -6,9 +6,14 @@
  * `connectionString` puts it back, for libpq.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 
 const PG_URL = /^postgres(?:ql)?:\/\//i;
+// Text that starts like a URL: a scheme of two or more characters and a colon (one letter and a
+// colon is a Windows drive). Treated as a path, `postgres:/host/db` (one slash lost) would become
+// a SQLite file in a new folder named `postgres:`.
+const URL_LIKE = /^[a-z][a-z0-9+.-]+:/i;
 /** What stands in for a password in a location. */
 export const MASK = '***';
 
@@ -18,6 +23,24 @@ const passwords = new Map<string, string>();
 /** True when `location` names a PostgreSQL catalog. */
 export function isPgLocation(location: string): boolean {
   return PG_URL.test(location);
+}
+
+/**
+ * A catalog location as every command carries it: a PostgreSQL URL through `catalogLocation`
+ * (password masked), a file path made absolute against `base` (the working folder, or a config
+ * file's folder). INVALID_ARGUMENT for text that starts like a URL but is not a `postgres://` or
+ * `postgresql://` URL (`postgres:/db`, `mysql://…`, `file:x`): it is never taken for a file name.
+ */
+export function resolveCatalogLocation(raw: string, base: string, passwordFile?: string): string {
+  if (isPgLocation(raw)) return catalogLocation(raw, passwordFile);
+  if (URL_LIKE.test(raw)) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `the catalog ${maskUrlText(raw)} looks like a URL but is not a postgres:// URL; a catalog is a SQLite file path or postgres://user@host/database (write ./${raw.slice(0, 40)} for a file of that name)`,
+      { catalog: maskUrlText(raw) },
+    );
+  }
+  return path.resolve(base, raw);
 }
 
 /**
@@ -75,5 +98,5 @@ export function connectionString(location: string): string {
 
 /** `text` with anything that looks like a URL password replaced by `***` (for error messages). */
 export function maskUrlText(text: string): string {
-  return text.replace(/(postgres(?:ql)?:\/\/[^:/@\s]*:)[^@\s]*@/gi, `$1${MASK}@`);
+  return text.replace(/([a-z][a-z0-9+.-]*:\/*[^:/@\s]*:)[^@\s]*@/gi, `$1${MASK}@`);
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
 import { SkilldexError } from '../errors.js';
-import { catalogLocation, isPgLocation } from '../catalog/location.js';
+import { resolveCatalogLocation } from '../catalog/location.js';
 
 // smol-toml is loaded only when a config file is read or written, not at every start-up.
 const requireCjs = createRequire(import.meta.url);
@@ -184,8 +184,12 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
   const out: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {};
   if (top['catalog'] !== undefined) {
     const c = str(top['catalog'], 'catalog');
-    // A postgres:// URL keeps its text, its password masked; a path is resolved.
-    out.catalog = isPgLocation(c) ? catalogLocation(c) : resolvePath(c);
+    // A postgres:// URL keeps its text, its password masked; a path is resolved like every path here.
+    try {
+      out.catalog = resolveCatalogLocation(c.startsWith('~') ? resolvePath(c) : c, dir);
+    } catch {
+      throw bad('catalog', 'must be a file path or a postgres:// URL (it starts like another URL)');
+    }
   }
   if (top['policy'] !== undefined) out.policy = str(top['policy'], 'policy');
   if (top['telemetry'] !== undefined) {

@@ -261,16 +261,10 @@ function registerCatalogCopy(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (from: string, to: string, o: { json?: boolean }): Promise<ExitCode> => {
-        const { catalogLocation, copyCatalog, isPgLocation } = await import('../catalog/index.js');
-        const loc = (p: string): string =>
-          isPgLocation(p)
-            ? catalogLocation(
-                p,
-                ctx.passwordFile === undefined
-                  ? undefined
-                  : path.resolve(ctx.io.cwd, ctx.passwordFile),
-              )
-            : path.resolve(ctx.io.cwd, p);
+        const { copyCatalog, resolveCatalogLocation } = await import('../catalog/index.js');
+        const passwordFile =
+          ctx.passwordFile === undefined ? undefined : path.resolve(ctx.io.cwd, ctx.passwordFile);
+        const loc = (p: string): string => resolveCatalogLocation(p, ctx.io.cwd, passwordFile);
         const r = copyCatalog(loc(from), loc(to));
         if (o.json) ctx.json(r);
         else {

@@ -5,7 +5,12 @@
  * default Claude Code scopes. `skilldex config` prints exactly this object.
  */
 import path from 'node:path';
-import { catalogLocation, isPgLocation, resolveCatalogPath } from '../catalog/index.js';
+import {
+  catalogLocation,
+  isPgLocation,
+  resolveCatalogLocation,
+  resolveCatalogPath,
+} from '../catalog/index.js';
 import { readCatalogScopes } from '../router/index.js';
 import { pick, type ConfigLayers, type Setting } from './config.js';
 
@@ -44,8 +49,8 @@ export function resolveSettings(
   withCatalogScopes = false,
 ): Settings {
   const abs = (p: string): string => path.resolve(cwd, p);
-  // A catalog is a file path or a PostgreSQL URL (its password masked: catalogLocation).
-  const loc = (p: string): string => (isPgLocation(p) ? catalogLocation(p) : abs(p));
+  // A catalog is a file path or a PostgreSQL URL (its password masked: resolveCatalogLocation).
+  const loc = (p: string): string => resolveCatalogLocation(p, cwd);
   const envCatalog = env['SKILLDEX_CATALOG'] ? loc(env['SKILLDEX_CATALOG']) : undefined;
   const catalog = pick(
     layers,
