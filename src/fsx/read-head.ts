@@ -7,9 +7,10 @@
  * and inode differ from the walk's (a file swapped, or a folder swapped for a link, since the walk).
  * Never returns body text.
  */
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { problem } from '../errors.js';
+import { nodeCrypto } from './crypto.js';
 import { errCode, type RefusedFile } from './read.js';
 
 /** Largest SKILL.md hashed at all: 256 MiB (a 100 MB body is a valid skill; hashing 256 MiB takes about a second). */
@@ -95,7 +96,7 @@ export function readHeadHashed(path: string, options: HeadOptions = {}): HeadFil
     if (st.size > maxBytes) {
       return refuse('FILE_TOO_LARGE', `${label} is ${st.size} bytes, over the cap of ${maxBytes}`);
     }
-    const exact = createHash('sha256');
+    const exact = nodeCrypto().createHash('sha256');
     const normal = new Normalizer();
     const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     const headBuf = Buffer.allocUnsafe(headBytes + 1);
@@ -160,7 +161,7 @@ export function readHeadHashed(path: string, options: HeadOptions = {}): HeadFil
 // Streams bytes into sha256 with a leading BOM dropped and every CRLF folded to LF. A CR at the end
 // of a chunk is held back until the next chunk shows whether an LF follows.
 class Normalizer {
-  private readonly hash: Hash = createHash('sha256');
+  private readonly hash: Hash = nodeCrypto().createHash('sha256');
   private pendingCr = false;
 
   update(part: Buffer, first: boolean): void {

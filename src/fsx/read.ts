@@ -11,9 +11,9 @@
  * reads were measured faster than promise-based ones (4.3× while skilldex was designed). The
  * request paths of `fetch` and the MCP server read one skill per call, bounded by the size cap.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { assertKnownOptions, problem, type Problem } from '../errors.js';
+import { nodeCrypto } from './crypto.js';
 
 /** Default size cap for SKILL.md files: 1 MiB. */
 export const DEFAULT_MAX_SKILL_BYTES = 1024 * 1024;
@@ -41,12 +41,12 @@ export interface RefusedFile {
 
 /** sha256 of `bytes` as `sha256:<64 lowercase hex>`. */
 export function sha256Of(bytes: Uint8Array | string): string {
-  return 'sha256:' + createHash('sha256').update(bytes).digest('hex');
+  return 'sha256:' + nodeCrypto().createHash('sha256').update(bytes).digest('hex');
 }
 
 /** Plain 64-hex sha256 of `bytes`. */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
 }
 
 const READ_OPTION_KEYS: readonly string[] = ['maxBytes', 'label', 'noFollow'];

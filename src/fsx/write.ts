@@ -12,7 +12,6 @@
  * rename: a file that landed outside the root is removed, and the write fails with
  * PATH_OUTSIDE_ROOT. Any other file-system error is WRITE_FAILED, never an uncoded crash.
  */
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -30,6 +29,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError, isSkilldexError } from '../errors.js';
+import { nodeCrypto } from './crypto.js';
 import { errCode } from './read.js';
 import { isInside, realpathOrUndefined, resolveInside } from './resolve.js';
 
@@ -68,7 +68,10 @@ export function writeInside(
     const at = folderHandle(dirFd, dir);
     const dirId = fstatSync(dirFd);
     checkFolder(at, dir, dirId, realRoot, rel, root);
-    const tmp = path.join(at, `.${base}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+    const tmp = path.join(
+      at,
+      `.${base}.tmp-${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}`,
+    );
     const final = path.join(at, base);
     let fd: number;
     try {
