@@ -4,6 +4,7 @@
  * skilldex catalog is CATALOG_CORRUPT, never silently overwritten.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
@@ -31,6 +32,20 @@ export function resolveCatalogPath(
   if (fromEnv) return resolveCatalogLocation(fromEnv, cwd);
   const dataHome = env['XDG_DATA_HOME'] || path.join(env['HOME'] ?? cwd, '.local', 'share');
   return path.join(dataHome, 'skilldex', 'catalog.sqlite');
+}
+
+// Where better-sqlite3's compiled addon is, found once: node_modules/better-sqlite3/build/Release
+// (what its install builds or downloads). Naming it skips the `bindings` package's search of some
+// 15 places per process, and is what lets the bundled CLI (scripts/build-cli.mjs), whose copy of
+// better-sqlite3's JavaScript lives in dist/cli, load the addon. Undefined: let better-sqlite3 look.
+let addonPath: string | undefined | null = null;
+function sqliteOptions(options: Database.Options): Database.Options {
+  if (addonPath === null) {
+    const pkg = createRequire(import.meta.url).resolve('better-sqlite3/package.json');
+    const built = path.join(path.dirname(pkg), 'build', 'Release', 'better_sqlite3.node');
+    addonPath = existsSync(built) ? built : undefined;
+  }
+  return addonPath === undefined ? options : { ...options, nativeBinding: addonPath };
 }
 
 /**
@@ -130,7 +145,10 @@ export function openCatalogReadOnly(file: string): Db {
 
 function openRaw(file: string, readonly: boolean): Db {
   try {
-    const db = new Database(file, readonly ? { readonly: true, fileMustExist: true } : {});
+    const db = new Database(
+      file,
+      sqliteOptions(readonly ? { readonly: true, fileMustExist: true } : {}),
+    );
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return db;
   } catch (err) {
@@ -221,7 +239,10 @@ const shared = new Map<string, PgDb>();
  */
 export function openSideStore(file: string, options: { readonly?: boolean } = {}): Db {
   if (!isPgLocation(file)) {
-    return new Database(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
+    return new Database(
+      file,
+      sqliteOptions(options.readonly ? { readonly: true, fileMustExist: true } : {}),
+    );
   }
   let db = shared.get(file);
   if (!db || !db.open) {
