@@ -2,6 +2,7 @@
  * What every CLI command gets: the I/O it may use (so tests run commands in process) and helpers
  * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
  */
+import type { Command } from 'commander';
 import path from 'node:path';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
 import { sanitizeField } from '../text/index.js';
@@ -33,6 +34,15 @@ export interface CliIo {
    * full): long outputs (`search --batch`) await it so memory stays bounded. Default: `stdout`.
    */
   readonly writeOut?: (s: string) => Promise<void>;
+}
+
+/**
+ * A top-level command (or a few that share one registration function): its names, and the function
+ * that adds it to the program. program.ts registers only the entry naming the command being run.
+ */
+export interface CommandEntry {
+  readonly names: readonly string[];
+  readonly register: (program: Command, ctx: CliContext) => void;
 }
 
 /** Shared state of one CLI run: the I/O and the exit code the run ends with. */

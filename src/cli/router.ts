@@ -12,7 +12,14 @@ import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
 import type { DiscoverOptions, IndexReport, LifecycleState, Metrics, Router } from '../index.js';
 import { DEFAULT_POLICY_ID, POLICIES } from '../router/policies/index.js';
 import { escapeInvisible, markdownInline, sanitizeBlock, sanitizeField } from '../text/index.js';
-import { action, parseIntOption, readInput, usageEnabled, type CliContext } from './context.js';
+import {
+  action,
+  parseIntOption,
+  readInput,
+  usageEnabled,
+  type CliContext,
+  type CommandEntry,
+} from './context.js';
 import { progressLine } from './progress.js';
 import { renderIndex, renderSearch, renderShow } from './render/router.js';
 import { startWatch, untilStopped } from './watch.js';
@@ -23,20 +30,20 @@ interface CatalogFlag {
   json?: boolean;
 }
 
-/** Registers the router commands, one function per command (the renderers are in render/router.ts). */
-export function registerRouter(program: Command, ctx: CliContext): void {
-  registerIndex(program, ctx);
-  registerPublish(program, ctx);
-  registerRollback(program, ctx);
-  registerCatalogCopy(program, ctx);
-  registerLifecycle(program, ctx);
-  registerGenerations(program, ctx);
-  registerStatus(program, ctx);
-  registerSearch(program, ctx);
-  registerFetch(program, ctx);
-  registerShow(program, ctx);
-  registerEval(program, ctx);
-}
+/** The router commands by name, one registration function per command (lifecycle: three names). */
+export const ROUTER_COMMANDS: readonly CommandEntry[] = [
+  { names: ['index'], register: registerIndex },
+  { names: ['publish'], register: registerPublish },
+  { names: ['rollback'], register: registerRollback },
+  { names: ['catalog'], register: registerCatalogCopy },
+  { names: ['deprecate', 'archive', 'restore'], register: registerLifecycle },
+  { names: ['generations'], register: registerGenerations },
+  { names: ['status'], register: registerStatus },
+  { names: ['search'], register: registerSearch },
+  { names: ['fetch'], register: registerFetch },
+  { names: ['show'], register: registerShow },
+  { names: ['eval'], register: registerEval },
+];
 
 /** Help text of every --catalog option of the router commands. */
 const CATALOG_HELP =
@@ -473,7 +480,7 @@ function registerSearch(program: Command, ctx: CliContext): void {
             record?: boolean;
           },
         ) => {
-          const { Router, locateSkills } = await import('../router/index.js');
+          const { Router } = await import('../router/index.js');
           const file = catalogOf(o);
           return namingCatalog(file, async () => {
             if (o.batch !== undefined && query !== undefined)
@@ -510,10 +517,7 @@ function registerSearch(program: Command, ctx: CliContext): void {
                   renderSearch(
                     r,
                     r.candidates.length > 0
-                      ? locateSkills(
-                          file,
-                          r.candidates.map((c) => c.skill_id),
-                        )
+                      ? router.locate(r.candidates.map((c) => c.skill_id))
                       : new Map(),
                     ctx.io.cwd,
                   ),

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, run } from '../../src/cli/program.js';
+import { COMMANDS, buildProgram, commandNameOf, run } from '../../src/cli/program.js';
 import { CliContext } from '../../src/cli/context.js';
 import { runCli } from '../support/cli.js';
 import {
@@ -21,15 +21,17 @@ function leaves(cmd: Command, prefix: string[] = []): string[][] {
   );
 }
 
-const program = buildProgram(
-  new CliContext({
+function quietContext(): CliContext {
+  return new CliContext({
     stdout: () => undefined,
     stderr: () => undefined,
     env: {},
     cwd: '/',
     stderrIsTTY: false,
-  }),
-);
+  });
+}
+
+const program = buildProgram(quietContext());
 
 describe('--help', () => {
   for (const words of leaves(program)) {
@@ -99,5 +101,42 @@ describe('help width', () => {
     const piped = await helpAt(undefined);
     expect(widest(piped)).toBeLessThanOrEqual(80);
     expect(piped).toBe(await helpAt(80));
+  });
+});
+
+// A run registers only the command its argv names (start-up time): the table must name every
+// command the full program has, and a command's help must read the same either way.
+describe('one command registered per run', () => {
+  it('COMMANDS names exactly the top-level commands, each entry registering its own names', () => {
+    const names = program.commands.map((c) => c.name());
+    expect(COMMANDS.flatMap((c) => c.names).sort()).toEqual([...names].sort());
+    for (const entry of COMMANDS) {
+      const one = buildProgram(quietContext(), [entry.names[0]!]);
+      expect(one.commands.map((c) => c.name())).toEqual(entry.names);
+    }
+  });
+
+  it('gives every command the help it has in the full program', () => {
+    for (const cmd of program.commands) {
+      const one = buildProgram(quietContext(), ['--quiet', cmd.name(), '--help']);
+      const same = one.commands.find((c) => c.name() === cmd.name())!;
+      expect(same.helpInformation()).toBe(cmd.helpInformation());
+    }
+  });
+
+  it('finds the command name past the program options, and none for help, version or a typo', () => {
+    expect(commandNameOf(['search', 'x'])).toBe('search');
+    expect(commandNameOf(['--quiet', '--config', 'search', 'fetch'])).toBe('fetch');
+    expect(commandNameOf(['--password-file=p', '-q', 'show', 'a'])).toBe('show');
+    expect(commandNameOf(['--help', 'search'])).toBeUndefined();
+    expect(commandNameOf(['-V'])).toBeUndefined();
+    expect(commandNameOf(['--', 'search'])).toBeUndefined();
+    expect(commandNameOf([])).toBeUndefined();
+  });
+
+  it('still suggests a command for a typo', async () => {
+    const r = await runCli(['serch', 'pdf']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('search');
   });
 });
