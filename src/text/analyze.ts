@@ -17,6 +17,14 @@ const PART_RE = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const NEEDS_SPLIT_RE = /.[\p{Lu}\p{Lt}]|\p{N}/u;
 const EMOJI_MARK_RE = /[\uFE00-\uFE0F\p{Me}\u{E0100}-\u{E01EF}]/gu;
 
+// The same rules for text of ASCII characters only (most queries, most names): there \p{L} is
+// [A-Za-z], \p{N} [0-9], \p{Lu} [A-Z], \p{Ll} [a-z], \p{M}, \p{Lt} and \p{Me} match nothing,
+// and folding is lower-casing. Compiling the Unicode property classes above costs a fresh process
+// some 2 ms (ICU tables), a good part of a one-shot `search`; a property test holds the two equal.
+const ASCII_ONLY_RE = /^[\x00-\x7f]*$/;
+const ASCII_WORD_RE = /[A-Za-z0-9]+/g;
+const ASCII_NEEDS_SPLIT_RE = /.[A-Z]|[0-9]/;
+
 /** Splits one raw word at camelCase, acronym and letter/digit boundaries (not folded). */
 export function splitIdentifier(word: string): string {
   return word
@@ -31,6 +39,32 @@ export function splitIdentifier(word: string): string {
  * kept: for a word that splits, its whole folded form first, then its parts.
  */
 export function identifierTokens(text: string): string[] {
+  return ASCII_ONLY_RE.test(text) ? asciiIdentifierTokens(text) : unicodeIdentifierTokens(text);
+}
+
+/** `identifierTokens` for ASCII text (equal to the general case there: test/text/analyze.test.ts). */
+export function asciiIdentifierTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.match(ASCII_WORD_RE) ?? []) {
+    if (!ASCII_NEEDS_SPLIT_RE.test(word)) {
+      out.push(word.toLowerCase());
+      continue;
+    }
+    const parts = word
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+      .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+      .replace(/([0-9])([A-Za-z])/g, '$1 $2')
+      .toLowerCase()
+      .split(' ');
+    out.push(word.toLowerCase());
+    if (parts.length > 1) out.push(...parts);
+  }
+  return out;
+}
+
+/** `identifierTokens` for any text. */
+export function unicodeIdentifierTokens(text: string): string[] {
   const out: string[] = [];
   for (const word of text.replace(EMOJI_MARK_RE, '').match(WORD_RE) ?? []) {
     // Most words have no boundary to split at (no capital after the first letter, no digit): fold once.
