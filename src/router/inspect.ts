@@ -74,10 +74,14 @@ function withReader<T>(catalog: string, fn: (reader: CatalogReader) => T): T {
 
 /** Path and scope of each id in the published generation of `catalog` (ids not served are left out). */
 export function locateSkills(catalog: string, ids: readonly string[]): Map<string, SkillLocation> {
-  return withReader(catalog, (reader) => locateIn(reader, ids));
+  return withReader(catalog, (reader) => locateServed(reader, ids));
 }
 
-function locateIn(reader: CatalogReader, ids: readonly string[]): Map<string, SkillLocation> {
+/** As `locateSkills`, through a reader already open (Router.locate). */
+export function locateServed(
+  reader: CatalogReader,
+  ids: readonly string[],
+): Map<string, SkillLocation> {
   return reader.read(() => {
     const out = new Map<string, SkillLocation>();
     for (const id of ids) {

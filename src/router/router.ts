@@ -15,6 +15,7 @@ import {
 } from '../catalog/index.js';
 import { UsageIndex } from './search-bm25f.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
+import { locateServed, type SkillLocation } from './inspect.js';
 import { telemetryMultiplier } from './policies/hybrid-lexical-v1.js';
 import { queryHash } from './query.js';
 import {
@@ -172,6 +173,14 @@ export class Router {
     rel: string,
   ): { skill: ServedSkill; file: SkillFile; bytes: Buffer; catalog_generation: string } {
     return readServedSkillFile(this.reader, this.skillFiles, skillId, rel);
+  }
+
+  /**
+   * Path and scope of each id in the published generation (ids not served are left out), through
+   * this Router's open catalog: what `skilldex search` prints beside each candidate.
+   */
+  locate(ids: readonly string[]): Map<string, SkillLocation> {
+    return locateServed(this.reader, ids);
   }
 
   /** The published generation id (a cheap read). */
