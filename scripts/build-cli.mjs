@@ -1,0 +1,81 @@
+// Bundles the command line for start-up (issue #12): src/cli/main.ts and everything it loads,
+// commander and better-sqlite3's JavaScript included, into one CommonJS file, dist/cli/skilldex.cjs,
+// which bin/skilldex.js loads through dist/cli/launch.cjs. Then scripts/cli-cache.cjs runs the
+// bundle over the example library in a child process and writes the V8 code cache beside it.
+// Why a bundle at all, with the measurements: src/cli/launch.cts and bench/results/startup.md.
+// Run by `npm run build` after tsc (launch.cjs comes from tsc); the library API stays dist/index.js.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outfile = path.join(repo, 'dist', 'cli', 'skilldex.cjs');
+
+// commander requires node:child_process at load, for executable subcommands skilldex never has;
+// loading it costs ~6 ms of every start. Commander's copy gets `spawn` on first call instead.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}commander${path.sep}`)
+        ? { path: 'commander-child-process', namespace: 'skilldex-lazy' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'skilldex-lazy' }, () => ({
+      contents: "exports.spawn = (...a) => require('node:child_process').spawn(...a);",
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  stdin: {
+    contents: "export { main } from './main.ts';\nexport { run } from './program.ts';\n",
+    resolveDir: path.join(repo, 'src', 'cli'),
+    sourcefile: 'src/cli/bundle.ts',
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile,
+  // Left to require() from node_modules, when a command first needs them: what only long-running or
+  // rarer commands use (the MCP SDK with zod, hono for the explorer, chokidar for --watch, the YAML
+  // and TOML parsers, which the source loads through createRequire anyway), and pg-native, an
+  // optional dependency with its own addon. Bundled, their modules' export tables alone were
+  // built at every start. commander, better-sqlite3's JavaScript and stemmer (ES module only) are in.
+  external: [
+    '@modelcontextprotocol/sdk',
+    'zod',
+    'hono',
+    '@hono/node-server',
+    'chokidar',
+    'yaml',
+    'smol-toml',
+    'pg-native',
+  ],
+  // Modules find files beside themselves through import.meta.url (the package root, the explorer's
+  // assets, CommonJS packages through createRequire): in the bundle that is dist/cli/skilldex.cjs,
+  // the depth of dist/cli/*.js, so every relative path they build stays right.
+  define: { 'import.meta.url': '__skilldexBundleUrl' },
+  banner: { js: "const __skilldexBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyChildProcess],
+  minifySyntax: true,
+  // Lines kept: a stack trace or an uncaught error quotes one line of the bundle, not all of it.
+  legalComments: 'eof',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+
+// A stale cache of an earlier bundle would only be rejected, but never ship one.
+rmSync(outfile + '.v8cache', { force: true });
+const cache = spawnSync(process.execPath, [path.join(repo, 'scripts', 'cli-cache.cjs')], {
+  stdio: 'inherit',
+});
+if (cache.status !== 0) {
+  console.error('build-cli: writing the code cache failed (the bundle did not run)');
+  process.exit(1);
+}

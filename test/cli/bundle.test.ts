@@ -1,0 +1,98 @@
+/**
+ * The bundled CLI that bin/skilldex.js starts (scripts/build-cli.mjs, src/cli/launch.cts; needs
+ * `npm run build`): it answers as the source does, its code cache is accepted by the Node that
+ * built it, a cache made by another Node only costs speed, and start-up leaves node:crypto and
+ * node:child_process unloaded until a command needs them.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO, runCli } from '../support/cli.js';
+
+const LAUNCH = path.join(REPO, 'dist', 'cli', 'launch.cjs');
+const BUNDLE = path.join(REPO, 'dist', 'cli', 'skilldex.cjs');
+const EXAMPLES = path.join(REPO, 'examples', 'skills');
+
+// Runs `script` from a file (`node -e` itself loads node:crypto, which would hide what start-up loads).
+function node(script: string, args: string[] = [], cwd = REPO): { status: number; out: string } {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'skilldex-bundle-script-')), 's.cjs');
+  writeFileSync(file, script);
+  const r = spawnSync(process.execPath, [file, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '', HOME: cwd },
+  });
+  if (r.status !== 0) throw new Error(`node ${file} exited ${r.status}: ${r.stderr}`);
+  return { status: r.status, out: r.stdout };
+}
+
+function bin(args: string[], cwd: string): { status: number | null; stdout: string } {
+  const r = spawnSync(process.execPath, [path.join(REPO, 'bin', 'skilldex.js'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '', HOME: cwd },
+  });
+  return { status: r.status, stdout: r.stdout };
+}
+
+describe('the bundled CLI', () => {
+  let dir: string;
+  let catalog: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'skilldex-bundle-'));
+    catalog = path.join(dir, 'catalog.sqlite');
+    expect(bin(['index', '--catalog', catalog, '--scope', EXAMPLES, '--quiet'], dir).status).toBe(
+      0,
+    );
+  });
+
+  it('loads with its code cache accepted by this Node', () => {
+    const r = node(`console.log(require(${JSON.stringify(LAUNCH)}).loadCli().cache)`);
+    expect(r.out.trim()).toBe('accepted');
+  });
+
+  it('runs, more slowly, with a cache another Node made (rejected) or with none', () => {
+    // A copy with the package.json its version is read from, two folders up as in the package.
+    const other = mkdtempSync(path.join(os.tmpdir(), 'skilldex-bundle-copy-'));
+    mkdirSync(path.join(other, 'dist', 'cli'), { recursive: true });
+    copyFileSync(path.join(REPO, 'package.json'), path.join(other, 'package.json'));
+    const copy = path.join(other, 'dist', 'cli', 'skilldex.cjs');
+    copyFileSync(BUNDLE, copy);
+    const load = (b: string): string =>
+      `const l = require(${JSON.stringify(LAUNCH)}).loadCli(${JSON.stringify(b)});` +
+      `l.cli.run(['--version'], { stdout: (s) => process.stdout.write(s), stderr: () => {}, env: {}, cwd: '.', stderrIsTTY: false })` +
+      `.then((c) => console.log(l.cache, c));`;
+    expect(node(load(copy)).out.trim().split('\n').pop()).toBe('none 0');
+    writeFileSync(copy + '.v8cache', Buffer.alloc(4096, 7));
+    expect(node(load(copy)).out.trim().split('\n').pop()).toBe('rejected 0');
+  });
+
+  it('prints what the source prints: search --json, the text rendering, --help', async () => {
+    for (const args of [
+      ['search', 'extract tables from a pdf', '--catalog', catalog, '--json', '--no-telemetry'],
+      ['search', 'deploy an app to kubernetes', '--catalog', catalog, '--no-telemetry'],
+      ['search', '--help'],
+      ['--help'],
+    ]) {
+      const built = bin(args, dir);
+      const source = await runCli(args, { cwd: dir, env: { HOME: dir } });
+      expect(built.status).toBe(source.code);
+      expect(built.stdout).toBe(source.stdout);
+    }
+  });
+
+  it('starts a search without loading node:crypto or node:child_process', () => {
+    const script =
+      `const l = require(${JSON.stringify(LAUNCH)}).loadCli();` +
+      `l.cli.run(process.argv.slice(2), { stdout: () => {}, stderr: () => {}, env: {}, cwd: process.cwd(), stderrIsTTY: false })` +
+      `.then((c) => console.log(c, process.moduleLoadList.filter((m) => /crypto|child_process/.test(m)).join(',') || 'none'));`;
+    for (const args of [
+      ['--version'],
+      ['search', 'extract tables', '--catalog', catalog, '--no-telemetry'],
+    ]) {
+      expect(node(script, args, dir).out.trim()).toBe('0 none');
+    }
+  });
+});
