@@ -121,10 +121,10 @@ export function registerInit(program: Command, ctx: CliContext): void {
       'Write the user config (catalog and library), index the library, install the always-loaded\n' +
         "router skill into the client's personal skills folder, and write (merging into an existing\n" +
         "file) or print the client's MCP configuration:\n" +
-        '  claude-code  ~/.claude/skills/skill-router; prints `claude mcp add --scope user …`\n' +
-        '  cursor       ~/.cursor/skills/skill-router; merges ~/.cursor/mcp.json\n' +
-        '  codex        ~/.codex/skills/skill-router; adds [mcp_servers.skilldex] to ~/.codex/config.toml\n' +
-        '  generic      prints the router skill path and an mcpServers JSON snippet\n' +
+        '  claude-code  ~/.claude/skills/skill-router; prints `claude mcp add …`\n' +
+        '  cursor       ~/.cursor/skills/skill-router; merges into ~/.cursor/mcp.json\n' +
+        '  codex        ~/.codex/skills/skill-router; appends to ~/.codex/config.toml\n' +
+        "  generic      prints the router skill's path and an mcpServers JSON snippet\n" +
         'The library should live outside the folders the client loads natively (by default\n' +
         '~/.local/share/skilldex/library), so only the router skill is always loaded; a --library\n' +
         'inside one is reported, and --move moves its skills out. Without --yes, prints the plan\n' +

@@ -45,6 +45,27 @@ function outputOf(io: CliIo): OutputConfiguration {
   };
 }
 
+/**
+ * `text` with the line breaks inside each paragraph turned into spaces, for wrapping to any width.
+ * Blank lines separate paragraphs and stay; an indented line (a row of a list or table) stays a
+ * line of its own.
+ */
+export function reflowParagraphs(text: string): string {
+  const out: string[] = [];
+  let prose = false;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || /^[ \t]/.test(line)) {
+      out.push(line.trim() === '' ? '' : line.trimEnd());
+      prose = false;
+    } else if (prose) out[out.length - 1] += ' ' + line.trim();
+    else {
+      out.push(line.trim());
+      prose = true;
+    }
+  }
+  return out.join('\n');
+}
+
 /** Every top-level command, in the order `--help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
   { names: ['scan'], register: registerScan },
@@ -107,7 +128,13 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
     .configureOutput(outputOf(ctx.io))
     // Commander leaves a description unwrapped when less than 40 columns remain beside the option
     // names; wrap down to MIN_DESCRIPTION_WIDTH so help on a narrow terminal still fits.
-    .configureHelp({ minWidthToWrap: MIN_DESCRIPTION_WIDTH });
+    .configureHelp({
+      minWidthToWrap: MIN_DESCRIPTION_WIDTH,
+      // Descriptions are written as paragraphs with line breaks for the source's sake: help joins
+      // each paragraph's lines and lets commander wrap it to the terminal, so nothing comes out
+      // ragged (a source line break landing mid-line at 80 columns, or unused width at 160).
+      commandDescription: (cmd) => reflowParagraphs(cmd.description()),
+    });
   // A run names one command: register that one alone (a fresh process's `search` spends a third
   // less time in commander that way). No name, or one no entry has (help, a typo to suggest a
   // correction for): register them all.

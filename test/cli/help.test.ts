@@ -140,3 +140,51 @@ describe('one command registered per run', () => {
     expect(r.stderr).toContain('search');
   });
 });
+
+// Descriptions are paragraphs wrapped to the terminal: no line ends early while the next line's
+// first word would still have fitted (a source line break showing through), at 80 or 132 columns.
+describe('descriptions wrap to the terminal', () => {
+  const helpAt = async (words: string[], columns: number): Promise<string> => {
+    let out = '';
+    await run([...words, '--help'], {
+      stdout: (s) => (out += s),
+      stderr: () => undefined,
+      env: {},
+      cwd: '/',
+      stderrIsTTY: false,
+      stdoutColumns: columns,
+    });
+    return out;
+  };
+  const commands = [[], ...leaves(program), ...program.commands.map((c) => [c.name()])];
+  it('keeps the rows of a list within 78 columns, so they never wrap at 80', () => {
+    const all = (c: Command): Command[] => c.commands.flatMap((x) => [x, ...all(x)]);
+    for (const cmd of all(program))
+      for (const row of cmd
+        .description()
+        .split('\n')
+        .filter((l) => /^\s+\S/.test(l)))
+        expect(row.length, `${cmd.name()}: ${row}`).toBeLessThanOrEqual(78);
+  });
+  for (const columns of [80, 132]) {
+    it(`at ${columns} columns`, async () => {
+      for (const words of commands) {
+        const help = await helpAt(words, columns);
+        // The description: from the line after "Usage:" to the first section heading.
+        const lines = help.split('\n');
+        const end = lines.findIndex((l, i) => i > 1 && /^[A-Z][a-z]+( [a-z]+)*:$/.test(l));
+        const description = lines.slice(2, end === -1 ? undefined : end);
+        for (let i = 0; i + 1 < description.length; i++) {
+          const [line, next] = [description[i]!, description[i + 1]!];
+          // Blank lines end paragraphs; indented lines are rows of a list, kept as written.
+          if (line === '' || next === '' || /^\s/.test(line) || /^\s/.test(next)) continue;
+          const word = next.trimStart().split(' ')[0]!;
+          expect(
+            line.length + 1 + word.length,
+            `skilldex ${words.join(' ')}: "${line}" then "${word}"`,
+          ).toBeGreaterThan(columns);
+        }
+      }
+    });
+  }
+});
