@@ -32,9 +32,19 @@ export interface AuditOptions {
   readonly maxDepth?: number;
   /** Called as the skills are crawled for their own names with `(done, total)`, for progress lines. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Where index, stamp and overlay files are read from. Default: the file system. `cascade build`
+   * passes one that answers with the files it plans, to report what an audit right after it finds.
+   */
+  readonly reader?: CascadeReader;
 }
 
-const AUDIT_OPTION_KEYS = optionKeys<AuditOptions>()('maxIndexBytes', 'maxDepth', 'onProgress');
+const AUDIT_OPTION_KEYS = optionKeys<AuditOptions>()(
+  'maxIndexBytes',
+  'maxDepth',
+  'onProgress',
+  'reader',
+);
 
 /**
  * Audits the cascade at `root`. Throws FILE_NOT_FOUND when the root does not exist. The report is
@@ -42,7 +52,7 @@ const AUDIT_OPTION_KEYS = optionKeys<AuditOptions>()('maxIndexBytes', 'maxDepth'
  */
 export function auditCascade(root: string, options: AuditOptions = {}): AuditReport {
   assertKnownOptions(options, AUDIT_OPTION_KEYS, 'auditCascade');
-  const reader = cachingReader(FS_READER);
+  const reader = cachingReader(options.reader ?? FS_READER);
   const rootReal = reader.realpath(path.resolve(root));
   if (rootReal === undefined)
     throw new SkilldexError('FILE_NOT_FOUND', `cascade root ${root} does not exist`, { root });

@@ -22,7 +22,8 @@ import { enumerateSkillFiles, loadSkillFile } from '../skills/index.js';
 import { nodeFiles, planCascade, type PlannedSkill } from './build-plan.js';
 import { INDEX_FILE } from './index-file.js';
 import { compareKeys } from './match.js';
-import { DEFAULT_MAX_INDEX_BYTES } from './reader.js';
+import { auditCascade } from './audit.js';
+import { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 import type { BuildChange, BuildReport } from './report.js';
 
 /** Options of `buildCascade`. */
@@ -35,12 +36,26 @@ export interface BuildOptions {
   readonly maxDepth?: number;
   /** Called as the SKILL.md files are read with `(done, total)` files, for progress lines. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Audit the cascade as built (with `check`: as it would be built) and put the report in `audit`,
+   * so a build says what `cascade audit` would find right after it. Default true.
+   */
+  readonly audit?: boolean;
+  /** Called as the audit crawls the skills for their own names with `(done, total)`. */
+  readonly onAuditProgress?: (done: number, total: number) => void;
 }
 
 /** Defaults of `buildCascade`. */
-export const DEFAULT_BUILD_OPTIONS = Object.freeze({ check: false });
+export const DEFAULT_BUILD_OPTIONS = Object.freeze({ check: false, audit: true });
 
-const BUILD_OPTION_KEYS = optionKeys<BuildOptions>()('check', 'maxBytes', 'maxDepth', 'onProgress');
+const BUILD_OPTION_KEYS = optionKeys<BuildOptions>()(
+  'check',
+  'maxBytes',
+  'maxDepth',
+  'onProgress',
+  'audit',
+  'onAuditProgress',
+);
 
 /** Largest existing file compared byte for byte; anything larger simply differs. */
 const MAX_COMPARE_BYTES = 4 * DEFAULT_MAX_INDEX_BYTES;
@@ -97,12 +112,15 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
   problems.push(...plan.problems);
   const changes: BuildChange[] = [];
   let unchanged = 0;
+  // Every planned file by its path, for the audit below: with `check` they are not on disk.
+  const planned = new Map<string, Buffer>();
   for (const node of plan.nodes) {
     for (const file of nodeFiles(node, sha256Hex)) {
       // resolveInside refuses (PATH_OUTSIDE_ROOT) a planted link that would take the read or the write outside.
       const target = resolveInside(real, file.path);
       const before = readBytesCapped(target, MAX_COMPARE_BYTES);
       const bytes = Buffer.from(file.text, 'utf8');
+      planned.set(target, bytes);
       if (before.ok && before.bytes.equals(bytes)) {
         unchanged++;
         continue;
@@ -136,6 +154,14 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
     (a, b) =>
       compareKeys(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareKeys(a.code, b.code),
   );
+  const audit =
+    (options.audit ?? DEFAULT_BUILD_OPTIONS.audit)
+      ? auditCascade(real, {
+          reader: plannedReader(planned),
+          ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+          ...(options.onAuditProgress ? { onProgress: options.onAuditProgress } : {}),
+        })
+      : undefined;
   return {
     check,
     skills: plan.placed,
@@ -143,6 +169,25 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
     changes,
     unchanged,
     problems,
+    ...(audit !== undefined ? { audit } : {}),
+  };
+}
+
+// The file system, except that the files of the plan read as planned (written or not).
+function plannedReader(planned: ReadonlyMap<string, Buffer>): CascadeReader {
+  return {
+    realpath: (p) => (planned.has(p) ? p : FS_READER.realpath(p)),
+    readBytes: (p, maxBytes, label) => {
+      const bytes = planned.get(p);
+      if (bytes === undefined) return FS_READER.readBytes(p, maxBytes, label);
+      if (bytes.length > maxBytes)
+        return {
+          ok: false,
+          path: p,
+          problem: problem('FILE_TOO_LARGE', label, `${label} is over ${maxBytes} bytes`),
+        };
+      return { ok: true, bytes };
+    },
   };
 }
 

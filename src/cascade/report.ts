@@ -89,6 +89,11 @@ export interface BuildReport {
   readonly unchanged: number;
   /** Skipped SKILL.md files, folder names that cannot be keys, stale index files. */
   readonly problems: readonly Problem[];
+  /**
+   * What `cascade audit` reports for the cascade as built (with `check`: as it would be built),
+   * e.g. skills whose own name reaches another skill. Absent when the build was asked not to audit.
+   */
+  readonly audit?: AuditReport;
 }
 
 /** The result of `cascade audit`. */

@@ -89,10 +89,14 @@ export function registerCascade(program: Command, ctx: CliContext): void {
         'keywords, tags and distinctive description terms; descents for subfolders; a . entry where\n' +
         'a folder is itself a skill), its skill.index.sha256 stamp and a skill.index.md overlay.\n' +
         'Output is deterministic and written only inside DIR. With --check nothing is written: the\n' +
-        'files that would change are listed and the exit code is 1 if there are any (for CI).',
+        'files that would change are listed and the exit code is 1 if there are any (for CI).\n' +
+        'The build then audits the cascade as built (or, with --check, as it would be) and reports\n' +
+        'what `skilldex cascade audit DIR` would find right after it, such as a skill whose own\n' +
+        'name reaches another skill; those findings do not change the exit code.',
     )
     .argument('<dir>', 'the folder of skills to build a cascade for')
     .option('--check', 'write nothing; list what would change and exit 1 if anything would')
+    .option('--no-audit', 'skip the audit of the result (faster on a large tree)')
     .option('--json', 'print the report object as JSON')
     .addHelpText(
       'after',
@@ -101,19 +105,28 @@ export function registerCascade(program: Command, ctx: CliContext): void {
     .action(
       action(
         ctx,
-        async (dir: string, opts: { check?: boolean; json?: boolean }): Promise<ExitCode> => {
+        async (
+          dir: string,
+          opts: { check?: boolean; json?: boolean; audit: boolean },
+        ): Promise<ExitCode> => {
           const { buildCascade } = await import('../cascade/index.js');
-          const progress = progressLine(ctx.io, 'cascade build: reading skills', {
-            enabled: opts.json !== true && !ctx.quiet,
-          });
+          const enabled = opts.json !== true && !ctx.quiet;
+          const reading = progressLine(ctx.io, 'cascade build: reading skills', { enabled });
+          const auditing = progressLine(ctx.io, 'cascade build: auditing', { enabled });
           let report: BuildReport;
           try {
             report = buildCascade(path.resolve(ctx.io.cwd, dir), {
               check: opts.check === true,
-              onProgress: progress.update,
+              audit: opts.audit,
+              onProgress: reading.update,
+              onAuditProgress: (done, total) => {
+                reading.done();
+                auditing.update(done, total);
+              },
             });
           } finally {
-            progress.done();
+            reading.done();
+            auditing.done();
           }
           if (opts.json) ctx.json(report);
           else ctx.out(renderBuild(report));
@@ -199,6 +212,15 @@ export function renderBuild(report: BuildReport): string {
   }
   for (const c of report.changes) lines.push(`  ${c.change.padEnd(6)} ${esc(c.path)}`);
   lines.push(...renderProblems('problems', report.problems));
+  if (report.audit !== undefined) {
+    const when = report.check ? 'as it would be built' : 'as built';
+    lines.push(
+      report.audit.clean
+        ? `audit ${when}: clean (${report.audit.reachable} of ${report.audit.skills} skills reachable)`
+        : `audit ${when}: ${report.audit.problems.length} problem${report.audit.problems.length === 1 ? '' : 's'} (${report.audit.reachable} of ${report.audit.skills} skills reachable), as skilldex cascade audit would report:`,
+    );
+    if (!report.audit.clean) lines.push(...renderProblems('', report.audit.problems).slice(1));
+  }
   return lines.join('\n');
 }
 

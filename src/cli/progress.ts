@@ -28,6 +28,7 @@ export function progressLine(
     },
     done: () => {
       if (drawn) io.stderr('\r\x1b[2K');
+      drawn = false;
     },
   };
 }

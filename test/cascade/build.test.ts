@@ -225,3 +225,46 @@ describe('build layout and problems', () => {
     );
   });
 });
+
+// "cascade build reports what cascade audit would report right after it" (issue #12).
+describe('build reports what an audit right after it finds', () => {
+  const twins = (): string =>
+    tmpTree({
+      'team-a/skill-creator/SKILL.md': skillMd('skill-creator', 'Create a new skill for team A.'),
+      'team-a/pdf-fill/SKILL.md': skillMd('pdf-fill', 'Fill PDF forms.'),
+      'team-b/skill-creator/SKILL.md': skillMd('skill-creator', 'Scaffold skills for team B.'),
+      'team-b/csv-clean/SKILL.md': skillMd('csv-clean', 'Clean CSV files.'),
+    });
+
+  it('gives, with --check and before anything is written, the audit of the cascade it would write', () => {
+    const dir = twins();
+    const checked = buildCascade(dir, { check: true });
+    expect(readdirSync(dir)).not.toContain('skill.index');
+    buildCascade(dir);
+    const audit = auditCascade(dir);
+    expect(audit.clean).toBe(false);
+    expect(audit.problems.some((p) => p.code === 'AMBIGUOUS_KEYWORDS')).toBe(true);
+    expect(checked.audit).toEqual(audit);
+  });
+
+  it('gives the audit of the cascade it wrote, and says so in text and JSON', async () => {
+    const dir = twins();
+    const built = buildCascade(dir);
+    expect(built.audit).toEqual(auditCascade(dir));
+    const r = await runCli(['cascade', 'build', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/audit as built: \d+ problems? /);
+    expect(r.stdout).toContain('AMBIGUOUS_KEYWORDS');
+    const j = await runCli(['cascade', 'build', dir, '--json']);
+    expect(JSON.parse(j.stdout).audit).toEqual(JSON.parse(JSON.stringify(auditCascade(dir))));
+  });
+
+  it('says clean for the bundled library, and leaves the audit out with --no-audit', async () => {
+    const dir = copyOf(EXAMPLE_SKILLS);
+    expect(buildCascade(dir).audit).toMatchObject({ clean: true });
+    const r = await runCli(['cascade', 'build', dir, '--no-audit', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).audit).toBeUndefined();
+    expect(buildCascade(dir, { audit: false }).audit).toBeUndefined();
+  });
+});
