@@ -218,6 +218,7 @@ export {
   type CrawlOutcome,
   type CrawlReport,
   type EntryRef,
+  type Suggestion,
   type IndexEntry,
   type ParsedIndex,
 } from './cascade/index.js';

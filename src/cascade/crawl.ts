@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { SkilldexError, assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { INDEX_FILE, type ScannedEntry } from './index-file.js';
-import { bestHits, breakTie, compareKeys, entryHits, prepareNeed } from './match.js';
+import { bestHits, breakTie, compareKeys, entryHits, nearEntries, prepareNeed } from './match.js';
 import { loadNode, loadOverlay, type NodeContext } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, relJoin, type CascadeReader } from './reader.js';
 import type { CrawlOutcome, CrawlReport, EntryRef } from './report.js';
@@ -52,7 +52,7 @@ export function crawlCascade(root: string, need: string, options: CrawlOptions =
   const inconsistencies: Problem[] = [];
   const end = (
     outcome: CrawlOutcome,
-    extra: Partial<Pick<CrawlReport, 'hit' | 'candidates'>> = {},
+    extra: Partial<Pick<CrawlReport, 'hit' | 'candidates' | 'suggestions'>> = {},
   ): CrawlReport => ({
     outcome,
     ...extra,
@@ -91,7 +91,14 @@ export function crawlCascade(root: string, need: string, options: CrawlOptions =
     }
 
     let best = bestHits(entries, prepared, node.ascii);
-    if (best.length === 0) return end('no match');
+    if (best.length === 0) {
+      const suggestions = nearEntries(entries, prepared).map((n) => ({
+        key: n.entry.key,
+        path: lexicalTarget(nodeRel, n.entry),
+        closest: n.closest,
+      }));
+      return end('no match', suggestions.length > 0 ? { suggestions } : {});
+    }
     if (best.length > 1) {
       // A missing or stale stamp makes the overlay untrusted: loadOverlay returns nothing then.
       const overlay = loadOverlay(ctx, node);

@@ -29,5 +29,6 @@ export {
   type CrawlOutcome,
   type CrawlReport,
   type EntryRef,
+  type Suggestion,
 } from './report.js';
 export { STAMP_FILE, formatStamp, parseStamp, stampStatus } from './stamp.js';

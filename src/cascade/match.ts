@@ -5,7 +5,7 @@
  * among equally ranked hits and never adds one. Pure: no I/O.
  */
 import { SkilldexError } from '../errors.js';
-import { distinctContentTokens, fold, tokenize } from '../text/index.js';
+import { boundedEditDistance, distinctContentTokens, fold, tokenize } from '../text/index.js';
 import { splitKeywords, type ScannedEntry } from './index-file.js';
 import { overlayScore } from './overlay.js';
 
@@ -120,4 +120,45 @@ export function breakTie<E extends ScannedEntry>(
 /** Sort comparator for keys: code-unit order, so output is the same on every machine. */
 export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Most entries a `no match` report suggests. */
+export const MAX_SUGGESTIONS = 10;
+
+/** An entry of the node a crawl stopped at, offered after `no match`, with its closest word. */
+export interface NearEntry<E extends ScannedEntry> {
+  readonly entry: E;
+  /** The key (descent slash dropped) or keyword of the entry closest to the need, folded. */
+  readonly closest: string;
+  /** Edit distance of the need to `closest`; 0 when they share a word. */
+  readonly distance: number;
+}
+
+/**
+ * The entries of a node where a need matched nothing, closest first, at most MAX_SUGGESTIONS: for
+ * each entry its key or keyword nearest the need (0 when it shares one of the need's words, else
+ * the edit distance, bounded by the longer length), ties by key. A suggestion only: matching stays
+ * the substring rule.
+ */
+export function nearEntries<E extends ScannedEntry>(
+  entries: readonly E[],
+  need: PreparedNeed,
+): NearEntry<E>[] {
+  const words = new Set(need.tokens);
+  const near = entries.map((entry): NearEntry<E> => {
+    const texts = [entry.key.replace(/\/$/, ''), ...splitKeywords(entry.keywordText)]
+      .map(foldText)
+      .filter((t) => t !== '' && t !== '.');
+    let best = { closest: texts[0] ?? entry.key, distance: Number.POSITIVE_INFINITY };
+    for (const t of texts) {
+      const shares = tokenize(t).some((w) => words.has(w));
+      const k = Math.max(t.length, need.folded.length);
+      const d = shares ? 0 : boundedEditDistance(need.folded, t, k);
+      if (d < best.distance || (d === best.distance && t < best.closest))
+        best = { closest: t, distance: d };
+    }
+    return { entry, ...best };
+  });
+  near.sort((a, b) => a.distance - b.distance || compareKeys(a.entry.key, b.entry.key));
+  return near.slice(0, MAX_SUGGESTIONS);
 }

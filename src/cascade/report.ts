@@ -52,6 +52,12 @@ export interface EntryRef {
   readonly path: string;
 }
 
+/** An entry offered after `no match`: where it leads and the word of it closest to the need. */
+export interface Suggestion extends EntryRef {
+  /** The entry's key or keyword nearest the need, case-folded. */
+  readonly closest: string;
+}
+
 /** The result of one crawl (docs/cascade.md). Paths are relative to the root, POSIX, `.` for the root. */
 export interface CrawlReport {
   readonly outcome: CrawlOutcome;
@@ -59,6 +65,11 @@ export interface CrawlReport {
   readonly hit?: EntryRef;
   /** The tied hits, sorted by key: present only when `outcome` is `ambiguous`. */
   readonly candidates?: readonly EntryRef[];
+  /**
+   * With `no match`: the entries of the node the crawl stopped at, closest to the need first (at
+   * most 10), each with its key or keyword nearest the need: what to try instead.
+   */
+  readonly suggestions?: readonly Suggestion[];
   /** Nodes whose skill.index was read and parsed, in crawl order. */
   readonly visited: readonly string[];
   /**

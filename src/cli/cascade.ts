@@ -184,6 +184,19 @@ export function renderCrawl(report: CrawlReport): string {
     for (const x of c) lines.push(`  ${esc(x.key).padEnd(width)}  ${esc(x.path)}`);
   } else if (report.outcome === 'no match') {
     lines.push(`no match in ${where}`);
+    lines.push(
+      "  a need matches an entry when, case-folded, it occurs inside the entry's key or one",
+      '  of its keywords: a shorter need (one word of it) matches more',
+    );
+    const near = report.suggestions ?? [];
+    if (near.length > 0) {
+      lines.push(`  entries of ${where}, closest first:`);
+      const width = Math.max(...near.map((x) => esc(x.key).length));
+      for (const x of near)
+        lines.push(
+          `    ${esc(x.key).padEnd(width)}  ${x.closest === x.key.replace(/\/$/, '').toLowerCase() ? '' : `(${esc(x.closest)})`}`.trimEnd(),
+        );
+    }
   } else {
     lines.push(report.outcome);
   }

@@ -87,3 +87,19 @@ describe('the built binary', () => {
     expect(r.stdout).toContain('data/sql/query-tuning');
   });
 });
+
+describe('crawl with no match', () => {
+  it('states the matching rule and lists the closest entries of the node it stopped at', async () => {
+    const r = await runCli(['cascade', 'crawl', 'examples/cascade', 'tables from a pdf']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('no match in .');
+    expect(r.stdout).toContain("occurs inside the entry's key or one");
+    expect(r.stdout).toMatch(/entries of \., closest first:\n\s+documents\/\s+\(pdf\)/);
+    const j = await runCli(['cascade', 'crawl', 'examples/cascade', 'tables from a pdf', '--json']);
+    expect(JSON.parse(j.stdout).suggestions[0]).toEqual({
+      key: 'documents/',
+      path: 'documents',
+      closest: 'pdf',
+    });
+  });
+});

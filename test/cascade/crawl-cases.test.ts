@@ -21,6 +21,7 @@ interface CaseFile {
     outcome: CrawlReport['outcome'];
     hit?: EntryRef;
     candidates?: EntryRef[];
+    suggestions?: (EntryRef & { closest: string })[];
     visited: string[];
     inconsistencies: string[];
     inconsistency_lines?: number[];
@@ -47,6 +48,7 @@ describe('crawl cases', () => {
       expect(report.outcome).toBe(c.expect.outcome);
       expect(report.hit).toEqual(c.expect.hit);
       expect(report.candidates).toEqual(c.expect.candidates);
+      expect(report.suggestions).toEqual(c.expect.suggestions);
       expect(report.visited).toEqual(c.expect.visited);
       expect(report.inconsistencies.map((p) => p.code)).toEqual(c.expect.inconsistencies);
       if (c.expect.inconsistency_lines) {
