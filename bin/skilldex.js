@@ -4,8 +4,20 @@
 'use strict';
 const { loadCli } = require('../dist/cli/launch.cjs');
 
-loadCli()
-  .cli.main(process.argv.slice(2))
-  .then((code) => {
+// A failure while loading (a broken install) is reported with its stack: Node's own report of an
+// uncaught error would quote the bundle's source line, which is the whole minified module.
+function fail(err) {
+  process.stderr.write(`error INTERNAL: ${err && err.stack ? err.stack : String(err)}\n`);
+  process.exitCode = 70;
+}
+
+let cli;
+try {
+  cli = loadCli().cli;
+} catch (err) {
+  fail(err);
+}
+if (cli !== undefined)
+  cli.main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
-  });
+  }, fail);

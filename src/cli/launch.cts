@@ -47,7 +47,8 @@ function cachePathOf(bundle: string): string {
  * using the code cache beside it when there is one.
  */
 function loadCli(bundle: string = BUNDLE): LoadedCli {
-  const source = fs.readFileSync(bundle, 'utf8');
+  // ASCII by construction (scripts/build-cli.mjs checks): latin1 gives V8 a one-byte string as is.
+  const source = fs.readFileSync(bundle, 'latin1');
   let cachedData: Buffer | undefined;
   try {
     cachedData = fs.readFileSync(cachePathOf(bundle));

@@ -69,6 +69,26 @@ describe('the bundled CLI', () => {
     expect(node(load(copy)).out.trim().split('\n').pop()).toBe('rejected 0');
   });
 
+  it('reports a broken install (no package.json) as INTERNAL with a stack, not the minified source', () => {
+    const broken = mkdtempSync(path.join(os.tmpdir(), 'skilldex-broken-'));
+    for (const f of [
+      'bin/skilldex.js',
+      'bin/package.json',
+      'dist/cli/launch.cjs',
+      'dist/cli/skilldex.cjs',
+    ]) {
+      mkdirSync(path.dirname(path.join(broken, f)), { recursive: true });
+      copyFileSync(path.join(REPO, f), path.join(broken, f));
+    }
+    const r = spawnSync(process.execPath, [path.join(broken, 'bin', 'skilldex.js'), '--version'], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '' },
+    });
+    expect(r.status).toBe(70);
+    expect(r.stderr).toMatch(/^error INTERNAL: Error: skilldex: no package.json named skilldex/);
+    expect(r.stderr.length).toBeLessThan(5_000);
+  });
+
   it('prints what the source prints: search --json, the text rendering, --help', async () => {
     for (const args of [
       ['search', 'extract tables from a pdf', '--catalog', catalog, '--json', '--no-telemetry'],
