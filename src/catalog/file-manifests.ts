@@ -1,0 +1,147 @@
+/**
+ * The catalog's record of supporting files (migration 3, skill-files.ts says what is listed).
+ * Listings are content-addressed rows of `file_manifests` (id from `manifestIdOf`, the truncated
+ * flag, the files as JSON), written once and never changed; the working set (`skills.manifest_id`),
+ * each generation's members and the serving rows point at them, so every published generation keeps
+ * the listing it served (rollback and `catalog copy` reproduce it exactly). `file_stats` holds, per
+ * skill folder, the size, mtime and digest of each listed file at the last index: the next index
+ * re-reads only what changed. A skill without supporting files has no manifest (null).
+ */
+import { SkilldexError } from '../errors.js';
+import type { CatalogStatement, Db } from './db-type.js';
+import { NO_FILES, type FileStat, type SkillFile, type SkillFiles } from './skill-files.js';
+
+/** A row of `file_manifests`: a listing as stored (files still as JSON text). */
+export interface ManifestRow {
+  readonly manifest_id: string;
+  readonly truncated: number;
+  readonly files: string;
+}
+
+/** The JSON text of a listing's files: `[{ path, digest, size }, …]` in the listing's order. */
+export function encodeFiles(files: readonly SkillFile[]): string {
+  return JSON.stringify(files.map((f) => ({ path: f.path, digest: f.digest, size: f.size })));
+}
+
+/** The listing a `file_manifests` row holds. CATALOG_CORRUPT when its JSON is not a listing. */
+export function listingOf(row: Pick<ManifestRow, 'truncated' | 'files'>): SkillFiles {
+  let files: unknown;
+  try {
+    files = JSON.parse(row.files);
+  } catch (err) {
+    throw corrupt(err);
+  }
+  if (
+    !Array.isArray(files) ||
+    !files.every(
+      (f: unknown) =>
+        typeof f === 'object' &&
+        f !== null &&
+        typeof (f as SkillFile).path === 'string' &&
+        typeof (f as SkillFile).digest === 'string' &&
+        typeof (f as SkillFile).size === 'number',
+    )
+  ) {
+    throw corrupt(undefined);
+  }
+  return { files: files as SkillFile[], truncated: Number(row.truncated) === 1 };
+}
+
+/** The JSON text of a folder's file stats: `[[path, size, mtime_ms, digest], …]` in listing order. */
+export function encodeStats(stats: readonly FileStat[]): string {
+  return JSON.stringify(stats.map((s) => [s.path, s.size, s.mtime_ms, s.digest]));
+}
+
+/** The stats a `file_stats` row holds, by path (an unreadable value counts as none: all re-read). */
+export function decodeStats(json: string): Map<string, FileStat> {
+  const out = new Map<string, FileStat>();
+  let rows: unknown;
+  try {
+    rows = JSON.parse(json);
+  } catch {
+    // Only a cache: a damaged row costs a re-read of the folder's files, never a wrong digest.
+    return out;
+  }
+  if (!Array.isArray(rows)) return out;
+  for (const r of rows as unknown[]) {
+    if (!Array.isArray(r) || r.length !== 4) continue;
+    const [p, size, mtime, digest] = r as unknown[];
+    if (
+      typeof p === 'string' &&
+      typeof size === 'number' &&
+      typeof mtime === 'number' &&
+      typeof digest === 'string'
+    )
+      out.set(p, { path: p, size, mtime_ms: mtime, digest });
+  }
+  return out;
+}
+
+/** Every folder's stats JSON from the last index, by folder (real path). */
+export function readFileStats(db: Db): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of db.prepare(`SELECT dir, stats FROM file_stats`).iterate() as Iterable<{
+    dir: string;
+    stats: string;
+  }>)
+    out.set(r.dir, r.stats);
+  return out;
+}
+
+/** The writes of one ingest to the supporting-file tables, statements prepared once. */
+export class FileRecordWriter {
+  private readonly insertManifest: CatalogStatement;
+  private readonly upsertStats: CatalogStatement;
+  private readonly deleteStats: CatalogStatement;
+
+  constructor(db: Db) {
+    // A manifest is content-addressed: an id already stored holds the same listing.
+    this.insertManifest = db.prepare(
+      `INSERT INTO file_manifests (manifest_id, truncated, files) VALUES (?, ?, ?) ON CONFLICT (manifest_id) DO NOTHING`,
+    );
+    this.upsertStats = db.prepare(
+      `INSERT INTO file_stats (dir, stats) VALUES (?, ?) ON CONFLICT (dir) DO UPDATE SET stats = excluded.stats`,
+    );
+    this.deleteStats = db.prepare(`DELETE FROM file_stats WHERE dir = ?`);
+  }
+
+  /** Stores the listing `listing` under its id (nothing when it is stored already). */
+  storeManifest(manifestId: string, listing: SkillFiles): void {
+    this.insertManifest.run(manifestId, listing.truncated ? 1 : 0, encodeFiles(listing.files));
+  }
+
+  /** Records the stats JSON of the folder `dir`. */
+  writeStats(dir: string, stats: string): void {
+    this.upsertStats.run(dir, stats);
+  }
+
+  /** Forgets the folder `dir` (no indexed skill lives there any more). */
+  dropStats(dir: string): void {
+    this.deleteStats.run(dir);
+  }
+}
+
+/** The listing of manifest `manifestId` in `db`, or NO_FILES for null; CATALOG_CORRUPT when missing. */
+export function manifestOf(db: Db, manifestId: string | null): SkillFiles {
+  if (manifestId === null) return NO_FILES;
+  const row = db
+    .prepare(`SELECT truncated, files FROM file_manifests WHERE manifest_id = ?`)
+    .get(manifestId) as ManifestRow | undefined;
+  if (!row) {
+    throw new SkilldexError(
+      'CATALOG_CORRUPT',
+      `the catalog names files listing ${manifestId} but does not hold it`,
+      { manifest_id: manifestId },
+    );
+  }
+  return listingOf(row);
+}
+
+function corrupt(cause: unknown): SkilldexError {
+  return new SkilldexError(
+    'CATALOG_CORRUPT',
+    'a files listing in the catalog is not valid JSON of { path, digest, size } entries',
+    {},
+    cause === undefined ? undefined : { cause },
+  );
+}
