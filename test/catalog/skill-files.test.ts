@@ -21,7 +21,12 @@ import {
   rollbackCatalog,
   type IndexReport,
 } from '../../src/index.js';
-import { computeGeneration, manifestIdOf, type SkillFile } from '../../src/catalog/index.js';
+import {
+  CatalogExplorer,
+  computeGeneration,
+  manifestIdOf,
+  type SkillFile,
+} from '../../src/catalog/index.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 import { NOW, codeOf, indexTree, newCatalogPath } from './support.js';
 
@@ -156,6 +161,16 @@ describe('supporting files recorded at index time', () => {
     expect(changed.read).toBe(0);
     expect(generationOf(changed)).not.toBe(generationOf(first));
     expect(router(catalog).getSkill('tool').revision_id).toBe(revision);
+    const explorer = new CatalogExplorer(catalog);
+    try {
+      expect(explorer.generationChanges(1)[0]!.examples).toEqual({
+        added: [],
+        changed: ['tool'],
+        retired: [],
+      });
+    } finally {
+      explorer.close();
+    }
     expect(router(catalog).readSkillFile('tool', 'scripts/run.py').file.digest).toBe(
       sha256('print("hello, world")\n'),
     );
