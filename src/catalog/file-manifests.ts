@@ -9,7 +9,15 @@
  */
 import { SkilldexError } from '../errors.js';
 import type { CatalogStatement, Db } from './db-type.js';
-import { NO_FILES, type FileStat, type SkillFile, type SkillFiles } from './skill-files.js';
+import {
+  NO_FILES,
+  type DirStat,
+  type FileStat,
+  type FolderListing,
+  type FolderStats,
+  type SkillFile,
+  type SkillFiles,
+} from './skill-files.js';
 
 /** A row of `file_manifests`: a listing as stored (files still as JSON text). */
 export interface ManifestRow {
@@ -47,34 +55,50 @@ export function listingOf(row: Pick<ManifestRow, 'truncated' | 'files'>): SkillF
   return { files: files as SkillFile[], truncated: Number(row.truncated) === 1 };
 }
 
-/** The JSON text of a folder's file stats: `[[path, size, mtime_ms, digest], …]` in listing order. */
-export function encodeStats(stats: readonly FileStat[]): string {
-  return JSON.stringify(stats.map((s) => [s.path, s.size, s.mtime_ms, s.digest]));
+/**
+ * The JSON text of what an index saw of a folder: `{ "files": [[path, size, mtime_ms, digest], …] }`
+ * in listing order, plus `"dirs": [[path, mtime_ms], …]` after a clean listing.
+ */
+export function encodeStats(listing: Pick<FolderListing, 'stats' | 'dirs'>): string {
+  return JSON.stringify({
+    files: listing.stats.map((s) => [s.path, s.size, s.mtime_ms, s.digest]),
+    ...(listing.dirs !== undefined ? { dirs: listing.dirs.map((d) => [d.path, d.mtime_ms]) } : {}),
+  });
 }
 
-/** The stats a `file_stats` row holds, by path (an unreadable value counts as none: all re-read). */
-export function decodeStats(json: string): Map<string, FileStat> {
-  const out = new Map<string, FileStat>();
-  let rows: unknown;
+/**
+ * What a `file_stats` row holds. A value that does not read as stats counts as none: it is only a
+ * cache, so a damaged row costs a walk and a re-read of the folder's files, never a wrong digest.
+ */
+export function decodeStats(json: string): FolderStats {
+  const files = new Map<string, FileStat>();
+  let v: unknown;
   try {
-    rows = JSON.parse(json);
+    v = JSON.parse(json);
   } catch {
-    // Only a cache: a damaged row costs a re-read of the folder's files, never a wrong digest.
-    return out;
+    // See above: the folder is listed afresh.
+    return { files };
   }
-  if (!Array.isArray(rows)) return out;
-  for (const r of rows as unknown[]) {
-    if (!Array.isArray(r) || r.length !== 4) continue;
+  const o = (typeof v === 'object' && v !== null ? v : {}) as { files?: unknown; dirs?: unknown };
+  for (const r of Array.isArray(o.files) ? (o.files as unknown[]) : []) {
+    if (!Array.isArray(r) || r.length !== 4) return { files: new Map() };
     const [p, size, mtime, digest] = r as unknown[];
     if (
-      typeof p === 'string' &&
-      typeof size === 'number' &&
-      typeof mtime === 'number' &&
-      typeof digest === 'string'
+      typeof p !== 'string' ||
+      typeof size !== 'number' ||
+      typeof mtime !== 'number' ||
+      typeof digest !== 'string'
     )
-      out.set(p, { path: p, size, mtime_ms: mtime, digest });
+      return { files: new Map() };
+    files.set(p, { path: p, size, mtime_ms: mtime, digest });
   }
-  return out;
+  if (!Array.isArray(o.dirs)) return { files };
+  const dirs: DirStat[] = [];
+  for (const d of o.dirs as unknown[]) {
+    if (!Array.isArray(d) || typeof d[0] !== 'string' || typeof d[1] !== 'number') return { files };
+    dirs.push({ path: d[0], mtime_ms: d[1] });
+  }
+  return { files, dirs };
 }
 
 /** Every folder's stats JSON from the last index, by folder (real path). */

@@ -57,6 +57,8 @@ export interface SupportingFilesSummary {
   readonly hashed: number;
   /** Skills whose listing a bound cut short. */
   readonly truncated: number;
+  /** Skill folders not walked again: nothing in them changed since the last index. */
+  readonly reused: number;
   /** Entries not listed for a reason worth telling: links out, unreadable or non-regular files. */
   readonly problems: readonly Problem[];
 }
@@ -318,7 +320,7 @@ export function ingestSkills(
     const seen = new Set<string>();
     for (const l of listings.bySkill.values()) {
       seen.add(l.dir);
-      const want = l.stats.length > 0 ? encodeStats(l.stats) : undefined;
+      const want = l.stats.length > 0 ? encodeStats(l) : undefined;
       if (want === l.priorStats) continue;
       if (want !== undefined) fileRecords.writeStats(l.dir, want);
       else fileRecords.dropStats(l.dir);
@@ -370,6 +372,7 @@ function listFolders(db: Db, skills: readonly SkillRecord[]): Listings {
   let listed = 0;
   let hashed = 0;
   let truncated = 0;
+  let reused = 0;
   const problems: Problem[] = [];
   for (const r of skills) {
     const dir = path.dirname(r.real_path);
@@ -381,13 +384,14 @@ function listFolders(db: Db, skills: readonly SkillRecord[]): Listings {
     listed += l.files.length;
     hashed += l.hashed;
     if (l.truncated) truncated++;
+    if (l.reused) reused++;
     problems.push(...l.problems);
     bySkill.set(r.skill_id, { ...l, dir, manifest_id: manifestIdOf(l), priorStats: priorJson });
   }
   return {
     bySkill,
     priorDirs: new Set(priorStats.keys()),
-    summary: { listed, hashed, truncated, problems },
+    summary: { listed, hashed, truncated, reused, problems },
   };
 }
 

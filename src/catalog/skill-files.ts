@@ -15,9 +15,16 @@
  *   MAX_SKILL_DEPTH folder levels and MAX_SKILL_ENTRIES directory entries per skill; files are taken
  *   in path order (UTF-8 byte order) and one that would pass a bound is left out with `truncated` set.
  *
- * Incremental: a file whose size and mtime equal what the previous index recorded keeps its recorded
- * digest and is not read again; any other file is read once (O_NOFOLLOW, size-capped) and hashed.
+ * Incremental, by what the previous index recorded of the folder: a folder holding nothing but its
+ * SKILL.md is one listing of names; a folder whose every walked sub-folder has the mtime it had
+ * before its listing then (so no entry was made, removed or renamed in it) and whose every listed
+ * file has its size and mtime is not walked again; otherwise the folder is walked, and a file whose
+ * size and mtime are unchanged keeps its digest, any other is read once (O_NOFOLLOW, size-capped)
+ * and hashed. The no-walk path is taken only after a clean listing (no link, no problem, no bound)
+ * whose folders all had an mtime older than RACY_MS when they were listed: an entry made within the
+ * file system's timestamp granularity of a listing could leave its folder's mtime as it was.
  */
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { problem, type Problem } from '../errors.js';
 import {
@@ -61,32 +68,95 @@ export interface FileStat {
   readonly digest: string;
 }
 
+/** A folder walked for a listing: its path in the skill folder (`.` for the folder itself), mtime. */
+export interface DirStat {
+  readonly path: string;
+  readonly mtime_ms: number;
+}
+
+/** What an index recorded of a skill folder, for the next one. */
+export interface FolderStats {
+  /** Every listed file, by path. */
+  readonly files: ReadonlyMap<string, FileStat>;
+  /**
+   * Every folder walked, with its mtime taken before it was listed; absent when the listing was not
+   * clean (a link, a problem or a bound): the folder is then walked on every run.
+   */
+  readonly dirs?: readonly DirStat[];
+}
+
 /** A listing as an index takes it: the files, their stats for the next run, and what it cost. */
 export interface FolderListing extends SkillFiles {
   /** The stat of every listed file, in the listing's order. */
   readonly stats: readonly FileStat[];
+  /** The folders walked (FolderStats.dirs), when the listing was clean. */
+  readonly dirs?: readonly DirStat[];
+  /** True when the folder was not walked: nothing in it changed since the previous index. */
+  readonly reused: boolean;
   /** Files read and hashed by this listing (the others kept their recorded digest). */
   readonly hashed: number;
   /** Entries left out for a reason worth telling: links out, unreadable or non-regular files, bounds. */
   readonly problems: readonly Problem[];
 }
 
+/**
+ * How old a folder's mtime must be, in ms, for its listing to be trusted on mtime alone next time:
+ * Linux stamps files from a coarse clock (a few ms), NFS and FAT to the second or two.
+ */
+export const RACY_MS = 2_000;
+
 /** The listing of a skill without supporting files. */
 export const NO_FILES: SkillFiles = Object.freeze({ files: Object.freeze([]), truncated: false });
 
 /**
  * Lists the supporting files of the skill folder `dir` (the real path of the folder holding the
- * skill's SKILL.md). `prior` holds what the previous index recorded for this folder, by path: a
- * file whose size and mtime are unchanged keeps its digest without being read.
+ * skill's SKILL.md). `prior` is what the previous index recorded for this folder: unchanged files
+ * keep their digest without being read, and an unchanged folder is not walked at all. `clock` is
+ * the time (ms since the epoch) folder mtimes are compared with for RACY_MS (default: the system
+ * clock, which stamps the files); it never reaches a listing.
  */
 export function listSupportingFiles(
   dir: string,
-  prior?: ReadonlyMap<string, FileStat>,
+  prior?: FolderStats,
+  clock: () => number = Date.now,
 ): FolderListing {
+  if (prior?.dirs !== undefined && unchanged(dir, prior.dirs, prior.files)) {
+    const stats = [...prior.files.values()];
+    return {
+      files: stats.map((f) => ({ path: f.path, digest: f.digest, size: f.size })),
+      truncated: false,
+      stats,
+      dirs: prior.dirs,
+      reused: true,
+      hashed: 0,
+      problems: [],
+    };
+  }
+  // The common folder: its SKILL.md and nothing else (one listing of names, no walk).
+  if (onlySkillFile(dir)) {
+    return {
+      files: [],
+      truncated: false,
+      stats: [],
+      dirs: [],
+      reused: false,
+      hashed: 0,
+      problems: [],
+    };
+  }
+  const dirs: DirStat[] = [];
+  let clean = true;
   const walked = walkFiles(dir, (name) => name !== '', {
     allowedRoots: [dir],
     maxDepth: MAX_SKILL_DEPTH,
     maxEntries: MAX_SKILL_ENTRIES,
+    onDir: (d, real) => {
+      // Taken before the folder is listed: an entry made after the listing changes it.
+      const st = d === real ? lstatOrUndefined(d) : undefined;
+      if (st?.isDirectory() && clock() - st.mtimeMs >= RACY_MS)
+        dirs.push({ path: toPosixRelative(dir, d), mtime_ms: st.mtimeMs });
+      else clean = false;
+    },
   });
   // A folder holding its own SKILL.md is another skill: neither its files nor its problems are ours.
   const nested = walked.files
@@ -109,7 +179,10 @@ export function listSupportingFiles(
   let hashed = 0;
   for (const { f, rel } of candidates) {
     // Reached through a link (its real path is not where it was walked): never listed.
-    if (f.realPath !== f.path) continue;
+    if (f.realPath !== f.path) {
+      clean = false;
+      continue;
+    }
     if (f.isFile === false) {
       problems.push(problem('NOT_A_FILE', f.path, `${f.path} is not a regular file; not listed`));
       continue;
@@ -126,7 +199,7 @@ export function listSupportingFiles(
       truncated = true;
       continue;
     }
-    const known = prior?.get(rel);
+    const known = prior?.files.get(rel);
     let stat: FileStat;
     if (known && known.size === f.size && known.mtime_ms === f.mtimeMs) {
       stat = known;
@@ -149,7 +222,45 @@ export function listSupportingFiles(
     files.push({ path: rel, digest: stat.digest, size: stat.size });
     stats.push(stat);
   }
-  return { files, truncated, stats, hashed, problems };
+  clean = clean && !truncated && problems.length === 0;
+  return { files, truncated, stats, ...(clean ? { dirs } : {}), reused: false, hashed, problems };
+}
+
+// True when every recorded folder is still a folder with the mtime recorded (no entry was made,
+// removed or renamed in it) and every recorded file a regular file of the recorded size and mtime.
+function unchanged(
+  dir: string,
+  dirs: readonly DirStat[],
+  files: ReadonlyMap<string, FileStat>,
+): boolean {
+  for (const d of dirs) {
+    const st = lstatOrUndefined(path.join(dir, ...d.path.split('/')));
+    if (!st?.isDirectory() || st.mtimeMs !== d.mtime_ms) return false;
+  }
+  for (const f of files.values()) {
+    const st = lstatOrUndefined(path.join(dir, ...f.path.split('/')));
+    if (!st?.isFile() || st.size !== f.size || st.mtimeMs !== f.mtime_ms) return false;
+  }
+  return true;
+}
+
+// True when `dir` holds only its SKILL.md (a folder that cannot be listed is walked, which says why).
+function onlySkillFile(dir: string): boolean {
+  try {
+    return readdirSync(dir).every((n) => n === 'SKILL.md');
+  } catch {
+    // The walk reports the folder as UNREADABLE with its reason.
+    return false;
+  }
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    // Gone: the caller treats it as changed.
+    return undefined;
+  }
 }
 
 // One read of a listed file: its path must still be its own real path (no folder on the way swapped

@@ -194,7 +194,7 @@ function supportingDrift(db: Db): DriftedFile[] {
         drift('changed');
         continue;
       }
-      const k = known?.get(f.path);
+      const k = known?.files.get(f.path);
       if (k && k.digest === f.digest && k.size === st.size && k.mtime_ms === st.mtimeMs) continue;
       const bytes = readBytesCapped(abs, f.size, abs, true);
       if (!bytes.ok || sha256Of(bytes.bytes) !== f.digest) drift('changed');

@@ -25,6 +25,11 @@ export interface WalkOptions {
   readonly maxDepth?: number;
   /** Most directory entries looked at in one walk. Default 500,000. */
   readonly maxEntries?: number;
+  /**
+   * Called with each folder (as walked, and its real path) just before it is listed, so a caller can
+   * stat it first: a folder's mtime taken before its listing changes with any entry made after it.
+   */
+  readonly onDir?: (dir: string, real: string) => void;
 }
 
 /** Default walk bounds. */
@@ -76,6 +81,7 @@ export function walkFiles(
   ];
   while (stack.length > 0) {
     const { dir, real, depth } = stack.pop()!;
+    options.onDir?.(dir, real);
     let dirents: Dirent[];
     try {
       dirents = readdirSync(dir, { withFileTypes: true });

@@ -8,7 +8,7 @@
  * backends (the `postgres` project gives PostgreSQL catalogs through newCatalogPath).
  */
 import { createHash } from 'node:crypto';
-import { rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ import {
   manifestIdOf,
   type SkillFile,
 } from '../../src/catalog/index.js';
-import { skillMd, tmpTree } from '../support/cli.js';
+import { skillMd, tmpTree, writeTree } from '../support/cli.js';
 import { NOW, codeOf, indexTree, newCatalogPath } from './support.js';
 
 const sha256 = (b: Buffer | string): string =>
@@ -59,6 +59,14 @@ function library(): string {
 
 function files(catalog: string, skillId: string): readonly SkillFile[] {
   return router(catalog).listSkillFiles(skillId).files;
+}
+
+// Sets every folder below `dir` (and itself) to an mtime long past, as an untouched library has.
+function age(dir: string): void {
+  const stamp = 1_700_000_000;
+  for (const e of readdirSync(dir, { withFileTypes: true }))
+    if (e.isDirectory()) age(path.join(dir, e.name));
+  utimesSync(dir, stamp, stamp);
 }
 
 function generationOf(r: IndexReport): string {
@@ -151,6 +159,8 @@ describe('supporting files recorded at index time', () => {
 
     const same = indexTree(catalog, lib);
     expect(same.supporting_files.hashed).toBe(0);
+    // Folders listed within RACY_MS of their last change are walked again, never trusted on mtime.
+    expect(same.supporting_files.reused).toBe(0);
     expect(same.publish!.changed).toBe(false);
     expect(same.changed).toEqual([]);
 
@@ -205,6 +215,55 @@ describe('supporting files recorded at index time', () => {
       computeGeneration(members, getCatalogStatus({ catalog }).published!.policy),
     );
     expect(files(catalog, 'tool')).toEqual([]);
+  });
+
+  it('a folder unchanged since a clean listing is not walked again; an entry made in any of its folders is seen', () => {
+    const lib = library();
+    const tool = path.join(lib, 'tool');
+    const catalog = newCatalogPath();
+    age(tool);
+    expect(indexTree(catalog, lib).supporting_files.reused).toBe(0);
+    const again = indexTree(catalog, lib);
+    expect(again.supporting_files).toMatchObject({ reused: 1, hashed: 0, listed: 2 });
+    // A rename changes its folder's mtime: walked, the file found under its new name.
+    renameSync(path.join(tool, 'scripts/run.py'), path.join(tool, 'scripts/go.py'));
+    const renamed = indexTree(catalog, lib);
+    expect(renamed.supporting_files.reused).toBe(0);
+    expect(files(catalog, 'tool').map((f) => f.path)).toEqual([
+      'references/guide.md',
+      'scripts/go.py',
+    ]);
+    age(tool);
+    indexTree(catalog, lib);
+    expect(indexTree(catalog, lib).supporting_files.reused).toBe(1);
+    // A nested skill made in a sub-folder: its files leave this skill's listing.
+    writeTree(tool, {
+      'references/deep/SKILL.md': skillMd('deep', 'A skill made inside a references folder'),
+      'references/deep/x.txt': 'x\n',
+    });
+    const nested = indexTree(catalog, lib);
+    expect(nested.added).toEqual(['deep']);
+    expect(files(catalog, 'tool').map((f) => f.path)).toEqual([
+      'references/guide.md',
+      'scripts/go.py',
+    ]);
+    expect(files(catalog, 'deep').map((f) => f.path)).toEqual(['x.txt']);
+    age(tool);
+    indexTree(catalog, lib);
+    expect(indexTree(catalog, lib).supporting_files.reused).toBe(2);
+    // A file replaced by a link out: walked, the link never recorded.
+    const outside = tmpTree({ 'secret.txt': 'outside\n' }, 'skilldex-out-');
+    rmSync(path.join(tool, 'scripts/go.py'));
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(tool, 'scripts/go.py'));
+    const linked = indexTree(catalog, lib);
+    expect(linked.supporting_files.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT']);
+    expect(files(catalog, 'tool').map((f) => f.path)).toEqual(['references/guide.md']);
+    // A listing with a problem is not clean: walked (and the problem told) on every run.
+    age(tool);
+    indexTree(catalog, lib);
+    const still = indexTree(catalog, lib);
+    expect(still.supporting_files.reused).toBe(1);
+    expect(still.supporting_files.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT']);
   });
 
   it('a file changed after indexing is INDEX_DRIFT on read and drift in status, until a re-index', () => {
