@@ -59,7 +59,10 @@ export interface SupportingFilesSummary {
   readonly truncated: number;
   /** Skill folders not walked again: nothing in them changed since the last index. */
   readonly reused: number;
-  /** Entries not listed for a reason worth telling: links out, unreadable or non-regular files. */
+  /**
+   * Files not listed for a reason worth telling: not regular, vanished or unreadable, swapped for a
+   * link, or grown while read. Links out of a skill folder are in `skipped`, as discovery reports them.
+   */
   readonly problems: readonly Problem[];
 }
 

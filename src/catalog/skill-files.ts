@@ -95,7 +95,10 @@ export interface FolderListing extends SkillFiles {
   readonly reused: boolean;
   /** Files read and hashed by this listing (the others kept their recorded digest). */
   readonly hashed: number;
-  /** Entries left out for a reason worth telling: links out, unreadable or non-regular files, bounds. */
+  /**
+   * Files left out for a reason worth telling: not regular, vanished, unreadable, swapped for a link
+   * or grown past a bound while being read. (Links out and unreadable folders are discovery's skips.)
+   */
   readonly problems: readonly Problem[];
 }
 
@@ -163,8 +166,11 @@ export function listSupportingFiles(
     .filter((f) => path.basename(f.path) === 'SKILL.md' && path.dirname(f.path) !== dir)
     .map((f) => path.dirname(f.path) + path.sep);
   const ours = (p: string): boolean => !nested.some((n) => p.startsWith(n));
-  const problems: Problem[] = walked.problems.filter((p) => ours(p.path));
-  let truncated = problems.some((p) => p.code === 'WALK_LIMIT');
+  // What the walk refused (links out, loops, unreadable folders) discovery's walk of the scope
+  // reports already, as skips; here it only makes the listing unclean, and a bound truncates it.
+  const refused = walked.problems.filter((p) => ours(p.path));
+  let truncated = refused.some((p) => p.code === 'WALK_LIMIT');
+  const problems: Problem[] = [];
   const candidates = walked.files
     .filter((f) => f.path !== path.join(dir, 'SKILL.md') && ours(f.path))
     .map((f) => {
@@ -222,7 +228,7 @@ export function listSupportingFiles(
     files.push({ path: rel, digest: stat.digest, size: stat.size });
     stats.push(stat);
   }
-  clean = clean && !truncated && problems.length === 0;
+  clean = clean && !truncated && problems.length === 0 && refused.length === 0;
   return { files, truncated, stats, ...(clean ? { dirs } : {}), reused: false, hashed, problems };
 }
 

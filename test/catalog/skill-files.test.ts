@@ -7,6 +7,7 @@
  * and drift in `status`; rollback and `catalog copy` keep each generation's listing. Runs on both
  * backends (the `postgres` project gives PostgreSQL catalogs through newCatalogPath).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -100,11 +101,11 @@ describe('supporting files recorded at index time', () => {
     expect(files(catalog, 'nested')).toEqual([
       { path: 'inner.txt', digest: sha256('inner\n'), size: 6 },
     ]);
-    // The links out are told, never recorded; the link inside is simply not a file of its own.
+    // The links out are told (as discovery's skips), never recorded; the link inside is simply not
+    // a file of its own.
     expect(report.supporting_files).toMatchObject({ listed: 3, hashed: 3, truncated: 0 });
-    expect(
-      report.supporting_files.problems.map((p) => [p.code, path.basename(p.path)]).sort(),
-    ).toEqual([
+    expect(report.supporting_files.problems).toEqual([]);
+    expect(report.skipped.map((k) => [k.code, path.basename(k.path)]).sort()).toEqual([
       ['PATH_OUTSIDE_ROOT', 'link-out.txt'],
       ['PATH_OUTSIDE_ROOT', 'linked-dir'],
     ]);
@@ -117,6 +118,20 @@ describe('supporting files recorded at index time', () => {
     expect(router(catalog).readSkillFile('tool', 'scripts/run.py').bytes.toString()).toBe(
       'print("hello")\n',
     );
+  });
+
+  it('a FIFO in a skill folder is told, never listed or opened (the index does not hang)', () => {
+    const lib = library();
+    execFileSync('mkfifo', [path.join(lib, 'tool/scripts/pipe')]);
+    const catalog = newCatalogPath();
+    const report = indexTree(catalog, lib);
+    expect(report.supporting_files.problems.map((p) => [p.code, path.basename(p.path)])).toEqual([
+      ['NOT_A_FILE', 'pipe'],
+    ]);
+    expect(files(catalog, 'tool').map((f) => f.path)).toEqual([
+      'references/guide.md',
+      'scripts/run.py',
+    ]);
   });
 
   it('bounds: at most MAX_SKILL_FILES files and MAX_SKILL_FILES_BYTES bytes, marked truncated', () => {
@@ -256,14 +271,14 @@ describe('supporting files recorded at index time', () => {
     rmSync(path.join(tool, 'scripts/go.py'));
     symlinkSync(path.join(outside, 'secret.txt'), path.join(tool, 'scripts/go.py'));
     const linked = indexTree(catalog, lib);
-    expect(linked.supporting_files.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT']);
+    expect(linked.skipped.map((k) => k.code)).toEqual(['PATH_OUTSIDE_ROOT']);
     expect(files(catalog, 'tool').map((f) => f.path)).toEqual(['references/guide.md']);
-    // A listing with a problem is not clean: walked (and the problem told) on every run.
+    // A folder holding a link is not clean: walked on every run.
     age(tool);
     indexTree(catalog, lib);
     const still = indexTree(catalog, lib);
     expect(still.supporting_files.reused).toBe(1);
-    expect(still.supporting_files.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT']);
+    expect(files(catalog, 'tool').map((f) => f.path)).toEqual(['references/guide.md']);
   });
 
   it('a file changed after indexing is INDEX_DRIFT on read and drift in status, until a re-index', () => {
