@@ -24,13 +24,12 @@
  * whose folders all had an mtime older than RACY_MS when they were listed: an entry made within the
  * file system's timestamp granularity of a listing could leave its folder's mtime as it was.
  */
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { problem, type Problem } from '../errors.js';
 import {
   SKIPPED_DIRS,
   readBytesCapped,
-  realpathOrUndefined,
   sha256Of,
   toPosixRelative,
   walkFiles,
@@ -260,6 +259,17 @@ function onlySkillFile(dir: string): boolean {
   }
 }
 
+// The real path by one realpath(3) call: Node's JS realpathSync lstats every component of the path,
+// which cost more than reading and hashing a small file here (measured: bench/results/index-files.md).
+function realPathOf(p: string): string | undefined {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    // Gone or unresolvable: not the path it was, so not read.
+    return undefined;
+  }
+}
+
 function lstatOrUndefined(p: string): Stats | undefined {
   try {
     return lstatSync(p);
@@ -276,7 +286,7 @@ function readListed(
   rel: string,
   maxBytes: number,
 ): { ok: true; bytes: Buffer; mtimeMs: number } | { ok: false; problem: Problem } {
-  if (realpathOrUndefined(file) !== file) {
+  if (realPathOf(file) !== file) {
     return {
       ok: false,
       problem: problem(
