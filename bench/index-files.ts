@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   }
   lines.push(
     '',
-    'The baseline (when given) is the previous build, which listed supporting files at a server’s first listing, not at index time, so its index does not read them: the ratio is the whole price of recording them. "Files re-hashed" is the index report’s `supporting_files.hashed` (the baseline has none).',
+    'The baseline (when given) is the previous build, which listed supporting files at a server’s first listing, not at index time, so its index does not read them: the ratio is the whole price of recording them. "Files re-hashed" is the index report’s `supporting_files.hashed` (the baseline has none). What this build adds per skill: a folder holding only SKILL.md costs one listing of names (readdir) on every index; a folder with files is walked and every file read and hashed once on the first index, then, while nothing in it changes, costs one lstat per sub-folder and per file (no walk, no read). The 1 % row of this build also publishes a new generation (the baseline does not see the change, so publishes nothing): the two columns do different work there. Load on this shared machine moves single figures by ±30 %; compare the paired ratios.',
   );
   writeResult('index-files', lines.join('\n'));
 }
