@@ -10,7 +10,6 @@
 import { SkilldexError } from '../errors.js';
 import type { CatalogStatement, Db } from './db-type.js';
 import {
-  NO_FILES,
   type DirStat,
   type FileStat,
   type FolderListing,
@@ -143,22 +142,6 @@ export class FileRecordWriter {
   dropStats(dir: string): void {
     this.deleteStats.run(dir);
   }
-}
-
-/** The listing of manifest `manifestId` in `db`, or NO_FILES for null; CATALOG_CORRUPT when missing. */
-export function manifestOf(db: Db, manifestId: string | null): SkillFiles {
-  if (manifestId === null) return NO_FILES;
-  const row = db
-    .prepare(`SELECT truncated, files FROM file_manifests WHERE manifest_id = ?`)
-    .get(manifestId) as ManifestRow | undefined;
-  if (!row) {
-    throw new SkilldexError(
-      'CATALOG_CORRUPT',
-      `the catalog names files listing ${manifestId} but does not hold it`,
-      { manifest_id: manifestId },
-    );
-  }
-  return listingOf(row);
 }
 
 function corrupt(cause: unknown): SkilldexError {

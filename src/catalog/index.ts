@@ -28,7 +28,6 @@ export {
   MAX_SKILL_FILES,
   MAX_SKILL_FILES_BYTES,
   NO_FILES,
-  compareUtf8,
   listSupportingFiles,
   manifestIdOf,
   type DirStat,
