@@ -12,6 +12,7 @@ const POSTGRES_SUITES = [
   'test/router/property.test.ts',
   'test/catalog/lifecycle.test.ts',
   'test/catalog/generation.test.ts',
+  'test/catalog/skill-files.test.ts',
   'test/mcp/tools.test.ts',
 ];
 

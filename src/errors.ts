@@ -138,7 +138,7 @@ export const ERROR_CODES = {
   },
   INDEX_DRIFT: {
     exit: 3,
-    when: 'the file on disk is missing or no longer hashes to the revision',
+    when: 'the file on disk is missing or no longer hashes to the revision (a supporting file: to the digest recorded at index time)',
     hint: 'the file changed or vanished since indexing: re-index',
   },
   SKILL_NOT_FOUND: {

@@ -99,6 +99,7 @@ export {
   type IngestSummary,
   type LifecycleState,
   type PublishResult,
+  type SupportingFilesSummary,
 } from './catalog/index.js';
 export {
   DEFAULT_LIMIT,
@@ -152,8 +153,10 @@ export {
   type LearnReport,
   type SearchRequest,
   type SearchResult,
+  type ServedFilesPage,
   type ServedPage,
   type ServedSkill,
+  type ServedSkillWithFiles,
   DEFAULT_RECENT_REVISIONS,
   describeSkill,
   locateSkills,

@@ -1,10 +1,11 @@
 /**
  * `skilldex catalog copy FROM TO`: a whole catalog from one backend to another (SQLite file ↔
  * PostgreSQL, or the same kind): every revision, generation and its members, lifecycle state and
- * history, the serving tables of the published generation, and the telemetry and usage examples
- * beside it. Into an empty target only, in one transaction there; verified afterwards by reading
- * the generation history back from the target and recomputing the published generation's id from
- * its members.
+ * history, the supporting-file listings and their stats, the serving tables of the published
+ * generation, and the telemetry and usage examples beside it. Into an empty target only, in one
+ * transaction there; verified afterwards by reading the generation history back from the target,
+ * recomputing every files listing's id from its files and the published generation's id from its
+ * members. A source of an older schema is copied as it is and reads as migrated in the target.
  */
 import { existsSync } from 'node:fs';
 import { SkilldexError } from '../errors.js';
@@ -17,6 +18,8 @@ import {
 } from './db.js';
 import { dialectOf, type Db } from './db-type.js';
 import { computeGeneration, type Member } from './generation.js';
+import { listingOf, type ManifestRow } from './file-manifests.js';
+import { manifestIdOf } from './skill-files.js';
 import { isPgLocation } from './location.js';
 import { TELEMETRY_SCHEMA, USAGE_SCHEMA } from './side-schema.js';
 import { telemetryPathFor } from './telemetry.js';
@@ -34,7 +37,11 @@ const CATALOG_TABLES = [
   'vocab',
   'postings',
   'serving_docs',
+  'file_manifests',
+  'file_stats',
 ] as const;
+/** Tables an older schema may lack (created by a later migration): copied when the source has them. */
+const LATER_TABLES: ReadonlySet<string> = new Set(['file_manifests', 'file_stats']);
 /** Side tables (telemetry, usage examples). */
 const SIDE_TABLES = ['events', 'counts', 'usage_examples'] as const;
 /** meta keys that belong to the target's own schema, not to the catalog's content. */
@@ -74,7 +81,8 @@ export function copyCatalog(from: string, to: string): CopyReport {
     try {
       dst
         .transaction(() => {
-          for (const t of CATALOG_TABLES) rows[t] = copyTable(src, dst, t);
+          for (const t of CATALOG_TABLES)
+            rows[t] = LATER_TABLES.has(t) && !hasTable(src, t) ? 0 : copyTable(src, dst, t);
           // SQLite's FTS5 index of policies v1/v2 is derived from `serving`: rebuilt, not copied.
           if (dialectOf(dst) === 'sqlite')
             dst.exec(`INSERT INTO serving_fts (serving_fts) VALUES ('rebuild')`);
@@ -202,15 +210,20 @@ function verify(
   if (pb) {
     const members = dst
       .prepare(
-        `SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ? ORDER BY skill_id`,
+        `SELECT skill_id, revision_id, state, manifest_id FROM generation_members WHERE seq = ? ORDER BY skill_id`,
       )
       .all(pb.seq) as Member[];
     recomputed = computeGeneration(members, pb.policy);
   }
+  // Every listing still hashes to the id it is stored under.
+  const badListing = (
+    dst.prepare(`SELECT manifest_id, truncated, files FROM file_manifests`).all() as ManifestRow[]
+  ).some((m) => manifestIdOf(listingOf(m)) !== m.manifest_id);
   if (
     a.join() !== b.join() ||
     pa?.generation_id !== pb?.generation_id ||
-    (pb && recomputed !== pb.generation_id)
+    (pb && recomputed !== pb.generation_id) ||
+    badListing
   ) {
     throw new SkilldexError(
       'CATALOG_CORRUPT',

@@ -7,6 +7,7 @@
  */
 import { SkilldexError } from '../errors.js';
 import { CatalogReader } from './reader.js';
+import { FILES_SCHEMA_VERSION } from './queries-files.js';
 import type { GenerationCounts } from './publish.js';
 import type { GenerationInfo } from './status.js';
 import type { LifecycleState } from './lifecycle.js';
@@ -223,9 +224,14 @@ export class CatalogExplorer {
       const added = this.reader.prepare(
         `SELECT skill_id FROM generation_members WHERE seq = @seq AND skill_id NOT IN (SELECT skill_id FROM generation_members WHERE seq = @parent) ORDER BY skill_id`,
       );
+      // From migration 3 a member also changes when only its supporting files did.
+      const files =
+        this.reader.schemaVersion() >= FILES_SCHEMA_VERSION
+          ? ' OR m.manifest_id IS DISTINCT FROM p.manifest_id'
+          : '';
       const changed = this.reader.prepare(
         `SELECT m.skill_id FROM generation_members m JOIN generation_members p ON p.seq = @parent AND p.skill_id = m.skill_id
-         WHERE m.seq = @seq AND (m.revision_id != p.revision_id OR m.state != p.state) ORDER BY m.skill_id`,
+         WHERE m.seq = @seq AND (m.revision_id != p.revision_id OR m.state != p.state${files}) ORDER BY m.skill_id`,
       );
       const retired = this.reader.prepare(
         `SELECT skill_id FROM generation_members WHERE seq = @parent AND skill_id NOT IN (SELECT skill_id FROM generation_members WHERE seq = @seq) ORDER BY skill_id`,

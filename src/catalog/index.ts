@@ -25,7 +25,25 @@ export {
   type IngestGuards,
   type IngestSummary,
   type ProgressFn,
+  type SupportingFilesSummary,
 } from './ingest.js';
+export {
+  MAX_SKILL_DEPTH,
+  MAX_SKILL_ENTRIES,
+  RACY_MS,
+  MAX_SKILL_FILES,
+  MAX_SKILL_FILES_BYTES,
+  NO_FILES,
+  listSupportingFiles,
+  manifestIdOf,
+  type DirStat,
+  type FileStat,
+  type FolderStats,
+  type FolderListing,
+  type SkillFile,
+  type SkillFiles,
+} from './skill-files.js';
+export { FILES_SCHEMA_VERSION, servedFilesBetween, servedFilesOf } from './queries-files.js';
 export { publishWorkingSet, type GenerationCounts, type PublishResult } from './publish.js';
 export { setLifecycle, type LifecycleChange, type LifecycleState } from './lifecycle.js';
 export {

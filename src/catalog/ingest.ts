@@ -1,10 +1,14 @@
 /**
  * Incremental ingest (issue #3 "skilldex index"): discover the scopes, skip files unchanged by size
- * and mtime (then by hash), record new revisions, retire skills whose files are gone, and update the
- * working set in one transaction. Publishing is a separate step (publish.ts) so `--no-publish` can
- * stage a working set. A crash before COMMIT changes nothing; the next run starts over from disk.
+ * and mtime (then by hash), record new revisions, list each indexed skill's supporting files
+ * (skill-files.ts; a file unchanged by size and mtime keeps its recorded digest), retire skills
+ * whose files are gone, and update the working set in one transaction. A skill whose SKILL.md is
+ * unchanged but whose supporting files changed gets the new listing and counts as changed.
+ * Publishing is a separate step (publish.ts) so `--no-publish` can stage a working set. A crash
+ * before COMMIT changes nothing; the next run starts over from disk.
  */
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import { SkilldexError, type Problem } from '../errors.js';
 import {
   enumerateSkillFiles,
@@ -22,6 +26,8 @@ import {
 import type { Db } from './db.js';
 import type { RevisionRow } from './rows.js';
 import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
+import { listSupportingFiles, manifestIdOf, type FolderListing } from './skill-files.js';
+import { FileRecordWriter, decodeStats, encodeStats, readFileStats } from './file-manifests.js';
 
 /** Progress of an ingest: files looked at so far out of the total. */
 export type ProgressFn = (done: number, total: number) => void;
@@ -38,6 +44,25 @@ export interface IngestSummary {
   readonly skipped: readonly SkippedFile[];
   readonly duplicates: readonly DuplicateGroup[];
   readonly shadowed: readonly ShadowedSkill[];
+  readonly problems: readonly Problem[];
+  /** The supporting files of the indexed skills (skill-files.ts). */
+  readonly supporting_files: SupportingFilesSummary;
+}
+
+/** What an ingest saw of the indexed skills' supporting files. */
+export interface SupportingFilesSummary {
+  /** Files listed, over every indexed skill. */
+  readonly listed: number;
+  /** Files whose bytes were read this run (the rest were unchanged by size and mtime). */
+  readonly hashed: number;
+  /** Skills whose listing a bound cut short. */
+  readonly truncated: number;
+  /** Skill folders not walked again: nothing in them changed since the last index. */
+  readonly reused: number;
+  /**
+   * Files not listed for a reason worth telling: not regular, vanished or unreadable, swapped for a
+   * link, or grown while read. Links out of a skill folder are in `skipped`, as discovery reports them.
+   */
   readonly problems: readonly Problem[];
 }
 
@@ -147,6 +172,7 @@ export function ingestSkills(
   onProgress?.(files.length, files.length);
   const ids = resolveIdentities(records);
   const byPath = new Map(records.map((r) => [r.path, r]));
+  const listings = listFolders(db, ids.skills);
 
   const transaction = db.transaction(() => {
     if ((db.pragma('data_version', { simple: true }) as number) !== versionAtStart) {
@@ -160,15 +186,18 @@ export function ingestSkills(
     }
     const before = new Map<string, string | null>();
     const provenanceBefore = new Map<string, string>();
+    const manifestBefore = new Map<string, string | null>();
     for (const r of db
-      .prepare(`SELECT skill_id, revision_id, provenance FROM skills`)
+      .prepare(`SELECT skill_id, revision_id, provenance, manifest_id FROM skills`)
       .iterate() as Iterable<{
       skill_id: string;
       revision_id: string | null;
       provenance: string;
+      manifest_id: string | null;
     }>) {
       before.set(r.skill_id, r.revision_id);
       provenanceBefore.set(r.skill_id, r.provenance);
+      manifestBefore.set(r.skill_id, r.manifest_id);
     }
     const countRevisions = db.prepare(`SELECT count(*) AS n FROM revisions WHERE skill_id = ?`);
     const insertRevision = db.prepare(
@@ -180,9 +209,11 @@ export function ingestSkills(
            scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms)`,
     );
     const upsertSkill = db.prepare(
-      `INSERT INTO skills (skill_id, revision_id, provenance) VALUES (?, ?, ?)
-         ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, provenance = excluded.provenance`,
+      `INSERT INTO skills (skill_id, revision_id, provenance, manifest_id) VALUES (?, ?, ?, ?)
+         ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, provenance = excluded.provenance,
+           manifest_id = excluded.manifest_id`,
     );
+    const fileRecords = new FileRecordWriter(db);
     const added: string[] = [];
     const changed: string[] = [];
     let unchanged = 0;
@@ -190,6 +221,11 @@ export function ingestSkills(
     for (const r of ids.skills) {
       const had = before.get(r.skill_id);
       const provenance = JSON.stringify(r.provenance);
+      const listing = listings.bySkill.get(r.skill_id)!;
+      // A new listing is stored before anything names it (a stored one holds the same files).
+      const filesChanged = (manifestBefore.get(r.skill_id) ?? null) !== listing.manifest_id;
+      if (filesChanged && listing.manifest_id !== null)
+        fileRecords.storeManifest(listing.manifest_id, listing);
       // Unchanged file at the same path: nothing to write (the common case of a re-index).
       const priorFile = prior.get(r.path);
       if (
@@ -197,9 +233,10 @@ export function ingestSkills(
         priorFile?.revision_id === r.revision_id &&
         priorFile.real_path === r.real_path
       ) {
-        if (provenanceBefore.get(r.skill_id) !== provenance)
-          upsertSkill.run(r.skill_id, r.revision_id, provenance);
-        unchanged++;
+        if (provenanceBefore.get(r.skill_id) !== provenance || filesChanged)
+          upsertSkill.run(r.skill_id, r.revision_id, provenance, listing.manifest_id);
+        if (filesChanged) changed.push(r.skill_id);
+        else unchanged++;
         continue;
       }
       const existing = getRevision.get(r.skill_id, r.revision_id) as RevisionRow | undefined;
@@ -229,14 +266,16 @@ export function ingestSkills(
         body_terms:
           r.body_excerpt !== undefined ? JSON.stringify(bodyTermsOf(r.body_excerpt)) : null,
       });
-      upsertSkill.run(r.skill_id, r.revision_id, provenance);
+      upsertSkill.run(r.skill_id, r.revision_id, provenance, listing.manifest_id);
       if (had === undefined || had === null) added.push(r.skill_id);
-      else if (had !== r.revision_id) changed.push(r.skill_id);
+      else if (had !== r.revision_id || filesChanged) changed.push(r.skill_id);
       else unchanged++;
     }
     const kept = new Set(ids.skills.map((r) => r.skill_id));
     const removed: string[] = [];
-    const retire = db.prepare(`UPDATE skills SET revision_id = NULL WHERE skill_id = ?`);
+    const retire = db.prepare(
+      `UPDATE skills SET revision_id = NULL, manifest_id = NULL WHERE skill_id = ?`,
+    );
     for (const [id, rev] of before) {
       if (rev !== null && !kept.has(id)) {
         retire.run(id);
@@ -279,6 +318,17 @@ export function ingestSkills(
     }
     const dropFile = db.prepare(`DELETE FROM files WHERE path = ?`);
     for (const p of prior.keys()) if (!keep.has(p)) dropFile.run(p);
+    // The stats of every folder with supporting files, for the next run (by diff); folders without
+    // any, and folders no indexed skill lives in any more, have no row.
+    const seen = new Set<string>();
+    for (const l of listings.bySkill.values()) {
+      seen.add(l.dir);
+      const want = l.stats.length > 0 ? encodeStats(l) : undefined;
+      if (want === l.priorStats) continue;
+      if (want !== undefined) fileRecords.writeStats(l.dir, want);
+      else fileRecords.dropStats(l.dir);
+    }
+    for (const dir of listings.priorDirs) if (!seen.has(dir)) fileRecords.dropStats(dir);
     if (!guards.allowShrink) refuseShrink(db, removed);
     if (guards.dryRun) throw new DryRunDone({ added, changed, removed, unchanged });
     return { added, changed, removed, unchanged };
@@ -299,6 +349,52 @@ export function ingestSkills(
     duplicates: ids.duplicates,
     shadowed: ids.shadowed,
     problems: scopes.problems,
+    supporting_files: listings.summary,
+  };
+}
+
+/** A skill's listing as ingest records it: its folder, manifest id and the prior stats JSON. */
+interface SkillListing extends FolderListing {
+  readonly dir: string;
+  readonly manifest_id: string | null;
+  readonly priorStats: string | undefined;
+}
+
+/** Listings by skill_id, the folders the previous index kept stats of, and the run's totals. */
+interface Listings {
+  readonly bySkill: ReadonlyMap<string, SkillListing>;
+  readonly priorDirs: ReadonlySet<string>;
+  readonly summary: SupportingFilesSummary;
+}
+
+// Lists the supporting files of every indexed skill's folder (before the write transaction, like
+// the SKILL.md reads), reusing the digests the previous index recorded for unchanged files.
+function listFolders(db: Db, skills: readonly SkillRecord[]): Listings {
+  const priorStats = readFileStats(db);
+  const bySkill = new Map<string, SkillListing>();
+  let listed = 0;
+  let hashed = 0;
+  let truncated = 0;
+  let reused = 0;
+  const problems: Problem[] = [];
+  for (const r of skills) {
+    const dir = path.dirname(r.real_path);
+    const priorJson = priorStats.get(dir);
+    const l = listSupportingFiles(
+      dir,
+      priorJson === undefined ? undefined : decodeStats(priorJson),
+    );
+    listed += l.files.length;
+    hashed += l.hashed;
+    if (l.truncated) truncated++;
+    if (l.reused) reused++;
+    problems.push(...l.problems);
+    bySkill.set(r.skill_id, { ...l, dir, manifest_id: manifestIdOf(l), priorStats: priorJson });
+  }
+  return {
+    bySkill,
+    priorDirs: new Set(priorStats.keys()),
+    summary: { listed, hashed, truncated, reused, problems },
   };
 }
 

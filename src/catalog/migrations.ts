@@ -7,7 +7,8 @@
  * re-index), `skills` (the working set with lifecycle state), `generations` + `generation_members`
  * (every published set) with the `published` pointer, and the serving tables of the published
  * generation: `serving`, its FTS5 index `serving_fts` and the fuzzy vocabulary `vocab`; from
- * migration 2 also the bm25f.v3 inverted index `postings` and the per-row statistics `serving_docs`.
+ * migration 2 also the bm25f.v3 inverted index `postings` and the per-row statistics `serving_docs`;
+ * from migration 3 the supporting-file listings `file_manifests` and their stats `file_stats`.
  */
 import { SkilldexError } from '../errors.js';
 import { dialectOf, foreignMessage, tableCount, type Db } from './db-type.js';
@@ -138,6 +139,23 @@ const MIGRATIONS: readonly string[] = [
   DELETE FROM files;
   INSERT INTO meta (key, value) VALUES ('serving_rebuild', '1') ON CONFLICT (key) DO UPDATE SET value = '1';
   `,
+  // 3: supporting files recorded at index time (issue #12; file-manifests.ts). A listing is a
+  // content-addressed row of `file_manifests`; the working set, each generation's members and the
+  // serving rows name theirs (null: no supporting files). `file_stats` keeps each skill folder's
+  // file sizes, mtimes and digests for the next incremental index. Existing rows get null: the next
+  // index lists every skill's folder, and only skills with supporting files change their line in the
+  // generation (generation.ts), so a catalog of SKILL.md-only skills keeps its generation id.
+  `
+  CREATE TABLE file_manifests (
+    manifest_id TEXT PRIMARY KEY,
+    truncated INTEGER NOT NULL CHECK (truncated IN (0, 1)),
+    files TEXT NOT NULL
+  ) STRICT;
+  CREATE TABLE file_stats (dir TEXT PRIMARY KEY, stats TEXT NOT NULL) STRICT;
+  ALTER TABLE skills ADD COLUMN manifest_id TEXT;
+  ALTER TABLE generation_members ADD COLUMN manifest_id TEXT;
+  ALTER TABLE serving ADD COLUMN manifest_id TEXT;
+  `,
 ];
 
 /**
@@ -160,8 +178,11 @@ export function pgMigration(v: number): string {
 /** The schema version this code writes. */
 export const LATEST_VERSION = MIGRATIONS.length;
 
-/** Applies every migration newer than the catalog's `user_version`, each in its own transaction. */
-export function migrate(db: Db, file: string): void {
+/**
+ * Applies every migration newer than the catalog's `user_version` up to `target` (default: all of
+ * them), each in its own transaction. Tests pass a `target` to build a catalog of an older schema.
+ */
+export function migrate(db: Db, file: string, target: number = LATEST_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > LATEST_VERSION) {
     throw new SkilldexError(
@@ -178,7 +199,7 @@ export function migrate(db: Db, file: string): void {
     }
   }
   const pg = dialectOf(db) === 'pg';
-  for (let v = current; v < LATEST_VERSION; v++) {
+  for (let v = current; v < Math.min(target, LATEST_VERSION); v++) {
     db.transaction(() => {
       db.exec(pg ? pgMigration(v) : MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);

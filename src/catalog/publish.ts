@@ -1,8 +1,8 @@
 /**
  * Publishing (docs/integration.md §1, §5): in one immediate transaction, freeze the working set into a new
- * generation (content-derived id, monotonically increasing sequence), bring the serving tables —
- * `serving`, its FTS5 index and the fuzzy vocabulary — to exactly that set by diff, and move the
- * published pointer. Readers in WAL mode keep their snapshot until their read ends, so they never
+ * generation (content-derived id, monotonically increasing sequence; each member keeps its
+ * supporting-files listing), bring the serving tables — `serving`, its FTS5 index and the fuzzy
+ * vocabulary — to exactly that set by diff, and move the published pointer. Readers in WAL mode keep their snapshot until their read ends, so they never
  * see half a generation; a crash before COMMIT leaves the previous generation serving.
  */
 import type { Db } from './db.js';
@@ -43,7 +43,7 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
     .transaction((): PublishResult => {
       const members = db
         .prepare(
-          `SELECT s.skill_id, s.revision_id, s.state, r.real_path FROM skills s
+          `SELECT s.skill_id, s.revision_id, s.state, s.manifest_id, r.real_path FROM skills s
            JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id ORDER BY s.skill_id`,
         )
         .all() as ServingMember[];
@@ -59,7 +59,7 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
       if (current && current.generation_id === generation) {
         // Same content: nothing to publish, but a file that moved must be served from its new path
         // (and serving tables cleared by a migration must be rebuilt).
-        if (rebuild || servingMoved(db, members)) syncServing(db, members);
+        if (rebuild || servingStale(db, members)) syncServing(db, members);
         return { changed: false, seq: current.seq, catalog_generation: generation, counts };
       }
       const seq =
@@ -76,9 +76,10 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
         counts: JSON.stringify(counts),
       });
       const addMember = db.prepare(
-        `INSERT INTO generation_members (seq, skill_id, revision_id, state) VALUES (?, ?, ?, ?)`,
+        `INSERT INTO generation_members (seq, skill_id, revision_id, state, manifest_id) VALUES (?, ?, ?, ?, ?)`,
       );
-      for (const m of members) addMember.run(seq, m.skill_id, m.revision_id, m.state);
+      for (const m of members)
+        addMember.run(seq, m.skill_id, m.revision_id, m.state, m.manifest_id ?? null);
       syncServing(db, members);
       db.prepare(
         `INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
@@ -91,18 +92,22 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
 /** A member plus where its file is now (a moved file keeps its revision but changes path). */
 interface ServingMember extends Member {
   readonly real_path: string;
+  readonly manifest_id: string | null;
 }
 
-// True when a serving row's file moved (same content, same generation, new path).
-function servingMoved(db: Db, members: readonly ServingMember[]): boolean {
-  const paths = new Map<string, string>();
-  for (const r of db.prepare(`SELECT skill_id, real_path FROM serving`).iterate() as Iterable<{
-    skill_id: string;
-    real_path: string;
-  }>) {
-    paths.set(r.skill_id, r.real_path);
+// True when a serving row's file moved (same content, same generation, new path), or names another
+// files listing than its member (rows served before migration 3 name none).
+function servingStale(db: Db, members: readonly ServingMember[]): boolean {
+  const rows = new Map<string, { real_path: string; manifest_id: string | null }>();
+  for (const r of db
+    .prepare(`SELECT skill_id, real_path, manifest_id FROM serving`)
+    .iterate() as Iterable<{ skill_id: string; real_path: string; manifest_id: string | null }>) {
+    rows.set(r.skill_id, r);
   }
-  return members.some((m) => paths.get(m.skill_id) !== m.real_path);
+  return members.some((m) => {
+    const r = rows.get(m.skill_id);
+    return r?.real_path !== m.real_path || r.manifest_id !== m.manifest_id;
+  });
 }
 
 // Brings `serving` (and its FTS index and vocabulary) to exactly `members`, touching only what differs.
@@ -114,6 +119,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       revision_id: string;
       state: string;
       real_path: string;
+      manifest_id: string | null;
       name_tok: string;
       kw_tok: string;
       desc_tok: string;
@@ -121,7 +127,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
   >();
   for (const r of db
     .prepare(
-      `SELECT rowid, skill_id, revision_id, state, real_path, name_tok, kw_tok, desc_tok FROM serving`,
+      `SELECT rowid, skill_id, revision_id, state, real_path, manifest_id, name_tok, kw_tok, desc_tok FROM serving`,
     )
     .iterate() as Iterable<{
     rowid: number;
@@ -129,6 +135,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     revision_id: string;
     state: string;
     real_path: string;
+    manifest_id: string | null;
     name_tok: string;
     kw_tok: string;
     desc_tok: string;
@@ -137,6 +144,8 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
   }
   const getRevision = db.prepare(`SELECT * FROM revisions WHERE skill_id = ? AND revision_id = ?`);
   const setState = db.prepare(`UPDATE serving SET state = ? WHERE rowid = ?`);
+  // A supporting-file change alone leaves the row's text, tokens and postings as they are.
+  const setManifest = db.prepare(`UPDATE serving SET manifest_id = ? WHERE rowid = ?`);
   const del = db.prepare(`DELETE FROM serving WHERE rowid = ?`);
   // The FTS5 index of policies v1 and v2 exists on SQLite only.
   const fts = dialectOf(db) === 'sqlite';
@@ -150,9 +159,9 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     );
   const ins = db.prepare(
     `INSERT INTO serving (rowid, skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st,
-       fwd, len_n, len_k, len_d, len_b, name_terms)
+       fwd, len_n, len_k, len_d, len_b, name_terms, manifest_id)
      VALUES (@rowid, @skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st,
-       @fwd, @len_n, @len_k, @len_d, @len_b, @name_terms)`,
+       @fwd, @len_n, @len_k, @len_d, @len_b, @name_terms, @manifest_id)`,
   );
   const ftsIns =
     fts &&
@@ -192,6 +201,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     const cur = serving.get(m.skill_id);
     if (cur && cur.revision_id === m.revision_id && cur.real_path === m.real_path) {
       if (cur.state !== m.state) setState.run(m.state, cur.rowid);
+      if (cur.manifest_id !== m.manifest_id) setManifest.run(m.manifest_id, cur.rowid);
       continue;
     }
     if (cur) remove(cur);
@@ -235,6 +245,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       len_d: doc.lens[2],
       len_b: doc.lens[3],
       name_terms: countNameTerms(doc.terms),
+      manifest_id: m.manifest_id,
     });
     for (const [term, tf] of doc.terms) {
       let l = addedRows.get(term);

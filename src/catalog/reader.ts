@@ -9,6 +9,7 @@ import { SkilldexError } from '../errors.js';
 import { openCatalogReadOnly, type Db } from './db.js';
 import { isPgLocation } from './location.js';
 import { dialectOf, type CatalogStatement } from './db-type.js';
+import { LATEST_VERSION } from './migrations.js';
 import type { GenerationCounts } from './publish.js';
 
 /** The published generation a snapshot serves. */
@@ -26,6 +27,7 @@ export class CatalogReader {
   private identity: string;
   private highestSeq = 0;
   private statements = new Map<string, CatalogStatement>();
+  private schema = 0;
 
   constructor(readonly file: string) {
     this.db = openCatalogReadOnly(file);
@@ -81,6 +83,16 @@ export class CatalogReader {
     return st;
   }
 
+  /**
+   * The catalog's schema version (migrations.ts). Read again on each call while it is older than
+   * this code's: a writer migrates the catalog under open read-only connections.
+   */
+  schemaVersion(): number {
+    if (this.schema < LATEST_VERSION)
+      this.schema = this.db.pragma('user_version', { simple: true }) as number;
+    return this.schema;
+  }
+
   /** Which engine answers: `sqlite` or `pg`. */
   get dialect(): 'sqlite' | 'pg' {
     return dialectOf(this.db);
@@ -104,6 +116,7 @@ export class CatalogReader {
     this.db.close();
     this.db = db;
     this.identity = id;
+    this.schema = 0;
     if (lineageOf(db) !== before) this.highestSeq = 0;
   }
 }

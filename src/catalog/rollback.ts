@@ -1,6 +1,7 @@
 /**
  * Rollback (issue #11): republish an earlier generation. Its members (kept in
- * `generation_members`, their revisions in `revisions`) become the working set, published through
+ * `generation_members` with their supporting-files listings, their revisions in `revisions`) become
+ * the working set, published through
  * the ordinary publish path as a new sequence with the old content. The next `index` works from
  * the files again.
  */
@@ -41,17 +42,20 @@ export function rollbackWorkingSet(
         );
       const target = findGeneration(db, generation, current);
       const members = db
-        .prepare(`SELECT skill_id, revision_id, state FROM generation_members WHERE seq = ?`)
+        .prepare(
+          `SELECT skill_id, revision_id, state, manifest_id FROM generation_members WHERE seq = ?`,
+        )
         .all(target.seq) as {
         skill_id: string;
         revision_id: string;
         state: string;
+        manifest_id: string | null;
       }[];
-      db.prepare(`UPDATE skills SET revision_id = NULL`).run();
+      db.prepare(`UPDATE skills SET revision_id = NULL, manifest_id = NULL`).run();
       const put = db.prepare(
-        `INSERT INTO skills (skill_id, revision_id, state) VALUES (?, ?, ?) ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, state = excluded.state`,
+        `INSERT INTO skills (skill_id, revision_id, state, manifest_id) VALUES (?, ?, ?, ?) ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, state = excluded.state, manifest_id = excluded.manifest_id`,
       );
-      for (const m of members) put.run(m.skill_id, m.revision_id, m.state);
+      for (const m of members) put.run(m.skill_id, m.revision_id, m.state, m.manifest_id);
       // The ordinary publish path rebuilds the serving tables for the old member list.
       const publish = publishWorkingSet(db, target.policy, now);
       return {

@@ -1,11 +1,14 @@
 /**
  * Operator views of a catalog: `status` (published generation, counts, working-set changes not yet
- * published, files drifted since indexing) and `generations` (the publish history).
+ * published, files drifted since indexing: served SKILL.md files and their recorded supporting
+ * files) and `generations` (the publish history).
  */
-import { statSync } from 'node:fs';
-import { readBytesCapped, sha256Of } from '../fsx/index.js';
+import { lstatSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { readBytesCapped, realpathOrUndefined, sha256Of } from '../fsx/index.js';
 import type { Db } from './db.js';
 import type { GenerationCounts } from './publish.js';
+import { decodeStats, listingOf, readFileStats, type ManifestRow } from './file-manifests.js';
 
 /** One published generation in the history. */
 export interface GenerationInfo {
@@ -18,10 +21,16 @@ export interface GenerationInfo {
   readonly published: boolean;
 }
 
-/** A served file that no longer matches its revision. */
+/**
+ * A served file that no longer matches what was indexed: a skill's SKILL.md (its revision), or one
+ * of its recorded supporting files (its digest; `file` is then its path in the skill folder).
+ */
 export interface DriftedFile {
   readonly skill_id: string;
+  /** The file's absolute path. */
   readonly path: string;
+  /** For a supporting file: its path relative to the skill folder (POSIX). */
+  readonly file?: string;
   readonly reason: 'missing' | 'changed';
 }
 
@@ -70,7 +79,10 @@ export function listGenerations(db: Db): GenerationInfo[] {
   }));
 }
 
-/** Status of the catalog `db` at `file`; checks every served file for drift (stat, then hash if needed). */
+/**
+ * Status of the catalog `db` at `file`; checks every served file, SKILL.md and recorded supporting
+ * files, for drift (stat, then hash when size or mtime differ from the last index).
+ */
 export function catalogStatus(db: Db, file: string): CatalogStatus {
   const gens = listGenerations(db);
   const published = gens.find((g) => g.published) ?? null;
@@ -129,6 +141,18 @@ export function catalogStatus(db: Db, file: string): CatalogStatus {
     if (!bytes.ok || sha256Of(bytes.bytes) !== s.revision_id)
       drifted.push({ skill_id: s.skill_id, path: s.real_path, reason: 'changed' });
   }
+  drifted.push(...supportingDrift(db));
+  drifted.sort((a, b) =>
+    a.skill_id < b.skill_id
+      ? -1
+      : a.skill_id > b.skill_id
+        ? 1
+        : a.path < b.path
+          ? -1
+          : a.path > b.path
+            ? 1
+            : 0,
+  );
   const revs = (db.prepare(`SELECT count(*) AS n FROM revisions`).get() as { n: number }).n;
   return {
     catalog: file,
@@ -138,4 +162,43 @@ export function catalogStatus(db: Db, file: string): CatalogStatus {
     drifted,
     revisions_seen: revs,
   };
+}
+
+// The recorded supporting files of every served skill that are gone or no longer hash to their
+// digest. A file whose size and mtime are those the last index hashed to the same digest is not read.
+function supportingDrift(db: Db): DriftedFile[] {
+  const out: DriftedFile[] = [];
+  const stats = readFileStats(db);
+  for (const s of db
+    .prepare(
+      `SELECT s.skill_id, s.real_path, m.truncated, m.files FROM serving s JOIN file_manifests m ON m.manifest_id = s.manifest_id ORDER BY s.skill_id`,
+    )
+    .iterate() as Iterable<{ skill_id: string; real_path: string } & ManifestRow>) {
+    const dir = path.dirname(s.real_path);
+    const json = stats.get(dir);
+    const known = json === undefined ? undefined : decodeStats(json);
+    for (const f of listingOf(s).files) {
+      const abs = path.join(dir, ...f.path.split('/'));
+      const drift = (reason: DriftedFile['reason']): void => {
+        out.push({ skill_id: s.skill_id, path: abs, file: f.path, reason });
+      };
+      let st;
+      try {
+        st = lstatSync(abs);
+      } catch {
+        drift('missing');
+        continue;
+      }
+      // Served only as a regular file at its own real path (a link there, or on the way, is drift).
+      if (!st.isFile() || realpathOrUndefined(abs) !== abs) {
+        drift('changed');
+        continue;
+      }
+      const k = known?.files.get(f.path);
+      if (k && k.digest === f.digest && k.size === st.size && k.mtime_ms === st.mtimeMs) continue;
+      const bytes = readBytesCapped(abs, f.size, abs, true);
+      if (!bytes.ok || sha256Of(bytes.bytes) !== f.digest) drift('changed');
+    }
+  }
+  return out;
 }

@@ -25,6 +25,11 @@ export interface WalkOptions {
   readonly maxDepth?: number;
   /** Most directory entries looked at in one walk. Default 500,000. */
   readonly maxEntries?: number;
+  /**
+   * Called with each folder (as walked, and its real path) just before it is listed, so a caller can
+   * stat it first: a folder's mtime taken before its listing changes with any entry made after it.
+   */
+  readonly onDir?: (dir: string, real: string) => void;
 }
 
 /** Default walk bounds. */
@@ -37,6 +42,11 @@ export interface WalkedFile {
   /** Device and inode the walk saw; a reader compares them with the file it opens. */
   readonly dev?: number;
   readonly ino?: number;
+  /** Size in bytes and modification time (ms) from the same stat, for incremental re-reads. */
+  readonly size?: number;
+  readonly mtimeMs?: number;
+  /** False when the entry is not a regular file (a FIFO, a socket, a device). */
+  readonly isFile?: boolean;
 }
 
 /** What a walk found and what it refused. */
@@ -71,6 +81,7 @@ export function walkFiles(
   ];
   while (stack.length > 0) {
     const { dir, real, depth } = stack.pop()!;
+    options.onDir?.(dir, real);
     let dirents: Dirent[];
     try {
       dirents = readdirSync(dir, { withFileTypes: true });
@@ -94,7 +105,7 @@ export function walkFiles(
       const full = path.join(dir, d.name);
       let isDir = d.isDirectory();
       let realPath = path.join(real, d.name);
-      let st: { dev: number; ino: number; isDirectory(): boolean } | undefined;
+      let st: FileStat | undefined;
       if (d.isSymbolicLink()) {
         const target = realpathOrUndefined(full);
         if (target === undefined) {
@@ -146,7 +157,15 @@ export function walkFiles(
         files.push(
           st === undefined
             ? { path: full, realPath }
-            : { path: full, realPath, dev: st.dev, ino: st.ino },
+            : {
+                path: full,
+                realPath,
+                dev: st.dev,
+                ino: st.ino,
+                size: st.size,
+                mtimeMs: st.mtimeMs,
+                isFile: st.isFile(),
+              },
         );
       }
     }
@@ -156,7 +175,17 @@ export function walkFiles(
   return { files, problems };
 }
 
-function identityOf(p: string): { dev: number; ino: number; isDirectory(): boolean } | undefined {
+/** The parts of a stat the walk keeps. */
+interface FileStat {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  isDirectory(): boolean;
+  isFile(): boolean;
+}
+
+function identityOf(p: string): FileStat | undefined {
   try {
     return lstatSync(p);
   } catch {

@@ -4,14 +4,16 @@
  * skill's SKILL.md as the resource `skill://<skill-path>/SKILL.md` with `sha256:<hex>` digest and
  * size. `<skill-path>` is the skill's name, or `<plugin>/<name>` for a plugin's skill, so the final
  * segment is always the frontmatter name. Reads verify the digest: drift is an error, never stale
- * bytes. Every other regular file in the skill's folder (scripts, references, assets) is listed too,
- * as `skill://<skill-path>/<file path>` with its digest and size, and read verified against that
- * digest (bounds and confinement: src/router/skill-files.ts).
+ * bytes. The skill's supporting files (scripts, references, assets) are listed too, as the index
+ * recorded them (what is listed, bounds and confinement: src/catalog/skill-files.ts; nothing is
+ * walked at list time), as `skill://<skill-path>/<file path>` with the recorded digest and size,
+ * and read verified against that digest (src/router/skill-files.ts): a file changed or removed
+ * since indexing is INDEX_DRIFT.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { codedFromForeign, type ServedSkill, type SkillFile } from '../index.js';
+import { codedFromForeign, type ServedSkill, type SkillFiles } from '../index.js';
 import type { ServerContext } from './context.js';
 
 /** The extension identifier. */
@@ -108,11 +110,13 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
   low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION]: {} } });
   low.setRequestHandler(ListSkillsRequest, (req) => {
     const page = call(() =>
-      ctx.router.listSkills(req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {}),
+      ctx.router.listSkillsWithFiles(
+        req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {},
+      ),
     );
     return {
       resultType: 'complete',
-      skills: page.skills.map((sk) => entry(sk, filesOf(ctx, sk))),
+      skills: page.skills.map((sk) => entry(sk, sk.supporting)),
       ...(page.next_cursor !== undefined ? { nextCursor: page.next_cursor } : {}),
       ttlMs: TTL_MS,
       cacheScope: 'public',
@@ -125,17 +129,19 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
         ErrorCode.InvalidParams,
         `${req.params.uri} is not the URI of a served SKILL.md`,
       );
-    const skill = call(() => ctx.router.getSkill(id));
+    const listed = call(() => ctx.router.listSkillFiles(id));
     return {
       resultType: 'complete',
-      skill: entry(skill, filesOf(ctx, skill)),
+      skill: entry(listed.skill, listed),
       ttlMs: TTL_MS,
       cacheScope: 'public',
     };
   });
   low.setRequestHandler(ListResourcesRequest, (req) => {
     const page = call(() =>
-      ctx.router.listSkills(req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {}),
+      ctx.router.listSkillsWithFiles(
+        req.params?.cursor !== undefined ? { cursor: req.params.cursor } : {},
+      ),
     );
     return {
       resources: page.skills.flatMap((s) => [
@@ -146,7 +152,7 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
           mimeType: 'text/markdown',
           size: s.size,
         },
-        ...filesOf(ctx, s).files.map((f) => ({
+        ...s.supporting.files.map((f) => ({
           uri: skillFileUri(s, f.path),
           name: `${s.name}/${f.path}`,
           mimeType: mimeTypeOf(f.path),
@@ -174,21 +180,6 @@ export function registerSkillsExtension(server: McpServer, ctx: ServerContext): 
       ],
     };
   });
-}
-
-/** The supporting files of a listed skill; none when it left the generation since the page was read. */
-function filesOf(
-  ctx: ServerContext,
-  s: ServedSkill,
-): { files: readonly SkillFile[]; truncated: boolean } {
-  try {
-    return ctx.router.listSkillFiles(s.skill_id);
-  } catch (err) {
-    const coded = codedFromForeign(err);
-    if (coded?.code === 'SKILL_NOT_FOUND' || coded?.code === 'SKILL_ARCHIVED')
-      return { files: [], truncated: false };
-    throw err;
-  }
 }
 
 // A supporting file: the first candidate skill that lists it; its bytes as text when they are
@@ -267,7 +258,7 @@ function mimeTypeOf(file: string): string {
 
 function entry(
   s: ServedSkill,
-  supporting: { files: readonly SkillFile[]; truncated: boolean },
+  supporting: SkillFiles,
 ): {
   uri: string;
   frontmatter: Record<string, unknown>;

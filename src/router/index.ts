@@ -59,7 +59,14 @@ export {
   type OperatorOptions,
   type RollbackReport,
 } from './operator.js';
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ServedPage, type ServedSkill } from './serve.js';
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type ServedFilesPage,
+  type ServedPage,
+  type ServedSkill,
+  type ServedSkillWithFiles,
+} from './serve.js';
 export {
   HYBRID_LEXICAL_V2,
   POLICY_V2_ID,
@@ -107,9 +114,10 @@ export {
   type CatalogWatch,
   type WatchOptions,
 } from './watch.js';
+// The bounds and shapes of supporting-file listings are the catalog's (it records them at index time).
 export {
   MAX_SKILL_FILES,
   MAX_SKILL_FILES_BYTES,
   type SkillFile,
   type SkillFiles,
-} from './skill-files.js';
+} from '../catalog/index.js';

@@ -22,12 +22,14 @@ import {
   getServedSkill,
   listServedSkillFiles,
   listServedSkills,
+  listServedSkillsWithFiles,
   readServedSkill,
   readServedSkillFile,
+  type ServedFilesPage,
   type ServedPage,
   type ServedSkill,
 } from './serve.js';
-import { SkillFilesMemo, type SkillFile, type SkillFiles } from './skill-files.js';
+import type { SkillFile, SkillFiles } from '../catalog/index.js';
 import {
   FUZZY_PRESCORE_LIMIT,
   SearchCache,
@@ -82,7 +84,6 @@ const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 export class Router {
   private readonly reader: CatalogReader;
   private readonly cache = new SearchCache();
-  private readonly skillFiles = new SkillFilesMemo();
   private readonly telemetry: TelemetryStore | undefined;
   private readonly telemetryFile: string;
   private readonly useUsage: boolean;
@@ -152,6 +153,11 @@ export class Router {
     return listServedSkills(this.reader, options);
   }
 
+  /** A page of served skills, each with the supporting files the index recorded (one snapshot). */
+  listSkillsWithFiles(options: { cursor?: string; limit?: number } = {}): ServedFilesPage {
+    return listServedSkillsWithFiles(this.reader, options);
+  }
+
   /** One served skill with its frontmatter, digest and size. */
   getSkill(skillId: string): ServedSkill & { catalog_generation: string } {
     return getServedSkill(this.reader, skillId);
@@ -162,17 +168,17 @@ export class Router {
     return readServedSkill(this.reader, skillId);
   }
 
-  /** A served skill's supporting files, each with the digest fixed when this Router first listed them. */
+  /** A served skill's supporting files, each with the digest recorded at index time. */
   listSkillFiles(skillId: string): SkillFiles & { skill: ServedSkill; catalog_generation: string } {
-    return listServedSkillFiles(this.reader, this.skillFiles, skillId);
+    return listServedSkillFiles(this.reader, skillId);
   }
 
-  /** One supporting file of a served skill, verified against its listed digest. */
+  /** One supporting file of a served skill, verified against its recorded digest. */
   readSkillFile(
     skillId: string,
     rel: string,
   ): { skill: ServedSkill; file: SkillFile; bytes: Buffer; catalog_generation: string } {
-    return readServedSkillFile(this.reader, this.skillFiles, skillId, rel);
+    return readServedSkillFile(this.reader, skillId, rel);
   }
 
   /**

@@ -2,15 +2,25 @@
  * Serving skills whole (the MCP Skills extension, issue #4): list the published generation's
  * skills page by page, describe one, and read one's SKILL.md with its digest verified. Archived
  * skills are not served. A read returns bytes only when they still hash to the served revision
- * (drift is an error, never stale bytes). A skill's supporting files are listed and read the same
- * way (skill-files.ts).
+ * (drift is an error, never stale bytes). A skill's supporting files are listed as the index
+ * recorded them (in the same snapshot as the skill) and read the same way (skill-files.ts).
  */
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
-import { servedPage, servedRowOf, type CatalogReader, type ServedRow } from '../catalog/index.js';
+import {
+  NO_FILES,
+  servedFilesBetween,
+  servedFilesOf,
+  servedPage,
+  servedRowOf,
+  type CatalogReader,
+  type ServedRow,
+  type SkillFile,
+  type SkillFiles,
+} from '../catalog/index.js';
 import type { SkillState } from './policies/hybrid-lexical-v1.js';
-import type { SkillFile, SkillFiles, SkillFilesMemo } from './skill-files.js';
+import { readRecordedFile, recordedFile } from './skill-files.js';
 
 /** A served skill: identity, verbatim frontmatter, and the digest and size of its SKILL.md. */
 export interface ServedSkill {
@@ -32,6 +42,16 @@ export interface ServedPage {
   readonly next_cursor?: string;
 }
 
+/** A served skill with its recorded supporting files. */
+export interface ServedSkillWithFiles extends ServedSkill {
+  readonly supporting: SkillFiles;
+}
+
+/** One page of served skills, each with its supporting files. */
+export interface ServedFilesPage extends ServedPage {
+  readonly skills: readonly ServedSkillWithFiles[];
+}
+
 /** Default and largest page size of `listServedSkills`. */
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -41,7 +61,47 @@ export function listServedSkills(
   reader: CatalogReader,
   options: { cursor?: string; limit?: number } = {},
 ): ServedPage {
-  const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+  const limit = checkLimit(options.limit);
+  const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
+  return reader.read((gen) => readPage(reader, gen.catalog_generation, after, limit));
+}
+
+/** `listServedSkills` with each skill's recorded supporting files, from the same snapshot. */
+export function listServedSkillsWithFiles(
+  reader: CatalogReader,
+  options: { cursor?: string; limit?: number } = {},
+): ServedFilesPage {
+  const limit = checkLimit(options.limit);
+  const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
+  return reader.read((gen) => {
+    const page = readPage(reader, gen.catalog_generation, after, limit);
+    const last = page.skills[page.skills.length - 1];
+    const files = last ? servedFilesBetween(reader, after, last.skill_id) : new Map();
+    return {
+      ...page,
+      skills: page.skills.map((s) => ({ ...s, supporting: files.get(s.skill_id) ?? NO_FILES })),
+    };
+  });
+}
+
+function readPage(
+  reader: CatalogReader,
+  generation: string,
+  after: string,
+  limit: number,
+): ServedPage {
+  const rows = servedPage(reader, after, limit + 1);
+  const page = rows.slice(0, limit).map(toServed);
+  const last = page[page.length - 1];
+  return {
+    catalog_generation: generation,
+    skills: page,
+    ...(rows.length > limit && last ? { next_cursor: encodeCursor(last.skill_id) } : {}),
+  };
+}
+
+function checkLimit(asked: number | undefined): number {
+  const limit = asked ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',
@@ -49,17 +109,7 @@ export function listServedSkills(
       { limit },
     );
   }
-  const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
-  return reader.read((gen) => {
-    const rows = servedPage(reader, after, limit + 1);
-    const page = rows.slice(0, limit).map(toServed);
-    const last = page[page.length - 1];
-    return {
-      catalog_generation: gen.catalog_generation,
-      skills: page,
-      ...(rows.length > limit && last ? { next_cursor: encodeCursor(last.skill_id) } : {}),
-    };
-  });
+  return limit;
 }
 
 /** One served skill; SKILL_NOT_FOUND or SKILL_ARCHIVED otherwise. */
@@ -106,34 +156,40 @@ export function readServedSkill(
   });
 }
 
-/** The supporting files of a served skill (see skill-files.ts for what is listed and the bounds). */
+/**
+ * The supporting files of a served skill as the index recorded them (src/catalog/skill-files.ts says
+ * what is listed and the bounds).
+ */
 export function listServedSkillFiles(
   reader: CatalogReader,
-  memo: SkillFilesMemo,
   skillId: string,
 ): SkillFiles & { skill: ServedSkill; catalog_generation: string } {
   return reader.read((gen) => {
     const row = lookupRow(reader, skillId);
     return {
       skill: toServed(row),
-      ...memo.list(row.skill_id, row.revision_id, path.dirname(row.real_path)),
+      ...servedFilesOf(reader, row.skill_id),
       catalog_generation: gen.catalog_generation,
     };
   });
 }
 
-/** The verified bytes of one supporting file of a served skill (`rel`: its listed path). */
+/**
+ * The verified bytes of one supporting file of a served skill (`rel`: its recorded path).
+ * FILE_NOT_FOUND when the skill records no such file; INDEX_DRIFT when its bytes no longer match.
+ */
 export function readServedSkillFile(
   reader: CatalogReader,
-  memo: SkillFilesMemo,
   skillId: string,
   rel: string,
 ): { skill: ServedSkill; file: SkillFile; bytes: Buffer; catalog_generation: string } {
   return reader.read((gen) => {
     const row = lookupRow(reader, skillId);
+    const file = recordedFile(skillId, servedFilesOf(reader, row.skill_id), rel);
     return {
       skill: toServed(row),
-      ...memo.read(row.skill_id, row.revision_id, path.dirname(row.real_path), rel),
+      file,
+      bytes: readRecordedFile(skillId, path.dirname(row.real_path), file),
       catalog_generation: gen.catalog_generation,
     };
   });

@@ -1,11 +1,13 @@
 /**
- * The PostgreSQL backend against SQLite and on its own (issue #16): the same library, usage
- * examples and telemetry give byte-identical `search --json` and the same generation ids on both;
+ * The PostgreSQL backend against SQLite and on its own (issue #16): the same library (with
+ * supporting files), usage examples and telemetry give byte-identical `search --json`, the same
+ * supporting-file listings and the same generation ids on both;
  * concurrent publishes from two processes serialise; a lost server answers CATALOG_UNAVAILABLE and
  * the connection comes back; passwords never reach a message; a schema of foreign tables is
  * refused. Skipped (loudly, by test/support/pg-global.ts) only when the run has no PostgreSQL.
  */
 import { spawn } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -58,7 +60,7 @@ function build(
 }
 
 describe.skipIf(!PG)('the same catalog on SQLite and PostgreSQL', () => {
-  it('gives the same generation ids and byte-identical search results (property)', () => {
+  it('gives the same generation ids, supporting-file listings and byte-identical search results (property)', () => {
     fc.assert(
       fc.property(
         libraryArb(3, 30).chain((skills) =>
@@ -71,14 +73,25 @@ describe.skipIf(!PG)('the same catalog on SQLite and PostgreSQL', () => {
               ),
               { maxLength: 8 },
             ),
+            // Supporting files beside some skills' SKILL.md (names sort differently by case and depth).
+            fc.array(
+              fc.tuple(
+                fc.nat(skills.length - 1),
+                fc.constantFrom('run.sh', 'Z.txt', 'scripts/a.py', 'scripts/é.md', 'a/b/c.json'),
+                fc.string({ maxLength: 40 }),
+              ),
+              { maxLength: 12 },
+            ),
           ),
         ),
         fc.array(queryArb, { minLength: 1, maxLength: 4 }),
-        ([skills, ex], queries) => {
+        ([skills, ex, supporting], queries) => {
           const root = tmpDir('skilldex-xb-lib-');
           skills.forEach((s, i) =>
             writeTree(root, { [path.join(idOf(s, i), 'SKILL.md')]: textOf(s, i) }),
           );
+          for (const [i, file, text] of supporting)
+            writeTree(root, { [path.join(idOf(skills[i]!, i), file)]: text });
           const examples = ex.map(([i, ws]) => ({
             query: ws.join(' '),
             skill_id: idOf(skills[i]!, i),
@@ -91,6 +104,9 @@ describe.skipIf(!PG)('the same catalog on SQLite and PostgreSQL', () => {
           const b = new Router({ catalog: pg, now: NOW, telemetry: true, record: false });
           try {
             expect(b.currentGeneration()).toBe(a.currentGeneration());
+            expect(JSON.stringify(b.listSkillsWithFiles({ limit: 1000 }))).toBe(
+              JSON.stringify(a.listSkillsWithFiles({ limit: 1000 })),
+            );
             for (const q of queries) {
               for (const limit of [1, 5, 20]) {
                 const request: SearchRequest = {
@@ -298,8 +314,10 @@ describe.skipIf(!PG)('refusals with their codes', () => {
 });
 
 describe.skipIf(!PG)('skilldex catalog copy', () => {
-  it('copies SQLite → PostgreSQL → SQLite with usage examples and telemetry, verified, and refuses a used target', async () => {
-    const scope = path.join(REPO, 'examples', 'skills');
+  it('copies SQLite → PostgreSQL → SQLite with usage examples, telemetry and supporting files, verified, and refuses a used target', async () => {
+    const scope = path.join(tmpDir('skilldex-copy-lib-'), 'skills');
+    cpSync(path.join(REPO, 'examples', 'skills'), scope, { recursive: true });
+    writeTree(scope, { 'pdf-toolkit/scripts/extract.py': 'print("tables")\n' });
     const lite = sqlitePath();
     expect((await runCli(['index', '--catalog', lite, '--scope', scope, '--quiet'])).code).toBe(0);
     learnExamples({
@@ -348,6 +366,17 @@ describe.skipIf(!PG)('skilldex catalog copy', () => {
     }
     expect(outs[1]).toBe(outs[0]);
     expect(outs[2]).toBe(outs[0]);
+    const listings = [lite, pg, back].map((cat) => {
+      const r = new Router({ catalog: cat, telemetry: false });
+      try {
+        return JSON.stringify(r.listSkillFiles('pdf-toolkit'));
+      } finally {
+        r.close();
+      }
+    });
+    expect(JSON.parse(listings[0]!).files).toHaveLength(1);
+    expect(listings[1]).toBe(listings[0]);
+    expect(listings[2]).toBe(listings[0]);
     // The SQLite copy's FTS5 index is rebuilt: policy v1 answers there.
     const onBack = new Router({ catalog: back, telemetry: false });
     try {

@@ -1,8 +1,10 @@
 /**
  * The MCP Skills extension lists every file of a skill (issue #12): skills/get, skills/list and
- * resources/list name each regular file of the skill folder with digest and size; resources/read
- * returns its exact bytes verified against the listed digest; links, skipped folders and nested
- * skills are not listed; the count and byte bounds hold; a changed file is INDEX_DRIFT.
+ * resources/list name each regular file of the skill folder with the digest and size recorded at
+ * index time; resources/read returns its exact bytes verified against that digest; links, skipped
+ * folders and nested skills are not listed; the count and byte bounds hold; a file changed since
+ * indexing is INDEX_DRIFT (even before a server first listed it), and after a re-index the new
+ * generation serves the new digest and lists added files.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -17,6 +19,8 @@ import {
   closeAll,
   connectInProcess,
   makeCatalog,
+  reindex,
+  search,
   type Connection,
   type TestCatalog,
 } from './support.js';
@@ -170,7 +174,7 @@ describe('supporting files in the Skills extension', () => {
     expect(big._meta).toEqual({ 'dev.skilldex/files_truncated': true });
   });
 
-  it('a file changed, or replaced by a link, after it was listed is INDEX_DRIFT', async () => {
+  it('a file changed, or replaced by a link, after indexing is INDEX_DRIFT', async () => {
     const file = path.join(cat.skills, 'tool/references/guide.md');
     await get('skill://tool/SKILL.md');
     writeFileSync(file, '# Guide\n\nRead ME.\n'); // same size, other bytes
@@ -185,6 +189,80 @@ describe('supporting files in the Skills extension', () => {
     expect(
       (await rejection(conn.client.readResource({ uri: 'skill://tool/scripts/run.py' }))).data,
     ).toMatchObject({ code: 'INDEX_DRIFT' });
+  });
+});
+
+describe('digests recorded at index time', () => {
+  const read = async (c: Connection, uri: string): Promise<string | undefined> =>
+    ((await c.client.readResource({ uri })).contents[0] as { text?: string }).text;
+
+  it('a file changed before a server first lists it is INDEX_DRIFT, and every server agrees', async () => {
+    const lib = tmpTree(
+      {
+        'tool/SKILL.md': skillMd('tool', 'A skill with a script'),
+        'tool/run.sh': 'echo one\n',
+      },
+      'skilldex-files-lib-',
+    );
+    const c = await makeCatalog({ from: lib });
+    writeFileSync(path.join(c.skills, 'tool/run.sh'), 'echo two\n');
+    const a = await connectInProcess({ catalog: c.catalog });
+    const b = await connectInProcess({ catalog: c.catalog });
+    for (const conn of [a, b]) {
+      const { skill } = await conn.client.request(
+        { method: 'skills/get', params: { uri: 'skill://tool/SKILL.md' } },
+        GetSchema,
+      );
+      expect(skill.resources[1]).toEqual({
+        uri: 'skill://tool/run.sh',
+        digest: sha256('echo one\n'),
+        size: 9,
+      });
+      const err = await rejection(conn.client.readResource({ uri: 'skill://tool/run.sh' }));
+      expect(err.data).toMatchObject({ code: 'INDEX_DRIFT' });
+    }
+  });
+
+  it('a re-index publishes a new generation serving the new digest and the files added', async () => {
+    const lib = tmpTree(
+      {
+        'tool/SKILL.md': skillMd('tool', 'A skill with a script'),
+        'tool/run.sh': 'echo one\n',
+      },
+      'skilldex-files-lib-',
+    );
+    const c = await makeCatalog({ from: lib });
+    const conn = await connectInProcess({ catalog: c.catalog });
+    const genBefore = (await search(conn.client, 'script')).catalog_generation;
+    const before = await conn.client.request(
+      { method: 'skills/get', params: { uri: 'skill://tool/SKILL.md' } },
+      GetSchema,
+    );
+    writeFileSync(path.join(c.skills, 'tool/run.sh'), 'echo two, longer\n');
+    writeFileSync(path.join(c.skills, 'tool/notes.md'), '# Notes\n');
+    // Not indexed yet: the new file is unknown, the changed one drifted.
+    expect((await rejection(conn.client.readResource({ uri: 'skill://tool/notes.md' }))).code).toBe(
+      -32602,
+    );
+    await reindex(c);
+    const after = await conn.client.request(
+      { method: 'skills/get', params: { uri: 'skill://tool/SKILL.md' } },
+      GetSchema,
+    );
+    // The SKILL.md revision is the same; the listing and the generation are new.
+    expect((await search(conn.client, 'script')).catalog_generation).not.toBe(genBefore);
+    expect(after.skill.resources[0]).toEqual(before.skill.resources[0]);
+    expect(after.skill.resources.slice(1)).toEqual([
+      { uri: 'skill://tool/notes.md', digest: sha256('# Notes\n'), size: 8 },
+      { uri: 'skill://tool/run.sh', digest: sha256('echo two, longer\n'), size: 17 },
+    ]);
+    expect(await read(conn, 'skill://tool/run.sh')).toBe('echo two, longer\n');
+    expect(await read(conn, 'skill://tool/notes.md')).toBe('# Notes\n');
+    rmSync(path.join(c.skills, 'tool/notes.md'));
+    await reindex(c);
+    expect((await rejection(conn.client.readResource({ uri: 'skill://tool/notes.md' }))).code).toBe(
+      -32602,
+    );
   });
 });
 

@@ -31,6 +31,13 @@ export function renderIndex(r: IndexReport, cwd: string): string {
     );
   } else lines.push('  not published (--no-publish): run skilldex publish');
   for (const k of r.skipped) lines.push(`  skipped ${k.code}: ${sanitizeField(k.reason)}`);
+  const f = r.supporting_files;
+  if (f.listed > 0 || f.problems.length > 0) {
+    lines.push(
+      `  supporting files: ${f.listed} listed (${f.hashed} hashed, ${f.reused} folders unchanged), ${f.truncated} skills cut at a bound`,
+    );
+    for (const p of f.problems) lines.push(`  not listed ${p.code}: ${sanitizeField(p.message)}`);
+  }
   return lines.join('\n');
 }
 
