@@ -82,6 +82,14 @@ if (wide !== -1) {
   process.exit(1);
 }
 
+// The launcher runs the bundle as a vm script, which has no loader for import(): every module has to
+// be in the bundle or required (esbuild keeps import() only for what it leaves outside).
+const imports = written.toString('latin1').match(/\bimport\((["'`])[^"'`]*\1\)/g);
+if (imports) {
+  console.error(`build-cli: the bundle keeps import() of ${imports.join(', ')}: require it instead`);
+  process.exit(1);
+}
+
 // A stale cache of an earlier bundle would only be rejected, but never ship one.
 rmSync(outfile + '.v8cache', { force: true });
 const cache = spawnSync(process.execPath, [path.join(repo, 'scripts', 'cli-cache.cjs')], {

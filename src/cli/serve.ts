@@ -3,7 +3,9 @@
  * (issue 15, docs/explorer.md). Prints the URL, then serves until SIGINT or SIGTERM. The explorer
  * face is loaded only when this command runs, so other commands start fast.
  */
+import type * as ChildProcess from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError } from '../errors.js';
@@ -141,7 +143,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
           });
           if (o.json) ctx.json({ url: handle.url, catalog, catalog_generation: generation });
           else ctx.out(`skilldex serve: ${handle.url}`);
-          if (o.open) await openBrowser(handle.url, ctx);
+          if (o.open) openBrowser(handle.url, ctx);
           await stopped;
           await handle.close();
         } finally {
@@ -181,8 +183,9 @@ function readToken(file: string | undefined, ctx: CliContext): string | undefine
 
 // Best effort: a missing opener only means the user opens the printed URL by hand. child_process
 // loads here, not with the CLI: it costs every other command's start-up some 6 ms.
-async function openBrowser(url: string, ctx: CliContext): Promise<void> {
-  const { spawn } = await import('node:child_process');
+function openBrowser(url: string, ctx: CliContext): void {
+  // Required, not import()ed: the bundled CLI runs as a vm script, which has no loader for import().
+  const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
   const cmd =
     process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {

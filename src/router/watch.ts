@@ -4,7 +4,9 @@
  * `skilldex index --watch` and `skilldex mcp --watch`; a Router on the same catalog answers from
  * the newest published generation, so a watching server sees new and edited skills without a restart.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type * as Chokidar from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import { assertKnownOptions, optionKeys } from '../errors.js';
 import { resolveScopes, scopeOptionsOf } from '../skills/index.js';
@@ -90,7 +92,9 @@ export async function watchCatalog(options: WatchOptions): Promise<CatalogWatch>
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(reindex, debounceMs);
   };
-  const { watch } = await import('chokidar');
+  // Required, not import()ed: the bundled CLI (scripts/build-cli.mjs) runs as a vm script, which has
+  // no loader for import() of what it does not contain. chokidar ships CommonJS.
+  const { watch } = createRequire(import.meta.url)('chokidar') as typeof Chokidar;
   const watcher: FSWatcher = watch([...paths], {
     ignoreInitial: true,
     ignored: (p: string) => IGNORED_DIRS.has(path.basename(p)),
