@@ -134,12 +134,15 @@ export function ingestSkills(
   let read = 0;
   files.forEach((f, i) => {
     if (onProgress && (i & 255) === 0) onProgress(i, files.length);
-    let st: { size: number; mtimeMs: number } | undefined;
-    try {
-      st = statSync(f.realPath);
-    } catch {
-      // Vanished between listing and stat: loadSkillFile below reports it with a coded reason.
-      st = undefined;
+    // The walk's stat when it has one (one stat per file per index, not two).
+    let st: { size: number; mtimeMs: number } | undefined = f.seen;
+    if (st === undefined) {
+      try {
+        st = statSync(f.realPath);
+      } catch {
+        // Vanished between listing and stat: loadSkillFile below reports it with a coded reason.
+        st = undefined;
+      }
     }
     const p = prior.get(f.path);
     if (st && p && p.real_path === f.realPath && p.size === st.size && p.mtime_ms === st.mtimeMs) {
@@ -172,7 +175,9 @@ export function ingestSkills(
   onProgress?.(files.length, files.length);
   const ids = resolveIdentities(records);
   const byPath = new Map(records.map((r) => [r.path, r]));
-  const listings = listFolders(db, ids.skills);
+  // Folders the walk saw holding their SKILL.md and nothing else: no listing of their own needed.
+  const alone = new Set(files.filter((f) => f.alone === true).map((f) => path.dirname(f.realPath)));
+  const listings = listFolders(db, ids.skills, alone);
 
   const transaction = db.transaction(() => {
     if ((db.pragma('data_version', { simple: true }) as number) !== versionAtStart) {
@@ -369,7 +374,7 @@ interface Listings {
 
 // Lists the supporting files of every indexed skill's folder (before the write transaction, like
 // the SKILL.md reads), reusing the digests the previous index recorded for unchanged files.
-function listFolders(db: Db, skills: readonly SkillRecord[]): Listings {
+function listFolders(db: Db, skills: readonly SkillRecord[], alone: ReadonlySet<string>): Listings {
   const priorStats = readFileStats(db);
   const bySkill = new Map<string, SkillListing>();
   let listed = 0;
@@ -383,6 +388,8 @@ function listFolders(db: Db, skills: readonly SkillRecord[]): Listings {
     const l = listSupportingFiles(
       dir,
       priorJson === undefined ? undefined : decodeStats(priorJson),
+      Date.now,
+      alone.has(dir),
     );
     listed += l.files.length;
     hashed += l.hashed;

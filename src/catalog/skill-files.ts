@@ -115,12 +115,14 @@ export const NO_FILES: SkillFiles = Object.freeze({ files: Object.freeze([]), tr
  * skill's SKILL.md). `prior` is what the previous index recorded for this folder: unchanged files
  * keep their digest without being read, and an unchanged folder is not walked at all. `clock` is
  * the time (ms since the epoch) folder mtimes are compared with for RACY_MS (default: the system
- * clock, which stamps the files); it never reaches a listing.
+ * clock, which stamps the files); it never reaches a listing. `alone`: discovery's walk has just
+ * listed the folder and found only SKILL.md in it, so it is neither listed nor walked again.
  */
 export function listSupportingFiles(
   dir: string,
   prior?: FolderStats,
   clock: () => number = Date.now,
+  alone = false,
 ): FolderListing {
   if (prior?.dirs !== undefined && unchanged(dir, prior.dirs, prior.files)) {
     const stats = [...prior.files.values()];
@@ -134,8 +136,9 @@ export function listSupportingFiles(
       problems: [],
     };
   }
-  // The common folder: its SKILL.md and nothing else (one listing of names, no walk).
-  if (onlySkillFile(dir)) {
+  // The common folder: its SKILL.md and nothing else (seen so by discovery's walk, `alone`, or one
+  // listing of names here), no walk.
+  if (alone || onlySkillFile(dir)) {
     return {
       files: [],
       truncated: false,

@@ -47,6 +47,8 @@ export interface WalkedFile {
   readonly mtimeMs?: number;
   /** False when the entry is not a regular file (a FIFO, a socket, a device). */
   readonly isFile?: boolean;
+  /** True when the file (not a link) was the only entry of its folder's listing. */
+  readonly alone?: boolean;
 }
 
 /** What a walk found and what it refused. */
@@ -154,9 +156,11 @@ export function walkFiles(
         // A non-regular file with the right name is still reported: the reader refuses it with a reason.
         // The identity is taken now, so a file swapped between the walk and the read is noticed.
         if (st === undefined) st = identityOf(full);
+        // Alone in the folder, and the folder's own file (a link's target lies in another folder).
+        const alone = dirents.length === 1 && !d.isSymbolicLink();
         files.push(
           st === undefined
-            ? { path: full, realPath }
+            ? { path: full, realPath, alone }
             : {
                 path: full,
                 realPath,
@@ -165,6 +169,7 @@ export function walkFiles(
                 size: st.size,
                 mtimeMs: st.mtimeMs,
                 isFile: st.isFile(),
+                alone,
               },
         );
       }

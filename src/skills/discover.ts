@@ -100,6 +100,10 @@ export function enumerateSkillFiles(
         ...(f.dev !== undefined && f.ino !== undefined
           ? { identity: { dev: f.dev, ino: f.ino } }
           : {}),
+        ...(f.size !== undefined && f.mtimeMs !== undefined && f.isFile === true
+          ? { seen: { size: f.size, mtimeMs: f.mtimeMs } }
+          : {}),
+        ...(f.alone === true ? { alone: true } : {}),
         scope: scope.kind,
         scopePath: scope.path,
         ...(scope.plugin !== undefined ? { plugin: scope.plugin } : {}),

@@ -54,6 +54,10 @@ export interface FileOrigin {
   readonly plugin?: string;
   /** Device and inode the walk saw; the opened file must match them. */
   readonly identity?: FileIdentity;
+  /** Size and mtime (ms) from the walk's stat: ingest compares them with its last index. */
+  readonly seen?: { readonly size: number; readonly mtimeMs: number };
+  /** True when the walk found SKILL.md alone in its folder: it has no supporting files to list. */
+  readonly alone?: boolean;
 }
 
 /** The options `loadSkillFile` knows. */

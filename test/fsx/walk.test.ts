@@ -194,3 +194,27 @@ function walkAsUnprivileged(root: string): WalkResult {
     throw new Error(`unprivileged walk failed (is dist/ built? run npm run build): ${r.stderr}`);
   return JSON.parse(r.stdout) as WalkResult;
 }
+
+describe('alone: the only entry of its folder', () => {
+  it('is set for a file alone in its folder, not beside another entry, and never for a link', () => {
+    const root = tmpTree({
+      'solo/SKILL.md': 'a',
+      'pair/SKILL.md': 'b',
+      'pair/run.sh': 'c',
+      'target/SKILL.md': 'd',
+      'target/data.csv': 'e',
+    });
+    mkdirSync(path.join(root, 'linked'));
+    symlinkSync(path.join(root, 'target', 'SKILL.md'), path.join(root, 'linked', 'SKILL.md'));
+    const r = walkFiles(root, (n) => n === 'SKILL.md');
+    const alone = Object.fromEntries(
+      r.files.map((f) => [path.relative(root, f.path), f.alone === true]),
+    );
+    expect(alone).toEqual({
+      'solo/SKILL.md': true,
+      'pair/SKILL.md': false,
+      'linked/SKILL.md': false,
+      'target/SKILL.md': false,
+    });
+  });
+});
