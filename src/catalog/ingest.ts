@@ -24,7 +24,7 @@ import {
   type SkippedFile,
 } from '../skills/index.js';
 import type { Db } from './db.js';
-import type { RevisionRow } from './rows.js';
+import { insertRows, runIn, selectIn } from './batch.js';
 import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
 import { listSupportingFiles, manifestIdOf, type FolderListing } from './skill-files.js';
 import { FileRecordWriter, decodeStats, encodeStats, readFileStats } from './file-manifests.js';
@@ -127,7 +127,6 @@ export function ingestSkills(
     .iterate() as Iterable<IdentityRow & { path: string }>) {
     identities.set(r.path, r);
   }
-  const getRevision = db.prepare(`SELECT * FROM revisions WHERE skill_id = ? AND revision_id = ?`);
 
   const records: SkillRecord[] = [];
   const stats = new Map<string, { size: number; mtime_ms: number }>();
@@ -204,20 +203,31 @@ export function ingestSkills(
       provenanceBefore.set(r.skill_id, r.provenance);
       manifestBefore.set(r.skill_id, r.manifest_id);
     }
-    const countRevisions = db.prepare(`SELECT count(*) AS n FROM revisions WHERE skill_id = ?`);
-    const insertRevision = db.prepare(
-      `INSERT INTO revisions (skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, scope, scope_path, plugin,
-           size, normalized_sha256, body_offset, frontmatter, warnings, flags, first_seen, body_terms)
-         VALUES (@skill_id, @revision_id, @seq, @version, @name, @description, @when_to_use, @keywords, @tags, @path, @real_path, @scope, @scope_path, @plugin,
-           @size, @normalized_sha256, @body_offset, @frontmatter, @warnings, @flags, @first_seen, @body_terms)
-         ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
-           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms)`,
-    );
-    const upsertSkill = db.prepare(
-      `INSERT INTO skills (skill_id, revision_id, provenance, manifest_id) VALUES (?, ?, ?, ?)
-         ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, provenance = excluded.provenance,
-           manifest_id = excluded.manifest_id`,
-    );
+    // Unchanged file at the same path: nothing to write (the common case of a re-index).
+    const isUnchanged = (r: (typeof ids.skills)[number]): boolean => {
+      const priorFile = prior.get(r.path);
+      return (
+        before.get(r.skill_id) === r.revision_id &&
+        priorFile?.revision_id === r.revision_id &&
+        priorFile.real_path === r.real_path
+      );
+    };
+    // Every statement below covers many skills (batch.ts): on PostgreSQL each is a round trip.
+    const writes = ids.skills.filter((r) => !isUnchanged(r));
+    // The stored revisions of the skills written: a known revision keeps its seq, a new one is next.
+    const stored = new Map<string, Map<string, number>>();
+    for (const row of selectIn(
+      db,
+      `SELECT skill_id, revision_id, seq FROM revisions WHERE skill_id IN (%s)`,
+      writes.map((r) => r.skill_id),
+    ) as { skill_id: string; revision_id: string; seq: number }[]) {
+      let m = stored.get(row.skill_id);
+      if (!m) stored.set(row.skill_id, (m = new Map()));
+      m.set(row.revision_id, row.seq);
+    }
+    const revisionRows: Record<string, unknown>[] = [];
+    // By skill_id: one upsert per skill (a later one would win anyway).
+    const skillRows = new Map<string, Record<string, unknown>>();
     const fileRecords = new FileRecordWriter(db);
     const added: string[] = [];
     const changed: string[] = [];
@@ -231,22 +241,22 @@ export function ingestSkills(
       const filesChanged = (manifestBefore.get(r.skill_id) ?? null) !== listing.manifest_id;
       if (filesChanged && listing.manifest_id !== null)
         fileRecords.storeManifest(listing.manifest_id, listing);
-      // Unchanged file at the same path: nothing to write (the common case of a re-index).
-      const priorFile = prior.get(r.path);
-      if (
-        had === r.revision_id &&
-        priorFile?.revision_id === r.revision_id &&
-        priorFile.real_path === r.real_path
-      ) {
+      const skillRow = {
+        skill_id: r.skill_id,
+        revision_id: r.revision_id,
+        provenance,
+        manifest_id: listing.manifest_id,
+      };
+      if (isUnchanged(r)) {
         if (provenanceBefore.get(r.skill_id) !== provenance || filesChanged)
-          upsertSkill.run(r.skill_id, r.revision_id, provenance, listing.manifest_id);
+          skillRows.set(r.skill_id, skillRow);
         if (filesChanged) changed.push(r.skill_id);
         else unchanged++;
         continue;
       }
-      const existing = getRevision.get(r.skill_id, r.revision_id) as RevisionRow | undefined;
-      const seq = existing?.seq ?? (countRevisions.get(r.skill_id) as { n: number }).n + 1;
-      insertRevision.run({
+      const revisions = stored.get(r.skill_id);
+      const seq = revisions?.get(r.revision_id) ?? (revisions?.size ?? 0) + 1;
+      revisionRows.push({
         skill_id: r.skill_id,
         revision_id: r.revision_id,
         seq,
@@ -271,28 +281,37 @@ export function ingestSkills(
         body_terms:
           r.body_excerpt !== undefined ? JSON.stringify(bodyTermsOf(r.body_excerpt)) : null,
       });
-      upsertSkill.run(r.skill_id, r.revision_id, provenance, listing.manifest_id);
+      skillRows.set(r.skill_id, skillRow);
       if (had === undefined || had === null) added.push(r.skill_id);
       else if (had !== r.revision_id || filesChanged) changed.push(r.skill_id);
       else unchanged++;
     }
+    insertRows(
+      db,
+      'revisions',
+      REVISION_COLUMNS,
+      revisionRows,
+      `ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
+           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms)`,
+    );
+    insertRows(
+      db,
+      'skills',
+      ['skill_id', 'revision_id', 'provenance', 'manifest_id'],
+      [...skillRows.values()],
+      `ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, provenance = excluded.provenance,
+           manifest_id = excluded.manifest_id`,
+    );
     const kept = new Set(ids.skills.map((r) => r.skill_id));
     const removed: string[] = [];
-    const retire = db.prepare(
-      `UPDATE skills SET revision_id = NULL, manifest_id = NULL WHERE skill_id = ?`,
+    for (const [id, rev] of before) if (rev !== null && !kept.has(id)) removed.push(id);
+    runIn(
+      db,
+      `UPDATE skills SET revision_id = NULL, manifest_id = NULL WHERE skill_id IN (%s)`,
+      removed,
     );
-    for (const [id, rev] of before) {
-      if (rev !== null && !kept.has(id)) {
-        retire.run(id);
-        removed.push(id);
-      }
-    }
     // Remember every file that maps to a stored revision, for the next incremental run (by diff).
-    const addFile = db.prepare(
-      `INSERT INTO files (path, real_path, size, mtime_ms, skill_id, revision_id) VALUES (@path, @real_path, @size, @mtime_ms, @skill_id, @revision_id)
-         ON CONFLICT (path) DO UPDATE SET real_path = excluded.real_path, size = excluded.size, mtime_ms = excluded.mtime_ms,
-           skill_id = excluded.skill_id, revision_id = excluded.revision_id`,
-    );
+    const fileRows = new Map<string, Record<string, unknown>>();
     const keep = new Set<string>();
     for (const r of ids.skills) {
       for (const p of r.provenance) {
@@ -311,7 +330,7 @@ export function ingestSkills(
         ) {
           continue;
         }
-        addFile.run({
+        fileRows.set(p, {
           path: p,
           real_path: rec.real_path,
           size: st.size,
@@ -321,8 +340,19 @@ export function ingestSkills(
         });
       }
     }
-    const dropFile = db.prepare(`DELETE FROM files WHERE path = ?`);
-    for (const p of prior.keys()) if (!keep.has(p)) dropFile.run(p);
+    insertRows(
+      db,
+      'files',
+      ['path', 'real_path', 'size', 'mtime_ms', 'skill_id', 'revision_id'],
+      [...fileRows.values()],
+      `ON CONFLICT (path) DO UPDATE SET real_path = excluded.real_path, size = excluded.size, mtime_ms = excluded.mtime_ms,
+           skill_id = excluded.skill_id, revision_id = excluded.revision_id`,
+    );
+    runIn(
+      db,
+      `DELETE FROM files WHERE path IN (%s)`,
+      [...prior.keys()].filter((p) => !keep.has(p)),
+    );
     // The stats of every folder with supporting files, for the next run (by diff); folders without
     // any, and folders no indexed skill lives in any more, have no row.
     const seen = new Set<string>();
@@ -432,6 +462,32 @@ function refuseShrink(db: Db, removed: readonly string[]): void {
     );
   }
 }
+
+// The columns of `revisions` an ingest writes, in the order of the INSERT.
+const REVISION_COLUMNS = [
+  'skill_id',
+  'revision_id',
+  'seq',
+  'version',
+  'name',
+  'description',
+  'when_to_use',
+  'keywords',
+  'tags',
+  'path',
+  'real_path',
+  'scope',
+  'scope_path',
+  'plugin',
+  'size',
+  'normalized_sha256',
+  'body_offset',
+  'frontmatter',
+  'warnings',
+  'flags',
+  'first_seen',
+  'body_terms',
+] as const;
 
 interface IdentityRow {
   skill_id: string;

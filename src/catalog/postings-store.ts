@@ -4,6 +4,7 @@
  * one blob with the generation's document count and per-field length sums. Writes happen only
  * inside the publish transaction (publish.ts).
  */
+import { insertRows, runIn, selectIn } from './batch.js';
 import type { Db } from './db.js';
 import { decodePostings, encodePostings, type FieldCounts, type Posting } from './postings.js';
 
@@ -26,38 +27,72 @@ export interface ServingDocs {
   readonly data: Uint32Array;
 }
 
-/** Applies removed rowids and added postings, term by term; terms left with no posting are deleted. */
+/** Most bytes of postings lists sent in one multi-row upsert (they can be large for common terms). */
+const PUT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Applies removed rowids and added postings, term by term; terms left with no posting are deleted.
+ * The stored lists of the terms touched are read, and the new ones written, many terms per
+ * statement (batch.ts).
+ */
 export function applyPostings(
   db: Db,
   removed: ReadonlyMap<string, readonly number[]>,
   added: ReadonlyMap<string, readonly Posting[]>,
 ): void {
-  const get = db.prepare(`SELECT data FROM postings WHERE term = ?`).pluck();
-  const put = db.prepare(
-    `INSERT INTO postings (term, df, data) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET df = excluded.df, data = excluded.data`,
-  );
-  const drop = db.prepare(`DELETE FROM postings WHERE term = ?`);
-  const terms = new Set([...removed.keys(), ...added.keys()]);
+  const terms = [...new Set([...removed.keys(), ...added.keys()])];
   // A first publish (or a rebuild) starts from an empty index: no term has postings to merge with.
   const empty = db.prepare(`SELECT 1 FROM postings LIMIT 1`).get() === undefined;
+  const old = new Map<string, Buffer>();
+  if (!empty) {
+    for (const r of selectIn(db, `SELECT term, data FROM postings WHERE term IN (%s)`, terms) as {
+      term: string;
+      data: Buffer;
+    }[])
+      old.set(r.term, r.data);
+  }
+  const drops: string[] = [];
+  let puts: { term: string; df: number; data: Buffer }[] = [];
+  let bytes = 0;
+  const flush = (): void => {
+    insertRows(
+      db,
+      'postings',
+      ['term', 'df', 'data'],
+      puts,
+      `ON CONFLICT (term) DO UPDATE SET df = excluded.df, data = excluded.data`,
+    );
+    puts = [];
+    bytes = 0;
+  };
   for (const term of terms) {
-    const add0 = added.get(term);
+    let list: Posting[];
     if (empty) {
-      if (add0 && add0.length > 0) put.run(term, add0.length, encodePostings(add0));
+      const add0 = added.get(term);
+      if (!add0 || add0.length === 0) continue;
+      list = add0 as Posting[];
+    } else {
+      const gone = new Set(removed.get(term) ?? []);
+      const stored = old.get(term);
+      list = stored ? decodePostings(stored) : [];
+      if (gone.size > 0) list = list.filter((p) => !gone.has(p.rowid));
+      const add = added.get(term);
+      if (add && add.length > 0) {
+        list = list.concat(add);
+        list.sort((a, b) => a.rowid - b.rowid);
+      }
+    }
+    if (list.length === 0) {
+      drops.push(term);
       continue;
     }
-    const gone = new Set(removed.get(term) ?? []);
-    const old = get.get(term) as Buffer | undefined;
-    let list: Posting[] = old ? decodePostings(old) : [];
-    if (gone.size > 0) list = list.filter((p) => !gone.has(p.rowid));
-    const add = added.get(term);
-    if (add && add.length > 0) {
-      list = list.concat(add);
-      list.sort((a, b) => a.rowid - b.rowid);
-    }
-    if (list.length === 0) drop.run(term);
-    else put.run(term, list.length, encodePostings(list));
+    const data = encodePostings(list);
+    puts.push({ term, df: list.length, data });
+    bytes += data.byteLength;
+    if (bytes >= PUT_BYTES) flush();
   }
+  flush();
+  runIn(db, `DELETE FROM postings WHERE term IN (%s)`, drops);
 }
 
 /** Rewrites `serving_docs` from the serving rows. */

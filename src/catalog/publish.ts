@@ -19,6 +19,7 @@ import {
   type FieldCounts,
 } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
+import { insertRows, runIn, selectIn } from './batch.js';
 
 /** What a publish did. */
 export interface PublishResult {
@@ -75,11 +76,18 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
         created_at: now().toISOString(),
         counts: JSON.stringify(counts),
       });
-      const addMember = db.prepare(
-        `INSERT INTO generation_members (seq, skill_id, revision_id, state, manifest_id) VALUES (?, ?, ?, ?, ?)`,
+      insertRows(
+        db,
+        'generation_members',
+        ['seq', 'skill_id', 'revision_id', 'state', 'manifest_id'],
+        members.map((m) => ({
+          seq,
+          skill_id: m.skill_id,
+          revision_id: m.revision_id,
+          state: m.state,
+          manifest_id: m.manifest_id ?? null,
+        })),
       );
-      for (const m of members)
-        addMember.run(seq, m.skill_id, m.revision_id, m.state, m.manifest_id ?? null);
       syncServing(db, members);
       db.prepare(
         `INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
@@ -110,43 +118,78 @@ function servingStale(db: Db, members: readonly ServingMember[]): boolean {
   });
 }
 
-// Brings `serving` (and its FTS index and vocabulary) to exactly `members`, touching only what differs.
+// The serving columns a publish writes, in the order of the INSERT.
+const SERVING_COLUMNS = [
+  'rowid',
+  'skill_id',
+  'revision_id',
+  'skill_version',
+  'state',
+  'name',
+  'description',
+  'path',
+  'real_path',
+  'size',
+  'body_offset',
+  'name_tok',
+  'kw_tok',
+  'desc_tok',
+  'name_st',
+  'kw_st',
+  'desc_st',
+  'fwd',
+  'len_n',
+  'len_k',
+  'len_d',
+  'len_b',
+  'name_terms',
+  'manifest_id',
+] as const;
+
+/** What a publish reads of a revision to serve it. */
+type ServedRevision = Pick<
+  RevisionRow,
+  | 'skill_id'
+  | 'revision_id'
+  | 'seq'
+  | 'version'
+  | 'name'
+  | 'description'
+  | 'when_to_use'
+  | 'keywords'
+  | 'tags'
+  | 'path'
+  | 'real_path'
+  | 'size'
+  | 'body_offset'
+  | 'body_terms'
+>;
+
+/** A serving row as the diff reads it. */
+interface ServingEntry {
+  rowid: number;
+  revision_id: string;
+  state: string;
+  real_path: string;
+  manifest_id: string | null;
+  name_tok: string;
+  kw_tok: string;
+  desc_tok: string;
+}
+
+// Brings `serving` (and its FTS index and vocabulary) to exactly `members`, touching only what
+// differs. Reads and writes many rows per statement (batch.ts): on PostgreSQL each is a round trip.
 function syncServing(db: Db, members: readonly ServingMember[]): void {
-  const serving = new Map<
-    string,
-    {
-      rowid: number;
-      revision_id: string;
-      state: string;
-      real_path: string;
-      manifest_id: string | null;
-      name_tok: string;
-      kw_tok: string;
-      desc_tok: string;
-    }
-  >();
+  const serving = new Map<string, ServingEntry>();
   for (const r of db
     .prepare(
       `SELECT rowid, skill_id, revision_id, state, real_path, manifest_id, name_tok, kw_tok, desc_tok FROM serving`,
     )
-    .iterate() as Iterable<{
-    rowid: number;
-    skill_id: string;
-    revision_id: string;
-    state: string;
-    real_path: string;
-    manifest_id: string | null;
-    name_tok: string;
-    kw_tok: string;
-    desc_tok: string;
-  }>) {
+    .iterate() as Iterable<ServingEntry & { skill_id: string }>) {
     serving.set(r.skill_id, r);
   }
-  const getRevision = db.prepare(`SELECT * FROM revisions WHERE skill_id = ? AND revision_id = ?`);
-  const setState = db.prepare(`UPDATE serving SET state = ? WHERE rowid = ?`);
   // A supporting-file change alone leaves the row's text, tokens and postings as they are.
   const setManifest = db.prepare(`UPDATE serving SET manifest_id = ? WHERE rowid = ?`);
-  const del = db.prepare(`DELETE FROM serving WHERE rowid = ?`);
   // The FTS5 index of policies v1 and v2 exists on SQLite only.
   const fts = dialectOf(db) === 'sqlite';
   // Rowids are assigned here rather than by the engine, so both backends number rows alike.
@@ -157,12 +200,6 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     db.prepare(
       `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
     );
-  const ins = db.prepare(
-    `INSERT INTO serving (rowid, skill_id, revision_id, skill_version, state, name, description, path, real_path, size, body_offset, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st,
-       fwd, len_n, len_k, len_d, len_b, name_terms, manifest_id)
-     VALUES (@rowid, @skill_id, @revision_id, @skill_version, @state, @name, @description, @path, @real_path, @size, @body_offset, @name_tok, @kw_tok, @desc_tok, @name_st, @kw_st, @desc_st,
-       @fwd, @len_n, @len_k, @len_d, @len_b, @name_terms, @manifest_id)`,
-  );
   const ftsIns =
     fts &&
     db.prepare(
@@ -173,39 +210,68 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok))
       df.set(t, (df.get(t) ?? 0) + by);
   };
-  // bm25f.v3 postings: rows removed and (rowid, frequencies) added per term, applied after the loop.
-  const getFwd = db.prepare(
-    `SELECT s.fwd, r.body_terms FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid = ?`,
-  );
+  // The diff: rows whose state alone changed, rows to remove, members to add.
+  const restate = new Map<string, number[]>();
+  const gone: ServingEntry[] = [];
+  const adds: ServingMember[] = [];
+  const wanted = new Set<string>();
+  for (const m of members) {
+    wanted.add(m.skill_id);
+    const cur = serving.get(m.skill_id);
+    if (cur && cur.revision_id === m.revision_id && cur.real_path === m.real_path) {
+      if (cur.state !== m.state) {
+        const l = restate.get(m.state);
+        if (l) l.push(cur.rowid);
+        else restate.set(m.state, [cur.rowid]);
+      }
+      if (cur.manifest_id !== m.manifest_id) setManifest.run(m.manifest_id, cur.rowid);
+      continue;
+    }
+    if (cur) gone.push(cur);
+    adds.push(m);
+  }
+  for (const [id, row] of serving) if (!wanted.has(id)) gone.push(row);
+  for (const [state, rowids] of restate)
+    runIn(db, `UPDATE serving SET state = ? WHERE rowid IN (%s)`, rowids, [state]);
+  // bm25f.v3 postings: rows removed and (rowid, frequencies) added per term, applied at the end.
   const removedRows = new Map<string, number[]>();
   const addedRows = new Map<string, { rowid: number; tf: FieldCounts }[]>();
-  const remove = (row: {
-    rowid: number;
-    name_tok: string;
-    kw_tok: string;
-    desc_tok: string;
-  }): void => {
-    const old = getFwd.get(row.rowid) as { fwd: string; body_terms: string | null } | undefined;
+  const oldTerms = new Map<number, { fwd: string; body_terms: string | null }>();
+  for (const r of selectIn(
+    db,
+    `SELECT s.rowid AS rowid, s.fwd, r.body_terms FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
+    gone.map((g) => g.rowid),
+  ) as { rowid: number; fwd: string; body_terms: string | null }[])
+    oldTerms.set(r.rowid, r);
+  for (const row of gone) {
+    const old = oldTerms.get(row.rowid);
     for (const term of old ? Object.keys(decodeForward(old.fwd, old.body_terms)) : []) {
       let l = removedRows.get(term);
       if (!l) removedRows.set(term, (l = []));
       l.push(row.rowid);
     }
     if (ftsDel) ftsDel.run(row);
-    del.run(row.rowid);
     bump(row, -1);
-  };
-  const wanted = new Set<string>();
-  for (const m of members) {
-    wanted.add(m.skill_id);
-    const cur = serving.get(m.skill_id);
-    if (cur && cur.revision_id === m.revision_id && cur.real_path === m.real_path) {
-      if (cur.state !== m.state) setState.run(m.state, cur.rowid);
-      if (cur.manifest_id !== m.manifest_id) setManifest.run(m.manifest_id, cur.rowid);
-      continue;
-    }
-    if (cur) remove(cur);
-    const rev = getRevision.get(m.skill_id, m.revision_id) as RevisionRow | undefined;
+  }
+  // Before the inserts: a changed skill's new row reuses its skill_id.
+  runIn(
+    db,
+    `DELETE FROM serving WHERE rowid IN (%s)`,
+    gone.map((g) => g.rowid),
+  );
+  const revisions = new Map<string, ServedRevision>();
+  for (const r of selectIn(
+    db,
+    `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms
+       FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
+    adds,
+    2,
+    (m) => [m.skill_id, m.revision_id],
+  ) as ServedRevision[])
+    revisions.set(`${r.skill_id}\t${r.revision_id}`, r);
+  const rows: Record<string, unknown>[] = [];
+  for (const m of adds) {
+    const rev = revisions.get(`${m.skill_id}\t${m.revision_id}`);
     if (!rev)
       throw new Error(
         `working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`,
@@ -226,7 +292,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
     });
     const rowid = nextRowid++;
-    ins.run({
+    rows.push({
       rowid,
       skill_id: m.skill_id,
       revision_id: m.revision_id,
@@ -245,7 +311,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       len_d: doc.lens[2],
       len_b: doc.lens[3],
       name_terms: countNameTerms(doc.terms),
-      manifest_id: m.manifest_id,
+      manifest_id: m.manifest_id ?? null,
     });
     for (const [term, tf] of doc.terms) {
       let l = addedRows.get(term);
@@ -256,16 +322,20 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
       ftsIns.run({ rowid, name_tok: toks.name_tok, kw_tok: toks.kw_tok, desc_tok: toks.desc_tok });
     bump(toks, +1);
   }
-  for (const [id, row] of serving) if (!wanted.has(id)) remove(row);
-  const upsert = db.prepare(
-    `INSERT INTO vocab (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = vocab.df + excluded.df`,
+  insertRows(db, 'serving', SERVING_COLUMNS, rows);
+  const changes = [...df].filter(([, d]) => d !== 0);
+  insertRows(
+    db,
+    'vocab',
+    ['term', 'df'],
+    changes.map(([term, d]) => ({ term, df: d })),
+    `ON CONFLICT (term) DO UPDATE SET df = vocab.df + excluded.df`,
   );
-  const prune = db.prepare(`DELETE FROM vocab WHERE term = ? AND df <= 0`);
-  for (const [term, d] of df) {
-    if (d === 0) continue;
-    upsert.run(term, d);
-    if (d < 0) prune.run(term);
-  }
+  runIn(
+    db,
+    `DELETE FROM vocab WHERE df <= 0 AND term IN (%s)`,
+    changes.filter(([, d]) => d < 0).map(([term]) => term),
+  );
   applyPostings(db, removedRows, addedRows);
   writeServingDocs(db);
   writeMeta(db, 'serving_rebuild', '0');
