@@ -53,7 +53,7 @@ export {
   MAX_EVENT_ROWS,
   type SkillHistory,
 } from './telemetry.js';
-export { CatalogReader, type PublishedGeneration } from './reader.js';
+export { CatalogReader, SNAPSHOT_RETRIES, type PublishedGeneration } from './reader.js';
 export {
   catalogStatus,
   listGenerations,
@@ -79,13 +79,15 @@ export {
 export { DOC_STRIDE, STATE_CODES, type ServingDocs } from './postings-store.js';
 export {
   allBm25fRows,
-  bm25fRow,
+  bm25fRowsOf,
   postingTerms,
-  postingsOf,
+  postingsOfTerms,
   servingDocsOf,
   servingRowidOf,
-  servingSkillIdOf,
+  servingRowidsOf,
+  servingSkillIdsOf,
   type Bm25fRow,
+  type TermPostings,
 } from './queries-bm25f.js';
 export {
   MAX_EXAMPLES_PER_SKILL,

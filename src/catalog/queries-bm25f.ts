@@ -1,9 +1,12 @@
 /**
  * The named, typed catalog reads of policy bm25f.v3 (the router never writes SQL over catalog
- * tables): a term's postings, the published generation's row statistics, one serving row, every
- * serving row (for the brute-force scorer), rowids of skills, and the term vocabulary for fuzzy
- * expansion. Each runs inside the caller's CatalogReader.read snapshot.
+ * tables): the postings of a query's terms, the published generation's row statistics, serving
+ * rows by rowid, every serving row (for the brute-force scorer), rowids of skills, and the term
+ * vocabulary for fuzzy expansion. The search path reads many keys in one statement (an `IN` list,
+ * batch.ts), since on PostgreSQL every statement is a round trip, and through
+ * `CatalogReader.checkedAll`, so each runs inside the caller's `read` or `readChecked` snapshot.
  */
+import { inChunks, placeholders } from './batch.js';
 import type { CatalogReader } from './reader.js';
 import { decodeServingDocs, type ServingDocs } from './postings-store.js';
 
@@ -29,26 +32,60 @@ export interface Bm25fRow {
 const ROW = `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, s.description, s.fwd, r.body_terms,
   s.len_n, s.len_k, s.len_d, s.len_b FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 
-/** The postings of `term` (document frequency and packed list), or undefined when no document has it. */
-export function postingsOf(
+/** A term's document frequency and packed postings list (postings.ts). */
+export interface TermPostings {
+  readonly df: number;
+  readonly data: Buffer;
+}
+
+// Every row of `sql` (its IN list written `IN (%s)`) for `keys`, one checked statement per chunk.
+function checkedIn<K>(
   reader: CatalogReader,
-  term: string,
-): { df: number; data: Buffer } | undefined {
-  return reader.prepare(`SELECT df, data FROM postings WHERE term = ?`).get(term) as
-    { df: number; data: Buffer } | undefined;
+  sql: string,
+  keys: readonly K[],
+  marker: string,
+): unknown[] {
+  const out: unknown[] = [];
+  for (const chunk of inChunks(keys)) {
+    for (const r of reader.checkedAll(sql.replace('%s', placeholders(chunk.length)), chunk, marker))
+      out.push(r);
+  }
+  return out;
+}
+
+/** The postings of each of `terms` that some document has (the others are absent), in one statement. */
+export function postingsOfTerms(
+  reader: CatalogReader,
+  terms: readonly string[],
+): Map<string, TermPostings> {
+  const out = new Map<string, TermPostings>();
+  const rows = checkedIn(
+    reader,
+    `SELECT term, df, data FROM postings WHERE term IN (%s)`,
+    terms,
+    'term',
+  ) as { term: string; df: number; data: Buffer }[];
+  for (const r of rows) out.set(r.term, { df: r.df, data: r.data });
+  return out;
 }
 
 /** The per-row lengths and states of the published generation. */
 export function servingDocsOf(reader: CatalogReader): ServingDocs {
   return decodeServingDocs(
-    reader.prepare(`SELECT docs, sums, data FROM serving_docs WHERE id = 1`).get() as
+    reader.checkedAll(`SELECT docs, sums, data FROM serving_docs WHERE id = 1`, [], 'docs')[0] as
       { docs: number; sums: string; data: Buffer } | undefined,
   );
 }
 
-/** One serving row by rowid. */
-export function bm25fRow(reader: CatalogReader, rowid: number): Bm25fRow | undefined {
-  return reader.prepare(`${ROW} WHERE s.rowid = ?`).get(rowid) as Bm25fRow | undefined;
+/** The serving rows of `rowids` that exist, by rowid, in one statement. */
+export function bm25fRowsOf(
+  reader: CatalogReader,
+  rowids: readonly number[],
+): Map<number, Bm25fRow> {
+  const out = new Map<number, Bm25fRow>();
+  for (const r of checkedIn(reader, `${ROW} WHERE s.rowid IN (%s)`, rowids, 'rowid') as Bm25fRow[])
+    out.set(r.rowid, r);
+  return out;
 }
 
 /** Every serving row, in rowid order. */
@@ -65,13 +102,41 @@ export function servingRowidOf(
     { rowid: number; state: string } | undefined;
 }
 
-/** Every term of the published generation's postings (the fuzzy vocabulary of v3). */
-export function postingTerms(reader: CatalogReader): string[] {
-  return reader.prepare(`SELECT term FROM postings ORDER BY term`).pluck().all() as string[];
+/** The rowid and state of each of `skillIds` the generation serves (the others are absent). */
+export function servingRowidsOf(
+  reader: CatalogReader,
+  skillIds: readonly string[],
+): Map<string, { rowid: number; state: string }> {
+  const out = new Map<string, { rowid: number; state: string }>();
+  const rows = checkedIn(
+    reader,
+    `SELECT skill_id, rowid, state FROM serving WHERE skill_id IN (%s)`,
+    skillIds,
+    'skill_id',
+  ) as { skill_id: string; rowid: number; state: string }[];
+  for (const r of rows) out.set(r.skill_id, { rowid: r.rowid, state: r.state });
+  return out;
 }
 
-/** The skill_id of a serving row, or undefined. */
-export function servingSkillIdOf(reader: CatalogReader, rowid: number): string | undefined {
-  return reader.prepare(`SELECT skill_id FROM serving WHERE rowid = ?`).pluck().get(rowid) as
-    string | undefined;
+/** Every term of the published generation's postings (the fuzzy vocabulary of v3), unordered. */
+export function postingTerms(reader: CatalogReader): string[] {
+  return (reader.checkedAll(`SELECT term FROM postings`, [], 'term') as { term: string }[]).map(
+    (r) => r.term,
+  );
+}
+
+/** The skill_id of each of `rowids` that exists, in one statement. */
+export function servingSkillIdsOf(
+  reader: CatalogReader,
+  rowids: readonly number[],
+): Map<number, string> {
+  const out = new Map<number, string>();
+  const rows = checkedIn(
+    reader,
+    `SELECT rowid, skill_id FROM serving WHERE rowid IN (%s)`,
+    rowids,
+    'rowid',
+  ) as { rowid: number; skill_id: string }[];
+  for (const r of rows) out.set(r.rowid, r.skill_id);
+  return out;
 }

@@ -29,6 +29,13 @@ export interface UsageSnapshot {
   readonly examples: readonly UsageExample[];
 }
 
+/**
+ * The signature of the examples as one SQL expression: `count:newest id` (`0:0` for none). Any
+ * learned, imported, trimmed or forgotten example changes it. On PostgreSQL the catalog reader
+ * reads it in the statement that reads the published generation (reader.ts), saving a round trip.
+ */
+export const USAGE_SIGNATURE_SQL = `SELECT count(*) || ':' || coalesce(max(id), 0) FROM usage_examples`;
+
 /** Reads the usage examples of `file`; none when the file or its table does not exist. */
 export function readUsage(file: string): UsageSnapshot {
   if (!isPgLocation(file) && !existsSync(file)) return { signature: 'none', examples: [] };
@@ -36,15 +43,14 @@ export function readUsage(file: string): UsageSnapshot {
   try {
     db = openSideStore(file, { readonly: true });
     db.pragma('busy_timeout = 200');
-    if (!hasUsageTable(db)) return { signature: 'none', examples: [] };
-    const sig = db
-      .prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`)
-      .get() as { n: number; m: number };
+    if (!hasUsageTable(db, file)) return { signature: 'none', examples: [] };
+    const sig = db.prepare(USAGE_SIGNATURE_SQL).pluck().get() as string;
     const examples = db
       .prepare(`SELECT skill_id, query FROM usage_examples ORDER BY skill_id, id`)
       .all() as UsageExample[];
-    return { signature: `${sig.n}:${sig.m}`, examples };
+    return { signature: String(sig), examples };
   } catch {
+    pgTables.delete(file);
     // Usage is advisory like telemetry: an unreadable file ranks as if no example had been learned.
     return { signature: 'unreadable', examples: [] };
   } finally {
@@ -52,18 +58,16 @@ export function readUsage(file: string): UsageSnapshot {
   }
 }
 
-/** Signature of the examples in `file` (cheap: a count and the largest id). */
+/** Signature of the examples in `file` (cheap: a count and the largest id; USAGE_SIGNATURE_SQL). */
 export function usageSignature(file: string): string {
   if (!isPgLocation(file) && !existsSync(file)) return 'none';
   let db: Db | undefined;
   try {
     db = openSideStore(file, { readonly: true });
-    if (!hasUsageTable(db)) return 'none';
-    const sig = db
-      .prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM usage_examples`)
-      .get() as { n: number; m: number };
-    return `${sig.n}:${sig.m}`;
+    if (!hasUsageTable(db, file)) return 'none';
+    return String(db.prepare(USAGE_SIGNATURE_SQL).pluck().get());
   } catch {
+    pgTables.delete(file);
     return 'unreadable';
   } finally {
     db?.close();
@@ -152,10 +156,18 @@ export function usageCounts(db: Db): Map<string, number> {
   return out;
 }
 
-function hasUsageTable(db: Db): boolean {
-  const sql =
-    dialectOf(db) === 'pg'
-      ? `SELECT 1 WHERE to_regclass('usage_examples') IS NOT NULL`
-      : `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`;
-  return db.prepare(sql).get() !== undefined;
+// PostgreSQL locations whose usage table was seen: it is part of the catalog's schema from the
+// first migration on, so this process asks once per location, not once per search (a read that
+// fails forgets the answer).
+const pgTables = new Set<string>();
+
+function hasUsageTable(db: Db, file: string): boolean {
+  const pg = dialectOf(db) === 'pg';
+  if (pg && pgTables.has(file)) return true;
+  const sql = pg
+    ? `SELECT 1 WHERE to_regclass('usage_examples') IS NOT NULL`
+    : `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_examples'`;
+  const has = db.prepare(sql).get() !== undefined;
+  if (pg && has) pgTables.add(file);
+  return has;
 }

@@ -12,6 +12,7 @@ import {
   readUsage,
   telemetryPathFor,
   usageSignature,
+  type PublishedGeneration,
 } from '../catalog/index.js';
 import { UsageIndex } from './search-bm25f.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
@@ -117,7 +118,7 @@ export class Router {
       this.history(),
       maxLimit,
       this.telemetryMax(),
-      this.usage(),
+      (gen) => this.usage(gen),
       this.prescoreLimit,
     );
     if (this.record && this.recordSuggestions)
@@ -131,7 +132,9 @@ export class Router {
 
   /** The reference scorer over the whole generation (for verification; no telemetry written). */
   searchBruteForce(request: SearchRequest, maxLimit?: number): SearchResult {
-    return bruteForceSearch(this.reader, request, this.history(), maxLimit, this.usage());
+    return bruteForceSearch(this.reader, request, this.history(), maxLimit, (gen) =>
+      this.usage(gen),
+    );
   }
 
   /** skill_fetch: the verified body of a pinned skill. */
@@ -209,10 +212,11 @@ export class Router {
       .reduce((m, h) => Math.max(m, telemetryMultiplier(h.suggestions, h.fetches)), 1);
   }
 
-  // The usage examples to rank with, re-read only when the telemetry file's examples changed.
-  private usage(): UsageIndex {
+  // The usage examples to rank with, re-read only when their signature changed. On PostgreSQL the
+  // search's own first statement read the signature (reader.ts); on SQLite it is the telemetry file's.
+  private usage(gen: PublishedGeneration): UsageIndex {
     if (!this.useUsage) return UsageIndex.EMPTY;
-    const sig = usageSignature(this.telemetryFile);
+    const sig = gen.usage_signature ?? usageSignature(this.telemetryFile);
     if (sig !== this.usageSig) {
       this.usageIndex = new UsageIndex(readUsage(this.telemetryFile).examples);
       this.usageSig = sig;

@@ -5,24 +5,32 @@
  * rows that can still reach the top k (sorted by bound, stopping at the first whose bound at the
  * highest telemetry multiplier falls short). `bruteForceBm25f` scores every serving row from its
  * forward terms with `scoreV3`; a property test holds the two equal.
+ *
+ * Catalog reads are few and batched (issue #16: on PostgreSQL each is a round trip): the postings
+ * of all query terms in one statement, the rows the scan explains a batch at a time, and what is
+ * fixed per published generation (row statistics, fuzzy vocabulary, recently used postings lists,
+ * the rows of skills with usage examples) cached in `Bm25fCache`, keyed on the generation's
+ * snapshot key, so a new publish — or a rewrite of serving rows under the same sequence — is never
+ * answered from an older one.
  */
 import { SkilldexError } from '../errors.js';
 import {
   allBm25fRows,
-  bm25fRow,
+  bm25fRowsOf,
   DOC_STRIDE,
   decodeForward,
   forEachPosting,
   postingTerms,
-  postingsOf,
+  postingsOfTerms,
   servingDocsOf,
-  servingRowidOf,
-  servingSkillIdOf,
+  servingRowidsOf,
+  servingSkillIdsOf,
   type Bm25fRow,
   type CatalogReader,
   type FieldCounts,
   type PublishedGeneration,
   type ServingDocs,
+  type TermPostings,
   type UsageExample,
 } from '../catalog/index.js';
 import {
@@ -146,11 +154,29 @@ export class UsageIndex {
   static readonly EMPTY = new UsageIndex([]);
 }
 
-/** Per-generation state kept between v3 searches. */
+/**
+ * Most bytes of postings lists a Bm25fCache keeps (32 MiB). At 100,000 skills the lists of the
+ * commonest terms are 100–300 KB each; a query stream with Zipf-distributed words asks mostly for
+ * the few hundred of those, which fit (bench/results/router.md has the measured effect).
+ */
+export const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
+
+// What a cached "no document has this term" costs against the budget, in bytes.
+const ABSENT_TERM_BYTES = 64;
+
+/**
+ * Per-generation state kept between v3 searches: the row statistics, the fuzzy index, the most
+ * recently used postings lists (at most POSTINGS_CACHE_BYTES) and the serving rows of the skills
+ * with usage examples. Everything is dropped when the generation's snapshot key changes.
+ */
 export class Bm25fCache {
-  private seq = -1;
+  private snapshot = '';
   private docs: ServingDocs | undefined;
   private fuzzy: FuzzyIndex | undefined;
+  // Least recently used first (a Map keeps insertion order; a hit moves the term to the end).
+  private postings = new Map<string, TermPostings | null>();
+  private postingBytes = 0;
+  private usage: { index: UsageIndex; resolved: ResolvedUsage } | undefined;
 
   /** The row statistics of `generation`. */
   servingDocs(reader: CatalogReader, generation: PublishedGeneration): ServingDocs {
@@ -166,11 +192,63 @@ export class Bm25fCache {
     return this.fuzzy;
   }
 
+  /** The postings of each of `terms` (undefined: no document has it); those not cached in one read. */
+  postingsOf(
+    reader: CatalogReader,
+    generation: PublishedGeneration,
+    terms: readonly string[],
+  ): Map<string, TermPostings | undefined> {
+    this.sync(generation);
+    const out = new Map<string, TermPostings | undefined>();
+    const missing: string[] = [];
+    for (const t of terms) {
+      if (out.has(t)) continue;
+      const hit = this.postings.get(t);
+      if (hit === undefined) {
+        missing.push(t);
+        out.set(t, undefined);
+        continue;
+      }
+      this.postings.delete(t);
+      this.postings.set(t, hit);
+      out.set(t, hit ?? undefined);
+    }
+    if (missing.length === 0) return out;
+    const read = postingsOfTerms(reader, missing);
+    for (const t of missing) {
+      const p = read.get(t);
+      out.set(t, p);
+      this.postings.set(t, p ?? null);
+      this.postingBytes += p ? p.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
+    }
+    for (const [t, p] of this.postings) {
+      if (this.postingBytes <= POSTINGS_CACHE_BYTES) break;
+      this.postings.delete(t);
+      this.postingBytes -= p ? p.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
+    }
+    return out;
+  }
+
+  /** `usage` resolved against the generation's rows (read once per generation and usage index). */
+  resolvedUsage(
+    reader: CatalogReader,
+    generation: PublishedGeneration,
+    usage: UsageIndex,
+  ): ResolvedUsage {
+    this.sync(generation);
+    if (this.usage?.index !== usage)
+      this.usage = { index: usage, resolved: resolveUsage(reader, usage) };
+    return this.usage.resolved;
+  }
+
   private sync(generation: PublishedGeneration): void {
-    if (generation.seq === this.seq) return;
-    this.seq = generation.seq;
+    if (generation.snapshot === this.snapshot) return;
+    this.snapshot = generation.snapshot;
     this.docs = undefined;
     this.fuzzy = undefined;
+    this.postings = new Map();
+    this.postingBytes = 0;
+    this.usage = undefined;
   }
 }
 
@@ -182,9 +260,11 @@ interface ResolvedUsage {
 
 function resolveUsage(reader: CatalogReader, usage: UsageIndex): ResolvedUsage {
   const byRow = new Map<number, SkillUsage>();
+  if (usage.bySkill.size === 0) return { byRow, avgLen: 0 };
+  const rows = servingRowidsOf(reader, [...usage.bySkill.keys()]);
   let total = 0;
   for (const [id, u] of usage.bySkill) {
-    const r = servingRowidOf(reader, id);
+    const r = rows.get(id);
     if (!r || r.state === 'archived') continue;
     byRow.set(r.rowid, u);
     total += u.len;
@@ -221,7 +301,7 @@ export function searchBm25f(
   usage: UsageIndex,
 ): SearchResult {
   const docs = cache.servingDocs(reader, gen);
-  const used = resolveUsage(reader, usage);
+  const used = cache.resolvedUsage(reader, gen, usage);
   const avgLens = avgLensOf(docs, used);
   const rows = docs.data.length / DOC_STRIDE;
   const acc = new Float64Array(rows);
@@ -239,8 +319,9 @@ export function searchBm25f(
       touched.push(rowid);
     }
   };
+  const postings = cache.postingsOf(reader, gen, q.terms);
   q.terms.forEach((term, i) => {
-    const post = postingsOf(reader, term);
+    const post = postings.get(term);
     // Rows whose examples hold the term; df counts a row once whether the term is in its text, its examples or both.
     const usageRows: number[] = [];
     for (const [rowid, u] of used.byRow) if (u.tf.has(term)) usageRows.push(rowid);
@@ -278,11 +359,18 @@ export function searchBm25f(
   const fuzzyOf = new Map<number, FuzzyMatch[]>();
   if (unknown.length > 0) {
     const fuzzy = cache.fuzzyIndex(reader, gen);
-    for (const i of unknown) {
+    const expansions = unknown.map((i) => fuzzy.expand(q.terms[i]!));
+    // Every near term's postings in one read.
+    const nearPostings = cache.postingsOf(
+      reader,
+      gen,
+      expansions.flatMap((e) => [...e.keys()]),
+    );
+    unknown.forEach((i, u) => {
       const term = q.terms[i]!;
       const best = new Map<number, FuzzyMatch>();
-      for (const [near, distance] of fuzzy.expand(term)) {
-        const post = postingsOf(reader, near);
+      for (const [near, distance] of expansions[u]!) {
+        const post = nearPostings.get(near);
         if (!post) continue;
         const m: FuzzyMatch = {
           query_token: q.tokens[i]!,
@@ -302,7 +390,7 @@ export function searchBm25f(
         if (l) l.push(m);
         else fuzzyOf.set(rowid, [m]);
       }
-    }
+    });
   }
   const ctx: QueryContext = { q, docs: docs.docs, avgLens, df, unknown, usage: used };
   // Upper bounds: BM25F sum + the name bonus where it applies + the exact fuzzy part, times the lifecycle multiplier.
@@ -330,11 +418,14 @@ export function searchBm25f(
   // (a bounded heap), since the scan usually stops within the first few dozen.
   const top = new TopK(limit);
   const order = new BoundOrder(boundOf, rowOf, n);
+  const source = new RowSource(reader, limit);
   for (let batch = Math.max(4 * limit, 64); ; batch *= 8) {
     const next = order.take(batch);
     if (next.length === 0) break;
+    const upcoming = next.map((i) => rowOf[i]!);
     let stopped = false;
-    for (const i of next) {
+    for (let j = 0; j < next.length; j++) {
+      const i = next[j]!;
       const most = boundOf[i]! * telemetryMax;
       if (top.full() && most + 1e-9 < top.worst()) {
         stopped = true;
@@ -343,10 +434,10 @@ export function searchBm25f(
       // A row that can at best tie the k-th score loses the tie on skill_id when its id sorts after
       // the k-th's: decided by its id alone, without explaining it (common words tie by thousands).
       if (top.full() && most - 1e-9 <= top.worst()) {
-        const id = servingSkillIdOf(reader, rowOf[i]!);
+        const id = source.skillId(upcoming, j);
         if (id === undefined || id > top.worstId()) continue;
       }
-      const row = bm25fRow(reader, rowOf[i]!);
+      const row = source.row(upcoming, j);
       if (!row) continue;
       top.offer(candidateOf(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen));
     }
@@ -372,7 +463,7 @@ export function bruteForceBm25f(
   usage: UsageIndex,
 ): SearchResult {
   const docs = cache.servingDocs(reader, gen);
-  const used = resolveUsage(reader, usage);
+  const used = cache.resolvedUsage(reader, gen, usage);
   const rows = [...allBm25fRows(reader)];
   const fwds = rows.map((r) => decodeForward(r.fwd, r.body_terms));
   const df = q.terms.map(
@@ -477,6 +568,63 @@ function candidateOf(
     score: explanation.final,
     explanation,
   };
+}
+
+/** Most rows read in one statement by the scan (its first read is twice the limit, then doubling). */
+const MAX_ROWS_AHEAD = 256;
+
+// The serving rows (and, for rows the tie rule may skip, only skill ids) the scan asks for, read
+// ahead from the scan's upcoming rowids a batch at a time instead of one statement per row.
+class RowSource {
+  private readonly rows = new Map<number, Bm25fRow | null>();
+  private readonly ids = new Map<number, string | null>();
+  private ahead: number;
+  constructor(
+    private readonly reader: CatalogReader,
+    limit: number,
+  ) {
+    this.ahead = Math.min(MAX_ROWS_AHEAD, 2 * limit);
+  }
+
+  /** The serving row of `upcoming[at]`, reading it with the next rows not read yet. */
+  row(upcoming: readonly number[], at: number): Bm25fRow | undefined {
+    const rowid = upcoming[at]!;
+    if (!this.rows.has(rowid)) {
+      const want = this.unread(upcoming, at, this.ahead, this.rows);
+      const got = bm25fRowsOf(this.reader, want);
+      for (const id of want) this.rows.set(id, got.get(id) ?? null);
+      this.ahead = Math.min(MAX_ROWS_AHEAD, 2 * this.ahead);
+    }
+    return this.rows.get(rowid) ?? undefined;
+  }
+
+  /** The skill_id of `upcoming[at]`, reading it with the next ids not read yet. */
+  skillId(upcoming: readonly number[], at: number): string | undefined {
+    const rowid = upcoming[at]!;
+    const row = this.rows.get(rowid);
+    if (row !== undefined) return row?.skill_id;
+    if (!this.ids.has(rowid)) {
+      const want = this.unread(upcoming, at, MAX_ROWS_AHEAD, this.ids);
+      const got = servingSkillIdsOf(this.reader, want);
+      for (const id of want) this.ids.set(id, got.get(id) ?? null);
+    }
+    return this.ids.get(rowid) ?? undefined;
+  }
+
+  // Up to `count` rowids from `upcoming[at]` on that `have` does not hold yet.
+  private unread(
+    upcoming: readonly number[],
+    at: number,
+    count: number,
+    have: ReadonlyMap<number, unknown>,
+  ): number[] {
+    const out: number[] = [];
+    for (let j = at; j < upcoming.length && out.length < count; j++) {
+      const r = upcoming[j]!;
+      if (!have.has(r) && !this.rows.has(r)) out.push(r);
+    }
+    return out;
+  }
 }
 
 // Hands out the indexes of (bound, rowid) pairs in descending bound order (ties: rowid ascending),

@@ -16,6 +16,7 @@ import {
   ftsHolders,
   lexicalRankStatement,
   lexicalRowOf,
+  requireFts,
   tokenSet,
   vocabDf,
   vocabTerms,
@@ -81,9 +82,13 @@ export class SearchCache {
   }
 }
 
+/** The usage examples a search ranks with, or how to get them for the generation read. */
+export type UsageSource = UsageIndex | ((generation: PublishedGeneration) => UsageIndex);
+
 /**
  * Ranks the published generation for `request` (fast path). `history` gives telemetry counts.
- * `maxLimit` lets evaluation ask for more than the contract's 50.
+ * `maxLimit` lets evaluation ask for more than the contract's 50. Runs in one
+ * `CatalogReader.readChecked` snapshot.
  */
 export function searchCatalog(
   reader: CatalogReader,
@@ -92,12 +97,12 @@ export function searchCatalog(
   history: HistoryFn,
   maxLimit = MAX_LIMIT,
   telemetryMax: number = V1.TELEMETRY_MAX,
-  usage: UsageIndex = UsageIndex.EMPTY,
+  usage: UsageSource = UsageIndex.EMPTY,
   prescoreLimit: number = FUZZY_PRESCORE_LIMIT,
 ): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
   const includeDeprecated = request.include_deprecated === true;
-  return reader.read((gen) => {
+  return reader.readChecked((gen) => {
     const policy = policyById(request.policy ?? gen.policy);
     if (policy.kind === 'bm25f') {
       const q = analyzeQuery(request.query);
@@ -111,11 +116,13 @@ export function searchCatalog(
           includeDeprecated,
           history,
           telemetryMax,
-          usage,
+          typeof usage === 'function' ? usage(gen) : usage,
         ),
         query: request.query,
       };
     }
+    // The lexical policies read outside checkedAll: SQLite only (refused here on PostgreSQL).
+    requireFts(reader);
     const all = queryTokens(request.query);
     const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
     const fuzzy = cache.fuzzyIndex(reader, gen);
@@ -213,7 +220,7 @@ export function bruteForceSearch(
   request: SearchRequest,
   history: HistoryFn,
   maxLimit = MAX_LIMIT,
-  usage: UsageIndex = UsageIndex.EMPTY,
+  usage: UsageSource = UsageIndex.EMPTY,
 ): SearchResult {
   const limit = checkLimit(request.limit, maxLimit);
   const includeDeprecated = request.include_deprecated === true;
@@ -230,7 +237,7 @@ export function bruteForceSearch(
           limit,
           includeDeprecated,
           history,
-          usage,
+          typeof usage === 'function' ? usage(gen) : usage,
         ),
         query: request.query,
       };

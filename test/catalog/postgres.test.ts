@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   Router,
+  changeLifecycle,
   catalogLocation,
   getCatalogStatus,
   indexCatalog,
@@ -21,6 +22,9 @@ import {
   type SearchRequest,
 } from '../../src/index.js';
 import { PgDb } from '../../src/catalog/pg.js';
+import { CatalogReader, SNAPSHOT_RETRIES } from '../../src/catalog/index.js';
+import { SearchCache, searchCatalog, type HistoryFn } from '../../src/router/search.js';
+import { UsageIndex } from '../../src/router/search-bm25f.js';
 import { REPO, runCli, tmpDir, writeTree } from '../support/cli.js';
 import { freshPgDatabase, hasPg, pgCluster } from '../support/pg.js';
 import { startServer, stopServer } from '../support/pg-cluster.js';
@@ -146,6 +150,8 @@ describe.skipIf(!PG)('the same catalog on SQLite and PostgreSQL', () => {
   });
 });
 
+const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
+
 function attempt(fn: () => string): string {
   try {
     return fn();
@@ -153,6 +159,120 @@ function attempt(fn: () => string): string {
     return `error ${(err as { code?: string }).code ?? String(err)}`;
   }
 }
+
+describe.skipIf(!PG)(
+  'a PostgreSQL search reads without a transaction, never from two generations',
+  () => {
+    const request: SearchRequest = { query: 'extract tables from pdf', limit: 5 };
+    // A catalog whose top skill is deprecated and restored in turn: two generations, two answers.
+    function catalogWithTwoAnswers(): {
+      catalog: string;
+      toggle: () => void;
+      answerOf: Map<string, string>;
+    } {
+      const root = tmpDir('skilldex-pg-snap-');
+      for (const [id, description] of [
+        ['pdf-tables', 'Extract tables from PDF files.'],
+        ['pdf-text', 'Extract text from PDF files.'],
+        ['sheet-tables', 'Edit tables in spreadsheets.'],
+        ['slides', 'Build slide decks.'],
+      ] as const)
+        writeTree(root, { [`${id}/SKILL.md`]: skillText(id, { description }) });
+      const catalog = freshPgDatabase();
+      indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW });
+      let deprecated = false;
+      const toggle = (): void => {
+        deprecated = !deprecated;
+        changeLifecycle({
+          catalog,
+          skill_id: 'pdf-tables',
+          to: deprecated ? 'deprecated' : 'active',
+          now: NOW,
+        });
+      };
+      const answerOf = new Map<string, string>();
+      for (let i = 0; i < 2; i++) {
+        const r = new Router({ catalog, telemetry: false });
+        try {
+          const a = r.search(request);
+          answerOf.set(a.catalog_generation, JSON.stringify(a));
+        } finally {
+          r.close();
+        }
+        toggle();
+      }
+      expect(answerOf.size).toBe(2);
+      expect(new Set(answerOf.values()).size).toBe(2);
+      return { catalog, toggle, answerOf };
+    }
+
+    it('runs again on the new generation when a publish lands between its statements', () => {
+      const { catalog, toggle, answerOf } = catalogWithTwoAnswers();
+      const reader = new CatalogReader(catalog);
+      const generations: string[] = [];
+      try {
+        // The usage callback runs after the search read its generation and before its first
+        // catalog read: a publish here moves the snapshot under the search.
+        const result = searchCatalog(
+          reader,
+          new SearchCache(),
+          request,
+          NO_HISTORY,
+          50,
+          1,
+          (gen) => {
+            generations.push(gen.catalog_generation);
+            if (generations.length === 1) toggle();
+            return UsageIndex.EMPTY;
+          },
+        );
+        expect(generations).toHaveLength(2);
+        expect(generations[1]).not.toBe(generations[0]);
+        expect(result.catalog_generation).toBe(generations[1]);
+        expect(JSON.stringify(result)).toBe(answerOf.get(result.catalog_generation));
+      } finally {
+        reader.close();
+      }
+    });
+
+    it(`after ${SNAPSHOT_RETRIES} moves answers from one REPEATABLE READ snapshot`, () => {
+      const { catalog, toggle, answerOf } = catalogWithTwoAnswers();
+      const reader = new CatalogReader(catalog);
+      let calls = 0;
+      try {
+        const result = searchCatalog(reader, new SearchCache(), request, NO_HISTORY, 50, 1, () => {
+          calls++;
+          toggle();
+          return UsageIndex.EMPTY;
+        });
+        expect(calls).toBe(SNAPSHOT_RETRIES + 1);
+        expect(JSON.stringify(result)).toBe(answerOf.get(result.catalog_generation));
+      } finally {
+        reader.close();
+      }
+    });
+
+    it('sees examples learned by another process at the next search, through the generation read', () => {
+      const { catalog } = catalogWithTwoAnswers();
+      const r = new Router({ catalog, telemetry: false });
+      try {
+        const before = r.search({ query: 'presentation handout', limit: 2 });
+        expect(before.candidates).toHaveLength(0);
+        learnExamples({
+          catalog,
+          text: JSON.stringify({ query: 'presentation handout', skill_id: 'slides' }),
+          file: 'x.jsonl',
+          now: NOW,
+        });
+        expect(r.search({ query: 'presentation handout', limit: 2 }).candidates[0]?.skill_id).toBe(
+          'slides',
+        );
+      } finally {
+        r.close();
+      }
+    });
+  },
+);
 
 describe.skipIf(!PG)('PostgreSQL catalog behaviour', () => {
   it('refuses policies v1 and v2 with a coded error, and a schema of foreign tables', () => {

@@ -6,7 +6,7 @@
  * words are shown, usage examples rank (learn, forget, the per-skill cap, re-index survival,
  * --no-usage, archived skills keep none).
  */
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -231,6 +231,25 @@ describe('bm25f.v3 behaviour', () => {
     const sum = e.components.reduce((s, c) => s + c.points, 0);
     expect(Math.abs(sum - e.base)).toBeLessThan(1e-6);
     router.close();
+  });
+
+  it('a long-running router answers a publish that only moved a file from the new rows, not its cache', () => {
+    const { catalog, root } = lib(files);
+    const router = new Router({ catalog, telemetry: false });
+    const query = 'extract tables from pdf files';
+    const before = router.search({ query, limit: 3 });
+    expect(ids(before)[0]).toBe('pdf-toolkit');
+    // Same content, same generation: the publish rewrites the moved skill's serving row (a new
+    // rowid) under the same sequence, so a cache keyed on the sequence alone would be stale.
+    renameSync(path.join(root, 'pdf-toolkit'), path.join(root, 'pdf-toolkit-moved'));
+    indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW });
+    const fresh = new Router({ catalog, telemetry: false });
+    const after = router.search({ query, limit: 3 });
+    expect(after.catalog_generation).toBe(before.catalog_generation);
+    expect(after).toEqual(fresh.search({ query, limit: 3 }));
+    expect(after).toEqual(before);
+    router.close();
+    fresh.close();
   });
 
   it.skipIf(ON_PG)(
