@@ -53,7 +53,12 @@ export {
   MAX_EVENT_ROWS,
   type SkillHistory,
 } from './telemetry.js';
-export { CatalogReader, SNAPSHOT_RETRIES, type PublishedGeneration } from './reader.js';
+export {
+  CatalogReader,
+  SNAPSHOT_RETRIES,
+  type FirstRead,
+  type PublishedGeneration,
+} from './reader.js';
 export {
   catalogStatus,
   listGenerations,
@@ -81,7 +86,9 @@ export {
   allBm25fRows,
   bm25fRowsOf,
   postingTerms,
+  postingsFromRows,
   postingsOfTerms,
+  postingsRead,
   servingDocsOf,
   servingRowidOf,
   servingRowidsOf,

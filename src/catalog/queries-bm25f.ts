@@ -7,7 +7,7 @@
  * `CatalogReader.checkedAll`, so each runs inside the caller's `read` or `readChecked` snapshot.
  */
 import { inChunks, placeholders } from './batch.js';
-import type { CatalogReader } from './reader.js';
+import type { CatalogReader, FirstRead } from './reader.js';
 import { decodeServingDocs, type ServingDocs } from './postings-store.js';
 
 /** A serving row as the BM25F scorer reads it. */
@@ -58,14 +58,29 @@ export function postingsOfTerms(
   reader: CatalogReader,
   terms: readonly string[],
 ): Map<string, TermPostings> {
+  return postingsFromRows(
+    checkedIn(reader, `SELECT term, df, data FROM postings WHERE term IN (%s)`, terms, 'term'),
+  );
+}
+
+/**
+ * The read of the postings of `terms` (at most MAX_IN_LIST) as a CatalogReader.readChecked first
+ * read; `postingsFromRows` decodes its rows.
+ */
+export function postingsRead(terms: readonly string[]): FirstRead {
+  const [chunk = []] = inChunks(terms);
+  return {
+    sql: `SELECT term, df, data FROM postings WHERE term IN (${placeholders(chunk.length)})`,
+    params: chunk,
+    marker: 'term',
+  };
+}
+
+/** The postings in the rows of a `postingsRead`, by term. */
+export function postingsFromRows(rows: readonly unknown[]): Map<string, TermPostings> {
   const out = new Map<string, TermPostings>();
-  const rows = checkedIn(
-    reader,
-    `SELECT term, df, data FROM postings WHERE term IN (%s)`,
-    terms,
-    'term',
-  ) as { term: string; df: number; data: Buffer }[];
-  for (const r of rows) out.set(r.term, { df: r.df, data: r.data });
+  for (const r of rows as { term: string; df: number; data: Buffer }[])
+    out.set(r.term, { df: r.df, data: r.data });
   return out;
 }
 

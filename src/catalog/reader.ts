@@ -54,7 +54,34 @@ const GENERATION_SQL = `SELECT g.seq, g.generation_id, g.policy, g.created_at, g
 
 const PG_GENERATION_SQL = `SELECT g.seq, g.generation_id, g.policy, g.created_at, g.counts, ${PG_SNAPSHOT_KEY} AS snapshot FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`;
 
-const PG_CHECKED_GENERATION_SQL = `SELECT g.seq, g.generation_id, g.policy, g.created_at, g.counts, ${PG_SNAPSHOT_KEY} AS snapshot, (${USAGE_SIGNATURE_SQL}) AS usage_signature FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`;
+// readChecked's one statement on PostgreSQL: the generation, its snapshot key and the usage
+// signature under prefixed names, with the rows of the call's first read beside them.
+function pgCheckedGenerationSql(first: string | undefined): string {
+  const columns = `g.seq AS skilldex_seq, g.generation_id AS skilldex_generation_id, g.policy AS skilldex_policy, g.created_at AS skilldex_created_at, g.counts AS skilldex_counts, ${PG_SNAPSHOT_KEY} AS ${SNAPSHOT_COLUMN}, (${USAGE_SIGNATURE_SQL}) AS skilldex_usage_signature`;
+  return first === undefined
+    ? `SELECT ${columns} FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`
+    : `SELECT ${columns}, q.* FROM published p JOIN generations g ON g.seq = p.seq LEFT JOIN (${first}) q ON true WHERE p.id = 1`;
+}
+
+const CHECKED_COLUMNS = [
+  'skilldex_seq',
+  'skilldex_generation_id',
+  'skilldex_policy',
+  'skilldex_created_at',
+  'skilldex_counts',
+  SNAPSHOT_COLUMN,
+  'skilldex_usage_signature',
+] as const;
+
+/**
+ * A statement `readChecked` runs with the generation read (on PostgreSQL in the same statement,
+ * saving a round trip): one SELECT, its rows unordered; `marker` names a column never null in them.
+ */
+export interface FirstRead {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly marker: string;
+}
 
 interface GenerationRow {
   seq: number;
@@ -105,29 +132,55 @@ export class CatalogReader {
   }
 
   /**
-   * `read` for a call whose every catalog statement is `checkedAll` (the v3 search path). On
-   * SQLite it is `read`. On PostgreSQL it opens no transaction (a BEGIN and a COMMIT are two of
-   * the few round trips a search needs): the generation, its snapshot key and the usage
-   * signature come from one statement, and each `checkedAll` compares the key its statement saw;
-   * when a publish moved it, `fn` runs again on the new generation, at most SNAPSHOT_RETRIES
-   * times, then once inside a read transaction, where the key cannot move.
+   * `read` for a call whose every catalog statement is `checkedAll` (the v3 search path); `first`,
+   * when given, is read with the generation and its rows handed to `fn`. On SQLite it is `read`.
+   * On PostgreSQL it opens no transaction (a BEGIN and a COMMIT would be two of the few round
+   * trips a search needs): the generation, its snapshot key, the usage signature and the first
+   * read come from one statement, and each `checkedAll` compares the key its statement saw; when
+   * a publish moved it, `fn` runs again on the new generation, at most SNAPSHOT_RETRIES times,
+   * then once inside a read transaction, where the key cannot move.
    */
-  readChecked<T>(fn: (generation: PublishedGeneration) => T): T {
-    if (this.dialect !== 'pg') return this.read(fn);
+  readChecked<T>(
+    fn: (generation: PublishedGeneration, first: readonly unknown[]) => T,
+    first?: FirstRead,
+  ): T {
+    const inTransaction = (): T =>
+      this.read((gen) =>
+        fn(gen, first ? this.checkedAll(first.sql, first.params, first.marker) : []),
+      );
+    if (this.dialect !== 'pg') return inTransaction();
     this.reopenIfReplaced();
     for (let attempt = 0; attempt < SNAPSHOT_RETRIES; attempt++) {
-      const row = this.prepare(PG_CHECKED_GENERATION_SQL).get() as GenerationRow | undefined;
-      const gen = this.generationOf(row, `${this.epoch}:${row?.snapshot}`);
-      this.checking = row?.snapshot ?? '';
+      const rows = this.prepare(pgCheckedGenerationSql(first?.sql)).all(
+        ...(first?.params ?? []),
+      ) as Record<string, unknown>[];
+      const r = rows[0];
+      const snapshot = r?.[SNAPSHOT_COLUMN] as string | undefined;
+      const gen = this.generationOf(
+        r && {
+          seq: r['skilldex_seq'] as number,
+          generation_id: r['skilldex_generation_id'] as string,
+          policy: r['skilldex_policy'] as string,
+          created_at: r['skilldex_created_at'] as string,
+          counts: r['skilldex_counts'] as string,
+          usage_signature: r['skilldex_usage_signature'] as string,
+        },
+        `${this.epoch}:${snapshot}`,
+      );
+      const firstRows = first
+        ? rows.filter((row) => row[first.marker] !== null && row[first.marker] !== undefined)
+        : [];
+      for (const row of firstRows) for (const c of CHECKED_COLUMNS) delete row[c];
+      this.checking = snapshot ?? '';
       try {
-        return fn(gen);
+        return fn(gen, firstRows);
       } catch (err) {
         if (!(err instanceof SnapshotMoved)) throw err;
       } finally {
         this.checking = undefined;
       }
     }
-    return this.read(fn);
+    return inTransaction();
   }
 
   /**

@@ -21,13 +21,16 @@ import {
   decodeForward,
   forEachPosting,
   postingTerms,
+  postingsFromRows,
   postingsOfTerms,
+  postingsRead,
   servingDocsOf,
   servingRowidsOf,
   servingSkillIdsOf,
   type Bm25fRow,
   type CatalogReader,
   type FieldCounts,
+  type FirstRead,
   type PublishedGeneration,
   type ServingDocs,
   type TermPostings,
@@ -164,6 +167,18 @@ export const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
 // What a cached "no document has this term" costs against the budget, in bytes.
 const ABSENT_TERM_BYTES = 64;
 
+/** A search's first read (Bm25fCache.firstRead): the terms asked for and the statement. */
+export interface Prefetch {
+  readonly terms: readonly string[];
+  readonly read: FirstRead;
+}
+
+/** The terms of a Prefetch with the rows its read returned. */
+export interface PrefetchRows {
+  readonly terms: readonly string[];
+  readonly rows: readonly unknown[];
+}
+
 /**
  * Per-generation state kept between v3 searches: the row statistics, the fuzzy index, the most
  * recently used postings lists (at most POSTINGS_CACHE_BYTES) and the serving rows of the skills
@@ -192,13 +207,38 @@ export class Bm25fCache {
     return this.fuzzy;
   }
 
-  /** The postings of each of `terms` (undefined: no document has it); those not cached in one read. */
+  /**
+   * What a search for `query` reads with the generation (CatalogReader.readChecked): the postings
+   * of its terms not cached now. Undefined when all are, or when the query has no term (the
+   * search itself then refuses it, after the generation checks, as it always did).
+   */
+  firstRead(query: unknown): Prefetch | undefined {
+    let terms: readonly string[];
+    try {
+      terms = analyzeQuery(query).terms;
+    } catch (err) {
+      if (err instanceof SkilldexError && err.code === 'INVALID_QUERY') return undefined;
+      throw err;
+    }
+    const missing = terms.filter((t) => !this.postings.has(t));
+    return missing.length > 0 ? { terms: missing, read: postingsRead(missing) } : undefined;
+  }
+
+  /**
+   * The postings of each of `terms` (undefined: no document has it); those not cached in one read.
+   * `seed` holds the rows of a `firstRead` of this search, cached first.
+   */
   postingsOf(
     reader: CatalogReader,
     generation: PublishedGeneration,
     terms: readonly string[],
+    seed?: PrefetchRows,
   ): Map<string, TermPostings | undefined> {
     this.sync(generation);
+    if (seed) {
+      const read = postingsFromRows(seed.rows);
+      for (const t of seed.terms) if (!this.postings.has(t)) this.remember(t, read.get(t));
+    }
     const out = new Map<string, TermPostings | undefined>();
     const missing: string[] = [];
     for (const t of terms) {
@@ -216,17 +256,21 @@ export class Bm25fCache {
     if (missing.length === 0) return out;
     const read = postingsOfTerms(reader, missing);
     for (const t of missing) {
-      const p = read.get(t);
-      out.set(t, p);
-      this.postings.set(t, p ?? null);
-      this.postingBytes += p ? p.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
-    }
-    for (const [t, p] of this.postings) {
-      if (this.postingBytes <= POSTINGS_CACHE_BYTES) break;
-      this.postings.delete(t);
-      this.postingBytes -= p ? p.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
+      out.set(t, read.get(t));
+      this.remember(t, read.get(t));
     }
     return out;
+  }
+
+  // Caches a term's postings (or their absence), dropping the least recently used past the budget.
+  private remember(term: string, p: TermPostings | undefined): void {
+    this.postings.set(term, p ?? null);
+    this.postingBytes += p ? p.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
+    for (const [t, q] of this.postings) {
+      if (this.postingBytes <= POSTINGS_CACHE_BYTES) break;
+      this.postings.delete(t);
+      this.postingBytes -= q ? q.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
+    }
   }
 
   /** `usage` resolved against the generation's rows (read once per generation and usage index). */
@@ -299,6 +343,7 @@ export function searchBm25f(
   history: HistoryFn,
   telemetryMax: number,
   usage: UsageIndex,
+  seed?: PrefetchRows,
 ): SearchResult {
   const docs = cache.servingDocs(reader, gen);
   const used = cache.resolvedUsage(reader, gen, usage);
@@ -319,7 +364,7 @@ export function searchBm25f(
       touched.push(rowid);
     }
   };
-  const postings = cache.postingsOf(reader, gen, q.terms);
+  const postings = cache.postingsOf(reader, gen, q.terms, seed);
   q.terms.forEach((term, i) => {
     const post = postings.get(term);
     // Rows whose examples hold the term; df counts a row once whether the term is in its text, its examples or both.
@@ -570,7 +615,7 @@ function candidateOf(
   };
 }
 
-/** Most rows read in one statement by the scan (its first read is twice the limit, then doubling). */
+/** Most rows read in one statement by the scan (its first read is the limit's worth, then doubling). */
 const MAX_ROWS_AHEAD = 256;
 
 // The serving rows (and, for rows the tie rule may skip, only skill ids) the scan asks for, read
@@ -583,7 +628,8 @@ class RowSource {
     private readonly reader: CatalogReader,
     limit: number,
   ) {
-    this.ahead = Math.min(MAX_ROWS_AHEAD, 2 * limit);
+    // Without telemetry the bounds are the scores: the scan explains exactly the top `limit`.
+    this.ahead = Math.min(MAX_ROWS_AHEAD, limit);
   }
 
   /** The serving row of `upcoming[at]`, reading it with the next rows not read yet. */
