@@ -3,8 +3,9 @@
  * for many rows, instead of a statement each. On PostgreSQL every statement is a network round
  * trip (pg.ts), so a statement per skill or per term is what made indexing and searching slow
  * there; SQLite runs the same SQL in process. Only `?` placeholders are generated here, never
- * values. Lists are padded and rows split to powers of two, so whatever the sizes, a connection
- * prepares a handful of texts per statement (pg.ts keeps one server-side statement per text).
+ * values. Lists are padded and rows split to powers of two (a few rows go as they are), so
+ * whatever the sizes, a connection prepares a few dozen texts per statement at most (pg.ts keeps
+ * one server-side statement per text).
  */
 import type { Db } from './db-type.js';
 
@@ -16,6 +17,12 @@ export const MAX_INSERT_PARAMS = 8_192;
 
 /** Most rows of one multi-row INSERT, whatever its width. */
 export const MAX_INSERT_ROWS = 256;
+
+/**
+ * Up to this many rows go in one INSERT of exactly that size (a search's telemetry, a small
+ * re-index: one statement); larger counts are split into powers of two.
+ */
+export const EXACT_ROWS = 16;
 
 /**
  * `keys` in chunks for `IN (…)` lists: at most MAX_IN_LIST each, every chunk padded to a power of
@@ -79,7 +86,7 @@ export function runIn<K>(
 /**
  * Inserts `rows` (objects keyed by column name) into `table` with multi-row INSERTs, followed by
  * `tail` (an ON CONFLICT clause, or nothing). Rows are sent in chunks whose sizes are powers of
- * two. A chunk must not hold two rows for one conflict key (PostgreSQL refuses to update a row
+ * two, or at most EXACT_ROWS. A chunk must not hold two rows for one conflict key (PostgreSQL refuses to update a row
  * twice in one statement): callers pass distinct keys.
  */
 export function insertRows(
@@ -89,15 +96,12 @@ export function insertRows(
   rows: readonly Readonly<Record<string, unknown>>[],
   tail = '',
 ): void {
-  const most = Math.min(
-    MAX_INSERT_ROWS,
-    2 ** Math.floor(Math.log2(Math.max(1, Math.floor(MAX_INSERT_PARAMS / columns.length)))),
-  );
+  const most = chunkRows(columns.length);
   const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `;
   let i = 0;
   while (i < rows.length) {
     const left = rows.length - i;
-    const size = left >= most ? most : 2 ** Math.floor(Math.log2(left));
+    const size = left >= most ? most : left <= EXACT_ROWS ? left : 2 ** Math.floor(Math.log2(left));
     const params: unknown[] = [];
     for (let j = i; j < i + size; j++) {
       const row = rows[j]!;
@@ -110,5 +114,44 @@ export function insertRows(
       ...params,
     );
     i += size;
+  }
+}
+
+// Rows of a full INSERT chunk for rows of `width` columns: a power of two, within both limits.
+function chunkRows(width: number): number {
+  return Math.min(
+    MAX_INSERT_ROWS,
+    2 ** Math.floor(Math.log2(Math.max(1, Math.floor(MAX_INSERT_PARAMS / width)))),
+  );
+}
+
+/**
+ * A multi-row INSERT fed one row at a time (`insertRows` underneath): a full chunk is written as
+ * soon as it is collected, so a long ingest holds one chunk of wide rows in memory, not all of
+ * them; `flush` writes the rest. Rows go in the order added.
+ */
+export class RowWriter {
+  private rows: Record<string, unknown>[] = [];
+  private readonly most: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly table: string,
+    private readonly columns: readonly string[],
+    private readonly tail = '',
+  ) {
+    this.most = chunkRows(columns.length);
+  }
+
+  /** Adds one row (objects keyed by column name), writing a chunk when one is full. */
+  add(row: Readonly<Record<string, unknown>>): void {
+    this.rows.push(row);
+    if (this.rows.length >= this.most) this.flush();
+  }
+
+  /** Writes the rows collected so far. */
+  flush(): void {
+    insertRows(this.db, this.table, this.columns, this.rows, this.tail);
+    this.rows = [];
   }
 }

@@ -24,7 +24,7 @@ import {
   type SkippedFile,
 } from '../skills/index.js';
 import type { Db } from './db.js';
-import { insertRows, runIn, selectIn } from './batch.js';
+import { RowWriter, insertRows, runIn, selectIn } from './batch.js';
 import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
 import { listSupportingFiles, manifestIdOf, type FolderListing } from './skill-files.js';
 import { FileRecordWriter, decodeStats, encodeStats, readFileStats } from './file-manifests.js';
@@ -225,7 +225,13 @@ export function ingestSkills(
       if (!m) stored.set(row.skill_id, (m = new Map()));
       m.set(row.revision_id, row.seq);
     }
-    const revisionRows: Record<string, unknown>[] = [];
+    const revisionRows = new RowWriter(
+      db,
+      'revisions',
+      REVISION_COLUMNS,
+      `ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
+           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms)`,
+    );
     // By skill_id: one upsert per skill (a later one would win anyway).
     const skillRows = new Map<string, Record<string, unknown>>();
     const fileRecords = new FileRecordWriter(db);
@@ -256,7 +262,7 @@ export function ingestSkills(
       }
       const revisions = stored.get(r.skill_id);
       const seq = revisions?.get(r.revision_id) ?? (revisions?.size ?? 0) + 1;
-      revisionRows.push({
+      revisionRows.add({
         skill_id: r.skill_id,
         revision_id: r.revision_id,
         seq,
@@ -286,14 +292,7 @@ export function ingestSkills(
       else if (had !== r.revision_id || filesChanged) changed.push(r.skill_id);
       else unchanged++;
     }
-    insertRows(
-      db,
-      'revisions',
-      REVISION_COLUMNS,
-      revisionRows,
-      `ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
-           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms)`,
-    );
+    revisionRows.flush();
     insertRows(
       db,
       'skills',

@@ -7,8 +7,9 @@
  * Transactions: a writer's plain transaction is READ COMMITTED; `immediate` also takes the
  * catalog's advisory lock (waiting at most BUSY_TIMEOUT_MS, then CATALOG_BUSY), so publishes from
  * two hosts run one after the other; a read-only connection's transaction is one REPEATABLE READ
- * snapshot, so a reader never sees half of a publish. SQLite's `user_version` and `data_version`
- * pragmas are rows of `meta`; the other pragmas mean nothing here and are ignored.
+ * snapshot, so a reader never sees half of a publish (a search opens none: it checks each
+ * statement's snapshot instead, reader.ts `readChecked`). SQLite's `user_version` and
+ * `data_version` pragmas are rows of `meta`; the other pragmas mean nothing here and are ignored.
  *
  * A lost connection answers CATALOG_UNAVAILABLE and is retried on the next call, no sooner than a
  * backoff that doubles from 100 ms to 5 s; a server therefore never crashes on a database restart.

@@ -19,7 +19,7 @@ import {
   type FieldCounts,
 } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
-import { insertRows, runIn, selectIn } from './batch.js';
+import { MAX_IN_LIST, insertRows, runIn, selectIn } from './batch.js';
 
 /** What a publish did. */
 export interface PublishResult {
@@ -259,70 +259,80 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     `DELETE FROM serving WHERE rowid IN (%s)`,
     gone.map((g) => g.rowid),
   );
-  const revisions = new Map<string, ServedRevision>();
-  for (const r of selectIn(
-    db,
-    `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms
-       FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
-    adds,
-    2,
-    (m) => [m.skill_id, m.revision_id],
-  ) as ServedRevision[])
-    revisions.set(`${r.skill_id}\t${r.revision_id}`, r);
-  const rows: Record<string, unknown>[] = [];
-  for (const m of adds) {
-    const rev = revisions.get(`${m.skill_id}\t${m.revision_id}`);
-    if (!rev)
-      throw new Error(
-        `working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`,
-      );
-    const toks = tokenStrings({
-      name: rev.name,
-      keywords: JSON.parse(rev.keywords) as string[],
-      tags: JSON.parse(rev.tags) as string[],
-      description: rev.description,
-      when_to_use: rev.when_to_use,
-    });
-    const doc = documentTerms({
-      name: rev.name,
-      keywords: JSON.parse(rev.keywords) as string[],
-      tags: JSON.parse(rev.tags) as string[],
-      description: rev.description,
-      when_to_use: rev.when_to_use,
-      body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
-    });
-    const rowid = nextRowid++;
-    rows.push({
-      rowid,
-      skill_id: m.skill_id,
-      revision_id: m.revision_id,
-      skill_version: rev.version ?? `r${rev.seq}`,
-      state: m.state,
-      name: rev.name,
-      description: rev.description,
-      path: rev.path,
-      real_path: rev.real_path,
-      size: rev.size,
-      body_offset: rev.body_offset,
-      ...toks,
-      fwd: encodeForward(doc.terms),
-      len_n: doc.lens[0],
-      len_k: doc.lens[1],
-      len_d: doc.lens[2],
-      len_b: doc.lens[3],
-      name_terms: countNameTerms(doc.terms),
-      manifest_id: m.manifest_id ?? null,
-    });
-    for (const [term, tf] of doc.terms) {
-      let l = addedRows.get(term);
-      if (!l) addedRows.set(term, (l = []));
-      l.push({ rowid, tf });
+  // The members to add a chunk at a time: their revisions read in one statement, their rows
+  // written in a few, so a rebuild never holds every revision's text at once.
+  for (let c = 0; c < adds.length; c += MAX_IN_LIST) {
+    const chunk = adds.slice(c, c + MAX_IN_LIST);
+    const revisions = new Map<string, ServedRevision>();
+    for (const r of selectIn(
+      db,
+      `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms
+         FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
+      chunk,
+      2,
+      (m) => [m.skill_id, m.revision_id],
+    ) as ServedRevision[])
+      revisions.set(`${r.skill_id}\t${r.revision_id}`, r);
+    const rows: Record<string, unknown>[] = [];
+    for (const m of chunk) {
+      const rev = revisions.get(`${m.skill_id}\t${m.revision_id}`);
+      if (!rev)
+        throw new Error(
+          `working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`,
+        );
+      const toks = tokenStrings({
+        name: rev.name,
+        keywords: JSON.parse(rev.keywords) as string[],
+        tags: JSON.parse(rev.tags) as string[],
+        description: rev.description,
+        when_to_use: rev.when_to_use,
+      });
+      const doc = documentTerms({
+        name: rev.name,
+        keywords: JSON.parse(rev.keywords) as string[],
+        tags: JSON.parse(rev.tags) as string[],
+        description: rev.description,
+        when_to_use: rev.when_to_use,
+        body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
+      });
+      const rowid = nextRowid++;
+      rows.push({
+        rowid,
+        skill_id: m.skill_id,
+        revision_id: m.revision_id,
+        skill_version: rev.version ?? `r${rev.seq}`,
+        state: m.state,
+        name: rev.name,
+        description: rev.description,
+        path: rev.path,
+        real_path: rev.real_path,
+        size: rev.size,
+        body_offset: rev.body_offset,
+        ...toks,
+        fwd: encodeForward(doc.terms),
+        len_n: doc.lens[0],
+        len_k: doc.lens[1],
+        len_d: doc.lens[2],
+        len_b: doc.lens[3],
+        name_terms: countNameTerms(doc.terms),
+        manifest_id: m.manifest_id ?? null,
+      });
+      for (const [term, tf] of doc.terms) {
+        let l = addedRows.get(term);
+        if (!l) addedRows.set(term, (l = []));
+        l.push({ rowid, tf });
+      }
+      if (ftsIns)
+        ftsIns.run({
+          rowid,
+          name_tok: toks.name_tok,
+          kw_tok: toks.kw_tok,
+          desc_tok: toks.desc_tok,
+        });
+      bump(toks, +1);
     }
-    if (ftsIns)
-      ftsIns.run({ rowid, name_tok: toks.name_tok, kw_tok: toks.kw_tok, desc_tok: toks.desc_tok });
-    bump(toks, +1);
+    insertRows(db, 'serving', SERVING_COLUMNS, rows);
   }
-  insertRows(db, 'serving', SERVING_COLUMNS, rows);
   const changes = [...df].filter(([, d]) => d !== 0);
   insertRows(
     db,

@@ -7,6 +7,7 @@
  * counted in `failures`.
  */
 import { statSync } from 'node:fs';
+import { insertRows, selectIn } from './batch.js';
 import { openSideStore, type Db } from './db.js';
 import { isPgLocation } from './location.js';
 import { TELEMETRY_SCHEMA } from './side-schema.js';
@@ -64,23 +65,57 @@ export class TelemetryStore {
     }
   }
 
+  /** Histories of `skillIds`, in their order (zeros for none, or when telemetry cannot be read). */
+  histories(skillIds: readonly string[]): Map<string, SkillHistory> {
+    const found = new Map<string, SkillHistory>();
+    const db = this.open();
+    if (db) {
+      try {
+        for (const r of selectIn(
+          db,
+          `SELECT skill_id, suggestions, fetches FROM counts WHERE skill_id IN (%s)`,
+          skillIds,
+        ) as (SkillHistory & { skill_id: string })[])
+          found.set(r.skill_id, { suggestions: r.suggestions, fetches: r.fetches });
+      } catch {
+        this.failures++;
+      }
+    }
+    return new Map(
+      skillIds.map((id) => [id, found.get(id) ?? { suggestions: 0, fetches: 0 }] as const),
+    );
+  }
+
   /** Records that `skillIds` were shown, in rank order, for a query. */
   recordSuggestions(queryHash: string, generation: string, skillIds: readonly string[]): void {
     const db = this.current();
     if (!db || skillIds.length === 0) return;
     try {
       const at = this.now().toISOString();
-      const ev = db.prepare(
-        `INSERT INTO events (kind, at, query_hash, skill_id, rank, generation) VALUES ('suggestion', ?, ?, ?, ?, ?)`,
-      );
-      const up = db.prepare(
-        `INSERT INTO counts (skill_id, suggestions) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET suggestions = counts.suggestions + 1`,
-      );
+      const shown = new Map<string, number>();
+      for (const id of skillIds) shown.set(id, (shown.get(id) ?? 0) + 1);
+      // Multi-row statements (batch.ts): on PostgreSQL each statement is a round trip.
       db.transaction(() => {
-        skillIds.forEach((id, i) => {
-          ev.run(at, queryHash, id, i + 1, generation);
-          up.run(id);
-        });
+        insertRows(
+          db,
+          'events',
+          ['kind', 'at', 'query_hash', 'skill_id', 'rank', 'generation'],
+          skillIds.map((id, i) => ({
+            kind: 'suggestion',
+            at,
+            query_hash: queryHash,
+            skill_id: id,
+            rank: i + 1,
+            generation,
+          })),
+        );
+        insertRows(
+          db,
+          'counts',
+          ['skill_id', 'suggestions'],
+          [...shown].map(([skill_id, suggestions]) => ({ skill_id, suggestions })),
+          `ON CONFLICT (skill_id) DO UPDATE SET suggestions = counts.suggestions + excluded.suggestions`,
+        );
         prune(db);
       })();
     } catch {

@@ -13,6 +13,7 @@ import {
   telemetryPathFor,
   usageSignature,
   type PublishedGeneration,
+  type SkillHistory,
 } from '../catalog/index.js';
 import { UsageIndex } from './search-bm25f.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
@@ -244,8 +245,16 @@ export class Router {
     }
   }
 
+  // One search's history lookups: those the search prefetched (a batch of candidates) are read
+  // together, the others one by one.
   private history(): HistoryFn {
     const t = this.telemetry;
-    return t ? (id) => t.history(id) : NO_HISTORY;
+    if (!t) return NO_HISTORY;
+    const known = new Map<string, SkillHistory>();
+    const fn: HistoryFn = (id) => known.get(id) ?? t.history(id);
+    fn.prefetch = (ids) => {
+      for (const [id, h] of t.histories(ids.filter((id) => !known.has(id)))) known.set(id, h);
+    };
+    return fn;
   }
 }

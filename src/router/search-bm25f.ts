@@ -463,7 +463,7 @@ export function searchBm25f(
   // (a bounded heap), since the scan usually stops within the first few dozen.
   const top = new TopK(limit);
   const order = new BoundOrder(boundOf, rowOf, n);
-  const source = new RowSource(reader, limit);
+  const source = new RowSource(reader, history, limit);
   for (let batch = Math.max(4 * limit, 64); ; batch *= 8) {
     const next = order.take(batch);
     if (next.length === 0) break;
@@ -619,13 +619,15 @@ function candidateOf(
 const MAX_ROWS_AHEAD = 256;
 
 // The serving rows (and, for rows the tie rule may skip, only skill ids) the scan asks for, read
-// ahead from the scan's upcoming rowids a batch at a time instead of one statement per row.
+// ahead from the scan's upcoming rowids a batch at a time instead of one statement per row, with
+// the telemetry histories of the rows read.
 class RowSource {
   private readonly rows = new Map<number, Bm25fRow | null>();
   private readonly ids = new Map<number, string | null>();
   private ahead: number;
   constructor(
     private readonly reader: CatalogReader,
+    private readonly history: HistoryFn,
     limit: number,
   ) {
     // Without telemetry the bounds are the scores: the scan explains exactly the top `limit`.
@@ -639,6 +641,8 @@ class RowSource {
       const want = this.unread(upcoming, at, this.ahead, this.rows);
       const got = bm25fRowsOf(this.reader, want);
       for (const id of want) this.rows.set(id, got.get(id) ?? null);
+      // The rows read are the ones about to be explained: their telemetry in one read too.
+      this.history.prefetch?.([...got.values()].map((r) => r.skill_id));
       this.ahead = Math.min(MAX_ROWS_AHEAD, 2 * this.ahead);
     }
     return this.rows.get(rowid) ?? undefined;

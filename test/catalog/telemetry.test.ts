@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Router, telemetryPathFor, type SearchResult } from '../../src/index.js';
+import { TelemetryStore } from '../../src/catalog/index.js';
 import { queryHash } from '../../src/router/index.js';
 import { runCli, tmpTree } from '../support/cli.js';
 import { NOW, indexTree, newCatalogPath, skillText } from './support.js';
@@ -221,6 +222,32 @@ describe('a broken telemetry file', () => {
       expect(f.code).toBe(0);
     });
   }
+});
+
+describe('reading histories', () => {
+  it('reads many skills in one call, as history reads each, with zeros for skills never shown', () => {
+    const { catalog, telemetry } = setup();
+    searchAndFetch(catalog);
+    const store = new TelemetryStore(telemetry, NOW);
+    try {
+      // More ids than one IN list holds, most of them unknown.
+      const ids = [
+        'csv-tool',
+        'csv-chart',
+        'other',
+        ...Array.from({ length: 600 }, (_, i) => `x${i}`),
+      ];
+      const all = store.histories(ids);
+      expect([...all.keys()]).toEqual(ids);
+      for (const id of ids) expect(all.get(id)).toEqual(store.history(id));
+      expect(all.get('x7')).toEqual({ suggestions: 0, fetches: 0 });
+      expect(counts(telemetry).map((c) => all.get(c.skill_id))).toEqual(
+        counts(telemetry).map((c) => ({ suggestions: c.suggestions, fetches: c.fetches })),
+      );
+    } finally {
+      store.close();
+    }
+  });
 });
 
 describe('telemetry in the ranking', () => {
