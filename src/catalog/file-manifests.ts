@@ -8,7 +8,8 @@
  * re-reads only what changed. A skill without supporting files has no manifest (null).
  */
 import { SkilldexError } from '../errors.js';
-import type { CatalogStatement, Db } from './db-type.js';
+import { RowWriter, runIn } from './batch.js';
+import type { Db } from './db-type.js';
 import {
   type DirStat,
   type FileStat,
@@ -111,36 +112,56 @@ export function readFileStats(db: Db): Map<string, string> {
   return out;
 }
 
-/** The writes of one ingest to the supporting-file tables, statements prepared once. */
+/**
+ * The writes of one ingest to the supporting-file tables, many rows per statement (batch.ts: on
+ * PostgreSQL each statement is a round trip); `flush` writes what is still collected.
+ */
 export class FileRecordWriter {
-  private readonly insertManifest: CatalogStatement;
-  private readonly upsertStats: CatalogStatement;
-  private readonly deleteStats: CatalogStatement;
+  // A manifest is content-addressed: an id already stored holds the same listing.
+  private readonly manifests: RowWriter;
+  private readonly stats: RowWriter;
+  private dropped: string[] = [];
 
-  constructor(db: Db) {
-    // A manifest is content-addressed: an id already stored holds the same listing.
-    this.insertManifest = db.prepare(
-      `INSERT INTO file_manifests (manifest_id, truncated, files) VALUES (?, ?, ?) ON CONFLICT (manifest_id) DO NOTHING`,
+  constructor(private readonly db: Db) {
+    this.manifests = new RowWriter(
+      db,
+      'file_manifests',
+      ['manifest_id', 'truncated', 'files'],
+      `ON CONFLICT (manifest_id) DO NOTHING`,
     );
-    this.upsertStats = db.prepare(
-      `INSERT INTO file_stats (dir, stats) VALUES (?, ?) ON CONFLICT (dir) DO UPDATE SET stats = excluded.stats`,
+    this.stats = new RowWriter(
+      db,
+      'file_stats',
+      ['dir', 'stats'],
+      `ON CONFLICT (dir) DO UPDATE SET stats = excluded.stats`,
     );
-    this.deleteStats = db.prepare(`DELETE FROM file_stats WHERE dir = ?`);
   }
 
   /** Stores the listing `listing` under its id (nothing when it is stored already). */
   storeManifest(manifestId: string, listing: SkillFiles): void {
-    this.insertManifest.run(manifestId, listing.truncated ? 1 : 0, encodeFiles(listing.files));
+    this.manifests.add({
+      manifest_id: manifestId,
+      truncated: listing.truncated ? 1 : 0,
+      files: encodeFiles(listing.files),
+    });
   }
 
-  /** Records the stats JSON of the folder `dir`. */
+  /** Records the stats JSON of the folder `dir` (once per folder and ingest). */
   writeStats(dir: string, stats: string): void {
-    this.upsertStats.run(dir, stats);
+    this.stats.add({ dir, stats });
   }
 
   /** Forgets the folder `dir` (no indexed skill lives there any more). */
   dropStats(dir: string): void {
-    this.deleteStats.run(dir);
+    this.dropped.push(dir);
+  }
+
+  /** Writes everything collected so far. */
+  flush(): void {
+    this.manifests.flush();
+    this.stats.flush();
+    runIn(this.db, `DELETE FROM file_stats WHERE dir IN (%s)`, this.dropped);
+    this.dropped = [];
   }
 }
 

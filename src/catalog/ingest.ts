@@ -293,6 +293,8 @@ export function ingestSkills(
       else unchanged++;
     }
     revisionRows.flush();
+    // The listings first: a stored one is never named before it exists.
+    fileRecords.flush();
     insertRows(
       db,
       'skills',
@@ -363,6 +365,7 @@ export function ingestSkills(
       else fileRecords.dropStats(l.dir);
     }
     for (const dir of listings.priorDirs) if (!seen.has(dir)) fileRecords.dropStats(dir);
+    fileRecords.flush();
     if (!guards.allowShrink) refuseShrink(db, removed);
     if (guards.dryRun) throw new DryRunDone({ added, changed, removed, unchanged });
     return { added, changed, removed, unchanged };

@@ -133,6 +133,8 @@ function write(root: string, ids: readonly number[], variant: (i: number) => str
         version: '1.0.0',
         body: `# ${id}\n\nBody ${variant(i)} words ${i % 5} extract convert render.\n`,
       }),
+      // Supporting files for every third skill, the same bytes in many folders (one listing).
+      ...(i % 3 === 0 ? { [path.join(id, 'scripts', 'run.sh')]: `echo ${i % 2}\n` } : {}),
     });
   }
 }
@@ -140,9 +142,24 @@ function write(root: string, ids: readonly number[], variant: (i: number) => str
 function answers(catalog: string): string[] {
   const r = new Router({ catalog, telemetry: false });
   try {
-    return ['extract tables', 'render charts k3', 'convert pdf reports', 'variant updated k7'].map(
-      (query) => JSON.stringify(r.search({ query, limit: 20 })),
-    );
+    const searches = [
+      'extract tables',
+      'render charts k3',
+      'convert pdf reports',
+      'variant updated k7',
+    ].map((query) => JSON.stringify(r.search({ query, limit: 20 })));
+    // Every served skill's supporting files, as the index recorded them.
+    const files: string[] = [];
+    for (let cursor: string | undefined; ;) {
+      const page = r.listSkills({ limit: 50, ...(cursor !== undefined ? { cursor } : {}) });
+      for (const s of page.skills) {
+        const { files: f, truncated } = r.listSkillFiles(s.skill_id);
+        files.push(JSON.stringify([s.skill_id, f, truncated]));
+      }
+      if (page.next_cursor === undefined) break;
+      cursor = page.next_cursor;
+    }
+    return [...searches, ...files];
   } finally {
     r.close();
   }
@@ -193,7 +210,9 @@ describe.each(catalogs())('a batched incremental index on $name', ({ make }) => 
       a.close();
       b.close();
     }
-    expect(answers(catalog)).toEqual(answers(fresh));
+    const got = answers(catalog);
+    expect(got.filter((a) => a.includes('scripts/run.sh')).length).toBeGreaterThan(100);
+    expect(got).toEqual(answers(fresh));
     // A changed skill's revision is its second (seq 2), a moved one keeps its first.
     const seqs = (cat: string, id: number): number[] => {
       const reader = new CatalogReader(cat);
