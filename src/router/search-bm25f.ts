@@ -160,7 +160,7 @@ export class UsageIndex {
 /**
  * Most bytes of postings lists a Bm25fCache keeps (32 MiB). At 100,000 skills the lists of the
  * commonest terms are 100–300 KB each; a query stream with Zipf-distributed words asks mostly for
- * the few hundred of those, which fit (bench/results/router.md has the measured effect).
+ * the few hundred of those, which fit, while a rare term's list is a few bytes.
  */
 export const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
 
