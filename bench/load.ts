@@ -183,13 +183,18 @@ interface Backend {
   readonly extra?: Pick<ThroughputOptions, 'dbCpuMs' | 'sampleWaits'>;
 }
 
-// Router.search in this process on the load's queries: the floor under a server's CPU per call.
-function inProcess(catalog: string): { cpu: number; p50: number } {
+// Router.search in this process on the load's queries: the floor under a server's CPU per call
+// (and the database's CPU per call meanwhile, when measured).
+function inProcess(
+  catalog: string,
+  dbCpuMs: (() => number | undefined) | undefined,
+): { cpu: number; db: number | undefined; p50: number } {
   const router = new Router({ catalog, telemetry: TELEMETRY });
   try {
     const queries = makeQueries(4_096, 99);
     for (const q of queries.slice(-200)) router.search({ query: q });
     const ms: number[] = [];
+    const db0 = dbCpuMs?.();
     const c0 = process.cpuUsage();
     for (const q of queries.slice(0, IN_PROCESS_CALLS)) {
       const t0 = performance.now();
@@ -197,8 +202,13 @@ function inProcess(catalog: string): { cpu: number; p50: number } {
       ms.push(performance.now() - t0);
     }
     const c = process.cpuUsage(c0);
+    const db1 = dbCpuMs?.();
     ms.sort((a, b) => a - b);
-    return { cpu: (c.user + c.system) / 1000 / IN_PROCESS_CALLS, p50: ms[ms.length >> 1]! };
+    return {
+      cpu: (c.user + c.system) / 1000 / IN_PROCESS_CALLS,
+      db: db0 === undefined || db1 === undefined ? undefined : (db1 - db0) / IN_PROCESS_CALLS,
+      p50: ms[ms.length >> 1]!,
+    };
   } finally {
     router.close();
   }
@@ -249,10 +259,10 @@ async function backendSection(b: Backend, workDir: string): Promise<string[]> {
     ...ceilingLines(one, many),
     ...waitsLine(scale),
   );
-  const floor = inProcess(b.catalog);
+  const floor = inProcess(b.catalog, b.extra?.dbCpuMs);
   lines.push(
     '',
-    `Router.search in this process on the same queries (${IN_PROCESS_CALLS} calls, telemetry ${TELEMETRY ? 'on' : 'off'}): ${fmt(floor.cpu)} ms CPU per call, p50 ${fmt(floor.p50)} ms — of a server's ${fmt(meanOf(one, (t) => t.server_cpu_ms_per_call))} ms per call with 1 server, the rest is HTTP, MCP and JSON.`,
+    `Router.search in this process on the same queries (${IN_PROCESS_CALLS} calls, one at a time, telemetry ${TELEMETRY ? 'on' : 'off'}): ${fmt(floor.cpu)} ms CPU per call${floor.db === undefined ? '' : ` (and ${fmt(floor.db)} ms of the database's)`}, p50 ${fmt(floor.p50)} ms — of a server's ${fmt(meanOf(one, (t) => t.server_cpu_ms_per_call))} ms per call with 1 server, the rest is HTTP, MCP and JSON.`,
   );
   if (BASELINE_BIN !== undefined) {
     const pairs: { label: string; t: Throughput }[] = [];
