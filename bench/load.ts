@@ -11,17 +11,18 @@
  *
  *   npm run bench:load [-- --skills 2000 --servers 3 --calls 20000 --clients 50
  *                         --scale-calls 3000 --backend sqlite|postgres|both
- *                         --baseline-bin OTHER/bin/skilldex.js --no-telemetry --no-scale]
+ *                         --baseline-bin OTHER/bin/skilldex.js --call-timeout-ms 60000
+ *                         --no-telemetry --no-scale]
  *
  * Every number flag also reads an environment variable (LOAD_SKILLS, LOAD_SERVERS, LOAD_CALLS,
- * LOAD_CLIENTS, LOAD_SCALE_CALLS). The SQLite catalog is a fresh file in bench/.work/load/; without
+ * LOAD_CLIENTS, LOAD_SCALE_CALLS, LOAD_CALL_TIMEOUT_MS). The SQLite catalog is a fresh file in bench/.work/load/; without
  * PostgreSQL's server binaries the PostgreSQL part is skipped with a message.
  */
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { Router } from '../src/index.js';
-import { maskLocation } from './load/cluster.js';
+import { killAll, maskLocation } from './load/cluster.js';
 import { DEFAULT_LOAD, runLoad, type LoadReport } from './load/harness.js';
 import { makeQueries } from './load/library.js';
 import { sampleWaits, startLoadCluster, type LoadCluster } from './load/postgres.js';
@@ -48,6 +49,11 @@ const CALLS = arg('--calls', 'LOAD_CALLS', DEFAULT_LOAD.calls);
 const CLIENTS = arg('--clients', 'LOAD_CLIENTS', DEFAULT_LOAD.clients);
 /** Calls timed per run in the comparisons. */
 const SCALE_CALLS = arg('--scale-calls', 'LOAD_SCALE_CALLS', 3_000);
+/**
+ * Per-call timeout, ms: a guard against a hang, not a latency target (nginx's proxy_read_timeout
+ * is 60 s too). Two cores that other work keeps busy can hold a call for tens of seconds.
+ */
+const CALL_TIMEOUT_MS = arg('--call-timeout-ms', 'LOAD_CALL_TIMEOUT_MS', 60_000);
 const TELEMETRY = !process.argv.includes('--no-telemetry');
 const SCALE = !process.argv.includes('--no-scale');
 const BACKEND = text('--backend') ?? 'both';
@@ -224,6 +230,7 @@ async function backendSection(b: Backend, workDir: string): Promise<string[]> {
     calls: CALLS,
     clients: CLIENTS,
     telemetry: TELEMETRY,
+    callTimeoutMs: CALL_TIMEOUT_MS,
     ...(b.restart !== undefined ? { restart: b.restart } : {}),
     log,
   });
@@ -238,6 +245,7 @@ async function backendSection(b: Backend, workDir: string): Promise<string[]> {
       clients: CLIENTS,
       calls: SCALE_CALLS,
       telemetry: TELEMETRY,
+      callTimeoutMs: CALL_TIMEOUT_MS,
       ...(bin !== undefined ? { bin } : {}),
       ...b.extra,
     });
@@ -294,13 +302,25 @@ async function backendSection(b: Backend, workDir: string): Promise<string[]> {
   return lines;
 }
 
+/** The PostgreSQL cluster while it runs: a signal stops it with the servers. */
+let cluster: LoadCluster | undefined;
+
+// An interrupted run leaves nothing behind: no server, no cluster (the 'exit' hooks do not run on
+// a signal).
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    killAll();
+    cluster?.stop();
+    process.exit(130);
+  });
+
 async function main(): Promise<void> {
   const lines = [
     '# Load test',
     '',
     `${machineLine()}; ${CORES} cores available, shared with other work on this machine (load average ${load1()} at the start).`,
     '',
-    `What counts: an **app-level error** is a call lost even after the balancer's retry, an HTTP status other than 200, a JSON-RPC error, a call over 30 s, a tool error as a final answer, a candidate from another generation than its answer, a stale pin answered anything but CATALOG_GENERATION_MISMATCH, CATALOG_UNAVAILABLE outside a database restart, a server dying other than the one killed, or a failed final check. CATALOG_UNAVAILABLE while the database restarts (and 15 s after) is not an error: the balancer tries that call again on the next server after a pause (100 ms, doubling to 1 s), and the call must still end with an answer (docs/load-test.md).`,
+    `What counts: an **app-level error** is a call lost even after the balancer's retry, an HTTP status other than 200, a JSON-RPC error, a call over the per-call timeout (${fmt(CALL_TIMEOUT_MS / 1000, 0)} s), a tool error as a final answer, a candidate from another generation than its answer, a stale pin answered anything but CATALOG_GENERATION_MISMATCH, CATALOG_UNAVAILABLE outside a database restart, a server dying other than the one killed, or a failed final check. CATALOG_UNAVAILABLE while the database restarts (and 15 s after) is not an error: the balancer tries that call again on the next server after a pause (100 ms, doubling to 1 s), and the call must still end with an answer (docs/load-test.md).`,
   ];
   if (BACKEND !== 'postgres') {
     const workDir = path.join(WORK, 'load');
@@ -310,17 +330,13 @@ async function main(): Promise<void> {
     );
   }
   if (BACKEND !== 'sqlite') {
-    const pg: LoadCluster | undefined = await startLoadCluster();
+    const pg = await startLoadCluster();
+    cluster = pg;
     if (!pg) {
       log('PostgreSQL server binaries (initdb, pg_ctl) not found: the PostgreSQL part is SKIPPED.');
       lines.push('', '## PostgreSQL', '', 'Skipped: PostgreSQL server binaries not found.');
     } else {
       process.once('exit', () => pg.stop());
-      for (const signal of ['SIGINT', 'SIGTERM'] as const)
-        process.once(signal, () => {
-          pg.stop();
-          process.exit(130);
-        });
       try {
         lines.push(
           '',
