@@ -156,28 +156,32 @@ function waitsLine(runs: readonly Throughput[]): string[] {
 }
 
 /**
- * The ceiling of N servers / 1 server on this machine, from CPU per call: one server is one
- * thread, so it answers at most 1000 / s calls a second (s = its CPU ms per call); the machine at
- * most CORES × 1000 / T (T = servers + clients + database per call). N servers: min(N × 1000 / s,
- * CORES × 1000 / T).
+ * The ceiling of N servers / 1 server on this machine, from CPU per call. One server is one
+ * thread whose catalog calls are synchronous: per call it spends s ms of CPU (its own) and waits
+ * at least d ms for the database (the database's CPU per call; 0 for SQLite, which runs inside the
+ * server and is counted in s), so it answers at most 1000 / (s + d) calls a second. The machine
+ * answers at most CORES × 1000 / T, T = servers + clients + database per call. N servers: min(N ×
+ * 1000 / (s + d), CORES × 1000 / T).
  */
 function ceilingLines(one: readonly Throughput[], many: readonly Throughput[]): string[] {
   const s = meanOf(many, (t) => t.server_cpu_ms_per_call);
   const c = meanOf(many, (t) => t.client_cpu_ms_per_call);
   const d = meanOf(many, (t) => t.db_cpu_ms_per_call ?? 0);
   const total = s + c + d;
-  const oneMax = Math.min(1000 / s, (CORES * 1000) / total);
-  const manyMax = Math.min((SERVERS * 1000) / s, (CORES * 1000) / total);
+  const perServer = s + d;
+  const oneMax = Math.min(1000 / perServer, (CORES * 1000) / total);
+  const manyMax = Math.min((SERVERS * 1000) / perServer, (CORES * 1000) / total);
   const best = (xs: readonly Throughput[]): number =>
     Math.max(...xs.map((t) => t.requests_per_second));
   const s1 = meanOf(one, (t) => t.server_cpu_ms_per_call);
+  const perServerText = d > 0 ? `(${fmt(s)} + ${fmt(d)})` : fmt(s);
   return [
     '',
     `Server CPU per call: ${fmt(s1)} ms with 1 server, ${fmt(s)} ms with ${SERVERS} (${fmt(s / s1)}×). ` +
       `Per call the test spends ${fmt(s)} (servers) + ${fmt(c)} (clients) + ${fmt(d)} (database) = ${fmt(total)} ms of CPU.`,
     '',
-    `Ceiling on ${CORES} cores with nothing else running: 1 server ≤ min(1000 / ${fmt(s)}, ${CORES} × 1000 / ${fmt(total)}) = ${fmt(oneMax, 0)} req/s; ` +
-      `${SERVERS} servers ≤ min(${SERVERS} × 1000 / ${fmt(s)}, ${CORES} × 1000 / ${fmt(total)}) = ${fmt(manyMax, 0)} req/s; ` +
+    `Ceiling on ${CORES} cores with nothing else running: one server is one thread${d > 0 ? ' that waits for the database on every call' : ''}, so 1 server ≤ min(1000 / ${perServerText}, ${CORES} × 1000 / ${fmt(total)}) = ${fmt(oneMax, 0)} req/s; ` +
+      `${SERVERS} servers ≤ min(${SERVERS} × 1000 / ${perServerText}, ${CORES} × 1000 / ${fmt(total)}) = ${fmt(manyMax, 0)} req/s; ` +
       `ratio ceiling **${fmt(manyMax / oneMax)}×**. Measured (best runs): ${fmt(best(one), 0)} and ${fmt(best(many), 0)} req/s, **${fmt(best(many) / best(one))}×**.`,
   ];
 }

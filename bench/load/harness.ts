@@ -61,8 +61,9 @@ export interface LoadOptions {
    * Restarts the catalog's database mid-run (e.g. `pg_ctl restart`); none by default (SQLite has no
    * server to restart). While it runs and for `restartGraceMs` after, a CATALOG_UNAVAILABLE answer
    * is counted as `unavailable`, not as an error, and the balancer tries the call again; the call
-   * must still end with an answer. After the hook every live server must answer again within
-   * `restartGraceMs`. CATALOG_UNAVAILABLE at any other time is an error.
+   * must still end with an answer. After the hook every live server must answer a search again;
+   * one still failing `restartGraceMs` after it is an error. CATALOG_UNAVAILABLE at any other time
+   * is an error.
    */
   readonly restart?: () => Promise<void>;
   /** See `restart` (default 15,000 ms). */
@@ -376,7 +377,7 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
           () => restartEnded,
         );
         if (recoveredMs === null)
-          fail(`a server did not answer within ${o.restartGraceMs} ms of the restart`);
+          fail(`a server still failed ${o.restartGraceMs} ms after the restart`);
         else event(`every live server answers again (${Math.round(recoveredMs)} ms)`);
       }
       await atCall(Math.floor(o.calls * 0.65));

@@ -32,7 +32,10 @@ import type {
 export interface Exchange {
   /** The responses to the POST's requests, in the order the requests came. */
   readonly answers: Promise<JSONRPCMessage[]>;
-  /** Forgets the exchange (the client went away): responses that come later are dropped. */
+  /**
+   * Forgets the exchange (the client went away): responses that come later are dropped and
+   * `answers` never settles (nothing holds it any more, so it is collected with the request).
+   */
   abandon(): void;
 }
 
