@@ -205,3 +205,14 @@ export function cpuMsOf(pid: number | undefined): number | undefined {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
 }
+
+/** Starts `n` servers on `catalog` at once (`--no-telemetry` unless `telemetry`). */
+export function startServers(
+  cli: CliEnv,
+  n: number,
+  catalog: string,
+  telemetry: boolean,
+): Promise<McpServerProcess[]> {
+  const extra = telemetry ? [] : ['--no-telemetry'];
+  return Promise.all(Array.from({ length: n }, (_, i) => startServer(cli, i, catalog, extra)));
+}

@@ -1,41 +1,37 @@
 /**
  * The load test of issue #16, as a function: `runLoad({ catalog, … })` builds a catalog at `catalog`
- * (a file, or a `postgres://…` URL once that backend exists: the harness only ever hands it to the
- * CLI as `--catalog`) from a generated library, starts N `skilldex mcp --http` servers on it, and
- * drives C concurrent `skill_search` clients through a round-robin balancer while an operator
+ * (a SQLite file or a `postgres://…` URL: the harness only ever hands it to the CLI as `--catalog`)
+ * from a generated library, starts N `skilldex mcp --http` servers on it, and drives C concurrent
+ * `skill_search` clients through a round-robin balancer while an operator
  *   1. edits the library and runs `skilldex index` (index + publish in one),
  *   2. `kill -9`s one server (the balancer finds out from refused connections and fails over),
  *   3. runs the caller's `restart` hook, if any (a database restart: CATALOG_UNAVAILABLE answers are
- *      expected while it lasts and for a grace period after, and every server must answer again),
+ *      expected while it lasts and for a grace period after — the balancer tries those calls
+ *      again — and every server must answer again),
  *   4. edits the library again and runs `skilldex index --no-publish` then `skilldex publish`,
- * and after each publish fetches with pins from an older generation. It reports what it saw; it
- * asserts nothing (test/mcp/load.test.ts and bench/load.ts judge the report). The `measureThroughput`
- * twin runs the same clients with no operator, for the 1-server vs N-server comparison.
+ * and after each publish fetches with pins from an older generation. Afterwards every surviving
+ * server is asked for each publish's changes and its `/healthz`. It reports what it saw; it asserts
+ * nothing (test/mcp/load.test.ts and bench/load.ts judge the report). throughput.ts times the same
+ * clients with no operator, for the 1-server vs N-server comparison.
  *
  * It never opens the catalog itself, never writes outside `workDir` (and the catalog), and kills
  * every process it started before it returns or throws.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { LoadBalancer, callTool, type Routed, type ToolAnswer } from './balancer.js';
+import { LoadBalancer, callTool, type Routed } from './balancer.js';
 import {
-  cpuMsOf,
-  findBin,
-  killAll,
-  maskLocation,
-  runJson,
-  startServer,
-  type CliEnv,
-  type McpServerProcess,
-} from './cluster.js';
+  finalChecks,
+  firstPin,
+  healthOf,
+  waitRecovered,
+  type FinalCheck,
+  type Health,
+  type Pin,
+} from './checks.js';
+import { findBin, killAll, maskLocation, runJson, startServers, type CliEnv } from './cluster.js';
 import { drive, latencyOf, type Latency } from './drive.js';
-import {
-  editLibrary,
-  makeLibrary,
-  makeQueries,
-  type LibraryEdit,
-  type MarkedSkill,
-} from './library.js';
+import { editLibrary, makeLibrary, makeQueries, type LibraryEdit } from './library.js';
 
 /** The code a fetch pinned to an older generation must get. */
 export const STALE_PIN_CODE = 'CATALOG_GENERATION_MISMATCH';
@@ -63,9 +59,11 @@ export interface LoadOptions {
   readonly kill?: boolean;
   /**
    * Restarts the catalog's database mid-run (e.g. `pg_ctl restart`); none by default (SQLite has no
-   * server to restart). While it runs and for `restartGraceMs` after, CATALOG_UNAVAILABLE answers
-   * are counted as `unavailable`, not as errors; after it every live server must answer again
-   * within `restartGraceMs`.
+   * server to restart). While it runs and for `restartGraceMs` after, a CATALOG_UNAVAILABLE answer
+   * is counted as `unavailable`, not as an error, and the balancer tries the call again; the call
+   * must still end with an answer. After the hook every live server must answer a search again;
+   * one still failing `restartGraceMs` after it is an error. CATALOG_UNAVAILABLE at any other time
+   * is an error.
    */
   readonly restart?: () => Promise<void>;
   /** See `restart` (default 15,000 ms). */
@@ -107,18 +105,6 @@ export interface LoadEvent {
   readonly what: string;
 }
 
-/** One question asked of a surviving server after the load: does it serve every publish? */
-export interface FinalCheck {
-  readonly server: number;
-  readonly marker: string;
-  readonly expected: string;
-  readonly top: string | undefined;
-  readonly generation: string | undefined;
-  /** The fetch pinned to that answer: 'ok' or the error code. */
-  readonly fetch: string;
-  readonly ok: boolean;
-}
-
 /** What runLoad saw. */
 export interface LoadReport {
   /** The catalog location with any password masked. */
@@ -135,8 +121,10 @@ export interface LoadReport {
   readonly error_samples: readonly string[];
   /** Calls a lost connection moved to another server. */
   readonly failovers: number;
-  /** CATALOG_UNAVAILABLE answers during a restart window. */
+  /** CATALOG_UNAVAILABLE answers during a restart window (each tried again by the balancer). */
   readonly unavailable: number;
+  /** Calls that got one or more of them before their answer. */
+  readonly unavailable_calls: number;
   /** Generations the operator published in this run, in order (the first one: the initial index). */
   readonly published: readonly string[];
   /** Whether `skilldex generations` lists every one of them. */
@@ -154,6 +142,8 @@ export interface LoadReport {
   /** Whether the restart hook ran; and ms from its end until every live server answered again. */
   readonly restart: { readonly ran: boolean; readonly recovered_ms: number | null };
   readonly final: readonly FinalCheck[];
+  /** `GET /healthz` of every surviving server after the load: 200 with the last generation. */
+  readonly health: readonly Health[];
   readonly events: readonly LoadEvent[];
   readonly latency_ms: Latency;
   readonly duration_ms: number;
@@ -214,29 +204,6 @@ async function publishedBy(cli: CliEnv, args: readonly string[]): Promise<Publis
   return pub;
 }
 
-function startAll(o: Resolved, n: number): Promise<McpServerProcess[]> {
-  const extra = o.telemetry ? [] : ['--no-telemetry'];
-  return Promise.all(Array.from({ length: n }, (_, i) => startServer(o.cli, i, o.catalog, extra)));
-}
-
-interface Pin {
-  readonly skill_id: string;
-  readonly revision_id: string;
-  readonly catalog_generation: string;
-}
-
-function firstPin(answer: ToolAnswer): Pin | undefined {
-  if (!answer.ok) return undefined;
-  const c = (answer.result['candidates'] as Pin[] | undefined)?.[0];
-  return (
-    c && {
-      skill_id: c.skill_id,
-      revision_id: c.revision_id,
-      catalog_generation: c.catalog_generation,
-    }
-  );
-}
-
 /** Runs the load test; see the file header. Kills every child process before it returns or throws. */
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const o = resolveOptions(options);
@@ -264,8 +231,7 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
   ]);
   const published = [first.catalog_generation];
   log(`starting ${o.servers} servers…`);
-  const servers = await startAll(o, o.servers);
-  const lb = new LoadBalancer(servers, o.callTimeoutMs);
+  const servers = await startServers(o.cli, o.servers, o.catalog, o.telemetry);
 
   const errors: string[] = [];
   let errorCount = 0;
@@ -287,11 +253,22 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
   let restartEnded = -Infinity;
   const inRestartWindow = (): boolean =>
     restarting || performance.now() - restartEnded < o.restartGraceMs;
-  // A tool error: CATALOG_UNAVAILABLE inside a restart window is expected, anything else is not.
-  const toolError = (answer: { code: string; message: string }, what: string): void => {
-    if (answer.code === UNAVAILABLE_CODE && inRestartWindow()) unavailable++;
-    else fail(`${what}: ${answer.code} ${answer.message}`);
-  };
+  // CATALOG_UNAVAILABLE means "not now": the balancer tries the call again (next server, a pause
+  // doubling from 100 ms to 1 s) for up to twice the grace period. During a restart window that
+  // is expected and counted; at any other time it is an error. Either way the call itself must
+  // end with an answer: a final answer that is a tool error is an error.
+  const lb = new LoadBalancer(servers, {
+    timeoutMs: o.callTimeoutMs,
+    retryCodes: [UNAVAILABLE_CODE],
+    retryForMs: 2 * o.restartGraceMs,
+    onRetry: (server, code) => {
+      if (inRestartWindow()) unavailable++;
+      else fail(`server ${server} answered ${code} outside a database restart`);
+    },
+  });
+  let unavailableCalls = 0;
+  const toolError = (answer: { code: string; message: string }, what: string): void =>
+    fail(`${what}: ${answer.code} ${answer.message}`);
 
   // The first answer of every server, before the load: each serves the initial generation. A
   // misspelt query first builds the server's fuzzy index, as the load's first unknown word would.
@@ -395,11 +372,12 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
         event('restart hook ended');
         recoveredMs = await waitRecovered(
           servers.filter((s) => s.alive()),
-          o,
+          o.callTimeoutMs,
+          o.restartGraceMs,
           () => restartEnded,
         );
         if (recoveredMs === null)
-          fail(`a server did not answer within ${o.restartGraceMs} ms of the restart`);
+          fail(`a server still failed ${o.restartGraceMs} ms after the restart`);
         else event(`every live server answers again (${Math.round(recoveredMs)} ms)`);
       }
       await atCall(Math.floor(o.calls * 0.65));
@@ -414,6 +392,7 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
   t0 = performance.now();
   const operatorRun = operator();
   const onAnswer = async (routed: Routed, n: number): Promise<void> => {
+    if (routed.retries > 0) unavailableCalls++;
     const a = routed.answer;
     if (!a.ok) {
       toolError(a, `skill_search on server ${routed.server}`);
@@ -457,6 +436,14 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
   );
   for (const f of final.filter((x) => !x.ok))
     fail(`final check on server ${f.server}: ${JSON.stringify(f)}`);
+  const health = await healthOf(
+    survivors.filter((s) => s.alive()),
+    o.callTimeoutMs,
+  );
+  for (const h of health.filter(
+    (x) => x.status !== 200 || x.catalog_generation !== published[published.length - 1],
+  ))
+    fail(`GET /healthz of server ${h.server}: ${JSON.stringify(h)}`);
   const listed = (await runJson(o.cli, ['generations', '--catalog', o.catalog])) as {
     generations: { catalog_generation: string }[];
   };
@@ -475,6 +462,7 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
     error_samples: errors,
     failovers: lb.failovers,
     unavailable,
+    unavailable_calls: unavailableCalls,
     published,
     published_listed: published.every((g) => listedIds.has(g)),
     answered_generations: answered,
@@ -484,167 +472,10 @@ async function runResolved(o: Resolved, log: (line: string) => void): Promise<Lo
     crashed,
     restart: { ran: o.restart !== undefined, recovered_ms: recoveredMs },
     final,
+    health,
     events,
     latency_ms: latencyOf(run.latenciesMs),
     duration_ms: run.durationMs,
     requests_per_second: run.answered / (run.durationMs / 1000),
   };
-}
-
-// Polls every server until each has answered a search since the restart ended; the ms that took,
-// or null past the grace period.
-async function waitRecovered(
-  servers: readonly McpServerProcess[],
-  o: Resolved,
-  since: () => number,
-): Promise<number | null> {
-  for (const s of servers) {
-    for (;;) {
-      const a = await callTool(
-        s.url,
-        'skill_search',
-        { query: 'recovery probe' },
-        o.callTimeoutMs,
-      ).catch((err: unknown): ToolAnswer => ({ ok: false, code: 'LOST', message: String(err) }));
-      if (a.ok) break;
-      if (performance.now() - since() > o.restartGraceMs) return null;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return performance.now() - since();
-}
-
-// Asks each surviving server for the skills every publish changed or added: each must be the top
-// candidate of a search for its marker word, answered from the last published generation, and
-// fetchable with the pins of that answer.
-async function finalChecks(
-  servers: readonly McpServerProcess[],
-  edits: readonly LibraryEdit[],
-  last: string,
-  timeoutMs: number,
-): Promise<FinalCheck[]> {
-  const wanted: MarkedSkill[] = edits.flatMap((e) => [
-    ...e.edited.slice(0, 2),
-    ...e.added.slice(0, 1),
-  ]);
-  const out: FinalCheck[] = [];
-  for (const s of servers) {
-    for (const w of wanted) {
-      const a = await callTool(s.url, 'skill_search', { query: w.marker, limit: 3 }, timeoutMs);
-      const pin = firstPin(a);
-      let fetched = 'not tried';
-      if (pin) {
-        const f = await callTool(
-          s.url,
-          'skill_fetch',
-          {
-            skill_id: pin.skill_id,
-            expected_revision: pin.revision_id,
-            catalog_generation: pin.catalog_generation,
-            context: 'load test: final check',
-          },
-          timeoutMs,
-        );
-        fetched = f.ok ? 'ok' : f.code;
-      }
-      const generation = a.ok ? String(a.result['catalog_generation']) : undefined;
-      out.push({
-        server: s.index,
-        marker: w.marker,
-        expected: w.skill_id,
-        top: pin?.skill_id,
-        generation,
-        fetch: fetched,
-        ok: pin?.skill_id === w.skill_id && generation === last && fetched === 'ok',
-      });
-    }
-  }
-  return out;
-}
-
-/** Options of measureThroughput: the catalog (already indexed) and the load's shape. */
-export interface ThroughputOptions {
-  readonly catalog: string;
-  readonly workDir: string;
-  readonly servers: number;
-  readonly clients: number;
-  readonly calls: number;
-  readonly telemetry: boolean;
-  readonly bin?: string;
-  readonly env?: Readonly<Record<string, string>>;
-}
-
-/** Requests per second of `servers` servers under a fixed client load (no operator). */
-export interface Throughput {
-  readonly servers: number;
-  readonly calls: number;
-  readonly errors: number;
-  readonly duration_ms: number;
-  readonly requests_per_second: number;
-  readonly latency_ms: Latency;
-  /** CPU time the servers used per answered call, in ms (undefined without /proc). */
-  readonly server_cpu_ms_per_call: number | undefined;
-  /** CPU time this process (the clients and the balancer) used per answered call, in ms. */
-  readonly client_cpu_ms_per_call: number;
-}
-
-/**
- * Starts `servers` servers on an already-indexed catalog, warms each up, then times `calls`
- * skill_search calls from `clients` clients through the balancer. Kills its servers before it
- * returns or throws.
- */
-export async function measureThroughput(options: ThroughputOptions): Promise<Throughput> {
-  const o = resolveOptions({
-    catalog: options.catalog,
-    workDir: options.workDir,
-    servers: options.servers,
-    clients: options.clients,
-    calls: options.calls,
-    telemetry: options.telemetry,
-    ...(options.bin !== undefined ? { bin: options.bin } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
-  });
-  try {
-    const servers = await startAll(o, o.servers);
-    const lb = new LoadBalancer(servers, o.callTimeoutMs);
-    const queries = makeQueries(4_096, 99);
-    // Warm-up: JIT, page cache and statement caches on every server, untimed.
-    await drive(lb, {
-      clients: o.clients,
-      queries: queries.slice(-512),
-      more: (n) => n < 100 * o.servers,
-    });
-    let toolErrors = 0;
-    const serverCpu = (): number | undefined =>
-      servers.reduce<number | undefined>((sum, p) => {
-        const ms = cpuMsOf(p.child.pid);
-        return sum === undefined || ms === undefined ? undefined : sum + ms;
-      }, 0);
-    const cpu0 = serverCpu();
-    const client0 = process.cpuUsage();
-    const run = await drive(lb, {
-      clients: o.clients,
-      queries,
-      more: (n) => n < o.calls,
-      onAnswer: (r) => {
-        if (!r.answer.ok) toolErrors++;
-      },
-    });
-    const cpu1 = serverCpu();
-    const client = process.cpuUsage(client0);
-    await Promise.all(servers.map((s) => s.stop()));
-    return {
-      server_cpu_ms_per_call:
-        cpu0 === undefined || cpu1 === undefined ? undefined : (cpu1 - cpu0) / run.answered,
-      client_cpu_ms_per_call: (client.user + client.system) / 1000 / run.answered,
-      servers: o.servers,
-      calls: run.answered,
-      errors: run.lost + toolErrors,
-      duration_ms: run.durationMs,
-      requests_per_second: run.answered / (run.durationMs / 1000),
-      latency_ms: latencyOf(run.latenciesMs),
-    };
-  } finally {
-    killAll();
-  }
 }

@@ -19,7 +19,10 @@ export const INSTRUCTIONS =
   'then skill_fetch the chosen candidate with its skill_id, revision_id (as expected_revision) and catalog_generation. ' +
   'If skill_fetch answers CATALOG_GENERATION_MISMATCH or REVISION_MISMATCH, search again.';
 
-/** Builds the server for one connection. */
+/**
+ * Builds the server: one for a stdio connection, and one for the whole life of an HTTP process
+ * (start.ts connects it once to http-transport.ts, which keeps concurrent requests apart).
+ */
 export function createServer(ctx: ServerContext): McpServer {
   const server = new McpServer(
     { name: 'skilldex', version: VERSION },

@@ -1,9 +1,12 @@
 /**
  * Starting the MCP server on a transport: stdio (the default; stdout carries only JSON-RPC) or
- * Streamable HTTP on `host:port` (127.0.0.1 unless told otherwise; stateless: a fresh server per
- * request over one shared Router). Every HTTP request passes http-guard.ts first: Host and Origin
- * checks (DNS rebinding, foreign pages) and, when a token is set, bearer-token auth. A bind outside
- * loopback is refused without a token.
+ * Streamable HTTP on `host:port` (127.0.0.1 unless told otherwise). Over HTTP the server is
+ * stateless — every POST stands alone, no session, JSON answers — and one McpServer, built at start,
+ * answers every request through http-transport.ts (no server, tool registration or schema is built
+ * per request). Every HTTP request passes http-guard.ts first: Host and Origin checks (DNS
+ * rebinding, foreign pages) and, when a token is set, bearer-token auth; then http-post.ts checks
+ * the POST as the SDK's own transport would (Accept, Content-Type, batch, protocol version). A bind
+ * outside loopback is refused without a token.
  */
 import {
   createServer as createHttpServer,
@@ -13,10 +16,11 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SkilldexError } from '../index.js';
 import type { ServerContext } from './context.js';
 import { MIN_TOKEN_CHARS, checkRequest, isLoopback } from './http-guard.js';
+import { parsePost } from './http-post.js';
+import { SharedHttpTransport } from './http-transport.js';
 import { createServer } from './server.js';
 
 /** Largest HTTP request body accepted: 1 MiB. */
@@ -76,6 +80,10 @@ export async function serveHttp(
     );
   }
   let boundPort = port;
+  // One server for the life of the process, connected once (see http-transport.ts).
+  const server = createServer(ctx);
+  const transport = new SharedHttpTransport();
+  await server.connect(transport);
   const http = createHttpServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       ctx.log(`skilldex mcp: request failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -130,24 +138,47 @@ export async function serveHttp(
       sendJsonRpcError(res, 400, -32700, 'parse error: the body is not JSON');
       return;
     }
-    // Host and Origin were checked above (case-insensitively, by address range), so the SDK's own
-    // exact-string DNS-rebinding check stays off.
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+    const post = parsePost(
+      {
+        ...(req.headers.accept !== undefined ? { accept: req.headers.accept } : {}),
+        ...(req.headers['content-type'] !== undefined
+          ? { 'content-type': req.headers['content-type'] }
+          : {}),
+        ...(typeof req.headers['mcp-protocol-version'] === 'string'
+          ? { 'mcp-protocol-version': req.headers['mcp-protocol-version'] }
+          : {}),
+      },
+      parsed,
+    );
+    if ('status' in post) {
+      sendJsonRpcError(res, post.status, post.code, post.message);
+      return;
+    }
+    const exchange = transport.exchange(post.messages, {
+      requestInfo: { headers: req.headers, url },
     });
-    const server = createServer(ctx);
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, parsed);
+    // A client that hangs up before its answer: the answer, when it comes, is dropped.
+    res.on('close', () => exchange.abandon());
+    const answers = await exchange.answers;
+    if (post.requests === 0) {
+      // Only notifications (or responses): accepted, nothing to answer.
+      res.writeHead(202).end();
+      return;
+    }
+    if (res.destroyed) return;
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(answers.length === 1 ? answers[0] : answers));
   };
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(port, host, () => resolve());
+    });
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
   const address = http.address() as AddressInfo;
   boundPort = address.port;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -156,11 +187,13 @@ export async function serveHttp(
   return {
     url,
     server: http,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         http.closeAllConnections();
         http.close(() => resolve());
-      }),
+      });
+      await server.close();
+    },
   };
 }
 

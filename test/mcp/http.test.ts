@@ -2,8 +2,11 @@
  * The Streamable HTTP face (issue #4): `skilldex mcp --http 0` binds 127.0.0.1 by default, answers
  * JSON-RPC POSTed to /mcp (stateless, JSON responses), and refuses everything else plainly: GET is
  * 405, a body that is not JSON is a -32700 parse error, an oversized body is 413, another path is
- * 404, and a Host header that is not loopback is rejected (DNS-rebinding protection). The server
- * stops cleanly on SIGTERM.
+ * 404, and a Host header that is not loopback is rejected (DNS-rebinding protection). One server
+ * answers every request: concurrent clients that all use the same JSON-RPC id each get their own
+ * answer under their own id; a batch gets an array; a POST of notifications only gets 202; a client
+ * that does not accept JSON and event streams gets 406 and a body not declared JSON 415, as from the
+ * SDK's own transport. The server stops cleanly on SIGTERM.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +104,71 @@ describe('skilldex mcp --http', () => {
     };
     expect(msg).toMatchObject({ jsonrpc: '2.0', id: 1 });
     expect(msg.result.tools.map((t) => t.name)).toEqual(['skill_search', 'skill_fetch']);
+  });
+
+  it('answers 30 concurrent POSTs that all use id 0, each with its own result', async () => {
+    const queries = ['merge pdf files', 'clean a messy csv', 'write release notes'];
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const query = queries[i % queries.length]!;
+        const r = await raw(server.url, {
+          method: 'POST',
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'tools/call',
+            params: { name: 'skill_search', arguments: { query, limit: 2 } },
+          }),
+        });
+        return { query, r };
+      }),
+    );
+    for (const { query, r } of answers) {
+      expect(r.status).toBe(200);
+      const msg = JSON.parse(r.body) as {
+        id: number;
+        result: { structuredContent: { query: string } };
+      };
+      expect(msg.id).toBe(0);
+      expect(msg.result.structuredContent.query).toBe(query);
+    }
+  });
+
+  it('answers a batch with an array in request order; notifications alone get 202', async () => {
+    const r = await raw(server.url, {
+      method: 'POST',
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 'b', method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+      ]),
+    });
+    expect(r.status).toBe(200);
+    const msgs = JSON.parse(r.body) as { id: string; result: Record<string, unknown> }[];
+    expect(msgs.map((m) => m.id)).toEqual(['b', 'a']);
+    expect(msgs[1]!.result).toHaveProperty('tools');
+    const n = await raw(server.url, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    expect(n.status).toBe(202);
+    expect(n.body).toBe('');
+  });
+
+  it('refuses a client that cannot take JSON and event streams (406), and a body not declared JSON (415)', async () => {
+    const a = await raw(server.url, {
+      method: 'POST',
+      body: LIST,
+      headers: { accept: 'application/json' },
+    });
+    expect(a.status).toBe(406);
+    expect(JSON.parse(a.body)).toMatchObject({ error: { code: -32000 } });
+    const c = await raw(server.url, {
+      method: 'POST',
+      body: LIST,
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(c.status).toBe(415);
   });
 
   it('GET /healthz answers 200 with the published generation, for a load balancer', async () => {
