@@ -72,6 +72,8 @@ export {
   DOC_FIELDS,
   bodyTermsOf,
   decodeForward,
+  forwardOfTerms,
+  type ForwardOfTerms,
   decodePostings,
   documentTerms,
   encodePostings,
@@ -106,6 +108,7 @@ export {
   readUsage,
   usageCounts,
   usageSignature,
+  UsageWatch,
   type UsageExample,
   type UsageSnapshot,
 } from './usage.js';

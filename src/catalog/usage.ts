@@ -5,7 +5,7 @@
  * most MAX_EXAMPLES_PER_SKILL per skill (the most recent), read by policy bm25f.v3 as the "usage" field. Reads open the file read-only and never
  * create it; writes are the operator's (`learn`, `forget`) or the router's (a fetch with a context).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { SkilldexError } from '../errors.js';
 import { openSideStore, type Db } from './db.js';
 import { dialectOf } from './db-type.js';
@@ -71,6 +71,61 @@ export function usageSignature(file: string): string {
     return 'unreadable';
   } finally {
     db?.close();
+  }
+}
+
+/**
+ * `usageSignature` for a long-lived reader (a Router): one read-only connection to the telemetry
+ * file kept open, and the signature recomputed only when `PRAGMA data_version` says another
+ * connection committed since the last look, or the file was replaced. Opening the file and
+ * counting the examples for every search was a fifth of a search's time on 2,000 skills. On
+ * PostgreSQL the reader reads the signature with the generation (reader.ts), so this answers as
+ * `usageSignature` does.
+ */
+export class UsageWatch {
+  private db: Db | undefined;
+  private identity: string | undefined;
+  private version: number | undefined;
+  private signature = 'none';
+  constructor(private readonly file: string) {}
+
+  /** The signature of the examples now (see USAGE_SIGNATURE_SQL). */
+  current(): string {
+    if (isPgLocation(this.file)) return usageSignature(this.file);
+    let identity: string | undefined;
+    try {
+      const st = statSync(this.file);
+      identity = `${st.dev}:${st.ino}`;
+    } catch {
+      identity = undefined;
+    }
+    if (identity !== this.identity) {
+      this.close();
+      this.identity = identity;
+    }
+    if (identity === undefined) return 'none';
+    try {
+      this.db ??= openSideStore(this.file, { readonly: true });
+      const version = this.db.pragma('data_version', { simple: true }) as number;
+      if (version !== this.version) {
+        this.signature = hasUsageTable(this.db, this.file)
+          ? String(this.db.prepare(USAGE_SIGNATURE_SQL).pluck().get())
+          : 'none';
+        this.version = version;
+      }
+      return this.signature;
+    } catch {
+      // Advisory like all usage: an unreadable file ranks as if no example had been learned.
+      this.close();
+      return 'unreadable';
+    }
+  }
+
+  /** Closes the connection (a later `current()` opens it again). */
+  close(): void {
+    this.db?.close();
+    this.db = undefined;
+    this.version = undefined;
   }
 }
 

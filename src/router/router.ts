@@ -11,7 +11,7 @@ import {
   openUsageForWrite,
   readUsage,
   telemetryPathFor,
-  usageSignature,
+  UsageWatch,
   type PublishedGeneration,
   type SkillHistory,
 } from '../catalog/index.js';
@@ -88,6 +88,7 @@ export class Router {
   private readonly cache = new SearchCache();
   private readonly telemetry: TelemetryStore | undefined;
   private readonly telemetryFile: string;
+  private readonly usageWatch: UsageWatch;
   private readonly useUsage: boolean;
   private readonly now: () => Date;
   private readonly prescoreLimit: number;
@@ -103,6 +104,7 @@ export class Router {
     this.record = options.record !== false;
     this.now = options.now ?? (() => new Date());
     this.telemetryFile = telemetryPathFor(options.catalog);
+    this.usageWatch = new UsageWatch(this.telemetryFile);
     this.telemetry =
       options.telemetry === false ? undefined : new TelemetryStore(this.telemetryFile, this.now);
     this.useUsage = options.usage !== false;
@@ -202,6 +204,7 @@ export class Router {
   close(): void {
     this.reader.close();
     this.telemetry?.close();
+    this.usageWatch.close();
   }
 
   // The highest telemetry multiplier any skill has now: the search's pruning bound (1 with no history).
@@ -217,7 +220,7 @@ export class Router {
   // search's own first statement read the signature (reader.ts); on SQLite it is the telemetry file's.
   private usage(gen: PublishedGeneration): UsageIndex {
     if (!this.useUsage) return UsageIndex.EMPTY;
-    const sig = gen.usage_signature ?? usageSignature(this.telemetryFile);
+    const sig = gen.usage_signature ?? this.usageWatch.current();
     if (sig !== this.usageSig) {
       this.usageIndex = new UsageIndex(readUsage(this.telemetryFile).examples);
       this.usageSig = sig;

@@ -295,6 +295,34 @@ describe('learning from use', () => {
     router.close();
   });
 
+  it.skipIf(ON_PG)(
+    'a long-lived router sees examples learned after it opened, and a telemetry file replaced under it',
+    () => {
+      const { catalog } = lib(files);
+      const router = new Router({ catalog, telemetry: false });
+      const before = router.search({ query, limit: 3 });
+      const learn = (skill_id: string): void => {
+        learnExamples({
+          catalog,
+          text: JSON.stringify({ query: 'slides to a pdf handout', skill_id }),
+          file: 'x.jsonl',
+          now: NOW,
+        });
+      };
+      learn('pdf-toolkit');
+      expect(ids(router.search({ query, limit: 3 }))[0]).toBe('pdf-toolkit');
+      // Another file in its place: the router's open connection would still see the old one.
+      const file = telemetryPathFor(catalog);
+      rmSync(file, { force: true });
+      rmSync(file + '-wal', { force: true });
+      rmSync(file + '-shm', { force: true });
+      expect(router.search({ query, limit: 3 })).toEqual(before);
+      learn('doc-writer');
+      expect(ids(router.search({ query, limit: 3 }))[0]).toBe('doc-writer');
+      router.close();
+    },
+  );
+
   it('--no-usage (usage: false) ranks as without examples; telemetry off still ranks with them', () => {
     const { catalog } = lib(files);
     const plain = new Router({ catalog, telemetry: false });
