@@ -8,6 +8,7 @@
 import { SkilldexError } from '../errors.js';
 import { CatalogReader } from './reader.js';
 import { FILES_SCHEMA_VERSION } from './queries-files.js';
+import { generationRows } from './queries.js';
 import type { GenerationCounts } from './publish.js';
 import type { GenerationInfo } from './status.js';
 import type { LifecycleState } from './lifecycle.js';
@@ -209,18 +210,7 @@ export class CatalogExplorer {
       const changes = (this.cache(gen.seq).changes ??= new Map<number, GenerationChange[]>());
       const known = changes.get(limit);
       if (known) return known;
-      const rows = this.reader
-        .prepare(
-          `SELECT seq, generation_id, parent_seq, policy, created_at, counts FROM generations ORDER BY seq DESC LIMIT ?`,
-        )
-        .all(limit) as {
-        seq: number;
-        generation_id: string;
-        parent_seq: number | null;
-        policy: string;
-        created_at: string;
-        counts: string;
-      }[];
+      const rows = generationRows(this.reader, limit);
       const added = this.reader.prepare(
         `SELECT skill_id FROM generation_members WHERE seq = @seq AND skill_id NOT IN (SELECT skill_id FROM generation_members WHERE seq = @parent) ORDER BY skill_id`,
       );

@@ -280,19 +280,16 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
         throw new Error(
           `working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`,
         );
-      const toks = tokenStrings({
+      const fields = {
         name: rev.name,
         keywords: JSON.parse(rev.keywords) as string[],
         tags: JSON.parse(rev.tags) as string[],
         description: rev.description,
         when_to_use: rev.when_to_use,
-      });
+      };
+      const toks = tokenStrings(fields);
       const doc = documentTerms({
-        name: rev.name,
-        keywords: JSON.parse(rev.keywords) as string[],
-        tags: JSON.parse(rev.tags) as string[],
-        description: rev.description,
-        when_to_use: rev.when_to_use,
+        ...fields,
         body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
       });
       const rowid = nextRowid++;

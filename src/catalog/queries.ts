@@ -8,6 +8,7 @@
 import { SkilldexError } from '../errors.js';
 import type { CatalogReader } from './reader.js';
 import type { CatalogStatement } from './db-type.js';
+import type { TokenStrings } from './tokens.js';
 
 /** Lifecycle state of a serving row. */
 export type ServingState = 'active' | 'deprecated' | 'archived';
@@ -63,7 +64,7 @@ export function servedRowOf(reader: CatalogReader, skillId: string): ServedRow |
 }
 
 /** A serving row as the lexical policies (v1, v2) score it: identity, text and stored token strings. */
-export interface LexicalRow {
+export interface LexicalRow extends TokenStrings {
   readonly rid: number;
   readonly skill_id: string;
   readonly skill_version: string;
@@ -71,12 +72,6 @@ export interface LexicalRow {
   readonly state: ServingState;
   readonly name: string;
   readonly description: string;
-  readonly name_tok: string;
-  readonly kw_tok: string;
-  readonly desc_tok: string;
-  readonly name_st: string;
-  readonly kw_st: string;
-  readonly desc_st: string;
 }
 
 const LEXICAL = `SELECT rowid AS rid, skill_id, skill_version, revision_id, state, name, description, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st FROM serving`;
@@ -223,32 +218,25 @@ export function servedLocationOf(
     .get(skillId) as ServedLocation | undefined;
 }
 
-/** A working-set skill's lifecycle row (revision null: retired), or undefined when never seen. */
+/** A working-set skill's lifecycle row (revision null: retired). */
+export interface WorkingSkillRow {
+  readonly skill_id: string;
+  readonly revision_id: string | null;
+  readonly state: ServingState;
+  readonly reason: string | null;
+  readonly replacement: string | null;
+}
+
+/** A working-set skill's lifecycle row, or undefined when never seen. */
 export function workingSkillOf(
   reader: CatalogReader,
   skillId: string,
-):
-  | {
-      skill_id: string;
-      revision_id: string | null;
-      state: ServingState;
-      reason: string | null;
-      replacement: string | null;
-    }
-  | undefined {
+): WorkingSkillRow | undefined {
   return reader
     .prepare(
       `SELECT skill_id, revision_id, state, reason, replacement FROM skills WHERE skill_id = ?`,
     )
-    .get(skillId) as
-    | {
-        skill_id: string;
-        revision_id: string | null;
-        state: ServingState;
-        reason: string | null;
-        replacement: string | null;
-      }
-    | undefined;
+    .get(skillId) as WorkingSkillRow | undefined;
 }
 
 /** The served identity and text of a skill, or undefined. */
@@ -320,3 +308,24 @@ export function requireFts(reader: CatalogReader): void {
 
 /** The ranking policy a PostgreSQL catalog serves. */
 export const PG_POLICY = 'tf.skillrouter.bm25f.v3';
+
+/** A row of the generations table, as stored. */
+export interface GenerationRow {
+  readonly seq: number;
+  readonly generation_id: string;
+  readonly parent_seq: number | null;
+  readonly policy: string;
+  readonly created_at: string;
+  readonly counts: string;
+}
+
+/** The generations, newest first, at most `limit` of them (every one without). */
+export function generationRows(
+  db: { prepare(source: string): CatalogStatement },
+  limit?: number,
+): GenerationRow[] {
+  const sql = `SELECT seq, generation_id, parent_seq, policy, created_at, counts FROM generations ORDER BY seq DESC`;
+  return (
+    limit === undefined ? db.prepare(sql).all() : db.prepare(`${sql} LIMIT ?`).all(limit)
+  ) as GenerationRow[];
+}

@@ -7,6 +7,7 @@ import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readBytesCapped, realpathOrUndefined, sha256Of } from '../fsx/index.js';
 import type { Db } from './db.js';
+import { generationRows } from './queries.js';
 import type { GenerationCounts } from './publish.js';
 import { decodeStats, listingOf, readFileStats, type ManifestRow } from './file-manifests.js';
 
@@ -55,20 +56,7 @@ export interface CatalogStatus {
 export function listGenerations(db: Db): GenerationInfo[] {
   const pub = db.prepare(`SELECT seq FROM published WHERE id = 1`).get() as
     { seq: number } | undefined;
-  return (
-    db
-      .prepare(
-        `SELECT seq, generation_id, parent_seq, policy, created_at, counts FROM generations ORDER BY seq DESC`,
-      )
-      .all() as {
-      seq: number;
-      generation_id: string;
-      parent_seq: number | null;
-      policy: string;
-      created_at: string;
-      counts: string;
-    }[]
-  ).map((g) => ({
+  return generationRows(db).map((g) => ({
     seq: g.seq,
     catalog_generation: g.generation_id,
     parent_seq: g.parent_seq,

@@ -30,7 +30,6 @@ import {
   servingSkillIdsOf,
   type Bm25fRow,
   type CatalogReader,
-  type FieldCounts,
   type FirstRead,
   type PublishedGeneration,
   type ServingDocs,
