@@ -4,6 +4,7 @@
  * figures are ratios to read, never assertions.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -182,7 +183,7 @@ export function fmt(x: number, digits = 2): string {
 
 /** A machine line for result files: Node version, CPU count, date. */
 export function machineLine(): string {
-  return `Node ${process.version}, ${(globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? '?'} cores, ${new Date().toISOString().slice(0, 10)}`;
+  return `Node ${process.version}, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`;
 }
 
 /**
