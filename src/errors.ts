@@ -83,7 +83,7 @@ export const ERROR_CODES = {
   CATALOG_MISSING: {
     exit: 2,
     when: 'no catalog file at the path (or it vanished under a reader), or an empty PostgreSQL database or schema',
-    hint: 'create one with: skilldex index --catalog FILE',
+    hint: 'create one with: skilldex index --catalog FILE --scope DIR, or set everything up with: skilldex init',
   },
   CATALOG_EMPTY: {
     exit: 2,

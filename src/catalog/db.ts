@@ -113,7 +113,7 @@ export function openCatalogReadOnly(file: string): Db {
       if (db.pragma('user_version', { simple: true }) === 0 && tableCount(db) === 0) {
         throw new SkilldexError(
           'CATALOG_MISSING',
-          `no catalog in ${file} (the database is empty); create one with: skilldex index --catalog ${file} --scope DIR`,
+          `no catalog in ${file} (the database is empty)`,
           { catalog: file },
         );
       }
@@ -125,13 +125,9 @@ export function openCatalogReadOnly(file: string): Db {
     return db;
   }
   if (!existsSync(file)) {
-    throw new SkilldexError(
-      'CATALOG_MISSING',
-      `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`,
-      {
-        catalog: file,
-      },
-    );
+    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${file}`, {
+      catalog: file,
+    });
   }
   const db = openRaw(file, true);
   try {

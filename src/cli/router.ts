@@ -615,7 +615,7 @@ function registerShow(program: Command, ctx: CliContext): void {
       'how many recent revisions to list (1-100, default 5)',
       parseIntOption('--revisions', 1, 100),
     )
-    .option('--json', 'print the description as JSON')
+    .option('--json', 'print the record as JSON (with the body under --body)')
     .allowUnknownOption()
     .addHelpText(
       'after',

@@ -354,13 +354,9 @@ function pruneUsageOf(catalog: string, db: Db): void {
 // process past the busy timeout becomes CATALOG_BUSY rather than a raw SQLite error.
 function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
   if (!create && !catalogExists(file)) {
-    throw new SkilldexError(
-      'CATALOG_MISSING',
-      `no catalog at ${file}; create one with: skilldex index --catalog ${file} --scope DIR`,
-      {
-        catalog: file,
-      },
-    );
+    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${file}`, {
+      catalog: file,
+    });
   }
   const db = openCatalogForWrite(file);
   try {
