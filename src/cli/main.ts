@@ -1,26 +1,106 @@
 /** Process entry of the CLI: binds `run` to the real process streams and environment. */
+import { fstatSync, writeSync } from 'node:fs';
 import { run } from './program.js';
 import { ERROR_CODES, SkilldexError, type ExitCode } from '../errors.js';
 import { MAX_INPUT_BYTES } from './context.js';
 
+/** Exit code and stderr line for output that cannot be written (a closed pipe, ENOBUFS). */
+function outputClosed(err: NodeJS.ErrnoException): never {
+  process.stderr.write(
+    `error OUTPUT_CLOSED: standard output closed (${err.code ?? err.message}); the rest of the output was dropped\n`,
+  );
+  process.exit(ERROR_CODES.OUTPUT_CLOSED.exit);
+}
+
+/**
+ * Standard output for one run. A terminal (and any character device) goes through
+ * `process.stdout`. A pipe or a file is written with `fs.writeSync` on descriptor 1, which is what
+ * Node does for files and, on Linux, for pipes anyway: creating `process.stdout` loads Node's
+ * stream modules, about 3 ms of a one-shot command that prints to an agent or a script
+ * (bench/results/startup.md). A descriptor that would block (EAGAIN: a pipe its reader made
+ * non-blocking) hands the rest of the run to `process.stdout`, which queues; nothing is reordered,
+ * since every earlier write has completed.
+ */
+class StandardOutput {
+  private stream: NodeJS.WriteStream | undefined;
+  private readonly direct: boolean;
+  constructor() {
+    let device = true;
+    try {
+      device = fstatSync(1).isCharacterDevice();
+    } catch {
+      device = true; // an odd descriptor: let Node's stream decide what it is
+    }
+    this.direct = !device;
+  }
+
+  /** Whether standard output is a terminal. */
+  get isTTY(): boolean {
+    return !this.direct && this.open().isTTY === true;
+  }
+
+  /** The terminal's width in columns (only asked when isTTY). */
+  get columns(): number | undefined {
+    return this.open().columns;
+  }
+
+  /** Writes `s`; false when the stream's buffer is full (wait for drain()). */
+  write(s: string): boolean {
+    if (this.direct && this.stream === undefined) {
+      const bytes = Buffer.from(s, 'utf8');
+      let done = 0;
+      try {
+        while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
+        return true;
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (e.code !== 'EAGAIN') outputClosed(e);
+        return this.open().write(bytes.subarray(done));
+      }
+    }
+    return this.open().write(s);
+  }
+
+  /** Resolves when the stream can take more. */
+  drain(): Promise<void> {
+    return new Promise((resolve) => this.open().once('drain', () => resolve()));
+  }
+
+  private open(): NodeJS.WriteStream {
+    if (this.stream === undefined) {
+      this.stream = process.stdout;
+      // A closed pipe (`skilldex search … | head`) or a stream that cannot take more (ENOBUFS)
+      // ends the run quietly: one coded line on stderr, no stack trace, the refusal exit code.
+      this.stream.on('error', outputClosed);
+    }
+    return this.stream;
+  }
+}
+
+/** Whether descriptor `fd` is a terminal, without creating Node's stream for it unless it may be. */
+function isTerminal(fd: 1 | 2, stream: () => NodeJS.WriteStream): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return stream().isTTY === true;
+}
+
 /** Runs the CLI for this process and returns its exit code. */
 export async function main(argv: readonly string[]): Promise<ExitCode> {
-  // A closed pipe (`skilldex search … | head`) or a stream that cannot take more (ENOBUFS) ends the
-  // run quietly: one coded line on stderr, no stack trace, and the refusal exit code.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    process.stderr.write(
-      `error OUTPUT_CLOSED: standard output closed (${err.code ?? err.message}); the rest of the output was dropped\n`,
-    );
-    process.exit(ERROR_CODES.OUTPUT_CLOSED.exit);
-  });
+  const out = new StandardOutput();
+  const stderrIsTTY = isTerminal(2, () => process.stderr);
   return run(argv, {
-    stdout: (s) => process.stdout.write(s),
+    stdout: (s) => {
+      out.write(s);
+    },
     stderr: (s) => process.stderr.write(s),
     env: process.env,
     cwd: process.cwd(),
-    stderrIsTTY: process.stderr.isTTY === true,
-    ...(process.stdout.isTTY ? { stdoutColumns: process.stdout.columns } : {}),
-    ...(process.stderr.isTTY ? { stderrColumns: process.stderr.columns } : {}),
+    stderrIsTTY,
+    ...(out.isTTY ? { stdoutColumns: out.columns } : {}),
+    ...(stderrIsTTY ? { stderrColumns: process.stderr.columns } : {}),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -37,12 +117,8 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
       }
       return Buffer.concat(chunks).toString('utf8');
     },
-    writeOut: (s) =>
-      new Promise<void>((resolve) => {
-        // write() returning false means the buffer is past its high-water mark: wait for 'drain'.
-        // A failed write ends the process through the 'error' listener above.
-        if (process.stdout.write(s)) resolve();
-        else process.stdout.once('drain', resolve);
-      }),
+    // write() returning false means the buffer is past its high-water mark: wait for 'drain'.
+    // A failed write ends the process (outputClosed).
+    writeOut: (s) => (out.write(s) ? Promise.resolve() : out.drain()),
   });
 }
