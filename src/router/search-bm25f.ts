@@ -96,12 +96,12 @@ export function analyzeQuery(query: unknown): AnalyzedQuery {
   for (const w of words) {
     if (isStopWord(w)) dropped.push({ token: w, reason: 'stop-word' });
     else if (REQUEST_FILLER.has(w)) weak.push(w);
-    else if (/^\p{N}+$/u.test(w)) weak.push(w);
+    else if (isNumeral(w)) weak.push(w);
     else if (w.length === 1) weak.push(w);
     else signal.push(w);
   }
   const reasonOf = (w: string): DroppedToken['reason'] =>
-    REQUEST_FILLER.has(w) ? 'filler' : /^\p{N}+$/u.test(w) ? 'number' : 'single-character';
+    REQUEST_FILLER.has(w) ? 'filler' : isNumeral(w) ? 'number' : 'single-character';
   // A query made only of filler or numbers still searches for what it has.
   const chosen = signal.length > 0 ? signal : weak;
   if (signal.length > 0) for (const w of weak) dropped.push({ token: w, reason: reasonOf(w) });
@@ -336,6 +336,10 @@ interface QueryContext {
   readonly unknown: readonly number[];
   readonly usage: ResolvedUsage;
 }
+
+// A word of digits only (any script's); ASCII words skip the Unicode class (built on first use).
+const isNumeral = (w: string): boolean =>
+  /^[0-9]+$/.test(w) || (/[^\x00-\x7f]/.test(w) && /^\p{N}+$/u.test(w));
 
 /** The v3 fast path over the published generation. */
 export function searchBm25f(

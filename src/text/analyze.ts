@@ -10,17 +10,28 @@ import { fold } from './normalize.js';
 import { stem } from './stem.js';
 import { isStopWord } from './stop-words.js';
 
-// The raw words, before folding, so case boundaries are still visible.
-const WORD_RE = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-const PART_RE = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-// A word can split only where a capital follows another letter or a digit meets a letter.
-const NEEDS_SPLIT_RE = /.[\p{Lu}\p{Lt}]|\p{N}/u;
-const EMOJI_MARK_RE = /[\uFE00-\uFE0F\p{Me}\u{E0100}-\u{E01EF}]/gu;
+// The raw words, before folding, so case boundaries are still visible; a word can split only where
+// a capital follows another letter or a digit meets a letter. Made on first use (see below).
+interface UnicodeRes {
+  readonly word: RegExp;
+  readonly part: RegExp;
+  readonly needsSplit: RegExp;
+  readonly emojiMark: RegExp;
+}
+let unicodeRes: UnicodeRes | undefined;
+const UNICODE = (): UnicodeRes =>
+  (unicodeRes ??= {
+    word: /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu,
+    part: /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu,
+    needsSplit: /.[\p{Lu}\p{Lt}]|\p{N}/u,
+    emojiMark: /[\uFE00-\uFE0F\p{Me}\u{E0100}-\u{E01EF}]/gu,
+  });
 
 // The same rules for text of ASCII characters only (most queries, most names): there \p{L} is
 // [A-Za-z], \p{N} [0-9], \p{Lu} [A-Z], \p{Ll} [a-z], \p{M}, \p{Lt} and \p{Me} match nothing,
-// and folding is lower-casing. Compiling the Unicode property classes above costs a fresh process
-// some 2 ms (ICU tables), a good part of a one-shot `search`; a property test holds the two equal.
+// and folding is lower-casing. Building and compiling the Unicode property classes above costs a
+// fresh process some 2 ms (ICU tables), a good part of a one-shot `search`, so they are made only
+// for text that needs them; a property test holds the two paths equal.
 const ASCII_ONLY_RE = /^[\x00-\x7f]*$/;
 const ASCII_WORD_RE = /[A-Za-z0-9]+/g;
 const ASCII_NEEDS_SPLIT_RE = /.[A-Z]|[0-9]/;
@@ -65,6 +76,12 @@ export function asciiIdentifierTokens(text: string): string[] {
 
 /** `identifierTokens` for any text. */
 export function unicodeIdentifierTokens(text: string): string[] {
+  const {
+    word: WORD_RE,
+    part: PART_RE,
+    needsSplit: NEEDS_SPLIT_RE,
+    emojiMark: EMOJI_MARK_RE,
+  } = UNICODE();
   const out: string[] = [];
   for (const word of text.replace(EMOJI_MARK_RE, '').match(WORD_RE) ?? []) {
     // Most words have no boundary to split at (no capital after the first letter, no digit): fold once.

@@ -1,6 +1,6 @@
 /**
  * v3 term analysis (src/text/analyze.ts): identifier splitting, and the ASCII fast path of
- * `identifierTokens` held equal to the general Unicode rules on every ASCII text.
+ * `identifierTokens` and of `tokenize` held equal to the general Unicode rules on every ASCII text.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import {
   identifierTokens,
   unicodeIdentifierTokens,
 } from '../../src/text/analyze.js';
+import { asciiTokenize, tokenize, unicodeTokenize } from '../../src/text/tokenize.js';
 
 // Characters that exercise every rule: both cases, digits, separators, punctuation, controls.
 const ASCII_PIECES = [
@@ -73,5 +74,25 @@ describe('identifierTokens', () => {
   it('takes the Unicode rules for any text with a character beyond ASCII', () => {
     expect(identifierTokens('caféBar')).toEqual(unicodeIdentifierTokens('caféBar'));
     expect(identifierTokens('caféBar')).toEqual(['cafébar', 'café', 'bar']);
+  });
+});
+
+describe('tokenize', () => {
+  it('gives the same tokens through the ASCII fast path as through the Unicode rules', () => {
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...ASCII_PIECES), maxLength: 30 }),
+      fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(asciiTokenize(t)).toEqual(unicodeTokenize(t));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('folds any script and drops emoji marks outside ASCII', () => {
+    expect(tokenize('PDF-Toolkit pdf_toolkit')).toEqual(['pdf', 'toolkit', 'pdf', 'toolkit']);
+    expect(tokenize('Ｐｄｆ naïve ❤️x 1️⃣')).toEqual(['pdf', 'naïve', 'x', '1']);
   });
 });
