@@ -6,7 +6,7 @@
  * cheaply. Writing telemetry never fails a search or fetch: every failure is swallowed here and
  * counted in `failures`.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { insertRows, selectIn } from './batch.js';
 import { openSideStore, type Db } from './db.js';
 import { isPgLocation } from './location.js';
@@ -52,7 +52,7 @@ export class TelemetryStore {
 
   /** History of `skillId` (zeros when none or when telemetry cannot be read). */
   history(skillId: string): SkillHistory {
-    const db = this.open();
+    const db = this.open(false);
     if (!db) return { suggestions: 0, fetches: 0 };
     try {
       const row = db
@@ -68,7 +68,7 @@ export class TelemetryStore {
   /** Histories of `skillIds`, in their order (zeros for none, or when telemetry cannot be read). */
   histories(skillIds: readonly string[]): Map<string, SkillHistory> {
     const found = new Map<string, SkillHistory>();
-    const db = this.open();
+    const db = this.open(false);
     if (db) {
       try {
         for (const r of selectIn(
@@ -88,7 +88,7 @@ export class TelemetryStore {
 
   /** Records that `skillIds` were shown, in rank order, for a query. */
   recordSuggestions(queryHash: string, generation: string, skillIds: readonly string[]): void {
-    const db = this.current();
+    const db = this.current(true);
     if (!db || skillIds.length === 0) return;
     try {
       const at = this.now().toISOString();
@@ -125,7 +125,7 @@ export class TelemetryStore {
 
   /** Records a verified fetch. */
   recordFetch(skillId: string, revisionId: string, generation: string, context: string): void {
-    const db = this.current();
+    const db = this.current(true);
     if (!db) return;
     try {
       db.transaction(() => {
@@ -150,7 +150,7 @@ export class TelemetryStore {
 
   /** Histories of every skill fetched at least once (the only ones whose multiplier can exceed 1). */
   fetchedHistories(): SkillHistory[] {
-    const db = this.current();
+    const db = this.current(false);
     if (!db) return [];
     try {
       return db
@@ -164,7 +164,7 @@ export class TelemetryStore {
 
   /** Event totals, for status. */
   totals(): { suggestions: number; fetches: number } {
-    const db = this.open();
+    const db = this.open(false);
     if (!db) return { suggestions: 0, fetches: 0 };
     try {
       return db
@@ -190,16 +190,20 @@ export class TelemetryStore {
   // The open connection, reopened first when the file was deleted or replaced since it was opened
   // (an operator removed or rebuilt it under a running server): writing on into an unlinked file
   // would lose every event. Called once per search or fetch, not per candidate.
-  private current(): Db | undefined {
+  private current(write: boolean): Db | undefined {
     if (this.opened && this.identity !== fileIdentity(this.file)) {
       this.close();
       this.opened = false;
     }
-    return this.open();
+    return this.open(write);
   }
 
-  private open(): Db | undefined {
+  // The connection, opened on first use. A read of a file that does not exist yet answers "no
+  // history" without creating it (a search that records nothing writes no file); the first write
+  // creates it.
+  private open(write: boolean): Db | undefined {
     if (this.opened) return this.db;
+    if (!write && !isPgLocation(this.file) && !existsSync(this.file)) return undefined;
     this.opened = true;
     let db: Db | undefined;
     try {

@@ -153,6 +153,20 @@ describe('telemetry events', () => {
     ).toEqual([]);
   });
 
+  it('a search that records nothing (a person at the CLI) creates no telemetry file', async () => {
+    const { catalog, telemetry } = setup();
+    const s = await runCli(['search', 'csv', '--catalog', catalog, '--json']);
+    expect(s.code).toBe(0);
+    expect(existsSync(telemetry)).toBe(false);
+    // The agent path records: the file appears, and a later human search reads its history.
+    expect((await runCli(['search', 'csv', '--catalog', catalog, '--record'])).code).toBe(0);
+    expect(counts(telemetry).map((c) => c.suggestions)).toEqual([1, 1]);
+    const router = new Router({ catalog, now: NOW, recordSuggestions: false });
+    const c = router.search({ query: 'csv' }).candidates[0]!;
+    router.close();
+    expect(c.explanation).toMatchObject({ telemetry: { suggestions: 1 } });
+  });
+
   it('is not written with telemetry: false, --no-telemetry or SKILLDEX_TELEMETRY=off', async () => {
     const { catalog, telemetry } = setup();
     searchAndFetch(catalog, { telemetry: false });

@@ -7,7 +7,8 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { TelemetryStore, openUsageForWrite } from '../../src/catalog/index.js';
+import { isPgLocation, openUsageForWrite } from '../../src/catalog/index.js';
+import { TELEMETRY_SCHEMA } from '../../src/catalog/side-schema.js';
 import { changeLifecycle, publishCatalog, telemetryPathFor } from '../../src/index.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { NOW, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
@@ -266,13 +267,11 @@ export function applyLifecycle(catalog: string, skills: readonly GenSkill[]): vo
 /** Writes the skills' histories into the catalog's telemetry file (counts the ranking reads). */
 export function writeHistories(catalog: string, skills: readonly GenSkill[]): void {
   const file = telemetryPathFor(catalog);
-  // The store creates its own schema; the counts are then set directly.
-  const store = new TelemetryStore(file, NOW);
-  store.totals();
-  store.close();
-  // The side store of either backend (a telemetry file, or the PostgreSQL catalog's own tables).
+  // The side store of either backend (a telemetry file, or the PostgreSQL catalog's own tables,
+  // which its migrations made); a telemetry file gets the store's schema, then the counts are set.
   const db = openUsageForWrite(file);
   try {
+    if (!isPgLocation(file)) db.exec(TELEMETRY_SCHEMA);
     const put = db.prepare(`INSERT INTO counts (skill_id, suggestions, fetches) VALUES (?, ?, ?)`);
     db.transaction(() => {
       skills.forEach((s, i) => {
