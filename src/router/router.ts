@@ -9,7 +9,6 @@ import {
   TelemetryStore,
   addUsageExamples,
   openUsageForWrite,
-  readUsage,
   telemetryPathFor,
   UsageWatch,
   type PublishedGeneration,
@@ -222,7 +221,7 @@ export class Router {
     if (!this.useUsage) return UsageIndex.EMPTY;
     const sig = gen.usage_signature ?? this.usageWatch.current();
     if (sig !== this.usageSig) {
-      this.usageIndex = new UsageIndex(readUsage(this.telemetryFile).examples);
+      this.usageIndex = new UsageIndex(this.usageWatch.examples());
       this.usageSig = sig;
     }
     return this.usageIndex;
