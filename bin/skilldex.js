@@ -4,10 +4,13 @@
 'use strict';
 const { loadCli } = require('../dist/cli/launch.cjs');
 
-// A failure while loading (a broken install) is reported with its stack: Node's own report of an
-// uncaught error would quote the bundle's source line, which is the whole minified module.
+// A failure while loading (a broken install) is reported with its stack, without the lines too long
+// to read: V8 puts the offending source line of a SyntaxError in the stack, and a line of the
+// bundle is most of the minified module.
 function fail(err) {
-  process.stderr.write(`error INTERNAL: ${err && err.stack ? err.stack : String(err)}\n`);
+  const text = err && err.stack ? String(err.stack) : String(err);
+  const lines = text.split('\n').filter((line) => line.length <= 400);
+  process.stderr.write(`error INTERNAL: ${lines.slice(0, 40).join('\n')}\n`);
   process.exitCode = 70;
 }
 

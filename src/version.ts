@@ -3,7 +3,8 @@
  * module loads: the nearest package.json named "skilldex" at or above this module's folder's
  * parent (one folder up from src/ in tests and from dist/ when installed; two up from the
  * benchmarks' dist-bench/src/). The CLI's `--version` and the MCP server's `serverInfo.version` print it; no other file
- * spells the version.
+ * spells the version. The CLI bundle (scripts/build-cli.mjs) has the same field written in at
+ * build time as `__SKILLDEX_VERSION__`, which saves every start reading package.json (~0.7 ms).
  */
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -31,5 +32,9 @@ function readPackageVersion(): string {
   return version;
 }
 
+// Defined only inside the CLI bundle; elsewhere `typeof` finds no such global.
+declare const __SKILLDEX_VERSION__: string | undefined;
+
 /** The package version (semver, from package.json). */
-export const VERSION: string = readPackageVersion();
+export const VERSION: string =
+  typeof __SKILLDEX_VERSION__ === 'string' ? __SKILLDEX_VERSION__ : readPackageVersion();

@@ -18,10 +18,9 @@ import { SkilldexError } from '../errors.js';
 import { resolveCatalogLocation } from '../catalog/location.js';
 
 // smol-toml is loaded only when a config file is read or written, not at every start-up.
-const requireCjs = createRequire(import.meta.url);
 /** The TOML parser, loaded on first use. */
 export function toml(): typeof SmolToml {
-  return requireCjs('smol-toml') as typeof SmolToml;
+  return createRequire(import.meta.url)('smol-toml') as typeof SmolToml;
 }
 
 /** The settings a config file may hold. Unknown keys are refused with CONFIG_INVALID. */
