@@ -1,26 +1,119 @@
 #!/usr/bin/env node
-// The only job of this file: start the bundled CLI and turn its answer into an exit code. It is
-// CommonJS (bin/package.json): an ES module entry alone costs ~10 ms of every start.
+// @ts-check
+/**
+ * The command line's entry (issue #12): loads the bundled CLI, `dist/cli/skilldex.cjs`
+ * (scripts/build-cli.mjs), compiled with the V8 code cache the build wrote beside it
+ * (`skilldex.cjs.v8cache`), runs it and turns its answer into an exit code. A one-shot command's
+ * time is mostly start-up, and on Node 20 most of that was loading modules: resolving and compiling
+ * some 120 ES modules, and the ESM loader's CommonJS interop for commander and better-sqlite3, cost
+ * a fresh `search` over 4× a bare `node -e 0` (bench/results/startup.md has the figures). One
+ * CommonJS file, its bytecode read from the cache instead of compiled, removes most of it.
+ *
+ * This file is CommonJS (bin/package.json): an ES module entry alone costs ~10 ms of every start,
+ * and a second file for the loader ~0.8 ms, so the loader lives here; scripts/cli-cache.cjs and
+ * the tests require it (`require.main` is then another module, and nothing runs). Type-checked
+ * through tsconfig.bin.json.
+ *
+ * The cache holds bytecode for the Node build and flags that made it: any other Node rejects it
+ * (`cache: 'rejected'`) and the bundle compiles from source, slower and otherwise the same. This
+ * file never writes anything; the build writes the cache (scripts/cli-cache.cjs).
+ */
 'use strict';
-const { loadCli } = require('../dist/cli/launch.cjs');
+const fs = require('node:fs');
+const nodeModule = require('node:module');
+const path = require('node:path');
+const vm = require('node:vm');
 
-// A failure while loading (a broken install) is reported with its stack, without the lines too long
-// to read: V8 puts the offending source line of a SyntaxError in the stack, and a line of the
-// bundle is most of the minified module.
+/**
+ * What the bundle exports (src/cli/main.ts and src/cli/program.ts): `main` runs the CLI on this
+ * process's streams, `run` on the given I/O (CliIo in src/cli/context.ts); both resolve to the
+ * exit code.
+ * @typedef {{ main: (argv: readonly string[]) => Promise<number>, run: (argv: readonly string[], io: unknown) => Promise<number> }} CliBundle
+ */
+
+/**
+ * The loaded bundle, its compiled script (the build makes the cache from it) and the cache's fate:
+ * `accepted` (bytecode from the cache), `rejected` (another Node made it) or `none` (no file).
+ * @typedef {{ cli: CliBundle, script: vm.Script, cache: 'accepted' | 'rejected' | 'none' }} LoadedCli
+ */
+
+/** The bundle of this package. */
+const BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'skilldex.cjs');
+
+/**
+ * The code cache of `bundle`: the same path with `.v8cache` added.
+ * @param {string} bundle
+ * @returns {string}
+ */
+function cachePathOf(bundle) {
+  return bundle + '.v8cache';
+}
+
+/**
+ * Loads `bundle` as a CommonJS module (its own `require`, `module`, `__filename`, `__dirname`),
+ * using the code cache beside it when there is one.
+ * @param {string} [bundle]
+ * @returns {LoadedCli}
+ */
+function loadCli(bundle = BUNDLE) {
+  // ASCII by construction (scripts/build-cli.mjs checks): latin1 gives V8 a one-byte string as is.
+  const source = fs.readFileSync(bundle, 'latin1');
+  /** @type {Buffer | undefined} */
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cachePathOf(bundle));
+  } catch {
+    // No cache (a build that skipped it, a copied bundle): compile from source.
+    cachedData = undefined;
+  }
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+    { filename: bundle, ...(cachedData ? { cachedData } : {}) },
+  );
+  const init = /** @type {(e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string) => void} */ (
+    script.runInThisContext()
+  );
+  const mod = { exports: {} };
+  init.call(
+    mod.exports,
+    mod.exports,
+    nodeModule.createRequire(bundle),
+    mod,
+    bundle,
+    path.dirname(bundle),
+  );
+  return {
+    cli: /** @type {CliBundle} */ (mod.exports),
+    script,
+    cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted',
+  };
+}
+
+/**
+ * A failure while loading (a broken install) is reported with its stack, without the lines too
+ * long to read: V8 puts the offending source line of a SyntaxError in the stack, and a line of the
+ * bundle is most of the minified module.
+ * @param {unknown} err
+ */
 function fail(err) {
-  const text = err && err.stack ? String(err.stack) : String(err);
+  const text = err instanceof Error && err.stack ? err.stack : String(err);
   const lines = text.split('\n').filter((line) => line.length <= 400);
   process.stderr.write(`error INTERNAL: ${lines.slice(0, 40).join('\n')}\n`);
   process.exitCode = 70;
 }
 
-let cli;
-try {
-  cli = loadCli().cli;
-} catch (err) {
-  fail(err);
+if (require.main === module) {
+  /** @type {CliBundle | undefined} */
+  let cli;
+  try {
+    cli = loadCli().cli;
+  } catch (err) {
+    fail(err);
+  }
+  if (cli !== undefined)
+    cli.main(process.argv.slice(2)).then((code) => {
+      process.exitCode = code;
+    }, fail);
 }
-if (cli !== undefined)
-  cli.main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  }, fail);
+
+module.exports = { BUNDLE, cachePathOf, loadCli };

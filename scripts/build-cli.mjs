@@ -1,9 +1,9 @@
 // Bundles the command line for start-up (issue #12): src/cli/main.ts and everything it loads,
 // commander and better-sqlite3's JavaScript included, into one CommonJS file, dist/cli/skilldex.cjs,
-// which bin/skilldex.js loads through dist/cli/launch.cjs. Then scripts/cli-cache.cjs runs the
+// which bin/skilldex.js loads. Then scripts/cli-cache.cjs runs the
 // bundle over the example library in a child process and writes the V8 code cache beside it.
-// Why a bundle at all, with the measurements: src/cli/launch.cts and bench/results/startup.md.
-// Run by `npm run build` after tsc (launch.cjs comes from tsc); the library API stays dist/index.js.
+// Why a bundle at all, with the measurements: bin/skilldex.js and bench/results/startup.md.
+// Run by `npm run build` after tsc; the library API stays dist/index.js.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Writes the V8 code cache of the bundled CLI (dist/cli/skilldex.cjs.v8cache; why: src/cli/launch.cts).
+// Writes the V8 code cache of the bundled CLI (dist/cli/skilldex.cjs.v8cache; why: bin/skilldex.js).
 // Run by scripts/build-cli.mjs in a fresh process. It loads the bundle as bin/skilldex.js does, runs
 // what an agent runs one-shot, `search` (text and --json) and `fetch`, over the example library in a
 // temporary folder it removes, so the functions they call are compiled, then saves the bytecode.
@@ -10,7 +10,7 @@ const { spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BUNDLE, cachePathOf, loadCli } = require('../dist/cli/launch.cjs');
+const { BUNDLE, cachePathOf, loadCli } = require('../bin/skilldex.js');
 
 async function main() {
   const { cli, script } = loadCli(BUNDLE);

@@ -1,5 +1,5 @@
 /**
- * The bundled CLI that bin/skilldex.js starts (scripts/build-cli.mjs, src/cli/launch.cts; needs
+ * The bundled CLI that bin/skilldex.js starts (scripts/build-cli.mjs, bin/skilldex.js; needs
  * `npm run build`): it answers as the source does, its code cache is accepted by the Node that
  * built it, a cache made by another Node only costs speed, and start-up leaves node:crypto and
  * node:child_process unloaded until a command needs them.
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO, runCli } from '../support/cli.js';
 
-const LAUNCH = path.join(REPO, 'dist', 'cli', 'launch.cjs');
+const ENTRY = path.join(REPO, 'bin', 'skilldex.js');
 const BUNDLE = path.join(REPO, 'dist', 'cli', 'skilldex.cjs');
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
 
@@ -49,7 +49,7 @@ describe('the bundled CLI', () => {
   });
 
   it('loads with its code cache accepted by this Node', () => {
-    const r = node(`console.log(require(${JSON.stringify(LAUNCH)}).loadCli().cache)`);
+    const r = node(`console.log(require(${JSON.stringify(ENTRY)}).loadCli().cache)`);
     expect(r.out.trim()).toBe('accepted');
   });
 
@@ -61,7 +61,7 @@ describe('the bundled CLI', () => {
     const copy = path.join(other, 'dist', 'cli', 'skilldex.cjs');
     copyFileSync(BUNDLE, copy);
     const load = (b: string): string =>
-      `const l = require(${JSON.stringify(LAUNCH)}).loadCli(${JSON.stringify(b)});` +
+      `const l = require(${JSON.stringify(ENTRY)}).loadCli(${JSON.stringify(b)});` +
       `l.cli.run(['--version'], { stdout: (s) => process.stdout.write(s), stderr: () => {}, env: {}, cwd: '.', stderrIsTTY: false })` +
       `.then((c) => console.log(l.cache, c));`;
     expect(node(load(copy)).out.trim().split('\n').pop()).toBe('none 0');
@@ -71,12 +71,13 @@ describe('the bundled CLI', () => {
 
   it('reports a broken install (a bundle cut short) as INTERNAL with a stack, not the minified source', () => {
     const broken = mkdtempSync(path.join(os.tmpdir(), 'skilldex-broken-'));
-    for (const f of ['bin/skilldex.js', 'bin/package.json', 'dist/cli/launch.cjs']) {
+    for (const f of ['bin/skilldex.js', 'bin/package.json']) {
       mkdirSync(path.dirname(path.join(broken, f)), { recursive: true });
       copyFileSync(path.join(REPO, f), path.join(broken, f));
     }
     // Half the bundle, as an interrupted copy leaves it: a SyntaxError whose V8 report quotes the
     // (minified, one very long) source line it stopped in.
+    mkdirSync(path.join(broken, 'dist', 'cli'), { recursive: true });
     const bundle = readFileSync(path.join(REPO, 'dist/cli/skilldex.cjs'));
     writeFileSync(
       path.join(broken, 'dist/cli/skilldex.cjs'),
@@ -109,7 +110,7 @@ describe('the bundled CLI', () => {
 
   it('starts a search without loading node:crypto or node:child_process', () => {
     const script =
-      `const l = require(${JSON.stringify(LAUNCH)}).loadCli();` +
+      `const l = require(${JSON.stringify(ENTRY)}).loadCli();` +
       `l.cli.run(process.argv.slice(2), { stdout: () => {}, stderr: () => {}, env: {}, cwd: process.cwd(), stderrIsTTY: false })` +
       `.then((c) => console.log(c, process.moduleLoadList.filter((m) => /crypto|child_process/.test(m)).join(',') || 'none'));`;
     for (const args of [

@@ -109,11 +109,7 @@ describe('npm pack + npm install -g', () => {
     ).toBe(true);
     expect(existsSync(path.join(inst.pkg, 'dist', 'cli', 'main.js'))).toBe(true);
     // The bundled CLI the shim starts, its code cache, and the shim's CommonJS marker.
-    for (const f of [
-      'dist/cli/skilldex.cjs',
-      'dist/cli/skilldex.cjs.v8cache',
-      'dist/cli/launch.cjs',
-    ])
+    for (const f of ['dist/cli/skilldex.cjs', 'dist/cli/skilldex.cjs.v8cache'])
       expect(existsSync(path.join(inst.pkg, f)), f).toBe(true);
     expect(JSON.parse(readFileSync(path.join(inst.pkg, 'bin', 'package.json'), 'utf8'))).toEqual({
       type: 'commonjs',
