@@ -41,6 +41,12 @@ const ASCII_PIECES = [
   'v2Beta',
 ];
 
+// ASCII text: runs of the pieces above, or any ASCII characters.
+const asciiText = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...ASCII_PIECES), maxLength: 30 }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }),
+);
+
 describe('identifierTokens', () => {
   it('splits camelCase, acronyms and letter/digit boundaries and keeps the whole word', () => {
     expect(identifierTokens('getWeather HTMLParser resnet50')).toEqual([
@@ -59,12 +65,8 @@ describe('identifierTokens', () => {
   });
 
   it('gives the same tokens through the ASCII fast path as through the Unicode rules', () => {
-    const text = fc.oneof(
-      fc.string({ unit: fc.constantFrom(...ASCII_PIECES), maxLength: 30 }),
-      fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }),
-    );
     fc.assert(
-      fc.property(text, (t) => {
+      fc.property(asciiText, (t) => {
         expect(asciiIdentifierTokens(t)).toEqual(unicodeIdentifierTokens(t));
       }),
       { numRuns: 2000 },
@@ -79,12 +81,8 @@ describe('identifierTokens', () => {
 
 describe('tokenize', () => {
   it('gives the same tokens through the ASCII fast path as through the Unicode rules', () => {
-    const text = fc.oneof(
-      fc.string({ unit: fc.constantFrom(...ASCII_PIECES), maxLength: 30 }),
-      fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }),
-    );
     fc.assert(
-      fc.property(text, (t) => {
+      fc.property(asciiText, (t) => {
         expect(asciiTokenize(t)).toEqual(unicodeTokenize(t));
       }),
       { numRuns: 2000 },
