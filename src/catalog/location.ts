@@ -5,7 +5,7 @@
  * every message, `config` line and JSON field that names the catalog is safe to print. Only
  * `connectionString` puts it back, for libpq.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 
@@ -23,6 +23,21 @@ const passwords = new Map<string, string>();
 /** True when `location` names a PostgreSQL catalog. */
 export function isPgLocation(location: string): boolean {
   return PG_URL.test(location);
+}
+
+/**
+ * What tells one file at `location` from another put in its place: `dev:ino`, undefined when there
+ * is no file. A PostgreSQL location is always `pg` (a database is not replaced under its URL the
+ * way a file is renamed over another).
+ */
+export function locationIdentity(location: string): string | undefined {
+  if (isPgLocation(location)) return 'pg';
+  try {
+    const st = statSync(location);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -9,10 +9,9 @@
  * keyed on. The reader reopens a file replaced on disk, and refuses a catalog whose published
  * sequence went backwards (an older file restored over a newer one).
  */
-import { statSync } from 'node:fs';
 import { SkilldexError } from '../errors.js';
 import { openCatalogReadOnly, type Db } from './db.js';
-import { isPgLocation } from './location.js';
+import { locationIdentity } from './location.js';
 import { dialectOf, type CatalogStatement } from './db-type.js';
 import { LATEST_VERSION } from './migrations.js';
 import type { GenerationCounts } from './publish.js';
@@ -292,17 +291,8 @@ function lineageOf(db: Db): string {
 }
 
 function fileIdentity(file: string): string {
-  // A database is not replaced under its URL the way a file is renamed over another.
-  if (isPgLocation(file)) return 'pg';
-  try {
-    const st = statSync(file);
-    return `${st.dev}:${st.ino}`;
-  } catch (err) {
-    throw new SkilldexError(
-      'CATALOG_MISSING',
-      `the catalog ${file} is gone`,
-      { catalog: file },
-      { cause: err },
-    );
-  }
+  const id = locationIdentity(file);
+  if (id === undefined)
+    throw new SkilldexError('CATALOG_MISSING', `the catalog ${file} is gone`, { catalog: file });
+  return id;
 }

@@ -6,10 +6,10 @@
  * cheaply. Writing telemetry never fails a search or fetch: every failure is swallowed here and
  * counted in `failures`.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { insertRows, selectIn } from './batch.js';
 import { openSideStore, type Db } from './db.js';
-import { isPgLocation } from './location.js';
+import { isPgLocation, locationIdentity } from './location.js';
 import { TELEMETRY_SCHEMA } from './side-schema.js';
 
 /**
@@ -191,7 +191,7 @@ export class TelemetryStore {
   // (an operator removed or rebuilt it under a running server): writing on into an unlinked file
   // would lose every event. Called once per search or fetch, not per candidate.
   private current(write: boolean): Db | undefined {
-    if (this.opened && this.identity !== fileIdentity(this.file)) {
+    if (this.opened && this.identity !== locationIdentity(this.file)) {
       this.close();
       this.opened = false;
     }
@@ -220,7 +220,7 @@ export class TelemetryStore {
       db.pragma('busy_timeout = 200');
       db.exec(TELEMETRY_SCHEMA);
       this.db = db;
-      this.identity = fileIdentity(this.file);
+      this.identity = locationIdentity(this.file);
     } catch {
       this.failures++;
       // A file that opened but is not usable (garbage bytes, a foreign schema) must not stay open.
@@ -234,15 +234,4 @@ export class TelemetryStore {
 // Deletes the events older than the newest MAX_EVENT_ROWS (a range delete on the rowid).
 function prune(db: Db): void {
   db.prepare(`DELETE FROM events WHERE id <= (SELECT max(id) FROM events) - ?`).run(MAX_EVENT_ROWS);
-}
-
-// `dev:ino` of `file`, or undefined when it is gone.
-function fileIdentity(file: string): string | undefined {
-  if (isPgLocation(file)) return 'pg';
-  try {
-    const st = statSync(file);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return undefined;
-  }
 }

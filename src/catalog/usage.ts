@@ -5,11 +5,11 @@
  * most MAX_EXAMPLES_PER_SKILL per skill (the most recent), read by policy bm25f.v3 as the "usage" field. Reads open the file read-only and never
  * create it; writes are the operator's (`learn`, `forget`) or the router's (a fetch with a context).
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { SkilldexError } from '../errors.js';
 import { openSideStore, type Db } from './db.js';
 import { dialectOf } from './db-type.js';
-import { isPgLocation } from './location.js';
+import { isPgLocation, locationIdentity } from './location.js';
 import { USAGE_SCHEMA } from './side-schema.js';
 
 /** Most examples kept per skill (older ones are dropped first). */
@@ -93,13 +93,7 @@ export class UsageWatch {
   /** The signature of the examples now (see USAGE_SIGNATURE_SQL). */
   current(): string {
     if (isPgLocation(this.file)) return usageSignature(this.file);
-    let identity: string | undefined;
-    try {
-      const st = statSync(this.file);
-      identity = `${st.dev}:${st.ino}`;
-    } catch {
-      identity = undefined;
-    }
+    const identity = locationIdentity(this.file);
     if (identity !== this.identity) {
       this.close();
       this.identity = identity;

@@ -13,6 +13,18 @@ function outputClosed(err: NodeJS.ErrnoException): never {
 }
 
 /**
+ * Whether descriptor `fd` may be a terminal: a character device, or a descriptor fstat cannot
+ * describe (Node's stream then decides). A pipe or a file is not, and needs no stream to say so.
+ */
+function mayBeTerminal(fd: 1 | 2): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
+
+/**
  * Standard output for one run. A terminal (and any character device) goes through
  * `process.stdout`. A pipe or a file is written with `fs.writeSync` on descriptor 1, which is what
  * Node does for files and, on Linux, for pipes anyway: creating `process.stdout` loads Node's
@@ -25,13 +37,7 @@ class StandardOutput {
   private stream: NodeJS.WriteStream | undefined;
   private readonly direct: boolean;
   constructor() {
-    let device = true;
-    try {
-      device = fstatSync(1).isCharacterDevice();
-    } catch {
-      device = true; // an odd descriptor: let Node's stream decide what it is
-    }
-    this.direct = !device;
+    this.direct = !mayBeTerminal(1);
   }
 
   /** Whether standard output is a terminal. */
@@ -77,20 +83,10 @@ class StandardOutput {
   }
 }
 
-/** Whether descriptor `fd` is a terminal, without creating Node's stream for it unless it may be. */
-function isTerminal(fd: 1 | 2, stream: () => NodeJS.WriteStream): boolean {
-  try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
-  } catch {
-    return false;
-  }
-  return stream().isTTY === true;
-}
-
 /** Runs the CLI for this process and returns its exit code. */
 export async function main(argv: readonly string[]): Promise<ExitCode> {
   const out = new StandardOutput();
-  const stderrIsTTY = isTerminal(2, () => process.stderr);
+  const stderrIsTTY = mayBeTerminal(2) && process.stderr.isTTY === true;
   return run(argv, {
     stdout: (s) => {
       out.write(s);
