@@ -17,23 +17,8 @@ import {
   toolError,
   type Connection,
   type TestCatalog,
+  EXAMPLE_QUERIES,
 } from './support.js';
-
-const QUERIES = [
-  'merge pdf files',
-  'clean a messy csv',
-  'write release notes',
-  'kubernetes deploy rollout',
-  'review terraform plan',
-  'sql query tuning',
-  'translate text to french',
-  'regex for email addresses',
-  'summarize meeting notes',
-  'docker compose services',
-  'unit conversion',
-  'python unit tests',
-  'chart data visualization',
-];
 
 let cat: TestCatalog;
 let lib: Router;
@@ -43,7 +28,7 @@ beforeAll(async () => {
   cat = await makeCatalog();
   lib = new Router({ catalog: cat.catalog, telemetry: false });
   expected = new Map(
-    QUERIES.map((q) => [
+    EXAMPLE_QUERIES.map((q) => [
       q,
       JSON.parse(JSON.stringify(lib.search({ query: q, limit: 5 }))) as SearchResult,
     ]),
@@ -82,7 +67,7 @@ describe.each(transports)('50 concurrent calls over %s', (_name, connect) => {
           expect(toolError(r).code).toBe('REVISION_MISMATCH');
         });
       } else if (i % 2 === 0) {
-        const q = QUERIES[i % QUERIES.length]!;
+        const q = EXAMPLE_QUERIES[i % EXAMPLE_QUERIES.length]!;
         jobs.push(async () => {
           const r = await call(conn.client, 'skill_search', { query: q, limit: 5 });
           expect(r.isError).toBeFalsy();

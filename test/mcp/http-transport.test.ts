@@ -16,7 +16,7 @@ import { Router } from '../../src/index.js';
 import { createServer } from '../../src/mcp/index.js';
 import { parsePost, type PostMessages, type PostRefusal } from '../../src/mcp/http-post.js';
 import { SharedHttpTransport } from '../../src/mcp/http-transport.js';
-import { makeCatalog, type TestCatalog } from './support.js';
+import { EXAMPLE_QUERIES, makeCatalog, type TestCatalog } from './support.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 const JSON_POST = { accept: ACCEPT, 'content-type': 'application/json' } as const;
@@ -29,17 +29,6 @@ function searchCall(id: number | string, query: string): JSONRPCRequest {
     params: { name: 'skill_search', arguments: { query, limit: 3 } },
   };
 }
-
-const QUERIES = [
-  'merge pdf files',
-  'clean a messy csv',
-  'write release notes',
-  'kubernetes deploy rollout',
-  'review terraform plan',
-  'sql query tuning',
-  'summarize meeting notes',
-  'docker compose services',
-];
 
 describe('SharedHttpTransport with the real server', () => {
   let cat: TestCatalog;
@@ -63,7 +52,7 @@ describe('SharedHttpTransport with the real server', () => {
 
   it('answers 40 exchanges in flight at once, all with client id 0, each with its own result', async () => {
     const exchanges = Array.from({ length: 40 }, (_, i) => {
-      const query = QUERIES[i % QUERIES.length]!;
+      const query = EXAMPLE_QUERIES[i % EXAMPLE_QUERIES.length]!;
       return {
         query,
         ex: transport.exchange([searchCall(0, query)], { requestInfo: { headers: {} } }),
@@ -84,19 +73,28 @@ describe('SharedHttpTransport with the real server', () => {
 
   it('answers a batch in the order of its requests, under the ids the client gave', async () => {
     const [a, b] = await transport.exchange(
-      [searchCall('second', QUERIES[1]!), searchCall(7, QUERIES[0]!)],
+      [searchCall('second', EXAMPLE_QUERIES[1]!), searchCall(7, EXAMPLE_QUERIES[0]!)],
       {},
     ).answers;
-    expect(a).toMatchObject({ id: 'second', result: { structuredContent: { query: QUERIES[1] } } });
-    expect(b).toMatchObject({ id: 7, result: { structuredContent: { query: QUERIES[0] } } });
+    expect(a).toMatchObject({
+      id: 'second',
+      result: { structuredContent: { query: EXAMPLE_QUERIES[1] } },
+    });
+    expect(b).toMatchObject({
+      id: 7,
+      result: { structuredContent: { query: EXAMPLE_QUERIES[0] } },
+    });
   });
 
   it('drops the answer of an abandoned exchange and keeps serving', async () => {
-    const gone = transport.exchange([searchCall(1, QUERIES[2]!)], {});
+    const gone = transport.exchange([searchCall(1, EXAMPLE_QUERIES[2]!)], {});
     gone.abandon();
     expect(transport.pending).toBe(0);
-    const [next] = await transport.exchange([searchCall(1, QUERIES[3]!)], {}).answers;
-    expect(next).toMatchObject({ id: 1, result: { structuredContent: { query: QUERIES[3] } } });
+    const [next] = await transport.exchange([searchCall(1, EXAMPLE_QUERIES[3]!)], {}).answers;
+    expect(next).toMatchObject({
+      id: 1,
+      result: { structuredContent: { query: EXAMPLE_QUERIES[3] } },
+    });
     expect(transport.pending).toBe(0);
   });
 

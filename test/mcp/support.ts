@@ -26,6 +26,23 @@ export const BIN = path.join(REPO, 'bin', 'skilldex.js');
 export const EXAMPLE_SKILLS = path.join(REPO, 'examples', 'skills');
 
 /** A library the test may edit and the catalog indexed from it. */
+/** Requests the example library answers, each with a clear best skill (concurrency tests cycle them). */
+export const EXAMPLE_QUERIES = [
+  'merge pdf files',
+  'clean a messy csv',
+  'write release notes',
+  'kubernetes deploy rollout',
+  'review terraform plan',
+  'sql query tuning',
+  'translate text to french',
+  'regex for email addresses',
+  'summarize meeting notes',
+  'docker compose services',
+  'unit conversion',
+  'python unit tests',
+  'chart data visualization',
+];
+
 export interface TestCatalog {
   /** The temporary folder holding both. */
   readonly dir: string;
