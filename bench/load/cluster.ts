@@ -187,23 +187,36 @@ export async function startServer(
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux build in use). */
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** Ticks of /proc/<pid>/stat as ms. */
+export function ticksToMs(ticks: number): number {
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
 /**
- * CPU time (user + system) process `pid` has used, in ms, from /proc/<pid>/stat; undefined where
- * there is no /proc (not Linux) or the process is gone. Resolution: 10 ms.
+ * The fields of /proc/<pid>/stat after the command name (which may hold spaces, so they are split
+ * after its closing parenthesis): index 0 is field 3 (state), 1 ppid, 11 utime, 12 stime, 13 cutime,
+ * 14 cstime. Undefined where there is no /proc (not Linux) or the process is gone.
  */
-export function cpuMsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
+export function procStatFields(pid: number): string[] | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return undefined;
   }
-  // Fields after the command name (which may hold spaces, so split after its closing parenthesis):
-  // state is field 3, utime field 14, stime field 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU time (user + system) process `pid` has used, in ms, from /proc/<pid>/stat; undefined where
+ * there is no /proc (not Linux) or the process is gone. Resolution: 10 ms.
+ */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  const fields = procStatFields(pid);
+  if (!fields) return undefined;
   const ticks = Number(fields[11]) + Number(fields[12]);
-  return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
+  return Number.isFinite(ticks) ? ticksToMs(ticks) : undefined;
 }
 
 /** Starts `n` servers on `catalog` at once (`--no-telemetry` unless `telemetry`). */

@@ -19,6 +19,7 @@ import {
   stopCluster,
   type Cluster,
 } from '../../test/support/pg-cluster.js';
+import { procStatFields, ticksToMs } from './cluster.js';
 
 /** A running throwaway cluster and the catalog location in it. */
 export interface LoadCluster {
@@ -123,24 +124,14 @@ export function clusterCpuMs(c: Cluster): number | undefined {
   return total;
 }
 
-/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux build in use). */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-// Fields of /proc/<pid>/stat after the command name: ppid is field 4, utime 14, stime 15, cutime 16,
-// cstime 17 (children waited for).
+// ppid, the process's own CPU and its waited-for children's (procStatFields' indices 1, 11–14).
 function statTimes(pid: number): { ppid: number; self: number; children: number } | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ms = (ticks: number): number => (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  const f = procStatFields(pid);
+  if (!f) return undefined;
   return {
     ppid: Number(f[1]),
-    self: ms(Number(f[11]) + Number(f[12])),
-    children: ms(Number(f[13]) + Number(f[14])),
+    self: ticksToMs(Number(f[11]) + Number(f[12])),
+    children: ticksToMs(Number(f[13]) + Number(f[14])),
   };
 }
 
