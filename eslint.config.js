@@ -13,7 +13,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  // CommonJS on purpose (the CLI's start-up path: src/cli/launch.cts): require() is how it imports.
+  // CommonJS on purpose (scripts/cli-cache.cjs, which the CLI's loader bin/skilldex.js requires): require() is how it imports.
   {
     files: ['**/*.cjs', '**/*.cts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

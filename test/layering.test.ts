@@ -192,7 +192,7 @@ describe('start-up', () => {
     const heavy = rel.filter(
       (f) =>
         !LIGHT.has(moduleOf(path.join(SRC, f))) &&
-        !f.startsWith('router/policies/') &&
+        !f.startsWith('router/search/policies/') &&
         f !== 'catalog/location.ts',
     );
     expect(heavy, 'loaded at start-up').toEqual([]);
@@ -259,7 +259,7 @@ describe('layering', () => {
         // `skilldex search` must start near bare Node, and src/index.ts loads every capability,
         // the MCP SDK's neighbours included). So besides the library API it may import a module's
         // public barrel (src/<module>/index.ts, whose names src/index.ts re-exports), the leaf files
-        // errors.ts and version.ts, and the router's policy table (src/router/policies/index.ts,
+        // errors.ts and version.ts, and the router's policy table (src/router/search/policies/index.ts,
         // pure data quoted in `index --help`) and the catalog's location parser
         // (src/catalog/location.ts: is it a postgres:// URL, its password masked; node:fs only),
         // which config and rendering need before any catalog is opened. Never another deep import. That start-up loads none of the
@@ -271,7 +271,7 @@ describe('layering', () => {
             rel === 'errors.ts' ||
             rel === 'version.ts' ||
             rel === `${to}/index.ts` ||
-            rel === 'router/policies/index.ts' ||
+            rel === 'router/search/policies/index.ts' ||
             rel === 'catalog/location.ts';
           expect(
             allowed,

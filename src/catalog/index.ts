@@ -83,7 +83,13 @@ export {
   type FieldCounts,
   type Posting,
 } from './postings.js';
-export { DOC_STRIDE, STATE_CODES, type ServingDocs } from './postings-store.js';
+export {
+  DOC_NAME_TERMS,
+  DOC_STATE,
+  DOC_STRIDE,
+  STATE_CODES,
+  type ServingDocs,
+} from './postings-store.js';
 export {
   allBm25fRows,
   bm25fRowsOf,

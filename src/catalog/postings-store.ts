@@ -11,6 +11,10 @@ import { decodePostings, encodePostings, type FieldCounts, type Posting } from '
 /** Numbers stored per serving row in `serving_docs`. */
 export const DOC_STRIDE = 6;
 
+/** Offset of a row's state code, and of its number of distinct name terms, within its DOC_STRIDE numbers. */
+export const DOC_STATE = 4;
+export const DOC_NAME_TERMS = 5;
+
 /** States of serving rows as stored in `serving_docs` (index = code). */
 export const STATE_CODES = ['active', 'deprecated', 'archived'] as const;
 
@@ -119,8 +123,8 @@ export function writeServingDocs(db: Db): void {
     data[o + 1] = r.len_k;
     data[o + 2] = r.len_d;
     data[o + 3] = r.len_b;
-    data[o + 4] = Math.max(0, STATE_CODES.indexOf(r.state as (typeof STATE_CODES)[number]));
-    data[o + 5] = r.name_terms;
+    data[o + DOC_STATE] = Math.max(0, STATE_CODES.indexOf(r.state as (typeof STATE_CODES)[number]));
+    data[o + DOC_NAME_TERMS] = r.name_terms;
     sums[0] += r.len_n;
     sums[1] += r.len_k;
     sums[2] += r.len_d;

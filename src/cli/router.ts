@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import path from 'node:path';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
 import type { DiscoverOptions, IndexReport, LifecycleState, Metrics, Router } from '../index.js';
-import { DEFAULT_POLICY_ID, POLICIES } from '../router/policies/index.js';
+import { DEFAULT_POLICY_ID, POLICIES } from '../router/search/policies/index.js';
 import { escapeInvisible, markdownInline, sanitizeBlock, sanitizeField } from '../text/index.js';
 import {
   action,

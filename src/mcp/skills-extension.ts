@@ -7,7 +7,7 @@
  * bytes. The skill's supporting files (scripts, references, assets) are listed too, as the index
  * recorded them (what is listed, bounds and confinement: src/catalog/skill-files.ts; nothing is
  * walked at list time), as `skill://<skill-path>/<file path>` with the recorded digest and size,
- * and read verified against that digest (src/router/skill-files.ts): a file changed or removed
+ * and read verified against that digest (src/router/served/skill-files.ts): a file changed or removed
  * since indexing is INDEX_DRIFT.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -1,36 +1,34 @@
-/** Public surface of src/router: skill_search, skill_fetch, the v1 policy, evaluation and operator calls. */
+/**
+ * Public surface of src/router, grouped as the folder is: search/ (dispatch, one engine per policy
+ * kind, the policies), served/ (skill_fetch and reads of what a generation serves), operator/
+ * (index, publish, lifecycle, watch), learning/ (usage examples) and evaluation/ (metrics).
+ * router.ts is the consumer face over search/ and served/.
+ */
+export { allowedDistance, telemetryMultiplier } from './search/policies/shared.js';
 export {
   POLICY_ID,
   V1,
-  allowedDistance,
   ftsRelevance,
   lifecycleMultiplier,
   score,
-  telemetryMultiplier,
   tierPoints,
   type Features,
   type FuzzyMatch,
   type ScoreExplanation,
   type SkillState,
-} from './policies/hybrid-lexical-v1.js';
-export { MAX_QUERY_CHARS, ftsOr, queryHash, queryTokens, quoteFts } from './query.js';
-export { FuzzyIndex } from './fuzzy.js';
-export {
-  DEFAULT_LIMIT,
-  MAX_LIMIT,
-  checkLimit,
-  compareCandidates,
-  type Candidate,
-  type SearchRequest,
-  type SearchResult,
-} from './search.js';
+} from './search/policies/hybrid-lexical-v1.js';
+export { MAX_QUERY_CHARS, ftsOr, queryHash, queryTokens, quoteFts } from './search/query.js';
+export { FuzzyIndex } from './search/fuzzy.js';
+export { DEFAULT_LIMIT, MAX_LIMIT, checkLimit } from './search/dispatch.js';
+export { compareCandidates } from './search/top-k.js';
+export type { Candidate, SearchRequest, SearchResult } from './search/types.js';
 export {
   MAX_FETCH_CONTEXT_CHARS,
   MAX_PIN_CHARS,
   checkFetchRequest,
   type FetchRequest,
   type FetchResult,
-} from './fetch.js';
+} from './served/fetch.js';
 export { Router, type RouterOptions } from './router.js';
 export {
   MRR_DEPTH,
@@ -42,7 +40,7 @@ export {
   type BadQueryLine,
   type LabelledQuery,
   type Metrics,
-} from './eval.js';
+} from './evaluation/eval.js';
 export {
   changeLifecycle,
   getCatalogStatus,
@@ -58,7 +56,7 @@ export {
   type LifecycleReport,
   type OperatorOptions,
   type RollbackReport,
-} from './operator.js';
+} from './operator/operator.js';
 export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -66,16 +64,16 @@ export {
   type ServedPage,
   type ServedSkill,
   type ServedSkillWithFiles,
-} from './serve.js';
+} from './served/skills.js';
 export {
   HYBRID_LEXICAL_V2,
   POLICY_V2_ID,
   V2,
   idfWeight,
   scoreV2,
-} from './policies/hybrid-lexical-v2.js';
-export { DEFAULT_POLICY_ID, POLICIES, checkPolicyId, policyById } from './policies/index.js';
-export type { RankingPolicy } from './policies/policy.js';
+} from './search/policies/hybrid-lexical-v2.js';
+export { DEFAULT_POLICY_ID, POLICIES, checkPolicyId, policyById } from './search/policies/index.js';
+export type { RankingPolicy } from './search/policies/policy.js';
 export {
   BM25F_V3,
   POLICY_V3_ID,
@@ -88,16 +86,16 @@ export {
   type Bm25fExplanation,
   type DroppedToken,
   type V3Features,
-} from './policies/bm25f-v3.js';
-export type { Bm25fPolicy, Policy } from './policies/policy.js';
-export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search-bm25f.js';
+} from './search/policies/bm25f-v3.js';
+export type { Bm25fPolicy, Policy } from './search/policies/policy.js';
+export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search/bm25f.js';
 export {
   forgetExamples,
   learnExamples,
   parseExampleLines,
   type ForgetReport,
   type LearnReport,
-} from './learn.js';
+} from './learning/learn.js';
 export {
   DEFAULT_RECENT_REVISIONS,
   SUGGESTION_MAX_DISTANCE,
@@ -107,13 +105,13 @@ export {
   type RevisionInfo,
   type SkillDetail,
   type SkillLocation,
-} from './inspect.js';
+} from './served/inspect.js';
 export {
   DEFAULT_DEBOUNCE_MS,
   watchCatalog,
   type CatalogWatch,
   type WatchOptions,
-} from './watch.js';
+} from './operator/watch.js';
 // The bounds and shapes of supporting-file listings are the catalog's (it records them at index time).
 export {
   MAX_SKILL_FILES,

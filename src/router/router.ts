@@ -14,11 +14,11 @@ import {
   type PublishedGeneration,
   type SkillHistory,
 } from '../catalog/index.js';
-import { UsageIndex } from './search-bm25f.js';
-import { fetchSkill, type FetchRequest, type FetchResult } from './fetch.js';
-import { locateServed, type SkillLocation } from './inspect.js';
-import { telemetryMultiplier } from './policies/hybrid-lexical-v1.js';
-import { queryHash } from './query.js';
+import { UsageIndex } from './search/bm25f.js';
+import { fetchSkill, type FetchRequest, type FetchResult } from './served/fetch.js';
+import { locateServed, type SkillLocation } from './served/inspect.js';
+import { telemetryMultiplier } from './search/policies/shared.js';
+import { queryHash } from './search/query.js';
 import {
   getServedSkill,
   listServedSkillFiles,
@@ -29,17 +29,15 @@ import {
   type ServedFilesPage,
   type ServedPage,
   type ServedSkill,
-} from './serve.js';
+} from './served/skills.js';
 import type { SkillFile, SkillFiles } from '../catalog/index.js';
 import {
   FUZZY_PRESCORE_LIMIT,
   SearchCache,
   bruteForceSearch,
   searchCatalog,
-  type HistoryFn,
-  type SearchRequest,
-  type SearchResult,
-} from './search.js';
+} from './search/dispatch.js';
+import type { HistoryFn, SearchRequest, SearchResult } from './search/types.js';
 
 /** Options of a Router. */
 export interface RouterOptions {
@@ -113,16 +111,13 @@ export class Router {
 
   /** skill_search: ranked, explained candidates from the published generation. */
   search(request: SearchRequest, maxLimit?: number): SearchResult {
-    const result = searchCatalog(
-      this.reader,
-      this.cache,
-      request,
-      this.history(),
+    const result = searchCatalog(this.reader, this.cache, request, {
+      history: this.history(),
       maxLimit,
-      this.telemetryMax(),
-      (gen) => this.usage(gen),
-      this.prescoreLimit,
-    );
+      telemetryMax: this.telemetryMax(),
+      usage: (gen) => this.usage(gen),
+      prescoreLimit: this.prescoreLimit,
+    });
     if (this.record && this.recordSuggestions)
       this.telemetry?.recordSuggestions(
         queryHash(request.query),
@@ -134,9 +129,11 @@ export class Router {
 
   /** The reference scorer over the whole generation (for verification; no telemetry written). */
   searchBruteForce(request: SearchRequest, maxLimit?: number): SearchResult {
-    return bruteForceSearch(this.reader, request, this.history(), maxLimit, (gen) =>
-      this.usage(gen),
-    );
+    return bruteForceSearch(this.reader, request, {
+      history: this.history(),
+      maxLimit,
+      usage: (gen) => this.usage(gen),
+    });
   }
 
   /** skill_fetch: the verified body of a pinned skill. */

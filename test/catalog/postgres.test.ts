@@ -23,8 +23,9 @@ import {
 } from '../../src/index.js';
 import { PgDb } from '../../src/catalog/pg.js';
 import { CatalogReader, SNAPSHOT_RETRIES } from '../../src/catalog/index.js';
-import { SearchCache, searchCatalog, type HistoryFn } from '../../src/router/search.js';
-import { UsageIndex } from '../../src/router/search-bm25f.js';
+import { SearchCache, searchCatalog } from '../../src/router/search/dispatch.js';
+import type { HistoryFn } from '../../src/router/search/types.js';
+import { UsageIndex } from '../../src/router/search/bm25f.js';
 import { REPO, runCli, tmpDir, writeTree } from '../support/cli.js';
 import { freshPgDatabase, hasPg, pgCluster } from '../support/pg.js';
 import { startServer, stopServer } from '../support/pg-cluster.js';
@@ -213,19 +214,15 @@ describe.skipIf(!PG)(
       try {
         // The usage callback runs after the search read its generation and before its first
         // catalog read: a publish here moves the snapshot under the search.
-        const result = searchCatalog(
-          reader,
-          new SearchCache(),
-          request,
-          NO_HISTORY,
-          50,
-          1,
-          (gen) => {
+        const result = searchCatalog(reader, new SearchCache(), request, {
+          history: NO_HISTORY,
+          telemetryMax: 1,
+          usage: (gen) => {
             generations.push(gen.catalog_generation);
             if (generations.length === 1) toggle();
             return UsageIndex.EMPTY;
           },
-        );
+        });
         expect(generations).toHaveLength(2);
         expect(generations[1]).not.toBe(generations[0]);
         expect(result.catalog_generation).toBe(generations[1]);
@@ -240,10 +237,14 @@ describe.skipIf(!PG)(
       const reader = new CatalogReader(catalog);
       let calls = 0;
       try {
-        const result = searchCatalog(reader, new SearchCache(), request, NO_HISTORY, 50, 1, () => {
-          calls++;
-          toggle();
-          return UsageIndex.EMPTY;
+        const result = searchCatalog(reader, new SearchCache(), request, {
+          history: NO_HISTORY,
+          telemetryMax: 1,
+          usage: () => {
+            calls++;
+            toggle();
+            return UsageIndex.EMPTY;
+          },
         });
         expect(calls).toBe(SNAPSHOT_RETRIES + 1);
         expect(JSON.stringify(result)).toBe(answerOf.get(result.catalog_generation));

@@ -1,5 +1,5 @@
 /**
- * Retrieval metrics and query files (src/router/eval.ts): scoreRanking against hand-computed top-1,
+ * Retrieval metrics and query files (src/router/evaluation/eval.ts): scoreRanking against hand-computed top-1,
  * recall@5, MRR and nDCG@10 — binary, multi-relevant and graded, as shared/bench/tools/score.py
  * defines them — the means, the macro average, and JSONL parsing that names the bad line.
  */

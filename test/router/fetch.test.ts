@@ -1,5 +1,5 @@
 /**
- * skill_fetch (src/router/fetch.ts, docs/integration.md): a pinned fetch returns the body after the
+ * skill_fetch (src/router/served/fetch.ts, docs/integration.md): a pinned fetch returns the body after the
  * frontmatter with the identity fields; every contract error has its code (library and CLI exit 3);
  * a drifted file's body is never returned; a missing field is INVALID_ARGUMENT.
  */

@@ -1,5 +1,5 @@
 /**
- * skill_search on the bundled examples (src/router/search.ts, query.ts, the v1 policy): ranking
+ * skill_search on the bundled examples (src/router/search/: dispatch.ts, lexical.ts, query.ts, the v1 policy): ranking
  * relations, fuzzy reach for typos, every explanation component, byte-identical `--json` output for
  * one catalog + telemetry snapshot + query, FTS5 syntax treated as plain text, and limit bounds.
  */

@@ -13,11 +13,14 @@
  * snapshot key, so a new publish — or a rewrite of serving rows under the same sequence — is never
  * answered from an older one.
  */
-import { SkilldexError } from '../errors.js';
+import { SkilldexError } from '../../errors.js';
 import {
   allBm25fRows,
   bm25fRowsOf,
+  DOC_NAME_TERMS,
+  DOC_STATE,
   DOC_STRIDE,
+  STATE_CODES,
   decodeForward,
   forwardOfTerms,
   forEachPosting,
@@ -35,35 +38,31 @@ import {
   type ServingDocs,
   type TermPostings,
   type UsageExample,
-} from '../catalog/index.js';
+} from '../../catalog/index.js';
 import {
   analyzeTerms,
   boundedEditDistance,
   identifierTokens,
   isStopWord,
   stem,
-} from '../text/index.js';
+} from '../../text/index.js';
 import { FuzzyIndex } from './fuzzy.js';
 import {
-  POLICY_V3_ID,
   V3,
   fuzzyPart,
   idf,
+  lifecycleMultiplierV3,
   scoreV3,
   termContribution,
   weightedFrequency,
   type DroppedToken,
   type PerField,
 } from './policies/bm25f-v3.js';
-import {
-  REQUEST_FILLER,
-  V1,
-  allowedDistance,
-  telemetryMultiplier,
-} from './policies/hybrid-lexical-v1.js';
+import { REQUEST_FILLER, SHARED, allowedDistance, telemetryMultiplier } from './policies/shared.js';
 import type { FuzzyMatch, SkillState } from './policies/types.js';
 import { MAX_QUERY_CHARS } from './query.js';
-import type { Candidate, HistoryFn, SearchResult } from './search-types.js';
+import type { Bm25fPolicy } from './policies/policy.js';
+import type { Candidate, HistoryFn, SearchResult } from './types.js';
 import { TopK, compareCandidates } from './top-k.js';
 
 /** A query as v3 scores it: distinct scoring words with their terms, and the words dropped and why. */
@@ -110,7 +109,7 @@ export function analyzeQuery(query: unknown): AnalyzedQuery {
   for (const w of chosen) {
     const t = stem(w);
     if (terms.includes(t)) continue;
-    if (terms.length >= V1.MAX_QUERY_TOKENS) {
+    if (terms.length >= SHARED.MAX_QUERY_TOKENS) {
       dropped.push({ token: w, reason: 'over-limit' });
       continue;
     }
@@ -341,19 +340,28 @@ interface QueryContext {
 const isNumeral = (w: string): boolean =>
   /^[0-9]+$/.test(w) || (/[^\x00-\x7f]/.test(w) && /^\p{N}+$/u.test(w));
 
-/** The v3 fast path over the published generation. */
-export function searchBm25f(
-  reader: CatalogReader,
-  cache: Bm25fCache,
-  gen: PublishedGeneration,
-  q: AnalyzedQuery,
-  limit: number,
-  includeDeprecated: boolean,
-  history: HistoryFn,
-  telemetryMax: number,
-  usage: UsageIndex,
-  seed?: PrefetchRows,
-): SearchResult {
+/** One BM25F search: the generation read, its policy, the analysed query and the request's bounds. */
+export interface Bm25fSearch {
+  readonly reader: CatalogReader;
+  readonly cache: Bm25fCache;
+  readonly generation: PublishedGeneration;
+  readonly policy: Bm25fPolicy;
+  readonly query: AnalyzedQuery;
+  readonly limit: number;
+  readonly includeDeprecated: boolean;
+  readonly history: HistoryFn;
+  /** The highest telemetry multiplier any skill has now: the scan's pruning bound. */
+  readonly telemetryMax: number;
+  /** The usage examples to rank with. */
+  readonly usage: UsageIndex;
+  /** The rows of this search's first read (Bm25fCache.firstRead), when it made one. */
+  readonly seed?: PrefetchRows;
+}
+
+/** The BM25F fast path over the published generation. */
+export function searchBm25f(s: Bm25fSearch): SearchResult {
+  const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
+  const { history, telemetryMax, usage, seed } = s;
   const docs = cache.servingDocs(reader, gen);
   const used = cache.resolvedUsage(reader, gen, usage);
   const avgLens = avgLensOf(docs, used);
@@ -453,15 +461,15 @@ export function searchBm25f(
   const rowOf = new Int32Array(touched.length);
   let n = 0;
   for (const rowid of touched) {
-    const state = docs.data[rowid * DOC_STRIDE + 4]!;
-    if (state === 2 || (state === 1 && !includeDeprecated)) continue;
+    const state = STATE_CODES[docs.data[rowid * DOC_STRIDE + DOC_STATE]!]!;
+    if (state === 'archived' || (state === 'deprecated' && !includeDeprecated)) continue;
     let b = acc[rowid]!;
     // The bonus applies exactly when every query term is in the name and the name has no other term.
-    if (nameHits[rowid] === nTerms && docs.data[rowid * DOC_STRIDE + 5] === nTerms)
+    if (nameHits[rowid] === nTerms && docs.data[rowid * DOC_STRIDE + DOC_NAME_TERMS] === nTerms)
       b += V3.NAME_BONUS;
     const fm = fuzzyOf.get(rowid);
     if (fm) b += fuzzyPart(fm, nTerms);
-    b *= state === 1 ? V3.DEPRECATED_MULTIPLIER : 1;
+    b *= lifecycleMultiplierV3(state);
     if (b > 0) {
       boundOf[n] = b;
       rowOf[n] = rowid;
@@ -506,23 +514,16 @@ export function searchBm25f(
   }
   return {
     catalog_generation: gen.catalog_generation,
-    policy: POLICY_V3_ID,
+    policy: policy.id,
     query: '',
     candidates: top.sorted(),
   };
 }
 
 /** The v3 reference scorer: every serving row scored from its forward terms, fuzzy by naive edit distance. */
-export function bruteForceBm25f(
-  reader: CatalogReader,
-  cache: Bm25fCache,
-  gen: PublishedGeneration,
-  q: AnalyzedQuery,
-  limit: number,
-  includeDeprecated: boolean,
-  history: HistoryFn,
-  usage: UsageIndex,
-): SearchResult {
+export function bruteForceBm25f(s: Bm25fSearch): SearchResult {
+  const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
+  const { history, usage } = s;
   const docs = cache.servingDocs(reader, gen);
   const used = cache.resolvedUsage(reader, gen, usage);
   const rows = [...allBm25fRows(reader)];
@@ -568,7 +569,7 @@ export function bruteForceBm25f(
   scored.sort(compareCandidates);
   return {
     catalog_generation: gen.catalog_generation,
-    policy: POLICY_V3_ID,
+    policy: policy.id,
     query: '',
     candidates: scored.slice(0, limit),
   };

@@ -29,7 +29,7 @@ export interface RankingPolicy {
   score(features: Features): ScoreExplanation;
 }
 
-/** A BM25F policy (v3): scored over the catalog's postings (src/router/search-bm25f.ts). */
+/** A BM25F policy (v3): scored over the catalog's postings (src/router/search/bm25f.ts). */
 export interface Bm25fPolicy {
   readonly kind: 'bm25f';
   readonly id: string;

@@ -4,9 +4,9 @@
  * the file's bytes still hash to that revision. The hash and the returned body come from one read
  * of the file (docs/integration.md §3), so a file swapped between check and read can never slip through.
  */
-import { SkilldexError } from '../errors.js';
-import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
-import { fetchRowOf, type CatalogReader } from '../catalog/index.js';
+import { SkilldexError } from '../../errors.js';
+import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../../fsx/index.js';
+import { fetchRowOf, type CatalogReader } from '../../catalog/index.js';
 
 /** A skill_fetch request: all four fields required. */
 export interface FetchRequest {

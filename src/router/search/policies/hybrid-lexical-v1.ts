@@ -1,13 +1,29 @@
 /**
  * Ranking policy `tf.skillrouter.hybrid-lexical.v1` (docs/integration.md, docs/ranking.md): its frozen
  * constants and `score(features)`, a pure function from a candidate's features to its explained
- * score. The fast path in search.ts builds its SQL from these same constants; the brute-force
+ * score. The fast path in ../lexical.ts builds its SQL from these same constants; the brute-force
  * scorer calls `score` on every skill; a property test holds the two together.
  */
 
 import type { RankingPolicy } from './policy.js';
-import type { Features, FuzzyMatch, ScoreExplanation, SkillState } from './types.js';
+import {
+  SHARED,
+  fuzzySimilarity,
+  lifecycleMultiplierOf,
+  round,
+  telemetryMultiplier,
+} from './shared.js';
+import type { Features, ScoreExplanation, SkillState } from './types.js';
 
+// What v1 scores with from the shared module, re-exported under the names v1 has always had.
+export {
+  REQUEST_FILLER,
+  allowedDistance,
+  fuzzySimilarity,
+  isQueryNoise,
+  round,
+  telemetryMultiplier,
+} from './shared.js';
 export type { Features, FuzzyMatch, ScoreExplanation, SkillState } from './types.js';
 
 /** The policy id, as it appears in every search result. */
@@ -34,17 +50,15 @@ export const V1 = Object.freeze({
   BM25_DESCRIPTION: 1.0,
   /** Weight of the fuzzy relevance in [0, 1]. */
   FUZZY_WEIGHT: 0.35,
-  /** Telemetry prior: expected fetches per suggestion with no history. */
-  TELEMETRY_PRIOR_RATE: 0.2,
-  /** Telemetry smoothing: pseudo-suggestions at the prior rate added to every skill's history. */
-  TELEMETRY_PSEUDO_COUNT: 20,
-  /** Telemetry multiplier bounds. */
-  TELEMETRY_MIN: 0.85,
-  TELEMETRY_MAX: 1.15,
+  /** Telemetry prior, smoothing and bounds: the shared multiplier's (policies/shared.ts). */
+  TELEMETRY_PRIOR_RATE: SHARED.TELEMETRY_PRIOR_RATE,
+  TELEMETRY_PSEUDO_COUNT: SHARED.TELEMETRY_PSEUDO_COUNT,
+  TELEMETRY_MIN: SHARED.TELEMETRY_MIN,
+  TELEMETRY_MAX: SHARED.TELEMETRY_MAX,
   /** Multiplier of a deprecated skill (shown only with include_deprecated). */
   DEPRECATED_MULTIPLIER: 0.5,
   /** Query tokens used at most (distinct, in query order); the rest are ignored. */
-  MAX_QUERY_TOKENS: 32,
+  MAX_QUERY_TOKENS: SHARED.MAX_QUERY_TOKENS,
   /**
    * A query token found in more than this fraction of the published skills is common: it still
    * counts in the FTS5 relevance (whose IDF weighs it down) but earns no exact-tier points, which
@@ -55,70 +69,9 @@ export const V1 = Object.freeze({
   COMMON_MIN_DF: 5,
 });
 
-/**
- * Words that ask for help rather than say what is needed ("please help me find…"). They are
- * dropped from queries like stop-words: in a request they carry no routing signal, and the exact
- * tiers would otherwise reward every skill whose name happens to contain "find" or "get".
- */
-export const REQUEST_FILLER: ReadonlySet<string> = new Set([
-  'please',
-  'help',
-  'want',
-  'need',
-  'like',
-  'would',
-  'could',
-  'can',
-  'may',
-  'might',
-  'must',
-  'shall',
-  'will',
-  'find',
-  'get',
-  'give',
-  'show',
-  'tell',
-  'know',
-  'let',
-  'make',
-  'provide',
-  'also',
-  'just',
-  'really',
-  'some',
-  'something',
-  'anything',
-  'thing',
-  'things',
-  'way',
-  'ways',
-  'one',
-  'using',
-  'use',
-]);
-
-/**
- * True when a (folded, non-stop-word) query token carries no routing signal: request filler, a
- * single character, or a bare number ("radius of 4", "x = 3").
- */
-export function isQueryNoise(token: string): boolean {
-  return REQUEST_FILLER.has(token) || token.length === 1 || /^\p{N}+$/u.test(token);
-}
-
 /** True when a token in `df` of `total` skills is common (see COMMON_DF_FRACTION). */
 export function isCommon(df: number, total: number): boolean {
   return df >= V1.COMMON_MIN_DF && df > V1.COMMON_DF_FRACTION * total;
-}
-
-/** Allowed edit distance for a query token of `length` letters: 0 up to 3, 1 for 4–5, 2 from 6. */
-export function allowedDistance(length: number): number {
-  return length <= 3 ? 0 : length <= 5 ? 1 : 2;
-}
-
-/** Similarity of one fuzzy match in (0, 1): 1 − distance / (allowed + 1). */
-export function fuzzySimilarity(m: FuzzyMatch): number {
-  return 1 - m.distance / (m.allowed + 1);
 }
 
 /** The FTS relevance in [0, 1): x / (x + BM25_HALF) for x = −bm25() > 0, else 0. */
@@ -147,21 +100,9 @@ export function tierPoints(
   return { keywords, name, description, total: keywords.points + name.points + description.points };
 }
 
-/**
- * The telemetry multiplier: the smoothed fetch-per-suggestion rate over the prior rate, clamped to
- * [TELEMETRY_MIN, TELEMETRY_MAX]. Exactly 1 with no history.
- */
-export function telemetryMultiplier(suggestions: number, fetches: number): number {
-  if (suggestions === 0 && fetches === 0) return 1;
-  const a = V1.TELEMETRY_PSEUDO_COUNT;
-  const p0 = V1.TELEMETRY_PRIOR_RATE;
-  const rate = (fetches + a * p0) / (Math.max(suggestions, fetches) + a);
-  return clamp(rate / p0, V1.TELEMETRY_MIN, V1.TELEMETRY_MAX);
-}
-
 /** The lifecycle multiplier: 1 active, DEPRECATED_MULTIPLIER deprecated, 0 archived. */
 export function lifecycleMultiplier(state: SkillState): number {
-  return state === 'active' ? 1 : state === 'deprecated' ? V1.DEPRECATED_MULTIPLIER : 0;
+  return lifecycleMultiplierOf(state, V1.DEPRECATED_MULTIPLIER);
 }
 
 /** Scores one skill for one query, with every component explained. */
@@ -205,16 +146,7 @@ export function score(f: Features): ScoreExplanation {
   };
 }
 
-/** Rounds to 9 decimals so explanations print the same bytes everywhere. */
-export function round(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
-
-function clamp(x: number, lo: number, hi: number): number {
-  return x < lo ? lo : x > hi ? hi : x;
-}
-
-/** v1 as a RankingPolicy (src/router/policies/policy.ts). */
+/** v1 as a RankingPolicy (policy.ts). */
 export const HYBRID_LEXICAL_V1: RankingPolicy = Object.freeze({
   kind: 'lexical',
   id: POLICY_ID,

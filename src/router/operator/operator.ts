@@ -3,7 +3,7 @@
  * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (docs/integration.md).
  */
 import { existsSync, statSync } from 'node:fs';
-import { SkilldexError, assertKnownOptions, codedFromForeign, optionKeys } from '../errors.js';
+import { SkilldexError, assertKnownOptions, codedFromForeign, optionKeys } from '../../errors.js';
 import {
   PG_POLICY,
   catalogExists,
@@ -33,9 +33,9 @@ import {
   type LifecycleState,
   type ProgressFn,
   type PublishResult,
-} from '../catalog/index.js';
-import type { DiscoverOptions } from '../skills/index.js';
-import { DEFAULT_POLICY_ID, checkPolicyId } from './policies/index.js';
+} from '../../catalog/index.js';
+import type { DiscoverOptions } from '../../skills/index.js';
+import { DEFAULT_POLICY_ID, checkPolicyId } from '../search/policies/index.js';
 
 /** Options shared by operator calls. */
 export interface OperatorOptions {

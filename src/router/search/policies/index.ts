@@ -2,7 +2,7 @@
  * The ranking policies by id. A catalog records the policy of each published generation (it is part
  * of the generation id); search scores with that policy. New catalogs use DEFAULT_POLICY_ID.
  */
-import { SkilldexError } from '../../errors.js';
+import { SkilldexError } from '../../../errors.js';
 import { HYBRID_LEXICAL_V1 } from './hybrid-lexical-v1.js';
 import { HYBRID_LEXICAL_V2 } from './hybrid-lexical-v2.js';
 import { BM25F_V3 } from './bm25f-v3.js';

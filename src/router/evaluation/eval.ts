@@ -4,7 +4,7 @@
  * recall@5, MRR (first relevant within the top 100) and nDCG@10 (linear gain, log2 discount), as the
  * bench scorer defines them. Pure metric functions; the file parsing names the bad line.
  */
-import { SkilldexError } from '../errors.js';
+import { SkilldexError } from '../../errors.js';
 
 /** One labelled query. */
 export interface LabelledQuery {

@@ -5,7 +5,7 @@
  * catalog; `forgetExamples` removes them. Examples naming a skill the published generation does not
  * serve (or serves archived) are reported and not stored.
  */
-import { SkilldexError } from '../errors.js';
+import { SkilldexError } from '../../errors.js';
 import {
   CatalogReader,
   addUsageExamples,
@@ -16,7 +16,7 @@ import {
   telemetryPathFor,
   usageCounts,
   type UsageExample,
-} from '../catalog/index.js';
+} from '../../catalog/index.js';
 
 /** What an import did. */
 export interface LearnReport {

@@ -2,7 +2,7 @@
  * Candidate order and the bounded top-k list both search engines (lexical and BM25F) keep: score
  * descending, ties by skill_id ascending (docs/integration.md §2).
  */
-import type { Candidate } from './search-types.js';
+import type { Candidate } from './types.js';
 
 /** Orders candidates: score descending, then skill_id ascending. */
 export function compareCandidates(a: Candidate, b: Candidate): number {

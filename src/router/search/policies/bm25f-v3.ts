@@ -5,17 +5,12 @@
  * own weight and length normalisation against that field's average length, one k1, one IDF per
  * term over the published generation. Around it, explained and bounded: an exact-name bonus,
  * fuzzy credit for query words the generation lacks, and v1's telemetry and lifecycle multipliers.
- * Pure constants and functions; the search engine (search-bm25f.ts) accumulates scores with
+ * Pure constants and functions; the search engine (../bm25f.ts) accumulates scores with
  * `termContribution` and explains the final candidates with `scoreV3`, so the formula exists once.
  */
 import type { Bm25fPolicy } from './policy.js';
 import type { FuzzyMatch, SkillState } from './types.js';
-import {
-  fuzzySimilarity,
-  lifecycleMultiplier,
-  round,
-  telemetryMultiplier,
-} from './hybrid-lexical-v1.js';
+import { fuzzySimilarity, lifecycleMultiplierOf, round, telemetryMultiplier } from './shared.js';
 
 /** The policy id. */
 export const POLICY_V3_ID = 'tf.skillrouter.bm25f.v3';
@@ -184,7 +179,7 @@ export function fuzzyPart(matches: readonly FuzzyMatch[], queryTerms: number): n
 
 /** The v3 multiplier of a lifecycle state: 1 active, DEPRECATED_MULTIPLIER deprecated, 0 archived. */
 export function lifecycleMultiplierV3(state: SkillState): number {
-  return state === 'deprecated' ? V3.DEPRECATED_MULTIPLIER : lifecycleMultiplier(state);
+  return lifecycleMultiplierOf(state, V3.DEPRECATED_MULTIPLIER);
 }
 
 /** Scores one skill for one query under v3, with every component explained. */

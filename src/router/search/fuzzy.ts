@@ -4,8 +4,8 @@
  * query token's candidates are the terms sharing enough bigrams to be within its allowed edit
  * distance (the q-gram lemma, so no true match is missed), then verified by bounded edit distance.
  */
-import { boundedEditDistance } from '../text/index.js';
-import { allowedDistance } from './policies/hybrid-lexical-v1.js';
+import { boundedEditDistance } from '../../text/index.js';
+import { allowedDistance } from './policies/shared.js';
 
 /** Terms within the allowed distance of one query token (the token itself excluded). */
 export type Expansion = ReadonlyMap<string, number>;

@@ -3,10 +3,10 @@
  * and tokens become an FTS5 expression through one quoting function, so `NOT`, `NEAR(`, `"`, `*`,
  * `^`, `-`, `:` and parentheses are plain words and never FTS5 syntax.
  */
-import { SkilldexError } from '../errors.js';
-import { sha256Of } from '../fsx/index.js';
-import { contentTokens, fold } from '../text/index.js';
-import { V1, isQueryNoise } from './policies/hybrid-lexical-v1.js';
+import { SkilldexError } from '../../errors.js';
+import { sha256Of } from '../../fsx/index.js';
+import { contentTokens, fold } from '../../text/index.js';
+import { SHARED, isQueryNoise } from './policies/shared.js';
 
 /** Longest query accepted, in characters (longer text is refused, not truncated silently). */
 export const MAX_QUERY_CHARS = 65_536;
@@ -32,7 +32,7 @@ export function queryTokens(query: unknown): string[] {
   const content = [...new Set(contentTokens(query))];
   const signal = content.filter((t) => !isQueryNoise(t));
   // A query made only of filler or numbers still searches for what it has.
-  const tokens = (signal.length > 0 ? signal : content).slice(0, V1.MAX_QUERY_TOKENS);
+  const tokens = (signal.length > 0 ? signal : content).slice(0, SHARED.MAX_QUERY_TOKENS);
   if (tokens.length === 0) {
     throw new SkilldexError(
       'INVALID_QUERY',

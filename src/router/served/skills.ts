@@ -6,8 +6,8 @@
  * recorded them (in the same snapshot as the skill) and read the same way (skill-files.ts).
  */
 import path from 'node:path';
-import { SkilldexError } from '../errors.js';
-import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
+import { SkilldexError } from '../../errors.js';
+import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../../fsx/index.js';
 import {
   NO_FILES,
   servedFilesBetween,
@@ -18,8 +18,8 @@ import {
   type ServedRow,
   type SkillFile,
   type SkillFiles,
-} from '../catalog/index.js';
-import type { SkillState } from './policies/hybrid-lexical-v1.js';
+} from '../../catalog/index.js';
+import type { SkillState } from '../search/policies/types.js';
 import { readRecordedFile, recordedFile } from './skill-files.js';
 
 /** A served skill: identity, verbatim frontmatter, and the digest and size of its SKILL.md. */

@@ -7,9 +7,9 @@
  * they hash to the recorded digest: anything else is INDEX_DRIFT, as for a changed SKILL.md.
  */
 import path from 'node:path';
-import { SkilldexError } from '../errors.js';
-import { isInside, readBytesCapped, realpathOrUndefined, sha256Of } from '../fsx/index.js';
-import type { SkillFile, SkillFiles } from '../catalog/index.js';
+import { SkilldexError } from '../../errors.js';
+import { isInside, readBytesCapped, realpathOrUndefined, sha256Of } from '../../fsx/index.js';
+import type { SkillFile, SkillFiles } from '../../catalog/index.js';
 
 /**
  * The recorded file `rel` of a listing; FILE_NOT_FOUND when the listing has none (a file added since

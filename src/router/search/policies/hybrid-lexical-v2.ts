@@ -7,15 +7,8 @@
  * tokens therefore need no special rule (they stay in the FTS match, which makes v2 slower than v1 on
 broad queries: docs/ranking.md §7). Pure constants and `score(features)`.
  */
-import {
-  V1,
-  fuzzySimilarity,
-  lifecycleMultiplier,
-  round,
-  telemetryMultiplier,
-  type Features,
-  type ScoreExplanation,
-} from './hybrid-lexical-v1.js';
+import { fuzzySimilarity, lifecycleMultiplierOf, round, telemetryMultiplier } from './shared.js';
+import type { Features, ScoreExplanation } from './types.js';
 import type { RankingPolicy } from './policy.js';
 
 /** The policy id. */
@@ -34,7 +27,7 @@ export const V2 = Object.freeze({
   BM25_DESCRIPTION: 1.0,
   /** Fuzzy relevance weight: a misspelt word counts about as much as a rare word matched in a name. */
   FUZZY_WEIGHT: 8.0,
-  DEPRECATED_MULTIPLIER: V1.DEPRECATED_MULTIPLIER,
+  DEPRECATED_MULTIPLIER: 0.5,
 });
 
 /**
@@ -74,7 +67,7 @@ export function scoreV2(f: Features): ScoreExplanation {
       : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
   const base = total + V2.FTS_WEIGHT * relevance + V2.FUZZY_WEIGHT * fuzzyRel;
   const tm = telemetryMultiplier(f.suggestions, f.fetches);
-  const lm = f.state === 'deprecated' ? V2.DEPRECATED_MULTIPLIER : lifecycleMultiplier(f.state);
+  const lm = lifecycleMultiplierOf(f.state, V2.DEPRECATED_MULTIPLIER);
   return {
     policy: POLICY_V2_ID,
     query_tokens: f.queryTokens,

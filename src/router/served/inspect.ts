@@ -4,8 +4,8 @@
  * one. Never exposed over MCP: these read paths, states and revision history an agent does not
  * need. Read-only, one read transaction per call, against the published generation.
  */
-import { SkilldexError } from '../errors.js';
-import { boundedEditDistance } from '../text/index.js';
+import { SkilldexError } from '../../errors.js';
+import { boundedEditDistance } from '../../text/index.js';
 import {
   CatalogReader,
   knownSkillIds,
@@ -14,8 +14,8 @@ import {
   servedIdentityOf,
   servedLocationOf,
   workingSkillOf,
-} from '../catalog/index.js';
-import type { SkillState } from './policies/hybrid-lexical-v1.js';
+} from '../../catalog/index.js';
+import type { SkillState } from '../search/policies/types.js';
 
 /** Where a served skill's file is and which scope it came from. */
 export interface SkillLocation {

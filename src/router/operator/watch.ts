@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as Chokidar from 'chokidar';
 import type { FSWatcher } from 'chokidar';
-import { assertKnownOptions, optionKeys } from '../errors.js';
-import { resolveScopes, scopeOptionsOf } from '../skills/index.js';
+import { assertKnownOptions, optionKeys } from '../../errors.js';
+import { resolveScopes, scopeOptionsOf } from '../../skills/index.js';
 import { indexCatalog, type IndexOptions, type IndexReport } from './operator.js';
 
 /** Default quiet spell before a re-index: 300 ms, long enough to gather an editor's save burst. */

@@ -1,0 +1,159 @@
+/**
+ * skill_search's entry (docs/integration.md §2): validates the request, reads the published
+ * generation in one checked snapshot, and hands the search to the engine of the generation's
+ * policy — `searchBm25f` (bm25f.ts) for a BM25F policy, `searchLexical` (lexical.ts) for v1 and
+ * v2. It never scores anything itself. `bruteForceSearch` dispatches the same way to each engine's
+ * reference scorer; the property tests hold each fast path equal to its reference.
+ */
+import { SkilldexError } from '../../errors.js';
+import type { CatalogReader, PublishedGeneration } from '../../catalog/index.js';
+import { Bm25fCache, UsageIndex, analyzeQuery, bruteForceBm25f, searchBm25f } from './bm25f.js';
+import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
+import { policyById } from './policies/index.js';
+import { SHARED } from './policies/shared.js';
+import type { HistoryFn, SearchRequest, SearchResult } from './types.js';
+
+/**
+ * Most skills holding a fuzzy term that the lexical engine scores before its scan (beyond it, the
+ * bound takes the fuzzy slack and the holders are scored after it). Injectable per search for tests.
+ */
+export const FUZZY_PRESCORE_LIMIT = 200;
+
+/** Default and bounds of `limit` (docs/integration.md). */
+export const DEFAULT_LIMIT = 8;
+export const MAX_LIMIT = 50;
+
+/** Validates a search request's limit: an integer 1–`max`, default 8. */
+export function checkLimit(limit: unknown, max = MAX_LIMIT): number {
+  if (limit === undefined) return DEFAULT_LIMIT;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `limit must be a whole number from 1 to ${max}, got ${JSON.stringify(limit)}`,
+      { limit },
+    );
+  }
+  return limit;
+}
+
+/** Per-generation state kept between searches, one part per engine. */
+export class SearchCache {
+  /** The lexical engine's fuzzy index of the published vocabulary. */
+  readonly lexical = new LexicalCache();
+  /** The BM25F engine's row statistics, postings and usage rows. */
+  readonly bm25f = new Bm25fCache();
+}
+
+/** The usage examples a search ranks with, or how to get them for the generation read. */
+export type UsageSource = UsageIndex | ((generation: PublishedGeneration) => UsageIndex);
+
+/** How one search runs, besides the request (every field has a default). */
+export interface SearchOptions {
+  /** Telemetry counts per skill (default: no history). */
+  readonly history?: HistoryFn;
+  /** Largest `limit` accepted (default MAX_LIMIT; evaluation asks for more). */
+  readonly maxLimit?: number;
+  /** The highest telemetry multiplier any skill has now: the pruning bound (default the cap). */
+  readonly telemetryMax?: number;
+  /** The usage examples to rank with (default none). */
+  readonly usage?: UsageSource;
+  /** Lexical engine only: FUZZY_PRESCORE_LIMIT, injectable for tests. */
+  readonly prescoreLimit?: number;
+}
+
+const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
+
+/**
+ * Ranks the published generation for `request` with its policy's fast engine. Runs in one
+ * `CatalogReader.readChecked` snapshot (a publish in between reruns the search).
+ */
+export function searchCatalog(
+  reader: CatalogReader,
+  cache: SearchCache,
+  request: SearchRequest,
+  options: SearchOptions = {},
+): SearchResult {
+  const limit = checkLimit(request.limit, options.maxLimit);
+  const includeDeprecated = request.include_deprecated === true;
+  const history = options.history ?? NO_HISTORY;
+  const telemetryMax = options.telemetryMax ?? SHARED.TELEMETRY_MAX;
+  // The postings a BM25F search will need, read with the generation (one round trip fewer on PostgreSQL).
+  const prefetch = cache.bm25f.firstRead(request.query);
+  return reader.readChecked((generation, first) => {
+    const policy = policyById(request.policy ?? generation.policy);
+    const result =
+      policy.kind === 'bm25f'
+        ? searchBm25f({
+            reader,
+            cache: cache.bm25f,
+            generation,
+            policy,
+            query: analyzeQuery(request.query),
+            limit,
+            includeDeprecated,
+            history,
+            telemetryMax,
+            usage: usageOf(options.usage, generation),
+            seed: prefetch && { terms: prefetch.terms, rows: first },
+          })
+        : searchLexical({
+            reader,
+            cache: cache.lexical,
+            generation,
+            policy,
+            query: request.query,
+            limit,
+            includeDeprecated,
+            history,
+            telemetryMax,
+            prescoreLimit: options.prescoreLimit ?? FUZZY_PRESCORE_LIMIT,
+          });
+    return { ...result, query: request.query };
+  }, prefetch?.read);
+}
+
+/**
+ * Reference scorer: scores every skill of the published generation with its policy and returns
+ * the top k. Slow by design; the property tests compare each engine's fast path with it.
+ */
+export function bruteForceSearch(
+  reader: CatalogReader,
+  request: SearchRequest,
+  options: SearchOptions = {},
+): SearchResult {
+  const limit = checkLimit(request.limit, options.maxLimit);
+  const includeDeprecated = request.include_deprecated === true;
+  const history = options.history ?? NO_HISTORY;
+  return reader.read((generation) => {
+    const policy = policyById(request.policy ?? generation.policy);
+    const result =
+      policy.kind === 'bm25f'
+        ? bruteForceBm25f({
+            reader,
+            cache: new Bm25fCache(),
+            generation,
+            policy,
+            query: analyzeQuery(request.query),
+            limit,
+            includeDeprecated,
+            history,
+            telemetryMax: SHARED.TELEMETRY_MAX,
+            usage: usageOf(options.usage, generation),
+          })
+        : bruteForceLexical({
+            reader,
+            generation,
+            policy,
+            query: request.query,
+            limit,
+            includeDeprecated,
+            history,
+          });
+    return { ...result, query: request.query };
+  });
+}
+
+function usageOf(source: UsageSource | undefined, generation: PublishedGeneration): UsageIndex {
+  if (source === undefined) return UsageIndex.EMPTY;
+  return typeof source === 'function' ? source(generation) : source;
+}

@@ -1,0 +1,109 @@
+/**
+ * What the ranking policies share (docs/ranking.md §1, §3): request filler and query-noise rules,
+ * the bound on scoring tokens, fuzzy edit-distance allowances and similarity, the telemetry
+ * multiplier and the lifecycle multiplier's shape, and rounding. Every policy file imports these
+ * from here and never from another policy's file, so a frozen policy (v1, v2, v3) changes only
+ * when its own file does. Pure constants and functions.
+ */
+import type { FuzzyMatch, SkillState } from './types.js';
+
+/** Constants shared by every policy (each policy's own frozen object lists the ones it uses). */
+export const SHARED = Object.freeze({
+  /** Query tokens used at most (distinct, in query order); the rest are ignored. */
+  MAX_QUERY_TOKENS: 32,
+  /** Telemetry prior: expected fetches per suggestion with no history. */
+  TELEMETRY_PRIOR_RATE: 0.2,
+  /** Telemetry smoothing: pseudo-suggestions at the prior rate added to every skill's history. */
+  TELEMETRY_PSEUDO_COUNT: 20,
+  /** Telemetry multiplier bounds. */
+  TELEMETRY_MIN: 0.85,
+  TELEMETRY_MAX: 1.15,
+});
+
+/**
+ * Words that ask for help rather than say what is needed ("please help me find…"). They are
+ * dropped from queries like stop-words: in a request they carry no routing signal, and the exact
+ * tiers would otherwise reward every skill whose name happens to contain "find" or "get".
+ */
+export const REQUEST_FILLER: ReadonlySet<string> = new Set([
+  'please',
+  'help',
+  'want',
+  'need',
+  'like',
+  'would',
+  'could',
+  'can',
+  'may',
+  'might',
+  'must',
+  'shall',
+  'will',
+  'find',
+  'get',
+  'give',
+  'show',
+  'tell',
+  'know',
+  'let',
+  'make',
+  'provide',
+  'also',
+  'just',
+  'really',
+  'some',
+  'something',
+  'anything',
+  'thing',
+  'things',
+  'way',
+  'ways',
+  'one',
+  'using',
+  'use',
+]);
+
+/**
+ * True when a (folded, non-stop-word) query token carries no routing signal: request filler, a
+ * single character, or a bare number ("radius of 4", "x = 3").
+ */
+export function isQueryNoise(token: string): boolean {
+  return REQUEST_FILLER.has(token) || token.length === 1 || /^\p{N}+$/u.test(token);
+}
+
+/** Allowed edit distance for a query token of `length` letters: 0 up to 3, 1 for 4–5, 2 from 6. */
+export function allowedDistance(length: number): number {
+  return length <= 3 ? 0 : length <= 5 ? 1 : 2;
+}
+
+/** Similarity of one fuzzy match in (0, 1): 1 − distance / (allowed + 1). */
+export function fuzzySimilarity(m: FuzzyMatch): number {
+  return 1 - m.distance / (m.allowed + 1);
+}
+
+/**
+ * The telemetry multiplier: the smoothed fetch-per-suggestion rate over the prior rate, clamped to
+ * [TELEMETRY_MIN, TELEMETRY_MAX]. Exactly 1 with no history.
+ */
+export function telemetryMultiplier(suggestions: number, fetches: number): number {
+  if (suggestions === 0 && fetches === 0) return 1;
+  const a = SHARED.TELEMETRY_PSEUDO_COUNT;
+  const p0 = SHARED.TELEMETRY_PRIOR_RATE;
+  const rate = (fetches + a * p0) / (Math.max(suggestions, fetches) + a);
+  return clamp(rate / p0, SHARED.TELEMETRY_MIN, SHARED.TELEMETRY_MAX);
+}
+
+/** A lifecycle multiplier: 1 active, `deprecated` for deprecated, 0 archived. */
+export function lifecycleMultiplierOf(state: SkillState, deprecated: number): number {
+  return state === 'active' ? 1 : state === 'deprecated' ? deprecated : 0;
+}
+
+/** Rounds to 9 decimals so explanations print the same bytes everywhere. */
+export function round(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
+/** `x` clamped to [lo, hi]. */
+export function clamp(x: number, lo: number, hi: number): number {
+  return x < lo ? lo : x > hi ? hi : x;
+}

@@ -1,0 +1,54 @@
+/**
+ * Frozen policies stay frozen (issue #26 item 2, docs/ranking.md): v1, v2 and v3 rank the bundled
+ * examples exactly as the goldens in golden/ say, explanations included, byte for byte. The goldens
+ * were written by the code before the policies' shared parts moved to policies/shared.ts; a change
+ * to a frozen policy's file, to the shared module or to an engine that moves any number fails here.
+ * A new policy gets a new id and its own golden, never an edit to these.
+ */
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { POLICY_ID, POLICY_V2_ID, POLICY_V3_ID, Router, indexCatalog } from '../../src/index.js';
+import { REPO, tmpDir } from '../support/cli.js';
+import { NOW, ON_PG } from '../catalog/support.js';
+
+const EXAMPLES = path.join(REPO, 'examples', 'skills');
+
+// Queries of every shape the engines treat differently: plain requests, names as typed, typos
+// (fuzzy), identifiers, filler-only, stop-words with one word, FTS5 syntax as text, long requests.
+const QUERIES = [
+  'extract tables from a pdf',
+  'deploy to kubernetes',
+  'write a commit message for my git changes',
+  'summarize meeting notes',
+  'validate a json schema',
+  'docker compose services',
+  'kuberntes',
+  'pdf-toolkit',
+  'getWeather resnet50 HTMLParser',
+  'please help me find something',
+  'the review of a',
+  'NOT pdf OR "docx" NEAR( col:text * ^',
+  'I need to turn a csv export from our billing system into a chart for the quarterly report and email it',
+  'builder files data',
+  'test',
+];
+
+const routers: Router[] = [];
+afterAll(() => routers.forEach((r) => r.close()));
+
+describe.skipIf(ON_PG)('frozen policies rank the examples exactly as their goldens', () => {
+  it.each([
+    ['v1', POLICY_ID],
+    ['v2', POLICY_V2_ID],
+    ['v3', POLICY_V3_ID],
+  ])('%s', async (name, policy) => {
+    const catalog = path.join(tmpDir('skilldex-frozen-'), 'catalog.sqlite');
+    indexCatalog({ catalog, scopes: [EXAMPLES], policy, now: NOW });
+    const router = new Router({ catalog, telemetry: false, now: NOW });
+    routers.push(router);
+    const answers = QUERIES.map((query) => router.search({ query, limit: 5 }));
+    await expect(JSON.stringify(answers, null, 1) + '\n').toMatchFileSnapshot(
+      `./golden/frozen-${name}.json`,
+    );
+  });
+});
