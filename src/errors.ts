@@ -225,6 +225,10 @@ export const PROBLEM_CODES = {
   MISSING_NAME: 'no usable name field',
   MISSING_DESCRIPTION: 'no usable description field',
   // SKILL.md spec warnings (the skill is still indexed).
+  NAME_FROM_FOLDER:
+    'the frontmatter has no name field; the folder name is the name, as Claude Code names such skills',
+  FRONTMATTER_LENIENT:
+    'strict YAML refuses a value (an unquoted `: `, ` #`, tab or reserved first character); it was read as the whole line, as hosts read it: quote the value',
   NAME_INVALID: 'name is not 1-64 chars of [a-z0-9-] without leading, trailing or double hyphens',
   NAME_FOLDER_MISMATCH: 'name differs from its folder name',
   DESCRIPTION_TOO_LONG: 'description is over 1024 characters',

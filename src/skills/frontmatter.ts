@@ -91,20 +91,120 @@ export function splitFrontmatter(
 }
 
 /**
+ * A value strict YAML refused and the lenient reading took anyway (file line, key): a one-line
+ * plain value read as the whole line (`unquoted`), or a key given twice whose last value stands
+ * (`duplicate-key`).
+ */
+export interface LenientValue {
+  readonly line: number;
+  readonly key: string;
+  readonly reason: 'unquoted' | 'duplicate-key';
+}
+
+/** A parsed frontmatter, with the values read leniently (empty when strict YAML took it as written). */
+export interface ParsedFrontmatter {
+  readonly ok: true;
+  readonly data: Record<string, unknown>;
+  readonly lenient: readonly LenientValue[];
+}
+
+/**
  * Parses frontmatter YAML into a plain object. `yamlLine` shifts error lines to file lines.
- * Refuses syntax errors, duplicate keys, alias bombs and non-mapping documents. Simple frontmatter
- * takes the hand-written fast path (same result); `fastPath: false` forces the full parser.
+ * Refuses duplicate keys, alias bombs and non-mapping documents. Simple frontmatter takes the
+ * hand-written fast path (same result); `fastPath: false` forces the full parser.
+ *
+ * What hosts load, we load (README.md `skilldex scan`): when strict YAML refuses the text, each
+ * top-level `key: value` line whose plain value YAML cannot hold as written — an inner `: `, a
+ * ` #`, a tab, a leading reserved indicator (`@`, backquote, `%`) or a stray quote after a quoted
+ * start — is read as the whole rest of its line, as a string, and the document is parsed again
+ * with the same limits. The agentskills client guide recommends exactly this fallback ("Handling
+ * malformed YAML": wrap such values in quotes and retry; agentskills/agentskills,
+ * docs/client-implementation/integrating-skills.mdx), and hosts such as Claude Code load these
+ * skills. Each value so read is listed in `lenient` (the caller reports FRONTMATTER_LENIENT);
+ * when the retry fails too, the strict parser's error stands. `lenient: false` turns the fallback off.
  */
 export function parseFrontmatter(
   yaml: string,
   label: string,
   yamlLine = 2,
-  options: { fastPath?: boolean } = {},
-): { ok: true; data: Record<string, unknown> } | { ok: false; problem: Problem } {
+  options: { fastPath?: boolean; lenient?: boolean } = {},
+): ParsedFrontmatter | { ok: false; problem: Problem } {
   if (options.fastPath !== false) {
     const simple = parseSimpleFrontmatter(yaml);
-    if (simple !== undefined) return { ok: true, data: simple };
+    if (simple !== undefined) return { ok: true, data: simple, lenient: [] };
   }
+  const strict = parseStrict(yaml, label, yamlLine, true);
+  if (strict.ok || options.lenient === false) return strict;
+  const repaired = quotePlainValues(yaml);
+  const quoted = repaired.lines.map((l): LenientValue => ({
+    line: l.index + yamlLine,
+    key: l.key,
+    reason: 'unquoted',
+  }));
+  const retry = parseStrict(repaired.yaml, label, yamlLine, true);
+  if (retry.ok) return quoted.length > 0 ? { ...retry, lenient: quoted } : strict;
+  // A key given twice (PyYAML and many hosts keep the last): read, reported on the repeated key.
+  if (retry.problem.code === 'MALFORMED_FRONTMATTER' && retry.duplicateKey !== undefined) {
+    const last = parseStrict(repaired.yaml, label, yamlLine, false);
+    if (last.ok) {
+      const dup: LenientValue = {
+        line: retry.problem.line ?? yamlLine,
+        key: retry.duplicateKey,
+        reason: 'duplicate-key',
+      };
+      return { ...last, lenient: [...quoted, dup] };
+    }
+  }
+  return strict;
+}
+
+// A top-level `key: value` line (the key as the fast path accepts it).
+const TOP_LINE_RE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(\S.*?)[ \t]*\r?$/;
+
+/**
+ * `yaml` with every top-level plain value that YAML could not hold as written turned into a
+ * double-quoted string of its whole line (JSON's escapes are YAML's), and the 0-based indexes of
+ * the lines changed. Values that continue on indented lines, block scalars, flow collections,
+ * anchors, aliases and tags are left alone: only one-line plain values are repaired.
+ */
+export function quotePlainValues(yaml: string): {
+  yaml: string;
+  lines: { index: number; key: string }[];
+} {
+  const lines = yaml.split('\n');
+  const changed: { index: number; key: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = TOP_LINE_RE.exec(lines[i]!);
+    if (!m) continue;
+    const next = lines[i + 1];
+    // A value continued on indented lines is a multi-line scalar: not a one-line repair.
+    if (next !== undefined && /^[ \t]+\S/.test(next)) continue;
+    const value = m[2]!;
+    if (!needsQuoting(value)) continue;
+    lines[i] = `${m[1]}: ${JSON.stringify(value)}`;
+    changed.push({ index: i, key: m[1]! });
+  }
+  return { yaml: lines.join('\n'), lines: changed };
+}
+
+// A one-line value that strict YAML refuses or misreads as a plain scalar, but a host reads as text.
+function needsQuoting(value: string): boolean {
+  const c = value[0]!;
+  if ('[{|>&*!'.includes(c)) return false;
+  if (c === '"' || c === "'") {
+    // A quoted start is fine when the quote closes at the end of the line.
+    return !(value.length > 1 && value.endsWith(c));
+  }
+  return value.includes(': ') || value.includes(' #') || value.includes('\t') || '@`%'.includes(c);
+}
+
+// One parse with the full parser; `uniqueKeys: false` lets a repeated key keep its last value.
+function parseStrict(
+  yaml: string,
+  label: string,
+  yamlLine: number,
+  uniqueKeys: boolean,
+): ParsedFrontmatter | { ok: false; problem: Problem; duplicateKey?: string } {
   // Without prettyErrors, yaml gives errors an offset only: the line counter turns it into a line.
   const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
@@ -113,7 +213,7 @@ export function parseFrontmatter(
     schema: 'core',
     // Floats stay as written: `version: 1.10` is the text "1.10", never the number 1.1.
     customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== FLOAT_TAG),
-    uniqueKeys: true,
+    uniqueKeys,
     merge: false,
     prettyErrors: false,
     strict: true,
@@ -125,6 +225,7 @@ export function parseFrontmatter(
     const what = err.code === 'DUPLICATE_KEY' ? 'duplicate key' : 'invalid YAML';
     return {
       ok: false,
+      ...(err.code === 'DUPLICATE_KEY' ? { duplicateKey: keyAt(yaml, err.pos[0]) } : {}),
       problem: problem(
         'MALFORMED_FRONTMATTER',
         label,
@@ -160,7 +261,15 @@ export function parseFrontmatter(
       ),
     };
   }
-  return { ok: true, data: data as Record<string, unknown> };
+  return { ok: true, data: data as Record<string, unknown>, lenient: [] };
+}
+
+// The key of the mapping entry whose line holds `offset` (what a DUPLICATE_KEY error points into).
+function keyAt(yaml: string, offset: number): string {
+  const start = yaml.lastIndexOf('\n', offset - 1) + 1;
+  const end = yaml.indexOf('\n', offset);
+  const line = yaml.slice(start, end < 0 ? undefined : end);
+  return /^\s*(?:- )?["']?([^"':]+)/.exec(line)?.[1]?.trim() ?? line.trim();
 }
 
 function firstLine(s: string): string {

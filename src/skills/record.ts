@@ -110,6 +110,17 @@ export function loadSkillFile(
   const valid = validateFrontmatter(parsed.data, folder, label);
   if (!valid.ok) return valid;
   const f = valid.fields;
+  // Values strict YAML refused but hosts load: indexed as read, each reported with its fix.
+  const lenient = parsed.lenient.map((v) =>
+    problem(
+      'FRONTMATTER_LENIENT',
+      label,
+      v.reason === 'duplicate-key'
+        ? `${label}:${v.line}: ${v.key} is given twice (invalid YAML); the last value is used, as hosts read it; remove one`
+        : `${label}:${v.line}: ${v.key} is not valid YAML as written (an unquoted ": " or similar); read as the whole line, as hosts read it; quote the value to make it valid`,
+      v.line,
+    ),
+  );
   const record: SkillRecord = {
     skill_id: origin.scope === 'plugin' && origin.plugin ? `${origin.plugin}:${f.name}` : f.name,
     name: f.name,
@@ -129,7 +140,7 @@ export function loadSkillFile(
     mtime_ms: file.mtimeMs,
     body_offset: split.bodyOffset,
     frontmatter: parsed.data,
-    warnings: f.warnings,
+    warnings: lenient.length > 0 ? [...lenient, ...f.warnings] : f.warnings,
     flags: f.flags,
     provenance: [origin.path],
     ...(options.bodyExcerptChars !== undefined

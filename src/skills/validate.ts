@@ -59,7 +59,9 @@ export interface SkillFields {
 
 /**
  * Validates `data` of the SKILL.md at `label` whose folder is `folderName`. Returns the fields and
- * warnings, or a skip problem (MISSING_NAME, MISSING_DESCRIPTION).
+ * warnings, or a skip problem (MISSING_NAME for a name that is there but empty or not a scalar,
+ * MISSING_DESCRIPTION). A frontmatter without a `name` key takes its folder's name, as Claude Code
+ * names such skills (the trigger benchmark's bentoo skills; NAME_FROM_FOLDER warns).
  */
 export function validateFrontmatter(
   data: Record<string, unknown>,
@@ -67,7 +69,17 @@ export function validateFrontmatter(
   label: string,
 ): { ok: true; fields: SkillFields } | { ok: false; problem: Problem } {
   const warnings: Problem[] = [];
-  const name = scalarString(data['name']);
+  const absent = !Object.prototype.hasOwnProperty.call(data, 'name');
+  if (absent) {
+    warnings.push(
+      problem(
+        'NAME_FROM_FOLDER',
+        label,
+        `${label}: frontmatter has no name; the folder's name ${JSON.stringify(folderName)} is used, as hosts do`,
+      ),
+    );
+  }
+  const name = absent ? folderName : scalarString(data['name']);
   if (name === undefined || name.trim() === '') {
     return {
       ok: false,
@@ -78,7 +90,7 @@ export function validateFrontmatter(
       ),
     };
   }
-  if (typeof data['name'] !== 'string') {
+  if (!absent && typeof data['name'] !== 'string') {
     warnings.push(
       problem(
         'FIELD_TYPE',

@@ -50,8 +50,8 @@ export function readEntrySummary(text: string, label: string): EntrySummary {
     // An empty frontmatter (`---` twice) is an entry without fields, not a malformed one.
     const parsed =
       split.yaml.trim() === ''
-        ? { ok: true as const, data: {} }
-        : parseFrontmatter(split.yaml, label, split.yamlLine);
+        ? { ok: true as const, data: {} as Record<string, unknown> }
+        : parseFrontmatter(split.yaml, label, split.yamlLine, { lenient: false });
     if (!parsed.ok) {
       problems.push(parsed.problem);
     } else {

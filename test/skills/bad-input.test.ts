@@ -255,30 +255,38 @@ describe('bad input', () => {
     expect(report.skipped).toMatchObject([{ code: 'FRONTMATTER_UNCLOSED', line: 1 }]);
   });
 
-  it('no frontmatter, missing name, missing description: coded skips', () => {
+  it('no frontmatter, an empty name, missing description: coded skips', () => {
     const dir = scope({
       'plain/SKILL.md': '# Just Markdown\n',
-      'noname/SKILL.md': skillText('description: no name here'),
+      'emptyname/SKILL.md': skillText('name: ""\ndescription: an empty name'),
       'nodesc/SKILL.md': skillText('name: nodesc'),
     });
     const report = scan(dir);
     expect(ids(report)).toEqual(['ok']);
     expect(skippedCodes(report, dir)).toEqual([
+      ['MISSING_NAME', 'emptyname/SKILL.md'],
       ['MISSING_DESCRIPTION', 'nodesc/SKILL.md'],
-      ['MISSING_NAME', 'noname/SKILL.md'],
       ['FRONTMATTER_MISSING', 'plain/SKILL.md'],
     ]);
   });
 
-  it('duplicate keys: MALFORMED_FRONTMATTER with the line', () => {
+  it('no name field: the folder name, as hosts name it, with NAME_FROM_FOLDER', () => {
+    const dir = scope({ 'noname/SKILL.md': skillText('description: no name here') });
+    const report = scan(dir);
+    expect(ids(report)).toEqual(['noname', 'ok']);
+    const rec = report.skills.find((s) => s.skill_id === 'noname')!;
+    expect(rec.warnings.map((w) => w.code)).toEqual(['NAME_FROM_FOLDER']);
+  });
+
+  it('duplicate keys: read with the last value, FRONTMATTER_LENIENT on the line', () => {
     const dir = scope({
       'dup/SKILL.md': skillText('name: dup\ndescription: one\ndescription: two'),
     });
     const report = scan(dir);
-    expect(ids(report)).toEqual(['ok']);
-    expect(report.skipped).toMatchObject([
-      { code: 'MALFORMED_FRONTMATTER', path: path.join(dir, 'dup/SKILL.md'), line: 4 },
-    ]);
+    expect(ids(report)).toEqual(['dup', 'ok']);
+    const rec = report.skills.find((s) => s.skill_id === 'dup')!;
+    expect(rec.description).toBe('two');
+    expect(rec.warnings).toMatchObject([{ code: 'FRONTMATTER_LENIENT', line: 4 }]);
   });
 
   it('name and description over the limits: indexed with warnings', () => {

@@ -91,11 +91,20 @@ describe('parseFrontmatter', () => {
     expect(parsed('version: 1.10\nother: 2.0\n')).toEqual({ version: '1.10', other: '2.0' });
   });
 
-  it('refuses duplicate keys with the file line of the duplicate', () => {
-    const r = parseFrontmatter('name: a\ndescription: b\nname: c\n', L, 2);
+  it('refuses duplicate keys with the file line of the duplicate when strict', () => {
+    const r = parseFrontmatter('name: a\ndescription: b\nname: c\n', L, 2, { lenient: false });
     expect(r).toMatchObject({
       ok: false,
       problem: { code: 'MALFORMED_FRONTMATTER', path: L, line: 4 },
+    });
+  });
+
+  it('reads a duplicate key leniently: the last value stands, reported on its line', () => {
+    const r = parseFrontmatter('name: a\ndescription: b\nname: c\n', L, 2);
+    expect(r).toMatchObject({
+      ok: true,
+      data: { name: 'c', description: 'b' },
+      lenient: [{ line: 4, key: 'name', reason: 'duplicate-key' }],
     });
   });
 
@@ -108,10 +117,9 @@ describe('parseFrontmatter', () => {
       ok: false,
       problem: { code: 'MALFORMED_FRONTMATTER', line: 4 },
     });
-    expect(parseFrontmatter('name: a\ndescription: b\nkey: value: other\n', L, 7)).toMatchObject({
-      ok: false,
-      problem: { code: 'MALFORMED_FRONTMATTER', line: 9 },
-    });
+    expect(
+      parseFrontmatter('name: a\ndescription: b\nkey: value: other\n', L, 7, { lenient: false }),
+    ).toMatchObject({ ok: false, problem: { code: 'MALFORMED_FRONTMATTER', line: 9 } });
   });
 
   it('refuses a YAML alias bomb (billion laughs) at once', () => {
