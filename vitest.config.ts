@@ -9,6 +9,7 @@ const POSTGRES_SUITES = [
   'test/router/fetch.test.ts',
   'test/router/search.test.ts',
   'test/router/policy-v3.test.ts',
+  'test/router/policy-v4.test.ts',
   'test/router/property.test.ts',
   'test/catalog/lifecycle.test.ts',
   'test/catalog/generation.test.ts',

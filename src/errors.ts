@@ -115,6 +115,11 @@ export const ERROR_CODES = {
     when: 'a PostgreSQL catalog cannot be reached (connection refused or lost, the server shutting down, authentication failed) or its driver `pg-native` is not installed',
     hint: 'check that the database is up and the URL, user and password are right; a server retries with backoff on its own',
   },
+  REINDEX_REQUIRED: {
+    exit: 2,
+    when: 'a publish or rollback under a policy whose terms the catalog has not read from the files yet (bm25f.v4 reads each body by lines)',
+    hint: 'run skilldex index --policy ID, which reads every file once for that policy',
+  },
   CATALOG_SHRINK: {
     exit: 2,
     when: '`index` would retire more than half of the active skills (a mistyped or emptied scope) without `--allow-shrink`',

@@ -21,6 +21,7 @@ export { computeGeneration, type Member } from './generation.js';
 export { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
 export {
   SHRINK_LIMIT,
+  forgetFileStats,
   ingestSkills,
   type IngestGuards,
   type IngestSummary,
@@ -73,6 +74,7 @@ export {
   bodyTermsOf,
   decodeForward,
   forwardOfTerms,
+  bodyCountsOfTerms,
   type ForwardOfTerms,
   decodePostings,
   documentTerms,
@@ -131,7 +133,7 @@ export {
   vocabDf,
   vocabTerms,
   knownSkillIds,
-  PG_POLICY,
+  PG_POLICIES,
   requireFts,
   revisionLocationOf,
   revisionsOf,
@@ -160,3 +162,18 @@ export {
   type SkillRecordView,
 } from './explore.js';
 export { TOP_RANK, TelemetryReader, type UsageCount, type UsageDay } from './telemetry-read.js';
+export {
+  TEMPLATE_MIN_SKILLS,
+  V4_INDEX_POLICIES,
+  decodeBodyCounts,
+  encodeBodyCounts,
+  decodeBodyV4,
+  decodeForwardV4,
+  decodeTemplateKeys,
+  descriptionTextV4,
+  effectiveBody,
+  indexKindOf,
+  type BodyLine,
+  type IndexKind,
+  type V4Counts,
+} from './documents-v4.js';

@@ -26,6 +26,7 @@ import {
 import type { Db } from './db.js';
 import { RowWriter, insertRows, runIn, selectIn } from './batch.js';
 import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
+import { encodeBodyV4, type IndexKind } from './documents-v4.js';
 import { listSupportingFiles, manifestIdOf, type FolderListing } from './skill-files.js';
 import { FileRecordWriter, decodeStats, encodeStats, readFileStats } from './file-manifests.js';
 
@@ -75,8 +76,13 @@ interface FileRow {
   revision_id: string;
 }
 
-/** How an ingest may change the working set. */
+/** How an ingest may change the working set, and what it keeps of each body. */
 export interface IngestGuards {
+  /**
+   * The index the revisions read now keep their body for (default 'v3': `body_terms`; 'v4':
+   * `body_v4` and `line_keys`, documents-v4.ts). Revisions read by an earlier run keep what they had.
+   */
+  readonly bodyKind?: IndexKind;
   /** Compute the summary, then roll the transaction back: nothing is written. */
   readonly dryRun?: boolean;
   /** Allow retiring more than SHRINK_LIMIT of the active skills in one ingest. */
@@ -94,6 +100,14 @@ class DryRunDone {
   constructor(
     readonly summary: { added: string[]; changed: string[]; removed: string[]; unchanged: number },
   ) {}
+}
+
+/**
+ * Makes the next ingest read every file again (it forgets each file's size and mtime): what a
+ * catalog needs when its revisions must keep their bodies for another index kind.
+ */
+export function forgetFileStats(db: Db): void {
+  db.prepare(`DELETE FROM files`).run();
 }
 
 /**
@@ -230,7 +244,9 @@ export function ingestSkills(
       'revisions',
       REVISION_COLUMNS,
       `ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
-           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms)`,
+           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms),
+           body_v4 = coalesce(excluded.body_v4, revisions.body_v4), body_lines = coalesce(excluded.body_lines, revisions.body_lines),
+           line_keys = coalesce(excluded.line_keys, revisions.line_keys)`,
     );
     // By skill_id: one upsert per skill (a later one would win anyway).
     const skillRows = new Map<string, Record<string, unknown>>();
@@ -284,8 +300,7 @@ export function ingestSkills(
         warnings: JSON.stringify(r.warnings),
         flags: JSON.stringify(r.flags),
         first_seen: stamp,
-        body_terms:
-          r.body_excerpt !== undefined ? JSON.stringify(bodyTermsOf(r.body_excerpt)) : null,
+        ...bodyColumns(r, guards.bodyKind ?? 'v3'),
       });
       skillRows.set(r.skill_id, skillRow);
       if (had === undefined || had === null) added.push(r.skill_id);
@@ -489,7 +504,23 @@ const REVISION_COLUMNS = [
   'flags',
   'first_seen',
   'body_terms',
+  'body_v4',
+  'body_lines',
+  'line_keys',
 ] as const;
+
+// What a revision keeps of its body, from the excerpt read with its hash: v3's term counts, or v4's
+// lines with their template keys. Null where the file was not read this run (the stored value stays).
+function bodyColumns(
+  r: SkillRecord,
+  kind: IndexKind,
+): Record<'body_terms' | 'body_v4' | 'body_lines' | 'line_keys', string | Buffer | null> {
+  const none = { body_terms: null, body_v4: null, body_lines: null, line_keys: null };
+  if (r.body_excerpt === undefined) return none;
+  if (kind === 'v3') return { ...none, body_terms: JSON.stringify(bodyTermsOf(r.body_excerpt)) };
+  const v4 = encodeBodyV4(r.body_excerpt, r.name);
+  return { ...none, body_v4: v4.tf, body_lines: v4.lines, line_keys: v4.keys };
+}
 
 interface IdentityRow {
   skill_id: string;

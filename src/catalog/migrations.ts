@@ -156,6 +156,19 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE generation_members ADD COLUMN manifest_id TEXT;
   ALTER TABLE serving ADD COLUMN manifest_id TEXT;
   `,
+  // 4: policy bm25f.v4 (docs/ranking.md §10; documents-v4.ts). A revision ingested for v4 keeps its
+  // body's v4 term counts (body_v4, JSON as body_terms), its lines of terms with their template keys
+  // (body_lines, deflated; read by publishes only) and the sorted set of those keys (line_keys); a
+  // serving row its boundary field's length (len_x) and, when template lines were taken out of its
+  // body, the counts that remain (body_tf). Catalogs of other policies are untouched: the columns
+  // stay null until an index runs under v4.
+  `
+  ALTER TABLE revisions ADD COLUMN body_v4 TEXT;
+  ALTER TABLE revisions ADD COLUMN body_lines BLOB;
+  ALTER TABLE revisions ADD COLUMN line_keys BLOB;
+  ALTER TABLE serving ADD COLUMN len_x INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE serving ADD COLUMN body_tf TEXT;
+  `,
 ];
 
 /**

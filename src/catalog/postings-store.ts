@@ -6,7 +6,7 @@
  */
 import { insertRows, runIn, selectIn } from './batch.js';
 import type { Db } from './db.js';
-import { decodePostings, encodePostings, type FieldCounts, type Posting } from './postings.js';
+import { decodePostings, encodePostings, type Posting } from './postings.js';
 
 /** Numbers stored per serving row in `serving_docs`. */
 export const DOC_STRIDE = 6;
@@ -22,8 +22,11 @@ export const STATE_CODES = ['active', 'deprecated', 'archived'] as const;
 export interface ServingDocs {
   /** Rows in the generation (every state). */
   readonly docs: number;
-  /** Sum of each document field's length over the rows, in DOC_FIELDS order. */
-  readonly sums: FieldCounts;
+  /**
+   * Sum of each document field's length over the rows, in DOC_FIELDS order, then the sum of the
+   * boundary field's lengths (policy bm25f.v4; 0 for a v3 index).
+   */
+  readonly sums: readonly [number, number, number, number, number];
   /**
    * DOC_STRIDE numbers per rowid: the four field lengths, the state code and the number of distinct
    * name terms; rowids past the end are absent.
@@ -103,7 +106,7 @@ export function applyPostings(
 export function writeServingDocs(db: Db): void {
   const rows = db
     .prepare(
-      `SELECT rowid, state, len_n, len_k, len_d, len_b, name_terms FROM serving ORDER BY rowid`,
+      `SELECT rowid, state, len_n, len_k, len_d, len_b, len_x, name_terms FROM serving ORDER BY rowid`,
     )
     .all() as {
     rowid: number;
@@ -112,11 +115,12 @@ export function writeServingDocs(db: Db): void {
     len_k: number;
     len_d: number;
     len_b: number;
+    len_x: number;
     name_terms: number;
   }[];
   const max = rows.length > 0 ? rows[rows.length - 1]!.rowid : 0;
   const data = new Uint32Array((max + 1) * DOC_STRIDE);
-  const sums: FieldCounts = [0, 0, 0, 0];
+  const sums: [number, number, number, number, number] = [0, 0, 0, 0, 0];
   for (const r of rows) {
     const o = r.rowid * DOC_STRIDE;
     data[o] = r.len_n;
@@ -129,6 +133,7 @@ export function writeServingDocs(db: Db): void {
     sums[1] += r.len_k;
     sums[2] += r.len_d;
     sums[3] += r.len_b;
+    sums[4] += r.len_x;
   }
   db.prepare(
     `INSERT INTO serving_docs (id, docs, sums, data) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET docs = excluded.docs, sums = excluded.sums, data = excluded.data`,
@@ -143,13 +148,16 @@ export function writeServingDocs(db: Db): void {
 export function decodeServingDocs(
   row: { docs: number; sums: string; data: Buffer } | undefined,
 ): ServingDocs {
-  if (!row) return { docs: 0, sums: [0, 0, 0, 0], data: new Uint32Array(0) };
+  if (!row) return { docs: 0, sums: [0, 0, 0, 0, 0], data: new Uint32Array(0) };
   // Copy into an aligned buffer: a Buffer from SQLite may start at any byte offset.
   const bytes = new Uint8Array(row.data.byteLength);
   bytes.set(row.data);
   return {
     docs: row.docs,
-    sums: JSON.parse(row.sums) as FieldCounts,
+    // Four sums before policy bm25f.v4's boundary field (migration 4).
+    sums: ((s: number[]) => [s[0] ?? 0, s[1] ?? 0, s[2] ?? 0, s[3] ?? 0, s[4] ?? 0] as const)(
+      JSON.parse(row.sums) as number[],
+    ),
     data: new Uint32Array(bytes.buffer),
   };
 }

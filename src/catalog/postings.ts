@@ -125,33 +125,41 @@ export function forwardOfTerms(
   const head = JSON.parse(fwd) as Record<string, [number, number, number]>;
   const nameTerms = new Set<string>();
   for (const t in head) if (head[t]![0] > 0) nameTerms.add(t);
+  const body = bodyCountsOfTerms(bodyTerms, terms);
+  const tf = terms.map((t, i): FieldCounts => {
+    const c = Object.hasOwn(head, t) ? head[t]! : undefined;
+    return [c?.[0] ?? 0, c?.[1] ?? 0, c?.[2] ?? 0, body[i]!];
+  });
+  return { tf, nameTerms };
+}
+
+/**
+ * The count of each of `terms` in a stored body (JSON BodyTerms), aligned, found by its key in the
+ * text rather than by parsing it (see forwardOfTerms for why this is exact).
+ */
+export function bodyCountsOfTerms(bodyTerms: string | null, terms: readonly string[]): number[] {
   // The body's tf object: from its first key to the `}` closing it, before `,"len":`.
   const tfStart = bodyTerms === null ? -1 : bodyTerms.indexOf('{"tf":{');
   const tfEnd = tfStart === -1 ? -1 : bodyTerms!.lastIndexOf('},"len":');
-  const tf = terms.map((t): FieldCounts => {
-    const c = Object.hasOwn(head, t) ? head[t]! : undefined;
-    let body = 0;
-    if (tfStart !== -1 && tfEnd !== -1) {
-      const text = bodyTerms!;
-      const first = '{"tf":{"' + t + '":';
-      let at = text.startsWith(first, tfStart) ? tfStart + first.length : -1;
-      if (at === -1) {
-        const i = text.indexOf(',"' + t + '":', tfStart);
-        if (i !== -1 && i < tfEnd) at = i + t.length + 4;
-      }
-      if (at !== -1) {
-        let n = 0;
-        for (let k = at; k < text.length; k++) {
-          const d = text.charCodeAt(k) - 48;
-          if (d < 0 || d > 9) break;
-          n = n * 10 + d;
-        }
-        body = n;
-      }
+  return terms.map((t) => {
+    if (tfStart === -1 || tfEnd === -1) return 0;
+    const text = bodyTerms!;
+    const first = '{"tf":{' + JSON.stringify(t) + ':';
+    let at = text.startsWith(first, tfStart) ? tfStart + first.length : -1;
+    if (at === -1) {
+      const key = ',' + JSON.stringify(t) + ':';
+      const i = text.indexOf(key, tfStart);
+      if (i !== -1 && i < tfEnd) at = i + key.length;
     }
-    return [c?.[0] ?? 0, c?.[1] ?? 0, c?.[2] ?? 0, body];
+    if (at === -1) return 0;
+    let n = 0;
+    for (let k = at; k < text.length; k++) {
+      const d = text.charCodeAt(k) - 48;
+      if (d < 0 || d > 9) break;
+      n = n * 10 + d;
+    }
+    return n;
   });
-  return { tf, nameTerms };
 }
 
 /** One posting: a serving rowid and the term's frequency in each document field. */

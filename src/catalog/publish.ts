@@ -5,6 +5,7 @@
  * vocabulary — to exactly that set by diff, and move the published pointer. Readers in WAL mode keep their snapshot until their read ends, so they never
  * see half a generation; a crash before COMMIT leaves the previous generation serving.
  */
+import { SkilldexError } from '../errors.js';
 import type { Db } from './db.js';
 import { dialectOf } from './db-type.js';
 import type { RevisionRow } from './rows.js';
@@ -19,6 +20,21 @@ import {
   type FieldCounts,
 } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
+import {
+  decodeBodyCounts,
+  decodeBodyV4,
+  decodeForwardV4,
+  decodeLineKeys,
+  decodeTemplateKeys,
+  documentTermsV4,
+  effectiveBody,
+  encodeBodyCounts,
+  encodeForwardV4,
+  encodeTemplateKeys,
+  indexKindOf,
+  templateKeysOf,
+  type IndexKind,
+} from './documents-v4.js';
 import { MAX_IN_LIST, insertRows, runIn, selectIn } from './batch.js';
 
 /** What a publish did. */
@@ -38,7 +54,12 @@ export interface GenerationCounts {
   readonly archived: number;
 }
 
-/** Publishes the working set under `policy`; `now` gives the timestamp recorded (never hashed). */
+/**
+ * Publishes the working set under `policy`; `now` gives the timestamp recorded (never hashed). The
+ * serving tables are built for the policy's index kind (documents-v4.ts); a catalog whose index was
+ * built for the other kind is rebuilt. REINDEX_REQUIRED when the policy reads bodies in a way the
+ * catalog has not read them (a v4 publish of revisions ingested for v3): nothing is written.
+ */
 export function publishWorkingSet(db: Db, policy: string, now: () => Date): PublishResult {
   return db
     .transaction((): PublishResult => {
@@ -48,6 +69,8 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
            JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id ORDER BY s.skill_id`,
         )
         .all() as ServingMember[];
+      const kind = indexKindOf(policy);
+      requireBodiesOf(db, policy, kind);
       const generation = computeGeneration(members, policy);
       const counts = countStates(members);
       const current = db
@@ -55,12 +78,13 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
           `SELECT g.seq, g.generation_id FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
         )
         .get() as { seq: number; generation_id: string } | undefined;
-      const rebuild = readMeta(db, 'serving_rebuild') === '1';
+      const rebuild =
+        readMeta(db, 'serving_rebuild') === '1' || (readMeta(db, 'index_kind') ?? 'v3') !== kind;
       if (rebuild) clearServing(db);
       if (current && current.generation_id === generation) {
         // Same content: nothing to publish, but a file that moved must be served from its new path
         // (and serving tables cleared by a migration must be rebuilt).
-        if (rebuild || servingStale(db, members)) syncServing(db, members);
+        if (rebuild || servingStale(db, members)) syncServing(db, members, kind);
         return { changed: false, seq: current.seq, catalog_generation: generation, counts };
       }
       const seq =
@@ -88,13 +112,32 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
           manifest_id: m.manifest_id ?? null,
         })),
       );
-      syncServing(db, members);
+      syncServing(db, members, kind);
       db.prepare(
         `INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
       ).run({ seq });
       return { changed: true, seq, catalog_generation: generation, counts };
     })
     .immediate();
+}
+
+// REINDEX_REQUIRED when a working-set revision has no body of the kind the policy's index reads
+// (bm25f.v4's body_v4; v3's body_terms once the catalog has read files for v4: before that, a null
+// body_terms is a revision read before migration 2, served with an empty body as always).
+function requireBodiesOf(db: Db, policy: string, kind: IndexKind): void {
+  if (kind === 'v3' && (readMeta(db, 'body_kind') ?? 'v3') === 'v3') return;
+  const column = kind === 'v4' ? 'body_v4' : 'body_terms';
+  const missing = db
+    .prepare(
+      `SELECT count(*) AS n FROM skills s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE r.${column} IS NULL`,
+    )
+    .get() as { n: number };
+  if (Number(missing.n) === 0) return;
+  throw new SkilldexError(
+    'REINDEX_REQUIRED',
+    `policy ${policy} reads skill bodies as the ${kind} index does, and ${missing.n} skills of the working set were read for another index; nothing was published`,
+    { policy, index: kind, skills: Number(missing.n) },
+  );
 }
 
 /** A member plus where its file is now (a moved file keeps its revision but changes path). */
@@ -142,6 +185,8 @@ const SERVING_COLUMNS = [
   'len_k',
   'len_d',
   'len_b',
+  'len_x',
+  'body_tf',
   'name_terms',
   'manifest_id',
 ] as const;
@@ -163,7 +208,12 @@ type ServedRevision = Pick<
   | 'size'
   | 'body_offset'
   | 'body_terms'
->;
+> & {
+  body_v4: string | null;
+  body_lines: Buffer | null;
+  line_keys: Buffer | null;
+  frontmatter: string | null;
+};
 
 /** A serving row as the diff reads it. */
 interface ServingEntry {
@@ -178,8 +228,9 @@ interface ServingEntry {
 }
 
 // Brings `serving` (and its FTS index and vocabulary) to exactly `members`, touching only what
-// differs. Reads and writes many rows per statement (batch.ts): on PostgreSQL each is a round trip.
-function syncServing(db: Db, members: readonly ServingMember[]): void {
+// differs, with the BM25F index of `kind`. Reads and writes many rows per statement (batch.ts): on
+// PostgreSQL each is a round trip.
+function syncServing(db: Db, members: readonly ServingMember[], kind: IndexKind): void {
   const serving = new Map<string, ServingEntry>();
   for (const r of db
     .prepare(
@@ -231,21 +282,45 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     adds.push(m);
   }
   for (const [id, row] of serving) if (!wanted.has(id)) gone.push(row);
+  // v4: the template lines of the new member set; kept rows whose body gains or loses a template
+  // line are served again (their body terms change, nothing else).
+  const template = kind === 'v4' ? templateOf(db, members) : undefined;
+  const oldTemplate = decodeTemplateKeys(readMeta(db, 'template_keys'));
+
+  if (template) {
+    const moved = symmetricDifference(template.keys, oldTemplate);
+    if (moved.size > 0) {
+      const changing = new Set([
+        ...gone.map((g) => g.revision_id),
+        ...adds.map((a) => a.revision_id),
+      ]);
+      for (const m of members) {
+        const cur = serving.get(m.skill_id);
+        if (!cur || changing.has(m.revision_id) || !wanted.has(m.skill_id)) continue;
+        if (cur.revision_id !== m.revision_id || cur.real_path !== m.real_path) continue;
+        const keys = template.byRevision.get(m.revision_id);
+        if (keys && keys.some((k) => moved.has(k))) {
+          gone.push(cur);
+          adds.push(m);
+        }
+      }
+    }
+  }
   for (const [state, rowids] of restate)
     runIn(db, `UPDATE serving SET state = ? WHERE rowid IN (%s)`, rowids, [state]);
   // bm25f.v3 postings: rows removed and (rowid, frequencies) added per term, applied at the end.
   const removedRows = new Map<string, number[]>();
   const addedRows = new Map<string, { rowid: number; tf: FieldCounts }[]>();
-  const oldTerms = new Map<number, { fwd: string; body_terms: string | null }>();
+  const oldTerms = new Map<number, OldTerms>();
   for (const r of selectIn(
     db,
-    `SELECT s.rowid AS rowid, s.fwd, r.body_terms FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
+    `SELECT s.rowid AS rowid, s.fwd, s.body_tf, r.body_terms, r.body_v4 FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
     gone.map((g) => g.rowid),
-  ) as { rowid: number; fwd: string; body_terms: string | null }[])
+  ) as OldTerms[])
     oldTerms.set(r.rowid, r);
   for (const row of gone) {
     const old = oldTerms.get(row.rowid);
-    for (const term of old ? Object.keys(decodeForward(old.fwd, old.body_terms)) : []) {
+    for (const term of old ? termsOfRow(old, kind) : []) {
       let l = removedRows.get(term);
       if (!l) removedRows.set(term, (l = []));
       l.push(row.rowid);
@@ -266,7 +341,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
     const revisions = new Map<string, ServedRevision>();
     for (const r of selectIn(
       db,
-      `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms
+      `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms, ${kind === 'v4' ? 'body_v4, body_lines, line_keys, frontmatter' : 'NULL AS body_v4, NULL AS body_lines, NULL AS line_keys, NULL AS frontmatter'}
          FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
       chunk,
       2,
@@ -288,10 +363,7 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
         when_to_use: rev.when_to_use,
       };
       const toks = tokenStrings(fields);
-      const doc = documentTerms({
-        ...fields,
-        body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
-      });
+      const built = kind === 'v4' ? servedV4(rev, fields, template!.keys) : servedV3(rev, fields);
       const rowid = nextRowid++;
       rows.push({
         rowid,
@@ -306,15 +378,17 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
         size: rev.size,
         body_offset: rev.body_offset,
         ...toks,
-        fwd: encodeForward(doc.terms),
-        len_n: doc.lens[0],
-        len_k: doc.lens[1],
-        len_d: doc.lens[2],
-        len_b: doc.lens[3],
-        name_terms: countNameTerms(doc.terms),
+        fwd: built.fwd,
+        len_n: built.lens[0],
+        len_k: built.lens[1],
+        len_d: built.lens[2],
+        len_b: built.lens[3],
+        len_x: built.lenX,
+        body_tf: built.bodyTf,
+        name_terms: built.nameTerms,
         manifest_id: m.manifest_id ?? null,
       });
-      for (const [term, tf] of doc.terms) {
+      for (const [term, tf] of built.postings) {
         let l = addedRows.get(term);
         if (!l) addedRows.set(term, (l = []));
         l.push({ rowid, tf });
@@ -346,6 +420,126 @@ function syncServing(db: Db, members: readonly ServingMember[]): void {
   applyPostings(db, removedRows, addedRows);
   writeServingDocs(db);
   writeMeta(db, 'serving_rebuild', '0');
+  writeMeta(db, 'index_kind', kind);
+  writeMeta(db, 'template_keys', template ? encodeTemplateKeys(template.keys) : '');
+}
+
+// What a removal reads of a serving row to know which postings hold it.
+interface OldTerms {
+  rowid: number;
+  fwd: string;
+  body_terms: string | null;
+  body_v4: string | null;
+  body_tf: string | null;
+}
+
+// The terms whose postings list a serving row, as it was indexed (v4: its body as served).
+function termsOfRow(old: OldTerms, kind: IndexKind): string[] {
+  if (kind === 'v3') return Object.keys(decodeForward(old.fwd, old.body_terms));
+  const body = decodeBodyCounts(old.body_tf ?? old.body_v4);
+  return [...decodeForwardV4(old.fwd, body).entries()]
+    .filter(([, c]) => c[0] + c[1] + c[2] + c[3] > 0)
+    .map(([t]) => t);
+}
+
+/** A serving row's BM25F data as a publish writes it. */
+interface ServedTerms {
+  readonly fwd: string;
+  readonly lens: FieldCounts;
+  /** Length of the boundary field (v4; 0 under v3). */
+  readonly lenX: number;
+  /** v4: the body counts without template lines, when any were taken out (else null). */
+  readonly bodyTf: string | null;
+  readonly nameTerms: number;
+  /** Per term its frequencies in name, keywords, description and body: the postings entries. */
+  readonly postings: ReadonlyMap<string, FieldCounts>;
+}
+
+type ServedFields = {
+  name: string;
+  keywords: string[];
+  tags: string[];
+  description: string;
+  when_to_use: string | null;
+};
+
+function servedV3(rev: ServedRevision, fields: ServedFields): ServedTerms {
+  const doc = documentTerms({
+    ...fields,
+    body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
+  });
+  return {
+    fwd: encodeForward(doc.terms),
+    lens: doc.lens,
+    lenX: 0,
+    bodyTf: null,
+    nameTerms: countNameTerms(doc.terms),
+    postings: doc.terms,
+  };
+}
+
+function servedV4(
+  rev: ServedRevision,
+  fields: ServedFields,
+  template: ReadonlySet<number>,
+): ServedTerms {
+  // A body with a template line is served without it (its remaining counts kept on the row);
+  // any other is served as the revision stored it.
+  const keys = decodeLineKeys(rev.line_keys);
+  const templated = keys.some((k) => template.has(k));
+  const body = templated
+    ? effectiveBody(decodeBodyV4(rev.body_lines), template)
+    : decodeBodyCounts(rev.body_v4);
+  const frontmatter = rev.frontmatter
+    ? (JSON.parse(rev.frontmatter) as Record<string, unknown>)
+    : {};
+  const doc = documentTermsV4({ ...fields, frontmatter }, body);
+  const postings = new Map<string, FieldCounts>();
+  let nameTerms = 0;
+  for (const [t, c] of doc.terms) {
+    if (c[0] > 0) nameTerms++;
+    // A term only in boundary clauses has no posting: it never counts for the skill.
+    if (c[0] + c[1] + c[2] + c[3] > 0) postings.set(t, [c[0], c[1], c[2], c[3]]);
+  }
+  return {
+    fwd: encodeForwardV4(doc.terms),
+    lens: [doc.lens[0], doc.lens[1], doc.lens[2], doc.lens[3]],
+    lenX: doc.lens[4],
+    bodyTf: templated ? encodeBodyCounts(body) : null,
+    nameTerms,
+    postings,
+  };
+}
+
+// The template keys of a member set: the keys at least TEMPLATE_MIN_SKILLS of its unarchived
+// revisions share, and each revision's keys.
+function templateOf(
+  db: Db,
+  members: readonly ServingMember[],
+): { keys: Set<number>; byRevision: Map<string, number[]> } {
+  const byRevision = new Map<string, number[]>();
+  const live = members.filter((m) => m.state !== 'archived');
+  for (let c = 0; c < live.length; c += MAX_IN_LIST) {
+    for (const r of selectIn(
+      db,
+      `SELECT revision_id, line_keys FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
+      live.slice(c, c + MAX_IN_LIST),
+      2,
+      (m) => [m.skill_id, m.revision_id],
+    ) as { revision_id: string; line_keys: Buffer | null }[])
+      byRevision.set(r.revision_id, [...decodeLineKeys(r.line_keys)]);
+  }
+  return {
+    keys: templateKeysOf([...byRevision.values()].map((k) => Uint32Array.from(k))),
+    byRevision,
+  };
+}
+
+function symmetricDifference(a: ReadonlySet<number>, b: ReadonlySet<number>): Set<number> {
+  const out = new Set<number>();
+  for (const k of a) if (!b.has(k)) out.add(k);
+  for (const k of b) if (!a.has(k)) out.add(k);
+  return out;
 }
 
 // The number of distinct terms of a document's name (the name bonus applies when they are the query's).

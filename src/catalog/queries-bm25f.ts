@@ -23,14 +23,30 @@ export interface Bm25fRow {
   readonly fwd: string;
   /** The revision's body terms (JSON BodyTerms), null for a revision read before migration 2. */
   readonly body_terms: string | null;
+  /** The revision's v4 body counts (JSON BodyTerms), null for a revision read for v3. */
+  readonly body_v4: string | null;
+  /** v4: the body counts without template lines, when the generation took any out (else null). */
+  readonly body_tf: string | null;
   readonly len_n: number;
   readonly len_k: number;
   readonly len_d: number;
   readonly len_b: number;
+  /** Length of the row's boundary field (v4; 0 under v3). */
+  readonly len_x: number;
 }
 
-const ROW = `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, s.description, s.fwd, r.body_terms,
-  s.len_n, s.len_k, s.len_d, s.len_b FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
+/** The schema version whose rows carry policy bm25f.v4's columns (migrations.ts, migration 4). */
+export const V4_SCHEMA_VERSION = 4;
+
+// The row read; a catalog older than migration 4, served read-only as it is, has no v4 columns.
+function rowSelect(reader: CatalogReader): string {
+  const v4 =
+    reader.schemaVersion() >= V4_SCHEMA_VERSION
+      ? 'r.body_v4, s.body_tf, s.len_x'
+      : 'NULL AS body_v4, NULL AS body_tf, 0 AS len_x';
+  return `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, s.description, s.fwd, r.body_terms,
+  ${v4}, s.len_n, s.len_k, s.len_d, s.len_b FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
+}
 
 /** A term's document frequency and packed postings list (postings.ts). */
 export interface TermPostings {
@@ -98,14 +114,21 @@ export function bm25fRowsOf(
   rowids: readonly number[],
 ): Map<number, Bm25fRow> {
   const out = new Map<number, Bm25fRow>();
-  for (const r of checkedIn(reader, `${ROW} WHERE s.rowid IN (%s)`, rowids, 'rowid') as Bm25fRow[])
+  for (const r of checkedIn(
+    reader,
+    `${rowSelect(reader)} WHERE s.rowid IN (%s)`,
+    rowids,
+    'rowid',
+  ) as Bm25fRow[])
     out.set(r.rowid, r);
   return out;
 }
 
 /** Every serving row, in rowid order. */
 export function allBm25fRows(reader: CatalogReader): IterableIterator<Bm25fRow> {
-  return reader.prepare(`${ROW} ORDER BY s.rowid`).iterate() as IterableIterator<Bm25fRow>;
+  return reader
+    .prepare(`${rowSelect(reader)} ORDER BY s.rowid`)
+    .iterate() as IterableIterator<Bm25fRow>;
 }
 
 /** The rowid and state of a served skill, or undefined. */

@@ -301,13 +301,16 @@ export function requireFts(reader: CatalogReader): void {
   if (reader.dialect === 'sqlite') return;
   throw new SkilldexError(
     'INVALID_ARGUMENT',
-    `${reader.file}: policies v1 and v2 rank with SQLite's FTS5, which a PostgreSQL catalog does not have; use policy ${PG_POLICY} (the default)`,
-    { catalog: reader.file, supported: [PG_POLICY] },
+    `${reader.file}: policies v1 and v2 rank with SQLite's FTS5, which a PostgreSQL catalog does not have; use ${PG_POLICIES.join(' or ')}`,
+    { catalog: reader.file, supported: [...PG_POLICIES] },
   );
 }
 
-/** The ranking policy a PostgreSQL catalog serves. */
-export const PG_POLICY = 'tf.skillrouter.bm25f.v3';
+/** The ranking policies a PostgreSQL catalog serves: the BM25F ones, scored over its postings. */
+export const PG_POLICIES: readonly string[] = [
+  'tf.skillrouter.bm25f.v4',
+  'tf.skillrouter.bm25f.v3',
+];
 
 /** A row of the generations table, as stored. */
 export interface GenerationRow {

@@ -88,7 +88,17 @@ export {
   type V3Features,
 } from './search/policies/bm25f-v3.js';
 export type { Bm25fPolicy, Policy } from './search/policies/policy.js';
-export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search/bm25f.js';
+export { UsageIndex, analyzeQuery, analyzeQueryV4, type AnalyzedQuery } from './search/bm25f.js';
+export {
+  BM25F_V4,
+  POLICY_V4_ID,
+  V4,
+  V4_FIELDS,
+  namePhraseApplies,
+  scoreV4,
+  type Bm25fV4Explanation,
+  type V4Features,
+} from './search/policies/bm25f-v4.js';
 export {
   forgetExamples,
   learnExamples,

@@ -6,6 +6,7 @@
  * parts and the identifier as written match. Underscores, hyphens and dots already separate
  * tokens (tokenize.ts). English stop-words are dropped; each term is its Porter stem. Pure.
  */
+import { cjkTerms, hasCjk, separateCjk } from './cjk.js';
 import { fold } from './normalize.js';
 import { stem } from './stem.js';
 import { isStopWord } from './stop-words.js';
@@ -106,5 +107,21 @@ export function unicodeIdentifierTokens(text: string): string[] {
 export function analyzeTerms(text: string): string[] {
   const out: string[] = [];
   for (const t of identifierTokens(text)) if (!isStopWord(t)) out.push(stem(t));
+  return out;
+}
+
+/**
+ * The terms of policy bm25f.v4 (docs/ranking.md §10): v3's terms, except that each run of Han or
+ * kana is cut out of its token and becomes its character bigrams (cjk.ts); the letters and digits
+ * around it are words of their own, analysed as v3 analyses them. Text without CJK characters gets
+ * exactly v3's terms.
+ */
+export function analyzeTermsV4(text: string): string[] {
+  if (!hasCjk(text)) return analyzeTerms(text);
+  const out: string[] = [];
+  for (const t of identifierTokens(separateCjk(text))) {
+    if (hasCjk(t)) out.push(...cjkTerms(t));
+    else if (!isStopWord(t)) out.push(stem(t));
+  }
   return out;
 }

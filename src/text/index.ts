@@ -10,7 +10,15 @@ export {
   findInstructionLike,
   escapeInvisible,
 } from './flags.js';
-export { analyzeTerms, identifierTokens, splitIdentifier } from './analyze.js';
+export { analyzeTerms, analyzeTermsV4, identifierTokens, splitIdentifier } from './analyze.js';
+export { cjkTerms, hasCjk } from './cjk.js';
+export {
+  splitBoundaries,
+  splitQueryNegation,
+  type Boundaries,
+  type QueryNegation,
+} from './boundaries.js';
+export { MIN_LINE_KEY_CHARS, fnv1a, lineKey, nameWords } from './template-lines.js';
 export {
   CUT_MARK,
   MAX_FIELD_CHARS,

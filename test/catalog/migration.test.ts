@@ -117,7 +117,16 @@ describe('a catalog of schema version 2', () => {
     const { skills } = oldCatalog();
     rmSync(path.join(skills, 'tool', 'scripts'), { recursive: true });
     const catalog = path.join(tmpDir('skilldex-v3-'), 'catalog.sqlite');
-    expect(index(catalog, skills).publish!.catalog_generation).toBe(OLD_GENERATIONS[1]);
+    // The id covers the policy: the old code's default was bm25f.v3.
+    const fresh = indexCatalog({
+      catalog,
+      scopes: [skills],
+      home: skills,
+      project: skills,
+      now: NOW,
+      policy: POLICY_V3_ID,
+    });
+    expect(fresh.publish!.catalog_generation).toBe(OLD_GENERATIONS[1]);
   });
 
   it('is copied as it is by catalog copy, and the copy reads as migrated', () => {

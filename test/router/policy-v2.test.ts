@@ -7,7 +7,7 @@ import {
   DEFAULT_POLICY_ID,
   POLICY_ID,
   POLICY_V2_ID,
-  POLICY_V3_ID,
+  POLICY_V4_ID,
   Router,
   V2,
   changeLifecycle,
@@ -27,12 +27,12 @@ function lx(c: Candidate): ScoreExplanation {
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
 
 describe('policy v2', () => {
-  it('is chosen per catalog with policy (bm25f.v3 by default), and the catalog remembers the choice', () => {
-    expect(DEFAULT_POLICY_ID).toBe(POLICY_V3_ID);
+  it('is chosen per catalog with policy (bm25f.v4 by default), and the catalog remembers the choice', () => {
+    expect(DEFAULT_POLICY_ID).toBe(POLICY_V4_ID);
     const a = newCatalogPath();
     indexCatalog({ catalog: a, scopes: [EXAMPLES], now: NOW });
     const ra = new Router({ catalog: a, telemetry: false });
-    expect(ra.search({ query: 'merge pdf files' }).policy).toBe(POLICY_V3_ID);
+    expect(ra.search({ query: 'merge pdf files' }).policy).toBe(POLICY_V4_ID);
     ra.close();
     // A catalog published under v1 stays on v1 when re-indexed without --policy.
     const v1 = newCatalogPath();

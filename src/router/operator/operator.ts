@@ -5,7 +5,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { SkilldexError, assertKnownOptions, codedFromForeign, optionKeys } from '../../errors.js';
 import {
-  PG_POLICY,
+  PG_POLICIES,
+  forgetFileStats,
+  indexKindOf,
   catalogExists,
   dialectOf,
   isPgLocation,
@@ -166,9 +168,19 @@ export function indexCatalog(options: IndexOptions): IndexReport {
         dryRun,
         ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
       };
+      // Each revision keeps its body as its policy's index reads it; when that changes (a catalog
+      // moving between bm25f.v3 and v4), every file is read again.
+      const bodyKind = indexKindOf(policy);
+      if (!dryRun && (readMeta(db, 'body_kind') ?? 'v3') !== bodyKind) {
+        forgetFileStats(db);
+        writeMeta(db, 'body_kind', bodyKind);
+      }
       for (let attempt = 1; ; attempt++) {
         try {
-          const summary = ingestSkills(db, discover, now, options.onProgress, guards);
+          const summary = ingestSkills(db, discover, now, options.onProgress, {
+            ...guards,
+            bodyKind,
+          });
           // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
           // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
           if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
@@ -323,11 +335,11 @@ export function getGenerations(options: OperatorOptions): GenerationInfo[] {
 function choosePolicy(db: Db, asked: string | undefined): string {
   if (asked !== undefined) {
     checkPolicyId(asked);
-    if (dialectOf(db) === 'pg' && asked !== PG_POLICY) {
+    if (dialectOf(db) === 'pg' && !PG_POLICIES.includes(asked)) {
       throw new SkilldexError(
         'INVALID_ARGUMENT',
-        `policy ${asked} ranks with SQLite's FTS5; a PostgreSQL catalog serves ${PG_POLICY} only`,
-        { policy: asked, supported: [PG_POLICY] },
+        `policy ${asked} ranks with SQLite's FTS5; a PostgreSQL catalog serves ${PG_POLICIES.join(' and ')}`,
+        { policy: asked, supported: [...PG_POLICIES] },
       );
     }
     writeMeta(db, 'policy', asked);

@@ -1,344 +1,53 @@
 /**
- * skill_search under policy bm25f.v3 (docs/ranking.md §8). The fast path reads the postings of each
- * query term (never a document), accumulates every matching row's BM25F sum with the policy's own
- * `termContribution`, adds the name bonus and fuzzy credit as upper bounds, and explains only the
- * rows that can still reach the top k (sorted by bound, stopping at the first whose bound at the
- * highest telemetry multiplier falls short). `bruteForceBm25f` scores every serving row from its
- * forward terms with `scoreV3`; a property test holds the two equal.
+ * skill_search under the BM25F policies v3 and v4 (docs/ranking.md §8, §10). The fast path reads
+ * the postings of each query term (never a document), accumulates every matching row's BM25F sum
+ * with the policy's own term contribution, adds the bonuses and fuzzy credit as upper bounds, and
+ * explains only the rows that can still reach the top k (sorted by bound, stopping at the first
+ * whose bound at the highest telemetry multiplier falls short). v4's boundary and exclusion points
+ * only lower a score, so the same bound holds. `bruteForceBm25f` scores every serving row from its
+ * stored terms; a property test holds the two equal for each policy.
  *
  * Catalog reads are few and batched (issue #16: on PostgreSQL each is a round trip): the postings
- * of all query terms in one statement, the rows the scan explains a batch at a time, and what is
- * fixed per published generation (row statistics, fuzzy vocabulary, recently used postings lists,
- * the rows of skills with usage examples) cached in `Bm25fCache`, keyed on the generation's
- * snapshot key, so a new publish — or a rewrite of serving rows under the same sequence — is never
- * answered from an older one.
+ * of all query terms in one statement, the rows the scan explains a batch at a time; what is fixed
+ * per published generation lives in `Bm25fCache` (bm25f-cache.ts).
  */
-import { SkilldexError } from '../../errors.js';
 import {
-  allBm25fRows,
-  bm25fRowsOf,
   DOC_NAME_TERMS,
   DOC_STATE,
   DOC_STRIDE,
   STATE_CODES,
-  decodeForward,
-  forwardOfTerms,
+  allBm25fRows,
+  bm25fRowsOf,
   forEachPosting,
-  postingTerms,
-  postingsFromRows,
-  postingsOfTerms,
-  postingsRead,
-  servingDocsOf,
-  servingRowidsOf,
   servingSkillIdsOf,
   type Bm25fRow,
   type CatalogReader,
-  type FirstRead,
   type PublishedGeneration,
   type ServingDocs,
   type TermPostings,
-  type UsageExample,
 } from '../../catalog/index.js';
+import { boundedEditDistance } from '../../text/index.js';
+import type { Bm25fCache, UsageIndex } from './bm25f-cache.js';
+import { type PrefetchRows, type ResolvedUsage } from './bm25f-cache.js';
+import { explainV3, explainV4, termsOfRow, type Bm25fContext } from './bm25f-explain.js';
+import { V3, fuzzyPart, lifecycleMultiplierV3, termContribution } from './policies/bm25f-v3.js';
 import {
-  analyzeTerms,
-  boundedEditDistance,
-  identifierTokens,
-  isStopWord,
-  stem,
-} from '../../text/index.js';
-import { FuzzyIndex } from './fuzzy.js';
-import {
-  V3,
-  fuzzyPart,
-  idf,
-  lifecycleMultiplierV3,
-  scoreV3,
-  termContribution,
-  weightedFrequency,
-  type DroppedToken,
-  type PerField,
-} from './policies/bm25f-v3.js';
-import { REQUEST_FILLER, SHARED, allowedDistance, telemetryMultiplier } from './policies/shared.js';
-import type { FuzzyMatch, SkillState } from './policies/types.js';
-import { MAX_QUERY_CHARS } from './query.js';
+  V4,
+  fuzzyPartV4,
+  lifecycleMultiplierV4,
+  termContributionV4,
+  weightedFrequencyV4,
+} from './policies/bm25f-v4.js';
+import { weightedFrequency } from './policies/bm25f-v3.js';
 import type { Bm25fPolicy } from './policies/policy.js';
+import { allowedDistance, bm25Idf, telemetryMultiplier, type PerField } from './policies/shared.js';
+import type { FuzzyMatch, SkillState } from './policies/types.js';
+import type { AnalyzedQuery } from './query-analysis.js';
 import type { Candidate, HistoryFn, SearchResult } from './types.js';
 import { TopK, compareCandidates } from './top-k.js';
 
-/** A query as v3 scores it: distinct scoring words with their terms, and the words dropped and why. */
-export interface AnalyzedQuery {
-  readonly tokens: readonly string[];
-  readonly terms: readonly string[];
-  readonly dropped: readonly DroppedToken[];
-}
-
-/**
- * Analyses a query for v3: identifier-split words (analyze.ts), then stop-words, request filler,
- * bare numbers and single characters dropped (each listed with its reason), at most
- * MAX_QUERY_TOKENS distinct terms. A query of only filler, numbers or single characters keeps them.
- * INVALID_QUERY when it is not a string, is over MAX_QUERY_CHARS, or has no word left.
- */
-export function analyzeQuery(query: unknown): AnalyzedQuery {
-  if (typeof query !== 'string')
-    throw new SkilldexError('INVALID_QUERY', 'query must be a string', { query: String(query) });
-  if (query.length > MAX_QUERY_CHARS) {
-    throw new SkilldexError(
-      'INVALID_QUERY',
-      `query is ${query.length} characters, over the limit of ${MAX_QUERY_CHARS}`,
-      { length: query.length },
-    );
-  }
-  const words = [...new Set(identifierTokens(query))];
-  const dropped: DroppedToken[] = [];
-  const signal: string[] = [];
-  const weak: string[] = [];
-  for (const w of words) {
-    if (isStopWord(w)) dropped.push({ token: w, reason: 'stop-word' });
-    else if (REQUEST_FILLER.has(w)) weak.push(w);
-    else if (isNumeral(w)) weak.push(w);
-    else if (w.length === 1) weak.push(w);
-    else signal.push(w);
-  }
-  const reasonOf = (w: string): DroppedToken['reason'] =>
-    REQUEST_FILLER.has(w) ? 'filler' : isNumeral(w) ? 'number' : 'single-character';
-  // A query made only of filler or numbers still searches for what it has.
-  const chosen = signal.length > 0 ? signal : weak;
-  if (signal.length > 0) for (const w of weak) dropped.push({ token: w, reason: reasonOf(w) });
-  const tokens: string[] = [];
-  const terms: string[] = [];
-  for (const w of chosen) {
-    const t = stem(w);
-    if (terms.includes(t)) continue;
-    if (terms.length >= SHARED.MAX_QUERY_TOKENS) {
-      dropped.push({ token: w, reason: 'over-limit' });
-      continue;
-    }
-    tokens.push(w);
-    terms.push(t);
-  }
-  if (terms.length === 0) {
-    throw new SkilldexError(
-      'INVALID_QUERY',
-      `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`,
-      {
-        query: query.slice(0, 200),
-      },
-    );
-  }
-  return { tokens, terms, dropped };
-}
-
-/** One skill's learned usage: its examples, their terms, and the field's term frequencies. */
-interface SkillUsage {
-  readonly examples: readonly { readonly query: string; readonly terms: ReadonlySet<string> }[];
-  readonly tf: ReadonlyMap<string, number>;
-  readonly len: number;
-}
-
-/** The usage field of every skill with examples, built from a snapshot of the telemetry file. */
-export class UsageIndex {
-  readonly bySkill = new Map<string, SkillUsage>();
-  constructor(examples: readonly UsageExample[]) {
-    const grouped = new Map<string, string[]>();
-    for (const e of examples) {
-      const l = grouped.get(e.skill_id);
-      if (l) l.push(e.query);
-      else grouped.set(e.skill_id, [e.query]);
-    }
-    for (const [id, queries] of grouped) {
-      const tf = new Map<string, number>();
-      let len = 0;
-      const ex = queries.map((query) => {
-        const terms = analyzeTerms(query);
-        len += terms.length;
-        for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-        return { query, terms: new Set(terms) };
-      });
-      this.bySkill.set(id, { examples: ex, tf, len });
-    }
-  }
-  /** An index with no examples. */
-  static readonly EMPTY = new UsageIndex([]);
-}
-
-/**
- * Most bytes of postings lists a Bm25fCache keeps (32 MiB). At 100,000 skills the lists of the
- * commonest terms are 100–300 KB each; a query stream with Zipf-distributed words asks mostly for
- * the few hundred of those, which fit, while a rare term's list is a few bytes.
- */
-export const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
-
-// What a cached "no document has this term" costs against the budget, in bytes.
-const ABSENT_TERM_BYTES = 64;
-
-/** A search's first read (Bm25fCache.firstRead): the terms asked for and the statement. */
-export interface Prefetch {
-  readonly terms: readonly string[];
-  readonly read: FirstRead;
-}
-
-/** The terms of a Prefetch with the rows its read returned. */
-export interface PrefetchRows {
-  readonly terms: readonly string[];
-  readonly rows: readonly unknown[];
-}
-
-/**
- * Per-generation state kept between v3 searches: the row statistics, the fuzzy index, the most
- * recently used postings lists (at most POSTINGS_CACHE_BYTES) and the serving rows of the skills
- * with usage examples. Everything is dropped when the generation's snapshot key changes.
- */
-export class Bm25fCache {
-  private snapshot = '';
-  private docs: ServingDocs | undefined;
-  private fuzzy: FuzzyIndex | undefined;
-  // Least recently used first (a Map keeps insertion order; a hit moves the term to the end).
-  private postings = new Map<string, TermPostings | null>();
-  private postingBytes = 0;
-  private usage: { index: UsageIndex; resolved: ResolvedUsage } | undefined;
-
-  /** The row statistics of `generation`. */
-  servingDocs(reader: CatalogReader, generation: PublishedGeneration): ServingDocs {
-    this.sync(generation);
-    if (!this.docs) this.docs = servingDocsOf(reader);
-    return this.docs;
-  }
-
-  /** The fuzzy index over the generation's terms (built on first need). */
-  fuzzyIndex(reader: CatalogReader, generation: PublishedGeneration): FuzzyIndex {
-    this.sync(generation);
-    if (!this.fuzzy) this.fuzzy = new FuzzyIndex(postingTerms(reader));
-    return this.fuzzy;
-  }
-
-  /**
-   * What a search for `query` reads with the generation (CatalogReader.readChecked): the postings
-   * of its terms not cached now. Undefined when all are, or when the query has no term (the
-   * search itself then refuses it, after the generation checks, as it always did).
-   */
-  firstRead(query: unknown): Prefetch | undefined {
-    let terms: readonly string[];
-    try {
-      terms = analyzeQuery(query).terms;
-    } catch (err) {
-      if (err instanceof SkilldexError && err.code === 'INVALID_QUERY') return undefined;
-      throw err;
-    }
-    const missing = terms.filter((t) => !this.postings.has(t));
-    return missing.length > 0 ? { terms: missing, read: postingsRead(missing) } : undefined;
-  }
-
-  /**
-   * The postings of each of `terms` (undefined: no document has it); those not cached in one read.
-   * `seed` holds the rows of a `firstRead` of this search, cached first.
-   */
-  postingsOf(
-    reader: CatalogReader,
-    generation: PublishedGeneration,
-    terms: readonly string[],
-    seed?: PrefetchRows,
-  ): Map<string, TermPostings | undefined> {
-    this.sync(generation);
-    if (seed) {
-      const read = postingsFromRows(seed.rows);
-      for (const t of seed.terms) if (!this.postings.has(t)) this.remember(t, read.get(t));
-    }
-    const out = new Map<string, TermPostings | undefined>();
-    const missing: string[] = [];
-    for (const t of terms) {
-      if (out.has(t)) continue;
-      const hit = this.postings.get(t);
-      if (hit === undefined) {
-        missing.push(t);
-        out.set(t, undefined);
-        continue;
-      }
-      this.postings.delete(t);
-      this.postings.set(t, hit);
-      out.set(t, hit ?? undefined);
-    }
-    if (missing.length === 0) return out;
-    const read = postingsOfTerms(reader, missing);
-    for (const t of missing) {
-      out.set(t, read.get(t));
-      this.remember(t, read.get(t));
-    }
-    return out;
-  }
-
-  // Caches a term's postings (or their absence), dropping the least recently used past the budget.
-  private remember(term: string, p: TermPostings | undefined): void {
-    this.postings.set(term, p ?? null);
-    this.postingBytes += p ? p.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
-    for (const [t, q] of this.postings) {
-      if (this.postingBytes <= POSTINGS_CACHE_BYTES) break;
-      this.postings.delete(t);
-      this.postingBytes -= q ? q.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
-    }
-  }
-
-  /** `usage` resolved against the generation's rows (read once per generation and usage index). */
-  resolvedUsage(
-    reader: CatalogReader,
-    generation: PublishedGeneration,
-    usage: UsageIndex,
-  ): ResolvedUsage {
-    this.sync(generation);
-    if (this.usage?.index !== usage)
-      this.usage = { index: usage, resolved: resolveUsage(reader, usage) };
-    return this.usage.resolved;
-  }
-
-  private sync(generation: PublishedGeneration): void {
-    if (generation.snapshot === this.snapshot) return;
-    this.snapshot = generation.snapshot;
-    this.docs = undefined;
-    this.fuzzy = undefined;
-    this.postings = new Map();
-    this.postingBytes = 0;
-    this.usage = undefined;
-  }
-}
-
-// Usage resolved against the generation: the served rows that have examples (archived rows keep none).
-interface ResolvedUsage {
-  readonly byRow: Map<number, SkillUsage>;
-  readonly avgLen: number;
-}
-
-function resolveUsage(reader: CatalogReader, usage: UsageIndex): ResolvedUsage {
-  const byRow = new Map<number, SkillUsage>();
-  if (usage.bySkill.size === 0) return { byRow, avgLen: 0 };
-  const rows = servingRowidsOf(reader, [...usage.bySkill.keys()]);
-  let total = 0;
-  for (const [id, u] of usage.bySkill) {
-    const r = rows.get(id);
-    if (!r || r.state === 'archived') continue;
-    byRow.set(r.rowid, u);
-    total += u.len;
-  }
-  return { byRow, avgLen: byRow.size > 0 ? total / byRow.size : 0 };
-}
-
-function avgLensOf(docs: ServingDocs, usage: ResolvedUsage): PerField {
-  const n = docs.docs > 0 ? docs.docs : 1;
-  return [docs.sums[0] / n, docs.sums[1] / n, docs.sums[2] / n, docs.sums[3] / n, usage.avgLen];
-}
-
-/** What both v3 paths share for one query. */
-interface QueryContext {
-  readonly q: AnalyzedQuery;
-  readonly docs: number;
-  readonly avgLens: PerField;
-  readonly df: readonly number[];
-  /** Indexes (into q.terms) of the terms no document and no example has: fuzzy matching tries these. */
-  readonly unknown: readonly number[];
-  readonly usage: ResolvedUsage;
-}
-
-// A word of digits only (any script's); ASCII words skip the Unicode class (built on first use).
-const isNumeral = (w: string): boolean =>
-  /^[0-9]+$/.test(w) || (/[^\x00-\x7f]/.test(w) && /^\p{N}+$/u.test(w));
+export { Bm25fCache, UsageIndex } from './bm25f-cache.js';
+export { analyzeQuery, analyzeQueryV4, type AnalyzedQuery } from './query-analysis.js';
 
 /** One BM25F search: the generation read, its policy, the analysed query and the request's bounds. */
 export interface Bm25fSearch {
@@ -358,12 +67,68 @@ export interface Bm25fSearch {
   readonly seed?: PrefetchRows;
 }
 
+/** The parts of a policy the scan needs: its term contribution, bonuses and lifecycle multiplier. */
+interface ScanRules {
+  readonly frequency: (tf: PerField, lens: PerField, avg: PerField) => number;
+  readonly contribution: (tfTilde: number, idf: number) => number;
+  readonly nameBonus: number;
+  /** v4's bonus for the name as a phrase (0 under v3): bounded by "every name term is in the query". */
+  readonly namePhraseBonus: number;
+  readonly fuzzy: (matches: readonly FuzzyMatch[], terms: number) => number;
+  readonly lifecycle: (state: SkillState) => number;
+}
+
+const RULES: Readonly<Record<'v3' | 'v4', ScanRules>> = {
+  v3: {
+    frequency: weightedFrequency,
+    contribution: termContribution,
+    nameBonus: V3.NAME_BONUS,
+    namePhraseBonus: 0,
+    fuzzy: fuzzyPart,
+    lifecycle: lifecycleMultiplierV3,
+  },
+  v4: {
+    frequency: weightedFrequencyV4,
+    contribution: termContributionV4,
+    nameBonus: V4.NAME_BONUS,
+    namePhraseBonus: V4.NAME_PHRASE_BONUS,
+    fuzzy: fuzzyPartV4,
+    lifecycle: lifecycleMultiplierV4,
+  },
+};
+
+function avgLensOf(docs: ServingDocs, usage: ResolvedUsage): PerField {
+  const n = docs.docs > 0 ? docs.docs : 1;
+  return [docs.sums[0] / n, docs.sums[1] / n, docs.sums[2] / n, docs.sums[3] / n, usage.avgLen];
+}
+
+// The rows holding `term` in their usage examples, and its document frequency: a row counts once
+// whether the term is in its text, its examples or both.
+function dfOf(
+  post: TermPostings | undefined,
+  usageRows: readonly number[],
+): { df: number; extra: number[] } {
+  if (usageRows.length === 0) return { df: post?.df ?? 0, extra: [] };
+  const inPostings = new Set<number>();
+  if (post) forEachPosting(post.data, (rowid) => inPostings.add(rowid));
+  const extra = usageRows.filter((r) => !inPostings.has(r));
+  return { df: (post?.df ?? 0) + extra.length, extra };
+}
+
+function usageRowsOf(used: ResolvedUsage, term: string): number[] {
+  const out: number[] = [];
+  for (const [rowid, u] of used.byRow) if (u.tf.has(term)) out.push(rowid);
+  return out;
+}
+
 /** The BM25F fast path over the published generation. */
 export function searchBm25f(s: Bm25fSearch): SearchResult {
   const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
   const { history, telemetryMax, usage, seed } = s;
+  const rules = RULES[policy.index];
+  cache.searching(policy.index);
   const docs = cache.servingDocs(reader, gen);
-  const used = cache.resolvedUsage(reader, gen, usage);
+  const used = cache.resolvedUsage(reader, gen, usage, policy.index);
   const avgLens = avgLensOf(docs, used);
   const rows = docs.data.length / DOC_STRIDE;
   const acc = new Float64Array(rows);
@@ -381,22 +146,16 @@ export function searchBm25f(s: Bm25fSearch): SearchResult {
       touched.push(rowid);
     }
   };
-  const postings = cache.postingsOf(reader, gen, q.terms, seed);
+  const postings = cache.postingsOf(reader, gen, [...q.terms, ...q.excluded.terms], seed);
   q.terms.forEach((term, i) => {
     const post = postings.get(term);
-    // Rows whose examples hold the term; df counts a row once whether the term is in its text, its examples or both.
-    const usageRows: number[] = [];
-    for (const [rowid, u] of used.byRow) if (u.tf.has(term)) usageRows.push(rowid);
-    let termDf = post?.df ?? 0;
-    const inPostings = new Set<number>();
-    if (post && usageRows.length > 0) forEachPosting(post.data, (rowid) => inPostings.add(rowid));
-    for (const r of usageRows) if (!inPostings.has(r)) termDf++;
+    const { df: termDf, extra } = dfOf(post, usageRowsOf(used, term));
     df.push(termDf);
     if (termDf === 0) {
       unknown.push(i);
       return;
     }
-    const termIdf = idf(termDf, docs.docs);
+    const termIdf = bm25Idf(termDf, docs.docs);
     const score = (rowid: number, n: number, k: number, d: number, b: number): void => {
       const o = rowid * DOC_STRIDE;
       const u = hasUsage ? used.byRow.get(rowid) : undefined;
@@ -411,51 +170,25 @@ export function searchBm25f(s: Bm25fSearch): SearchResult {
       lens[3] = docs.data[o + 3]!;
       lens[4] = u?.len ?? 0;
       touch(rowid);
-      acc[rowid] = acc[rowid]! + termContribution(weightedFrequency(tf, lens, avgLens), termIdf);
+      acc[rowid] = acc[rowid]! + rules.contribution(rules.frequency(tf, lens, avgLens), termIdf);
       if (n > 0) nameHits[rowid] = nameHits[rowid]! + 1;
     };
     if (post) forEachPosting(post.data, score);
-    for (const r of usageRows) if (!inPostings.has(r)) score(r, 0, 0, 0, 0);
+    for (const r of extra) score(r, 0, 0, 0, 0);
   });
-  // Fuzzy: each unknown term's near terms (within its allowed distance) and the rows holding them.
-  const fuzzyOf = new Map<number, FuzzyMatch[]>();
-  if (unknown.length > 0) {
-    const fuzzy = cache.fuzzyIndex(reader, gen);
-    const expansions = unknown.map((i) => fuzzy.expand(q.terms[i]!));
-    // Every near term's postings in one read.
-    const nearPostings = cache.postingsOf(
-      reader,
-      gen,
-      expansions.flatMap((e) => [...e.keys()]),
-    );
-    unknown.forEach((i, u) => {
-      const term = q.terms[i]!;
-      const best = new Map<number, FuzzyMatch>();
-      for (const [near, distance] of expansions[u]!) {
-        const post = nearPostings.get(near);
-        if (!post) continue;
-        const m: FuzzyMatch = {
-          query_token: q.tokens[i]!,
-          term: near,
-          distance,
-          allowed: allowedDistance(term.length),
-        };
-        forEachPosting(post.data, (rowid) => {
-          const cur = best.get(rowid);
-          if (!cur || distance < cur.distance || (distance === cur.distance && near < cur.term))
-            best.set(rowid, m);
-        });
-      }
-      for (const [rowid, m] of best) {
-        touch(rowid);
-        const l = fuzzyOf.get(rowid);
-        if (l) l.push(m);
-        else fuzzyOf.set(rowid, [m]);
-      }
-    });
-  }
-  const ctx: QueryContext = { q, docs: docs.docs, avgLens, df, unknown, usage: used };
-  // Upper bounds: BM25F sum + the name bonus where it applies + the exact fuzzy part, times the lifecycle multiplier.
+  const exclusionDf = q.excluded.terms.map((t) => dfOf(postings.get(t), usageRowsOf(used, t)).df);
+  const fuzzyOf = fuzzyMatches(reader, cache, gen, q, unknown, touch);
+  const ctx: Bm25fContext = {
+    q,
+    docs: docs.docs,
+    avgLens,
+    boundaryAvg: docs.docs > 0 ? docs.sums[4] / docs.docs : 0,
+    df,
+    exclusionDf,
+    usage: used,
+  };
+  // Upper bounds: BM25F sum + the bonuses where they can apply + the exact fuzzy part, times the
+  // lifecycle multiplier (boundary and exclusion points can only lower a score).
   const nTerms = q.terms.length;
   const boundOf = new Float64Array(touched.length);
   const rowOf = new Int32Array(touched.length);
@@ -464,35 +197,107 @@ export function searchBm25f(s: Bm25fSearch): SearchResult {
     const state = STATE_CODES[docs.data[rowid * DOC_STRIDE + DOC_STATE]!]!;
     if (state === 'archived' || (state === 'deprecated' && !includeDeprecated)) continue;
     let b = acc[rowid]!;
-    // The bonus applies exactly when every query term is in the name and the name has no other term.
-    if (nameHits[rowid] === nTerms && docs.data[rowid * DOC_STRIDE + DOC_NAME_TERMS] === nTerms)
-      b += V3.NAME_BONUS;
+    const nameTerms = docs.data[rowid * DOC_STRIDE + DOC_NAME_TERMS]!;
+    // The exact-name bonus applies when every query term is in the name and the name has no other
+    // term; the name phrase (v4) needs at least every name term in the query.
+    if (nameHits[rowid] === nTerms && nameTerms === nTerms) b += rules.nameBonus;
+    if (nameTerms >= 2 && nameHits[rowid] === nameTerms) b += rules.namePhraseBonus;
     const fm = fuzzyOf.get(rowid);
-    if (fm) b += fuzzyPart(fm, nTerms);
-    b *= lifecycleMultiplierV3(state);
+    if (fm) b += rules.fuzzy(fm, nTerms);
+    b *= rules.lifecycle(state);
     if (b > 0) {
       boundOf[n] = b;
       rowOf[n] = rowid;
       n++;
     }
   }
-  // Rows are explained in descending bound order; only the best `batch` are ordered at a time
-  // (a bounded heap), since the scan usually stops within the first few dozen.
+  const explain = policy.index === 'v4' ? explainV4 : explainV3;
+  const top = scan({ boundOf, rowOf, n, limit, telemetryMax, reader, history }, (row, i) =>
+    explain(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen),
+  );
+  return {
+    catalog_generation: gen.catalog_generation,
+    policy: policy.id,
+    query: '',
+    candidates: top.sorted(),
+  };
+}
+
+// Fuzzy: each unknown term's near terms (within its allowed distance) and the rows holding them;
+// each row holding one is touched.
+function fuzzyMatches(
+  reader: CatalogReader,
+  cache: Bm25fCache,
+  gen: PublishedGeneration,
+  q: AnalyzedQuery,
+  unknown: readonly number[],
+  touch: (rowid: number) => void,
+): Map<number, FuzzyMatch[]> {
+  const fuzzyOf = new Map<number, FuzzyMatch[]>();
+  if (unknown.length === 0) return fuzzyOf;
+  const fuzzy = cache.fuzzyIndex(reader, gen);
+  const expansions = unknown.map((i) => fuzzy.expand(q.terms[i]!));
+  // Every near term's postings in one read.
+  const nearPostings = cache.postingsOf(
+    reader,
+    gen,
+    expansions.flatMap((e) => [...e.keys()]),
+  );
+  unknown.forEach((i, u) => {
+    const term = q.terms[i]!;
+    const best = new Map<number, FuzzyMatch>();
+    for (const [near, distance] of expansions[u]!) {
+      const post = nearPostings.get(near);
+      if (!post) continue;
+      const m: FuzzyMatch = {
+        query_token: q.tokens[i]!,
+        term: near,
+        distance,
+        allowed: allowedDistance(term.length),
+      };
+      forEachPosting(post.data, (rowid) => {
+        const cur = best.get(rowid);
+        if (!cur || distance < cur.distance || (distance === cur.distance && near < cur.term))
+          best.set(rowid, m);
+      });
+    }
+    for (const [rowid, m] of best) {
+      touch(rowid);
+      const l = fuzzyOf.get(rowid);
+      if (l) l.push(m);
+      else fuzzyOf.set(rowid, [m]);
+    }
+  });
+  return fuzzyOf;
+}
+
+/** What the scan works through: rows with their upper bounds, and how it reads rows. */
+interface ScanInput {
+  readonly boundOf: Float64Array;
+  readonly rowOf: Int32Array;
+  readonly n: number;
+  readonly limit: number;
+  readonly telemetryMax: number;
+  readonly reader: CatalogReader;
+  readonly history: HistoryFn;
+}
+
+// Explains rows in descending bound order until no later row can reach the top k; only the best
+// `batch` are ordered at a time (a bounded heap), since the scan usually stops within the first
+// few dozen.
+function scan(s: ScanInput, explain: (row: Bm25fRow, index: number) => Candidate): TopK {
+  const { boundOf, rowOf, limit, telemetryMax, history } = s;
   const top = new TopK(limit);
-  const order = new BoundOrder(boundOf, rowOf, n);
-  const source = new RowSource(reader, history, limit);
+  const order = new BoundOrder(boundOf, rowOf, s.n);
+  const source = new RowSource(s.reader, history, limit);
   for (let batch = Math.max(4 * limit, 64); ; batch *= 8) {
     const next = order.take(batch);
     if (next.length === 0) break;
     const upcoming = next.map((i) => rowOf[i]!);
-    let stopped = false;
     for (let j = 0; j < next.length; j++) {
       const i = next[j]!;
       const most = boundOf[i]! * telemetryMax;
-      if (top.full() && most + 1e-9 < top.worst()) {
-        stopped = true;
-        break;
-      }
+      if (top.full() && most + 1e-9 < top.worst()) return top;
       if (top.full()) {
         // With the row's own telemetry multiplier (its id and history read a batch at a time, not
         // its text) the bound tightens from the highest multiplier of any row: a row that cannot
@@ -508,41 +313,38 @@ export function searchBm25f(s: Bm25fSearch): SearchResult {
       }
       const row = source.row(upcoming, j);
       if (!row) continue;
-      top.offer(candidateOf(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen));
+      top.offer(explain(row, i));
     }
-    if (stopped) break;
   }
-  return {
-    catalog_generation: gen.catalog_generation,
-    policy: policy.id,
-    query: '',
-    candidates: top.sorted(),
-  };
+  return top;
 }
 
-/** The v3 reference scorer: every serving row scored from its forward terms, fuzzy by naive edit distance. */
+/** The BM25F reference scorer: every serving row scored from its stored terms, fuzzy by naive edit distance. */
 export function bruteForceBm25f(s: Bm25fSearch): SearchResult {
   const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
   const { history, usage } = s;
   const docs = cache.servingDocs(reader, gen);
-  const used = cache.resolvedUsage(reader, gen, usage);
+  const used = cache.resolvedUsage(reader, gen, usage, policy.index);
   const rows = [...allBm25fRows(reader)];
-  const fwds = rows.map((r) => decodeForward(r.fwd, r.body_terms));
-  const df = q.terms.map(
-    (t) =>
-      rows.filter(
-        (r, j) => fwds[j]![t] !== undefined || (used.byRow.get(r.rowid)?.tf.has(t) ?? false),
-      ).length,
-  );
+  const terms = rows.map((r) => termsOfRow(r, policy.index));
+  const holds = (j: number, t: string, positive: boolean): boolean => {
+    const c = terms[j]!.get(t);
+    const inText = c !== undefined && (!positive || c[0] + c[1] + c[2] + c[3] > 0);
+    return inText || (used.byRow.get(rows[j]!.rowid)?.tf.has(t) ?? false);
+  };
+  const dfOfTerm = (t: string): number => rows.filter((_, j) => holds(j, t, true)).length;
+  const df = q.terms.map(dfOfTerm);
   const unknown = q.terms.map((_, i) => i).filter((i) => df[i] === 0);
-  const ctx: QueryContext = {
+  const ctx: Bm25fContext = {
     q,
     docs: docs.docs,
     avgLens: avgLensOf(docs, used),
+    boundaryAvg: docs.docs > 0 ? docs.sums[4] / docs.docs : 0,
     df,
-    unknown,
+    exclusionDf: q.excluded.terms.map(dfOfTerm),
     usage: used,
   };
+  const explain = policy.index === 'v4' ? explainV4 : explainV3;
   const scored: Candidate[] = [];
   rows.forEach((r, j) => {
     if (r.state === 'archived' || (r.state === 'deprecated' && !includeDeprecated)) return;
@@ -552,7 +354,9 @@ export function bruteForceBm25f(s: Bm25fSearch): SearchResult {
       const k = allowedDistance(term.length);
       if (k === 0) continue;
       let best: FuzzyMatch | undefined;
-      for (const t of Object.keys(fwds[j]!)) {
+      for (const [t, c] of terms[j]!) {
+        // A near term counts only where the row holds it in a scoring field (it has a posting).
+        if (c[0] + c[1] + c[2] + c[3] === 0) continue;
         const d = boundedEditDistance(term, t, k);
         if (
           d >= 1 &&
@@ -563,7 +367,7 @@ export function bruteForceBm25f(s: Bm25fSearch): SearchResult {
       }
       if (best) fuzzy.push(best);
     }
-    const c = candidateOf(r, ctx, fuzzy, history, gen);
+    const c = explain(r, ctx, fuzzy, history, gen);
     if (c.score > 0) scored.push(c);
   });
   scored.sort(compareCandidates);
@@ -572,63 +376,6 @@ export function bruteForceBm25f(s: Bm25fSearch): SearchResult {
     policy: policy.id,
     query: '',
     candidates: scored.slice(0, limit),
-  };
-}
-
-function candidateOf(
-  row: Bm25fRow,
-  ctx: QueryContext,
-  fuzzy: readonly FuzzyMatch[],
-  history: HistoryFn,
-  gen: PublishedGeneration,
-): Candidate {
-  const fwd = forwardOfTerms(row.fwd, row.body_terms, ctx.q.terms);
-  const u = ctx.usage.byRow.get(row.rowid);
-  const tf = ctx.q.terms.map((t, i): PerField => {
-    const c = fwd.tf[i]!;
-    return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
-  });
-  const nameTerms = fwd.nameTerms;
-  const queryTerms = new Set(ctx.q.terms);
-  const matched = u
-    ? u.examples
-        .filter((e) => [...e.terms].some((t) => queryTerms.has(t)))
-        .slice(0, 3)
-        .map((e) => e.query)
-    : [];
-  // Fuzzy matches in query order, as the explanation lists them.
-  const order = new Map(ctx.q.tokens.map((t, i) => [t, i] as const));
-  const sortedFuzzy = [...fuzzy].sort(
-    (a, b) => order.get(a.query_token)! - order.get(b.query_token)!,
-  );
-  const h = history(row.skill_id);
-  const explanation = scoreV3({
-    queryTokens: ctx.q.tokens,
-    queryTerms: ctx.q.terms,
-    droppedTokens: ctx.q.dropped,
-    docs: ctx.docs,
-    avgLens: ctx.avgLens,
-    lens: [row.len_n, row.len_k, row.len_d, row.len_b, u?.len ?? 0],
-    df: ctx.df,
-    tf,
-    nameTerms,
-    fuzzy: sortedFuzzy,
-    usageExamples: u?.examples.length ?? 0,
-    usageMatched: matched,
-    suggestions: h.suggestions,
-    fetches: h.fetches,
-    state: row.state as SkillState,
-  });
-  return {
-    skill_id: row.skill_id,
-    skill_version: row.skill_version,
-    revision_id: row.revision_id,
-    catalog_generation: gen.catalog_generation,
-    name: row.name,
-    description: row.description,
-    state: row.state as SkillState,
-    score: explanation.final,
-    explanation,
   };
 }
 

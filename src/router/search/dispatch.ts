@@ -7,7 +7,15 @@
  */
 import { SkilldexError } from '../../errors.js';
 import type { CatalogReader, PublishedGeneration } from '../../catalog/index.js';
-import { Bm25fCache, UsageIndex, analyzeQuery, bruteForceBm25f, searchBm25f } from './bm25f.js';
+import {
+  Bm25fCache,
+  UsageIndex,
+  analyzeQuery,
+  analyzeQueryV4,
+  bruteForceBm25f,
+  searchBm25f,
+} from './bm25f.js';
+import type { Bm25fPolicy } from './policies/policy.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
 import { policyById } from './policies/index.js';
 import { SHARED } from './policies/shared.js';
@@ -88,7 +96,7 @@ export function searchCatalog(
             cache: cache.bm25f,
             generation,
             policy,
-            query: analyzeQuery(request.query),
+            query: analyzeFor(policy, request.query),
             limit,
             includeDeprecated,
             history,
@@ -133,7 +141,7 @@ export function bruteForceSearch(
             cache: new Bm25fCache(),
             generation,
             policy,
-            query: analyzeQuery(request.query),
+            query: analyzeFor(policy, request.query),
             limit,
             includeDeprecated,
             history,
@@ -156,4 +164,9 @@ export function bruteForceSearch(
 function usageOf(source: UsageSource | undefined, generation: PublishedGeneration): UsageIndex {
   if (source === undefined) return UsageIndex.EMPTY;
   return typeof source === 'function' ? source(generation) : source;
+}
+
+// A request as the policy's index reads it.
+function analyzeFor(policy: Bm25fPolicy, query: unknown) {
+  return policy.index === 'v4' ? analyzeQueryV4(query) : analyzeQuery(query);
 }

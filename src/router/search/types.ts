@@ -3,6 +3,7 @@
  * BM25F search engines without either importing the other.
  */
 import type { Bm25fExplanation } from './policies/bm25f-v3.js';
+import type { Bm25fV4Explanation } from './policies/bm25f-v4.js';
 import type { ScoreExplanation, SkillState } from './policies/types.js';
 
 /** A skill_search request. */
@@ -31,7 +32,7 @@ export interface Candidate {
   readonly state: SkillState;
   readonly score: number;
   /** Every component of the score, in the shape of the candidate's policy (docs/ranking.md). */
-  readonly explanation: ScoreExplanation | Bm25fExplanation;
+  readonly explanation: ScoreExplanation | Bm25fExplanation | Bm25fV4Explanation;
 }
 
 /** The skill_search result. */

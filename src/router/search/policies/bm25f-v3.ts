@@ -248,4 +248,8 @@ export function scoreV3(f: V3Features): Bm25fExplanation {
 }
 
 /** v3 as a policy. */
-export const BM25F_V3: Bm25fPolicy = Object.freeze({ kind: 'bm25f', id: POLICY_V3_ID });
+export const BM25F_V3: Bm25fPolicy = Object.freeze({
+  kind: 'bm25f',
+  id: POLICY_V3_ID,
+  index: 'v3',
+});

@@ -6,6 +6,7 @@ import { SkilldexError } from '../../../errors.js';
 import { HYBRID_LEXICAL_V1 } from './hybrid-lexical-v1.js';
 import { HYBRID_LEXICAL_V2 } from './hybrid-lexical-v2.js';
 import { BM25F_V3 } from './bm25f-v3.js';
+import { BM25F_V4 } from './bm25f-v4.js';
 import type { Policy } from './policy.js';
 
 /** Every known policy, by id. */
@@ -13,13 +14,15 @@ export const POLICIES: ReadonlyMap<string, Policy> = new Map<string, Policy>([
   [HYBRID_LEXICAL_V1.id, HYBRID_LEXICAL_V1],
   [HYBRID_LEXICAL_V2.id, HYBRID_LEXICAL_V2],
   [BM25F_V3.id, BM25F_V3],
+  [BM25F_V4.id, BM25F_V4],
 ]);
 
 /**
- * The policy new catalogs are published under: bm25f.v3, which ranks best on the dev split and
- * learns from use (docs/ranking.md §8). v1 and v2 stay selectable with `--policy` and rank as before.
+ * The policy new catalogs are published under: bm25f.v4, tuned on real skills and their authors'
+ * trigger requests (docs/ranking.md §10). v1, v2 and v3 stay selectable with `--policy` and rank as
+ * before.
  */
-export const DEFAULT_POLICY_ID = BM25F_V3.id;
+export const DEFAULT_POLICY_ID = BM25F_V4.id;
 
 /** The policy `id`; CATALOG_TOO_NEW when a catalog names one this skilldex does not know. */
 export function policyById(id: string): Policy {

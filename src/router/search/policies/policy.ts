@@ -29,10 +29,15 @@ export interface RankingPolicy {
   score(features: Features): ScoreExplanation;
 }
 
-/** A BM25F policy (v3): scored over the catalog's postings (src/router/search/bm25f.ts). */
+/**
+ * A BM25F policy (v3, v4): scored over the catalog's postings (src/router/search/bm25f.ts), which a
+ * catalog builds for the policy's index kind (src/catalog/documents-v4.ts).
+ */
 export interface Bm25fPolicy {
   readonly kind: 'bm25f';
   readonly id: string;
+  /** The index the policy scores over: v3's terms, or v4's (CJK bigrams, boundaries, template lines). */
+  readonly index: 'v3' | 'v4';
 }
 
 /** Any ranking policy; the search engine dispatches on `kind`, never on an id. */

@@ -107,3 +107,33 @@ export function round(x: number): number {
 export function clamp(x: number, lo: number, hi: number): number {
   return x < lo ? lo : x > hi ? hi : x;
 }
+
+/** One number per BM25F field: name, keywords, description, body, usage. */
+export type PerField = readonly [number, number, number, number, number];
+
+/**
+ * BM25F's length-normalised, weighted frequency of one term over the fields (Robertson &
+ * Zaragoza's tf~): Σ_f w_f · tf_f / (1 − b_f + b_f · len_f / avglen_f). A field with no average
+ * length counts its length against 1.
+ */
+export function bm25fFrequency(
+  tf: PerField,
+  lens: PerField,
+  avgLens: PerField,
+  weights: PerField,
+  b: PerField,
+): number {
+  let x = 0;
+  for (let f = 0; f < 5; f++) {
+    const t = tf[f]!;
+    if (t === 0) continue;
+    const avg = avgLens[f]! > 0 ? avgLens[f]! : 1;
+    x += (weights[f]! * t) / (1 - b[f]! + (b[f]! * lens[f]!) / avg);
+  }
+  return x;
+}
+
+/** BM25's inverse document frequency of a term in `df` of `docs` documents (always > 0). */
+export function bm25Idf(df: number, docs: number): number {
+  return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+}

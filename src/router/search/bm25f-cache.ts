@@ -1,0 +1,245 @@
+/**
+ * What the BM25F engine (bm25f.ts) keeps between searches: the usage field built from a snapshot
+ * of the usage examples (`UsageIndex`, per index kind, since v3 and v4 read text differently), and
+ * per published generation the row statistics, the fuzzy vocabulary, the most
+ * recently used postings lists and the served rows of skills with examples (`Bm25fCache`), all
+ * dropped when the generation's snapshot key changes, so a new publish — or a rewrite of serving
+ * rows under the same sequence — is never answered from an older cache.
+ */
+import { SkilldexError } from '../../errors.js';
+import {
+  postingTerms,
+  postingsFromRows,
+  postingsOfTerms,
+  postingsRead,
+  servingDocsOf,
+  servingRowidsOf,
+  type CatalogReader,
+  type FirstRead,
+  type IndexKind,
+  type PublishedGeneration,
+  type ServingDocs,
+  type TermPostings,
+  type UsageExample,
+} from '../../catalog/index.js';
+import { analyzeTerms, analyzeTermsV4 } from '../../text/index.js';
+import { FuzzyIndex } from './fuzzy.js';
+import { analyzeQuery, analyzeQueryV4 } from './query-analysis.js';
+
+/** One skill's learned usage: its examples, their terms, and the field's term frequencies. */
+export interface SkillUsage {
+  readonly examples: readonly { readonly query: string; readonly terms: ReadonlySet<string> }[];
+  readonly tf: ReadonlyMap<string, number>;
+  readonly len: number;
+}
+
+/** The usage field of every skill with examples, built from a snapshot of the telemetry file. */
+export class UsageIndex {
+  private readonly queries = new Map<string, string[]>();
+  private readonly byKind = new Map<IndexKind, Map<string, SkillUsage>>();
+
+  constructor(examples: readonly UsageExample[]) {
+    for (const e of examples) {
+      const l = this.queries.get(e.skill_id);
+      if (l) l.push(e.query);
+      else this.queries.set(e.skill_id, [e.query]);
+    }
+  }
+
+  /** Skills with examples. */
+  get size(): number {
+    return this.queries.size;
+  }
+
+  /** Each skill's usage field, its examples analysed as the `kind` index reads text (built once). */
+  fields(kind: IndexKind): ReadonlyMap<string, SkillUsage> {
+    let out = this.byKind.get(kind);
+    if (out) return out;
+    out = new Map();
+    const analyze = kind === 'v4' ? analyzeTermsV4 : analyzeTerms;
+    for (const [id, queries] of this.queries) {
+      const tf = new Map<string, number>();
+      let len = 0;
+      const examples = queries.map((query) => {
+        const terms = analyze(query);
+        len += terms.length;
+        for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+        return { query, terms: new Set(terms) };
+      });
+      out.set(id, { examples, tf, len });
+    }
+    this.byKind.set(kind, out);
+    return out;
+  }
+
+  /** An index with no examples. */
+  static readonly EMPTY = new UsageIndex([]);
+}
+
+/**
+ * Most bytes of postings lists a Bm25fCache keeps (32 MiB). At 100,000 skills the lists of the
+ * commonest terms are 100–300 KB each; a query stream with Zipf-distributed words asks mostly for
+ * the few hundred of those, which fit, while a rare term's list is a few bytes.
+ */
+export const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
+
+// What a cached "no document has this term" costs against the budget, in bytes.
+const ABSENT_TERM_BYTES = 64;
+
+/** A search's first read (Bm25fCache.firstRead): the terms asked for and the statement. */
+export interface Prefetch {
+  readonly terms: readonly string[];
+  readonly read: FirstRead;
+}
+
+/** The terms of a Prefetch with the rows its read returned. */
+export interface PrefetchRows {
+  readonly terms: readonly string[];
+  readonly rows: readonly unknown[];
+}
+
+/** The served rows of the skills with usage examples, and the usage field's average length. */
+export interface ResolvedUsage {
+  readonly byRow: Map<number, SkillUsage>;
+  readonly avgLen: number;
+}
+
+/** Per-generation state kept between BM25F searches (see the file header). */
+export class Bm25fCache {
+  private snapshot = '';
+  // The index kind of the last generation searched: what firstRead analyses a query for.
+  private kind: IndexKind = 'v4';
+  private docs: ServingDocs | undefined;
+  private fuzzy: FuzzyIndex | undefined;
+  // Least recently used first (a Map keeps insertion order; a hit moves the term to the end).
+  private postings = new Map<string, TermPostings | null>();
+  private postingBytes = 0;
+  private usage: { index: UsageIndex; resolved: ResolvedUsage } | undefined;
+
+  /** The row statistics of `generation`. */
+  servingDocs(reader: CatalogReader, generation: PublishedGeneration): ServingDocs {
+    this.sync(generation);
+    if (!this.docs) this.docs = servingDocsOf(reader);
+    return this.docs;
+  }
+
+  /** The fuzzy index over the generation's terms (built on first need). */
+  fuzzyIndex(reader: CatalogReader, generation: PublishedGeneration): FuzzyIndex {
+    this.sync(generation);
+    if (!this.fuzzy) this.fuzzy = new FuzzyIndex(postingTerms(reader));
+    return this.fuzzy;
+  }
+
+  /**
+   * What a search for `query` reads with the generation (CatalogReader.readChecked): the postings
+   * of its terms not cached now, analysed for the index kind searched last. Undefined when all
+   * are, or when the query has no term (the search itself then refuses it, after the generation
+   * checks, as it always did).
+   */
+  firstRead(query: unknown): Prefetch | undefined {
+    let terms: readonly string[];
+    try {
+      const q = this.kind === 'v4' ? analyzeQueryV4(query) : analyzeQuery(query);
+      terms = [...q.terms, ...q.excluded.terms];
+    } catch (err) {
+      if (err instanceof SkilldexError && err.code === 'INVALID_QUERY') return undefined;
+      throw err;
+    }
+    const missing = terms.filter((t) => !this.postings.has(t));
+    return missing.length > 0 ? { terms: missing, read: postingsRead(missing) } : undefined;
+  }
+
+  /** Records the index kind of the generation being searched (for the next firstRead). */
+  searching(kind: IndexKind): void {
+    this.kind = kind;
+  }
+
+  /**
+   * The postings of each of `terms` (undefined: no document has it); those not cached in one read.
+   * `seed` holds the rows of a `firstRead` of this search, cached first.
+   */
+  postingsOf(
+    reader: CatalogReader,
+    generation: PublishedGeneration,
+    terms: readonly string[],
+    seed?: PrefetchRows,
+  ): Map<string, TermPostings | undefined> {
+    this.sync(generation);
+    if (seed) {
+      const read = postingsFromRows(seed.rows);
+      for (const t of seed.terms) if (!this.postings.has(t)) this.remember(t, read.get(t));
+    }
+    const out = new Map<string, TermPostings | undefined>();
+    const missing: string[] = [];
+    for (const t of terms) {
+      if (out.has(t)) continue;
+      const hit = this.postings.get(t);
+      if (hit === undefined) {
+        missing.push(t);
+        out.set(t, undefined);
+        continue;
+      }
+      this.postings.delete(t);
+      this.postings.set(t, hit);
+      out.set(t, hit ?? undefined);
+    }
+    if (missing.length === 0) return out;
+    const read = postingsOfTerms(reader, missing);
+    for (const t of missing) {
+      out.set(t, read.get(t));
+      this.remember(t, read.get(t));
+    }
+    return out;
+  }
+
+  // Caches a term's postings (or their absence), dropping the least recently used past the budget.
+  private remember(term: string, p: TermPostings | undefined): void {
+    this.postings.set(term, p ?? null);
+    this.postingBytes += p ? p.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
+    for (const [t, q] of this.postings) {
+      if (this.postingBytes <= POSTINGS_CACHE_BYTES) break;
+      this.postings.delete(t);
+      this.postingBytes -= q ? q.data.byteLength + ABSENT_TERM_BYTES : ABSENT_TERM_BYTES;
+    }
+  }
+
+  /** `usage` resolved against the generation's rows (read once per generation and usage index). */
+  resolvedUsage(
+    reader: CatalogReader,
+    generation: PublishedGeneration,
+    usage: UsageIndex,
+    kind: IndexKind,
+  ): ResolvedUsage {
+    this.sync(generation);
+    if (this.usage?.index !== usage)
+      this.usage = { index: usage, resolved: resolveUsage(reader, usage.fields(kind)) };
+    return this.usage.resolved;
+  }
+
+  private sync(generation: PublishedGeneration): void {
+    if (generation.snapshot === this.snapshot) return;
+    this.snapshot = generation.snapshot;
+    this.docs = undefined;
+    this.fuzzy = undefined;
+    this.postings = new Map();
+    this.postingBytes = 0;
+    this.usage = undefined;
+  }
+}
+
+function resolveUsage(
+  reader: CatalogReader,
+  fields: ReadonlyMap<string, SkillUsage>,
+): ResolvedUsage {
+  const byRow = new Map<number, SkillUsage>();
+  if (fields.size === 0) return { byRow, avgLen: 0 };
+  const rows = servingRowidsOf(reader, [...fields.keys()]);
+  let total = 0;
+  for (const [id, u] of fields) {
+    const r = rows.get(id);
+    if (!r || r.state === 'archived') continue;
+    byRow.set(r.rowid, u);
+    total += u.len;
+  }
+  return { byRow, avgLen: byRow.size > 0 ? total / byRow.size : 0 };
+}

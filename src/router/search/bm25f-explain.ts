@@ -1,0 +1,186 @@
+/**
+ * A BM25F candidate from one serving row (docs/ranking.md §8, §10): the row's stored terms for the
+ * query (v3: `serving.fwd` and the revision's body term counts; v4: `serving.fwd` with the boundary
+ * counts, and the revision's body lines less the generation's template lines) turned into the
+ * policy's features, scored and explained by the policy's own `scoreV3` / `scoreV4`. The fast path
+ * and the brute-force scorer both explain through here, so the two can only differ in which rows
+ * they explain.
+ */
+import {
+  bodyCountsOfTerms,
+  decodeBodyCounts,
+  decodeForward,
+  decodeForwardV4,
+  forwardOfTerms,
+  type Bm25fRow,
+  type IndexKind,
+  type PublishedGeneration,
+  type V4Counts,
+} from '../../catalog/index.js';
+import { analyzeTermsV4, splitBoundaries } from '../../text/index.js';
+import type { ResolvedUsage, SkillUsage } from './bm25f-cache.js';
+import { scoreV3 } from './policies/bm25f-v3.js';
+import { scoreV4 } from './policies/bm25f-v4.js';
+import type { PerField } from './policies/shared.js';
+import type { FuzzyMatch, SkillState } from './policies/types.js';
+import type { AnalyzedQuery } from './query-analysis.js';
+import type { Candidate, HistoryFn } from './types.js';
+
+/** What every candidate of one query shares. */
+export interface Bm25fContext {
+  readonly q: AnalyzedQuery;
+  readonly docs: number;
+  readonly avgLens: PerField;
+  /** Average length of the boundary field (v4). */
+  readonly boundaryAvg: number;
+  /** Per query term, and per excluded term, its document frequency. */
+  readonly df: readonly number[];
+  readonly exclusionDf: readonly number[];
+  readonly usage: ResolvedUsage;
+}
+
+// Up to three of a skill's examples that share a term with the query, in stored order.
+function matchedExamples(u: SkillUsage | undefined, terms: readonly string[]): string[] {
+  if (!u) return [];
+  const queryTerms = new Set(terms);
+  return u.examples
+    .filter((e) => [...e.terms].some((t) => queryTerms.has(t)))
+    .slice(0, 3)
+    .map((e) => e.query);
+}
+
+// Fuzzy matches in query order, as the explanation lists them.
+function inQueryOrder(q: AnalyzedQuery, fuzzy: readonly FuzzyMatch[]): FuzzyMatch[] {
+  const order = new Map(q.tokens.map((t, i) => [t, i] as const));
+  return [...fuzzy].sort((a, b) => order.get(a.query_token)! - order.get(b.query_token)!);
+}
+
+function candidate(
+  row: Bm25fRow,
+  gen: PublishedGeneration,
+  explanation: Candidate['explanation'] & { final: number },
+): Candidate {
+  return {
+    skill_id: row.skill_id,
+    skill_version: row.skill_version,
+    revision_id: row.revision_id,
+    catalog_generation: gen.catalog_generation,
+    name: row.name,
+    description: row.description,
+    state: row.state as SkillState,
+    score: explanation.final,
+    explanation,
+  };
+}
+
+/** A v3 candidate (scoreV3 over the row's forward terms). */
+export function explainV3(
+  row: Bm25fRow,
+  ctx: Bm25fContext,
+  fuzzy: readonly FuzzyMatch[],
+  history: HistoryFn,
+  gen: PublishedGeneration,
+): Candidate {
+  const fwd = forwardOfTerms(row.fwd, row.body_terms, ctx.q.terms);
+  const u = ctx.usage.byRow.get(row.rowid);
+  const tf = ctx.q.terms.map((t, i): PerField => {
+    const c = fwd.tf[i]!;
+    return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
+  });
+  const h = history(row.skill_id);
+  const explanation = scoreV3({
+    queryTokens: ctx.q.tokens,
+    queryTerms: ctx.q.terms,
+    droppedTokens: ctx.q.dropped,
+    docs: ctx.docs,
+    avgLens: ctx.avgLens,
+    lens: [row.len_n, row.len_k, row.len_d, row.len_b, u?.len ?? 0],
+    df: ctx.df,
+    tf,
+    nameTerms: fwd.nameTerms,
+    fuzzy: inQueryOrder(ctx.q, fuzzy),
+    usageExamples: u?.examples.length ?? 0,
+    usageMatched: matchedExamples(u, ctx.q.terms),
+    suggestions: h.suggestions,
+    fetches: h.fetches,
+    state: row.state as SkillState,
+  });
+  return candidate(row, gen, explanation);
+}
+
+/** Every term of a row with its per-field counts (name, keywords, description, body, boundary). */
+export function termsOfRow(row: Bm25fRow, kind: IndexKind): Map<string, V4Counts> {
+  if (kind === 'v4') return decodeForwardV4(row.fwd, decodeBodyCounts(bodyOfV4(row)));
+  const out = new Map<string, V4Counts>();
+  for (const [t, c] of Object.entries(decodeForward(row.fwd, row.body_terms)))
+    out.set(t, [c[0], c[1], c[2], c[3], 0]);
+  return out;
+}
+
+/** A v4 candidate (scoreV4 over the row's forward terms, body lines and boundary clauses). */
+export function explainV4(
+  row: Bm25fRow,
+  ctx: Bm25fContext,
+  fuzzy: readonly FuzzyMatch[],
+  history: HistoryFn,
+  gen: PublishedGeneration,
+): Candidate {
+  // Only the query's and the excluded words' counts: the row's name, keywords, description and
+  // boundary terms from serving.fwd, its body's looked up in its stored counts.
+  const wanted = [...ctx.q.terms, ...ctx.q.excluded.terms];
+  const head = JSON.parse(row.fwd) as Record<string, number[]>;
+  const body = bodyCountsOfTerms(bodyOfV4(row), wanted);
+  const terms = new Map<string, V4Counts>();
+  wanted.forEach((t, i) => {
+    const c = Object.hasOwn(head, t) ? head[t]! : undefined;
+    terms.set(t, [c?.[0] ?? 0, c?.[1] ?? 0, c?.[2] ?? 0, body[i]!, c?.[3] ?? 0]);
+  });
+  const u = ctx.usage.byRow.get(row.rowid);
+  const counts = (t: string): V4Counts => terms.get(t) ?? [0, 0, 0, 0, 0];
+  const perField = (t: string): PerField => {
+    const c = counts(t);
+    return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
+  };
+  const nameTerms = new Set<string>();
+  for (const t in head) if (head[t]![0]! > 0) nameTerms.add(t);
+  const clauses = splitBoundaries(row.description).boundary;
+  const h = history(row.skill_id);
+  const explanation = scoreV4({
+    queryTokens: ctx.q.tokens,
+    queryTerms: ctx.q.terms,
+    querySequence: ctx.q.sequence,
+    droppedTokens: ctx.q.dropped,
+    docs: ctx.docs,
+    avgLens: ctx.avgLens,
+    lens: [row.len_n, row.len_k, row.len_d, row.len_b, u?.len ?? 0],
+    df: ctx.df,
+    tf: ctx.q.terms.map(perField),
+    nameTerms,
+    nameSequence: analyzeTermsV4(row.name),
+    fuzzy: inQueryOrder(ctx.q, fuzzy),
+    usageExamples: u?.examples.length ?? 0,
+    usageMatched: matchedExamples(u, ctx.q.terms),
+    suggestions: h.suggestions,
+    fetches: h.fetches,
+    state: row.state as SkillState,
+    boundary: {
+      clauses: clauses === '' ? [] : clauses.split('\n'),
+      tf: ctx.q.terms.map((t) => counts(t)[4]),
+      len: row.len_x,
+      avgLen: ctx.boundaryAvg,
+    },
+    exclusion: {
+      tokens: ctx.q.excluded.tokens,
+      terms: ctx.q.excluded.terms,
+      df: ctx.exclusionDf,
+      tf: ctx.q.excluded.terms.map(perField),
+    },
+  });
+  return candidate(row, gen, explanation);
+}
+
+// A v4 row's body counts: without template lines where the generation took some out, else the
+// revision's own.
+function bodyOfV4(row: Bm25fRow): string | null {
+  return row.body_tf ?? row.body_v4;
+}

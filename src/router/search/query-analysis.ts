@@ -1,0 +1,176 @@
+/**
+ * How the BM25F policies read a request (docs/ranking.md §8, §10): words split at identifier
+ * boundaries, stop-words out, request filler, bare numbers and single characters out unless nothing
+ * else is left (each dropped word listed with its reason), at most MAX_QUERY_TOKENS distinct terms.
+ * v3 stems every word; v4 turns CJK runs into character bigrams and sets apart the words a request
+ * excludes ("no video", "不需要 …": text/boundaries.ts). Pure; INVALID_QUERY for a request that
+ * is not a string, is too long, or has no word left.
+ */
+import { SkilldexError } from '../../errors.js';
+import {
+  cjkTerms,
+  hasCjk,
+  identifierTokens,
+  isStopWord,
+  analyzeTermsV4,
+  splitQueryNegation,
+  stem,
+} from '../../text/index.js';
+import type { DroppedToken } from './policies/bm25f-v3.js';
+import { REQUEST_FILLER, SHARED } from './policies/shared.js';
+import { MAX_QUERY_CHARS } from './query.js';
+
+/** A query as a BM25F policy scores it. */
+export interface AnalyzedQuery {
+  /** Distinct scoring words (v4: a CJK bigram is its own word) and their terms, aligned. */
+  readonly tokens: readonly string[];
+  readonly terms: readonly string[];
+  readonly dropped: readonly DroppedToken[];
+  /** v4: the request's terms in order, repeats kept (the name phrase is looked for here). */
+  readonly sequence: readonly string[];
+  /** v4: the words the request excludes, and their terms (none of them among `terms`), aligned. */
+  readonly excluded: { readonly tokens: readonly string[]; readonly terms: readonly string[] };
+}
+
+const NO_EXCLUSION = Object.freeze({ tokens: [] as string[], terms: [] as string[] });
+
+// A word of digits only (any script's); ASCII words skip the Unicode class (built on first use).
+const isNumeral = (w: string): boolean =>
+  /^[0-9]+$/.test(w) || (/[^\x00-\x7f]/.test(w) && /^\p{N}+$/u.test(w));
+
+function checkQuery(query: unknown): string {
+  if (typeof query !== 'string')
+    throw new SkilldexError('INVALID_QUERY', 'query must be a string', { query: String(query) });
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new SkilldexError(
+      'INVALID_QUERY',
+      `query is ${query.length} characters, over the limit of ${MAX_QUERY_CHARS}`,
+      { length: query.length },
+    );
+  }
+  return query;
+}
+
+// The scoring words of `words` (stop-words, filler, numbers and single characters dropped with
+// their reason, unless only those are left) as distinct (token, term) pairs, at most
+// MAX_QUERY_TOKENS; `termsOf` gives a word's terms (v3: its stem; v4: bigrams for a CJK run).
+// `cjkWords` (v4): a one-character CJK word is a word, not a stray character.
+function scoringWords(
+  words: readonly string[],
+  termsOf: (w: string) => readonly string[],
+  cjkWords: boolean,
+): { tokens: string[]; terms: string[]; dropped: DroppedToken[] } {
+  const dropped: DroppedToken[] = [];
+  const signal: string[] = [];
+  const weak: string[] = [];
+  for (const w of words) {
+    if (isStopWord(w)) dropped.push({ token: w, reason: 'stop-word' });
+    else if (REQUEST_FILLER.has(w)) weak.push(w);
+    else if (isNumeral(w)) weak.push(w);
+    else if (w.length === 1 && !(cjkWords && hasCjk(w))) weak.push(w);
+    else signal.push(w);
+  }
+  const reasonOf = (w: string): DroppedToken['reason'] =>
+    REQUEST_FILLER.has(w) ? 'filler' : isNumeral(w) ? 'number' : 'single-character';
+  // A query made only of filler or numbers still searches for what it has.
+  const chosen = signal.length > 0 ? signal : weak;
+  if (signal.length > 0) for (const w of weak) dropped.push({ token: w, reason: reasonOf(w) });
+  const tokens: string[] = [];
+  const terms: string[] = [];
+  for (const w of chosen) {
+    for (const t of termsOf(w)) {
+      if (terms.includes(t)) continue;
+      if (terms.length >= SHARED.MAX_QUERY_TOKENS) {
+        dropped.push({ token: cjkWords && hasCjk(w) ? t : w, reason: 'over-limit' });
+        continue;
+      }
+      tokens.push(cjkWords && hasCjk(w) ? t : w);
+      terms.push(t);
+    }
+  }
+  return { tokens, terms, dropped };
+}
+
+function noWordLeft(query: string): SkilldexError {
+  return new SkilldexError(
+    'INVALID_QUERY',
+    `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`,
+    { query: query.slice(0, 200) },
+  );
+}
+
+/** Analyses a query for v3: identifier-split words, each scoring word as its Porter stem. */
+export function analyzeQuery(query: unknown): AnalyzedQuery {
+  const text = checkQuery(query);
+  const words = [...new Set(identifierTokens(text))];
+  const { tokens, terms, dropped } = scoringWords(words, (w) => [stem(w)], false);
+  if (terms.length === 0) throw noWordLeft(text);
+  return { tokens, terms, dropped, sequence: terms, excluded: NO_EXCLUSION };
+}
+
+// The words of `text` for v4: CJK runs cut out of their tokens (text/cjk.ts), other words as v3.
+function wordsV4(text: string): string[] {
+  const out: string[] = [];
+  for (const t of identifierTokens(text)) {
+    if (!hasCjk(t)) out.push(t);
+    else for (const part of cjkParts(t)) out.push(part);
+  }
+  return [...new Set(out)];
+}
+
+// A token holding CJK characters as its CJK runs and its other letters and digits, in order.
+function cjkParts(token: string): string[] {
+  const out: string[] = [];
+  let run = '';
+  let other = '';
+  for (const ch of token) {
+    if (hasCjk(ch)) {
+      if (other !== '') out.push(other);
+      other = '';
+      run += ch;
+    } else {
+      if (run !== '') out.push(run);
+      run = '';
+      other += ch;
+    }
+  }
+  if (run !== '') out.push(run);
+  if (other !== '') out.push(other);
+  return out;
+}
+
+// A v4 word's terms: a CJK run's bigrams, any other word's stem.
+const termsV4 = (w: string): readonly string[] => (hasCjk(w) ? cjkTerms(w) : [stem(w)]);
+
+/**
+ * Analyses a query for v4: the excluded spans set apart first (their words score against the
+ * skills that have them, never for them), then the wanted text's words as v3 reads them, except
+ * that a CJK run contributes its character bigrams.
+ */
+export function analyzeQueryV4(query: unknown): AnalyzedQuery {
+  const text = checkQuery(query);
+  const split = splitQueryNegation(text);
+  const { tokens, terms, dropped } = scoringWords(wordsV4(split.wanted), termsV4, true);
+  if (terms.length === 0) throw noWordLeft(text);
+  const excludedTokens: string[] = [];
+  const excludedTerms: string[] = [];
+  if (split.excluded !== '') {
+    const wanted = new Set(terms);
+    for (const w of wordsV4(split.excluded)) {
+      if (isStopWord(w) || REQUEST_FILLER.has(w) || isNumeral(w)) continue;
+      for (const t of termsV4(w)) {
+        if (wanted.has(t) || excludedTerms.includes(t)) continue;
+        if (excludedTerms.length >= SHARED.MAX_QUERY_TOKENS) break;
+        excludedTokens.push(hasCjk(w) ? t : w);
+        excludedTerms.push(t);
+      }
+    }
+  }
+  return {
+    tokens,
+    terms,
+    dropped,
+    sequence: analyzeTermsV4(split.wanted),
+    excluded: { tokens: excludedTokens, terms: excludedTerms },
+  };
+}
