@@ -125,6 +125,11 @@ export const ERROR_CODES = {
     when: '`rollback` names a generation (sequence number or id prefix) the catalog never published',
     hint: 'see skilldex generations for the sequence numbers and ids',
   },
+  EXAMPLE_NOT_FOUND: {
+    exit: 1,
+    when: '`forget --example ID` names a usage example no row has (never stored, or already forgotten)',
+    hint: 'see skilldex usage list for the example ids',
+  },
   // The fetch contract (docs/integration.md §3).
   CATALOG_GENERATION_MISMATCH: {
     exit: 3,

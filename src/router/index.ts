@@ -90,12 +90,24 @@ export {
 export type { Bm25fPolicy, Policy } from './search/policies/policy.js';
 export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search/bm25f.js';
 export {
+  DEFAULT_USAGE_LIST_LIMIT,
+  checkExampleSource,
+  exampleCountsOf,
   forgetExamples,
   learnExamples,
+  listExamples,
   parseExampleLines,
   type ForgetReport,
   type LearnReport,
+  type UsageListReport,
 } from './learning/learn.js';
+export {
+  LEARN_HOSTS,
+  checkLearnHost,
+  learnFromHost,
+  type HostLearnOptions,
+  type HostLearnReport,
+} from './learning/learn-host.js';
 export {
   DEFAULT_RECENT_REVISIONS,
   SUGGESTION_MAX_DISTANCE,
