@@ -496,6 +496,7 @@ function registerSearch(program: Command, ctx: CliContext): void {
               telemetry: telemetryOn(o),
               usage: usageEnabled(o.usage, ctx.io.env),
               recordSuggestions: o.record === true,
+              origin: { client: 'cli' },
             });
             try {
               if (o.batch !== undefined) {
@@ -574,7 +575,12 @@ function registerFetch(program: Command, ctx: CliContext): void {
           const { Router } = await import('../router/index.js');
           return namingCatalog(catalogOf(o), () => {
             checkOneId(cmd);
-            const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
+            // One `skilldex fetch` is one session of the `cli` client (docs/ranking.md §9).
+            const router = new Router({
+              catalog: catalogOf(o),
+              telemetry: telemetryOn(o),
+              origin: { client: 'cli' },
+            });
             try {
               const r = router.fetch({
                 skill_id: id,
