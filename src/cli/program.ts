@@ -74,7 +74,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   ...ROUTER_COMMANDS,
   { names: ['mcp'], register: registerMcp },
   { names: ['enrich'], register: registerEnrich },
-  { names: ['learn', 'forget'], register: registerLearn },
+  { names: ['learn', 'usage', 'forget'], register: registerLearn },
   { names: ['lint'], register: registerLint },
   { names: ['serve'], register: registerServe },
   { names: ['config'], register: registerConfig },

@@ -212,6 +212,11 @@ export function parseClaudeCodeTranscript(
   };
 }
 
+// A Codex prompt as kept: its `$skill` mentions removed (they name the skill, not the need).
+function codexPrompt(text: string): string {
+  return cleanPrompt(text.replace(/(^|\s)\$[A-Za-z0-9][\w.:-]*/g, ' '));
+}
+
 // `<skill><name>N</name><path>P</path>…`: the message Codex adds for a `$skill` mention.
 function codexMention(text: string): string | undefined {
   if (!text.trimStart().startsWith('<skill>')) return undefined;
@@ -250,7 +255,7 @@ export function parseCodexRollout(text: string, options: TranscriptOptions): Tra
     if (type === 'session_meta') {
       session = str(p['id']) ?? session;
     } else if (type === 'event_msg' && p['type'] === 'user_message') {
-      const m = cleanPrompt(str(p['message']) ?? '');
+      const m = codexPrompt(str(p['message']) ?? '');
       if (m !== '') prompt = m;
     } else if (type === 'response_item' && p['type'] === 'message' && p['role'] === 'user') {
       const items = Array.isArray(p['content']) ? p['content'].map(obj) : [];
@@ -259,7 +264,7 @@ export function parseCodexRollout(text: string, options: TranscriptOptions): Tra
         const skill = codexMention(t);
         if (skill !== undefined)
           out.add({ key: `${session}:${line}`, skill, prompt, session, at, via: 'mention' });
-        else if (!t.trimStart().startsWith('<') && cleanPrompt(t) !== '') prompt = cleanPrompt(t);
+        else if (!t.trimStart().startsWith('<') && codexPrompt(t) !== '') prompt = codexPrompt(t);
       }
     } else if (
       type === 'response_item' &&
