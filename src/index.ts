@@ -100,6 +100,7 @@ export {
   EXAMPLE_SOURCES,
   FETCH_FULL_WEIGHT_SESSIONS,
   exampleWeight,
+  listUsage,
   type CatalogStatus,
   type DriftedFile,
   type GenerationCounts,
