@@ -67,7 +67,7 @@ describe('skill page: usage examples', () => {
     ]);
     expect(await page.locator('#skill-examples img').count()).toBe(0);
     expect(
-      await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+      await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned),
     ).toBeUndefined();
     expect(problems).toEqual([]);
     await page.close();
