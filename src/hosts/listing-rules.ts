@@ -113,6 +113,8 @@ export interface CutLoss {
 /** One skill's fate in the listing. */
 export interface ListedEntry {
   readonly id: string;
+  /** The skill's SKILL.md path (what tells two skills of one name apart). */
+  readonly path: string;
   readonly outcome: ListingOutcome;
   /** Characters of its full entry text (description, plus `when_to_use` on Claude Code). */
   readonly text_chars: number;
@@ -209,24 +211,37 @@ export function codexDescription(description: string): {
   return { full, shown: chars.slice(0, max - suffix.length).join('') + suffix, capped: true };
 }
 
-const TRIGGER =
-  /"[^"\n]{2,80}"|“[^”\n]{2,80}”|'[^'\n]{3,80}'|\b(?:use (?:this )?(?:skill )?(?:when|for|if|whenever)|triggers? (?:on|when)|when the user)\b[^.;\n]*/gi;
+const QUOTED = /"[^"\n]{2,80}"|“[^”\n]{2,80}”|'[^'\n]{3,80}'/g;
+const USE_WHEN =
+  /\b(?:use (?:this )?(?:skill )?(?:when|for|if|whenever)|triggers? (?:on|when)|when the user)\b[^.;\n]*/gi;
 const NEGATIVE =
-  /\b(?:do not|don['’]t|never) (?:use|trigger|invoke)\b[^.;\n]*|\bnot for\b[^.;\n]*|\bNOT (?:for|when)\b[^.;\n]*/g;
+  /\b(?:do not|don['’]t|never) (?:use|trigger|invoke)\b[^.;\n]*|\bnot (?:for|when)\b[^.;\n]*/gi;
 
-/** What of `text` a cut after `keptChars` characters loses (phrases that end beyond the cut). */
+/**
+ * What of `text` a cut after `keptChars` characters loses: the trigger phrases (quoted phrases,
+ * "use when / triggers on" clauses) and the "do not use / not for" clauses that end after the cut.
+ */
 export function cutLoss(text: string, keptChars: number): CutLoss {
-  const lost = (re: RegExp): string[] => {
-    const out: string[] = [];
-    for (const m of text.matchAll(re))
-      if (m.index + m[0].length > keptChars) out.push(m[0].trim().slice(0, 120));
-    return out;
-  };
+  const spans = (re: RegExp): { at: number; end: number; text: string }[] =>
+    [...text.matchAll(re)].map((m) => ({
+      at: m.index,
+      end: m.index + m[0].length,
+      text: m[0].trim(),
+    }));
+  const negatives = spans(NEGATIVE);
+  // A "use for" inside "do not use for" is the negative clause, not a trigger.
+  const inNegative = (x: { at: number; end: number }): boolean =>
+    negatives.some((n) => x.at >= n.at && x.at < n.end);
+  const triggers = [...spans(USE_WHEN), ...spans(QUOTED)]
+    .filter((x) => !inNegative(x))
+    .sort((a, b) => a.at - b.at || b.end - a.end);
+  const lost = (xs: { end: number; text: string }[]): string[] =>
+    xs.filter((x) => x.end > keptChars).map((x) => x.text.slice(0, 120));
   return {
     kept_chars: Math.min(keptChars, text.length),
     lost_chars: Math.max(0, text.length - keptChars),
-    lost_triggers: lost(TRIGGER),
-    lost_negatives: lost(NEGATIVE),
+    lost_triggers: lost(triggers),
+    lost_negatives: lost(negatives),
   };
 }
 
@@ -284,15 +299,17 @@ export function claudeCodeListing(
   }
   let total = newlines;
   const entries: ListedEntry[] = skills.map((s) => {
-    if (s.visibility === 'hidden') return { id: s.id, outcome: 'hidden', text_chars: 0, cost: 0 };
+    if (s.visibility === 'hidden')
+      return { id: s.id, path: s.path, outcome: 'hidden', text_chars: 0, cost: 0 };
     const t = texts.get(s.id)!;
     const full = [...t.full].length;
     if (granted.has(s.id)) {
       const cost = nameLine(s) + descPart(s);
       total += cost;
-      if (!t.capped) return { id: s.id, outcome: 'full', text_chars: full, cost };
+      if (!t.capped) return { id: s.id, path: s.path, outcome: 'full', text_chars: full, cost };
       return {
         id: s.id,
+        path: s.path,
         outcome: 'truncated',
         text_chars: full,
         cost,
@@ -301,7 +318,14 @@ export function claudeCodeListing(
     }
     const cost = nameLine(s);
     total += cost;
-    return { id: s.id, outcome: 'name-only', text_chars: full, cost, loss: cutLoss(t.full, 0) };
+    return {
+      id: s.id,
+      path: s.path,
+      outcome: 'name-only',
+      text_chars: full,
+      cost,
+      loss: cutLoss(t.full, 0),
+    };
   });
   return {
     host: 'claude-code',
@@ -400,6 +424,7 @@ function codexEntries(
     if (n === undefined)
       return {
         id: l.skill.id,
+        path: l.skill.path,
         outcome: 'omitted',
         text_chars: text,
         cost: 0,
@@ -409,6 +434,7 @@ function codexEntries(
     if (n === 0 && text > 0)
       return {
         id: l.skill.id,
+        path: l.skill.path,
         outcome: 'name-only',
         text_chars: text,
         cost,
@@ -417,12 +443,13 @@ function codexEntries(
     if (n < [...l.desc.shown].length || l.desc.capped)
       return {
         id: l.skill.id,
+        path: l.skill.path,
         outcome: 'truncated',
         text_chars: text,
         cost,
         loss: cutLoss(l.desc.full, Math.min(n, [...l.desc.shown].length - (l.desc.capped ? 3 : 0))),
       };
-    return { id: l.skill.id, outcome: 'full', text_chars: text, cost };
+    return { id: l.skill.id, path: l.skill.path, outcome: 'full', text_chars: text, cost };
   });
 }
 
@@ -468,9 +495,12 @@ export function codexListing(
     desc: codexDescription(s.description),
     path: s.path,
   }));
-  const entries = codexEntries(plain, codexStages(plain, budget.limit, budget), budget);
+  const stages = codexStages(plain, budget.limit, budget);
+  const entries = codexEntries(plain, stages, budget);
   const fullTotal = plain.reduce((n, l) => n + lineCost(budget, codexLine(l, undefined)), 0);
-  if (entries.some((e) => e.outcome !== 'full')) {
+  // Codex tries aliases only when the budget shortened or omitted something.
+  const budgetCut = stages.some((n, i) => n === undefined || n < [...plain[i]!.desc.shown].length);
+  if (budgetCut) {
     const roots = [...new Set(visible.map((s) => s.root))];
     const table = ['### Skill roots', ...roots.map((r, i) => `- \`r${i}\` = \`${r}\``)];
     const tableCost = table.reduce((n, l) => n + lineCost(budget, l), 0);
@@ -496,7 +526,7 @@ function finish(
 ): ListingResult {
   const hidden: ListedEntry[] = skills
     .filter((s) => s.visibility === 'hidden')
-    .map((s) => ({ id: s.id, outcome: 'hidden', text_chars: 0, cost: 0 }));
+    .map((s) => ({ id: s.id, path: s.path, outcome: 'hidden', text_chars: 0, cost: 0 }));
   const entries = [...visibleEntries, ...hidden.sort(byId)];
   const total = overhead + visibleEntries.reduce((n, e) => n + e.cost, 0);
   return {
