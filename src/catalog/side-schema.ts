@@ -74,7 +74,9 @@ export const SIDE_STEP_2_SQLITE = `
   DROP TABLE usage_examples;
   ALTER TABLE usage_examples_v2 RENAME TO usage_examples;
   CREATE INDEX usage_examples_skill ON usage_examples (skill_id, source, id);
+  CREATE INDEX usage_examples_skill_client ON usage_examples (skill_id, source, client, id);
   CREATE INDEX usage_examples_client ON usage_examples (source, client, id);
+  CREATE INDEX usage_examples_source ON usage_examples (source, id);
   CREATE UNIQUE INDEX usage_examples_key ON usage_examples (key);
   ALTER TABLE events ADD COLUMN source TEXT;
   ALTER TABLE events ADD COLUMN client TEXT;
@@ -91,7 +93,9 @@ export const SIDE_STEP_2_PG = `
     CHECK (source IN ('fetch', 'import', 'host'));
   DROP INDEX IF EXISTS usage_examples_skill;
   CREATE INDEX usage_examples_skill ON usage_examples (skill_id, source, id);
+  CREATE INDEX IF NOT EXISTS usage_examples_skill_client ON usage_examples (skill_id, source, client, id);
   CREATE INDEX IF NOT EXISTS usage_examples_client ON usage_examples (source, client, id);
+  CREATE INDEX IF NOT EXISTS usage_examples_source ON usage_examples (source, id);
   CREATE UNIQUE INDEX IF NOT EXISTS usage_examples_key ON usage_examples (key);
   ALTER TABLE events ADD COLUMN IF NOT EXISTS source TEXT COLLATE "C";
   ALTER TABLE events ADD COLUMN IF NOT EXISTS client TEXT COLLATE "C";
