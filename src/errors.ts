@@ -130,6 +130,16 @@ export const ERROR_CODES = {
     when: '`rollback` names a generation (sequence number or id prefix) the catalog never published',
     hint: 'see skilldex generations for the sequence numbers and ids',
   },
+  ROUTER_SKILL_MISSING: {
+    exit: 2,
+    when: "`listing --apply` would take skills out of a host's listing while the skilldex router skill is not among that host's skills",
+    hint: 'install it first (skilldex init --client claude-code or codex), or pass --force',
+  },
+  EXAMPLE_NOT_FOUND: {
+    exit: 1,
+    when: '`forget --example ID` names a usage example no row has (never stored, or already forgotten)',
+    hint: 'see skilldex usage list for the example ids',
+  },
   // The fetch contract (docs/integration.md §3).
   CATALOG_GENERATION_MISMATCH: {
     exit: 3,
@@ -253,6 +263,8 @@ export const PROBLEM_CODES = {
   PLUGIN_REGISTRY_UNREADABLE:
     'installed_plugins.json is missing or unreadable: no enabled-list filter applied',
   SETTINGS_UNREADABLE: 'settings.json could not be parsed: enabledPlugins ignored',
+  HOST_SETTINGS_UNREADABLE:
+    'a host settings file (Claude Code settings or ~/.claude.json, Codex config.toml, agents/openai.yaml) could not be read: its listing controls are ignored',
   // Cascade (docs/cascade.md).
   MALFORMED_LINE: 'a skill.index line that is not key: keywords',
   STAMP_MISSING: 'no skill.index.sha256 beside the index: overlay untrusted',

@@ -25,6 +25,8 @@ const LAYER: Record<string, number> = {
   fsx: 1,
   skills: 2,
   catalog: 3,
+  // hosts: what the agent hosts show and record (listing budgets, transcripts); lint reuses its rules.
+  hosts: 3.5,
   router: 4,
   cascade: 4,
   substrate: 4,

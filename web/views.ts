@@ -4,6 +4,7 @@
  * builds DOM with `h` (text nodes only); skill bodies go through the token renderer of markdown.ts.
  */
 import { api, errorBox, fmt, h, link } from './dom.js';
+import { examplesSection } from './examples.js';
 import { renderResults, short } from './results.js';
 import type { Policies, SearchResult } from './types.js';
 
@@ -293,6 +294,7 @@ export async function skillView(main: HTMLElement, skillId: string): Promise<voi
           ? h('p', { class: 'empty' }, 'No telemetry for this skill.')
           : usageChart(p.usage),
       ),
+      examplesSection(s.skill_id),
     ),
     h('h2', {}, 'SKILL.md'),
     body,

@@ -21,7 +21,7 @@ import { computeGeneration, type Member } from './generation.js';
 import { listingOf, type ManifestRow } from './file-manifests.js';
 import { manifestIdOf } from './skill-files.js';
 import { isPgLocation } from './location.js';
-import { TELEMETRY_SCHEMA, USAGE_SCHEMA } from './side-schema.js';
+import { migrateSideStore } from './side-migrate.js';
 import { telemetryPathFor } from './telemetry.js';
 
 /** Catalog tables in the order they are copied (parents first). */
@@ -45,7 +45,7 @@ const LATER_TABLES: ReadonlySet<string> = new Set(['file_manifests', 'file_stats
 /** Side tables (telemetry, usage examples). */
 const SIDE_TABLES = ['events', 'counts', 'usage_examples'] as const;
 /** meta keys that belong to the target's own schema, not to the catalog's content. */
-const OWN_META = new Set(['format', 'user_version', 'data_version']);
+const OWN_META = new Set(['format', 'user_version', 'data_version', 'side_version']);
 
 /** What `copyCatalog` did. */
 export interface CopyReport {
@@ -154,7 +154,8 @@ function copySide(from: string, to: string, rows: Record<string, number>): void 
   const src = openSideStore(fromSide, { readonly: true });
   const dst = openSideStore(telemetryPathFor(to));
   try {
-    if (dialectOf(dst) === 'sqlite') dst.exec(TELEMETRY_SCHEMA + USAGE_SCHEMA);
+    // The target's side tables in this code's shape; a source of an older shape fills fewer columns.
+    migrateSideStore(dst);
     dst.transaction(() => {
       for (const t of SIDE_TABLES) {
         if (!hasTable(src, t)) continue;

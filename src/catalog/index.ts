@@ -52,6 +52,7 @@ export {
   telemetryPathFor,
   MAX_CONTEXT_CHARS,
   MAX_EVENT_ROWS,
+  type EventOrigin,
   type SkillHistory,
 } from './telemetry.js';
 export {
@@ -107,19 +108,39 @@ export {
   type TermPostings,
 } from './queries-bm25f.js';
 export {
+  EXAMPLE_SOURCES,
+  FETCH_FULL_WEIGHT_SESSIONS,
+  MAX_LISTED_CLIENTS,
+  exampleWeight,
+  listUsage,
+  readUsage,
+  usageSignature,
+  UsageWatch,
+  type ExampleSource,
+  type UsageExample,
+  type UsageExampleDetail,
+  type UsageSnapshot,
+} from './usage.js';
+export {
   MAX_EXAMPLES_PER_SKILL,
   MAX_EXAMPLE_CHARS,
+  MAX_FETCH_EXAMPLES,
+  MAX_FETCH_EXAMPLES_PER_CLIENT,
+  MAX_FETCH_EXAMPLES_PER_CLIENT_SKILL,
+  MAX_FETCH_EXAMPLES_PER_SKILL,
+  MAX_ORIGIN_CHARS,
+  UNKNOWN_CLIENT,
   addUsageExamples,
   forgetUsage,
   openUsageForWrite,
   pruneUsage,
-  readUsage,
   usageCounts,
-  usageSignature,
-  UsageWatch,
-  type UsageExample,
-  type UsageSnapshot,
-} from './usage.js';
+  type ForgetTarget,
+  type NewUsageExample,
+  type UsageOrigin,
+} from './usage-write.js';
+export { SIDE_VERSION } from './side-schema.js';
+export { normalizeExampleQuery } from './side-migrate.js';
 export {
   allLexicalRows,
   bm25All,

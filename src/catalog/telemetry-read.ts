@@ -74,6 +74,21 @@ export class TelemetryReader {
     );
   }
 
+  /** Fetches per skill, of every skill fetched at least once. */
+  fetchCounts(): Map<string, number> {
+    return this.query(
+      (db) =>
+        new Map(
+          (
+            db
+              .prepare(`SELECT skill_id, fetches FROM counts WHERE fetches > 0 ORDER BY skill_id`)
+              .all() as { skill_id: string; fetches: number }[]
+          ).map((r) => [r.skill_id, r.fetches]),
+        ),
+      new Map<string, number>(),
+    );
+  }
+
   /** Totals over every skill. */
   totals(): { suggestions: number; fetches: number } {
     return this.query(

@@ -2,15 +2,16 @@
  * Telemetry store (docs/integration.md): a separate SQLite file beside the catalog (for a PostgreSQL
  * catalog, tables in its own schema), so the catalog can stay
  * read-only for consumers. Holds `suggestion` events (query hash, skill_id, rank, generation) and
- * `fetch` events (skill_id, revision, generation, context), plus per-skill counts the ranking reads
- * cheaply. Writing telemetry never fails a search or fetch: every failure is swallowed here and
- * counted in `failures`.
+ * `fetch` events (skill_id, revision, generation, context), each with who recorded it (an
+ * EventOrigin: the path — `search`, `hook`, `fetch` — and the client and session), plus per-skill
+ * counts the ranking reads cheaply. Writing telemetry never fails a search or fetch: every failure
+ * is swallowed here and counted in `failures`.
  */
 import { existsSync } from 'node:fs';
 import { insertRows, selectIn } from './batch.js';
 import { openSideStore, type Db } from './db.js';
 import { isPgLocation, locationIdentity } from './location.js';
-import { TELEMETRY_SCHEMA } from './side-schema.js';
+import { migrateSideStore } from './side-migrate.js';
 
 /**
  * The telemetry store that belongs to `catalogFile`: `<name>.telemetry.sqlite` beside it, or for a
@@ -36,6 +37,23 @@ export const MAX_CONTEXT_CHARS = 2_000;
  * events live on there as per-skill totals: about 100,000 rows is some 20 MB of file.
  */
 export const MAX_EVENT_ROWS = 100_000;
+
+/**
+ * Who recorded an event: the path it came through (`search` for a skill_search, `hook` for a
+ * prompt hook's suggestions, `fetch` for a skill_fetch) and the client and session (labels the
+ * client gave or the transport knows; see docs/integration.md §5). Suggestions are counted the
+ * same way whatever their source; the source lets reports tell a hook's suggestions from a search's.
+ */
+export interface EventOrigin {
+  readonly source?: string;
+  readonly client?: string;
+  readonly session?: string;
+}
+
+// An origin label as stored: at most 200 characters, null when absent.
+function originLabel(v: string | undefined): string | null {
+  return v === undefined || v === '' ? null : v.slice(0, 200);
+}
 
 /** A telemetry store; every method is best-effort and never throws. */
 export class TelemetryStore {
@@ -86,8 +104,13 @@ export class TelemetryStore {
     );
   }
 
-  /** Records that `skillIds` were shown, in rank order, for a query. */
-  recordSuggestions(queryHash: string, generation: string, skillIds: readonly string[]): void {
+  /** Records that `skillIds` were shown, in rank order, for a query (by default from a `search`). */
+  recordSuggestions(
+    queryHash: string,
+    generation: string,
+    skillIds: readonly string[],
+    origin: EventOrigin = {},
+  ): void {
     const db = this.current(true);
     if (!db || skillIds.length === 0) return;
     try {
@@ -99,7 +122,17 @@ export class TelemetryStore {
         insertRows(
           db,
           'events',
-          ['kind', 'at', 'query_hash', 'skill_id', 'rank', 'generation'],
+          [
+            'kind',
+            'at',
+            'query_hash',
+            'skill_id',
+            'rank',
+            'generation',
+            'source',
+            'client',
+            'session',
+          ],
           skillIds.map((id, i) => ({
             kind: 'suggestion',
             at,
@@ -107,6 +140,9 @@ export class TelemetryStore {
             skill_id: id,
             rank: i + 1,
             generation,
+            source: originLabel(origin.source) ?? 'search',
+            client: originLabel(origin.client),
+            session: originLabel(origin.session),
           })),
         );
         insertRows(
@@ -124,19 +160,28 @@ export class TelemetryStore {
   }
 
   /** Records a verified fetch. */
-  recordFetch(skillId: string, revisionId: string, generation: string, context: string): void {
+  recordFetch(
+    skillId: string,
+    revisionId: string,
+    generation: string,
+    context: string,
+    origin: EventOrigin = {},
+  ): void {
     const db = this.current(true);
     if (!db) return;
     try {
       db.transaction(() => {
         db.prepare(
-          `INSERT INTO events (kind, at, skill_id, revision_id, generation, context) VALUES ('fetch', ?, ?, ?, ?, ?)`,
+          `INSERT INTO events (kind, at, skill_id, revision_id, generation, context, source, client, session) VALUES ('fetch', ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           this.now().toISOString(),
           skillId,
           revisionId,
           generation,
           context.slice(0, MAX_CONTEXT_CHARS),
+          originLabel(origin.source) ?? 'fetch',
+          originLabel(origin.client),
+          originLabel(origin.session),
         );
         db.prepare(
           `INSERT INTO counts (skill_id, fetches) VALUES (?, 1) ON CONFLICT (skill_id) DO UPDATE SET fetches = counts.fetches + 1`,
@@ -209,7 +254,13 @@ export class TelemetryStore {
     try {
       db = openSideStore(this.file);
       if (isPgLocation(this.file)) {
-        // The tables are part of the catalog's schema (migrations.ts).
+        // The tables are part of the catalog's schema (migrations.ts); their later columns are not.
+        // A role that may not alter them still reads history (its writes then count as failures).
+        try {
+          migrateSideStore(db);
+        } catch {
+          this.failures++;
+        }
         this.db = db;
         this.identity = 'pg';
         return this.db;
@@ -217,8 +268,10 @@ export class TelemetryStore {
       db.pragma('journal_mode = WAL');
       // Telemetry is advisory: losing the last events in a power cut is acceptable, a slow search is not.
       db.pragma('synchronous = OFF');
+      // A first writer migrates the file (side-migrate.ts) and may wait for another process's write.
+      db.pragma('busy_timeout = 2000');
+      migrateSideStore(db);
       db.pragma('busy_timeout = 200');
-      db.exec(TELEMETRY_SCHEMA);
       this.db = db;
       this.identity = locationIdentity(this.file);
     } catch {

@@ -1,27 +1,72 @@
 /**
- * Usage examples (docs/ranking.md §9): `(query, skill_id)` pairs — the capability query of a consumer
- * fetch (its `context`), or examples imported with `skilldex learn` — kept in the telemetry file
- * beside the catalog (on PostgreSQL, a table of the catalog's schema; never in skill files), at
- * most MAX_EXAMPLES_PER_SKILL per skill (the most recent), read by policy bm25f.v3 as the "usage" field. Reads open the file read-only and never
- * create it; writes are the operator's (`learn`, `forget`) or the router's (a fetch with a context).
+ * Usage examples, the read side (docs/ranking.md §9): `(query, skill_id)` pairs the ranking learns
+ * from, each with its source — `import` (`skilldex learn FILE`), `host` (`skilldex learn --from
+ * claude-code`: a skill the host activated after a prompt) or `fetch` (a consumer fetch's
+ * `context`) — and the client and session that recorded it. Rows live in the telemetry file beside
+ * the catalog (on PostgreSQL, a table of the catalog's schema; never in skill files). Rows of one
+ * skill and source whose queries are equal once normalised (side-migrate.ts) are one example; a
+ * fetch example counts the distinct sessions that recorded it, and its weight grows with them
+ * (`exampleWeight`). Reads open the file read-only and never create or migrate it; the writes and
+ * the caps are in usage-write.ts.
  */
 import { existsSync } from 'node:fs';
-import { SkilldexError } from '../errors.js';
 import { openSideStore, type Db } from './db.js';
 import { dialectOf } from './db-type.js';
 import { isPgLocation, locationIdentity } from './location.js';
-import { USAGE_SCHEMA } from './side-schema.js';
+import { normalizeExampleQuery, sideVersionOf } from './side-migrate.js';
 
-/** Most examples kept per skill (older ones are dropped first). */
-export const MAX_EXAMPLES_PER_SKILL = 200;
-/** Longest example query kept, in characters (longer text is cut). */
-export const MAX_EXAMPLE_CHARS = 1_000;
+/** Where a usage example came from. */
+export type ExampleSource = 'import' | 'host' | 'fetch';
 
-/** One usage example. */
+/** Every example source, in the order reports list them. */
+export const EXAMPLE_SOURCES: readonly ExampleSource[] = ['import', 'host', 'fetch'];
+
+/**
+ * Distinct sessions a fetch example needs before it weighs as much as an imported one (4: one
+ * agent run, or a few runs of one client, stay below; a request several sessions made reaches it).
+ */
+export const FETCH_FULL_WEIGHT_SESSIONS = 4;
+
+/**
+ * How much one example counts in the ranking's usage field, in (0, 1]: 1 for `import` and `host`
+ * (the operator's own file, the host's own record of what the user did), and for `fetch`
+ * sessions / FETCH_FULL_WEIGHT_SESSIONS, at most 1 (0.25 for one session). Any client can fetch
+ * with any context; only agreement across sessions earns a fetch example full weight.
+ */
+export function exampleWeight(source: ExampleSource, sessions: number): number {
+  if (source !== 'fetch') return 1;
+  return Math.min(1, Math.max(1, sessions) / FETCH_FULL_WEIGHT_SESSIONS);
+}
+
+/**
+ * One usage example as the ranking reads it: the rows of one skill, source and normalised query.
+ * `id` is its first row's id (what `forget --example` takes); `query` that row's text.
+ */
 export interface UsageExample {
+  readonly id: number;
   readonly skill_id: string;
   readonly query: string;
+  readonly source: ExampleSource;
+  /** Distinct sessions that recorded it (rows without a session count as one). */
+  readonly sessions: number;
+  /** Distinct clients that recorded it (rows without a client count as one). */
+  readonly clients: number;
+  /** exampleWeight(source, sessions): what the example counts for in the usage field. */
+  readonly weight: number;
 }
+
+/** A usage example as `skilldex usage list` shows it: the ranking's view plus its history. */
+export interface UsageExampleDetail extends UsageExample {
+  /** Rows stored for it (one per session for a fetch example, one per activation for host). */
+  readonly rows: number;
+  readonly first_at: string;
+  readonly last_at: string;
+  /** Its distinct clients, sorted, at most MAX_LISTED_CLIENTS (`clients` has the full count). */
+  readonly client_names: readonly string[];
+}
+
+/** Most client names a listed example carries. */
+export const MAX_LISTED_CLIENTS = 5;
 
 /** The examples of a telemetry file, in (skill_id, id) order, and a signature that changes with them. */
 export interface UsageSnapshot {
@@ -31,13 +76,99 @@ export interface UsageSnapshot {
 
 /**
  * The signature of the examples as one SQL expression: `count:newest id` (`0:0` for none). Any
- * learned, imported, trimmed or forgotten example changes it. On PostgreSQL the catalog reader
- * reads it in the statement that reads the published generation (reader.ts), saving a round trip.
+ * learned, imported, trimmed or forgotten row changes it. On PostgreSQL the catalog reader reads
+ * it in the statement that reads the published generation (reader.ts), saving a round trip.
  */
 export const USAGE_SIGNATURE_SQL = `SELECT count(*) || ':' || coalesce(max(id), 0) FROM usage_examples`;
 
-/** Every example, in the order the usage index reads them. */
-const USAGE_EXAMPLES_SQL = `SELECT skill_id, query FROM usage_examples ORDER BY skill_id, id`;
+/** One stored row. */
+export interface UsageRow {
+  readonly id: number;
+  readonly skill_id: string;
+  readonly query: string;
+  readonly source: ExampleSource;
+  readonly at: string;
+  readonly client: string | null;
+  readonly session: string | null;
+}
+
+// Every row, in the order examples are read; a file of the first shape has no client or session.
+function rowsSql(version: number, where = ''): string {
+  const extra = version >= 2 ? 'client, session' : 'NULL AS client, NULL AS session';
+  return `SELECT id, skill_id, query, source, at, ${extra} FROM usage_examples ${where} ORDER BY skill_id, id`;
+}
+
+/** The rows of `db`, optionally of one skill (in skill_id, id order). */
+export function usageRows(db: Db, skillId?: string): UsageRow[] {
+  const version = sideVersionOf(db);
+  return skillId === undefined
+    ? (db.prepare(rowsSql(version)).all() as UsageRow[])
+    : (db.prepare(rowsSql(version, 'WHERE skill_id = ?')).all(skillId) as UsageRow[]);
+}
+
+/** The group of a row: its skill, source and normalised query. */
+export function exampleGroupOf(row: Pick<UsageRow, 'skill_id' | 'source' | 'query'>): string {
+  return `${row.skill_id}\u0000${row.source}\u0000${normalizeExampleQuery(row.query)}`;
+}
+
+/** Groups rows (in skill_id, id order) into examples, each in the order of its first row. */
+export function groupExamples(rows: readonly UsageRow[]): UsageExampleDetail[] {
+  const groups = new Map<string, UsageRow[]>();
+  for (const r of rows) {
+    const key = exampleGroupOf(r);
+    const g = groups.get(key);
+    if (g) g.push(r);
+    else groups.set(key, [r]);
+  }
+  const out: UsageExampleDetail[] = [];
+  for (const g of groups.values()) {
+    const first = g[0]!;
+    const sessions = distinctCount(g.map((r) => r.session));
+    const clientSet = [...new Set(g.map((r) => r.client ?? ''))].filter((c) => c !== '').sort();
+    out.push({
+      id: first.id,
+      skill_id: first.skill_id,
+      query: first.query,
+      source: first.source,
+      sessions,
+      clients: distinctCount(g.map((r) => r.client)),
+      weight: exampleWeight(first.source, sessions),
+      rows: g.length,
+      first_at: g.reduce((a, r) => (r.at < a ? r.at : a), first.at),
+      last_at: g.reduce((a, r) => (r.at > a ? r.at : a), first.at),
+      client_names: clientSet.slice(0, MAX_LISTED_CLIENTS),
+    });
+  }
+  return out.sort((a, b) => cmp(a.skill_id, b.skill_id) || a.id - b.id);
+}
+
+// Distinct non-null values; nulls together count as one value (at least 1 for a non-empty list).
+function distinctCount(values: readonly (string | null)[]): number {
+  const set = new Set(values.map((v) => v ?? '\u0000null'));
+  return Math.max(1, set.size);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// The ranking's view of a detail (no history fields), so snapshots stay small and stable.
+function rankingView(e: UsageExampleDetail): UsageExample {
+  return {
+    id: e.id,
+    skill_id: e.skill_id,
+    query: e.query,
+    source: e.source,
+    sessions: e.sessions,
+    clients: e.clients,
+    weight: e.weight,
+  };
+}
+
+/** The examples of an open side store, as the ranking reads them. */
+export function examplesOf(db: Db): UsageExample[] {
+  return groupExamples(usageRows(db)).map(rankingView);
+}
 
 /** Reads the usage examples of `file`; none when the file or its table does not exist. */
 export function readUsage(file: string): UsageSnapshot {
@@ -48,14 +179,35 @@ export function readUsage(file: string): UsageSnapshot {
     db.pragma('busy_timeout = 200');
     if (!hasUsageTable(db, file)) return { signature: 'none', examples: [] };
     const sig = db.prepare(USAGE_SIGNATURE_SQL).pluck().get() as string;
-    const examples = db.prepare(USAGE_EXAMPLES_SQL).all() as UsageExample[];
-    return { signature: String(sig), examples };
+    return { signature: String(sig), examples: examplesOf(db) };
   } catch {
     pgTables.delete(file);
     // Usage is advisory like telemetry: an unreadable file ranks as if no example had been learned.
     return { signature: 'unreadable', examples: [] };
   } finally {
     db?.close();
+  }
+}
+
+/**
+ * The examples of `file` with their history, filtered by skill and source, in (skill_id, id)
+ * order: what `skilldex usage list` and the explorer show. A missing file lists none; an
+ * unreadable one throws (a person asked for this list, unlike the ranking's advisory read).
+ */
+export function listUsage(
+  file: string,
+  filter: { skill_id?: string; source?: ExampleSource } = {},
+): UsageExampleDetail[] {
+  if (!isPgLocation(file) && !existsSync(file)) return [];
+  const db = openSideStore(file, { readonly: true });
+  try {
+    db.pragma('busy_timeout = 2000');
+    if (!hasUsageTable(db, file)) return [];
+    return groupExamples(usageRows(db, filter.skill_id)).filter(
+      (e) => filter.source === undefined || e.source === filter.source,
+    );
+  } finally {
+    db.close();
   }
 }
 
@@ -125,7 +277,7 @@ export class UsageWatch {
     const sig = this.current();
     if (this.db === undefined || sig === 'none' || sig === 'unreadable') return [];
     try {
-      return this.db.prepare(USAGE_EXAMPLES_SQL).all() as UsageExample[];
+      return examplesOf(this.db);
     } catch {
       this.close();
       return [];
@@ -140,94 +292,13 @@ export class UsageWatch {
   }
 }
 
-/** Opens (creating if needed) the usage table of a telemetry file for writing. */
-export function openUsageForWrite(file: string): Db {
-  try {
-    const db = openSideStore(file);
-    // On PostgreSQL the table is part of the catalog's schema (migrations.ts).
-    if (dialectOf(db) === 'pg') return db;
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 5000');
-    db.exec(USAGE_SCHEMA);
-    return db;
-  } catch (err) {
-    throw new SkilldexError(
-      'WRITE_FAILED',
-      `cannot write usage examples to ${file}: ${(err as Error).message}`,
-      { file },
-      { cause: err },
-    );
-  }
-}
-
-/**
- * Adds examples (each cut to MAX_EXAMPLE_CHARS; blank ones skipped), then keeps only the most recent
- * MAX_EXAMPLES_PER_SKILL of every skill touched. Returns how many were added.
- */
-export function addUsageExamples(
-  db: Db,
-  examples: readonly UsageExample[],
-  source: 'fetch' | 'import',
-  at: string,
-): number {
-  const ins = db.prepare(
-    `INSERT INTO usage_examples (skill_id, query, source, at) VALUES (?, ?, ?, ?)`,
-  );
-  const trim = db.prepare(
-    `DELETE FROM usage_examples WHERE skill_id = ? AND id NOT IN (SELECT id FROM usage_examples WHERE skill_id = ? ORDER BY id DESC LIMIT ${MAX_EXAMPLES_PER_SKILL})`,
-  );
-  return db.transaction(() => {
-    const touched = new Set<string>();
-    let n = 0;
-    for (const e of examples) {
-      const q = e.query.trim().slice(0, MAX_EXAMPLE_CHARS);
-      if (q === '') continue;
-      ins.run(e.skill_id, q, source, at);
-      touched.add(e.skill_id);
-      n++;
-    }
-    for (const id of touched) trim.run(id, id);
-    return n;
-  })();
-}
-
-/** Removes the examples of `skillId`, or all of them; returns how many were removed. */
-export function forgetUsage(db: Db, target: { skill_id: string } | { all: true }): number {
-  if ('all' in target) return db.prepare(`DELETE FROM usage_examples`).run().changes;
-  return db.prepare(`DELETE FROM usage_examples WHERE skill_id = ?`).run(target.skill_id).changes;
-}
-
-/** Removes the examples of every skill not in `keep` (retired or archived skills keep none). */
-export function pruneUsage(db: Db, keep: ReadonlySet<string>): number {
-  const ids = (
-    db.prepare(`SELECT DISTINCT skill_id FROM usage_examples`).pluck().all() as string[]
-  ).filter((id) => !keep.has(id));
-  const del = db.prepare(`DELETE FROM usage_examples WHERE skill_id = ?`);
-  return db.transaction(() => ids.reduce((n, id) => n + del.run(id).changes, 0))();
-}
-
-/** Example counts per skill. */
-export function usageCounts(db: Db): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const r of db
-    .prepare(
-      `SELECT skill_id, count(*) AS n FROM usage_examples GROUP BY skill_id ORDER BY skill_id`,
-    )
-    .iterate() as Iterable<{
-    skill_id: string;
-    n: number;
-  }>) {
-    out.set(r.skill_id, r.n);
-  }
-  return out;
-}
-
 // PostgreSQL locations whose usage table was seen: it is part of the catalog's schema from the
 // first migration on, so this process asks once per location, not once per search (a read that
 // fails forgets the answer).
 const pgTables = new Set<string>();
 
-function hasUsageTable(db: Db, file: string): boolean {
+/** True when `db` has a usage_examples table (always on PostgreSQL catalogs). */
+export function hasUsageTable(db: Db, file: string): boolean {
   const pg = dialectOf(db) === 'pg';
   if (pg && pgTables.has(file)) return true;
   const sql = pg

@@ -1,87 +1,273 @@
 /**
- * `skilldex learn` and `skilldex forget` (docs/ranking.md §9): import usage examples that policy
- * bm25f.v3 ranks with, and remove them. Operator commands: they write the telemetry file beside
- * the catalog, never the catalog or a skill file, and are never MCP tools.
+ * `skilldex learn`, `skilldex usage list` and `skilldex forget` (docs/ranking.md §9): import usage
+ * examples (from a JSON-lines file, or from a host's own transcripts with `--from`), list them with
+ * their source, sessions and weight, and remove them one by one or in bulk. Operator commands: they
+ * write the telemetry file beside the catalog, never the catalog or a skill file, and are never MCP
+ * tools. Every field a person or agent wrote is printed through the sanitiser.
  */
+import path from 'node:path';
 import type { Command } from 'commander';
-import type { ExitCode } from '../errors.js';
-import { escapeInvisible } from '../text/index.js';
-import { action, type CliContext } from './context.js';
-import { readInput } from './context.js';
+import { SkilldexError, type ExitCode } from '../errors.js';
+import type { HostLearnReport, UsageListReport } from '../index.js';
+import { escapeInvisible, sanitizeField } from '../text/index.js';
+import { action, parseIntOption, readInput, type CliContext } from './context.js';
 
-/** Registers learn and forget. */
+const CATALOG_HELP =
+  'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
+
+/** Registers learn, usage and forget. */
 export function registerLearn(program: Command, ctx: CliContext): void {
-  const catalogHelp =
-    'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
+  registerLearnCommand(program, ctx);
+  registerUsage(program, ctx);
+  registerForget(program, ctx);
+}
+
+/** Parses `--since DATE` (an ISO date or date-time); INVALID_ARGUMENT otherwise. */
+export function parseSince(v: string): Date {
+  const t = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim())
+    ? Date.parse(v.trim())
+    : NaN;
+  if (Number.isNaN(t)) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `--since ${JSON.stringify(v)}: give a date such as 2025-06-01 or 2025-06-01T12:00:00Z`,
+      { option: '--since', value: v },
+    );
+  }
+  return new Date(t);
+}
+
+function registerLearnCommand(program: Command, ctx: CliContext): void {
   program
-    .command('learn <file>')
+    .command('learn [source]')
     .summary('import usage examples (query → skill) that v3 ranks with')
     .description(
       'Import usage examples from FILE ("-" for stdin), one JSON object per line: {"query": "...", "skill_id": "..."},\n' +
-        'or the {"id","query","relevant":[...]} lines of skilldex eval files (one example per relevant skill).\n' +
-        'Examples live in <catalog>.telemetry.sqlite, at most 200 per skill (the newest kept), survive re-indexing,\n' +
-        'and are dropped when their skill is retired or archived. Lines naming a skill the catalog does not serve\n' +
-        'are reported and skipped. Exit 0 when at least one example was stored, 1 when none was.',
+        'or the {"id","query","relevant":[...]} lines of skilldex eval files (one example per relevant skill): `import` examples.\n' +
+        "With --from claude-code or --from codex, read that host's own session transcripts instead (SOURCE is their folder,\n" +
+        'default ~/.claude/projects or ~/.codex/sessions): each skill the host used, with the user prompt before it, becomes\n' +
+        'a `host` example; each activation is stored once, so running it again adds only what is new.\n' +
+        'Examples live in <catalog>.telemetry.sqlite (at most 200 per skill and source, the newest kept), survive re-indexing,\n' +
+        'and are dropped when their skill is retired or archived. Names the catalog does not serve are reported and skipped.\n' +
+        'Exit 0 when at least one example was stored (with --from: found), 1 when none was.',
     )
-    .option('--catalog <file>', catalogHelp)
+    .option('--from <host>', 'read the transcripts of this host: claude-code or codex')
+    .option(
+      '--since <date>',
+      'with --from: only activations on or after DATE (2025-06-01)',
+      parseSince,
+    )
+    .option('--catalog <file>', CATALOG_HELP)
     .option('--json', 'print the learn report object')
     .addHelpText(
       'after',
-      '\nExamples:\n  skilldex learn examples.jsonl\n  echo \'{"query":"slides to pdf handout","skill_id":"pdf-toolkit"}\' | skilldex learn -',
+      '\nExamples:\n  skilldex learn examples.jsonl\n  echo \'{"query":"slides to pdf handout","skill_id":"pdf-toolkit"}\' | skilldex learn -\n  skilldex learn --from claude-code\n  skilldex learn --from claude-code ~/.claude/projects/-home-me-work --since 2025-06-01',
     )
     .action(
-      action(ctx, async (file: string, o: { catalog?: string; json?: boolean }) => {
-        const { learnExamples } = await import('../router/index.js');
-        const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
-        const r = learnExamples({ catalog, text: await readInput(ctx, file), file });
-        if (o.json) ctx.json(r);
-        else {
-          const lines = [
-            `learned ${r.added} example(s) from ${r.lines} line(s) into ${r.telemetry}`,
-          ];
-          for (const u of r.unknown)
-            lines.push(
-              `  skipped line ${u.line}: no served skill ${escapeInvisible(JSON.stringify(u.skill_id))}`,
+      action(
+        ctx,
+        async (
+          source: string | undefined,
+          o: { from?: string; since?: Date; catalog?: string; json?: boolean },
+        ): Promise<ExitCode> => {
+          const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+          if (o.from !== undefined) return learnHost(ctx, catalog, o.from, source, o);
+          if (o.since !== undefined)
+            throw new SkilldexError('INVALID_ARGUMENT', '--since goes with --from HOST', {
+              option: '--since',
+            });
+          if (source === undefined)
+            throw new SkilldexError(
+              'INVALID_ARGUMENT',
+              'learn needs a FILE ("-": stdin) or --from HOST',
+              {},
             );
-          for (const [id, n] of Object.entries(r.per_skill))
-            lines.push(`  ${escapeInvisible(id)}: ${n} example(s) kept`);
-          ctx.out(lines.join('\n'));
-        }
-        return r.added > 0 ? 0 : 1;
-      }),
+          const { learnExamples } = await import('../router/index.js');
+          const r = learnExamples({ catalog, text: await readInput(ctx, source), file: source });
+          if (o.json) ctx.json(r);
+          else {
+            const lines = [
+              `learned ${r.added} example(s) from ${r.lines} line(s) into ${r.telemetry}`,
+            ];
+            for (const u of r.unknown)
+              lines.push(
+                `  skipped line ${u.line}: no served skill ${escapeInvisible(JSON.stringify(u.skill_id))}`,
+              );
+            for (const [id, n] of Object.entries(r.per_skill))
+              lines.push(`  ${escapeInvisible(id)}: ${n} imported example(s) kept`);
+            ctx.out(lines.join('\n'));
+          }
+          return r.added > 0 ? 0 : 1;
+        },
+      ),
     );
-  program
-    .command('forget')
-    .summary('remove learned usage examples (--skill ID or --all)')
+}
+
+async function learnHost(
+  ctx: CliContext,
+  catalog: string,
+  host: string,
+  dir: string | undefined,
+  o: { since?: Date; json?: boolean },
+): Promise<ExitCode> {
+  const { learnFromHost } = await import('../router/index.js');
+  const r = learnFromHost({
+    catalog,
+    host,
+    ...(dir !== undefined ? { dir: path.resolve(ctx.io.cwd, dir) } : {}),
+    ...(ctx.io.env['HOME'] !== undefined ? { home: ctx.io.env['HOME'] } : {}),
+    ...(o.since !== undefined ? { since: o.since } : {}),
+  });
+  if (o.json) ctx.json(r);
+  else ctx.out(renderHostLearn(r));
+  return r.activations > 0 ? 0 : 1;
+}
+
+/** Human rendering of a host import. */
+export function renderHostLearn(r: HostLearnReport): string {
+  const lines = [
+    `learned ${r.added} host example(s) from ${r.activations} activation(s) of served skills in ${r.files_read} transcript(s) under ${sanitizeField(r.dir)}` +
+      (r.already_learned > 0 ? ` (${r.already_learned} learned before)` : ''),
+  ];
+  if (r.files_older > 0)
+    lines.push(`  ${r.files_older} transcript(s) last written before --since, not read`);
+  if (r.without_prompt > 0)
+    lines.push(`  ${r.without_prompt} activation(s) with no prompt before them, skipped`);
+  if (r.unknown_skills.length > 0)
+    lines.push(
+      `  not served here: ${r.unknown_skills.map((u) => `${sanitizeField(u.skill, 80)} (${u.count})`).join(', ')}`,
+    );
+  for (const p of r.skipped) lines.push(`  skipped ${p.code}: ${sanitizeField(p.message)}`);
+  if (r.skipped_total > r.skipped.length)
+    lines.push(`  … ${r.skipped_total - r.skipped.length} more skipped (see --json)`);
+  if (r.capped) lines.push('  a run bound was reached: run again with --since to take the rest');
+  for (const [id, n] of Object.entries(r.per_skill))
+    lines.push(`  ${sanitizeField(id)}: ${n} host example(s) kept`);
+  return lines.join('\n');
+}
+
+function registerUsage(program: Command, ctx: CliContext): void {
+  const usage = program
+    .command('usage')
+    .summary('list the usage examples the ranking learns from, with their sources')
     .description(
-      'Remove the usage examples of one skill, or all of them, from the telemetry file beside the catalog.',
+      'Inspect the usage examples kept beside the catalog (docs/ranking.md §9). Each example shows its id (for\n' +
+        'skilldex forget --example), its source (import, host, fetch), the sessions and clients that recorded it, and\n' +
+        'the weight it counts for in the ranking.',
+    );
+  usage
+    .command('list')
+    .description(
+      "List usage examples, in (skill, id) order: all of them, one skill's (--skill), or one source's (--source).",
     )
-    .option('--skill <skill_id>', 'forget the examples of this skill')
-    .option('--all', 'forget every example')
-    .option('--catalog <file>', catalogHelp)
-    .option('--json', 'print the forget report object')
+    .option('--skill <skill_id>', 'only the examples of this skill')
+    .option('--source <source>', 'only examples of this source: import, host or fetch')
+    .option(
+      '--limit <n>',
+      'most examples printed (1-100000, default 1000)',
+      parseIntOption('--limit', 1, 100_000),
+    )
+    .option('--catalog <file>', CATALOG_HELP)
+    .option('--json', 'print the list report object')
     .addHelpText(
       'after',
-      '\nExamples:\n  skilldex forget --skill pdf-toolkit\n  skilldex forget --all --json',
+      '\nExamples:\n  skilldex usage list\n  skilldex usage list --skill pdf-toolkit\n  skilldex usage list --source fetch --json',
     )
     .action(
       action(
         ctx,
         async (o: {
           skill?: string;
+          source?: string;
+          limit?: number;
+          catalog?: string;
+          json?: boolean;
+        }): Promise<ExitCode> => {
+          const { listExamples, checkExampleSource } = await import('../router/index.js');
+          const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+          const r = listExamples({
+            catalog,
+            ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
+            ...(o.source !== undefined ? { source: checkExampleSource(o.source) } : {}),
+            ...(o.limit !== undefined ? { limit: o.limit } : {}),
+          });
+          if (o.json) ctx.json(r);
+          else ctx.out(renderUsageList(r));
+          return 0;
+        },
+      ),
+    );
+}
+
+/** Human rendering of a usage list. */
+export function renderUsageList(r: UsageListReport): string {
+  const c = r.counts;
+  const lines = [
+    `${r.total} usage example(s) in ${sanitizeField(r.telemetry)}: ${c.import} import, ${c.host} host, ${c.fetch} fetch`,
+  ];
+  for (const e of r.examples) {
+    const who =
+      e.client_names.length > 0
+        ? `  ${e.client_names.map((n) => sanitizeField(n, 40)).join(', ')}${e.clients > e.client_names.length ? ', …' : ''}`
+        : '';
+    lines.push(
+      `${String(e.id).padStart(6)}  ${e.source.padEnd(6)}  w ${e.weight.toFixed(2)}  ${e.sessions} session(s)  ${sanitizeField(e.skill_id, 80)}`,
+      `        ${sanitizeField(e.query, 160)}`,
+      `        ${e.first_at === e.last_at ? e.first_at : `${e.first_at} … ${e.last_at}`}${who}`,
+    );
+  }
+  if (r.examples.length < r.total) lines.push(`… ${r.total - r.examples.length} more (--limit)`);
+  return lines.join('\n');
+}
+
+function registerForget(program: Command, ctx: CliContext): void {
+  program
+    .command('forget')
+    .summary('remove learned usage examples (--example ID, --skill ID or --all)')
+    .description(
+      'Remove one usage example (--example ID, from skilldex usage list: every row of it), the examples of one\n' +
+        'skill (--skill ID, optionally only one --source), or all of them, from the telemetry file beside the catalog.\n' +
+        'An example id no row has is EXAMPLE_NOT_FOUND (exit 1).',
+    )
+    .option(
+      '--example <id>',
+      'forget this example',
+      parseIntOption('--example', 1, Number.MAX_SAFE_INTEGER),
+    )
+    .option('--skill <skill_id>', 'forget the examples of this skill')
+    .option(
+      '--source <source>',
+      'with --skill: only the examples of this source (import, host, fetch)',
+    )
+    .option('--all', 'forget every example')
+    .option('--catalog <file>', CATALOG_HELP)
+    .option('--json', 'print the forget report object')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  skilldex forget --example 42\n  skilldex forget --skill pdf-toolkit --source fetch\n  skilldex forget --all --json',
+    )
+    .action(
+      action(
+        ctx,
+        async (o: {
+          example?: number;
+          skill?: string;
+          source?: string;
           all?: boolean;
           catalog?: string;
           json?: boolean;
         }): Promise<ExitCode> => {
-          const { forgetExamples } = await import('../router/index.js');
+          const { forgetExamples, checkExampleSource } = await import('../router/index.js');
           const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
           const r = forgetExamples({
             catalog,
+            ...(o.example !== undefined ? { example: o.example } : {}),
             ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
+            ...(o.source !== undefined ? { source: checkExampleSource(o.source) } : {}),
             ...(o.all ? { all: true } : {}),
           });
           if (o.json) ctx.json(r);
-          else ctx.out(`forgot ${r.removed} example(s)`);
+          else ctx.out(`forgot ${r.removed} example row(s)`);
           return 0;
         },
       ),

@@ -18,6 +18,7 @@ import { registerLint } from './lint.js';
 import { registerServe } from './serve.js';
 import { registerConfig } from './config-command.js';
 import { registerInit } from './init.js';
+import { registerListing } from './listing.js';
 
 /** Help width when the output is not a terminal (a pipe, a file, a test): plain 80 columns. */
 export const HELP_WIDTH = 80;
@@ -74,11 +75,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   ...ROUTER_COMMANDS,
   { names: ['mcp'], register: registerMcp },
   { names: ['enrich'], register: registerEnrich },
-  { names: ['learn', 'forget'], register: registerLearn },
+  { names: ['learn', 'usage', 'forget'], register: registerLearn },
   { names: ['lint'], register: registerLint },
   { names: ['serve'], register: registerServe },
   { names: ['config'], register: registerConfig },
   { names: ['init'], register: registerInit },
+  { names: ['listing'], register: registerListing },
 ];
 
 // The program's own options that take a value: their values are not command names.

@@ -496,6 +496,7 @@ function registerSearch(program: Command, ctx: CliContext): void {
               telemetry: telemetryOn(o),
               usage: usageEnabled(o.usage, ctx.io.env),
               recordSuggestions: o.record === true,
+              origin: { client: 'cli' },
             });
             try {
               if (o.batch !== undefined) {
@@ -574,7 +575,12 @@ function registerFetch(program: Command, ctx: CliContext): void {
           const { Router } = await import('../router/index.js');
           return namingCatalog(catalogOf(o), () => {
             checkOneId(cmd);
-            const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
+            // One `skilldex fetch` is one session of the `cli` client (docs/ranking.md §9).
+            const router = new Router({
+              catalog: catalogOf(o),
+              telemetry: telemetryOn(o),
+              origin: { client: 'cli' },
+            });
             try {
               const r = router.fetch({
                 skill_id: id,
@@ -604,7 +610,8 @@ function registerShow(program: Command, ctx: CliContext): void {
     )
     .description(
       "Print SKILL_ID's published identity (version, revision, generation), its file and scope, its\n" +
-        'state (with the reason and replacement of a deprecation), and its most recent revisions.\n' +
+        'state (with the reason and replacement of a deprecation), its most recent revisions, and how many usage\n' +
+        'examples it has of each source (import, host, fetch).\n' +
         '--body also prints the body, verified against the published revision as fetch does.\n' +
         'An unknown id suggests the closest ids. For people and operators; never served over MCP.',
     )
@@ -630,9 +637,10 @@ function registerShow(program: Command, ctx: CliContext): void {
           cmd: Command,
         ): Promise<ExitCode> => {
           checkOneId(cmd);
-          const { Router, describeSkill } = await import('../router/index.js');
+          const { Router, describeSkill, exampleCountsOf } = await import('../router/index.js');
           const catalog = catalogOf(o);
           const detail = describeSkill(catalog, id, o.revisions);
+          const usage = exampleCountsOf(catalog, id);
           let body: string | undefined;
           if (o.body && detail.published) {
             const router = new Router({ catalog, telemetry: false });
@@ -647,8 +655,9 @@ function registerShow(program: Command, ctx: CliContext): void {
               router.close();
             }
           }
-          if (o.json) ctx.json({ ...detail, ...(body !== undefined ? { body } : {}) });
-          else ctx.out(renderShow(detail, body, o.body === true, ctx.io.cwd));
+          if (o.json)
+            ctx.json({ ...detail, usage_examples: usage, ...(body !== undefined ? { body } : {}) });
+          else ctx.out(renderShow(detail, body, o.body === true, ctx.io.cwd, usage));
           return 0;
         },
       ),

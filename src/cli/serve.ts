@@ -125,6 +125,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
               router,
               catalog: explorer,
               telemetry: new TelemetryReader(telemetry ? telemetryPathFor(catalog) : undefined),
+              examplesFile: telemetryPathFor(catalog),
               cascadeRoots,
               ...(substrateRoot !== undefined ? { substrateRoot } : {}),
             },

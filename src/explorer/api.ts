@@ -17,6 +17,8 @@ import {
   crawlCascade,
   isSubstrateType,
   isSkilldexError,
+  listUsage,
+  checkExampleSource,
   parseSkillIndex,
   readSubstrate,
   readTextCapped,
@@ -42,6 +44,11 @@ export interface ExplorerContext {
   readonly cascadeRoots: readonly string[];
   /** Substrate root for `/api/substrate`; undefined: NOT_CONFIGURED. */
   readonly substrateRoot?: string;
+  /**
+   * The file (or PostgreSQL location) holding the catalog's usage examples, for `/api/examples`
+   * (examples rank even with telemetry off); undefined: that route lists none.
+   */
+  readonly examplesFile?: string;
 }
 
 type Params = (name: string) => string | undefined;
@@ -106,6 +113,35 @@ export function apiSkill(ctx: ExplorerContext, skillId: string): object {
   }
   return { skill, record, text, text_error: textError, usage: ctx.telemetry.usageByDay(skillId) };
 }
+
+/**
+ * GET /api/examples?skill=ID[&source=S]: the usage examples of one skill with their source,
+ * sessions, clients and weight (docs/ranking.md §9), the most recent first, at most 200.
+ */
+export function apiExamples(ctx: ExplorerContext, q: Params): object {
+  const skill = q('skill');
+  if (skill === undefined || skill === '')
+    throw new SkilldexError('INVALID_ARGUMENT', 'give the skill: /api/examples?skill=ID', {
+      param: 'skill',
+    });
+  const source = q('source');
+  const examples =
+    ctx.examplesFile === undefined
+      ? []
+      : listUsage(ctx.examplesFile, {
+          skill_id: skill,
+          ...(source !== undefined && source !== ''
+            ? { source: checkExampleSource(source, 'source') }
+            : {}),
+        });
+  const recent = [...examples].sort((a, b) =>
+    a.last_at < b.last_at ? 1 : a.last_at > b.last_at ? -1 : b.id - a.id,
+  );
+  return { skill_id: skill, total: examples.length, examples: recent.slice(0, EXAMPLES_LISTED) };
+}
+
+/** Most examples `/api/examples` returns. */
+export const EXAMPLES_LISTED = 200;
 
 /** GET /api/generations: the newest generations (`limit` 1–1000, default 30) with their changes. */
 export function apiGenerations(ctx: ExplorerContext, q: Params): object {

@@ -18,6 +18,7 @@ import {
   apiOverview,
   apiPolicies,
   apiSearch,
+  apiExamples,
   apiSkill,
   apiSkills,
   apiSubstrate,
@@ -141,6 +142,7 @@ export function createExplorerApp(
   app.get('/api/policies', (c) => c.json(apiPolicies(ctx)));
   app.get('/api/skills', (c) => c.json(apiSkills(ctx, q(c))));
   app.get('/api/skills/:id{.+}', (c) => c.json(apiSkill(ctx, c.req.param('id'))));
+  app.get('/api/examples', (c) => c.json(apiExamples(ctx, q(c))));
   app.get('/api/generations', (c) => c.json(apiGenerations(ctx, q(c))));
   app.get('/api/overview', (c) => c.json(apiOverview(ctx)));
   app.get('/api/cascade', (c) => c.json(apiCascadeRoots(ctx)));

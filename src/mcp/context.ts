@@ -19,6 +19,11 @@ export interface ServerContext {
   readonly substrateRoot?: string;
   /** Diagnostics sink (stderr); never stdout, which belongs to JSON-RPC on stdio. */
   readonly log: (line: string) => void;
+  /**
+   * This server's session id for stdio requests (origin.ts `newSessionId`); createServer sets one
+   * when it is absent. HTTP requests are recorded per bearer token instead.
+   */
+  readonly session?: string;
 }
 
 /** A successful tool result: the report as structured content plus a short text rendering. */

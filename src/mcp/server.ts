@@ -7,6 +7,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { VERSION } from '../index.js';
 import type { ServerContext } from './context.js';
+import { newSessionId } from './origin.js';
 import { registerSkillsExtension } from './skills-extension.js';
 import { registerSkillFetch } from './tools/skill-fetch.js';
 import { registerSkillIndexCrawl } from './tools/skill-index-crawl.js';
@@ -23,7 +24,9 @@ export const INSTRUCTIONS =
  * Builds the server: one for a stdio connection, and one for the whole life of an HTTP process
  * (start.ts connects it once to http-transport.ts, which keeps concurrent requests apart).
  */
-export function createServer(ctx: ServerContext): McpServer {
+export function createServer(context: ServerContext): McpServer {
+  // One stdio connection is one session (origin.ts): each server built gets its own id.
+  const ctx: ServerContext = { ...context, session: context.session ?? newSessionId() };
   const server = new McpServer(
     { name: 'skilldex', version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },

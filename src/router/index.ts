@@ -100,12 +100,24 @@ export {
   type V4Features,
 } from './search/policies/bm25f-v4.js';
 export {
+  DEFAULT_USAGE_LIST_LIMIT,
+  checkExampleSource,
+  exampleCountsOf,
   forgetExamples,
   learnExamples,
+  listExamples,
   parseExampleLines,
   type ForgetReport,
   type LearnReport,
+  type UsageListReport,
 } from './learning/learn.js';
+export {
+  LEARN_HOSTS,
+  checkLearnHost,
+  learnFromHost,
+  type HostLearnOptions,
+  type HostLearnReport,
+} from './learning/learn-host.js';
 export {
   DEFAULT_RECENT_REVISIONS,
   SUGGESTION_MAX_DISTANCE,

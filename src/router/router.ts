@@ -11,8 +11,10 @@ import {
   openUsageForWrite,
   telemetryPathFor,
   UsageWatch,
+  type EventOrigin,
   type PublishedGeneration,
   type SkillHistory,
+  type UsageOrigin,
 } from '../catalog/index.js';
 import { UsageIndex } from './search/bm25f.js';
 import { fetchSkill, type FetchRequest, type FetchResult } from './served/fetch.js';
@@ -65,6 +67,12 @@ export interface RouterOptions {
    * are still recorded, and telemetry is still read for ranking.
    */
   readonly recordSuggestions?: boolean;
+  /**
+   * Who this router's searches and fetches are recorded as (docs/ranking.md §9): `client` (default
+   * `library`) and `session` (default one per Router: `<client>:<pid>:<start>:<n>`). A call may
+   * name its own (an MCP server passes each request's client and session).
+   */
+  readonly origin?: UsageOrigin;
 }
 
 const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()(
@@ -75,7 +83,11 @@ const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()(
   'fuzzyPrescoreLimit',
   'record',
   'recordSuggestions',
+  'origin',
 );
+
+// Routers made by this process so far: the default session of each is distinct.
+let routersMade = 0;
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
@@ -93,6 +105,7 @@ export class Router {
   private usageIndex = UsageIndex.EMPTY;
   private readonly record: boolean;
   private readonly recordSuggestions: boolean;
+  private readonly origin: Required<UsageOrigin>;
 
   /** A router over the catalog `options.catalog`. INVALID_ARGUMENT for an unknown option. */
   constructor(options: RouterOptions) {
@@ -107,10 +120,20 @@ export class Router {
     this.useUsage = options.usage !== false;
     this.prescoreLimit = options.fuzzyPrescoreLimit ?? FUZZY_PRESCORE_LIMIT;
     this.recordSuggestions = options.recordSuggestions !== false;
+    const client = options.origin?.client ?? 'library';
+    this.origin = {
+      client,
+      session:
+        options.origin?.session ??
+        `${client}:${process.pid}:${this.now().getTime()}:${++routersMade}`,
+    };
   }
 
-  /** skill_search: ranked, explained candidates from the published generation. */
-  search(request: SearchRequest, maxLimit?: number): SearchResult {
+  /**
+   * skill_search: ranked, explained candidates from the published generation. `origin` says who
+   * the suggestions are recorded as (default: this router's client and session, source `search`).
+   */
+  search(request: SearchRequest, maxLimit?: number, origin: EventOrigin = {}): SearchResult {
     const result = searchCatalog(this.reader, this.cache, request, {
       history: this.history(),
       maxLimit,
@@ -123,6 +146,7 @@ export class Router {
         queryHash(request.query),
         result.catalog_generation,
         result.candidates.map((c) => c.skill_id),
+        { ...this.origin, source: 'search', ...origin },
       );
     return result;
   }
@@ -136,17 +160,22 @@ export class Router {
     });
   }
 
-  /** skill_fetch: the verified body of a pinned skill. */
-  fetch(request: FetchRequest): FetchResult {
+  /**
+   * skill_fetch: the verified body of a pinned skill. Its `context` is recorded as a `fetch` usage
+   * example of `origin`'s client and session (default: this router's), once per session.
+   */
+  fetch(request: FetchRequest, origin: UsageOrigin = {}): FetchResult {
     const result = fetchSkill(this.reader, request);
+    const who = { ...this.origin, ...origin };
     if (this.record)
       this.telemetry?.recordFetch(
         result.skill_id,
         result.revision_id,
         result.catalog_generation,
         request.context,
+        { ...who, source: 'fetch' },
       );
-    if (this.telemetry && this.record) this.recordExample(result.skill_id, request.context);
+    if (this.telemetry && this.record) this.recordExample(result.skill_id, request.context, who);
     return result;
   }
 
@@ -225,7 +254,7 @@ export class Router {
   }
 
   // A consumer fetch's context (its capability query) becomes a usage example; best-effort, never fails the fetch.
-  private recordExample(skillId: string, context: string): void {
+  private recordExample(skillId: string, context: string, origin: UsageOrigin): void {
     if (context.trim() === '') return;
     try {
       const db = openUsageForWrite(this.telemetryFile);
@@ -235,6 +264,7 @@ export class Router {
           [{ skill_id: skillId, query: context }],
           'fetch',
           this.now().toISOString(),
+          origin,
         );
       } finally {
         db.close();

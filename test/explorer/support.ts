@@ -127,6 +127,7 @@ export async function startOver(
       router,
       catalog,
       telemetry: new TelemetryReader(telemetryPathFor(lib.catalog)),
+      examplesFile: telemetryPathFor(lib.catalog),
       cascadeRoots: options.cascadeRoots ?? [],
       ...(options.substrateRoot !== undefined ? { substrateRoot: options.substrateRoot } : {}),
     },

@@ -432,10 +432,13 @@ describe('learning from use', () => {
       context: 'draft a long report',
     });
     router.close();
-    expect(readUsage(telemetryPathFor(catalog)).examples).toContainEqual({
-      skill_id: 'doc-writer',
-      query: 'draft a long report',
-    });
+    expect(readUsage(telemetryPathFor(catalog)).examples).toContainEqual(
+      expect.objectContaining({
+        skill_id: 'doc-writer',
+        query: 'draft a long report',
+        source: 'fetch',
+      }),
+    );
     changeLifecycle({ catalog, skill_id: 'pdf-toolkit', to: 'archived', now: NOW });
     expect(readUsage(telemetryPathFor(catalog)).examples.map((e) => e.skill_id)).toEqual([
       'doc-writer',

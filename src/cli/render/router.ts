@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type {
   Candidate,
+  ExampleSource,
   IndexReport,
   SearchResult,
   SkillDetail,
@@ -76,6 +77,7 @@ export function renderShow(
   body: string | undefined,
   askedBody: boolean,
   cwd: string,
+  usage?: Readonly<Record<ExampleSource, number>>,
 ): string {
   const lines = [`${escapeInvisible(d.skill_id)}`];
   if (d.published) {
@@ -99,6 +101,10 @@ export function renderShow(
   for (const v of d.revisions)
     lines.push(
       `    r${v.seq}  ${v.revision_id}  ${escapeInvisible(v.version ?? '-')}  ${v.first_seen}`,
+    );
+  if (usage)
+    lines.push(
+      `  examples:    ${usage.import} import, ${usage.host} host, ${usage.fetch} fetch (skilldex usage list --skill ${shellWord(d.skill_id)})`,
     );
   if (d.published)
     lines.push(

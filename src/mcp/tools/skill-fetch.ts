@@ -8,6 +8,7 @@ import {
   sanitizeBlock,
 } from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
+import { requestOrigin } from '../origin.js';
 
 /** The skill_fetch result schema. */
 export const FetchOutputSchema = z.object({
@@ -59,9 +60,13 @@ export function registerSkillFetch(server: McpServer, ctx: ServerContext): void 
       outputSchema: FetchOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
+    (args, extra) =>
       guarded(() => {
-        const r = ctx.router.fetch(checkFetchRequest(args));
+        // The context becomes a usage example of this client and session (origin.ts).
+        const r = ctx.router.fetch(
+          checkFetchRequest(args),
+          requestOrigin(server, extra, ctx.session ?? ''),
+        );
         // The text part is the body with terminal controls and invisible characters escaped; the
         // exact body is in structuredContent.
         return ok(r, sanitizeBlock(r.body));

@@ -9,6 +9,7 @@ import {
   type SearchResult,
 } from '../../index.js';
 import { guarded, ok, type ServerContext } from '../context.js';
+import { requestOrigin } from '../origin.js';
 
 const CandidateSchema = z.object({
   skill_id: z.string(),
@@ -59,13 +60,17 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
       outputSchema: SearchOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
+    (args, extra) =>
       guarded(() => {
-        const r = ctx.router.search({
-          query: args.query,
-          ...(args.limit !== undefined ? { limit: args.limit } : {}),
-          include_deprecated: args.include_deprecated === true,
-        });
+        const r = ctx.router.search(
+          {
+            query: args.query,
+            ...(args.limit !== undefined ? { limit: args.limit } : {}),
+            include_deprecated: args.include_deprecated === true,
+          },
+          undefined,
+          { source: 'search', ...requestOrigin(server, extra, ctx.session ?? '') },
+        );
         return ok(r, renderSearchText(r));
       }),
   );

@@ -2,20 +2,26 @@
  * Learning from use, the operator side (docs/ranking.md §9): `learnExamples` imports usage examples
  * from JSON lines — `{"query", "skill_id"}`, or the `{"id", "query", "relevant": [...]}` lines of
  * `skilldex eval` files (one example per relevant skill) — into the telemetry file beside the
- * catalog; `forgetExamples` removes them. Examples naming a skill the published generation does not
- * serve (or serves archived) are reported and not stored.
+ * catalog as `import` examples; `listExamples` shows every example with its source, sessions and
+ * weight; `forgetExamples` removes one example, one skill's, or all. Examples naming a skill the
+ * published generation does not serve (or serves archived) are reported and not stored. Host
+ * transcripts are imported by learn-host.ts.
  */
 import { SkilldexError } from '../../errors.js';
 import {
   CatalogReader,
+  EXAMPLE_SOURCES,
   addUsageExamples,
   forgetUsage,
+  listUsage,
   catalogExists,
   openUsageForWrite,
   servingRowidOf,
   telemetryPathFor,
   usageCounts,
-  type UsageExample,
+  type ExampleSource,
+  type NewUsageExample,
+  type UsageExampleDetail,
 } from '../../catalog/index.js';
 
 /** What an import did. */
@@ -28,14 +34,25 @@ export interface LearnReport {
   readonly lines: number;
   /** Examples skipped because their skill is not served (or is archived), with the line. */
   readonly unknown: readonly { readonly line: number; readonly skill_id: string }[];
-  /** Examples kept per skill after the import (each at most MAX_EXAMPLES_PER_SKILL). */
+  /** Imported examples kept per skill after the import (each at most MAX_EXAMPLES_PER_SKILL). */
   readonly per_skill: Readonly<Record<string, number>>;
 }
 
 /** What a forget did. */
 export interface ForgetReport {
   readonly catalog: string;
+  /** Rows removed (a fetch example has one per session that recorded it). */
   readonly removed: number;
+}
+
+/** The usage examples of a catalog, as `skilldex usage list` shows them. */
+export interface UsageListReport {
+  readonly catalog: string;
+  readonly telemetry: string;
+  /** Examples per source over the whole list (before `limit`). */
+  readonly counts: Readonly<Record<ExampleSource, number>>;
+  readonly total: number;
+  readonly examples: readonly UsageExampleDetail[];
 }
 
 /**
@@ -45,8 +62,8 @@ export interface ForgetReport {
 export function parseExampleLines(
   text: string,
   file: string,
-): { line: number; example: UsageExample }[] {
-  const out: { line: number; example: UsageExample }[] = [];
+): { line: number; example: NewUsageExample }[] {
+  const out: { line: number; example: NewUsageExample }[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === '') return;
@@ -97,7 +114,7 @@ export function learnExamples(options: {
   const parsed = parseExampleLines(options.text, options.file);
   const reader = openReader(options.catalog);
   const unknown: { line: number; skill_id: string }[] = [];
-  const keep: UsageExample[] = [];
+  const keep: NewUsageExample[] = [];
   try {
     reader.read(() => {
       for (const p of parsed) {
@@ -119,7 +136,7 @@ export function learnExamples(options: {
       'import',
       (options.now ?? (() => new Date()))().toISOString(),
     );
-    const counts = usageCounts(db);
+    const counts = usageCounts(db, 'import');
     const per: Record<string, number> = {};
     for (const id of [...new Set(keep.map((e) => e.skill_id))].sort())
       per[id] = counts.get(id) ?? 0;
@@ -136,18 +153,44 @@ export function learnExamples(options: {
   }
 }
 
-/** Removes the usage examples of one skill, or all of them. */
+/** Parses an example source name; INVALID_ARGUMENT names the known ones. */
+export function checkExampleSource(source: string, option = '--source'): ExampleSource {
+  if ((EXAMPLE_SOURCES as readonly string[]).includes(source)) return source as ExampleSource;
+  throw new SkilldexError(
+    'INVALID_ARGUMENT',
+    `${option} ${JSON.stringify(source)}: an example source is one of ${EXAMPLE_SOURCES.join(', ')}`,
+    { option, value: source, known: EXAMPLE_SOURCES },
+  );
+}
+
+/**
+ * Removes usage examples: one example (`example`, its id from `usage list`: every row of it), the
+ * examples of one skill (optionally of one `source`), or all of them. EXAMPLE_NOT_FOUND for an
+ * example id no row has.
+ */
 export function forgetExamples(options: {
   catalog: string;
   skill_id?: string;
+  source?: ExampleSource;
+  example?: number;
   all?: boolean;
 }): ForgetReport {
-  if ((options.skill_id === undefined) === (options.all !== true)) {
+  const targets = [
+    options.skill_id !== undefined,
+    options.all === true,
+    options.example !== undefined,
+  ];
+  if (targets.filter(Boolean).length !== 1) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',
-      'say what to forget: --skill ID or --all (one of them)',
+      'say what to forget: --example ID, --skill ID or --all (one of them)',
       {},
     );
+  }
+  if (options.source !== undefined && options.skill_id === undefined) {
+    throw new SkilldexError('INVALID_ARGUMENT', '--source goes with --skill ID', {
+      option: '--source',
+    });
   }
   if (!catalogExists(options.catalog)) {
     throw new SkilldexError('CATALOG_MISSING', `no catalog at ${options.catalog}`, {
@@ -158,12 +201,66 @@ export function forgetExamples(options: {
   try {
     const removed = forgetUsage(
       db,
-      options.all === true ? { all: true } : { skill_id: options.skill_id! },
+      options.all === true
+        ? { all: true }
+        : options.example !== undefined
+          ? { example: options.example }
+          : { skill_id: options.skill_id!, ...(options.source ? { source: options.source } : {}) },
     );
+    if (options.example !== undefined && removed === 0) {
+      throw new SkilldexError(
+        'EXAMPLE_NOT_FOUND',
+        `no usage example ${options.example} in ${telemetryPathFor(options.catalog)}`,
+        { example: options.example },
+      );
+    }
     return { catalog: options.catalog, removed };
   } finally {
     db.close();
   }
+}
+
+/** Most examples `listExamples` returns by default. */
+export const DEFAULT_USAGE_LIST_LIMIT = 1_000;
+
+/**
+ * The usage examples of a catalog with their source, sessions, clients and weight, in (skill_id,
+ * id) order, filtered by skill and source, at most `limit` (default DEFAULT_USAGE_LIST_LIMIT).
+ */
+export function listExamples(options: {
+  catalog: string;
+  skill_id?: string;
+  source?: ExampleSource;
+  limit?: number;
+}): UsageListReport {
+  if (!catalogExists(options.catalog)) {
+    throw new SkilldexError('CATALOG_MISSING', `no catalog at ${options.catalog}`, {
+      catalog: options.catalog,
+    });
+  }
+  const telemetry = telemetryPathFor(options.catalog);
+  const all = listUsage(telemetry, {
+    ...(options.skill_id !== undefined ? { skill_id: options.skill_id } : {}),
+    ...(options.source !== undefined ? { source: options.source } : {}),
+  });
+  return {
+    catalog: options.catalog,
+    telemetry,
+    counts: countBySource(all),
+    total: all.length,
+    examples: all.slice(0, options.limit ?? DEFAULT_USAGE_LIST_LIMIT),
+  };
+}
+
+/** Examples per source of one skill (what `show` prints); zeros when none or no telemetry file. */
+export function exampleCountsOf(catalog: string, skillId: string): Record<ExampleSource, number> {
+  return countBySource(listUsage(telemetryPathFor(catalog), { skill_id: skillId }));
+}
+
+function countBySource(examples: readonly UsageExampleDetail[]): Record<ExampleSource, number> {
+  const out: Record<ExampleSource, number> = { import: 0, host: 0, fetch: 0 };
+  for (const e of examples) out[e.source]++;
+  return out;
 }
 
 function openReader(catalog: string): CatalogReader {

@@ -1,0 +1,407 @@
+/**
+ * `skilldex listing --apply` and `--undo` (issue 23 §2): write a listing plan into the host's own
+ * settings — never into anyone's SKILL.md or skill folder — and take it back.
+ *
+ * Claude Code: `skillOverrides` in the user's `~/.claude/settings.json`, each routed skill set to
+ * `user-invocable-only` (out of the model's listing, still `/name` for the user; values and
+ * precedence: code.claude.com/docs/en/settings, `skillOverrides`). Plugin skills are not affected
+ * by overrides, so the plan never names them. Every other key of the file is kept.
+ * Codex: `[[skills.config]]` entries with the routed skill's `path` and `enabled = false` appended
+ * to `$CODEX_HOME/config.toml` between two marker comments (openai/codex config_rules.rs; a
+ * disabled skill also leaves `$name` mentions: the router reaches it). `agents/openai.yaml`'s
+ * `allow_implicit_invocation` would be the per-skill alternative, but it lives in the skill's own
+ * folder, so it is not written.
+ *
+ * Each apply first takes back the previous one, copies the file as it was into the state folder,
+ * and records what it wrote. `--undo` restores each override whose value is still the one written
+ * (a value changed since is the user's and stays), or removes the marked block; a file skilldex
+ * created and that holds nothing else is removed. Every file written is parsed back before it
+ * replaces the old one; a file that cannot be parsed is refused with CONFIG_INVALID, untouched.
+ */
+import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { SkilldexError } from '../errors.js';
+import { readTextCapped, writeInside } from '../fsx/index.js';
+import { codexConfigFile } from './listing-codex.js';
+import type { ListingHost } from './listing-rules.js';
+import { MAX_SETTINGS_BYTES } from './listing-scopes.js';
+
+/** The override value a routed Claude Code skill gets. */
+export const ROUTED_OVERRIDE = 'user-invocable-only';
+/** The marker comments around the block skilldex appends to Codex's config.toml. */
+export const CODEX_BEGIN =
+  '# >>> skilldex listing: skills left to the skilldex router (skilldex listing --undo removes this block)';
+export const CODEX_END = '# <<< skilldex listing';
+
+/** What an apply records (the state file), so undo knows what is skilldex's. */
+export interface ListingState {
+  readonly host: ListingHost;
+  readonly file: string;
+  readonly applied_at: string;
+  /** True when the file did not exist before the first apply. */
+  readonly created_file: boolean;
+  /** The copy of the file as it was before this apply (null when there was none). */
+  readonly backup: string | null;
+  /** Claude Code: the overrides written and the values they replaced (null: none). */
+  readonly written?: Readonly<Record<string, string>>;
+  readonly previous?: Readonly<Record<string, string | null>>;
+  /** Codex: the SKILL.md paths disabled. */
+  readonly paths?: readonly string[];
+}
+
+/** What an apply or undo did. */
+export interface ListingControlReport {
+  readonly host: ListingHost;
+  readonly action: 'apply' | 'undo';
+  readonly file: string;
+  /** Skills whose control was set (apply) or taken back (undo). */
+  readonly changed: readonly string[];
+  /** Undo: overrides changed since the apply, left as they are. */
+  readonly kept: readonly string[];
+  readonly backup: string | null;
+  readonly state: string;
+  /** Undo: false when there was nothing to take back. */
+  readonly done: boolean;
+}
+
+/** Where skilldex keeps its listing state: `$XDG_DATA_HOME/skilldex/listing`, else `~/.local/share/…`. */
+export function listingStateDir(
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const data = env['XDG_DATA_HOME'] ?? path.join(home, '.local', 'share');
+  return path.join(data, 'skilldex', 'listing');
+}
+
+/** The file a host's controls go to. */
+export function controlFile(
+  host: ListingHost,
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  return host === 'codex'
+    ? codexConfigFile({ home, env })
+    : path.join(home, '.claude', 'settings.json');
+}
+
+/** The state of the last apply, or undefined. */
+export function readListingState(dir: string, host: ListingHost): ListingState | undefined {
+  const file = path.join(dir, `${host}.json`);
+  if (!existsSync(file)) return undefined;
+  const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
+  try {
+    if (!r.ok) throw new Error(r.problem.message);
+    return JSON.parse(r.text) as ListingState;
+  } catch (err) {
+    throw new SkilldexError('CONFIG_INVALID', `${file}: ${(err as Error).message}`, { file });
+  }
+}
+
+function readText(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
+  if (!r.ok) throw new SkilldexError('CONFIG_INVALID', `${file}: ${r.problem.message}`, { file });
+  return r.text;
+}
+
+// Writes `text` to `file` atomically, keeping the old file's permissions (settings may hold secrets).
+function writeKeepingMode(file: string, text: string): void {
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : undefined;
+  writeInside(path.dirname(file), path.basename(file), text);
+  if (mode !== undefined) chmodSync(file, mode);
+}
+
+function parseSettings(file: string, text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+    throw new Error('not a JSON object');
+  } catch (err) {
+    throw new SkilldexError('CONFIG_INVALID', `${file}: ${(err as Error).message}; not changed`, {
+      file,
+    });
+  }
+}
+
+function overridesOf(file: string, settings: Record<string, unknown>): Record<string, unknown> {
+  const ov = settings['skillOverrides'];
+  if (ov === undefined) return {};
+  if (ov && typeof ov === 'object' && !Array.isArray(ov))
+    return { ...(ov as Record<string, unknown>) };
+  throw new SkilldexError(
+    'CONFIG_INVALID',
+    `${file}: skillOverrides is not an object; not changed`,
+    {
+      file,
+      key: 'skillOverrides',
+    },
+  );
+}
+
+// Takes a previous apply's overrides back out of `ov`; returns the ids restored and those kept.
+function revertOverrides(
+  ov: Record<string, unknown>,
+  state: ListingState | undefined,
+): { changed: string[]; kept: string[] } {
+  const changed: string[] = [];
+  const kept: string[] = [];
+  for (const [id, value] of Object.entries(state?.written ?? {})) {
+    if (ov[id] !== value) {
+      kept.push(id);
+      continue;
+    }
+    const prev = state?.previous?.[id] ?? null;
+    if (prev === null) delete ov[id];
+    else ov[id] = prev;
+    changed.push(id);
+  }
+  return { changed: changed.sort(), kept: kept.sort() };
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[:.]/g, '-');
+}
+
+function backupOf(
+  stateDir: string,
+  host: ListingHost,
+  file: string,
+  text: string | undefined,
+  now: Date,
+): string | null {
+  if (text === undefined) return null;
+  const name = `${host}-${stamp(now)}-${path.basename(file)}.bak`;
+  writeInside(stateDir, name, text);
+  chmodSync(path.join(stateDir, name), 0o600);
+  return path.join(stateDir, name);
+}
+
+/** Options of apply and undo. */
+export interface ListingControlOptions {
+  readonly host: ListingHost;
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now?: () => Date;
+}
+
+/** Writes the plan's controls: route `routed` (Claude Code: ids; Codex: SKILL.md paths). */
+export function applyListing(
+  o: ListingControlOptions,
+  routed: readonly string[],
+): ListingControlReport {
+  return o.host === 'codex' ? applyCodex(o, routed) : applyClaude(o, routed);
+}
+
+/** Takes the last apply back. */
+export function undoListing(o: ListingControlOptions): ListingControlReport {
+  return o.host === 'codex' ? undoCodex(o) : undoClaude(o);
+}
+
+function writeState(dir: string, state: ListingState): string {
+  writeInside(dir, `${state.host}.json`, JSON.stringify(state, null, 2) + '\n');
+  return path.join(dir, `${state.host}.json`);
+}
+
+function applyClaude(o: ListingControlOptions, routed: readonly string[]): ListingControlReport {
+  const now = (o.now ?? (() => new Date()))();
+  const dir = listingStateDir(o.home, o.env);
+  const file = controlFile('claude-code', o.home, o.env);
+  const before = readState(dir, 'claude-code');
+  const text = readText(file);
+  const settings = parseSettings(file, text);
+  const ov = overridesOf(file, settings);
+  revertOverrides(ov, before);
+  const written: Record<string, string> = {};
+  const previous: Record<string, string | null> = {};
+  for (const id of [...routed].sort()) {
+    const cur = ov[id];
+    previous[id] = typeof cur === 'string' ? cur : null;
+    ov[id] = ROUTED_OVERRIDE;
+    written[id] = ROUTED_OVERRIDE;
+  }
+  const next = { ...settings };
+  if (Object.keys(ov).length > 0) next['skillOverrides'] = ov;
+  else delete next['skillOverrides'];
+  const out = JSON.stringify(next, null, 2) + '\n';
+  JSON.parse(out);
+  const backup = backupOf(dir, 'claude-code', file, text, now);
+  writeKeepingMode(file, out);
+  const state = writeState(dir, {
+    host: 'claude-code',
+    file,
+    applied_at: now.toISOString(),
+    created_file: before?.created_file ?? text === undefined,
+    backup,
+    written,
+    previous,
+  });
+  return {
+    host: 'claude-code',
+    action: 'apply',
+    file,
+    changed: Object.keys(written),
+    kept: [],
+    backup,
+    state,
+    done: true,
+  };
+}
+
+function readState(dir: string, host: ListingHost): ListingState | undefined {
+  return readListingState(dir, host);
+}
+
+function undoClaude(o: ListingControlOptions): ListingControlReport {
+  const dir = listingStateDir(o.home, o.env);
+  const file = controlFile('claude-code', o.home, o.env);
+  const state = readState(dir, 'claude-code');
+  const stateFile = path.join(dir, 'claude-code.json');
+  if (!state)
+    return {
+      host: 'claude-code',
+      action: 'undo',
+      file,
+      changed: [],
+      kept: [],
+      backup: null,
+      state: stateFile,
+      done: false,
+    };
+  const text = readText(state.file);
+  const settings = parseSettings(state.file, text);
+  const ov = overridesOf(state.file, settings);
+  const { changed, kept } = revertOverrides(ov, state);
+  const next = { ...settings };
+  if (Object.keys(ov).length > 0) next['skillOverrides'] = ov;
+  else delete next['skillOverrides'];
+  if (state.created_file && Object.keys(next).length === 0) rmSync(state.file, { force: true });
+  else if (text !== undefined) writeKeepingMode(state.file, JSON.stringify(next, null, 2) + '\n');
+  rmSync(stateFile, { force: true });
+  return {
+    host: 'claude-code',
+    action: 'undo',
+    file: state.file,
+    changed,
+    kept,
+    backup: state.backup,
+    state: stateFile,
+    done: true,
+  };
+}
+
+// The config text without skilldex's marked block (and the blank line before it).
+function withoutBlock(text: string): { text: string; removed: boolean } {
+  const begin = text.indexOf(CODEX_BEGIN);
+  if (begin < 0) return { text, removed: false };
+  const endAt = text.indexOf(CODEX_END, begin);
+  if (endAt < 0) return { text, removed: false };
+  const after = text.indexOf('\n', endAt);
+  const stop = after < 0 ? text.length : after + 1;
+  const start =
+    begin > 0 && text[begin - 1] === '\n' && text[begin - 2] === '\n' ? begin - 1 : begin;
+  return { text: text.slice(0, start) + text.slice(stop), removed: true };
+}
+
+function parseToml(file: string, text: string): void {
+  try {
+    (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(text);
+  } catch (err) {
+    throw new SkilldexError(
+      'CONFIG_INVALID',
+      `${file}: the result would not parse as TOML (${(err as Error).message.split('\n')[0]}); not changed — a [skills] table written inline cannot take [[skills.config]] entries`,
+      { file },
+    );
+  }
+}
+
+function applyCodex(o: ListingControlOptions, routed: readonly string[]): ListingControlReport {
+  const now = (o.now ?? (() => new Date()))();
+  const dir = listingStateDir(o.home, o.env);
+  const file = controlFile('codex', o.home, o.env);
+  const before = readState(dir, 'codex');
+  const text = readText(file);
+  if (text !== undefined) parseToml(file, text);
+  const base = withoutBlock(text ?? '').text;
+  const paths = [...routed].sort();
+  const block =
+    paths.length === 0
+      ? ''
+      : [
+          CODEX_BEGIN,
+          ...paths.flatMap((p) => [
+            '[[skills.config]]',
+            `path = ${JSON.stringify(p)}`,
+            'enabled = false',
+            '',
+          ]),
+          CODEX_END,
+          '',
+        ].join('\n');
+  const out =
+    block === ''
+      ? base
+      : (base === '' || base.endsWith('\n\n')
+          ? base
+          : base.endsWith('\n')
+            ? base + '\n'
+            : base + '\n\n') + block;
+  parseToml(file, out);
+  const backup = backupOf(dir, 'codex', file, text, now);
+  writeKeepingMode(file, out);
+  const state = writeState(dir, {
+    host: 'codex',
+    file,
+    applied_at: now.toISOString(),
+    created_file: before?.created_file ?? text === undefined,
+    backup,
+    paths,
+  });
+  return {
+    host: 'codex',
+    action: 'apply',
+    file,
+    changed: paths,
+    kept: [],
+    backup,
+    state,
+    done: true,
+  };
+}
+
+function undoCodex(o: ListingControlOptions): ListingControlReport {
+  const dir = listingStateDir(o.home, o.env);
+  const stateFile = path.join(dir, 'codex.json');
+  const state = readState(dir, 'codex');
+  const file = state?.file ?? controlFile('codex', o.home, o.env);
+  if (!state)
+    return {
+      host: 'codex',
+      action: 'undo',
+      file,
+      changed: [],
+      kept: [],
+      backup: null,
+      state: stateFile,
+      done: false,
+    };
+  const text = readText(file);
+  const { text: out, removed } = withoutBlock(text ?? '');
+  if (removed) {
+    parseToml(file, out);
+    if (state.created_file && out.trim() === '') rmSync(file, { force: true });
+    else writeKeepingMode(file, out);
+  }
+  rmSync(stateFile, { force: true });
+  return {
+    host: 'codex',
+    action: 'undo',
+    file,
+    changed: removed ? [...(state.paths ?? [])] : [],
+    kept: removed ? [] : [...(state.paths ?? [])],
+    backup: state.backup,
+    state: stateFile,
+    done: true,
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * `skilldex listing` (issue 23 §2): what a host's own skill listing holds for this machine's skills
+ * now — full, cut, listed by name, dropped — and a plan that fits its budget: the skills that stay
+ * natively listed (the router skill first, then the most used — skilldex's fetches and usage
+ * examples, and the host's own usage record — then those whose descriptions carry the most words
+ * no other skill has), the rest left to the router skill and the prompt hook. Reads; the plan's
+ * controls are written by listing-controls.ts.
+ */
+import { TelemetryReader, catalogExists, listUsage, telemetryPathFor } from '../catalog/index.js';
+import { analyzeTerms } from '../text/index.js';
+import { codexSkills } from './listing-codex.js';
+import {
+  CLAUDE_CODE_LISTING,
+  claudeCodeBudget,
+  claudeCodeEntryText,
+  claudeCodeListing,
+  codexBudget,
+  codexDescription,
+  codexListing,
+  type ListingBudget,
+  type ListingHost,
+  type ListingResult,
+} from './listing-rules.js';
+import {
+  claudeCodeSkills,
+  type HostListingSettings,
+  type HostScopeOptions,
+  type HostSkill,
+} from './listing-scopes.js';
+import type { Problem } from '../errors.js';
+
+/** The skilldex router skill, kept natively listed first when present. */
+export const ROUTER_SKILL = 'skill-router';
+
+/** What `listing` is asked. */
+export interface ListingOptions extends HostScopeOptions {
+  readonly host: ListingHost;
+  /** The model's context window in tokens (default: the host's default). */
+  readonly contextTokens?: number;
+  /** A fixed budget in characters (overrides the window and the host's settings). */
+  readonly budgetChars?: number;
+  /** The skilldex catalog whose telemetry and usage examples rank the skills (optional). */
+  readonly catalog?: string;
+  /**
+   * Skills whose current control skilldex wrote (Claude Code ids, Codex SKILL.md paths): planned
+   * again as if uncontrolled.
+   */
+  readonly ownControls?: ReadonlySet<string>;
+}
+
+/** One skill in a listing report: how the host lists it now and under the plan. */
+export interface ListingSkillReport {
+  readonly id: string;
+  readonly skill_id: string;
+  readonly scope: string;
+  readonly path: string;
+  readonly controllable: boolean;
+  readonly control: string | null;
+  readonly usage: number;
+  readonly now: ListingResult['entries'][number];
+  readonly planned: ListingResult['entries'][number];
+  /** `keep` (natively listed), `route` (left to the router and the hook), `fixed` (no control). */
+  readonly plan: 'keep' | 'route' | 'fixed' | 'hidden';
+}
+
+/** The listing report. */
+export interface ListingReport {
+  readonly host: ListingHost;
+  readonly budget: ListingBudget;
+  readonly settings: HostListingSettings;
+  readonly now: Omit<ListingResult, 'entries'>;
+  readonly planned: Omit<ListingResult, 'entries'>;
+  /** True when skilldex's router skill is among this host's skills. */
+  readonly router_skill: boolean;
+  readonly skills: readonly ListingSkillReport[];
+  readonly problems: readonly Problem[];
+}
+
+/** How much each catalog skill is used, for skilldex: fetches plus the weights of its examples. */
+export function skilldexUsage(catalog: string | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  if (catalog === undefined || !catalogExists(catalog)) return out;
+  const file = telemetryPathFor(catalog);
+  for (const [id, n] of new TelemetryReader(file).fetchCounts()) out.set(id, n);
+  try {
+    for (const e of listUsage(file)) out.set(e.skill_id, (out.get(e.skill_id) ?? 0) + e.weight);
+  } catch {
+    // Usage examples are advisory: an unreadable file plans as if none had been learned.
+  }
+  return out;
+}
+
+function budgetOf(o: ListingOptions, settings: HostListingSettings): ListingBudget {
+  if (o.host === 'codex') {
+    return codexBudget({
+      ...(o.contextTokens !== undefined ? { contextTokens: o.contextTokens } : {}),
+      ...(o.budgetChars !== undefined ? { fixedChars: o.budgetChars } : {}),
+    });
+  }
+  const fixed = o.budgetChars ?? settings.fixed_chars;
+  const b = claudeCodeBudget({
+    ...(o.contextTokens !== undefined ? { contextTokens: o.contextTokens } : {}),
+    ...(settings.budget_fraction !== undefined ? { fraction: settings.budget_fraction } : {}),
+    ...(fixed !== undefined ? { fixedChars: fixed } : {}),
+  });
+  if (o.budgetChars === undefined && settings.fixed_chars !== undefined)
+    return { ...b, source: 'env' };
+  if (fixed === undefined && settings.budget_fraction !== undefined)
+    return { ...b, source: 'settings' };
+  return b;
+}
+
+function listingOf(
+  host: ListingHost,
+  skills: readonly HostSkill[],
+  budget: ListingBudget,
+  maxEntry: number,
+): ListingResult {
+  return host === 'codex'
+    ? codexListing(skills, budget)
+    : claudeCodeListing(skills, budget, maxEntry);
+}
+
+// Words of each skill's description no more than one other skill uses: what only it can match.
+function uniqueness(skills: readonly HostSkill[]): Map<string, number> {
+  const terms = new Map(skills.map((s) => [s.id, new Set(analyzeTerms(s.description))]));
+  const df = new Map<string, number>();
+  for (const t of terms.values()) for (const w of t) df.set(w, (df.get(w) ?? 0) + 1);
+  return new Map(
+    [...terms].map(([id, t]) => [id, [...t].filter((w) => (df.get(w) ?? 0) <= 2).length]),
+  );
+}
+
+// What one skill's full line costs alone (the rules' arithmetic, line by line).
+function lineCostOf(
+  host: ListingHost,
+  s: HostSkill,
+  budget: ListingBudget,
+  maxEntry: number,
+): number {
+  if (host === 'claude-code')
+    return (
+      `- ${s.id}: ${claudeCodeEntryText(s.description, s.when_to_use, maxEntry).shown}`.length + 1
+    );
+  const line = `- ${s.id}: ${codexDescription(s.description).shown} (file: ${s.path})\n`;
+  return budget.unit === 'chars'
+    ? [...line].length
+    : Math.ceil(Buffer.byteLength(line, 'utf8') / 4);
+}
+
+/**
+ * The plan (SKILL.md paths to keep and to route): skills with no control (fixed) stay; then the router skill, the most used and the most
+ * distinctive are kept while their full lines fit the budget (a line that does not fit is skipped,
+ * smaller later ones still tried); every other controllable skill is routed.
+ */
+export function planListing(
+  host: ListingHost,
+  skills: readonly HostSkill[],
+  budget: ListingBudget,
+  usage: ReadonlyMap<string, number>,
+  maxEntry: number = CLAUDE_CODE_LISTING.MAX_ENTRY_CHARS,
+): { keep: Set<string>; route: Set<string> } {
+  // Keyed by SKILL.md path: two Codex skills may share a name.
+  const visible = skills.filter((s) => s.visibility !== 'hidden');
+  let room = budget.limit;
+  for (const s of visible) if (!s.controllable) room -= lineCostOf(host, s, budget, maxEntry);
+  const uniq = uniqueness(visible);
+  const score = (s: HostSkill): number => (usage.get(s.skill_id) ?? 0) + s.usage;
+  const order = visible
+    .filter((s) => s.controllable)
+    .sort(
+      (a, b) =>
+        Number(b.id === ROUTER_SKILL) - Number(a.id === ROUTER_SKILL) ||
+        score(b) - score(a) ||
+        (uniq.get(b.id) ?? 0) - (uniq.get(a.id) ?? 0) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
+  const keep = new Set<string>();
+  const route = new Set<string>();
+  for (const s of order) {
+    const cost = lineCostOf(host, s, budget, maxEntry);
+    if (cost <= room) {
+      keep.add(s.path);
+      room -= cost;
+    } else route.add(s.path);
+  }
+  return { keep, route };
+}
+
+/** The listing report of `o.host` for this machine. */
+export function listingReport(o: ListingOptions): ListingReport {
+  const found = o.host === 'codex' ? codexSkills(o) : claudeCodeSkills(o);
+  const own = o.ownControls ?? new Set<string>();
+  // Controls skilldex wrote are planned again from scratch; the host's other controls stand.
+  const mine = (s: HostSkill): boolean => own.has(o.host === 'codex' ? s.path : s.id);
+  const skills = found.skills.map((s) =>
+    mine(s) ? { ...s, visibility: 'full' as const, control: null } : s,
+  );
+  const budget = budgetOf(o, found.settings);
+  const maxEntry = found.settings.max_entry_chars ?? CLAUDE_CODE_LISTING.MAX_ENTRY_CHARS;
+  const usage = skilldexUsage(o.catalog);
+  const nowResult = listingOf(o.host, found.skills, budget, maxEntry);
+  const { keep, route } = planListing(o.host, skills, budget, usage, maxEntry);
+  const plannedSkills = skills.map((s) =>
+    route.has(s.path) ? { ...s, visibility: 'hidden' as const } : s,
+  );
+  const plannedResult = listingOf(o.host, plannedSkills, budget, maxEntry);
+  const nowByPath = new Map(nowResult.entries.map((e) => [e.path, e]));
+  const plannedByPath = new Map(plannedResult.entries.map((e) => [e.path, e]));
+  const report: ListingSkillReport[] = found.skills.map((s) => ({
+    id: s.id,
+    skill_id: s.skill_id,
+    scope: s.scope,
+    path: s.path,
+    controllable: s.controllable,
+    control: s.control,
+    usage: (usage.get(s.skill_id) ?? 0) + s.usage,
+    now: nowByPath.get(s.path)!,
+    planned: plannedByPath.get(s.path)!,
+    plan: keep.has(s.path)
+      ? 'keep'
+      : route.has(s.path)
+        ? 'route'
+        : s.visibility === 'hidden' && !mine(s)
+          ? 'hidden'
+          : 'fixed',
+  }));
+  const summary = ({ entries: _e, ...rest }: ListingResult): Omit<ListingResult, 'entries'> => rest;
+  return {
+    host: o.host,
+    budget,
+    settings: found.settings,
+    now: summary(nowResult),
+    planned: summary(plannedResult),
+    router_skill: found.skills.some((s) => s.id === ROUTER_SKILL),
+    skills: report,
+    problems: found.problems,
+  };
+}
