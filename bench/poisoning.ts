@@ -9,11 +9,10 @@
  *
  * - `before (main)`: the usage examples main stores — one row per fetch, every row an example —
  *   given to today's engine (bm25f.ts, unchanged by this branch).
- * - `after: stored`: the real path of this branch (Router.fetch with one client and session, the
- *   caps, readUsage) given to the same engine, which does not read `weight` yet.
- * - `after: stored + weight`: the same examples with the proposed engine use of `weight` (each
- *   example's terms count `weight` times in the usage field: 0.25 for one session). Simulated here
- *   by building the usage field with weighted term frequencies; the engine change is the lead's.
+ * - `after: stored`: the real path (Router.fetch with one client and session, the caps,
+ *   readUsage) with every example counted once, as the engine did before it read `weight`.
+ * - `after: stored + weight`: the same examples as the engine counts them now (each example's
+ *   terms count `weight` times in the usage field: 0.25 for one session).
  * - `sessions`: the attacker opens N sessions (one fetch each) — the case the ranking-side bound
  *   (an example never lifts a skill absent from the cold top-k to #1 unless it is import or host)
  *   must close; reported so that bound has a baseline.
@@ -76,27 +75,14 @@ function sample(): Query[] {
     .map(({ q }) => ({ id: q.id, query: q.query, skill: q.skill }));
 }
 
-/**
- * The usage field with each example's terms counted `weight` times: the proposed engine use of
- * UsageExample.weight, built on the public UsageIndex shape (bySkill: examples, tf, len).
- */
+/** The usage field as the engine builds it: each example counted its weight. */
 function weightedIndex(examples: readonly UsageExample[]): UsageIndex {
-  const index = new UsageIndex([]);
-  const bySkill = index.bySkill as Map<string, unknown>;
-  const groups = new Map<string, UsageExample[]>();
-  for (const e of examples) groups.set(e.skill_id, [...(groups.get(e.skill_id) ?? []), e]);
-  for (const [id, list] of groups) {
-    const tf = new Map<string, number>();
-    let len = 0;
-    const ex = list.map((e) => {
-      const terms = analyzeTerms(e.query);
-      len += e.weight * terms.length;
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + e.weight);
-      return { query: e.query, terms: new Set(terms) };
-    });
-    bySkill.set(id, { examples: ex, tf, len });
-  }
-  return index;
+  return new UsageIndex(examples);
+}
+
+/** The same examples with every one counted once (the engine before it read weights). */
+function unweightedIndex(examples: readonly UsageExample[]): UsageIndex {
+  return new UsageIndex(examples.map((e) => ({ ...e, weight: 1 })));
 }
 
 /** Main's storage: one example per fetch row. */
@@ -200,7 +186,7 @@ function hostile(b: Bench, queries: readonly Query[], targets: Map<string, strin
       );
       for (let i = 0; i < n; i++) b.fetch(x, q.query, 'one-session');
       const one = b.stored();
-      rows[1]!.ranks.push(b.rank(q.query, new UsageIndex(one), x));
+      rows[1]!.ranks.push(b.rank(q.query, unweightedIndex(one), x));
       rows[2]!.ranks.push(b.rank(q.query, weightedIndex(one), x));
       b.forgetAll();
       for (let i = 0; i < n; i++) b.fetch(x, q.query, `session-${i}`);
@@ -227,7 +213,7 @@ function honestMistake(b: Bench, queries: readonly Query[]): string[] {
     );
     b.fetch(wrong, q.query, 'agent');
     const ex = b.stored();
-    shifts.stored.push(b.rank(q.query, new UsageIndex(ex), q.skill) - coldRank);
+    shifts.stored.push(b.rank(q.query, unweightedIndex(ex), q.skill) - coldRank);
     shifts.weighted.push(b.rank(q.query, weightedIndex(ex), q.skill) - coldRank);
     b.forgetAll();
   }
@@ -259,7 +245,7 @@ function agreement(b: Bench, queries: readonly Query[]): string[] {
         : 0;
     for (let i = 0; i < 4; i++) b.fetch(q.skill, q.query, `agree-${i}`);
     const ex = b.stored();
-    out.stored += b.rank(q.query, new UsageIndex(ex), q.skill) === 1 ? 1 : 0;
+    out.stored += b.rank(q.query, unweightedIndex(ex), q.skill) === 1 ? 1 : 0;
     out.weighted += b.rank(q.query, weightedIndex(ex), q.skill) === 1 ? 1 : 0;
     b.forgetAll();
   }

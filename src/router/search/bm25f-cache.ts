@@ -33,16 +33,22 @@ export interface SkillUsage {
   readonly len: number;
 }
 
-/** The usage field of every skill with examples, built from a snapshot of the telemetry file. */
+/**
+ * The usage field of every skill with examples, built from a snapshot of the telemetry file. Each
+ * example counts its `weight` (1 for imported and host examples; a fetch example grows to 1 with
+ * the sessions that agree on it: catalog/usage.ts exampleWeight), both in the field's term counts
+ * and in its length.
+ */
 export class UsageIndex {
-  private readonly queries = new Map<string, string[]>();
+  private readonly queries = new Map<string, { query: string; weight: number }[]>();
   private readonly byKind = new Map<IndexKind, Map<string, SkillUsage>>();
 
   constructor(examples: readonly UsageExample[]) {
     for (const e of examples) {
+      const x = { query: e.query, weight: e.weight };
       const l = this.queries.get(e.skill_id);
-      if (l) l.push(e.query);
-      else this.queries.set(e.skill_id, [e.query]);
+      if (l) l.push(x);
+      else this.queries.set(e.skill_id, [x]);
     }
   }
 
@@ -60,10 +66,10 @@ export class UsageIndex {
     for (const [id, queries] of this.queries) {
       const tf = new Map<string, number>();
       let len = 0;
-      const examples = queries.map((query) => {
+      const examples = queries.map(({ query, weight }) => {
         const terms = analyze(query);
-        len += terms.length;
-        for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+        len += weight * terms.length;
+        for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + weight);
         return { query, terms: new Set(terms) };
       });
       out.set(id, { examples, tf, len });
