@@ -64,6 +64,11 @@ export const ERROR_CODES = {
     when: 'a line of an input file (the query file of `eval`) does not follow its format',
     hint: 'fix the named line of the input file',
   },
+  BASELINE_INVALID: {
+    exit: 2,
+    when: 'a `--baseline` file is not a JSON report saved by the same command (`lint --json`, `eval --triggers --json`)',
+    hint: 'save the baseline with the same command and --json, then pass that file',
+  },
   SUBSTRATE_NOT_FOUND: {
     exit: 2,
     when: 'no substrate root was given and none is found at or above the current folder, or the root is not a folder',

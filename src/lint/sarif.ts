@@ -2,8 +2,10 @@
  * The lint report as SARIF 2.1.0 (OASIS; schema at SARIF_SCHEMA), so GitHub code scanning and
  * editors show findings on the SKILL.md lines. One run, one rule per lint code (the code table's
  * order, so ruleIndex is stable), one result per finding located at the frontmatter line of its
- * field (line 1 when unknown). Pure: the caller writes the object.
+ * field (line 1 when unknown), with a partial fingerprint from the finding's fingerprints so code
+ * scanning tracks an alert across line moves. Pure: the caller writes the object.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LINT_CODES, type LintCode, type LintReport } from './codes.js';
@@ -51,7 +53,19 @@ interface SarifResult {
     readonly id: number;
     readonly message: { readonly text: string };
   })[];
+  readonly partialFingerprints: Readonly<Record<string, string>>;
   readonly properties: Readonly<Record<string, unknown>>;
+}
+
+/** The partialFingerprints key skilldex writes (the SARIF spec asks for a versioned name). */
+export const SARIF_FINGERPRINT_KEY = 'skilldexFindingHash/v1';
+
+/** A short, stable hash of a finding's fingerprints for SARIF `partialFingerprints`. */
+export function sarifFingerprint(fingerprints: readonly string[]): string {
+  return createHash('sha256')
+    .update([...fingerprints].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /**
@@ -100,6 +114,7 @@ export function renderSarif(
             ],
           }
         : {}),
+      partialFingerprints: { [SARIF_FINGERPRINT_KEY]: sarifFingerprint(f.fingerprints) },
       properties: { skill_ids: f.skill_ids, ...(f.field !== undefined ? { field: f.field } : {}) },
     };
   });
