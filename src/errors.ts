@@ -275,6 +275,12 @@ export const PROBLEM_CODES = {
   DUPLICATE_ID: 'two rows with one ID',
   MISSING_SUMMARY: 'an entry without a ## Summary section',
   MISSING_INDEX: 'a type folder without INDEX.md',
+  // Trigger evaluations (docs/triggers.md).
+  TRIGGER_EVAL_INVALID:
+    'a trigger-eval file or item that does not follow its format (not JSON, no query text, no boolean label)',
+  TRIGGER_EVAL_UNKNOWN_SKILL: 'a trigger case names a skill the library does not have',
+  TRIGGER_EVAL_UNATTRIBUTED:
+    'a trigger-eval file that names no skill and sits where no single skill owns it',
 } as const;
 
 /** A soft problem code. */

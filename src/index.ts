@@ -245,3 +245,18 @@ export {
   type LintThresholds,
   type SarifLog,
 } from './lint/index.js';
+export {
+  evalTriggers,
+  parseTriggerBaseline,
+  parseTriggerFile,
+  renderTriggerJunit,
+  renderTriggerSarif,
+  type CaseOutcome as TriggerCaseOutcome,
+  type GateFailure as TriggerGateFailure,
+  type SkillTriggerReport,
+  type TriggerBaseline,
+  type TriggerEvalOptions,
+  type TriggerGates,
+  type TriggerReport,
+  type TriggerSuggestion,
+} from './triggers/index.js';

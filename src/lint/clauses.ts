@@ -17,7 +17,7 @@ export interface RoutingClause {
 // Openings of a negative clause: "Do not use for", "Don't use this skill when", "NOT for",
 // "Never use it to", "Avoid for". Checked before the trigger openings, which "use for" would match.
 const NEGATIVE =
-  /\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|trigger|load)\b|\bnot\s+(?:for|when|to\s+be\s+used)\b|\bavoid\s+(?:using\s+)?(?:this\s+skill\s+)?(?:for|when)\b/giu;
+  /\b(?:do\s+not|don['\u2019]t|never)\s+(?:use|invoke|trigger|load)\b|\bnot\s+(?:for|when|to\s+be\s+used)\b|\bavoid\s+(?:using\s+)?(?:this\s+skill\s+)?(?:for|when)\b/giu;
 
 // Openings of a trigger clause: "Use when", "Use this skill for", "Triggers:", "Trigger on",
 // "Invoke when", "Activate when", "when the user asks/mentions/wants/says/needs".

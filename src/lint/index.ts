@@ -66,4 +66,15 @@ export {
 export { SPEC_FIELDS } from './spec-profile.js';
 export type { SkillFamily } from './group.js';
 export { frontmatterLines } from './lines.js';
-export { renderSarif, SARIF_SCHEMA, type SarifLog } from './sarif.js';
+export {
+  renderSarif,
+  sarifFingerprint,
+  sarifLocation,
+  sarifLog,
+  SARIF_FINGERPRINT_KEY,
+  SARIF_SCHEMA,
+  type SarifLocation,
+  type SarifLog,
+  type SarifResult,
+  type SarifRule,
+} from './sarif.js';

@@ -30,20 +30,23 @@ export interface SarifLog {
   }[];
 }
 
-interface SarifRule {
+/** A SARIF rule (reportingDescriptor) as skilldex writes them. */
+export interface SarifRule {
   readonly id: string;
   readonly shortDescription: { readonly text: string };
   readonly defaultConfiguration: { readonly level: 'error' | 'warning' | 'note' };
 }
 
-interface SarifLocation {
+/** A SARIF location: a file and a 1-based line. */
+export interface SarifLocation {
   readonly physicalLocation: {
     readonly artifactLocation: { readonly uri: string; readonly uriBaseId?: string };
     readonly region: { readonly startLine: number };
   };
 }
 
-interface SarifResult {
+/** A SARIF result as skilldex writes them. */
+export interface SarifResult {
   readonly ruleId: string;
   readonly ruleIndex: number;
   readonly level: 'error' | 'warning' | 'note';
@@ -82,18 +85,8 @@ export function renderSarif(
     shortDescription: { text: LINT_CODES[code].rule },
     defaultConfiguration: { level: LINT_CODES[code].severity },
   }));
-  const location = (file: string, line: number): SarifLocation => {
-    const rel = path.relative(options.baseDir, file);
-    const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-    return {
-      physicalLocation: {
-        artifactLocation: inside
-          ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
-          : { uri: pathToFileURL(file).href },
-        region: { startLine: Math.max(1, line) },
-      },
-    };
-  };
+  const location = (file: string, line: number): SarifLocation =>
+    sarifLocation(options.baseDir, file, line);
   const results: SarifResult[] = report.findings.map((f) => {
     const other =
       f.code === 'CONFUSABLE' ? (f.details['other_path'] as string | undefined) : undefined;
@@ -118,12 +111,40 @@ export function renderSarif(
       properties: { skill_ids: f.skill_ids, ...(f.field !== undefined ? { field: f.field } : {}) },
     };
   });
+  return sarifLog('skilldex lint', options, rules, results);
+}
+
+/**
+ * `file` at `line` as a SARIF location: a URI relative to `baseDir` under base id `%SRCROOT%`
+ * when the file is inside it (as code scanning expects for files in the repository), else a
+ * `file://` URI.
+ */
+export function sarifLocation(baseDir: string, file: string, line: number): SarifLocation {
+  const rel = path.relative(baseDir, file);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return {
+    physicalLocation: {
+      artifactLocation: inside
+        ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
+        : { uri: pathToFileURL(file).href },
+      region: { startLine: Math.max(1, line) },
+    },
+  };
+}
+
+/** A SARIF 2.1.0 log of one run of the tool `name`, `%SRCROOT%` being `options.baseDir`. */
+export function sarifLog(
+  name: string,
+  options: { baseDir: string; toolVersion: string },
+  rules: readonly SarifRule[],
+  results: readonly SarifResult[],
+): SarifLog {
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'skilldex lint', version: options.toolVersion, rules } },
+        tool: { driver: { name, version: options.toolVersion, rules } },
         originalUriBaseIds: {
           '%SRCROOT%': {
             uri: pathToFileURL(
