@@ -74,6 +74,10 @@ export const LINT_CODES = {
     severity: 'warning',
     rule: 'an inline suppression (metadata skilldex-lint-ignore) names no lint code, or one that does not exist',
   },
+  NAME_FROM_FOLDER: {
+    severity: 'warning',
+    rule: 'spec profile: the frontmatter has no name (hosts name the skill after its folder; the spec requires one)',
+  },
   SPEC_FIELD: {
     severity: 'warning',
     rule: 'spec profile: a frontmatter field outside the six the agentskills spec defines',

@@ -48,6 +48,7 @@ const PASSED: Readonly<Record<LintProfile, ReadonlySet<string>>> = {
     'FIELD_TYPE',
     'CONFUSABLE_CHARACTERS',
     'FRONTMATTER_LENIENT',
+    'NAME_FROM_FOLDER',
   ]),
 };
 
@@ -61,6 +62,7 @@ const SPEC_FIX: Partial<Record<LintCode, string>> = {
   CONFUSABLE_CHARACTERS: 'retype the word in Latin letters',
   FRONTMATTER_LENIENT:
     'quote the value (description: "…: …") so every YAML parser reads it; hosts read it as is, strict tools refuse the file',
+  NAME_FROM_FOLDER: 'add name: <the folder name> to the frontmatter',
 };
 
 /** Every validation warning of `skill` the profile reports, with the field it is about. */
@@ -84,7 +86,7 @@ export function checkSpec(
         ...(line !== undefined ? { line } : {}),
         ...(field !== undefined ? { field } : {}),
         message: `${field !== undefined ? `field ${field}: ` : ''}${escapeInvisible(stripLabel(w.message, w.path))}`,
-        ...(SPEC_FIX[code] !== undefined ? { fix: SPEC_FIX[code] } : {}),
+        ...(fixOf(w, code) !== undefined ? { fix: fixOf(w, code)! } : {}),
         details: {
           problem_code: w.code,
           ...(field !== undefined ? { field } : {}),
@@ -140,6 +142,8 @@ function fieldOf(w: Problem, skill: LintSkill): string | undefined {
       return 'description';
     case 'FRONTMATTER_LENIENT':
       return w.line !== undefined ? keyAtLine(skill.text, w.line) : undefined;
+    case 'NAME_FROM_FOLDER':
+      return 'name';
     case 'CONFUSABLE_CHARACTERS':
       return findConfusables(skill.name) ? 'name' : 'description';
     case 'UNKNOWN_FIELD': {
@@ -163,8 +167,18 @@ function keyAtLine(text: string, line: number): string | undefined {
   return best?.[0];
 }
 
+// The fix of a warning: per code, except a repeated key (FRONTMATTER_LENIENT), which is removed.
+function fixOf(w: Problem, code: LintCode): string | undefined {
+  if (code === 'FRONTMATTER_LENIENT' && /given twice/.test(w.message))
+    return 'remove the repeated key: hosts keep its last value, strict YAML refuses the file';
+  return SPEC_FIX[code];
+}
+
+// A problem's message without its `<file>: ` or `<file>:<line>: ` prefix (the finding has both).
 function stripLabel(message: string, label: string): string {
-  return message.startsWith(`${label}: `) ? message.slice(label.length + 2) : message;
+  if (!message.startsWith(label)) return message;
+  const m = /^:(?:\d+:)? /.exec(message.slice(label.length));
+  return m ? message.slice(label.length + m[0].length) : message;
 }
 
 /** HIDDEN_TEXT for each routed field holding invisible or bidi-control characters. */

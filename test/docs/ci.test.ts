@@ -32,25 +32,26 @@ function commands(bs: readonly Block[]): string[] {
   const out: string[] = [];
   for (const b of bs) {
     const lines =
-      b.lang === 'yaml'
-        ? yamlCommands(parse(b.text) as Record<string, unknown>)
-        : b.lang === 'sh'
-          ? b.text.split('\n')
-          : [];
+      b.lang === 'yaml' ? yamlCommands(parse(b.text)) : b.lang === 'sh' ? b.text.split('\n') : [];
     out.push(...lines.map((l) => l.trim()).filter((l) => l.startsWith('skilldex ')));
   }
   return out;
 }
 
-function yamlCommands(doc: Record<string, unknown>): string[] {
-  const jobs = (doc['jobs'] ?? { job: doc }) as Record<string, { steps?: { run?: string }[] }>;
+// The `run:` lines of workflow steps and the `script:` lines of CI jobs, in document order.
+function yamlCommands(doc: unknown): string[] {
   const out: string[] = [];
-  for (const job of Object.values(jobs)) {
-    for (const s of job.steps ?? []) if (typeof s.run === 'string') out.push(...s.run.split('\n'));
-    for (const [, v] of Object.entries(job))
-      if (v && typeof v === 'object' && Array.isArray((v as { script?: unknown }).script))
-        out.push(...((v as { script: string[] }).script ?? []));
-  }
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'run' && typeof x === 'string') out.push(...x.split('\n'));
+        else if (k === 'script' && Array.isArray(x))
+          out.push(...x.filter((l): l is string => typeof l === 'string'));
+        else visit(x);
+      }
+  };
+  visit(doc);
   return out;
 }
 

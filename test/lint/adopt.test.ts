@@ -253,11 +253,13 @@ describe('profiles', () => {
   });
 
   it('FRONTMATTER_LENIENT is a warning on its line with the fix (quote the value)', () => {
+    // As src/skills reports it (main: src/skills/record.ts).
     const warning = {
       code: 'FRONTMATTER_LENIENT',
       path: '/lib/persona/SKILL.md',
       line: 3,
-      message: '/lib/persona/SKILL.md: description holds ": " unquoted; read as hosts read it',
+      message:
+        '/lib/persona/SKILL.md:3: description is not valid YAML as written (an unquoted ": " or similar); read as the whole line, as hosts read it; quote the value to make it valid',
     } as unknown as Problem;
     const s = skill('persona', 'Persona Tester: Fatima tests forms and flows end to end', {
       warnings: [warning],
@@ -266,6 +268,35 @@ describe('profiles', () => {
       (x) => x.code === 'FRONTMATTER_LENIENT',
     )!;
     expect(f).toMatchObject({ severity: 'warning', line: 3, field: 'description' });
+    expect(f.message).toMatch(/^field description: description is not valid YAML/);
     expect(f.fix).toContain('quote');
+    const dup = {
+      ...warning,
+      message:
+        '/lib/persona/SKILL.md:3: description is given twice (invalid YAML); the last value is used, as hosts read it; remove one',
+    } as Problem;
+    const g = lintSkills(
+      {
+        skills: [skill('persona', 'Persona tests forms and flows end to end', { warnings: [dup] })],
+      },
+      T,
+    ).findings.find((x) => x.code === 'FRONTMATTER_LENIENT')!;
+    expect(g.fix).toContain('remove the repeated key');
+  });
+
+  it('NAME_FROM_FOLDER: a spec-profile warning on a skill without a name; hosts are fine with it', () => {
+    const warning = {
+      code: 'NAME_FROM_FOLDER',
+      path: '/lib/ebuild-qa/SKILL.md',
+      message:
+        '/lib/ebuild-qa/SKILL.md: frontmatter has no name; the folder\'s name "ebuild-qa" is used, as hosts do',
+    } as unknown as Problem;
+    const s = skill('ebuild-qa', 'Check ebuilds for QA issues with pkgcheck and repoman', {
+      warnings: [warning],
+    });
+    const codes = (profile: 'lenient' | 'spec') =>
+      lintSkills({ skills: [s], profile }, T).findings.map((f) => f.code);
+    expect(codes('spec')).toContain('NAME_FROM_FOLDER');
+    expect(codes('lenient')).not.toContain('NAME_FROM_FOLDER');
   });
 });
