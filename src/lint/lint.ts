@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
-import { TelemetryStore, telemetryPathFor } from '../catalog/index.js';
+import { TelemetryStore, isPgLocation, telemetryPathFor } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { Router, indexCatalog } from '../router/index.js';
 import { discoverSkills, type DiscoverOptions, type SkillRecord } from '../skills/index.js';
@@ -80,7 +80,7 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
       : undefined;
   try {
     const catalog = options.catalog ?? path.join(temp!, 'catalog.sqlite');
-    if (options.catalog !== undefined && !existsSync(catalog)) {
+    if (options.catalog !== undefined && !isPgLocation(catalog) && !existsSync(catalog)) {
       throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
     }
     if (temp !== undefined && skills.length > 0) {

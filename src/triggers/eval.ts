@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SkilldexError, assertKnownOptions, type Problem } from '../errors.js';
+import { isPgLocation } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { frontmatterLines } from '../lint/index.js';
 import { Router, indexCatalog } from '../router/index.js';
@@ -157,7 +158,7 @@ function withRanker<T>(
       : undefined;
   try {
     const catalog = options.catalog ?? path.join(temp!, 'catalog.sqlite');
-    if (options.catalog !== undefined && !existsSync(catalog))
+    if (options.catalog !== undefined && !isPgLocation(catalog) && !existsSync(catalog))
       throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
     if (temp !== undefined && skills > 0)
       indexCatalog({
