@@ -118,6 +118,13 @@ function suggestions(report: TriggerReport): string[] {
   return out;
 }
 
+// A problem's message without its `<file>: ` or `<file>:<line>: ` prefix (printed beside it).
+function withoutPrefix(message: string, file: string): string {
+  if (!message.startsWith(file)) return message;
+  const m = /^:(?:\d+:)? /.exec(message.slice(file.length));
+  return m ? message.slice(file.length + m[0].length) : message;
+}
+
 function ratio(n: number, d: number): number | null {
   return d > 0 ? n / d : null;
 }
