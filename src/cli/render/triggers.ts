@@ -93,7 +93,7 @@ function problems(report: TriggerReport, rel: (p: string) => string): string[] {
     `trigger-eval problems (${report.problems.length}):`,
     ...report.problems.map(
       (p) =>
-        `  ${p.code} ${rel(p.path)}${p.line !== undefined ? `:${p.line}` : ''}: ${p.message.slice(p.message.indexOf(': ') + 2)}`,
+        `  ${p.code} ${rel(p.path)}${p.line !== undefined ? `:${p.line}` : ''}: ${withoutPrefix(p.message, p.path)}`,
     ),
   ];
 }
