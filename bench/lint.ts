@@ -1,25 +1,63 @@
 /**
- * Lint benchmark (issue #14 "fast enough for CI"): `lintLibrary` over a generated library of
- * 10,000 skills (bench/lib.ts `generateSkillLibrary`, shared with the router and MCP benchmarks),
- * temporary catalog with the default policy, target under 60 s. Beside it, in the same process
- * run, the baseline of what lint must do anyway: `indexCatalog` of the same tree into a fresh
- * catalog. The stages of the lint run (index, self-query ranking) are timed from its progress
- * callbacks. One pass: the run is long and its cost is dominated by the self-queries.
+ * Lint benchmark (issue #14 "fast enough for CI", issue #25 "lint is quadratic in identical
+ * descriptions"): `lintLibrary` over two libraries of 10,000 skills, each with a temporary catalog
+ * under the default policy, target under 60 s wall and (identical descriptions) under 1 GB:
  *
- *   npm run bench:lint
+ * - generated: bench/lib.ts `generateSkillLibrary`, shared with the router and MCP benchmarks;
+ * - identical: 10,000 skills with one description (distinct names), the case that was quadratic
+ *   (3,000 took 58 s and 533 MB, 10,000 died at 4 GB before near-duplicate grouping and memoised
+ *   self-queries).
+ *
+ * Beside each, in the same process run, the baseline of what lint must do anyway: `indexCatalog` of
+ * the same tree into a fresh catalog. The stages of a lint run (index, self-query ranking) are timed
+ * from its progress callbacks; peak memory is the process's maximum resident set after the run.
+ * One pass per library: the runs are long and dominated by indexing and self-queries.
+ *
+ *   npm run bench:lint            # both libraries
+ *   npm run bench:lint identical  # one of them
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { indexCatalog, lintLibrary } from '../src/index.js';
+import { indexCatalog, lintLibrary, type LintReport } from '../src/index.js';
 import { WORK, fmt, generateSkillLibrary, machineLine, time, writeResult } from './lib.js';
 
-/** Skills in the generated library. */
+/** Skills in each library. */
 const SKILLS = 10_000;
-/** The issue's target for the whole lint, in seconds. */
+/** The issues' targets: the whole lint in seconds, and peak memory for identical descriptions. */
 const TARGET_S = 60;
+const TARGET_MB = 1024;
 
-function main(): void {
-  const tree = generateSkillLibrary(SKILLS);
+/** 10,000 skills sharing one description, names `same-00000`…, 50 shard folders (reused when complete). */
+function identicalLibrary(n: number): string {
+  const dir = path.join(WORK, `lint-identical-${n}`);
+  const marker = path.join(dir, '.complete');
+  if (existsSync(marker)) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  for (let i = 0; i < n; i++) {
+    const name = `same-${String(i).padStart(5, '0')}`;
+    const folder = path.join(dir, `shard-${i % 50}`, name);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: Extract tables and text from PDF files, merge documents and fill forms when the user works with PDFs.\n---\n\n# ${name}\n\nSteps.\n`,
+    );
+  }
+  writeFileSync(marker, '');
+  return dir;
+}
+
+interface Row {
+  readonly name: string;
+  readonly report: LintReport;
+  readonly ms: number;
+  readonly cpuS: number;
+  readonly indexStart: number;
+  readonly rankStart: number;
+  readonly baselineMs: number;
+  readonly peakMb: number;
+}
+
+function measure(name: string, tree: string): Row {
   const scope = {
     scopes: [tree],
     home: path.join(WORK, 'no-home'),
@@ -28,11 +66,9 @@ function main(): void {
   const scratch = path.join(WORK, 'lint-bench');
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
-
   const baseline = time(() =>
     indexCatalog({ catalog: path.join(scratch, 'baseline.sqlite'), ...scope }),
   );
-
   const marks: Record<string, number> = {};
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -46,29 +82,57 @@ function main(): void {
     }),
   );
   const cpu = process.cpuUsage(cpu0);
-  const cpuS = (cpu.user + cpu.system) / 1e6;
   rmSync(scratch, { recursive: true, force: true });
-  const r = run.value;
-  const rankStart = marks['rank'] ?? run.ms;
-  const indexStart = marks['index'] ?? 0;
-  const queries = r.checks.ranking ? '2 per skill at most (name, rare words)' : 'none';
+  return {
+    name,
+    report: run.value,
+    ms: run.ms,
+    cpuS: (cpu.user + cpu.system) / 1e6,
+    indexStart: marks['index'] ?? 0,
+    rankStart: marks['rank'] ?? run.ms,
+    baselineMs: baseline.ms,
+    // maxRSS is in kilobytes: the process's peak so far (this library's run is the largest part).
+    peakMb: process.resourceUsage().maxRSS / 1024,
+  };
+}
+
+function line(r: Row): string {
+  const met = r.ms / 1000 < TARGET_S ? 'met' : 'MISSED';
+  const mem = r.name === 'identical' ? ` (${r.peakMb < TARGET_MB ? 'met' : 'MISSED'} < 1 GB)` : '';
+  return `| ${r.name} | ${r.report.skills} | ${fmt(r.ms / 1000)} s | ${fmt(r.cpuS)} s | < ${TARGET_S} s ${met} | ${fmt(r.indexStart / 1000)} s | ${fmt((r.rankStart - r.indexStart) / 1000)} s | ${fmt((r.ms - r.rankStart) / 1000)} s | ${fmt(r.peakMb, 0)} MB${mem} | ${fmt(r.baselineMs / 1000)} s | ${fmt(r.ms / r.baselineMs)} | ${r.report.summary.raw} → ${r.report.findings.length} |`;
+}
+
+function main(): void {
+  const only = process.argv[2];
+  const cases: [string, () => string][] = [
+    ['identical', () => identicalLibrary(SKILLS)],
+    ['generated', () => generateSkillLibrary(SKILLS)],
+  ];
+  const rows = cases
+    .filter(([n]) => only === undefined || n === only)
+    .map(([n, tree]) => measure(n, tree()));
   const lines = [
     '# Lint speed',
     '',
     machineLine(),
     '',
-    `| skills | lint total (wall) | lint CPU (user + system) | target | before indexing (discover + re-read) | index (temp catalog) | self-queries + checks | baseline: indexCatalog alone | lint / baseline |`,
-    '|---|---|---|---|---|---|---|---|---|',
-    `| ${r.skills} | ${fmt(run.ms / 1000)} s | ${fmt(cpuS)} s | < ${TARGET_S} s ${run.ms / 1000 < TARGET_S ? 'met' : 'MISSED'} | ${fmt(indexStart / 1000)} s | ${fmt((rankStart - indexStart) / 1000)} s | ${fmt((run.ms - rankStart) / 1000)} s | ${fmt(baseline.ms / 1000)} s | ${fmt(run.ms / baseline.ms)} |`,
+    '| library | skills | lint total (wall) | lint CPU (user + system) | target | before indexing (discover + re-read) | index (temp catalog) | self-queries + checks | peak RSS | baseline: indexCatalog alone | lint / baseline | findings (raw → printed) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(line),
     '',
-    `Policy: ${r.policy ?? 'none'}. Self-queries: ${queries}, limit 3 (10 when the skill is not in the top 3, for its own score), telemetry off.`,
-    `Findings: ${r.counts.error} errors, ${r.counts.warning} warnings, ${r.counts.note} notes (${Object.entries(
-      r.counts.by_code,
-    )
-      .map(([c, n]) => `${c} ${n}`)
-      .join(', ')}).`,
-    'Wall time far above CPU time means the machine was busy with other work during the run (it is shared); the target is judged on wall time.',
-    'Stage marks come from the first progress callback of each stage; "self-queries + checks" also holds the word statistics, near-duplicate pairs and report assembly.',
+    `Policy: ${rows[0]?.report.policy ?? 'none'}. Self-queries: 2 per skill at most (name, rare words; words common to a fifth of the library left out), limit 1, then 3 when another skill wins, then 10 when the skill is not in the top 3; memoised by (query, limit); telemetry off.`,
+    ...rows.map(
+      (r) =>
+        `Findings (${r.name}): ${r.report.counts.error} errors, ${r.report.counts.warning} warnings, ${r.report.counts.note} notes (${Object.entries(
+          r.report.counts.by_code,
+        )
+          .map(([c, n]) => `${c} ${n}`)
+          .join(
+            ', ',
+          )}); ${r.report.summary.grouped.folded} folded into ${r.report.summary.grouped.groups} groups.`,
+    ),
+    'Wall time far above CPU time means the machine was busy with other work during the run (it is shared); the target is judged on wall time on a quiet machine.',
+    'Stage marks come from the first progress callback of each stage; "self-queries + checks" also holds the word statistics, near-duplicate families, grouping and report assembly. Peak RSS is the process maximum after that library ran.',
   ];
   writeResult('lint', lines.join('\n'));
 }

@@ -64,6 +64,11 @@ export const ERROR_CODES = {
     when: 'a line of an input file (the query file of `eval`) does not follow its format',
     hint: 'fix the named line of the input file',
   },
+  BASELINE_INVALID: {
+    exit: 2,
+    when: 'a `--baseline` file is not a JSON report saved by the same command (`lint --json`, `eval --triggers --json`)',
+    hint: 'save the baseline with the same command and --json, then pass that file',
+  },
   SUBSTRATE_NOT_FOUND: {
     exit: 2,
     when: 'no substrate root was given and none is found at or above the current folder, or the root is not a folder',
@@ -291,6 +296,12 @@ export const PROBLEM_CODES = {
   DUPLICATE_ID: 'two rows with one ID',
   MISSING_SUMMARY: 'an entry without a ## Summary section',
   MISSING_INDEX: 'a type folder without INDEX.md',
+  // Trigger evaluations (docs/triggers.md).
+  TRIGGER_EVAL_INVALID:
+    'a trigger-eval file or item that does not follow its format (not JSON, no query text, no boolean label)',
+  TRIGGER_EVAL_UNKNOWN_SKILL: 'a trigger case names a skill the library does not have',
+  TRIGGER_EVAL_UNATTRIBUTED:
+    'a trigger-eval file that names no skill and sits where no single skill owns it',
 } as const;
 
 /** A soft problem code. */

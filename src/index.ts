@@ -290,3 +290,18 @@ export {
   type ListingSkill,
   type ListingSkillReport,
 } from './hosts/index.js';
+export {
+  evalTriggers,
+  parseTriggerBaseline,
+  parseTriggerFile,
+  renderTriggerJunit,
+  renderTriggerSarif,
+  type CaseOutcome as TriggerCaseOutcome,
+  type GateFailure as TriggerGateFailure,
+  type SkillTriggerReport,
+  type TriggerBaseline,
+  type TriggerEvalOptions,
+  type TriggerGates,
+  type TriggerReport,
+  type TriggerSuggestion,
+} from './triggers/index.js';

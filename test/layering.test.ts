@@ -33,6 +33,8 @@ const LAYER: Record<string, number> = {
   enrich: 4,
   // lint ranks self-queries through the router, so it sits just above the capabilities.
   lint: 4.5,
+  // trigger evaluations route through the router and reuse lint's SARIF writer and clauses.
+  triggers: 4.6,
   'index.ts': 5,
   cli: 6,
   mcp: 6,

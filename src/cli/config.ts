@@ -43,6 +43,20 @@ export interface ConfigFile {
     /** Address the Streamable HTTP server binds. */
     readonly host?: string;
   };
+  readonly lint?: {
+    /**
+     * Findings `skilldex lint` leaves out, each counted in its summary: a lint code, skill-id globs
+     * (none: every skill) and a reason. Allowed in a project config (it only hides findings).
+     */
+    readonly ignore?: readonly LintIgnoreRule[];
+  };
+}
+
+/** One `[[lint.ignore]]` entry of a config file. */
+export interface LintIgnoreRule {
+  readonly code: string;
+  readonly skills?: readonly string[];
+  readonly reason?: string;
 }
 
 /** Where a setting's value came from. */
@@ -152,9 +166,11 @@ export function readConfigFile(file: string, home: string): ConfigFile {
   return validateConfig(raw, file, home);
 }
 
-const TOP_KEYS = ['catalog', 'policy', 'telemetry', 'library', 'mcp'];
+const TOP_KEYS = ['catalog', 'policy', 'telemetry', 'library', 'mcp', 'lint'];
 const LIBRARY_KEYS = ['scopes'];
 const MCP_KEYS = ['cascade_roots', 'substrate', 'host'];
+const LINT_KEYS = ['ignore'];
+const LINT_IGNORE_KEYS = ['code', 'skills', 'reason'];
 
 /** Checks the shape of a parsed config and resolves its paths against the file's folder. */
 export function validateConfig(raw: unknown, file: string, home: string): ConfigFile {
@@ -212,7 +228,36 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
       ...(m['host'] !== undefined ? { host: str(m['host'], 'mcp.host') } : {}),
     };
   }
+  if (top['lint'] !== undefined)
+    out.lint = lintTable(table(top['lint'], 'lint', LINT_KEYS), table, str, bad);
   return out;
+}
+
+// The [lint] table: `ignore` is an array of { code, skills?, reason? } (skills a glob or a list).
+function lintTable(
+  lint: Record<string, unknown>,
+  table: (v: unknown, key: string, keys: readonly string[]) => Record<string, unknown>,
+  str: (v: unknown, key: string) => string,
+  bad: (key: string, what: string) => SkilldexError,
+): NonNullable<ConfigFile['lint']> {
+  if (lint['ignore'] === undefined) return {};
+  if (!Array.isArray(lint['ignore'])) throw bad('lint.ignore', 'must be an array of tables');
+  const ignore = lint['ignore'].map((e, i): LintIgnoreRule => {
+    const key = `lint.ignore[${i}]`;
+    const r = table(e, key, LINT_IGNORE_KEYS);
+    const skills = r['skills'];
+    let list: string[] | undefined;
+    if (typeof skills === 'string') list = [str(skills, `${key}.skills`)];
+    else if (Array.isArray(skills)) list = skills.map((g, j) => str(g, `${key}.skills[${j}]`));
+    else if (skills !== undefined)
+      throw bad(`${key}.skills`, 'must be a glob or an array of globs');
+    return {
+      code: str(r['code'], `${key}.code`),
+      ...(list !== undefined ? { skills: list } : {}),
+      ...(r['reason'] !== undefined ? { reason: str(r['reason'], `${key}.reason`) } : {}),
+    };
+  });
+  return { ignore };
 }
 
 /** Renders a config as TOML (what `skilldex init` writes). */

@@ -1,18 +1,23 @@
 /**
- * `skilldex lint` (issue #14): one `lintLibrary` call, rendered as text grouped by code (counts
- * first), as the report object (`--json`), or as SARIF 2.1.0 (`--format sarif`). Exit 1 when a
- * finding is at or above `--fail-on`. Formatting only (the text rendering is render/lint.ts); skill
- * text is escaped for the terminal. src/lint loads inside the action, never at start-up.
+ * `skilldex lint` (issues #14, #24): one `lintLibrary` call, rendered as text grouped by code
+ * (counts first), as the report object (`--json`), or as SARIF 2.1.0 (`--format sarif`). Exit 1
+ * when a finding is at or above `--fail-on`. The suppressions are the config files' `lint.ignore`
+ * (user and project; a project config may hold them: they only hide findings, and each is counted);
+ * `--baseline` reads a saved `--json` report. Formatting only (the text rendering is
+ * render/lint.ts); skill text is escaped for the terminal. src/lint loads inside the action, never
+ * at start-up.
  */
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
 import type { LintReport, LintSeverity } from '../index.js';
-import { action, type CliContext } from './context.js';
+import type { LintSuppression } from '../lint/index.js';
+import { action, readInput, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
-const FAIL_ON = ['error', 'warning', 'never'] as const;
+const FAIL_ON = ['error', 'warning', 'note', 'never'] as const;
+const PROFILE_NAMES = ['lenient', 'spec'] as const;
 
 interface LintFlags extends ScopeFlags {
   catalog?: string;
@@ -21,6 +26,8 @@ interface LintFlags extends ScopeFlags {
   failOn?: string;
   fixSuggestions?: boolean;
   quiet?: boolean;
+  profile?: string;
+  baseline?: string;
 }
 
 /** Registers `lint`. */
@@ -51,8 +58,17 @@ export function registerLint(program: Command, ctx: CliContext): void {
     .option('--json', 'print the report object as JSON (same as --format json)')
     .option(
       '--fail-on <severity>',
-      'exit 1 when a finding is at or above: error, warning or never',
+      'exit 1 when a finding is at or above: error, warning, note or never',
       'error',
+    )
+    .option(
+      '--profile <profile>',
+      'lenient (what Claude Code and Codex load) or spec (the agentskills spec strictly: six fields, lengths)',
+      'lenient',
+    )
+    .option(
+      '--baseline <file>',
+      'report only findings that are new against a report saved with --json (the rest are counted)',
     )
     .option(
       '--fix-suggestions',
@@ -63,74 +79,114 @@ export function registerLint(program: Command, ctx: CliContext): void {
       'after',
       '\nExamples:\n  skilldex lint --scope examples/skills\n  skilldex lint --scope skills --fail-on warning --fix-suggestions\n' +
         '  skilldex lint --catalog .skilldex/catalog.sqlite --scope skills --json\n  skilldex lint --scope skills --format sarif > lint.sarif\n' +
-        '\nExit codes: 0 no finding at or above --fail-on, 1 such findings (or no skill found), 2 refused (bad arguments).',
+        '  skilldex lint --scope skills --json > lint-baseline.json     # adopt lint on an existing library…\n' +
+        '  skilldex lint --scope skills --baseline lint-baseline.json   # …then fail only on new findings\n' +
+        '  skilldex lint --scope skills --profile spec                  # the agentskills spec, strictly\n' +
+        '\nSuppress a code in the config file ([[lint.ignore]] code = "DESCRIPTION_WEAK", skills = "*-automation",\n' +
+        'reason = "…") or in a skill (metadata: { skilldex-lint-ignore: "CONFUSABLE" }); every suppression is\n' +
+        'counted in the summary. Templated families are one finding each, with their size and members.\n' +
+        '\nExit codes: 0 no finding at or above --fail-on, 1 such findings (or no skill found), 2 refused\n' +
+        '(bad arguments, a bad lint.ignore rule, a --baseline file that is not a lint report).',
     )
-    .action(
-      action(ctx, async (o: LintFlags): Promise<ExitCode> => {
-        const format = o.json ? 'json' : (o.format ?? 'text');
-        if (!(FORMATS as readonly string[]).includes(format)) {
-          throw new SkilldexError(
-            'INVALID_ARGUMENT',
-            `--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(o.format)}`,
-            { option: '--format', value: o.format },
-          );
-        }
-        if (o.json && o.format !== undefined && o.format !== 'text' && o.format !== 'json') {
-          throw new SkilldexError(
-            'INVALID_ARGUMENT',
-            `--json and --format ${o.format} disagree: give one`,
-            { option: '--format', value: o.format },
-          );
-        }
-        const failOn = o.failOn ?? 'error';
-        if (!(FAIL_ON as readonly string[]).includes(failOn)) {
-          throw new SkilldexError(
-            'INVALID_ARGUMENT',
-            `--fail-on must be one of ${FAIL_ON.join(', ')}, got ${JSON.stringify(failOn)}`,
-            { option: '--fail-on', value: failOn },
-          );
-        }
-        const { atOrAbove, lintLibrary, renderSarif } = await import('../lint/index.js');
-        const { renderLintText } = await import('./render/lint.js');
-        const quiet = o.quiet === true || ctx.quiet;
-        const showProgress = !quiet;
-        const indexing = progressLine(ctx.io, 'lint: indexing');
-        const ranking = progressLine(ctx.io, 'lint: ranking self-queries');
-        let report: LintReport;
-        try {
-          report = lintLibrary({
-            ...discoverOptions(o, ctx),
-            ...(o.catalog !== undefined
-              ? { catalog: ctx.settings({ catalog: o.catalog }).catalog.value }
-              : {}),
-            ...(showProgress
-              ? {
-                  onProgress: (stage, done, total) =>
-                    (stage === 'index' ? indexing : ranking).update(done, total),
-                }
-              : {}),
-          });
-        } finally {
-          indexing.done();
-          ranking.done();
-        }
-        if (format === 'json') ctx.json(report);
-        else if (format === 'sarif')
-          ctx.json(
-            renderSarif(report, { baseDir: ctx.io.cwd, toolVersion: program.version() ?? '0.0.0' }),
-          );
-        else
-          ctx.out(
-            renderLintText(report, {
-              cwd: ctx.io.cwd,
-              fixSuggestions: o.fixSuggestions === true,
-              quiet,
-            }),
-          );
-        if (report.skills === 0 && report.findings.length === 0) return 1;
-        return report.findings.some((f) => atOrAbove(f.severity, failOn as LintSeverity | 'never'))
-          ? 1
-          : 0;
+    .action(action(ctx, (o: LintFlags) => runLint(o, ctx, program.version() ?? '0.0.0')));
+}
+
+// The value of a choice option, refused with INVALID_ARGUMENT naming it when not one of `choices`.
+function oneOf<T extends string>(option: string, value: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(value))
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `${option} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`,
+      { option, value },
+    );
+  return value as T;
+}
+
+// The lint action: checks the flags, reads the suppressions and baseline, lints, renders.
+async function runLint(o: LintFlags, ctx: CliContext, toolVersion: string): Promise<ExitCode> {
+  const format = oneOf('--format', o.json ? 'json' : (o.format ?? 'text'), FORMATS);
+  if (o.json && o.format !== undefined && o.format !== 'text' && o.format !== 'json') {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `--json and --format ${o.format} disagree: give one`,
+      {
+        option: '--format',
+        value: o.format,
+      },
+    );
+  }
+  const failOn = oneOf('--fail-on', o.failOn ?? 'error', FAIL_ON);
+  const profile = oneOf('--profile', o.profile ?? 'lenient', PROFILE_NAMES);
+  const { atOrAbove, lintLibrary, parseLintBaseline, renderSarif } =
+    await import('../lint/index.js');
+  const suppressions = configSuppressions(ctx);
+  const baseline =
+    o.baseline !== undefined
+      ? parseLintBaseline(await readInput(ctx, o.baseline, '--baseline'), o.baseline)
+      : undefined;
+  const { renderLintText } = await import('./render/lint.js');
+  const quiet = o.quiet === true || ctx.quiet;
+  const indexing = progressLine(ctx.io, 'lint: indexing');
+  const ranking = progressLine(ctx.io, 'lint: ranking self-queries');
+  let report: LintReport;
+  try {
+    report = configured(() =>
+      lintLibrary({
+        ...discoverOptions(o, ctx),
+        profile,
+        suppressions,
+        ...(baseline !== undefined ? { baseline } : {}),
+        ...(o.catalog !== undefined
+          ? { catalog: ctx.settings({ catalog: o.catalog }).catalog.value }
+          : {}),
+        ...(!quiet
+          ? {
+              onProgress: (stage, done, total) =>
+                (stage === 'index' ? indexing : ranking).update(done, total),
+            }
+          : {}),
       }),
     );
+  } finally {
+    indexing.done();
+    ranking.done();
+  }
+  if (format === 'json') ctx.json(report);
+  else if (format === 'sarif') ctx.json(renderSarif(report, { baseDir: ctx.io.cwd, toolVersion }));
+  else
+    ctx.out(
+      renderLintText(report, { cwd: ctx.io.cwd, fixSuggestions: o.fixSuggestions === true, quiet }),
+    );
+  if (report.skills === 0 && report.summary.raw === 0) return 1;
+  return report.findings.some((f) => atOrAbove(f.severity, failOn as LintSeverity | 'never'))
+    ? 1
+    : 0;
+}
+
+// Runs `fn`, turning a refused lint.ignore rule (INVALID_ARGUMENT naming a lint.ignore key) into
+// CONFIG_INVALID: the mistake is in a config file, and the message names it.
+function configured<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    const key = err instanceof SkilldexError ? err.details['key'] : undefined;
+    if (err instanceof SkilldexError && typeof key === 'string' && key.startsWith('lint.ignore'))
+      throw new SkilldexError('CONFIG_INVALID', err.message, err.details, { cause: err });
+    throw err;
+  }
+}
+
+// The lint.ignore rules of the user and the project config, each tagged with its file. A rule
+// naming an unknown code or a bad glob is CONFIG_INVALID naming the file and key.
+function configSuppressions(ctx: CliContext): LintSuppression[] {
+  const layers = ctx.configLayers();
+  const out: LintSuppression[] = [];
+  for (const [file, config] of [
+    [layers.userPath, layers.user],
+    [layers.projectPath, layers.project],
+  ] as const) {
+    if (file === undefined || config?.lint?.ignore === undefined) continue;
+    for (const r of config.lint.ignore) out.push({ ...r, source: file });
+  }
+  return out;
 }

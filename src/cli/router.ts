@@ -24,6 +24,7 @@ import { progressLine } from './progress.js';
 import { renderIndex, renderSearch, renderShow } from './render/router.js';
 import { startWatch, untilStopped } from './watch.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
+import { addTriggerOptions, type TriggerFlags } from './trigger-eval.js';
 
 interface CatalogFlag {
   catalog?: string;
@@ -664,136 +665,181 @@ function registerShow(program: Command, ctx: CliContext): void {
     );
 }
 
-/** `eval`: routing quality on labelled query files. */
+/** `eval`: routing quality on labelled query files; `eval --triggers`: trigger evaluations. */
 function registerEval(program: Command, ctx: CliContext): void {
   const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
-  program
-    .command('eval <files...>')
-    .summary('measure routing quality on labelled queries (top-1, recall@5, MRR, nDCG@10)')
+  const cmd = program
+    .command('eval [files...]')
+    .summary(
+      'measure routing quality on labelled queries (top-1, recall@5, MRR, nDCG@10), or run trigger evaluations (--triggers)',
+    )
     .description(
       'Run every query of each JSONL file ({"id","query","relevant":[skill_id,…]}, the format of the\n' +
         'skilldex bench data) against the catalog and report top-1, recall@5, MRR and nDCG@10 per file\n' +
         'and their macro average. Telemetry is neither used nor written; learned usage examples rank\n' +
-        '(as they do for agents) unless --no-usage.',
+        '(as they do for agents) unless --no-usage.\n\n' +
+        'With --triggers: find the trigger evaluations beside each skill of the scopes (evals/trigger-\n' +
+        "evals.json, evals/evals.json, trigger_eval.json…, the project's skilldex-evals.jsonl, and FILES),\n" +
+        'route every should / should-not request against the whole library as agents get it, and report\n' +
+        'per skill: top-1, top-3, MRR, false triggers, abstentions, and who took its requests on which\n' +
+        'words. Gates, baselines, JUnit and SARIF for CI: docs/triggers.md and docs/ci.md.',
     )
     .option('--catalog <file>', CATALOG_HELP)
     .option('--no-usage', 'rank without learned usage examples (cold)')
     .option('--per-query', 'also list every miss: the query, the skills expected, the top 3 it got')
-    .option('--json', 'print the metrics as JSON')
+    .option('--json', 'print the metrics as JSON');
+  addTriggerOptions(cmd)
     .addHelpText(
       'after',
       '\nExamples:\n  skilldex eval my-queries.jsonl\n  skilldex eval a.jsonl b.jsonl --per-query\n  skilldex eval my-queries.jsonl --json\n' +
-        '\nExit 1 when a label names a skill that is not in the published generation (listed as unknown_labels).',
+        '  skilldex eval --triggers --scope skills\n  skilldex eval --triggers --scope skills --min-recall 0.8 --max-false 0.1 --format sarif > triggers.sarif\n' +
+        '  skilldex eval --triggers --scope skills --json > triggers-baseline.json; skilldex eval --triggers --scope skills --baseline triggers-baseline.json\n' +
+        '\nExit 1 when a label names a skill that is not in the published generation (listed as unknown_labels).\n' +
+        'With --triggers: 0 every gate passed; 1 a gate failed, a regression against --baseline, or no trigger\n' +
+        'case found; 2 refused (bad arguments, a baseline that is not a report, a trigger-eval file that does\n' +
+        'not follow its format: each problem named by file and line).',
     )
     .action(
       action(
         ctx,
         async (
           files: string[],
-          o: CatalogFlag & { usage?: boolean; perQuery?: boolean },
+          o: CatalogFlag & TriggerFlags & { usage?: boolean; perQuery?: boolean },
         ): Promise<ExitCode> => {
-          const {
-            MRR_DEPTH,
-            Router,
-            locateSkills,
-            macroAverage,
-            meanMetrics,
-            parseQueryLines,
-            scoreRanking,
-          } = await import('../router/index.js');
-          return namingCatalog(catalogOf(o), async (): Promise<ExitCode> => {
-            const catalog = catalogOf(o);
-            const router = new Router({
-              catalog,
-              telemetry: false,
-              usage: usageEnabled(o.usage, ctx.io.env),
-            });
-            try {
-              const rows: (Metrics & { file: string })[] = [];
-              const misses: EvalMiss[] = [];
-              const labelled = new Map<string, { file: string; id: string }[]>();
-              for (const file of files) {
-                const queries = parseQueryLines(await readInput(ctx, file), file, true);
-                const scores = queries.map((q) => {
-                  for (const id of new Set([...q.relevant, ...Object.keys(q.graded ?? {})])) {
-                    labelled.set(id, [...(labelled.get(id) ?? []), { file, id: q.id }]);
-                  }
-                  let ranking: string[] = [];
-                  try {
-                    ranking = router
-                      .search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH)
-                      .candidates.map((c) => c.skill_id);
-                  } catch (err) {
-                    if (!(err instanceof SkilldexError) || err.code !== 'INVALID_QUERY') throw err;
-                  }
-                  const score = scoreRanking(ranking, q);
-                  if (score.top1 === 0)
-                    misses.push({
-                      file,
-                      id: q.id,
-                      query: q.query,
-                      expected: q.relevant,
-                      got: ranking.slice(0, 3),
-                    });
-                  return score;
-                });
-                rows.push({ file, ...meanMetrics(scores) });
-              }
-              const overall = macroAverage(rows);
-              const known = locateSkills(catalog, [...labelled.keys()]);
-              const unknown = [...labelled.entries()]
-                .filter(([id]) => !known.has(id))
-                .map(([skill_id, queries]) => ({ skill_id, queries }))
-                .sort((a, b) => (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0));
-              if (o.json)
-                ctx.json({
-                  files: rows,
-                  macro_average: overall,
-                  ...(o.perQuery ? { misses } : {}),
-                  unknown_labels: unknown,
-                });
-              else {
-                const f = (x: number): string => x.toFixed(3);
-                const lines = [
-                  '| file | queries | top1 | R@5 | MRR | nDCG@10 |',
-                  '|---|---|---|---|---|---|',
-                ];
-                for (const r of [...rows, { file: 'macro average', ...overall }]) {
-                  lines.push(
-                    `| ${sanitizeField(markdownInline(r.file), 1000)} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`,
-                  );
-                }
-                if (o.perQuery) {
-                  lines.push(
-                    '',
-                    misses.length === 0
-                      ? 'misses: none (every top-1 is relevant)'
-                      : `misses (top-1 not relevant): ${misses.length}`,
-                  );
-                  for (const m of misses) {
-                    lines.push(
-                      `  ${escapeInvisible(m.file)} ${escapeInvisible(m.id)}: ${escapeInvisible(JSON.stringify(m.query))}`,
-                    );
-                    lines.push(
-                      `    expected ${escapeInvisible(m.expected.join(', ') || '(none)')}; got ${escapeInvisible(m.got.join(', ') || '(nothing)')}`,
-                    );
-                  }
-                }
-                ctx.out(lines.join('\n'));
-                for (const u of unknown) {
-                  ctx.note(
-                    `unknown label ${escapeInvisible(u.skill_id)}: not in the published generation (${u.queries.map((q) => `${escapeInvisible(q.file)} ${escapeInvisible(q.id)}`).join(', ')})`,
-                  );
-                }
-              }
-              return unknown.length > 0 ? 1 : 0;
-            } finally {
-              router.close();
-            }
-          });
+          if (o.triggers === true)
+            return (await import('./trigger-eval.js')).runTriggerEval(
+              files,
+              o,
+              ctx,
+              program.version() ?? '0.0.0',
+            );
+          if (files.length === 0)
+            throw new SkilldexError(
+              'INVALID_ARGUMENT',
+              'eval: give at least one query file, or --triggers for trigger evaluations',
+              { option: 'files' },
+            );
+          return runQueryEval(files, o, ctx, catalogOf(o));
         },
       ),
     );
+}
+
+// `eval FILES`: routing quality of labelled query files against the catalog.
+async function runQueryEval(
+  files: readonly string[],
+  o: CatalogFlag & { usage?: boolean; perQuery?: boolean },
+  ctx: CliContext,
+  catalog: string,
+): Promise<ExitCode> {
+  const {
+    MRR_DEPTH,
+    Router,
+    locateSkills,
+    macroAverage,
+    meanMetrics,
+    parseQueryLines,
+    scoreRanking,
+  } = await import('../router/index.js');
+  return namingCatalog(catalog, async (): Promise<ExitCode> => {
+    const router = new Router({
+      catalog,
+      telemetry: false,
+      usage: usageEnabled(o.usage, ctx.io.env),
+    });
+    try {
+      const rows: (Metrics & { file: string })[] = [];
+      const misses: EvalMiss[] = [];
+      const labelled = new Map<string, { file: string; id: string }[]>();
+      for (const file of files) {
+        const queries = parseQueryLines(await readInput(ctx, file), file, true);
+        const scores = queries.map((q) => {
+          for (const id of new Set([...q.relevant, ...Object.keys(q.graded ?? {})])) {
+            labelled.set(id, [...(labelled.get(id) ?? []), { file, id: q.id }]);
+          }
+          let ranking: string[] = [];
+          try {
+            ranking = router
+              .search({ query: q.query, limit: MRR_DEPTH }, MRR_DEPTH)
+              .candidates.map((c) => c.skill_id);
+          } catch (err) {
+            if (!(err instanceof SkilldexError) || err.code !== 'INVALID_QUERY') throw err;
+          }
+          const score = scoreRanking(ranking, q);
+          if (score.top1 === 0)
+            misses.push({
+              file,
+              id: q.id,
+              query: q.query,
+              expected: q.relevant,
+              got: ranking.slice(0, 3),
+            });
+          return score;
+        });
+        rows.push({ file, ...meanMetrics(scores) });
+      }
+      const overall = macroAverage(rows);
+      const known = locateSkills(catalog, [...labelled.keys()]);
+      const unknown = [...labelled.entries()]
+        .filter(([id]) => !known.has(id))
+        .map(([skill_id, queries]) => ({ skill_id, queries }))
+        .sort((a, b) => (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0));
+      if (o.json)
+        ctx.json({
+          files: rows,
+          macro_average: overall,
+          ...(o.perQuery ? { misses } : {}),
+          unknown_labels: unknown,
+        });
+      else {
+        ctx.out(
+          renderEvalRows(
+            [...rows, { file: 'macro average', ...overall }],
+            o.perQuery ? misses : undefined,
+          ),
+        );
+        for (const u of unknown) {
+          ctx.note(
+            `unknown label ${escapeInvisible(u.skill_id)}: not in the published generation (${u.queries.map((q) => `${escapeInvisible(q.file)} ${escapeInvisible(q.id)}`).join(', ')})`,
+          );
+        }
+      }
+      return unknown.length > 0 ? 1 : 0;
+    } finally {
+      router.close();
+    }
+  });
+}
+
+// The `eval` table (one row per file, then the macro average) and, with --per-query, the misses.
+function renderEvalRows(
+  rows: readonly (Metrics & { file: string })[],
+  misses?: readonly EvalMiss[],
+): string {
+  const f = (x: number): string => x.toFixed(3);
+  const lines = ['| file | queries | top1 | R@5 | MRR | nDCG@10 |', '|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    lines.push(
+      `| ${sanitizeField(markdownInline(r.file), 1000)} | ${r.queries} | ${f(r.top1)} | ${f(r.recall_at_5)} | ${f(r.mrr)} | ${f(r.ndcg_at_10)} |`,
+    );
+  }
+  if (misses !== undefined) {
+    lines.push(
+      '',
+      misses.length === 0
+        ? 'misses: none (every top-1 is relevant)'
+        : `misses (top-1 not relevant): ${misses.length}`,
+    );
+    for (const m of misses) {
+      lines.push(
+        `  ${escapeInvisible(m.file)} ${escapeInvisible(m.id)}: ${escapeInvisible(JSON.stringify(m.query))}`,
+      );
+      lines.push(
+        `    expected ${escapeInvisible(m.expected.join(', ') || '(none)')}; got ${escapeInvisible(m.got.join(', ') || '(nothing)')}`,
+      );
+    }
+  }
+  return lines.join('\n');
 }
 
 /** Form of a `search --batch` line. */

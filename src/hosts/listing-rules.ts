@@ -211,11 +211,11 @@ export function codexDescription(description: string): {
   return { full, shown: chars.slice(0, max - suffix.length).join('') + suffix, capped: true };
 }
 
-const QUOTED = /"[^"\n]{2,80}"|“[^”\n]{2,80}”|'[^'\n]{3,80}'/g;
+const QUOTED = /"[^"\n]{2,80}"|\u201c[^\u201d\n]{2,80}\u201d|'[^'\n]{3,80}'/g;
 const USE_WHEN =
   /\b(?:use (?:this )?(?:skill )?(?:when|for|if|whenever)|triggers? (?:on|when)|when the user)\b[^.;\n]*/gi;
 const NEGATIVE =
-  /\b(?:do not|don['’]t|never) (?:use|trigger|invoke)\b[^.;\n]*|\bnot (?:for|when)\b[^.;\n]*/gi;
+  /\b(?:do not|don['\u2019]t|never) (?:use|trigger|invoke)\b[^.;\n]*|\bnot (?:for|when)\b[^.;\n]*/gi;
 
 /**
  * What of `text` a cut after `keptChars` characters loses: the trigger phrases (quoted phrases,

@@ -1,6 +1,6 @@
 /**
- * The lint codes (issue #14): one table of every finding code with its default severity and the
- * rule it checks, plus the report types. Pure data: docs/lint.md, the SARIF rules and the text
+ * The lint codes (issues #14, #24): one table of every finding code with its default severity and
+ * the rule it checks, plus the report types. Pure data: docs/lint.md, the SARIF rules and the text
  * renderer read this same table.
  */
 
@@ -34,7 +34,7 @@ export const LINT_CODES = {
   },
   DESCRIPTION_TRUNCATED: {
     severity: 'warning',
-    rule: 'description (plus when_to_use) is longer than the 1,536 characters Claude Code shows in its skill listing',
+    rule: "a host's skill listing cuts the text: Claude Code shows 1,536 characters of description + when_to_use, Codex 1,024 of the description",
   },
   DESCRIPTION_WEAK: {
     severity: 'warning',
@@ -57,15 +57,38 @@ export const LINT_CODES = {
     rule: 'spec: name is not 1-64 chars of [a-z0-9-] without leading, trailing or double hyphens',
   },
   NAME_FOLDER_MISMATCH: { severity: 'warning', rule: 'spec: name differs from its folder name' },
-  DESCRIPTION_TOO_LONG: { severity: 'warning', rule: 'spec: description is over 1,024 characters' },
+  DESCRIPTION_TOO_LONG: {
+    severity: 'warning',
+    rule: 'spec profile: description is over 1,024 characters',
+  },
   FIELD_TYPE: { severity: 'warning', rule: 'spec: a known field has the wrong type' },
   CONFUSABLE_CHARACTERS: {
     severity: 'warning',
     rule: 'spec: Latin text mixed with look-alike Cyrillic or Greek letters',
   },
+  FRONTMATTER_LENIENT: {
+    severity: 'warning',
+    rule: 'the frontmatter is not strict YAML (an unquoted value holding ": "); hosts read it, strict parsers refuse it',
+  },
+  SUPPRESSION_INVALID: {
+    severity: 'warning',
+    rule: 'an inline suppression (metadata skilldex-lint-ignore) names no lint code, or one that does not exist',
+  },
+  NAME_FROM_FOLDER: {
+    severity: 'warning',
+    rule: 'spec profile: the frontmatter has no name (hosts name the skill after its folder; the spec requires one)',
+  },
+  SPEC_FIELD: {
+    severity: 'warning',
+    rule: 'spec profile: a frontmatter field outside the six the agentskills spec defines',
+  },
+  COMPATIBILITY_TOO_LONG: {
+    severity: 'warning',
+    rule: 'spec profile: compatibility is empty or over 500 characters',
+  },
   UNKNOWN_FIELD: {
     severity: 'note',
-    rule: 'spec: a frontmatter field outside the spec and the known extensions',
+    rule: 'a frontmatter field outside the spec and the extensions hosts read: no host uses it',
   },
   DUPLICATE: {
     severity: 'note',
@@ -93,7 +116,22 @@ export interface LintFinding {
   readonly fix?: string;
   /** Machine-readable evidence (queries, scores, words, thresholds); shape per code in docs/lint.md. */
   readonly details: Readonly<Record<string, unknown>>;
+  /**
+   * Stable identities of what the finding reports, independent of lines, scores and wording: one
+   * for a single finding, one per folded finding for a family or field group. `--baseline` compares
+   * these (docs/lint.md "Baselines").
+   */
+  readonly fingerprints: readonly string[];
 }
+
+/** A finding as a check makes it, before its fingerprint is set (lint-skills.ts sets them all). */
+export type RawFinding = Omit<LintFinding, 'fingerprints'>;
+
+/** Which rules the spec checks follow: what hosts load (default) or the agentskills spec strictly. */
+export type LintProfile = 'lenient' | 'spec';
+
+/** The profiles, the default first. */
+export const PROFILES: readonly LintProfile[] = ['lenient', 'spec'];
 
 /** Finding counts by severity and by code (codes in table order). */
 export interface LintCounts {
@@ -113,18 +151,85 @@ export interface LintChecks {
   readonly telemetry: boolean;
 }
 
+/** What one suppression rule (config `lint.ignore` or an inline metadata key) took out. */
+export interface SuppressionCount {
+  /** `config` for a `lint.ignore` rule, `inline` for a skill's own `metadata.skilldex-lint-ignore`. */
+  readonly kind: 'config' | 'inline';
+  /** The config file, or the SKILL.md for an inline rule. */
+  readonly source: string;
+  readonly code: LintCode;
+  /** The skill globs of a config rule (`["*"]` when it names none); the skill id for an inline one. */
+  readonly skills: readonly string[];
+  readonly reason?: string;
+  /** Findings it took out (0: the rule matched nothing this run). */
+  readonly findings: number;
+}
+
+/** Where every finding went: printed, folded into a group, suppressed or known from the baseline. */
+export interface LintSummary {
+  /** Findings the checks made, before suppressions, the baseline and grouping. */
+  readonly raw: number;
+  /** Findings taken out by suppressions, per rule (rules that matched nothing included). */
+  readonly suppressed: {
+    readonly total: number;
+    readonly rules: readonly SuppressionCount[];
+  };
+  /** Findings taken out because the baseline report already had them (null: no baseline given). */
+  readonly baseline: { readonly file: string; readonly known: number } | null;
+  /** Findings folded into family or field groups: `groups` printed findings stand for `folded`. */
+  readonly grouped: { readonly groups: number; readonly folded: number };
+}
+
 /** The lint report: what was linted, with which thresholds, and the findings in a fixed order. */
 export interface LintReport {
   readonly skills: number;
+  /** The profile the spec checks followed. */
+  readonly profile: LintProfile;
   /** The catalog ranked against (null when a temporary one was built and removed). */
   readonly catalog: string | null;
   /** The ranking policy of that catalog (null when ranking did not run). */
   readonly policy: string | null;
   readonly checks: LintChecks;
   readonly thresholds: LintThresholds;
+  /** Counts of the printed findings (after suppressions, the baseline and grouping). */
   readonly counts: LintCounts;
+  readonly summary: LintSummary;
+  /** What the skills cost in each host's skill listing (src/lint/hosts.ts). */
+  readonly listing: ListingReport;
   readonly findings: readonly LintFinding[];
 }
+
+/** A host's skill listing: its per-entry cap and the library's total against its budget. */
+export interface HostListingTotal {
+  readonly host: HostId;
+  /** What the per-entry cap counts: UTF-16 code units (JavaScript) or Unicode code points. */
+  readonly cap_unit: 'utf16' | 'code-points';
+  readonly cap: number;
+  /** What the budget counts: characters (Claude Code) or approximate tokens, bytes / 4 (Codex). */
+  readonly budget_unit: 'characters' | 'tokens';
+  readonly budget: number;
+  /** The whole listing's cost in `budget_unit`. */
+  readonly total: number;
+  /** Skills whose text the per-entry cap cuts. */
+  readonly cut: number;
+}
+
+/** One skill's cost in each host's listing. */
+export interface SkillListingCost {
+  readonly skill_id: string;
+  readonly hosts: Readonly<
+    Record<HostId, { readonly length: number; readonly shown: number; readonly cost: number }>
+  >;
+}
+
+/** The listing part of the report: totals per host, then each skill's cost (skill id order). */
+export interface ListingReport {
+  readonly hosts: readonly HostListingTotal[];
+  readonly skills: readonly SkillListingCost[];
+}
+
+/** The hosts whose skill listings lint measures. */
+export type HostId = 'claude-code' | 'codex';
 
 /** The documented thresholds (docs/lint.md); every one can be overridden in the options. */
 export interface LintThresholds {
@@ -148,11 +253,18 @@ export interface LintThresholds {
   readonly near_duplicate_min_words: number;
   /** Suggestions without a single fetch from which NEVER_FETCHED is reported. */
   readonly never_fetched_suggestions: number;
+  /** Code points of the description Codex shows in its skill listing. */
+  readonly codex_chars: number;
+  /** Characters of the whole listing Claude Code keeps before it drops descriptions. */
+  readonly claude_code_budget_chars: number;
+  /** Approximate tokens (UTF-8 bytes / 4) of the whole listing Codex keeps before it cuts descriptions. */
+  readonly codex_budget_tokens: number;
 }
 
 /** Default thresholds, each with where the number comes from. */
 export const DEFAULT_THRESHOLDS: LintThresholds = Object.freeze({
-  // Claude Code truncates description + when_to_use at 1,536 characters in its skill listing.
+  // Claude Code cuts description + when_to_use at 1,536 characters in its skill listing
+  // (settings `skillListingMaxDescChars`, default 1536: code.claude.com/docs/en/settings).
   listing_chars: 1536,
   // Five distinct content words is about one short clause ("extract tables from pdf files"): less
   // cannot say both what a skill does and when to use it.
@@ -173,6 +285,17 @@ export const DEFAULT_THRESHOLDS: LintThresholds = Object.freeze({
   near_duplicate_min_words: 5,
   // 20 suggestions: enough that "never fetched" is unlikely to be chance at a 10 % fetch rate (0.9^20 ≈ 12 %).
   never_fetched_suggestions: 20,
+  // Codex renders at most 1,024 code points of a description (1,021 and "..."):
+  // openai/codex codex-rs/core-skills/src/model_visible.rs, MAX_MODEL_VISIBLE_SKILL_DESCRIPTION_CHARS.
+  codex_chars: 1024,
+  // Claude Code reserves skillListingBudgetFraction (0.01) of the context window, counted in
+  // characters at 4 per token: 0.01 × 200,000 × 4 = 8,000 on a 200k-token window
+  // (code.claude.com/docs/en/settings, skillListingBudgetFraction).
+  claude_code_budget_chars: 8000,
+  // Codex keeps the skills section within 2 % of the context window in approximate tokens (UTF-8
+  // bytes / 4): openai/codex codex-rs/core-skills/src/render.rs, SKILL_METADATA_CONTEXT_WINDOW_PERCENT.
+  // 2 % of a 272,000-token input window (the GPT-5 Codex models) is 5,440.
+  codex_budget_tokens: 5440,
 });
 
 /** Whether `severity` is at or above `threshold` (`never` matches nothing). */

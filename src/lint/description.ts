@@ -1,26 +1,38 @@
 /**
- * Description checks (pure): DESCRIPTION_TRUNCATED (the listing cuts the text: say what is cut) and
- * DESCRIPTION_WEAK (too few distinct content words, or too few that are not common across the
- * library: name the words that carry no signal).
+ * Description checks (pure): DESCRIPTION_TRUNCATED (a host's listing cuts the text: say where, how
+ * much, and which "use when" and "do not use for" clauses fall after the cut) and DESCRIPTION_WEAK
+ * (too few distinct content words, or too few that are not common across the library: name the
+ * words that carry no signal).
  */
-import { LINT_CODES, type LintFinding, type LintThresholds } from './codes.js';
-import { listingText, type LintSkill, type WordStats } from './skill.js';
+import { distinctContentTokens } from '../text/index.js';
+import { findClauses } from './clauses.js';
+import { LINT_CODES, type RawFinding, type LintThresholds } from './codes.js';
+import { HOST_RULES, cutFor, type HostCut } from './hosts.js';
+import type { LintSkill, WordStats } from './skill.js';
 
 // Characters of the cut text quoted in a message.
 const QUOTE_CHARS = 80;
 
-/** DESCRIPTION_TRUNCATED when description + when_to_use exceed the listing's character limit. */
+/**
+ * DESCRIPTION_TRUNCATED when a host's listing cuts the skill's text (HOST_RULES: Claude Code at
+ * `listing_chars` of description + when_to_use, Codex at `codex_chars` of the description). One
+ * finding per skill; the top-level details describe the host that cuts most, `hosts` every one.
+ */
 export function checkTruncated(
   skill: LintSkill,
   line: number | undefined,
   t: LintThresholds,
-): LintFinding | undefined {
-  const text = listingText(skill);
-  const length = [...text].length;
-  if (length <= t.listing_chars) return undefined;
-  const cut = [...text].slice(t.listing_chars).join('');
-  const cutWords = cut.split(/\s+/).filter((w) => w !== '').length;
-  const quoted = cut.length > QUOTE_CHARS ? `${cut.slice(0, QUOTE_CHARS)}…` : cut;
+): RawFinding | undefined {
+  const cuts = HOST_RULES.map((r) => cutFor(r, r.text(skill), t)).filter((c) => c.cut !== '');
+  if (cuts.length === 0) return undefined;
+  const hosts = cuts.map((c) => hostDetails(c, textFor(skill, c)));
+  const worst = cuts.reduce((a, b) => (b.cutLength > a.cutLength ? b : a));
+  const w = hosts[cuts.indexOf(worst)]!;
+  const lost = [
+    ...new Set(hosts.flatMap((h) => [...h.cut_trigger_clauses, ...h.cut_negative_clauses])),
+  ];
+  const parts = cuts.map((c) => `${c.name} shows ${c.cap} of ${c.length}`);
+  const quoted = worst.cut.length > QUOTE_CHARS ? `${worst.cut.slice(0, QUOTE_CHARS)}…` : worst.cut;
   const where = skill.when_to_use === undefined ? 'description' : 'description + when_to_use';
   return {
     code: 'DESCRIPTION_TRUNCATED',
@@ -29,15 +41,56 @@ export function checkTruncated(
     path: skill.path,
     ...(line !== undefined ? { line } : {}),
     field: 'description',
-    message: `${where} is ${length} characters; the skill listing shows ${t.listing_chars}, so the last ${length - t.listing_chars} (${cutWords} words) are cut, starting ${JSON.stringify(quoted)}`,
-    fix: `move what routes (what the skill does, when to use it) into the first ${t.listing_chars} characters; put details in the body`,
+    message:
+      `${where} is cut in the skill listing: ${parts.join('; ')}; the last ${w.cut_chars} (${w.cut_words} words) are never seen, starting ${JSON.stringify(quoted)}` +
+      (lost.length > 0
+        ? `; after the cut: ${lost.map((c) => JSON.stringify(c.length > QUOTE_CHARS ? `${c.slice(0, QUOTE_CHARS)}…` : c)).join(', ')}`
+        : ''),
+    fix: `put what routes first (what the skill does, when to use it, when not to) within ${Math.min(...cuts.map((c) => c.cap))} characters; move details to the body`,
     details: {
-      length,
-      limit: t.listing_chars,
-      cut_chars: length - t.listing_chars,
-      cut_words: cutWords,
-      cut_text: cut,
+      host: worst.host,
+      length: worst.length,
+      limit: worst.cap,
+      unit: worst.unit,
+      cut_chars: w.cut_chars,
+      cut_words: w.cut_words,
+      cut_text: worst.cut,
+      cut_trigger_clauses: w.cut_trigger_clauses,
+      cut_negative_clauses: w.cut_negative_clauses,
+      cut_trigger_words: w.cut_trigger_words,
+      hosts,
     },
+  };
+}
+
+// The text a host lists for `skill` (the same text cutFor was given).
+function textFor(skill: LintSkill, c: HostCut): string {
+  return HOST_RULES.find((r) => r.host === c.host)!.text(skill);
+}
+
+// One host's cut: how much, and the routing clauses (and trigger words) that fall after it.
+function hostDetails(c: HostCut, text: string) {
+  const clauses = findClauses(text).filter((cl) => cl.end > c.cutAt);
+  const triggers = clauses.filter((cl) => cl.kind === 'trigger').map((cl) => cl.text);
+  const negatives = clauses.filter((cl) => cl.kind === 'negative').map((cl) => cl.text);
+  const before = new Set(distinctContentTokens(text.slice(0, c.cutAt)));
+  const triggerWords = [
+    ...new Set(
+      clauses
+        .filter((cl) => cl.kind === 'trigger')
+        .flatMap((cl) => distinctContentTokens(text.slice(Math.max(cl.start, c.cutAt), cl.end))),
+    ),
+  ].filter((w) => !before.has(w));
+  return {
+    host: c.host,
+    length: c.length,
+    limit: c.cap,
+    unit: c.unit,
+    cut_chars: c.cutLength,
+    cut_words: c.cut.split(/\s+/).filter((w) => w !== '').length,
+    cut_trigger_clauses: triggers,
+    cut_negative_clauses: negatives,
+    cut_trigger_words: triggerWords,
   };
 }
 
@@ -52,7 +105,7 @@ export function checkWeak(
   stats: WordStats,
   line: number | undefined,
   t: LintThresholds,
-): LintFinding | undefined {
+): RawFinding | undefined {
   const judgeCommon = stats.skills >= t.common_min_skills;
   const common = judgeCommon
     ? words.filter((w) => (stats.df.get(w) ?? 0) / stats.skills >= t.common_share)

@@ -16,21 +16,41 @@ import {
   findHiddenCharacters,
   findInstructionLike,
 } from '../text/index.js';
-import { LINT_CODES, type LintCode, type LintFinding, type LintThresholds } from './codes.js';
+import {
+  LINT_CODES,
+  type LintCode,
+  type LintProfile,
+  type LintThresholds,
+  type RawFinding,
+} from './codes.js';
+import { frontmatterLines } from './lines.js';
 import type { LintSkill } from './skill.js';
 
 /** Looks up the frontmatter line of `field` in `skill`'s SKILL.md. */
 export type LineFn = (skill: LintSkill, field: string) => number | undefined;
 
-// Spec warnings passed through under their own code; the flag warnings have checks of their own.
-const SPEC_CODES: ReadonlySet<string> = new Set([
-  'NAME_INVALID',
-  'NAME_FOLDER_MISMATCH',
-  'DESCRIPTION_TOO_LONG',
-  'FIELD_TYPE',
-  'UNKNOWN_FIELD',
-  'CONFUSABLE_CHARACTERS',
-]);
+// Validation warnings passed through under their own code, per profile; the flag warnings have
+// checks of their own. The spec profile measures DESCRIPTION_TOO_LONG itself (in code points, as
+// the spec's validator does) and reports every field outside the spec as SPEC_FIELD
+// (spec-profile.ts); the default profile reports the Codex cut as DESCRIPTION_TRUNCATED instead.
+const PASSED: Readonly<Record<LintProfile, ReadonlySet<string>>> = {
+  lenient: new Set([
+    'NAME_INVALID',
+    'NAME_FOLDER_MISMATCH',
+    'FIELD_TYPE',
+    'UNKNOWN_FIELD',
+    'CONFUSABLE_CHARACTERS',
+    'FRONTMATTER_LENIENT',
+  ]),
+  spec: new Set([
+    'NAME_INVALID',
+    'NAME_FOLDER_MISMATCH',
+    'FIELD_TYPE',
+    'CONFUSABLE_CHARACTERS',
+    'FRONTMATTER_LENIENT',
+    'NAME_FROM_FOLDER',
+  ]),
+};
 
 const SPEC_FIX: Partial<Record<LintCode, string>> = {
   NAME_INVALID: 'use 1-64 characters of a-z, 0-9 and single inner hyphens',
@@ -40,16 +60,24 @@ const SPEC_FIX: Partial<Record<LintCode, string>> = {
     'write the field as the spec types it (a string; keywords and tags a list of strings)',
   UNKNOWN_FIELD: 'remove the field, or move it under metadata:',
   CONFUSABLE_CHARACTERS: 'retype the word in Latin letters',
+  FRONTMATTER_LENIENT:
+    'quote the value (description: "…: …") so every YAML parser reads it; hosts read it as is, strict tools refuse the file',
+  NAME_FROM_FOLDER: 'add name: <the folder name> to the frontmatter',
 };
 
-/** Every spec warning of `skill`, with the field it is about. */
-export function checkSpec(skill: LintSkill, lines: LineFn): LintFinding[] {
+/** Every validation warning of `skill` the profile reports, with the field it is about. */
+export function checkSpec(
+  skill: LintSkill,
+  lines: LineFn,
+  profile: LintProfile = 'lenient',
+): RawFinding[] {
   return skill.warnings
-    .filter((w) => SPEC_CODES.has(w.code))
+    .filter((w) => PASSED[profile].has(w.code))
     .map((w) => {
       const code = w.code as LintCode;
       const field = fieldOf(w, skill);
-      const line = field !== undefined ? lines(skill, field) : undefined;
+      // A warning that carries its own line (FRONTMATTER_LENIENT) is reported there.
+      const line = w.line ?? (field !== undefined ? lines(skill, field) : undefined);
       return {
         code,
         severity: LINT_CODES[code].severity,
@@ -58,20 +86,64 @@ export function checkSpec(skill: LintSkill, lines: LineFn): LintFinding[] {
         ...(line !== undefined ? { line } : {}),
         ...(field !== undefined ? { field } : {}),
         message: `${field !== undefined ? `field ${field}: ` : ''}${escapeInvisible(stripLabel(w.message, w.path))}`,
-        ...(SPEC_FIX[code] !== undefined ? { fix: SPEC_FIX[code] } : {}),
-        details: { problem_code: w.code, ...(field !== undefined ? { field } : {}) },
+        ...(fixOf(w, code) !== undefined ? { fix: fixOf(w, code)! } : {}),
+        details: {
+          problem_code: w.code,
+          ...(field !== undefined ? { field } : {}),
+          ...namePattern(code, skill),
+        },
       };
     });
 }
 
+/**
+ * How a name breaks the rules, so one mistake made across a library (title-cased names, snake_case
+ * names) is one finding (group.ts): for NAME_INVALID the first rule the name breaks; for
+ * NAME_FOLDER_MISMATCH whether the folder is the name's own slug (a casing or spacing difference).
+ */
+export function namePattern(code: LintCode, skill: LintSkill): { pattern?: string } {
+  const n = skill.name;
+  if (code === 'NAME_INVALID') {
+    const pattern =
+      n.length > 64
+        ? 'over 64 characters'
+        : /\s/.test(n)
+          ? 'spaces'
+          : /[A-Z]/.test(n)
+            ? 'uppercase letters'
+            : n.includes('_')
+              ? 'underscores'
+              : /^-|-$/.test(n)
+                ? 'a leading or trailing hyphen'
+                : n.includes('--')
+                  ? 'a double hyphen'
+                  : 'characters outside a-z, 0-9 and -';
+    return { pattern };
+  }
+  if (code === 'NAME_FOLDER_MISMATCH') {
+    const folder = skill.path.split(/[\\/]/).at(-2) ?? '';
+    const slug = n
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '');
+    return { pattern: slug === folder ? 'the folder is the name as a slug' : 'different' };
+  }
+  return {};
+}
+
 // The field a spec warning is about: fixed per code, or named in the validator's message.
 function fieldOf(w: Problem, skill: LintSkill): string | undefined {
-  switch (w.code) {
+  // As a string: FRONTMATTER_LENIENT comes from the lenient frontmatter parser (the routing issue).
+  switch (w.code as string) {
     case 'NAME_INVALID':
     case 'NAME_FOLDER_MISMATCH':
       return 'name';
     case 'DESCRIPTION_TOO_LONG':
       return 'description';
+    case 'FRONTMATTER_LENIENT':
+      return w.line !== undefined ? keyAtLine(skill.text, w.line) : undefined;
+    case 'NAME_FROM_FOLDER':
+      return 'name';
     case 'CONFUSABLE_CHARACTERS':
       return findConfusables(skill.name) ? 'name' : 'description';
     case 'UNKNOWN_FIELD': {
@@ -87,12 +159,30 @@ function fieldOf(w: Problem, skill: LintSkill): string | undefined {
   }
 }
 
+// The top-level frontmatter key whose value spans `line` (the last key at or before it).
+function keyAtLine(text: string, line: number): string | undefined {
+  let best: [string, number] | undefined;
+  for (const [k, l] of frontmatterLines(text))
+    if (l <= line && (best === undefined || l > best[1])) best = [k, l];
+  return best?.[0];
+}
+
+// The fix of a warning: per code, except a repeated key (FRONTMATTER_LENIENT), which is removed.
+function fixOf(w: Problem, code: LintCode): string | undefined {
+  if (code === 'FRONTMATTER_LENIENT' && /given twice/.test(w.message))
+    return 'remove the repeated key: hosts keep its last value, strict YAML refuses the file';
+  return SPEC_FIX[code];
+}
+
+// A problem's message without its `<file>: ` or `<file>:<line>: ` prefix (the finding has both).
 function stripLabel(message: string, label: string): string {
-  return message.startsWith(`${label}: `) ? message.slice(label.length + 2) : message;
+  if (!message.startsWith(label)) return message;
+  const m = /^:(?:\d+:)? /.exec(message.slice(label.length));
+  return m ? message.slice(label.length + m[0].length) : message;
 }
 
 /** HIDDEN_TEXT for each routed field holding invisible or bidi-control characters. */
-export function checkHidden(skill: LintSkill, lines: LineFn): LintFinding[] {
+export function checkHidden(skill: LintSkill, lines: LineFn): RawFinding[] {
   const fields: [string, string][] = [
     ['name', skill.name],
     ['description', skill.description],
@@ -100,7 +190,7 @@ export function checkHidden(skill: LintSkill, lines: LineFn): LintFinding[] {
     ['keywords', skill.keywords.join('\n')],
     ['tags', skill.tags.join('\n')],
   ];
-  const out: LintFinding[] = [];
+  const out: RawFinding[] = [];
   for (const [field, text] of fields) {
     const chars = findHiddenCharacters(text);
     if (chars.length === 0) continue;
@@ -121,8 +211,8 @@ export function checkHidden(skill: LintSkill, lines: LineFn): LintFinding[] {
 }
 
 /** INSTRUCTION_LIKE for description and when_to_use when they address the agent. */
-export function checkInstructionLike(skill: LintSkill, lines: LineFn): LintFinding[] {
-  const out: LintFinding[] = [];
+export function checkInstructionLike(skill: LintSkill, lines: LineFn): RawFinding[] {
+  const out: RawFinding[] = [];
   for (const [field, text] of [
     ['description', skill.description],
     ['when_to_use', skill.when_to_use ?? ''],
@@ -155,8 +245,8 @@ export function checkDiscovery(
   },
   idOfPath: (p: string) => string | undefined,
   lineOfFile: (p: string, field: string) => number | undefined = () => undefined,
-): LintFinding[] {
-  const out: LintFinding[] = [];
+): RawFinding[] {
+  const out: RawFinding[] = [];
   for (const k of scan.skipped) {
     out.push({
       code: 'SKIPPED',
@@ -225,7 +315,7 @@ export function checkNeverFetched(
   history: { suggestions: number; fetches: number },
   lines: LineFn,
   t: LintThresholds,
-): LintFinding | undefined {
+): RawFinding | undefined {
   if (history.fetches > 0 || history.suggestions < t.never_fetched_suggestions) return undefined;
   const line = lines(skill, 'description');
   return {

@@ -1,19 +1,36 @@
-/** Public surface of src/lint: `lintLibrary`, its pure core, the code table and the SARIF rendering. */
+/**
+ * Public surface of src/lint: `lintLibrary`, its pure core, the code table, suppressions and
+ * baselines, the hosts' listing rules, and the SARIF rendering.
+ */
 export {
   DEFAULT_THRESHOLDS,
   LINT_CODES,
+  PROFILES,
   SEVERITIES,
   atOrAbove,
+  type HostId,
+  type HostListingTotal,
   type LintChecks,
   type LintCode,
   type LintCounts,
   type LintFinding,
+  type LintProfile,
   type LintReport,
   type LintSeverity,
+  type LintSummary,
   type LintThresholds,
+  type ListingReport,
+  type SkillListingCost,
+  type SuppressionCount,
 } from './codes.js';
 export { lintLibrary, resolveThresholds, type LintOptions } from './lint.js';
-export { lintSkills, compareFindings, countFindings, type LintInput } from './lint-skills.js';
+export {
+  lintSkills,
+  compareFindings,
+  countFindings,
+  type LintInput,
+  type LintResult,
+} from './lint-skills.js';
 export {
   RANK_DEPTH,
   separatingWords,
@@ -30,6 +47,34 @@ export {
   type SelfQuery,
   type WordStats,
 } from './skill.js';
-export { jaccard, similarPairs, type SimilarPair } from './near-duplicates.js';
+export {
+  jaccard,
+  minHash,
+  nearDuplicateFamilies,
+  type FamilyLink,
+  type NearDuplicateFamily,
+} from './families.js';
+export { findClauses, type RoutingClause } from './clauses.js';
+export { HOST_RULES, cutFor, lengthIn, listingCosts, type HostCut } from './hosts.js';
+export {
+  INLINE_KEY,
+  fingerprintOf,
+  parseLintBaseline,
+  type LintBaseline,
+  type LintSuppression,
+} from './suppress.js';
+export { SPEC_FIELDS } from './spec-profile.js';
+export type { SkillFamily } from './group.js';
 export { frontmatterLines } from './lines.js';
-export { renderSarif, SARIF_SCHEMA, type SarifLog } from './sarif.js';
+export {
+  renderSarif,
+  sarifFingerprint,
+  sarifLocation,
+  sarifLog,
+  SARIF_FINGERPRINT_KEY,
+  SARIF_SCHEMA,
+  type SarifLocation,
+  type SarifLog,
+  type SarifResult,
+  type SarifRule,
+} from './sarif.js';

@@ -1,7 +1,10 @@
 /**
  * The lint core (pure over its inputs): runs every check over a set of skills, discovery's results,
- * an injected ranker and telemetry counts, and returns the findings in a fixed order with their
- * counts. No file, catalog or clock access here: `lintLibrary` (lint.ts) supplies them.
+ * an injected ranker and telemetry counts; sets each finding's fingerprint; takes out what
+ * suppressions and a baseline cover; folds families and field groups (group.ts); and returns the
+ * findings in a fixed order with their counts, the summary of where every finding went, and the
+ * skills' cost in each host's listing. No file, catalog or clock access here: `lintLibrary`
+ * (lint.ts) supplies them.
  */
 import type {
   DuplicateGroup,
@@ -15,7 +18,11 @@ import {
   type LintCode,
   type LintCounts,
   type LintFinding,
+  type LintProfile,
+  type LintSummary,
   type LintThresholds,
+  type ListingReport,
+  type RawFinding,
 } from './codes.js';
 import { checkTruncated, checkWeak } from './description.js';
 import {
@@ -25,9 +32,27 @@ import {
   checkNeverFetched,
   checkSpec,
 } from './file-checks.js';
+import { groupFindings, type SkillFamily } from './group.js';
+import { listingCosts } from './hosts.js';
 import { frontmatterLines } from './lines.js';
-import { checkConfusable, checkUnreachable, runSelfQueries, type RankFn } from './ranking.js';
+import {
+  checkConfusable,
+  checkUnreachable,
+  runSelfQueries,
+  skillFamilies,
+  type RankFn,
+} from './ranking.js';
 import { listingWords, wordStats, type LintSkill } from './skill.js';
+import { checkSpecProfile } from './spec-profile.js';
+import {
+  applyBaseline,
+  applySuppressions,
+  configRules,
+  fingerprintOf,
+  inlineRules,
+  type LintBaseline,
+  type LintSuppression,
+} from './suppress.js';
 
 /** Everything the checks read. */
 export interface LintInput {
@@ -44,17 +69,30 @@ export interface LintInput {
   /** Telemetry counts per skill; absent when the catalog has no telemetry file. */
   readonly history?: (skillId: string) => { suggestions: number; fetches: number };
   /** Extra findings made by the caller (e.g. a stale catalog), merged and sorted with the rest. */
-  readonly extra?: readonly LintFinding[];
+  readonly extra?: readonly RawFinding[];
   readonly onProgress?: (done: number, total: number) => void;
   /** The text of a file discovery named that is not a linted skill (a shadowed file, a copy), for its lines. */
   readonly textOf?: (path: string) => string | undefined;
+  /** Which rules the spec checks follow (default `lenient`: what hosts load). */
+  readonly profile?: LintProfile;
+  /** Config suppression rules (`lint.ignore`); inline ones come from each skill's metadata. */
+  readonly suppressions?: readonly LintSuppression[];
+  /** A saved report: findings it already holds are left out and counted. */
+  readonly baseline?: LintBaseline;
+  /** A path as fingerprints spell it (relative to its scope, so a baseline moves with the library). */
+  readonly relPath?: (path: string) => string;
 }
 
-/** The findings of every check, sorted, and their counts. */
-export function lintSkills(
-  input: LintInput,
-  t: LintThresholds,
-): { findings: LintFinding[]; counts: LintCounts } {
+/** What `lintSkills` returns: the printed findings, their counts, the summary and the listing costs. */
+export interface LintResult {
+  readonly findings: LintFinding[];
+  readonly counts: LintCounts;
+  readonly summary: LintSummary;
+  readonly listing: ListingReport;
+}
+
+/** The findings of every check, suppressed, baselined, grouped and sorted, with their counts. */
+export function lintSkills(input: LintInput, t: LintThresholds): LintResult {
   const skills = [...input.skills].sort(
     (a, b) => cmp(a.skill_id, b.skill_id) || cmp(a.path, b.path),
   );
@@ -65,15 +103,56 @@ export function lintSkills(
     return m.get(field);
   };
   const words = skills.map((s) => listingWords(s));
-  const stats = wordStats(words);
-  const findings: LintFinding[] = [...(input.extra ?? [])];
+  const families = skillFamilies(skills, words, t);
+  const raw = rawFindings(input, skills, words, families, lines, t);
+  const inline = skills.map((s) => inlineRules(s, lines(s, 'metadata')));
+  raw.push(...inline.flatMap((r) => r.invalid));
+  const rel = input.relPath ?? ((p: string) => p);
+  const printed: LintFinding[] = raw.map((f) => ({ ...f, fingerprints: [fingerprintOf(f, rel)] }));
+  const rules = [...configRules(input.suppressions ?? []), ...inline.flatMap((r) => r.rules)];
+  const sup = applySuppressions(printed, rules);
+  const base = applyBaseline(sup.kept, input.baseline);
+  const famOf = new Map<string, SkillFamily>();
+  for (const [i, fam] of families.byIndex) famOf.set(skills[i]!.skill_id, fam);
+  const grouped = groupFindings(base.kept, (id) => famOf.get(id), t);
+  const findings = grouped.findings.sort(compareFindings);
+  return {
+    findings,
+    counts: countFindings(findings),
+    summary: {
+      raw: raw.length,
+      suppressed: { total: sup.suppressed, rules: sup.counts },
+      baseline:
+        input.baseline !== undefined ? { file: input.baseline.file, known: base.known } : null,
+      grouped: { groups: grouped.groups, folded: grouped.folded },
+    },
+    listing: listingCosts(skills, t),
+  };
+}
+
+// Every check's findings, before fingerprints, suppressions, the baseline and grouping.
+function rawFindings(
+  input: LintInput,
+  skills: readonly LintSkill[],
+  words: readonly (readonly string[])[],
+  families: ReturnType<typeof skillFamilies>,
+  lines: (s: LintSkill, field: string) => number | undefined,
+  t: LintThresholds,
+): RawFinding[] {
+  const profile = input.profile ?? 'lenient';
+  const stats = wordStats(
+    words,
+    skills.map((s) => s.name),
+  );
+  const findings: RawFinding[] = [...(input.extra ?? [])];
   skills.forEach((s, i) => {
     const truncated = checkTruncated(s, lines(s, 'description'), t);
     if (truncated) findings.push(truncated);
     const weak = checkWeak(s, words[i]!, stats, lines(s, 'description'), t);
     if (weak) findings.push(weak);
     findings.push(
-      ...checkSpec(s, lines),
+      ...checkSpec(s, lines, profile),
+      ...(profile === 'spec' ? checkSpecProfile(s, lines) : []),
       ...checkHidden(s, lines),
       ...checkInstructionLike(s, lines),
     );
@@ -97,16 +176,14 @@ export function lintSkills(
     ? runSelfQueries(skills, words, stats, input.rank, t, input.onProgress)
     : new Map();
   // Concatenated, not spread: a large library can have more findings than a call takes arguments.
-  const all = findings.concat(
+  return findings.concat(
     checkUnreachable(skills, outcomes, lines, t),
-    checkConfusable(skills, words, outcomes, lines, t),
+    checkConfusable(skills, outcomes, families, lines, t),
   );
-  all.sort(compareFindings);
-  return { findings: all, counts: countFindings(all) };
 }
 
 /** Severity (worst first), code (table order), first skill id, path, line, message. */
-export function compareFindings(a: LintFinding, b: LintFinding): number {
+export function compareFindings(a: RawFinding, b: RawFinding): number {
   return (
     SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
     CODE_ORDER.indexOf(a.code) - CODE_ORDER.indexOf(b.code) ||
@@ -121,13 +198,19 @@ const CODE_ORDER = Object.keys(LINT_CODES) as LintCode[];
 
 /** Counts by severity and by code (codes in table order, absent when zero). */
 export function countFindings(findings: readonly LintFinding[]): LintCounts {
-  const by: Partial<Record<LintCode, number>> = {};
-  for (const code of CODE_ORDER) {
-    const n = findings.filter((f) => f.code === code).length;
-    if (n > 0) by[code] = n;
+  const n = new Map<string, number>();
+  for (const f of findings) {
+    n.set(f.code, (n.get(f.code) ?? 0) + 1);
+    n.set(f.severity, (n.get(f.severity) ?? 0) + 1);
   }
-  const sev = (s: string): number => findings.filter((f) => f.severity === s).length;
-  return { error: sev('error'), warning: sev('warning'), note: sev('note'), by_code: by };
+  const by: Partial<Record<LintCode, number>> = {};
+  for (const code of CODE_ORDER) if (n.has(code)) by[code] = n.get(code)!;
+  return {
+    error: n.get('error') ?? 0,
+    warning: n.get('warning') ?? 0,
+    note: n.get('note') ?? 0,
+    by_code: by,
+  };
 }
 
 function cmp(a: string, b: string): number {

@@ -1,8 +1,9 @@
 /**
- * `lintLibrary` (issue #14): discovers the skills of the given scopes, ranks their self-queries
- * through the public Router against a catalog (the one given, or a temporary one built with the
- * default policy under the OS temp folder and removed afterwards), reads telemetry counts when the
- * catalog has a telemetry file, and returns the lint report. Never edits a SKILL.md, never writes
+ * `lintLibrary` (issues #14, #24): discovers the skills of the given scopes, ranks their
+ * self-queries through the public Router against a catalog (the one given, or a temporary one built
+ * with the default policy under the OS temp folder and removed afterwards), reads telemetry counts
+ * when the catalog has a telemetry file, and returns the lint report under the profile asked for,
+ * with the suppressions and baseline given applied and counted. Never edits a SKILL.md, never writes
  * to a given catalog (the Router opens it read-only), never records telemetry: the ranker runs with
  * telemetry off. An existing telemetry file is read through TelemetryStore, whose open creates its
  * tables only when they are missing (a no-op on a file the router wrote).
@@ -11,20 +12,23 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
-import { TelemetryStore, telemetryPathFor } from '../catalog/index.js';
+import { TelemetryStore, isPgLocation, telemetryPathFor } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { Router, indexCatalog } from '../router/index.js';
 import { discoverSkills, type DiscoverOptions, type SkillRecord } from '../skills/index.js';
 import {
   DEFAULT_THRESHOLDS,
   LINT_CODES,
-  type LintFinding,
+  PROFILES,
+  type LintProfile,
   type LintReport,
   type LintThresholds,
+  type RawFinding,
 } from './codes.js';
 import { lintSkills } from './lint-skills.js';
 import type { RankFn } from './ranking.js';
 import type { LintSkill } from './skill.js';
+import type { LintBaseline, LintSuppression } from './suppress.js';
 
 /** Options of `lintLibrary`: the scopes to lint (as for discovery) and where to rank them. */
 export interface LintOptions extends DiscoverOptions {
@@ -39,6 +43,12 @@ export interface LintOptions extends DiscoverOptions {
   readonly tmpDir?: string;
   /** Progress of the long stages: indexing the temporary catalog, then ranking self-queries. */
   readonly onProgress?: (stage: 'index' | 'rank', done: number, total: number) => void;
+  /** `lenient` (default: what hosts load) or `spec` (the agentskills spec strictly). */
+  readonly profile?: LintProfile;
+  /** Suppression rules (the config file's `lint.ignore`); unknown codes are INVALID_ARGUMENT. */
+  readonly suppressions?: readonly LintSuppression[];
+  /** A saved report (parseLintBaseline): findings it holds are left out and counted. */
+  readonly baseline?: LintBaseline;
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([
@@ -52,20 +62,17 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'thresholds',
   'tmpDir',
   'onProgress',
+  'profile',
+  'suppressions',
+  'baseline',
 ]);
 
 /** Lints the skills of the given scopes; see the module header. Unknown option keys are refused. */
 export function lintLibrary(options: LintOptions = {}): LintReport {
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key))
-      throw new SkilldexError(
-        'INVALID_ARGUMENT',
-        `lintLibrary: unknown option ${JSON.stringify(key)}`,
-        { option: key },
-      );
-  }
+  const profile = checkOptions(options);
   const thresholds = resolveThresholds(options.thresholds);
   const scan = discoverSkills(discoverOptionsOf(options));
+  const relPath = relativeToScope(scan.scopes.map((sc) => sc.path));
   const skills = scan.skills.map(toLintSkill);
   const temp =
     options.catalog === undefined
@@ -73,7 +80,7 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
       : undefined;
   try {
     const catalog = options.catalog ?? path.join(temp!, 'catalog.sqlite');
-    if (options.catalog !== undefined && !existsSync(catalog)) {
+    if (options.catalog !== undefined && !isPgLocation(catalog) && !existsSync(catalog)) {
       throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
     }
     if (temp !== undefined && skills.length > 0) {
@@ -96,7 +103,7 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
         ? new TelemetryStore(telemetryFile, () => new Date(0))
         : undefined;
     try {
-      const { findings, counts } = lintSkills(
+      const result = lintSkills(
         {
           skills: ranked.skills,
           scan,
@@ -112,11 +119,16 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
           ...(options.onProgress
             ? { onProgress: (d: number, n: number) => options.onProgress!('rank', d, n) }
             : {}),
+          profile,
+          ...(options.suppressions !== undefined ? { suppressions: options.suppressions } : {}),
+          ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
+          relPath,
         },
         thresholds,
       );
       return {
         skills: skills.length,
+        profile,
         catalog: options.catalog ?? null,
         policy: ranked.policy(),
         checks: {
@@ -125,8 +137,10 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
           telemetry: telemetry !== undefined,
         },
         thresholds,
-        counts,
-        findings,
+        counts: result.counts,
+        summary: result.summary,
+        listing: result.listing,
+        findings: result.findings,
       };
     } finally {
       telemetry?.close();
@@ -135,6 +149,36 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
   } finally {
     if (temp !== undefined) rmSync(temp, { recursive: true, force: true });
   }
+}
+
+// Refuses unknown option keys and an unknown profile; returns the profile.
+function checkOptions(options: LintOptions): LintProfile {
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key))
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `lintLibrary: unknown option ${JSON.stringify(key)}`,
+        { option: key },
+      );
+  }
+  const profile = options.profile ?? 'lenient';
+  if (!PROFILES.includes(profile))
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `lintLibrary: profile must be one of ${PROFILES.join(', ')}, got ${JSON.stringify(profile)}`,
+      { option: 'profile', value: profile },
+    );
+  return profile;
+}
+
+// A path as fingerprints spell it: relative to the innermost scope holding it, with `/`, so a
+// baseline saved on one checkout holds on another.
+function relativeToScope(roots: readonly string[]): (p: string) => string {
+  const byDepth = [...roots].sort((a, b) => b.length - a.length);
+  return (p) => {
+    const root = byDepth.find((r) => p.startsWith(r + path.sep));
+    return (root === undefined ? p : path.relative(root, p)).split(path.sep).join('/');
+  };
 }
 
 /** The thresholds with `overrides` applied; INVALID_ARGUMENT for an unknown key or a bad value. */
@@ -193,6 +237,7 @@ function toLintSkill(r: SkillRecord): LintSkill {
     text: file.ok ? file.text : '',
     warnings: r.warnings,
     rankable: true,
+    frontmatter: r.frontmatter,
   };
 }
 
@@ -203,7 +248,7 @@ function rankAgainst(
   skills: LintSkill[],
 ): {
   skills: LintSkill[];
-  extra: LintFinding[];
+  extra: RawFinding[];
   rank: RankFn;
   policy: () => string | null;
   close: () => void;
@@ -217,7 +262,7 @@ function rankAgainst(
       served.set(s.skill_id, { revision_id: s.revision_id, state: s.state });
     cursor = page.next_cursor;
   } while (cursor !== undefined);
-  const extra: LintFinding[] = [];
+  const extra: RawFinding[] = [];
   const out = skills.map((s) => {
     const sv = served.get(s.skill_id);
     const why =

@@ -6,8 +6,9 @@
  * candidates' `skill_id` and `score` are read, never a policy's internals.
  */
 import { contentTokens, tokenize } from '../text/index.js';
-import { LINT_CODES, type LintFinding, type LintThresholds } from './codes.js';
-import { similarPairs, type SimilarPair } from './near-duplicates.js';
+import { LINT_CODES, type RawFinding, type LintThresholds } from './codes.js';
+import { nearDuplicateFamilies, type FamilyLink } from './families.js';
+import type { SkillFamily } from './group.js';
 import { selfQueries, type LintSkill, type SelfQuery, type WordStats } from './skill.js';
 
 /** A ranked candidate as the checks read it. */
@@ -33,7 +34,14 @@ export interface QueryOutcome {
   readonly own_score: number | null;
 }
 
-/** Runs the self-queries of every rankable skill, in skill order. */
+/**
+ * Runs the self-queries of every rankable skill, in skill order. Each query is first ranked with
+ * limit 1 (a skill that wins its own query needs nothing more, and the router stops soonest), then,
+ * when another skill wins, with limit `reach_rank`, and with RANK_DEPTH when the skill is not in
+ * that top either. Rankings are memoised by (query, limit): a templated family asks the same
+ * rare-word query hundreds of times, and the router answers each in time linear in the skills that
+ * tie on it, so without the memo identical descriptions cost n² (issue #25).
+ */
 export function runSelfQueries(
   skills: readonly LintSkill[],
   words: readonly (readonly string[])[],
@@ -42,32 +50,34 @@ export function runSelfQueries(
   t: LintThresholds,
   onProgress?: (done: number, total: number) => void,
 ): Map<string, QueryOutcome[]> {
+  const memo = new Map<string, readonly RankedCandidate[]>();
+  const ranked = (query: string, limit: number): readonly RankedCandidate[] => {
+    const key = `${limit}\u0000${query}`;
+    let r = memo.get(key);
+    if (r === undefined) memo.set(key, (r = rank(query, limit)));
+    return r;
+  };
+  const reach = Math.min(t.reach_rank, RANK_DEPTH);
   const out = new Map<string, QueryOutcome[]>();
   for (let i = 0; i < skills.length; i++) {
     const skill = skills[i]!;
     if (skill.rankable) {
       const outcomes: QueryOutcome[] = [];
-      for (const q of selfQueries(skill, words[i]!, stats, t.query_words)) {
-        // The top reach_rank answers most queries; only a skill not there needs the deeper list
-        // for its own score (a smaller limit lets the router prune sooner: ~15 % less CPU at 10k).
-        let ranked = rank(q.query, Math.min(t.reach_rank, RANK_DEPTH));
-        let own = ranked.findIndex((c) => c.skill_id === skill.skill_id);
-        if (
-          own < 0 &&
-          ranked.length >= Math.min(t.reach_rank, RANK_DEPTH) &&
-          t.reach_rank < RANK_DEPTH
-        ) {
-          ranked = rank(q.query, RANK_DEPTH);
-          own = ranked.findIndex((c) => c.skill_id === skill.skill_id);
+      for (const q of selfQueries(skill, words[i]!, stats, t)) {
+        let list = ranked(q.query, 1);
+        if (list[0] !== undefined && list[0].skill_id !== skill.skill_id && reach > 1)
+          list = ranked(q.query, reach);
+        let own = list.findIndex((c) => c.skill_id === skill.skill_id);
+        if (own < 0 && list.length >= reach && reach < RANK_DEPTH) {
+          list = ranked(q.query, RANK_DEPTH);
+          own = list.findIndex((c) => c.skill_id === skill.skill_id);
         }
         outcomes.push({
           kind: q.kind,
           query: q.query,
-          ...(ranked[0]
-            ? { winner: { skill_id: ranked[0].skill_id, score: ranked[0].score } }
-            : {}),
+          ...(list[0] ? { winner: { skill_id: list[0].skill_id, score: list[0].score } } : {}),
           own_rank: own >= 0 ? own + 1 : null,
-          own_score: own >= 0 ? ranked[own]!.score : null,
+          own_score: own >= 0 ? list[own]!.score : null,
         });
       }
       out.set(skill.skill_id, outcomes);
@@ -83,8 +93,8 @@ export function checkUnreachable(
   outcomes: ReadonlyMap<string, readonly QueryOutcome[]>,
   lines: (skill: LintSkill, field: string) => number | undefined,
   t: LintThresholds,
-): LintFinding[] {
-  const findings: LintFinding[] = [];
+): RawFinding[] {
+  const findings: RawFinding[] = [];
   for (const skill of skills) {
     const qs = outcomes.get(skill.skill_id);
     if (!qs || qs.length === 0) continue;
@@ -117,18 +127,70 @@ export interface LostQuery {
   readonly own_score: number | null;
 }
 
+/** The near-duplicate structure of a library: families of three or more, and pairs. */
+export interface SkillFamilies {
+  /** The family of each skill (by index into the skills) that is in one of three or more. */
+  readonly byIndex: ReadonlyMap<number, SkillFamily>;
+  /** Near-duplicate pairs that form a family of exactly two (i < j), with their Jaccard. */
+  readonly pairs: readonly FamilyLink[];
+}
+
 /**
- * CONFUSABLE pairs: a self-query of one skill won by the other, and pairs whose listing words have
- * Jaccard ≥ `near_duplicate_jaccard`. One finding per pair, located on the first skill's
- * description; `separate` gives the words that tell the two apart (for fix suggestions).
+ * Finds the near-duplicate families of `skills` (listing words with Jaccard ≥
+ * `near_duplicate_jaccard`, descriptions of at least `near_duplicate_min_words` words) in
+ * near-linear time (families.ts).
+ */
+export function skillFamilies(
+  skills: readonly LintSkill[],
+  words: readonly (readonly string[])[],
+  t: LintThresholds,
+): SkillFamilies {
+  const byIndex = new Map<number, SkillFamily>();
+  const pairs: FamilyLink[] = [];
+  for (const fam of nearDuplicateFamilies(
+    words,
+    t.near_duplicate_jaccard,
+    t.near_duplicate_min_words,
+  )) {
+    if (fam.members.length === 2) {
+      pairs.push(fam.links[0]!);
+      continue;
+    }
+    const first = fam.members[0]!;
+    const memberSets = fam.members.map((i) => new Set(words[i]));
+    let min = 1;
+    let max = 0;
+    for (const l of fam.links) {
+      min = Math.min(min, l.jaccard);
+      max = Math.max(max, l.jaccard);
+    }
+    const family: SkillFamily = {
+      id: skills[first]!.skill_id,
+      members: fam.members.map((i) => skills[i]!.skill_id),
+      paths: fam.members.map((i) => skills[i]!.path),
+      shared_words: words[first]!.filter((w) => memberSets.every((m) => m.has(w))),
+      links: fam.links.length,
+      min_jaccard: round3(min),
+      max_jaccard: round3(max),
+    };
+    for (const i of fam.members) byIndex.set(i, family);
+  }
+  return { byIndex, pairs };
+}
+
+/**
+ * CONFUSABLE: one finding per pair of skills where a self-query of one is won by the other, or
+ * whose listing words are near-duplicates forming a family of two (located on the first skill's
+ * description, with the words that tell the two apart); and one finding per member of a family of
+ * three or more, which the grouping (group.ts) folds into one finding per family.
  */
 export function checkConfusable(
   skills: readonly LintSkill[],
-  words: readonly (readonly string[])[],
   outcomes: ReadonlyMap<string, readonly QueryOutcome[]>,
+  families: SkillFamilies,
   lines: (skill: LintSkill, field: string) => number | undefined,
   t: LintThresholds,
-): LintFinding[] {
+): RawFinding[] {
   const byId = new Map(skills.map((s, i) => [s.skill_id, i]));
   const pairs = new Map<string, { a: number; b: number; lost: LostQuery[]; jaccard?: number }>();
   const pairOf = (x: number, y: number) => {
@@ -156,12 +218,8 @@ export function checkConfusable(
       });
     }
   }
-  const similar = similarPairs(words, t.near_duplicate_jaccard, t.near_duplicate_min_words);
-  const families = nearDuplicateFamilies(skills.length, similar);
-  for (const p of similar) {
-    if (families.sizeOf(p.i) === 2) pairOf(p.i, p.j).jaccard = Math.round(p.jaccard * 1000) / 1000;
-  }
-  const findings: LintFinding[] = familyFindings(skills, words, similar, families, lines, t);
+  for (const p of families.pairs) pairOf(p.i, p.j).jaccard = round3(p.jaccard);
+  const findings: RawFinding[] = memberFindings(skills, families, lines, t);
   const counts = new Map<LintSkill, Map<string, number>>();
   const countsOf = (s: LintSkill): Map<string, number> => {
     let c = counts.get(s);
@@ -251,93 +309,34 @@ function termCounts(s: LintSkill): Map<string, number> {
   return counts;
 }
 
-/** Connected groups of near-duplicate pairs (union-find), so a templated family is one finding. */
-function nearDuplicateFamilies(
-  n: number,
-  pairs: readonly SimilarPair[],
-): { rootOf: (i: number) => number; sizeOf: (i: number) => number } {
-  const parent = Array.from({ length: n }, (_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]!]!;
-      i = parent[i]!;
-    }
-    return i;
-  };
-  for (const p of pairs) {
-    const a = find(p.i);
-    const b = find(p.j);
-    // The smaller index is the root, so a family's root is its first skill in id order.
-    if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-  }
-  const size = new Map<number, number>();
-  for (let i = 0; i < n; i++) size.set(find(i), (size.get(find(i)) ?? 0) + 1);
-  return { rootOf: find, sizeOf: (i) => size.get(find(i)) ?? 1 };
-}
-
-// Members named in a family finding's message (all are in its details).
-const FAMILY_NAMED = 8;
-
 /**
- * One CONFUSABLE finding per family of three or more skills linked by near-duplicate descriptions
- * (a templated description reused with one word changed), on its first skill: the members, the
- * words they all share, and the lowest and highest Jaccard of their linked pairs.
+ * One CONFUSABLE finding per member of a family of three or more (group.ts folds them, with the
+ * self-queries lost inside the family, into one finding per family).
  */
-function familyFindings(
+function memberFindings(
   skills: readonly LintSkill[],
-  words: readonly (readonly string[])[],
-  similar: readonly SimilarPair[],
-  families: { rootOf: (i: number) => number; sizeOf: (i: number) => number },
+  families: SkillFamilies,
   lines: (skill: LintSkill, field: string) => number | undefined,
   t: LintThresholds,
-): LintFinding[] {
-  const members = new Map<number, number[]>();
-  for (let i = 0; i < skills.length; i++) {
-    if (families.sizeOf(i) < 3) continue;
-    const root = families.rootOf(i);
-    let list = members.get(root);
-    if (!list) members.set(root, (list = []));
-    list.push(i);
-  }
-  const range = new Map<number, { min: number; max: number; pairs: number }>();
-  for (const p of similar) {
-    const root = families.rootOf(p.i);
-    if (!members.has(root)) continue;
-    const r = range.get(root) ?? { min: 1, max: 0, pairs: 0 };
-    range.set(root, {
-      min: Math.min(r.min, p.jaccard),
-      max: Math.max(r.max, p.jaccard),
-      pairs: r.pairs + 1,
-    });
-  }
-  const out: LintFinding[] = [];
-  for (const [root, idx] of members) {
-    const first = skills[root]!;
-    const ids = idx.map((i) => skills[i]!.skill_id);
-    const shared = words[root]!.filter((w) => idx.every((i) => words[i]!.includes(w)));
-    const r = range.get(root)!;
-    const line = lines(first, 'description');
-    const named =
-      ids.length > FAMILY_NAMED
-        ? `${ids.slice(0, FAMILY_NAMED).join(', ')} and ${ids.length - FAMILY_NAMED} more`
-        : ids.join(', ');
+): RawFinding[] {
+  const out: RawFinding[] = [];
+  for (const [i, fam] of [...families.byIndex].sort((a, b) => a[0] - b[0])) {
+    const s = skills[i]!;
+    const line = lines(s, 'description');
     out.push({
       code: 'CONFUSABLE',
       severity: LINT_CODES.CONFUSABLE.severity,
-      skill_ids: ids,
-      path: first.path,
+      skill_ids: [s.skill_id],
+      path: s.path,
       ...(line !== undefined ? { line } : {}),
       field: 'description',
-      message: `${ids.length} skills have near-duplicate descriptions (word Jaccard ${round3(r.min)}-${round3(r.max)} ≥ ${t.near_duplicate_jaccard} over ${r.pairs} pairs): ${named}${shared.length > 0 ? `; all share ${shared.map((w) => JSON.stringify(w)).join(', ')}` : ''}`,
+      message: `${s.skill_id}'s description is a near-duplicate in the family of ${fam.id} (${fam.members.length} skills, word Jaccard ≥ ${t.near_duplicate_jaccard})${fam.shared_words.length > 0 ? `; all share ${fam.shared_words.map((w) => JSON.stringify(w)).join(', ')}` : ''}`,
       fix: 'give each description the words only it has (what it works on, when to pick it over its siblings); the shared template routes nowhere',
       details: {
         kind: 'near-duplicate-family',
-        members: ids,
-        paths: idx.map((i) => skills[i]!.path),
-        shared_words: shared,
-        pairs: r.pairs,
-        min_jaccard: round3(r.min),
-        max_jaccard: round3(r.max),
+        family: fam.id,
+        family_size: fam.members.length,
+        shared_words: fam.shared_words,
       },
     });
   }

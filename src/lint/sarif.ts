@@ -2,8 +2,10 @@
  * The lint report as SARIF 2.1.0 (OASIS; schema at SARIF_SCHEMA), so GitHub code scanning and
  * editors show findings on the SKILL.md lines. One run, one rule per lint code (the code table's
  * order, so ruleIndex is stable), one result per finding located at the frontmatter line of its
- * field (line 1 when unknown). Pure: the caller writes the object.
+ * field (line 1 when unknown), with a partial fingerprint from the finding's fingerprints so code
+ * scanning tracks an alert across line moves. Pure: the caller writes the object.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LINT_CODES, type LintCode, type LintReport } from './codes.js';
@@ -28,20 +30,23 @@ export interface SarifLog {
   }[];
 }
 
-interface SarifRule {
+/** A SARIF rule (reportingDescriptor) as skilldex writes them. */
+export interface SarifRule {
   readonly id: string;
   readonly shortDescription: { readonly text: string };
   readonly defaultConfiguration: { readonly level: 'error' | 'warning' | 'note' };
 }
 
-interface SarifLocation {
+/** A SARIF location: a file and a 1-based line. */
+export interface SarifLocation {
   readonly physicalLocation: {
     readonly artifactLocation: { readonly uri: string; readonly uriBaseId?: string };
     readonly region: { readonly startLine: number };
   };
 }
 
-interface SarifResult {
+/** A SARIF result as skilldex writes them. */
+export interface SarifResult {
   readonly ruleId: string;
   readonly ruleIndex: number;
   readonly level: 'error' | 'warning' | 'note';
@@ -51,7 +56,19 @@ interface SarifResult {
     readonly id: number;
     readonly message: { readonly text: string };
   })[];
+  readonly partialFingerprints: Readonly<Record<string, string>>;
   readonly properties: Readonly<Record<string, unknown>>;
+}
+
+/** The partialFingerprints key skilldex writes (the SARIF spec asks for a versioned name). */
+export const SARIF_FINGERPRINT_KEY = 'skilldexFindingHash/v1';
+
+/** A short, stable hash of a finding's fingerprints for SARIF `partialFingerprints`. */
+export function sarifFingerprint(fingerprints: readonly string[]): string {
+  return createHash('sha256')
+    .update([...fingerprints].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /**
@@ -68,18 +85,8 @@ export function renderSarif(
     shortDescription: { text: LINT_CODES[code].rule },
     defaultConfiguration: { level: LINT_CODES[code].severity },
   }));
-  const location = (file: string, line: number): SarifLocation => {
-    const rel = path.relative(options.baseDir, file);
-    const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-    return {
-      physicalLocation: {
-        artifactLocation: inside
-          ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
-          : { uri: pathToFileURL(file).href },
-        region: { startLine: Math.max(1, line) },
-      },
-    };
-  };
+  const location = (file: string, line: number): SarifLocation =>
+    sarifLocation(options.baseDir, file, line);
   const results: SarifResult[] = report.findings.map((f) => {
     const other =
       f.code === 'CONFUSABLE' ? (f.details['other_path'] as string | undefined) : undefined;
@@ -100,15 +107,44 @@ export function renderSarif(
             ],
           }
         : {}),
+      partialFingerprints: { [SARIF_FINGERPRINT_KEY]: sarifFingerprint(f.fingerprints) },
       properties: { skill_ids: f.skill_ids, ...(f.field !== undefined ? { field: f.field } : {}) },
     };
   });
+  return sarifLog('skilldex lint', options, rules, results);
+}
+
+/**
+ * `file` at `line` as a SARIF location: a URI relative to `baseDir` under base id `%SRCROOT%`
+ * when the file is inside it (as code scanning expects for files in the repository), else a
+ * `file://` URI.
+ */
+export function sarifLocation(baseDir: string, file: string, line: number): SarifLocation {
+  const rel = path.relative(baseDir, file);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return {
+    physicalLocation: {
+      artifactLocation: inside
+        ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
+        : { uri: pathToFileURL(file).href },
+      region: { startLine: Math.max(1, line) },
+    },
+  };
+}
+
+/** A SARIF 2.1.0 log of one run of the tool `name`, `%SRCROOT%` being `options.baseDir`. */
+export function sarifLog(
+  name: string,
+  options: { baseDir: string; toolVersion: string },
+  rules: readonly SarifRule[],
+  results: readonly SarifResult[],
+): SarifLog {
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'skilldex lint', version: options.toolVersion, rules } },
+        tool: { driver: { name, version: options.toolVersion, rules } },
         originalUriBaseIds: {
           '%SRCROOT%': {
             uri: pathToFileURL(

@@ -1,14 +1,15 @@
 /**
  * `skilldex lint` in process: exit codes (0 / 1 by --fail-on, 2 for bad arguments), the --json
- * report shape, text grouped by code with counts first, --fix-suggestions, and SARIF output checked
- * against the required fields of the SARIF 2.1.0 schema (sarifLog → run → tool.driver; result →
- * message, locations → physicalLocation → artifactLocation.uri, region.startLine; rules).
+ * report shape, text grouped by code with counts first, --fix-suggestions, SARIF output validated
+ * against the SARIF 2.1.0 schema (test/support/sarif.ts) with its fields checked one by one, and
+ * adopting lint on a library: --baseline, lint.ignore in a project config, --profile, --fail-on note.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LintReport } from '../../src/index.js';
-import { runCli, tmpTree } from '../support/cli.js';
+import { runCli, tmpDir, tmpTree, writeTree } from '../support/cli.js';
+import { sarifErrors } from '../support/sarif.js';
 import { skillText } from '../catalog/support.js';
 import { cleanLibrary, plantedLibrary } from './support.js';
 
@@ -71,11 +72,14 @@ describe('output', () => {
     const report = JSON.parse(r.stdout) as LintReport;
     expect(Object.keys(report)).toEqual([
       'skills',
+      'profile',
       'catalog',
       'policy',
       'checks',
       'thresholds',
       'counts',
+      'summary',
+      'listing',
       'findings',
     ]);
     expect(report.findings.length).toBeGreaterThan(0);
@@ -86,6 +90,7 @@ describe('output', () => {
       expect(path.isAbsolute(f.path)).toBe(true);
       expect(typeof f.message).toBe('string');
       expect(typeof f.details).toBe('object');
+      expect(f.fingerprints.length).toBeGreaterThan(0);
     }
   });
 
@@ -119,6 +124,7 @@ describe('SARIF', () => {
     const r = await runCli(['lint', ...scopeArgs(planted), '--format', 'sarif'], { env: ENV, cwd });
     expect(r.code).toBe(1);
     const log = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(sarifErrors(log)).toEqual([]);
     // sarifLog: required version ("2.1.0") and runs.
     expect(log['version']).toBe('2.1.0');
     const runs = log['runs'] as Record<string, unknown>[];
@@ -179,6 +185,112 @@ describe('SARIF', () => {
       hidden.locations[0]!.physicalLocation.region.startLine - 1
     ];
     expect(line).toMatch(/^description:/);
+  });
+});
+
+describe('adopting lint on a library', () => {
+  const weakLib = () =>
+    tmpTree({
+      'misc-helper/SKILL.md': skillText('misc-helper', { description: 'Helps with stuff.' }),
+      'pdf-tables/SKILL.md': skillText('pdf-tables', {
+        description: 'Extract tables from PDF invoices into CSV files with column headers kept.',
+      }),
+    });
+
+  it('--baseline reports only what is new against a saved --json report', async () => {
+    const root = weakLib();
+    const saved = path.join(tmpDir(), 'lint-baseline.json');
+    const first = await runCli(['lint', '--scope', root, '--json'], { env: ENV });
+    writeFileSync(saved, first.stdout);
+    const again = await runCli(
+      ['lint', '--scope', root, '--baseline', saved, '--fail-on', 'warning', '--json'],
+      { env: ENV },
+    );
+    expect(again.code).toBe(0);
+    const r = JSON.parse(again.stdout) as LintReport;
+    expect(r.findings).toEqual([]);
+    expect(r.summary.baseline).toMatchObject({ file: saved, known: 1 });
+    writeTree(root, {
+      'misc-other/SKILL.md': skillText('misc-other', { description: 'Does things.' }),
+    });
+    const next = await runCli(
+      ['lint', '--scope', root, '--baseline', saved, '--fail-on', 'warning', '--json'],
+      { env: ENV },
+    );
+    expect(next.code).toBe(1);
+    expect((JSON.parse(next.stdout) as LintReport).findings.map((f) => f.skill_ids)).toEqual([
+      ['misc-other'],
+    ]);
+    const bad = await runCli(['lint', '--scope', root, '--baseline', root, '--json'], {
+      env: ENV,
+    });
+    expect(bad.code).toBe(2);
+    writeFileSync(saved, '{"findings": 3}');
+    const notReport = await runCli(['lint', '--scope', root, '--baseline', saved, '--json'], {
+      env: ENV,
+    });
+    expect(notReport.code).toBe(2);
+    expect(JSON.parse(notReport.stdout)).toMatchObject({ error: { code: 'BASELINE_INVALID' } });
+  });
+
+  it('lint.ignore in a project config suppresses and counts; an unknown code is CONFIG_INVALID', async () => {
+    const root = weakLib();
+    const project = tmpDir();
+    writeFileSync(
+      path.join(project, 'skilldex.toml'),
+      '[[lint.ignore]]\ncode = "DESCRIPTION_WEAK"\nskills = "misc-*"\nreason = "placeholder skills"\n',
+    );
+    const r = await runCli(['lint', '--scope', root, '--fail-on', 'warning', '--json'], {
+      env: ENV,
+      cwd: project,
+    });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as LintReport;
+    expect(report.summary.suppressed).toEqual({
+      total: 1,
+      rules: [
+        {
+          kind: 'config',
+          source: path.join(project, 'skilldex.toml'),
+          code: 'DESCRIPTION_WEAK',
+          skills: ['misc-*'],
+          reason: 'placeholder skills',
+          findings: 1,
+        },
+      ],
+    });
+    const text = await runCli(['lint', '--scope', root], { env: ENV, cwd: project });
+    expect(text.stdout).toContain('1 suppressed (lint.ignore 1, inline 0)');
+    writeFileSync(path.join(project, 'skilldex.toml'), '[[lint.ignore]]\ncode = "WEAKNESS"\n');
+    const bad = await runCli(['lint', '--scope', root, '--json'], { env: ENV, cwd: project });
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({
+      error: { code: 'CONFIG_INVALID', details: { key: 'lint.ignore[0].code' } },
+    });
+  });
+
+  it('--fail-on note fails on notes; --profile spec adds the strict spec findings', async () => {
+    const root = tmpTree({
+      'pdf-tables/SKILL.md':
+        '---\nname: pdf-tables\ndescription: Extract tables from PDF invoices into CSV files with headers.\nwhen_to_use: when a pdf holds tables\ncolour: blue\n---\n\n# pdf\n',
+    });
+    expect((await runCli(['lint', '--scope', root], { env: ENV })).code).toBe(0);
+    expect((await runCli(['lint', '--scope', root, '--fail-on', 'note'], { env: ENV })).code).toBe(
+      1,
+    );
+    const spec = JSON.parse(
+      (await runCli(['lint', '--scope', root, '--profile', 'spec', '--json'], { env: ENV })).stdout,
+    ) as LintReport;
+    expect(spec.profile).toBe('spec');
+    expect(spec.findings.filter((f) => f.code === 'SPEC_FIELD').map((f) => f.field)).toEqual([
+      'when_to_use',
+      'colour',
+    ]);
+    const bad = await runCli(['lint', '--scope', root, '--profile', 'strict', '--json'], {
+      env: ENV,
+    });
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ error: { details: { option: '--profile' } } });
   });
 });
 

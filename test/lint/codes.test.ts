@@ -41,7 +41,7 @@ function lineOf(file: string, key: string): number {
 }
 
 describe('planted library', () => {
-  it('DESCRIPTION_TRUNCATED says how much is cut and what', () => {
+  it("DESCRIPTION_TRUNCATED says how much each host's listing cuts, and what", () => {
     const [f, ...rest] = only('DESCRIPTION_TRUNCATED');
     expect(rest).toEqual([]);
     expect(f).toMatchObject({
@@ -50,12 +50,22 @@ describe('planted library', () => {
       field: 'description',
     });
     expect(f!.line).toBe(lineOf(f!.path, 'description'));
+    // Codex cuts most: 1,021 code points and "...".
     expect(f!.details).toMatchObject({
+      host: 'codex',
       length: LONG_DESCRIPTION.length,
-      limit: 1536,
-      cut_chars: LONG_DESCRIPTION.length - 1536,
-      cut_text: LONG_DESCRIPTION.slice(1536),
+      limit: 1024,
+      cut_chars: LONG_DESCRIPTION.length - 1021,
+      cut_text: LONG_DESCRIPTION.slice(1021),
     });
+    expect(f!.details['hosts']).toEqual([
+      expect.objectContaining({
+        host: 'claude-code',
+        limit: 1536,
+        cut_chars: LONG_DESCRIPTION.length - 1536,
+      }),
+      expect.objectContaining({ host: 'codex', limit: 1024 }),
+    ]);
   });
 
   it('DESCRIPTION_WEAK names the words that carry no signal', () => {
@@ -135,10 +145,8 @@ describe('planted library', () => {
       field: 'description',
       line: lineOf(file, 'description'),
     });
-    expect(only('DESCRIPTION_TOO_LONG')[0]).toMatchObject({
-      skill_ids: ['story-outliner'],
-      field: 'description',
-    });
+    // The spec's 1,024-character limit is the spec profile's; the default reports the Codex cut.
+    expect(only('DESCRIPTION_TOO_LONG')).toEqual([]);
   });
 
   it('SKIPPED: a file discovery could not read as a skill', () => {

@@ -1,7 +1,9 @@
 /**
- * The pure lint core: near-duplicate pairs equal a brute-force Jaccard over all pairs (property
- * test), frontmatter lines, self-queries, and lintSkills with an injected ranker (scores, ranks,
- * near-duplicate families) — no catalog involved.
+ * The pure lint core: near-duplicate families against a brute-force Jaccard over all pairs
+ * (property tests: every family is joined by true links, identical sets always share one, and on
+ * templated data the families equal the brute-force components), frontmatter lines, self-queries,
+ * and lintSkills with an injected ranker (scores, ranks, near-duplicate families) — no catalog
+ * involved.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,10 +11,27 @@ import { LINT_DEFAULT_THRESHOLDS, lintSkills, type LintSkill } from '../../src/i
 import {
   frontmatterLines,
   jaccard,
+  nearDuplicateFamilies,
   selfQueries,
-  similarPairs,
   wordStats,
 } from '../../src/lint/index.js';
+
+// Connected components (two or more members) of the pairs with Jaccard ≥ t, by brute force.
+function bruteFamilies(sets: readonly (readonly string[])[], t: number, minSize = 1): number[][] {
+  const parent = sets.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < sets.length; i++)
+    for (let j = i + 1; j < sets.length; j++) {
+      const a = new Set(sets[i]);
+      const b = new Set(sets[j]);
+      if (a.size < Math.max(1, minSize) || b.size < Math.max(1, minSize)) continue;
+      if (jaccard(a, b) >= t - 1e-9)
+        parent[Math.max(find(i), find(j))] = Math.min(find(i), find(j));
+    }
+  const groups = new Map<number, number[]>();
+  sets.forEach((_, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), i]));
+  return [...groups.values()].filter((g) => g.length >= 2);
+}
 
 function skill(id: string, description: string, extra: Partial<LintSkill> = {}): LintSkill {
   return {
@@ -29,28 +48,84 @@ function skill(id: string, description: string, extra: Partial<LintSkill> = {}):
   };
 }
 
-describe('similarPairs', () => {
-  it('equals the brute-force pairs with Jaccard ≥ threshold', () => {
-    const word = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
+describe('nearDuplicateFamilies', () => {
+  const word = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
+
+  it('joins only sets linked by true near-duplicates, and every identical set', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.array(word, { maxLength: 7 }), { maxLength: 12 }),
+        fc.array(fc.array(word, { maxLength: 7 }), { maxLength: 14 }),
         fc.constantFrom(0.5, 0.6, 0.75, 0.8, 1),
         (sets, t) => {
-          const expected: { i: number; j: number }[] = [];
+          const families = nearDuplicateFamilies(sets, t);
+          const truth = bruteFamilies(sets, t);
+          const familyOf = new Map<number, number>();
+          families.forEach((f, k) => f.members.forEach((m) => familyOf.set(m, k)));
+          families.forEach((f) => {
+            // Every link is a true near-duplicate pair, and the links connect the family.
+            for (const l of f.links)
+              expect(jaccard(new Set(sets[l.i]), new Set(sets[l.j]))).toBeGreaterThanOrEqual(
+                t - 1e-9,
+              );
+            // A family lies inside one brute-force component.
+            expect(truth.some((c) => f.members.every((m) => c.includes(m)))).toBe(true);
+          });
+          // Identical non-empty sets always share a family.
           for (let i = 0; i < sets.length; i++)
             for (let j = i + 1; j < sets.length; j++) {
-              if (sets[i]!.length === 0 || sets[j]!.length === 0) continue;
-              if (jaccard(new Set(sets[i]), new Set(sets[j])) >= t - 1e-9) expected.push({ i, j });
+              const key = (s: readonly string[]) => [...new Set(s)].sort().join(',');
+              if (sets[i]!.length > 0 && key(sets[i]!) === key(sets[j]!))
+                expect(familyOf.get(i)).toBe(familyOf.get(j));
             }
-          expect(similarPairs(sets, t).map(({ i, j }) => ({ i, j }))).toEqual(expected);
         },
       ),
     );
   });
 
-  it('refuses a threshold outside (0, 1]', () => {
-    expect(() => similarPairs([], 0)).toThrow(RangeError);
+  it('equals the brute-force families on small random libraries', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(word, { maxLength: 7 }), { maxLength: 14 }),
+        fc.constantFrom(0.5, 0.6, 0.75, 0.8, 1),
+        (sets, t) => {
+          const got = nearDuplicateFamilies(sets, t).map((f) => [...f.members]);
+          expect(got).toEqual(bruteFamilies(sets, t).sort((x, y) => x[0]! - y[0]!));
+        },
+      ),
+    );
+  });
+
+  it('finds a templated family of 2,000 (one word varies) and thousands of identical sets whole', () => {
+    const template =
+      'automate tasks via rube mcp composio always search tools first current schemas';
+    const tpl = Array.from({ length: 2000 }, (_, i) => [...template.split(' '), `app${i}`]);
+    // As in the real corpus: a member whose name adds three words (Jaccard 0.75 with every other
+    // member) is a near-duplicate only of the bare template (12 of 15 words: 0.8), placed first so
+    // the whole crowd lies between the two.
+    tpl.unshift(template.split(' '));
+    tpl.push([...template.split(' '), 'dungeon', 'fighter', 'online']);
+    const fams = nearDuplicateFamilies(tpl, 0.8, 5);
+    expect(fams.map((f) => f.members.length)).toEqual([tpl.length]);
+    const same = Array.from({ length: 5000 }, () => ['extract', 'tables', 'pdf', 'merge', 'forms']);
+    const fs = nearDuplicateFamilies(same, 0.8, 5);
+    expect(fs).toHaveLength(1);
+    expect(fs[0]!.members).toHaveLength(5000);
+    // One link per member beyond the first: linear, never the 12.5 million pairs.
+    expect(fs[0]!.links).toHaveLength(4999);
+  });
+
+  it('leaves out sets smaller than minSize and refuses a threshold outside (0, 1]', () => {
+    expect(
+      nearDuplicateFamilies(
+        [
+          ['a', 'b'],
+          ['a', 'b'],
+        ],
+        0.8,
+        3,
+      ),
+    ).toEqual([]);
+    expect(() => nearDuplicateFamilies([], 0)).toThrow(RangeError);
   });
 });
 
@@ -79,7 +154,11 @@ describe('selfQueries', () => {
       ['common', 'zebra'],
     ];
     const s = skill('alpha-tool', 'Alpha zebra common quokka');
-    const q = selfQueries(s, ['alpha', 'zebra', 'common', 'quokka'], wordStats(lib), 2);
+    const q = selfQueries(s, ['alpha', 'zebra', 'common', 'quokka'], wordStats(lib), {
+      query_words: 2,
+      common_share: 0.2,
+      common_min_skills: 20,
+    });
     expect(q).toEqual([
       { kind: 'name', query: 'alpha tool' },
       { kind: 'rare-words', query: 'quokka zebra' },
@@ -136,7 +215,18 @@ describe('lintSkills with an injected ranker', () => {
     const conf = findings.filter((f) => f.code === 'CONFUSABLE');
     expect(conf).toHaveLength(1);
     expect(conf[0]!.skill_ids).toEqual(['ably-automation', 'brex-automation', 'canny-automation']);
-    expect(conf[0]!.details).toMatchObject({ kind: 'near-duplicate-family', pairs: 3 });
+    expect(conf[0]!.details).toMatchObject({
+      kind: 'near-duplicate-family',
+      family: 'ably-automation',
+      family_size: 3,
+      members: ['ably-automation', 'brex-automation', 'canny-automation'],
+    });
+    // The three member findings are folded into it, each with its fingerprint.
+    expect(conf[0]!.fingerprints).toEqual([
+      'CONFUSABLE|family|ably-automation',
+      'CONFUSABLE|family|brex-automation',
+      'CONFUSABLE|family|canny-automation',
+    ]);
     expect(conf[0]!.details['shared_words']).toEqual(
       expect.arrayContaining(['automate', 'rube', 'schemas']),
     );

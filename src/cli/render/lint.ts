@@ -1,6 +1,7 @@
 /**
- * Human rendering of a lint report (`skilldex lint`): counts first, then findings grouped by code;
- * every line is escaped for the terminal. `--json` and SARIF never come here.
+ * Human rendering of a lint report (`skilldex lint`): counts first, then where every other finding
+ * went (groups, suppressions, baseline) and the listing costs per host, then the findings grouped
+ * by code; every line is escaped for the terminal. `--json` and SARIF never come here.
  */
 import path from 'node:path';
 import { LINT_CODES, type LintCode, type LintFinding, type LintReport } from '../../lint/index.js';
@@ -35,6 +36,7 @@ export function renderLintText(
         )
         .join('\n'),
     );
+  lines.push(...summaryLines(report, rel));
   const skipped: string[] = [];
   if (!report.checks.ranking) skipped.push('ranking (no skill to rank)');
   if (!report.checks.telemetry) skipped.push('NEVER_FETCHED (no telemetry file)');
@@ -54,6 +56,39 @@ export function renderLintText(
   // Skill text reaches the terminal only with invisible and control characters escaped.
   return lines.map(escapeInvisible).join('\n');
 }
+
+// Where the findings not printed went, and what the library costs in each host's listing.
+function summaryLines(report: LintReport, rel: (p: string) => string): string[] {
+  const s = report.summary;
+  const parts = [`${s.raw} found`];
+  if (s.grouped.groups > 0)
+    parts.push(`${s.grouped.folded} folded into ${s.grouped.groups} family or field groups`);
+  const inline = s.suppressed.rules.filter((r) => r.kind === 'inline');
+  const config = s.suppressed.rules.filter((r) => r.kind === 'config');
+  const count = (rs: typeof inline): number => rs.reduce((n, r) => n + r.findings, 0);
+  if (s.suppressed.rules.length > 0)
+    parts.push(
+      `${s.suppressed.total} suppressed (lint.ignore ${count(config)}, inline ${count(inline)})`,
+    );
+  if (s.baseline !== null) parts.push(`${s.baseline.known} known in ${rel(s.baseline.file)}`);
+  const out = [`findings: ${parts.join(', ')}`];
+  for (const r of config)
+    out.push(
+      `  lint.ignore ${r.code} ${r.skills.join(',')} (${rel(r.source)}): ${r.findings}${r.findings === 0 ? ' (matched nothing)' : ''}${r.reason !== undefined ? ` — ${r.reason}` : ''}`,
+    );
+  const hosts = report.listing.hosts.map((h) => {
+    const unit = h.budget_unit === 'characters' ? 'characters' : 'tokens';
+    const over = h.total > h.budget ? ', over budget: descriptions are shortened or dropped' : '';
+    return `${HOST_NAMES[h.host]} ${h.total.toLocaleString('en-US')} of ${h.budget.toLocaleString('en-US')} ${unit}${over}; ${h.cut} cut at ${h.cap}`;
+  });
+  if (report.listing.skills.length > 0) out.push(`listing: ${hosts.join('; ')}`);
+  return out;
+}
+
+const HOST_NAMES: Readonly<Record<string, string>> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+};
 
 function findingLines(
   f: LintFinding,
