@@ -544,10 +544,11 @@ function registerFetch(program: Command, ctx: CliContext): void {
         'and the file still hashes to it. Errors (exit 3): CATALOG_GENERATION_MISMATCH, REVISION_MISMATCH,\n' +
         'INDEX_DRIFT, SKILL_NOT_FOUND, SKILL_ARCHIVED — search again, or re-index on drift.',
     )
-    .requiredOption('--revision <revision_id>', 'the revision_id from search (sha256:…)')
-    .requiredOption(
+    // Checked in the action (pinsOf), so a missing pin says where pins come from.
+    .option('--revision <revision_id>', 'the revision_id from search (sha256:…); required')
+    .option(
       '--generation <catalog_generation>',
-      'the catalog_generation from search (sha256:…)',
+      'the catalog_generation from search (sha256:…); required',
     )
     .option('--context <text>', 'what the skill is fetched for (recorded in telemetry)', '')
     .option('--catalog <file>', CATALOG_HELP)
@@ -564,22 +565,23 @@ function registerFetch(program: Command, ctx: CliContext): void {
         async (
           id: string,
           o: CatalogFlag & {
-            revision: string;
-            generation: string;
+            revision?: string;
+            generation?: string;
             context: string;
             telemetry?: boolean;
           },
           cmd: Command,
         ) => {
           const { Router } = await import('../router/index.js');
+          const pins = pinsOf(id, o);
           return namingCatalog(catalogOf(o), () => {
             checkOneId(cmd);
             const router = new Router({ catalog: catalogOf(o), telemetry: telemetryOn(o) });
             try {
               const r = router.fetch({
                 skill_id: id,
-                expected_revision: o.revision,
-                catalog_generation: o.generation,
+                expected_revision: pins.revision,
+                catalog_generation: pins.generation,
                 context: o.context,
               });
               if (o.json) ctx.json(r);
@@ -592,6 +594,41 @@ function registerFetch(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
+
+/** A sha256 pin as search prints it. */
+const PIN = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * The two pins of `fetch`, each present and of the form search prints (sha256:<64 hex>), else
+ * INVALID_ARGUMENT naming the option, with a hint saying where pins come from: a fetch is never
+ * unpinned, so `--generation latest` is refused rather than compared.
+ */
+function pinsOf(
+  id: string,
+  o: { revision?: string; generation?: string },
+): { revision: string; generation: string } {
+  const where = `run skilldex search "<what the task needs>" (or skilldex show ${id}) and copy the candidate's revision_id and catalog_generation: fetch takes pins, never "latest"`;
+  for (const [option, value] of [
+    ['--revision', o.revision],
+    ['--generation', o.generation],
+  ] as const) {
+    if (value === undefined)
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `fetch ${id} needs ${option}: the pins of a search result`,
+        { option },
+        { hint: where },
+      );
+    if (!PIN.test(value))
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `${option} ${JSON.stringify(value.slice(0, 80))} is not a pin (sha256: and 64 hex digits, as search prints it)`,
+        { option, value: value.slice(0, 200) },
+        { hint: where },
+      );
+  }
+  return { revision: o.revision!, generation: o.generation! };
 }
 
 /** `show`: a skill's identity, location, state and revisions, for a person. */

@@ -45,8 +45,12 @@ export function checkFetchRequest(req: Partial<Record<keyof FetchRequest, unknow
       throw new SkilldexError(
         'INVALID_ARGUMENT',
         `skill_fetch needs ${k} (a string): fetch with every identity field from skill_search`,
+        { field: k },
         {
-          field: k,
+          hint:
+            k === 'context'
+              ? 'pass context: one line on the task the skill is fetched for (an empty string is allowed)'
+              : 'pass skill_id, expected_revision (its revision_id) and catalog_generation from one skill_search candidate, and context',
         },
       );
     }

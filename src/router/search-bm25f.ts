@@ -62,7 +62,7 @@ import {
   telemetryMultiplier,
 } from './policies/hybrid-lexical-v1.js';
 import type { FuzzyMatch, SkillState } from './policies/types.js';
-import { MAX_QUERY_CHARS } from './query.js';
+import { MAX_QUERY_CHARS, noSearchableWord } from './query.js';
 import type { Candidate, HistoryFn, SearchResult } from './search-types.js';
 import { TopK, compareCandidates } from './top-k.js';
 
@@ -117,15 +117,7 @@ export function analyzeQuery(query: unknown): AnalyzedQuery {
     tokens.push(w);
     terms.push(t);
   }
-  if (terms.length === 0) {
-    throw new SkilldexError(
-      'INVALID_QUERY',
-      `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`,
-      {
-        query: query.slice(0, 200),
-      },
-    );
-  }
+  if (terms.length === 0) throw noSearchableWord(query);
   return { tokens, terms, dropped };
 }
 

@@ -105,6 +105,7 @@ export function searchCatalog(
   // The postings v3 will need, read with the generation (one round trip fewer on PostgreSQL).
   const prefetch = cache.bm25f.firstRead(request.query);
   return reader.readChecked((gen, first) => {
+    refuseEmpty(reader, gen);
     const policy = policyById(request.policy ?? gen.policy);
     if (policy.kind === 'bm25f') {
       const q = analyzeQuery(request.query);
@@ -228,6 +229,7 @@ export function bruteForceSearch(
   const limit = checkLimit(request.limit, maxLimit);
   const includeDeprecated = request.include_deprecated === true;
   return reader.read((gen) => {
+    refuseEmpty(reader, gen);
     const policy = policyById(request.policy ?? gen.policy);
     if (policy.kind === 'bm25f') {
       const q = analyzeQuery(request.query);
@@ -431,4 +433,17 @@ function naiveFuzzy(
     if (best) out.push(best);
   }
   return out;
+}
+
+/**
+ * CATALOG_EMPTY when the published generation holds no skill (an index of empty scopes published
+ * with --allow-shrink, or by an older skilldex): "no candidates" would not say why.
+ */
+function refuseEmpty(reader: CatalogReader, gen: PublishedGeneration): void {
+  if (gen.counts.total > 0) return;
+  throw new SkilldexError(
+    'CATALOG_EMPTY',
+    `${reader.file} publishes generation ${gen.seq}, which holds no skill`,
+    { catalog: reader.file, seq: gen.seq },
+  );
 }

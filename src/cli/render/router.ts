@@ -13,6 +13,7 @@ import type {
 } from '../../index.js';
 import { escapeInvisible, sanitizeField } from '../../text/index.js';
 import { isPgLocation } from '../../catalog/location.js';
+import { shellWord } from './shell.js';
 
 /** Human rendering of an index report. */
 export function renderIndex(r: IndexReport, cwd: string): string {
@@ -123,10 +124,6 @@ function relPath(p: string, cwd: string | undefined): string {
 }
 
 // A skill id as one shell word: quoted when it holds anything but safe characters.
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${escapeInvisible(s).replace(/'/g, `'\\''`)}'`;
-}
-
 function why(c: Candidate): string {
   const e = c.explanation;
   const parts: string[] = [];
