@@ -20,7 +20,7 @@ export function renderIndex(r: IndexReport, cwd: string): string {
   const rel = (p: string): string =>
     isPgLocation(p) || path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p);
   const lines = [
-    `indexed ${r.enumerated} SKILL.md files into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
+    `indexed ${r.enumerated} SKILL.md file${r.enumerated === 1 ? '' : 's'} into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
     `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
   ];
   if (r.dry_run) lines.push('  dry run: nothing was written');
