@@ -125,6 +125,7 @@ export {
   vocabDf,
   vocabTerms,
   knownSkillIds,
+  servedSkillIds,
   PG_POLICY,
   requireFts,
   revisionLocationOf,

@@ -95,8 +95,14 @@ describe('search', () => {
       400,
       'INVALID_QUERY',
     );
-    // Only stop-words: the library's own refusal, same code.
-    expectError(await raw(srv.base, '/api/search?q=the+of+and'), 400, 'INVALID_QUERY');
+    // Only stop-words: the library's own refusal, same code, with a hint of its own.
+    const stop = await raw(srv.base, '/api/search?q=the+of+and');
+    expect(stop.status).toBe(400);
+    expect(errorOf(stop)).toMatchObject({
+      code: 'INVALID_QUERY',
+      details: { reason: 'stop-words' },
+    });
+    expect(errorOf(stop).hint).not.toBe(ERROR_CODES.INVALID_QUERY.hint);
   });
 
   it('refuses a bad limit or an unknown policy with INVALID_ARGUMENT (400)', async () => {
@@ -157,6 +163,13 @@ describe('skills', () => {
   it('answers an unknown skill with SKILL_NOT_FOUND (404)', async () => {
     expectError(await raw(srv.base, '/api/skills/no-such-skill'), 404, 'SKILL_NOT_FOUND');
     expectError(await raw(srv.base, '/api/skills/..%2F..%2Fetc%2Fpasswd'), 404, 'SKILL_NOT_FOUND');
+    // A typo: the closest served ids, as the CLI's show suggests them.
+    const typo = await raw(srv.base, '/api/skills/pdf-tolkit');
+    expectError(typo, 404, 'SKILL_NOT_FOUND');
+    expect(errorOf(typo).details).toEqual({
+      skill_id: 'pdf-tolkit',
+      did_you_mean: ['pdf-toolkit'],
+    });
   });
 
   it('lists served skills page by page', async () => {

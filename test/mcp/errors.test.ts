@@ -91,7 +91,19 @@ describe.each(transports)('every error code over %s', (_name, connect) => {
       ...pins(pinned('pdf-toolkit')),
       skill_id: 'no-such-skill',
     });
-    expect(expectError(r, 'SKILL_NOT_FOUND')).toEqual({ skill_id: 'no-such-skill' });
+    expect(expectError(r, 'SKILL_NOT_FOUND')).toEqual({
+      skill_id: 'no-such-skill',
+      did_you_mean: [],
+    });
+    // A typo: the closest served ids, as the CLI's show suggests them.
+    const typo = await call(conn.client, 'skill_fetch', {
+      ...pins(pinned('pdf-toolkit')),
+      skill_id: 'pdf-tolkit',
+    });
+    expect(expectError(typo, 'SKILL_NOT_FOUND')).toEqual({
+      skill_id: 'pdf-tolkit',
+      did_you_mean: ['pdf-toolkit'],
+    });
   });
 
   it('REVISION_MISMATCH: the catalog holds another revision', async () => {
