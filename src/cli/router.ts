@@ -23,7 +23,7 @@ import {
 import { progressLine } from './progress.js';
 import { renderIndex, renderSearch, renderShow } from './render/router.js';
 import { startWatch, untilStopped } from './watch.js';
-import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
+import { addPreferOption, addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
 interface CatalogFlag {
   catalog?: string;
@@ -62,16 +62,21 @@ function telemetryOf(ctx: CliContext, o: { telemetry?: boolean }): boolean {
 /** `index`: discover, ingest incrementally and publish (or watch and re-index). */
 function registerIndex(program: Command, ctx: CliContext): void {
   const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
-  addScopeOptions(
-    program
-      .command('index')
-      .summary('discover skills and ingest them into the catalog, then publish a generation')
-      .description(
-        'Discover SKILL.md files (same scopes as scan), ingest them incrementally into the SQLite\n' +
-          'catalog (files unchanged by size and mtime are not re-read; changed bytes make a new\n' +
-          'revision), retire skills whose files are gone, and publish the result as a new generation.',
-      )
-      .option('--catalog <file>', CATALOG_HELP),
+  addPreferOption(
+    addScopeOptions(
+      program
+        .command('index')
+        .summary('discover skills and ingest them into the catalog, then publish a generation')
+        .description(
+          'Discover SKILL.md files (same scopes as scan), ingest them incrementally into the SQLite\n' +
+            'catalog (files unchanged by size and mtime are not re-read; changed bytes make a new\n' +
+            'revision), retire skills whose files are gone, and publish the result as a new generation.\n' +
+            'When two files define one skill id, the earlier scope wins, then path order; --prefer DIR\n' +
+            '(or library.prefer in the config) keeps the one inside DIR instead. The catalog remembers\n' +
+            'the scopes and preferences of its last index for a bare skilldex index.',
+        )
+        .option('--catalog <file>', CATALOG_HELP),
+    ),
   )
     .option('--no-publish', 'stage the changes in the working set without publishing them')
     .option('--dry-run', 'report what would be added, changed and retired, and write nothing')
@@ -913,14 +918,22 @@ async function indexScopes(
   catalog: string,
 ): Promise<DiscoverOptions> {
   const explicit = o.scope !== undefined || o.home !== undefined || o.project !== undefined;
-  if (explicit) return discoverOptions(o, ctx);
-  const configured = ctx.settings({})['library.scopes'];
-  if (configured.value !== undefined)
-    return { ...discoverOptions(o, ctx), scopes: configured.value };
+  const settings = ctx.settings({});
   const { readCatalogScopes } = await import('../router/index.js');
-  const remembered = readCatalogScopes(catalog);
-  if (remembered !== undefined) return { ...discoverOptions(o, ctx), ...remembered };
-  return discoverOptions(o, ctx);
+  const remembered = explicit ? undefined : readCatalogScopes(catalog);
+  // Which file wins an id collision: --prefer, else library.prefer, else what the catalog remembers.
+  const prefer =
+    o.prefer !== undefined
+      ? o.prefer.map((p) => path.resolve(ctx.io.cwd, p))
+      : (settings['library.prefer'].value ?? remembered?.prefer);
+  const withPrefer = (d: DiscoverOptions): DiscoverOptions =>
+    prefer !== undefined && prefer.length > 0 ? { ...d, prefer } : d;
+  if (explicit) return withPrefer(discoverOptions(o, ctx));
+  const configured = settings['library.scopes'];
+  if (configured.value !== undefined)
+    return withPrefer({ ...discoverOptions(o, ctx), scopes: configured.value });
+  if (remembered !== undefined) return withPrefer({ ...discoverOptions(o, ctx), ...remembered });
+  return withPrefer(discoverOptions(o, ctx));
 }
 
 /** Runs `fn`; a foreign failure it throws (SQLite corruption, a lock) becomes coded, naming `file`. */

@@ -85,6 +85,7 @@ const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
   'home',
   'project',
   'scopes',
+  'prefer',
   'maxBytes',
   'maxDepth',
   'maxEntries',
@@ -149,6 +150,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
     ...(options.home !== undefined ? { home: options.home } : {}),
     ...(options.project !== undefined ? { project: options.project } : {}),
     ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+    ...(options.prefer !== undefined ? { prefer: options.prefer } : {}),
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
@@ -242,13 +244,17 @@ export interface RememberedScopes {
   readonly scopes?: readonly string[];
   readonly home?: string;
   readonly project?: string;
+  /** The `prefer` folders of that index (which file wins an id collision). */
+  readonly prefer?: readonly string[];
 }
 
 function scopeMemory(o: DiscoverOptions): RememberedScopes {
-  if (o.scopes !== undefined) return { scopes: [...o.scopes] };
+  const prefer = o.prefer !== undefined && o.prefer.length > 0 ? { prefer: [...o.prefer] } : {};
+  if (o.scopes !== undefined) return { scopes: [...o.scopes], ...prefer };
   return {
     ...(o.home !== undefined ? { home: o.home } : {}),
     ...(o.project !== undefined ? { project: o.project } : {}),
+    ...prefer,
   };
 }
 
@@ -283,6 +289,7 @@ export function readCatalogScopes(catalog: string): RememberedScopes | undefined
     const o = v as Record<string, unknown>;
     if (
       (o['scopes'] !== undefined && !strings(o['scopes'])) ||
+      (o['prefer'] !== undefined && !strings(o['prefer'])) ||
       (o['home'] !== undefined && typeof o['home'] !== 'string') ||
       (o['project'] !== undefined && typeof o['project'] !== 'string')
     ) {
