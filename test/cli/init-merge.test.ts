@@ -116,6 +116,17 @@ describe('init writes what parses, and refuses what it cannot merge into', () =>
   });
 });
 
+describe('init prints what it writes escaped', () => {
+  it('a library path with ESC and OSC reaches the terminal escaped, never raw', async () => {
+    const lib = 'lib\u001b]8;;https://x\u0007\u001b[31m';
+    const home = tmpTree({ [`${lib}/alpha/SKILL.md`]: skillMd('alpha', 'alpha tool') });
+    const r = await runCli(['init', '--library', lib, '--yes'], { cwd: home, env: { HOME: home } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u001b\u0007]/);
+    expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
+  });
+});
+
 describe('init and a project config', () => {
   it('ignores a project config: its catalog and library never reach the user config or mcp.json', async () => {
     const home = tmpTree({

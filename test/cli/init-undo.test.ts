@@ -138,6 +138,24 @@ describe('init --undo', () => {
     );
   });
 
+  it("puts back the user's own mcpServers.skilldex that init replaced with --force", async () => {
+    const mine = {
+      mcpServers: { skilldex: { command: 'mine', args: ['x'] }, other: { command: 'o' } },
+    };
+    const home = tmpTree({ ...LIB, '.cursor/mcp.json': JSON.stringify(mine, null, 2) + '\n' });
+    expect((await run(home, ['--client', 'cursor', '--library', 'lib', '--yes'])).code).toBe(2);
+    expect(
+      (await run(home, ['--client', 'cursor', '--library', 'lib', '--yes', '--force'])).code,
+    ).toBe(0);
+    const file = path.join(home, '.cursor/mcp.json');
+    expect(
+      (JSON.parse(readFileSync(file, 'utf8')) as typeof mine).mcpServers.skilldex.command,
+    ).not.toBe('mine');
+    const undo = await run(home, ['--undo', '--client', 'cursor', '--yes']);
+    expect(undo.code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(mine);
+  });
+
   it('--client undoes one client and keeps the shared user config until the last client goes', async () => {
     const home = tmpTree(LIB);
     await run(home, ['--library', 'lib', '--yes']);
