@@ -59,6 +59,31 @@ function telemetryOf(ctx: CliContext, o: { telemetry?: boolean }): boolean {
   return ctx.settings({ telemetry: o.telemetry }).telemetry.value;
 }
 
+/** What `index --help` says the command does. */
+const INDEX_DESCRIPTION =
+  'Discover SKILL.md files (same scopes as scan), ingest them incrementally into the SQLite\n' +
+  'catalog (files unchanged by size and mtime are not re-read; changed bytes make a new\n' +
+  'revision), retire skills whose files are gone, and publish the result as a new generation.\n' +
+  'When two files define one skill id, the earlier scope wins, then path order; --prefer DIR\n' +
+  '(or library.prefer in the config) keeps the one inside DIR instead. The catalog remembers\n' +
+  'the scopes and preferences of its last index for a bare skilldex index.';
+
+/** The examples and refusals `index --help` ends with. */
+const INDEX_HELP_AFTER =
+  '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish\n' +
+  '  skilldex index --scope ~/skills --dry-run      # what would change; nothing written\n' +
+  '  skilldex index --scope ~/skills --allow-shrink # the skills really are gone\n' +
+  '  skilldex index --scope ~/skills --prefer ~/skills/team-b  # team-b wins an id both define\n' +
+  '  skilldex index --scope ~/skills --watch        # re-index and publish on every change; a\n' +
+  '                                                 # running skilldex mcp sees it without a restart\n\n' +
+  'A --scope folder that does not exist is refused (exit 2, nothing written). A first index that\n' +
+  'finds no skill publishes nothing: NO_SKILLS_FOUND (exit 2) names the scopes it read. A run that\n' +
+  'would retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
+  '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
+  'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.\n' +
+  'With --watch, a failed re-index (e.g. CATALOG_SHRINK) is printed on stderr and watching goes on;\n' +
+  'scope folders that do not exist when the watch starts are not watched.';
+
 /** `index`: discover, ingest incrementally and publish (or watch and re-index). */
 function registerIndex(program: Command, ctx: CliContext): void {
   const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
@@ -67,14 +92,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
       program
         .command('index')
         .summary('discover skills and ingest them into the catalog, then publish a generation')
-        .description(
-          'Discover SKILL.md files (same scopes as scan), ingest them incrementally into the SQLite\n' +
-            'catalog (files unchanged by size and mtime are not re-read; changed bytes make a new\n' +
-            'revision), retire skills whose files are gone, and publish the result as a new generation.\n' +
-            'When two files define one skill id, the earlier scope wins, then path order; --prefer DIR\n' +
-            '(or library.prefer in the config) keeps the one inside DIR instead. The catalog remembers\n' +
-            'the scopes and preferences of its last index for a bare skilldex index.',
-        )
+        .description(INDEX_DESCRIPTION)
         .option('--catalog <file>', CATALOG_HELP),
     ),
   )
@@ -93,20 +111,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
       '--json',
       'print the index report as JSON (with --watch: one compact JSON report per line)',
     )
-    .addHelpText(
-      'after',
-      '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish\n' +
-        '  skilldex index --scope ~/skills --dry-run      # what would change; nothing written\n' +
-        '  skilldex index --scope ~/skills --allow-shrink # the skills really are gone\n' +
-        '  skilldex index --scope ~/skills --watch        # re-index and publish on every change; a\n' +
-        '                                                 # running skilldex mcp sees it without a restart\n\n' +
-        'A --scope folder that does not exist is refused (exit 2, nothing written). A run that would\n' +
-        'retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
-        '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
-        'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.\n' +
-        'With --watch, a failed re-index (e.g. CATALOG_SHRINK) is printed on stderr and watching goes on;\n' +
-        'scope folders that do not exist when the watch starts are not watched.',
-    )
+    .addHelpText('after', INDEX_HELP_AFTER)
     .action(
       action(
         ctx,
