@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   },
   INVALID_QUERY: {
     exit: 2,
-    when: 'a search or substrate query is not a string, has no searchable word, or is over its length cap',
+    when: 'a search or substrate query is not a string, has no searchable word (`details.reason`: `stop-words` when every word is one, with its own hint; `no-words`), or is over its length cap',
     hint: 'give a query with at least one letter or digit',
   },
   MISSING_ENV: {
@@ -153,7 +153,7 @@ export const ERROR_CODES = {
   },
   SKILL_NOT_FOUND: {
     exit: 3,
-    when: 'the id is not in this generation (for `deprecate`, `archive`, `restore`: not in the catalog)',
+    when: 'the id is not in this generation (for `deprecate`, `archive`, `restore`: not in the catalog); from `fetch`, `show` and the explorer, `details.did_you_mean` lists the closest ids',
     hint: 'search again: the id is not in this generation',
   },
   SKILL_ARCHIVED: {
