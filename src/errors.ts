@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   },
   INVALID_QUERY: {
     exit: 2,
-    when: 'a search or substrate query is not a string, has no searchable word, or is over its length cap',
+    when: 'a search or substrate query is not a string, has no searchable word (`details.reason`: `stop-words` when every word is one, with its own hint; `no-words`), or is over its length cap',
     hint: 'give a query with at least one letter or digit',
   },
   MISSING_ENV: {
@@ -84,6 +84,11 @@ export const ERROR_CODES = {
     when: "`init` would replace a file of the user's that differs from what it writes",
     hint: "the file is the user's: pass --force to replace it, or merge by hand",
   },
+  CLIENT_CONFIG_INVALID: {
+    exit: 2,
+    when: "`init` or `init --undo` found a file it edits (a client's MCP config, the user config, its own record) that does not parse, has comments, or has a shape it cannot merge into (a value of another type, an inline table); the file is left untouched",
+    hint: 'fix that file as the message says, or add the entry by hand as the message shows; skilldex changed nothing in it',
+  },
   // Catalog.
   CATALOG_MISSING: {
     exit: 2,
@@ -92,8 +97,13 @@ export const ERROR_CODES = {
   },
   CATALOG_EMPTY: {
     exit: 2,
-    when: 'the catalog has never been published',
-    hint: 'no generation is published yet: run skilldex index (or skilldex publish)',
+    when: 'the catalog has never been published, or a search found its published generation holding no skill',
+    hint: 'add skills: skilldex index --scope DIR (or set library.scopes in the config, or run skilldex init --library DIR), then search again',
+  },
+  NO_SKILLS_FOUND: {
+    exit: 2,
+    when: '`index` found no skill in the scopes it read and the catalog has no published generation yet: an empty first generation is not published',
+    hint: 'point index at your skills: skilldex index --scope DIR (or set library.scopes in the config, or run skilldex init --library DIR)',
   },
   CATALOG_CORRUPT: {
     exit: 3,
@@ -163,7 +173,7 @@ export const ERROR_CODES = {
   },
   SKILL_NOT_FOUND: {
     exit: 3,
-    when: 'the id is not in this generation (for `deprecate`, `archive`, `restore`: not in the catalog)',
+    when: 'the id is not in this generation (for `deprecate`, `archive`, `restore`: not in the catalog); from `fetch`, `show` and the explorer, `details.did_you_mean` lists the closest ids',
     hint: 'search again: the id is not in this generation',
   },
   SKILL_ARCHIVED: {
@@ -320,16 +330,24 @@ export class SkilldexError extends Error {
   override readonly name = 'SkilldexError';
   readonly code: ErrorCode;
   readonly details: Readonly<Record<string, unknown>>;
+  // A hint for this one failure, when the code's general hint would not help (see `hint`).
+  private readonly ownHint: string | undefined;
 
+  /**
+   * `options.hint` replaces the code's hint for this failure, where the situation is narrower than
+   * the code (a missing fetch field over MCP, a query of stop-words only); `options.cause` keeps
+   * the underlying error.
+   */
   constructor(
     code: ErrorCode,
     message: string,
     details: Readonly<Record<string, unknown>> = {},
-    options?: ErrorOptions,
+    options?: ErrorOptions & { readonly hint?: string },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = details;
+    this.ownHint = options?.hint;
   }
 
   /** The exit code a command returns for this failure. */
@@ -337,9 +355,9 @@ export class SkilldexError extends Error {
     return ERROR_CODES[this.code].exit;
   }
 
-  /** The hint for this failure's code. */
+  /** What to do next: this failure's own hint when it was given one, else its code's. */
   get hint(): string {
-    return ERROR_CODES[this.code].hint;
+    return this.ownHint ?? ERROR_CODES[this.code].hint;
   }
 
   /** The plain object form used by `--json` and MCP: `{ code, message, hint, details }`. */

@@ -39,12 +39,23 @@ export async function api<T>(route: string, signal?: AbortSignal): Promise<T> {
   });
   const body = (await res.json()) as unknown;
   if (!res.ok) {
-    const e = (body as { error?: { code?: string; message?: string; hint?: string } }).error ?? {};
+    const e =
+      (
+        body as {
+          error?: {
+            code?: string;
+            message?: string;
+            hint?: string;
+            details?: Record<string, unknown>;
+          };
+        }
+      ).error ?? {};
     throw new ApiError(
       res.status,
       e.code ?? 'HTTP_' + res.status,
       e.message ?? res.statusText,
       e.hint ?? '',
+      e.details ?? {},
     );
   }
   return body as T;
@@ -57,6 +68,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly hint: string,
+    /** The error's details (`did_you_mean` of SKILL_NOT_FOUND, the field or option named…). */
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }

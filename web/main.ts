@@ -6,14 +6,11 @@
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { errorBox, h, link } from './dom.js';
-import {
-  cascadeView,
-  compareView,
-  overviewView,
-  searchView,
-  skillView,
-  substrateView,
-} from './views.js';
+import { cascadeView } from './cascade-view.js';
+import { overviewView } from './overview-view.js';
+import { skillView } from './skill-view.js';
+import { substrateView } from './substrate-view.js';
+import { compareView, searchView } from './views.js';
 
 const NAV: [string, string][] = [
   ['/', 'Search'],

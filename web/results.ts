@@ -2,8 +2,11 @@
  * The ranked results of one search as the agent gets them: rank, id, version, state, score, the
  * explanation as a stacked bar of its components (scaled to the best base in the list) with its
  * multipliers, and the name and description with matched words highlighted through text nodes.
+ * A component's colour comes from its name (palette.ts); the page shows one legend for every
+ * result on it (`componentLegend`), each card lists its components' points as text.
  */
 import { fmt, h, link } from './dom.js';
+import { componentColour, legendOrder } from './palette.js';
 import {
   droppedTokens,
   explanationMultipliers,
@@ -12,31 +15,70 @@ import {
   matchedTokens,
   queryTokensOf,
 } from './explain.js';
-import type { SearchResult } from './types.js';
+import type { Candidate, SearchResult } from './types.js';
 
-/** Colour class of each known component; other names cycle through the rest. */
-const SEGMENT_CLASS: Record<string, string> = {
-  keywords: 'c0',
-  name: 'c1',
-  description: 'c2',
-  fts: 'c3',
-  fuzzy: 'c4',
-};
+/**
+ * The page's one legend: a swatch and the name of every component the candidates of `results`
+ * score with (the components of every policy shown, for the compare view), in legend order.
+ */
+export function componentLegend(results: readonly SearchResult[]): HTMLElement {
+  const names = legendOrder(
+    results.flatMap((r) =>
+      r.candidates.flatMap((c) => explanationSegments(c.explanation).map((s) => s.name)),
+    ),
+  );
+  return h(
+    'div',
+    { class: 'legend page-legend', attrs: { id: 'legend', 'aria-label': 'score components' } },
+    names.map((n) => h('span', { attrs: { 'data-component': n } }, swatch(n), n)),
+  );
+}
+
+function swatch(name: string): HTMLElement {
+  const el = h('i', { class: 'swatch' });
+  // Set through the CSSOM: the page's Content-Security-Policy allows no inline style attribute.
+  el.style.backgroundColor = componentColour(name);
+  return el;
+}
 
 /** Renders `result` (one search) as a list of result cards, with the dropped tokens above. */
 export function renderResults(result: SearchResult): HTMLElement {
-  const first = result.candidates[0]?.explanation;
-  const dropped = first === undefined ? [] : droppedTokens(first);
-  const used = first === undefined ? [] : queryTokensOf(first);
-  const matchedAnywhere = new Set(result.candidates.flatMap((c) => matchedTokens(c.explanation)));
-  const unmatched = used.filter((t) => !matchedAnywhere.has(t));
+  const meta = resultMeta(result);
+  if (result.candidates.length === 0)
+    return h(
+      'div',
+      {},
+      meta,
+      h('p', { class: 'empty' }, 'No candidate: the agent would get an empty list for this query.'),
+    );
   const maxBase = Math.max(
     1e-9,
     ...result.candidates.map((c) =>
       explanationSegments(c.explanation).reduce((s, x) => s + x.points, 0),
     ),
   );
-  const meta = h(
+  return h(
+    'div',
+    {},
+    meta,
+    h(
+      'ol',
+      { class: 'results' },
+      result.candidates.map((c, i) => resultCard(c, i, maxBase)),
+    ),
+  );
+}
+
+// The line above the cards: policy, generation, the tokens scored, dropped and matched by none.
+function resultMeta(result: SearchResult): HTMLElement {
+  const first = result.candidates[0]?.explanation;
+  const dropped = first === undefined ? [] : droppedTokens(first);
+  const used = first === undefined ? [] : queryTokensOf(first);
+  const matchedAnywhere = new Set(result.candidates.flatMap((c) => matchedTokens(c.explanation)));
+  const unmatched = used.filter((t) => !matchedAnywhere.has(t));
+  const toks = (ts: readonly string[]): HTMLElement[] =>
+    ts.map((t) => h('code', { class: 'tok' }, t));
+  return h(
     'div',
     { class: 'meta' },
     h('span', {}, 'policy ', h('code', {}, result.policy)),
@@ -46,9 +88,7 @@ export function renderResults(result: SearchResult): HTMLElement {
       'generation ',
       h('code', { title: result.catalog_generation }, short(result.catalog_generation)),
     ),
-    used.length > 0
-      ? h('span', {}, 'scoring tokens: ', ...used.map((t) => h('code', { class: 'tok' }, t)))
-      : null,
+    used.length > 0 ? h('span', {}, 'scoring tokens: ', ...toks(used)) : null,
     dropped.length > 0
       ? h(
           'span',
@@ -60,81 +100,61 @@ export function renderResults(result: SearchResult): HTMLElement {
         )
       : null,
     unmatched.length > 0
-      ? h(
-          'span',
-          { class: 'dropped' },
-          'matched by no result: ',
-          ...unmatched.map((t) => h('code', { class: 'tok' }, t)),
-        )
+      ? h('span', { class: 'dropped' }, 'matched by no result: ', ...toks(unmatched))
       : null,
   );
-  if (result.candidates.length === 0)
-    return h(
+}
+
+// One candidate: its row, description, score bar (coloured by component name) and breakdown.
+function resultCard(c: Candidate, i: number, maxBase: number): HTMLElement {
+  const words = matchedTokens(c.explanation);
+  const segments = explanationSegments(c.explanation);
+  const m = explanationMultipliers(c.explanation);
+  return h(
+    'li',
+    { class: 'card result', attrs: { 'data-skill-id': c.skill_id } },
+    h(
       'div',
-      {},
-      meta,
-      h('p', { class: 'empty' }, 'No candidate: the agent would get an empty list for this query.'),
-    );
-  const list = h(
-    'ol',
-    { class: 'results' },
-    result.candidates.map((c, i) => {
-      const words = matchedTokens(c.explanation);
-      const segments = explanationSegments(c.explanation);
-      const m = explanationMultipliers(c.explanation);
-      return h(
-        'li',
-        { class: 'card result', attrs: { 'data-skill-id': c.skill_id } },
-        h(
-          'div',
-          { class: 'row' },
-          h('span', { class: 'rank' }, `#${i + 1}`),
-          link(`/skills/${encodeURIComponent(c.skill_id)}`, highlighted(c.name, words)),
-          h('code', { class: 'id' }, c.skill_id),
-          h('span', { class: 'version' }, c.skill_version),
-          h('span', { class: `state ${c.state}` }, c.state),
-          h('span', { class: 'score', title: 'final score' }, fmt(c.score)),
-        ),
-        h('p', { class: 'desc' }, highlighted(c.description, words)),
-        h(
-          'div',
-          {
-            class: 'bar',
-            attrs: {
-              role: 'img',
-              'aria-label': segments.map((s) => `${s.name} ${fmt(s.points)}`).join(', '),
-            },
-          },
-          segments.map((s, k) => {
-            const seg = h('span', {
-              class: `seg ${SEGMENT_CLASS[s.name] ?? `c${(k % 6) + 5}`}`,
-              title: `${s.name}: ${fmt(s.points)}`,
-            });
-            seg.style.width = `${(100 * s.points) / maxBase}%`;
-            return seg;
-          }),
-        ),
-        h(
-          'div',
-          { class: 'legend' },
-          segments.map((s, k) =>
-            h(
-              'span',
-              {},
-              h('i', { class: `swatch ${SEGMENT_CLASS[s.name] ?? `c${(k % 6) + 5}`}` }),
-              `${s.name} ${fmt(s.points)}`,
-            ),
-          ),
-          h(
-            'span',
-            { class: 'mult' },
-            `× telemetry ${fmt(m.telemetry)} × lifecycle ${fmt(m.lifecycle)} = ${fmt(c.score)}`,
-          ),
-        ),
-      );
-    }),
+      { class: 'row' },
+      h('span', { class: 'rank' }, `#${i + 1}`),
+      link(`/skills/${encodeURIComponent(c.skill_id)}`, highlighted(c.name, words)),
+      h('code', { class: 'id' }, c.skill_id),
+      h('span', { class: 'version' }, c.skill_version),
+      h('span', { class: `state ${c.state}` }, c.state),
+      h('span', { class: 'score', title: 'final score' }, fmt(c.score)),
+    ),
+    h('p', { class: 'desc' }, highlighted(c.description, words)),
+    h(
+      'div',
+      {
+        class: 'bar',
+        attrs: {
+          role: 'img',
+          'aria-label': segments.map((s) => `${s.name} ${fmt(s.points)}`).join(', '),
+        },
+      },
+      segments.map((s) => {
+        const seg = h('span', {
+          class: 'seg',
+          title: `${s.name}: ${fmt(s.points)}`,
+          attrs: { 'data-component': s.name },
+        });
+        seg.style.width = `${(100 * s.points) / maxBase}%`;
+        seg.style.backgroundColor = componentColour(s.name);
+        return seg;
+      }),
+    ),
+    h(
+      'div',
+      { class: 'breakdown' },
+      h('span', {}, segments.map((s) => `${s.name} ${fmt(s.points)}`).join(' + ')),
+      h(
+        'span',
+        { class: 'mult' },
+        `× telemetry ${fmt(m.telemetry)} × lifecycle ${fmt(m.lifecycle)} = ${fmt(c.score)}`,
+      ),
+    ),
   );
-  return h('div', {}, meta, list);
 }
 
 /** `text` as a fragment of text nodes, matched words wrapped in <mark>. */

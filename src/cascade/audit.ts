@@ -17,8 +17,8 @@ import {
 import { toPosixRelative, walkFiles } from '../fsx/index.js';
 import { SKILL_FILE, loadSkillFile } from '../skills/index.js';
 import { walkCascade } from './audit-walk.js';
-import { crawlCascade } from './crawl.js';
-import { compareKeys } from './match.js';
+import { crawlIn } from './crawl.js';
+import { compareKeys, prepareNeed } from './match.js';
 import type { NodeContext } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 import type { AuditReport } from './report.js';
@@ -57,7 +57,7 @@ export function auditCascade(root: string, options: AuditOptions = {}): AuditRep
   if (rootReal === undefined)
     throw new SkilldexError('FILE_NOT_FOUND', `cascade root ${root} does not exist`, { root });
   const maxIndexBytes = options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES;
-  const ctx: NodeContext = { reader, rootReal, maxIndexBytes };
+  const ctx: NodeContext = { reader, rootReal, maxIndexBytes, memo: new Map() };
 
   const walk = walkCascade(ctx);
   const problems: Problem[] = [...walk.problems];
@@ -110,7 +110,7 @@ export function auditCascade(root: string, options: AuditOptions = {}): AuditRep
     }
     reachable++;
     const name = skillName(folder.file, folder.fileReal, rootReal);
-    const crawl = crawlCascade(rootReal, name, { reader, maxIndexBytes });
+    const crawl = crawlIn(ctx, prepareNeed(name));
     const here = walk.reached.get(folder.real)!;
     if (crawl.outcome === 'ambiguous') {
       const keys = (crawl.candidates ?? []).map((c) => c.path).join(', ');

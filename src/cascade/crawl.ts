@@ -46,7 +46,15 @@ export function crawlCascade(root: string, need: string, options: CrawlOptions =
     rootReal,
     maxIndexBytes: options.maxIndexBytes ?? DEFAULT_CRAWL_OPTIONS.maxIndexBytes,
   };
+  return crawlIn(ctx, prepared);
+}
 
+/**
+ * The crawl of `crawlCascade` for a need already prepared, in a node context the caller keeps
+ * (the audit crawls every skill's name through one context, so each node is parsed once).
+ */
+export function crawlIn(ctx: NodeContext, prepared: ReturnType<typeof prepareNeed>): CrawlReport {
+  const { reader, rootReal } = ctx;
   const visited: string[] = [];
   const visitedReal = new Set<string>();
   const inconsistencies: Problem[] = [];

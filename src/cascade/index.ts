@@ -32,3 +32,10 @@ export {
   type Suggestion,
 } from './report.js';
 export { STAMP_FILE, formatStamp, parseStamp, stampStatus } from './stamp.js';
+export {
+  readCascadeTree,
+  type CascadeTree,
+  type CascadeTreeEntry,
+  type CascadeTreeNode,
+  type TreeOptions,
+} from './tree.js';

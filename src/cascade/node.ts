@@ -19,7 +19,17 @@ export interface NodeContext {
   /** Real path of the cascade root. */
   readonly rootReal: string;
   readonly maxIndexBytes: number;
+  /**
+   * Nodes already loaded in this operation, by real path and root-relative path: an audit crawls
+   * every skill's name through the same few nodes, and parses each once (the files do not change
+   * within one operation: the reader caches their bytes too).
+   */
+  readonly memo?: Map<string, NodeLoad>;
 }
+
+/** The result of `loadNode`. */
+export type NodeLoad =
+  { ok: true; node: LoadedNode } | { ok: false; failure: NodeFailure; problem: Problem };
 
 /** A node whose skill.index was read and parsed. */
 export interface LoadedNode {
@@ -41,11 +51,18 @@ export interface LoadedNode {
 export type NodeFailure = 'missing' | 'unreadable' | 'escape';
 
 /** Loads the node whose folder has the real path `real` and the root-relative path `rel`. */
-export function loadNode(
-  ctx: NodeContext,
-  real: string,
-  rel: string,
-): { ok: true; node: LoadedNode } | { ok: false; failure: NodeFailure; problem: Problem } {
+export function loadNode(ctx: NodeContext, real: string, rel: string): NodeLoad {
+  if (ctx.memo === undefined) return readNode(ctx, real, rel);
+  const key = `${real}\0${rel}`;
+  let load = ctx.memo.get(key);
+  if (load === undefined) {
+    load = readNode(ctx, real, rel);
+    ctx.memo.set(key, load);
+  }
+  return load;
+}
+
+function readNode(ctx: NodeContext, real: string, rel: string): NodeLoad {
   const label = relJoin(rel, INDEX_FILE);
   const indexReal = ctx.reader.realpath(path.join(real, INDEX_FILE));
   if (indexReal === undefined) {

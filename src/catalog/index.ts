@@ -155,6 +155,7 @@ export {
   vocabTerms,
   knownSkillIds,
   PG_POLICIES,
+  servedSkillIds,
   requireFts,
   revisionLocationOf,
   revisionsOf,

@@ -186,7 +186,7 @@ export function ingestSkills(
     stats.set(f.path, { size: loaded.record.size, mtime_ms: loaded.record.mtime_ms });
   });
   onProgress?.(files.length, files.length);
-  const ids = resolveIdentities(records);
+  const ids = resolveIdentities(records, options.prefer);
   const byPath = new Map(records.map((r) => [r.path, r]));
   // Folders the walk saw holding their SKILL.md and nothing else: no listing of their own needed.
   const alone = new Set(files.filter((f) => f.alone === true).map((f) => path.dirname(f.realPath)));

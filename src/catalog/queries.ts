@@ -293,6 +293,14 @@ export function knownSkillIds(reader: CatalogReader): string[] {
   return reader.prepare(`SELECT skill_id FROM skills ORDER BY skill_id`).pluck().all() as string[];
 }
 
+/** Every id the published generation serves and does not archive, in skill_id order. */
+export function servedSkillIds(reader: CatalogReader): string[] {
+  return reader
+    .prepare(`SELECT skill_id FROM serving WHERE state != 'archived' ORDER BY skill_id`)
+    .pluck()
+    .all() as string[];
+}
+
 /**
  * Refuses the FTS5-based lexical policies (v1, v2) on a catalog without FTS5 (PostgreSQL): they
  * are defined by SQLite's bm25(), which PostgreSQL cannot reproduce score for score.

@@ -89,6 +89,19 @@ export class TelemetryReader {
     );
   }
 
+  /** Searches recorded: each recorded search stores one rank-1 suggestion. */
+  searches(): number {
+    return this.query(
+      (db) =>
+        (
+          db
+            .prepare(`SELECT count(*) AS n FROM events WHERE kind = 'suggestion' AND rank = 1`)
+            .get() as { n: number }
+        ).n,
+      0,
+    );
+  }
+
   /** Totals over every skill. */
   totals(): { suggestions: number; fetches: number } {
     return this.query(

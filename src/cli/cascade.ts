@@ -17,6 +17,7 @@ import type { AuditReport, BuildReport, CrawlReport, Problem } from '../index.js
 import { sanitizeField } from '../text/index.js';
 import { action, readInput, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
+import { shellWord } from './render/shell.js';
 
 /** Registers the `cascade` command group. */
 export function registerCascade(program: Command, ctx: CliContext): void {
@@ -74,7 +75,7 @@ export function registerCascade(program: Command, ctx: CliContext): void {
           const need = needArg ?? (await readInput(ctx, opts.needFile!, '--need-file'));
           const report = crawlCascade(path.resolve(ctx.io.cwd, root), need);
           if (opts.json) ctx.json(report);
-          else ctx.out(renderCrawl(report));
+          else ctx.out(renderCrawl(report, root));
           return CRAWL_EXIT_CODES[report.outcome];
         },
       ),
@@ -169,8 +170,8 @@ export function registerCascade(program: Command, ctx: CliContext): void {
     );
 }
 
-/** Human text of a crawl report. */
-export function renderCrawl(report: CrawlReport): string {
+/** Human text of a crawl report; `root` is the folder as given, for the next step to suggest. */
+export function renderCrawl(report: CrawlReport, root = 'ROOT'): string {
   const lines: string[] = [];
   const where = report.visited.at(-1) ?? '.';
   if (report.outcome === 'hit' && report.hit) {
@@ -197,6 +198,12 @@ export function renderCrawl(report: CrawlReport): string {
           `    ${esc(x.key).padEnd(width)}  ${x.closest === x.key.replace(/\/$/, '').toLowerCase() ? '' : `(${esc(x.closest)})`}`.trimEnd(),
         );
     }
+  } else if (report.outcome === 'no index here') {
+    lines.push(
+      `no index here: ${esc(root)} has no skill.index`,
+      `  build one from the skills below it with: skilldex cascade build ${esc(shellWord(root))}`,
+      '  (or give the folder that holds the top skill.index)',
+    );
   } else {
     lines.push(report.outcome);
   }

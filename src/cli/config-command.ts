@@ -13,7 +13,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
     .command('config')
     .summary('print the effective settings and where each came from')
     .description(
-      'Print every setting (catalog, policy, telemetry, library.scopes, mcp.*) with its value and its\n' +
+      'Print every setting (catalog, policy, telemetry, library.*, mcp.*) with its value and its\n' +
         'source. Precedence: flags > environment (SKILLDEX_CATALOG, SKILLDEX_TELEMETRY=on|off) >\n' +
         'project config (.skilldex/config.toml or skilldex.toml at or above the current folder) >\n' +
         'user config (--config FILE, $SKILLDEX_CONFIG, else $XDG_CONFIG_HOME/skilldex/config.toml,\n' +
@@ -25,6 +25,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
         '  telemetry = true\n' +
         '  [library]\n' +
         '  scopes = ["~/.local/share/skilldex/library"]\n' +
+        '  prefer = []        # folders whose skills win when two files define one id\n' +
         '  [mcp]\n' +
         '  cascade_roots = []\n' +
         '  substrate = "substrate"\n' +

@@ -34,6 +34,8 @@ export interface ConfigFile {
   readonly library?: {
     /** The skill folders `index` reads (replaces the default Claude Code scopes). */
     readonly scopes?: readonly string[];
+    /** Folders whose skills win when two files define one skill id (`index --prefer`). */
+    readonly prefer?: readonly string[];
   };
   readonly mcp?: {
     /** skill.index cascade roots the MCP server's skill_index_crawl may read. */
@@ -167,7 +169,7 @@ export function readConfigFile(file: string, home: string): ConfigFile {
 }
 
 const TOP_KEYS = ['catalog', 'policy', 'telemetry', 'library', 'mcp', 'lint'];
-const LIBRARY_KEYS = ['scopes'];
+const LIBRARY_KEYS = ['scopes', 'prefer'];
 const MCP_KEYS = ['cascade_roots', 'substrate', 'host'];
 const LINT_KEYS = ['ignore'];
 const LINT_IGNORE_KEYS = ['code', 'skills', 'reason'];
@@ -213,8 +215,10 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
   }
   if (top['library'] !== undefined) {
     const lib = table(top['library'], 'library', LIBRARY_KEYS);
-    out.library =
-      lib['scopes'] !== undefined ? { scopes: paths(lib['scopes'], 'library.scopes') } : {};
+    out.library = {
+      ...(lib['scopes'] !== undefined ? { scopes: paths(lib['scopes'], 'library.scopes') } : {}),
+      ...(lib['prefer'] !== undefined ? { prefer: paths(lib['prefer'], 'library.prefer') } : {}),
+    };
   }
   if (top['mcp'] !== undefined) {
     const m = table(top['mcp'], 'mcp', MCP_KEYS);

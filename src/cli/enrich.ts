@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
 import type { EnrichReport } from '../index.js';
-import { action, parseIntOption, type CliContext } from './context.js';
+import { action, collect, parseIntOption, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
 
 /**
@@ -18,6 +18,8 @@ import { progressLine } from './progress.js';
 const HELP_DEFAULT_FLOOR = 0.05;
 
 interface EnrichFlags {
+  scope?: string[];
+  catalog?: string;
   brief?: string;
   out?: string;
   floor?: number;
@@ -50,10 +52,13 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
     .summary('recommend 5-10 installed skills for a task brief, with written evidence, or refuse')
     .description(
       [
-        'Score the frontmatter description of every SKILL.md in the four enrichment',
-        'scopes against a task brief and write the evidence. Scopes: personal',
-        '~/.claude/skills, the skills of enabled plugins, project',
-        '<project>/.claude/skills and in-tree <project>/crucible-plugin/skills.',
+        'Score the frontmatter description of every SKILL.md of the library against',
+        'a task brief and write the evidence. The library is what index reads: the',
+        '--scope folders, else library.scopes of the config, else the scopes the',
+        'catalog was last indexed from; without any of them (or with --home or',
+        '--project), the four enrichment scopes: personal ~/.claude/skills, the',
+        'skills of enabled plugins, project <project>/.claude/skills and in-tree',
+        '<project>/crucible-plugin/skills.',
         '',
         'Score = distinct brief terms found among the distinct terms of the first',
         '1,536 characters of a description, divided by the number of those terms',
@@ -67,6 +72,15 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
         'links and ..); nothing is written anywhere else. Only frontmatter is',
         'parsed: a body is hashed for dedup, never parsed or quoted.',
       ].join('\n'),
+    )
+    .option(
+      '--scope <dir>',
+      'read skills from DIR (repeatable); replaces the configured library and the default scopes',
+      collect,
+    )
+    .option(
+      '--catalog <file>',
+      'the catalog whose remembered scopes are the library when no --scope or library.scopes is set',
     )
     .option('--brief <text>', 'the task brief (overrides $TASK_BRIEF)')
     .option(
@@ -91,6 +105,7 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
       '\nExamples:\n' +
         '  TASK_BRIEF="extract tables from PDF invoices" EVIDENCE_TARGET=evidence/skill-enrichment/invoices skilldex enrich\n' +
         '  skilldex enrich --brief "review a Terraform change" --out evidence/skill-enrichment/tf --floor 0.1\n' +
+        '  skilldex enrich --brief "chart sales data" --out evidence/skill-enrichment/charts --scope ~/skills\n' +
         '  skilldex enrich --project ~/code/app --home ~ --json',
     )
     .action(
@@ -101,6 +116,7 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
             option: '--home',
           });
         }
+        const scopes = enrichScopes(ctx, opts);
         const { enrichSkills } = await import('../enrich/index.js');
         const { renderEnrichText } = await import('./render/enrich.js');
         const progress = progressLine(ctx.io, 'enrich: reading skills', {
@@ -113,6 +129,7 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
             cwd: ctx.io.cwd,
             home: path.resolve(ctx.io.cwd, home),
             project: path.resolve(ctx.io.cwd, opts.project ?? '.'),
+            ...(scopes !== undefined ? { scopes } : {}),
             ...(opts.brief !== undefined ? { brief: opts.brief } : {}),
             ...(opts.out !== undefined ? { target: opts.out } : {}),
             ...(opts.floor !== undefined ? { floor: opts.floor } : {}),
@@ -127,4 +144,14 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
         return report.outcome === 'selected' ? 0 : 2;
       }),
     );
+}
+
+/**
+ * The library folders enrich reads, as index would: `--scope`, else (unless `--home` or `--project`
+ * asks for the default scopes of a home or project) library.scopes of the config, else the scopes
+ * the catalog remembers. Undefined: the four default enrichment scopes.
+ */
+function enrichScopes(ctx: CliContext, o: EnrichFlags): readonly string[] | undefined {
+  if (o.scope === undefined && (o.home !== undefined || o.project !== undefined)) return undefined;
+  return ctx.settings({ scopes: o.scope, catalog: o.catalog }, true)['library.scopes'].value;
 }

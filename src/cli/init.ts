@@ -1,49 +1,63 @@
 /**
- * `skilldex init` (issue #12): sets skilldex up for one agent client in one go — the user config,
- * the library folder and its index, the always-loaded router skill in the client's personal skills
- * folder, and the client's MCP configuration (merged into an existing file, or printed). First it
- * computes a plan of steps, each saying what it would do to which file; without `--yes` (or with
- * `--dry-run`) it prints the plan and changes nothing. Idempotent: a second run finds every step
- * done. Never replaces a file it did not write without `--force`; merges into MCP configs.
+ * `skilldex init` (issues 12, 23, 25, 27; docs/init.md): sets skilldex up for one agent client in
+ * one go — the user config, the library folder and its index, the always-loaded router skill in
+ * the client's personal skills folder, and the client's MCP configuration (merged into an existing
+ * file keeping every other byte, or printed). First it plans the steps, each saying what it would
+ * do to which file; without `--yes` (or with `--dry-run`) it prints the plan and changes nothing.
+ * Idempotent: a second run finds every step `unchanged`. Never replaces a file of the user's
+ * without `--force`; refuses a file it cannot parse or merge into (CLIENT_CONFIG_INVALID) and
+ * leaves it untouched. Every change is recorded (init/record.ts) and `init --undo` removes exactly
+ * those changes (init/undo.ts). What init writes comes from the user's config, the environment and
+ * the flags: a project config (untrusted, issue 25) never steers it.
  *
- * Writes only: the user config file, `<library>`, the catalog (and its telemetry file), the
- * router skill folder in the client's skills folder, and the client's MCP config file.
+ * Writes only: the user config file, `<library>`, the catalog (and its telemetry file), the router
+ * skill folder in the client's skills folder, the client's MCP config file, and init's record.
  */
 import {
   cpSync,
-  existsSync,
   mkdirSync,
   readFileSync,
   readdirSync,
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { SkilldexError, type ExitCode } from '../errors.js';
+import { SkilldexError, isSkilldexError, type ExitCode } from '../errors.js';
 import type { IndexReport, indexCatalog as IndexCatalog } from '../index.js';
 import { escapeInvisible } from '../text/index.js';
-import { readConfigFile, renderConfig, toml, type ConfigFile } from './config.js';
 import { action, type CliContext } from './context.js';
+import {
+  CLIENTS,
+  clientPaths,
+  routerListedTwice,
+  ROUTER_FOLDER,
+  type Client,
+} from './init/clients.js';
+import { exists } from './init/files.js';
+import {
+  backupsDir,
+  readRecords,
+  recordPath,
+  writeRecords,
+  type UndoRecord,
+} from './init/record.js';
+import {
+  currentConfig,
+  planConfig,
+  planMcp,
+  planWholeFile,
+  type InitStep,
+  type PlannedStep,
+  type StepContext,
+} from './init/steps.js';
+import { planUndo, type UndoStep } from './init/undo.js';
 import { renderIndex } from './render/router.js';
+import type { resolveSettings as ResolveSettings } from './settings.js';
 
-/** The clients `init` knows how to configure. */
-export const CLIENTS = ['claude-code', 'cursor', 'codex', 'generic'] as const;
-/** One of CLIENTS. */
-export type Client = (typeof CLIENTS)[number];
-
-/** One step of the plan. */
-export interface InitStep {
-  readonly step: 'config' | 'library' | 'move' | 'index' | 'router-skill' | 'mcp';
-  /** What happens: `create`, `merge`, `replace` (only with --force), `unchanged`, `print`, `run`. */
-  readonly action: 'create' | 'merge' | 'replace' | 'unchanged' | 'print' | 'run';
-  /** The file or folder the step writes (or the command it prints). */
-  readonly target: string;
-  readonly detail: string;
-}
+export { CLIENTS, type Client, type InitStep };
 
 /** The init report: the plan, whether it was applied, and what the user still has to do. */
 export interface InitReport {
@@ -54,7 +68,22 @@ export interface InitReport {
   readonly steps: readonly InitStep[];
   /** Text to show the user: commands to run, snippets to paste, advice. */
   readonly notes: readonly string[];
+  /** Things that will not work as the user expects (a router skill listed twice, an ignored project config). */
+  readonly warnings: readonly string[];
   readonly index: IndexReport | null;
+  /** The file that records what init changed, for `init --undo`. */
+  readonly record: string;
+}
+
+/** The `init --undo` report. */
+export interface UndoReport {
+  readonly undo: true;
+  /** The client undone, or `all`. */
+  readonly client: Client | 'all';
+  readonly applied: boolean;
+  readonly steps: readonly UndoStep[];
+  readonly notes: readonly string[];
+  readonly record: string;
 }
 
 interface InitFlags {
@@ -64,48 +93,14 @@ interface InitFlags {
   move?: boolean;
   force?: boolean;
   dryRun?: boolean;
+  undo?: boolean;
   json?: boolean;
 }
 
 /** The package root (this file is dist/cli/init.js): where skills/ and bin/ ship. */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ROUTER_SKILL = path.join(PACKAGE_ROOT, 'skills', 'skill-router', 'SKILL.md');
+const ROUTER_SKILL = path.join(PACKAGE_ROOT, 'skills', ROUTER_FOLDER, 'SKILL.md');
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'skilldex.js');
-
-/** Where each client loads personal skills from, and the folders it loads natively (DESIGN: keep the library out of them). */
-function clientPaths(
-  client: Client,
-  home: string,
-  env: Readonly<Record<string, string | undefined>>,
-): { skills?: string; native: string[]; mcp?: string } {
-  const codexHome = env['CODEX_HOME'] || path.join(home, '.codex');
-  switch (client) {
-    case 'claude-code':
-      return {
-        skills: path.join(home, '.claude', 'skills'),
-        native: [path.join(home, '.claude', 'skills'), path.join(home, '.agents', 'skills')],
-      };
-    case 'cursor':
-      // Cursor also reads the Claude and Codex personal folders for compatibility.
-      return {
-        skills: path.join(home, '.cursor', 'skills'),
-        native: [
-          path.join(home, '.cursor', 'skills'),
-          path.join(home, '.claude', 'skills'),
-          path.join(codexHome, 'skills'),
-        ],
-        mcp: path.join(home, '.cursor', 'mcp.json'),
-      };
-    case 'codex':
-      return {
-        skills: path.join(codexHome, 'skills'),
-        native: [path.join(codexHome, 'skills'), path.join(home, '.agents', 'skills')],
-        mcp: path.join(codexHome, 'config.toml'),
-      };
-    case 'generic':
-      return { native: [] };
-  }
-}
 
 const inside = (dir: string, p: string): boolean => {
   const r = path.relative(dir, p);
@@ -120,7 +115,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .description(
       'Write the user config (catalog and library), index the library, install the always-loaded\n' +
         "router skill into the client's personal skills folder, and write (merging into an existing\n" +
-        "file) or print the client's MCP configuration:\n" +
+        "file, every other byte kept) or print the client's MCP configuration:\n" +
         '  claude-code  ~/.claude/skills/skill-router; prints `claude mcp add …`\n' +
         '  cursor       ~/.cursor/skills/skill-router; merges into ~/.cursor/mcp.json\n' +
         '  codex        ~/.codex/skills/skill-router; appends to ~/.codex/config.toml\n' +
@@ -128,13 +123,17 @@ export function registerInit(program: Command, ctx: CliContext): void {
         'The library should live outside the folders the client loads natively (by default\n' +
         '~/.local/share/skilldex/library), so only the router skill is always loaded; a --library\n' +
         'inside one is reported, and --move moves its skills out. Without --yes, prints the plan\n' +
-        'and changes nothing; a second run finds every step done. Files skilldex did not write are\n' +
-        'never replaced without --force.',
+        'and changes nothing; a second run finds every step unchanged. Files skilldex did not write\n' +
+        'are never replaced without --force, and a file it cannot parse or merge into is refused\n' +
+        '(CLIENT_CONFIG_INVALID) and left untouched. Only the user config, the environment and the\n' +
+        'flags decide what init writes; a project config is ignored. init records every change in\n' +
+        '~/.local/state/skilldex/init.json, and --undo removes exactly those changes (for every\n' +
+        'client, or the one --client names): the router skill, the MCP entry, the config lines.',
     )
     .option('--client <name>', `agent client: ${CLIENTS.join(', ')}`, 'claude-code')
     .option(
       '--library <dir>',
-      'the skill library folder (default: library.scopes of the config, else ~/.local/share/skilldex/library)',
+      'the skill library folder (default: library.scopes of the user config, else ~/.local/share/skilldex/library)',
     )
     .option('--yes', 'apply the plan (without it, init only prints the plan)')
     .option(
@@ -143,19 +142,34 @@ export function registerInit(program: Command, ctx: CliContext): void {
     )
     .option(
       '--force',
-      'replace a config file or router skill that differs from what init would write',
+      'replace a config file, entry or router skill that differs from what init would write (a copy is kept for --undo); with --undo, remove a file init wrote even if it changed since',
+    )
+    .option(
+      '--undo',
+      'remove what init added (for every client, or the one --client names); with --yes only',
     )
     .option('--dry-run', 'print the plan and change nothing (even with --yes)')
     .option('--json', 'print the plan or report as JSON')
     .addHelpText(
       'after',
       '\nExamples:\n  skilldex init                                  # show the plan for Claude Code\n  skilldex init --yes                            # apply it\n' +
-        '  skilldex init --client cursor --library ~/skills --yes\n  skilldex init --client codex --library ~/.codex/skills --move --yes',
+        '  skilldex init --client cursor --library ~/skills --yes\n  skilldex init --client codex --library ~/.codex/skills --move --yes\n' +
+        '  skilldex init --undo                           # show what undo would remove\n' +
+        '  skilldex init --undo --client cursor --yes     # remove what init added for Cursor',
     )
     .action(
-      action(ctx, async (o: InitFlags): Promise<ExitCode> => {
+      action(ctx, async (o: InitFlags, cmd: Command): Promise<ExitCode> => {
+        const client = checkClient(o.client);
+        if (o.undo === true) {
+          const explicit = cmd.getOptionValueSource('client') === 'cli';
+          const report = runUndo(ctx, o, explicit ? client : 'all');
+          if (o.json) ctx.json(report);
+          else ctx.out(renderUndo(report));
+          return report.applied && report.steps.some((s) => s.action === 'modified') ? 1 : 0;
+        }
         const { indexCatalog } = await import('../router/index.js');
-        const report = runInit(ctx, o, indexCatalog);
+        const { resolveSettings } = await import('./settings.js');
+        const report = runInit(ctx, o, client, indexCatalog, resolveSettings);
         if (o.json) ctx.json(report);
         else ctx.out(renderInit(report, ctx.io.cwd));
         return 0;
@@ -163,301 +177,260 @@ export function registerInit(program: Command, ctx: CliContext): void {
     );
 }
 
-function runInit(ctx: CliContext, o: InitFlags, indexCatalog: typeof IndexCatalog): InitReport {
-  if (!(CLIENTS as readonly string[]).includes(o.client ?? '')) {
+function checkClient(value: string | undefined): Client {
+  if (!(CLIENTS as readonly string[]).includes(value ?? ''))
     throw new SkilldexError(
       'INVALID_ARGUMENT',
-      `--client must be one of ${CLIENTS.join(', ')}, got ${JSON.stringify(o.client)}`,
-      { option: '--client', value: o.client },
+      `--client must be one of ${CLIENTS.join(', ')}, got ${JSON.stringify(value)}`,
+      { option: '--client', value },
     );
-  }
-  const client = o.client as Client;
-  const env = ctx.io.env;
-  const home = path.resolve(ctx.io.cwd, env['HOME'] ?? ctx.io.cwd);
-  const apply = o.yes === true && o.dryRun !== true;
-  const layers = ctx.configLayers();
-  const settings = ctx.settings({});
-  const dataHome = env['XDG_DATA_HOME'] || path.join(home, '.local', 'share');
-  const outsideLibrary = path.join(dataHome, 'skilldex', 'library');
-  const paths = clientPaths(client, home, env);
-  const steps: InitStep[] = [];
-  const notes: string[] = [];
-
-  // 1. The library: the flag, else the configured one, else the default outside every native folder.
-  let library =
-    o.library !== undefined
-      ? path.resolve(ctx.io.cwd, o.library)
-      : (settings['library.scopes'].value?.[0] ?? outsideLibrary);
-  const nativeHit = paths.native.find((n) => inside(n, library));
-  let moveFrom: string | undefined;
-  if (nativeHit !== undefined) {
-    if (o.move) {
-      moveFrom = library;
-      library = outsideLibrary;
-      const names = existsSync(moveFrom)
-        ? readdirSync(moveFrom).filter(
-            (n) => n !== 'skill-router' && statSync(path.join(moveFrom!, n)).isDirectory(),
-          )
-        : [];
-      steps.push({
-        step: 'move',
-        action: names.length > 0 ? 'run' : 'unchanged',
-        target: library,
-        detail: `move ${names.length} skill folder(s) from ${moveFrom} (loaded natively by ${client}) to ${library}`,
-      });
-    } else {
-      notes.push(
-        `${library} is inside ${nativeHit}, which ${client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
-          `Keep the library in ${outsideLibrary} instead (rerun with --move to move the skill folders there).`,
-      );
-    }
-  }
-  steps.push({
-    step: 'library',
-    action: existsSync(library) ? 'unchanged' : 'create',
-    target: library,
-    detail: 'the skill library folder',
-  });
-
-  // 2. The user config: catalog and library scope.
-  const catalog = settings.catalog.value;
-  const wanted: ConfigFile = {
-    ...(layers.user ?? {}),
-    catalog,
-    library: { ...(layers.user?.library ?? {}), scopes: [library] },
-  };
-  const configText = renderConfig(wanted);
-  const configStep = planFile(layers.userPath, configText, o.force === true, () => {
-    const current = readConfigFile(layers.userPath, home);
-    return (
-      current.catalog === catalog &&
-      JSON.stringify(current.library?.scopes) === JSON.stringify([library])
-    );
-  });
-  steps.push({
-    step: 'config',
-    ...configStep,
-    target: layers.userPath,
-    detail: `catalog = ${catalog}, library.scopes = [${library}]`,
-  });
-
-  // 3. Index.
-  steps.push({
-    step: 'index',
-    action: 'run',
-    target: catalog,
-    detail: `index ${library} into the catalog and publish`,
-  });
-
-  // 4. The router skill.
-  const routerText = readFileSync(ROUTER_SKILL, 'utf8');
-  let routerTarget: string | undefined;
-  if (paths.skills !== undefined) {
-    routerTarget = path.join(paths.skills, 'skill-router', 'SKILL.md');
-    steps.push({
-      step: 'router-skill',
-      ...planFile(routerTarget, routerText, o.force === true),
-      target: routerTarget,
-      detail: 'the always-loaded router skill',
-    });
-  } else {
-    steps.push({
-      step: 'router-skill',
-      action: 'print',
-      target: ROUTER_SKILL,
-      detail: 'load this file as an always-on skill or system-prompt section in your client',
-    });
-  }
-
-  // 5. The MCP configuration.
-  const server = { command: process.execPath, args: [BIN, 'mcp', '--catalog', catalog] };
-  const mcpStep = planMcp(client, paths.mcp, server, o.force === true);
-  steps.push(mcpStep.step);
-  notes.push(...mcpStep.notes);
-
-  let index: IndexReport | null = null;
-  if (apply) {
-    if (moveFrom !== undefined) moveSkills(moveFrom, library);
-    mkdirSync(library, { recursive: true });
-    if (configStep.action !== 'unchanged') writeText(layers.userPath, configText);
-    index = indexCatalog({ catalog, scopes: [library], home, project: ctx.io.cwd });
-    if (routerTarget !== undefined) {
-      const s = steps.find((x) => x.step === 'router-skill')!;
-      if (s.action !== 'unchanged') writeText(routerTarget, routerText);
-    }
-    if (mcpStep.write !== undefined && mcpStep.step.action !== 'unchanged')
-      writeText(mcpStep.write.file, mcpStep.write.text);
-  }
-  return { client, applied: apply, library, catalog, steps, notes, index };
+  return value as Client;
 }
 
-type FilePlan = Pick<InitStep, 'action'>;
-
-/** create when absent, unchanged when equal (or `equivalent` says so), replace (needs --force) otherwise. */
-function planFile(
-  file: string,
-  text: string,
-  force: boolean,
-  equivalent?: () => boolean,
-): FilePlan {
-  if (!existsSync(file)) return { action: 'create' };
-  if (readFileSync(file, 'utf8') === text) return { action: 'unchanged' };
-  if (equivalent?.() === true) return { action: 'unchanged' };
-  if (!force)
-    throw new SkilldexError(
-      'FILE_EXISTS',
-      `${file} exists and differs from what init would write`,
-      { file },
-    );
-  return { action: 'replace' };
+function homeOf(ctx: CliContext): string {
+  return path.resolve(ctx.io.cwd, ctx.io.env['HOME'] ?? ctx.io.cwd);
 }
 
-interface McpPlan {
-  readonly step: InitStep;
-  readonly notes: string[];
-  readonly write?: { file: string; text: string };
-}
+type Resolve = typeof ResolveSettings;
 
-function planMcp(
+function runInit(
+  ctx: CliContext,
+  o: InitFlags,
   client: Client,
-  file: string | undefined,
-  server: { command: string; args: string[] },
-  force: boolean,
-): McpPlan {
-  const quoted = [server.command, ...server.args].map(shellQuote).join(' ');
-  const snippet = JSON.stringify({ mcpServers: { skilldex: server } }, null, 2);
-  if (client === 'claude-code') {
-    const cmd = `claude mcp add --scope user skilldex -- ${quoted}`;
+  indexCatalog: typeof IndexCatalog,
+  resolveSettings: Resolve,
+): InitReport {
+  const env = ctx.io.env;
+  const home = homeOf(ctx);
+  const layers = ctx.configLayers();
+  // The user's own files are set up from the user's config, the environment and the flags: a
+  // project config found by walking up from here is someone else's input (issue 25) and is left out.
+  const userLayers = { userPath: layers.userPath, ...(layers.user ? { user: layers.user } : {}) };
+  const settings = resolveSettings(userLayers, {}, env, ctx.io.cwd);
+  const warnings: string[] = [];
+  if (layers.projectPath !== undefined)
+    warnings.push(
+      `ignored the project config ${layers.projectPath}: init sets up your own files from your user config (${layers.userPath}), the environment and the flags only`,
+    );
+  const paths = clientPaths(client, home, env);
+  const record = recordPath(env, home);
+  const sc: StepContext = { client, force: o.force === true, backups: backupsDir(record) };
+  const lib = planLibrary(ctx, o, sc, settings['library.scopes'].value?.[0], paths, home);
+  const catalog = settings.catalog.value;
+  const index = indexStep(indexCatalog, catalog, lib.library, home, ctx.io.cwd, lib.move);
+  const planned: PlannedStep[] = [
+    ...lib.planned,
+    planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.library),
+    index.planned,
+    routerStep(sc, paths.skills),
+    planMcp(sc, paths.mcp, {
+      command: process.execPath,
+      args: [BIN, 'mcp', '--catalog', catalog],
+    }),
+  ];
+  if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
+  const notes = [...lib.notes, ...planned.flatMap((p) => p.notes ?? [])];
+  const apply = o.yes === true && o.dryRun !== true;
+  const steps = apply ? applySteps(planned, record) : planned.map((p) => p.step);
+  notes.push(...index.notes);
+  return {
+    client,
+    applied: apply,
+    library: lib.library,
+    catalog,
+    steps,
+    notes,
+    warnings,
+    index: index.report(),
+    record,
+  };
+}
+
+// Applies the steps in order, saving the record after each one that changed something (a failure
+// further on still leaves a record of what was done); returns the steps as they turned out.
+function applySteps(planned: readonly PlannedStep[], record: string): InitStep[] {
+  const records = readRecords(record);
+  return planned.map((p) => {
+    const added = p.apply?.() ?? [];
+    if (added.length > 0) {
+      records.push(...added);
+      writeRecords(record, records);
+    }
+    return p.result?.() ?? p.step;
+  });
+}
+
+// The library: the flag, else the configured one, else the default outside every native folder;
+// with --move, a library inside a natively loaded folder is moved out.
+function planLibrary(
+  ctx: CliContext,
+  o: InitFlags,
+  sc: StepContext,
+  configured: string | undefined,
+  paths: { native: readonly string[] },
+  home: string,
+): {
+  library: string;
+  move?: { from: string; names: string[] };
+  planned: PlannedStep[];
+  notes: string[];
+} {
+  const outside = path.join(
+    ctx.io.env['XDG_DATA_HOME'] || path.join(home, '.local', 'share'),
+    'skilldex',
+    'library',
+  );
+  let library =
+    o.library !== undefined ? path.resolve(ctx.io.cwd, o.library) : (configured ?? outside);
+  const planned: PlannedStep[] = [];
+  const notes: string[] = [];
+  const nativeHit = paths.native.find((n) => inside(n, library));
+  let move: { from: string; names: string[] } | undefined;
+  if (nativeHit !== undefined && o.move) {
+    move = { from: library, names: movableSkills(library) };
+    library = outside;
+    planned.push(planMove(sc, move, library));
+  } else if (nativeHit !== undefined)
+    notes.push(
+      `${library} is inside ${nativeHit}, which ${sc.client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
+        `Keep the library in ${outside} instead (rerun with --move to move the skill folders there).`,
+    );
+  const dir = library;
+  planned.push({
+    step: {
+      step: 'library',
+      action: exists(dir) ? 'unchanged' : 'create',
+      target: dir,
+      detail: 'the skill library folder',
+    },
+    apply: () => {
+      mkdirSync(dir, { recursive: true });
+      return [];
+    },
+  });
+  return { library, ...(move ? { move } : {}), planned, notes };
+}
+
+// The router skill: written into the client's skills folder, or its path printed.
+function routerStep(sc: StepContext, skills: string | undefined): PlannedStep {
+  if (skills === undefined)
     return {
       step: {
-        step: 'mcp',
+        step: 'router-skill',
         action: 'print',
-        target: cmd,
-        detail: 'register the MCP server with Claude Code',
+        target: ROUTER_SKILL,
+        detail: 'load this file as an always-on skill or system-prompt section in your client',
       },
-      notes: [
-        `Register the MCP server with Claude Code (user scope):\n  ${cmd}\nor, for one project, put this in its .mcp.json:\n${snippet}`,
-      ],
     };
-  }
-  if (client === 'generic' || file === undefined) {
-    return {
-      step: {
-        step: 'mcp',
-        action: 'print',
-        target: 'mcpServers',
-        detail: 'add this server to your client',
-      },
-      notes: [`Add this server to your MCP client's configuration:\n${snippet}`],
-    };
-  }
-  if (client === 'cursor') {
-    let existing: Record<string, unknown> = {};
-    if (existsSync(file)) {
-      try {
-        existing = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      } catch (err) {
-        throw new SkilldexError(
-          'CONFIG_INVALID',
-          `${file} is not valid JSON: ${(err as Error).message}`,
-          { file },
-          { cause: err },
-        );
-      }
-      if (existing === null || typeof existing !== 'object' || Array.isArray(existing))
-        throw new SkilldexError('CONFIG_INVALID', `${file} is not a JSON object`, { file });
-    }
-    const servers = (existing['mcpServers'] ?? {}) as Record<string, unknown>;
-    const current = servers['skilldex'];
-    if (JSON.stringify(current) === JSON.stringify(server))
-      return {
-        step: { step: 'mcp', action: 'unchanged', target: file, detail: 'mcpServers.skilldex' },
-        notes: [],
-      };
-    if (current !== undefined && !force)
-      throw new SkilldexError(
-        'FILE_EXISTS',
-        `${file} already has a different mcpServers.skilldex`,
-        { file, key: 'mcpServers.skilldex' },
-      );
-    const text =
-      JSON.stringify({ ...existing, mcpServers: { ...servers, skilldex: server } }, null, 2) + '\n';
-    return {
-      step: {
-        step: 'mcp',
-        action: existsSync(file) ? (current !== undefined ? 'replace' : 'merge') : 'create',
-        target: file,
-        detail: 'mcpServers.skilldex (other servers kept)',
-      },
-      notes: [],
-      write: { file, text },
-    };
-  }
-  // codex: append a [mcp_servers.skilldex] table, leaving the rest of the file byte for byte.
-  const block = `\n[mcp_servers.skilldex]\ncommand = ${JSON.stringify(server.command)}\nargs = [${server.args.map((a) => JSON.stringify(a)).join(', ')}]\n`;
-  let text = '';
-  if (existsSync(file)) {
-    text = readFileSync(file, 'utf8');
-    let parsed: Record<string, unknown>;
-    try {
-      parsed = toml().parse(text) as Record<string, unknown>;
-    } catch (err) {
-      throw new SkilldexError(
-        'CONFIG_INVALID',
-        `${file}: ${(err as Error).message.split('\n')[0]}`,
-        { file },
-        { cause: err },
-      );
-    }
-    const current = (parsed['mcp_servers'] as Record<string, unknown> | undefined)?.['skilldex'] as
-      { command?: unknown; args?: unknown } | undefined;
-    if (current !== undefined) {
-      if (
-        current.command === server.command &&
-        JSON.stringify(current.args) === JSON.stringify(server.args)
-      ) {
-        return {
-          step: {
-            step: 'mcp',
-            action: 'unchanged',
-            target: file,
-            detail: '[mcp_servers.skilldex]',
-          },
-          notes: [],
-        };
-      }
-      // Replacing one table inside a hand-edited TOML file is not done blindly: say what to change.
-      throw new SkilldexError(
-        'FILE_EXISTS',
-        `${file} already has a different [mcp_servers.skilldex]; edit it to:${block}`,
-        { file, key: 'mcp_servers.skilldex' },
-      );
-    }
-  }
+  return planWholeFile(
+    sc,
+    'router-skill',
+    path.join(skills, ROUTER_FOLDER, 'SKILL.md'),
+    readFileSync(ROUTER_SKILL, 'utf8'),
+    'the always-loaded router skill',
+  );
+}
+
+// The skill folders a --move would take (every folder but the router skill's).
+function movableSkills(from: string): string[] {
+  if (!exists(from)) return [];
+  return readdirSync(from)
+    .sort()
+    .filter((n) => n !== ROUTER_FOLDER && statSync(path.join(from, n)).isDirectory());
+}
+
+function planMove(
+  sc: StepContext,
+  move: { from: string; names: string[] },
+  to: string,
+): PlannedStep {
   return {
     step: {
-      step: 'mcp',
-      action: text === '' ? 'create' : 'merge',
-      target: file,
-      detail: '[mcp_servers.skilldex] appended; the rest of the file is kept as it is',
+      step: 'move',
+      action: move.names.length > 0 ? 'run' : 'unchanged',
+      target: to,
+      detail: `move ${move.names.length} skill folder(s) from ${move.from} (loaded natively by ${sc.client}) to ${to}`,
     },
-    notes: [],
-    write: {
-      file,
-      text:
-        (text === '' || text.endsWith('\n') ? text : text + '\n') +
-        block.slice(text === '' ? 1 : 0),
+    apply: () => {
+      if (move.names.length === 0) return [];
+      moveSkills(move.from, to, move.names);
+      const r: UndoRecord = {
+        kind: 'moved',
+        client: sc.client,
+        step: 'move',
+        file: to,
+        from: move.from,
+        names: move.names,
+      };
+      return [r];
     },
   };
 }
 
-function moveSkills(from: string, to: string): void {
+// The index step: planned from a dry run (`unchanged` when nothing would change, `skip` for an
+// empty library, else `run`); applied, it indexes and publishes, and reports what happened.
+function indexStep(
+  indexCatalog: typeof IndexCatalog,
+  catalog: string,
+  library: string,
+  home: string,
+  cwd: string,
+  move: { names: string[] } | undefined,
+): { planned: PlannedStep; report: () => IndexReport | null; notes: string[] } {
+  const step = (action: InitStep['action'], detail: string): InitStep => ({
+    step: 'index',
+    action,
+    target: catalog,
+    detail,
+  });
+  const notes: string[] = [];
+  let report: IndexReport | null = null;
+  let result: InitStep | undefined;
+  const options = { catalog, scopes: [library], home, project: cwd };
+  const apply = (): [] => {
+    try {
+      report = indexCatalog(options);
+      const changed = report.publish === null || report.publish.changed;
+      result = changed
+        ? step('run', `indexed ${library} and published generation ${report.publish?.seq ?? '—'}`)
+        : step('unchanged', `the catalog already holds the skills of ${library}`);
+    } catch (err) {
+      // An empty library is the usual state right after a first init: say what to do, do not fail.
+      if (!isSkilldexError(err) || err.code !== 'NO_SKILLS_FOUND') throw err;
+      result = step('skip', `the library ${library} holds no skill yet`);
+      notes.push(
+        `The library ${library} holds no skill yet: add skill folders (each with a SKILL.md) to it, then run skilldex index.`,
+      );
+    }
+    return [];
+  };
+  let planned: InitStep = step('run', `index ${library} into the catalog and publish`);
+  if ((move === undefined || move.names.length === 0) && !exists(library))
+    planned = step('skip', `the library ${library} is empty: nothing to index yet`);
+  else if (move === undefined || move.names.length === 0) {
+    const dry = indexCatalog({ ...options, dryRun: true });
+    if (dry.added.length + dry.changed.length + dry.removed.length === 0)
+      planned =
+        dry.unchanged > 0
+          ? step(
+              'unchanged',
+              `the catalog already holds the ${dry.unchanged} skill(s) of ${library}`,
+            )
+          : step('skip', `the library ${library} holds no skill yet: nothing to index`);
+  }
+  return {
+    planned: { step: planned, apply, result: () => result ?? planned },
+    report: () => report,
+    notes,
+  };
+}
+
+function moveSkills(from: string, to: string, names: readonly string[]): void {
   mkdirSync(to, { recursive: true });
-  for (const name of readdirSync(from).sort()) {
+  for (const name of names) {
     const src = path.join(from, name);
-    if (name === 'skill-router' || !statSync(src).isDirectory()) continue;
     const dst = path.join(to, name);
-    if (existsSync(dst))
+    if (exists(dst))
       throw new SkilldexError('FILE_EXISTS', `cannot move ${src}: ${dst} already exists`, {
         file: dst,
       });
@@ -478,22 +451,23 @@ function moveSkills(from: string, to: string): void {
   }
 }
 
-function writeText(file: string, text: string): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  } catch (err) {
-    throw new SkilldexError(
-      'WRITE_FAILED',
-      `cannot write ${file}: ${(err as Error).message}`,
-      { file },
-      { cause: err },
+function runUndo(ctx: CliContext, o: InitFlags, client: Client | 'all'): UndoReport {
+  const home = homeOf(ctx);
+  const record = recordPath(ctx.io.env, home);
+  const apply = o.yes === true && o.dryRun !== true;
+  const records = readRecords(record);
+  const plan = planUndo(records, client === 'all' ? undefined : [client], o.force === true);
+  const notes = [...plan.notes];
+  if (records.length === 0) notes.push(`init has recorded no change to undo (${record}).`);
+  if (records.some((r) => r.shared) && !plan.keep.some((r) => r.shared))
+    notes.push(
+      'The library and the catalog stay where they are (your skills and their index): delete them by hand if you no longer want them.',
     );
+  if (apply) {
+    plan.apply();
+    if (plan.keep.length > 0 || records.length > 0) writeRecords(record, plan.keep);
   }
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  return { undo: true, client, applied: apply, steps: plan.steps, notes, record };
 }
 
 /** Human rendering of the plan or report. */
@@ -507,9 +481,28 @@ export function renderInit(r: InitReport, cwd: string): string {
     lines.push(
       `  ${s.step.padEnd(12)} ${s.action.padEnd(9)} ${escapeInvisible(s.target)}  — ${escapeInvisible(s.detail)}`,
     );
+  for (const w of r.warnings) lines.push('', `warning: ${escapeInvisible(w)}`);
   if (r.index) lines.push('', renderIndex(r.index, cwd));
   for (const n of r.notes) lines.push('', escapeInvisible(n));
   if (r.applied)
-    lines.push('', `Add skills to ${r.library} and run \`skilldex index\` to re-index them.`);
+    lines.push(
+      '',
+      `Add skills to ${escapeInvisible(r.library)} and run \`skilldex index\` to re-index them; \`skilldex init --undo --yes\` removes what init added.`,
+    );
+  return lines.join('\n');
+}
+
+/** Human rendering of an undo plan or report. */
+export function renderUndo(r: UndoReport): string {
+  const lines = [
+    r.applied
+      ? `skilldex init --undo (${r.client}): done`
+      : `skilldex init --undo (${r.client}): plan (nothing changed; rerun with --yes to apply)`,
+  ];
+  for (const s of r.steps)
+    lines.push(
+      `  ${s.client.padEnd(11)} ${s.step.padEnd(12)} ${s.action.padEnd(9)} ${escapeInvisible(s.target)}  — ${escapeInvisible(s.detail)}`,
+    );
+  for (const n of r.notes) lines.push('', escapeInvisible(n));
   return lines.join('\n');
 }

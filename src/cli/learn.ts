@@ -91,7 +91,7 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
             ];
             for (const u of r.unknown)
               lines.push(
-                `  skipped line ${u.line}: no served skill ${escapeInvisible(JSON.stringify(u.skill_id))}`,
+                `  skipped line ${u.line}: no served skill ${escapeInvisible(JSON.stringify(u.skill_id))}${u.did_you_mean.length > 0 ? ` (did you mean ${u.did_you_mean.map(escapeInvisible).join(', ')}?)` : ''}`,
               );
             for (const [id, n] of Object.entries(r.per_skill))
               lines.push(`  ${escapeInvisible(id)}: ${n} imported example(s) kept`);

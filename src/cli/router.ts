@@ -23,7 +23,7 @@ import {
 import { progressLine } from './progress.js';
 import { renderIndex, renderSearch, renderShow } from './render/router.js';
 import { startWatch, untilStopped } from './watch.js';
-import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
+import { addPreferOption, addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 import { addTriggerOptions, type TriggerFlags } from './trigger-eval.js';
 
 interface CatalogFlag {
@@ -60,19 +60,42 @@ function telemetryOf(ctx: CliContext, o: { telemetry?: boolean }): boolean {
   return ctx.settings({ telemetry: o.telemetry }).telemetry.value;
 }
 
+/** What `index --help` says the command does. */
+const INDEX_DESCRIPTION =
+  'Discover SKILL.md files (same scopes as scan), ingest them incrementally into the SQLite\n' +
+  'catalog (files unchanged by size and mtime are not re-read; changed bytes make a new\n' +
+  'revision), retire skills whose files are gone, and publish the result as a new generation.\n' +
+  'When two files define one skill id, the earlier scope wins, then path order; --prefer DIR\n' +
+  '(or library.prefer in the config) keeps the one inside DIR instead. The catalog remembers\n' +
+  'the scopes and preferences of its last index for a bare skilldex index.';
+
+/** The examples and refusals `index --help` ends with. */
+const INDEX_HELP_AFTER =
+  '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish\n' +
+  '  skilldex index --scope ~/skills --dry-run      # what would change; nothing written\n' +
+  '  skilldex index --scope ~/skills --allow-shrink # the skills really are gone\n' +
+  '  skilldex index --scope ~/skills --prefer ~/skills/team-b  # team-b wins an id both define\n' +
+  '  skilldex index --scope ~/skills --watch        # re-index and publish on every change; a\n' +
+  '                                                 # running skilldex mcp sees it without a restart\n\n' +
+  'A --scope folder that does not exist is refused (exit 2, nothing written). A first index that\n' +
+  'finds no skill publishes nothing: NO_SKILLS_FOUND (exit 2) names the scopes it read. A run that\n' +
+  'would retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
+  '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
+  'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.\n' +
+  'With --watch, a failed re-index (e.g. CATALOG_SHRINK) is printed on stderr and watching goes on;\n' +
+  'scope folders that do not exist when the watch starts are not watched.';
+
 /** `index`: discover, ingest incrementally and publish (or watch and re-index). */
 function registerIndex(program: Command, ctx: CliContext): void {
   const catalogOf = (o: CatalogFlag): string => catalogPath(ctx, o);
-  addScopeOptions(
-    program
-      .command('index')
-      .summary('discover skills and ingest them into the catalog, then publish a generation')
-      .description(
-        'Discover SKILL.md files (same scopes as scan), ingest them incrementally into the SQLite\n' +
-          'catalog (files unchanged by size and mtime are not re-read; changed bytes make a new\n' +
-          'revision), retire skills whose files are gone, and publish the result as a new generation.',
-      )
-      .option('--catalog <file>', CATALOG_HELP),
+  addPreferOption(
+    addScopeOptions(
+      program
+        .command('index')
+        .summary('discover skills and ingest them into the catalog, then publish a generation')
+        .description(INDEX_DESCRIPTION)
+        .option('--catalog <file>', CATALOG_HELP),
+    ),
   )
     .option('--no-publish', 'stage the changes in the working set without publishing them')
     .option('--dry-run', 'report what would be added, changed and retired, and write nothing')
@@ -89,20 +112,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
       '--json',
       'print the index report as JSON (with --watch: one compact JSON report per line)',
     )
-    .addHelpText(
-      'after',
-      '\nExamples:\n  skilldex index --catalog .skilldex/catalog.sqlite --scope examples/skills\n  skilldex index --no-publish && skilldex publish\n' +
-        '  skilldex index --scope ~/skills --dry-run      # what would change; nothing written\n' +
-        '  skilldex index --scope ~/skills --allow-shrink # the skills really are gone\n' +
-        '  skilldex index --scope ~/skills --watch        # re-index and publish on every change; a\n' +
-        '                                                 # running skilldex mcp sees it without a restart\n\n' +
-        'A --scope folder that does not exist is refused (exit 2, nothing written). A run that would\n' +
-        'retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
-        '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
-        'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.\n' +
-        'With --watch, a failed re-index (e.g. CATALOG_SHRINK) is printed on stderr and watching goes on;\n' +
-        'scope folders that do not exist when the watch starts are not watched.',
-    )
+    .addHelpText('after', INDEX_HELP_AFTER)
     .action(
       action(
         ctx,
@@ -546,10 +556,11 @@ function registerFetch(program: Command, ctx: CliContext): void {
         'and the file still hashes to it. Errors (exit 3): CATALOG_GENERATION_MISMATCH, REVISION_MISMATCH,\n' +
         'INDEX_DRIFT, SKILL_NOT_FOUND, SKILL_ARCHIVED — search again, or re-index on drift.',
     )
-    .requiredOption('--revision <revision_id>', 'the revision_id from search (sha256:…)')
-    .requiredOption(
+    // Checked in the action (pinsOf), so a missing pin says where pins come from.
+    .option('--revision <revision_id>', 'the revision_id from search (sha256:…); required')
+    .option(
       '--generation <catalog_generation>',
-      'the catalog_generation from search (sha256:…)',
+      'the catalog_generation from search (sha256:…); required',
     )
     .option('--context <text>', 'what the skill is fetched for (recorded in telemetry)', '')
     .option('--catalog <file>', CATALOG_HELP)
@@ -566,14 +577,15 @@ function registerFetch(program: Command, ctx: CliContext): void {
         async (
           id: string,
           o: CatalogFlag & {
-            revision: string;
-            generation: string;
+            revision?: string;
+            generation?: string;
             context: string;
             telemetry?: boolean;
           },
           cmd: Command,
         ) => {
           const { Router } = await import('../router/index.js');
+          const pins = pinsOf(id, o);
           return namingCatalog(catalogOf(o), () => {
             checkOneId(cmd);
             // One `skilldex fetch` is one session of the `cli` client (docs/ranking.md §9).
@@ -585,8 +597,8 @@ function registerFetch(program: Command, ctx: CliContext): void {
             try {
               const r = router.fetch({
                 skill_id: id,
-                expected_revision: o.revision,
-                catalog_generation: o.generation,
+                expected_revision: pins.revision,
+                catalog_generation: pins.generation,
                 context: o.context,
               });
               if (o.json) ctx.json(r);
@@ -599,6 +611,41 @@ function registerFetch(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
+
+/** A sha256 pin as search prints it. */
+const PIN = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * The two pins of `fetch`, each present and of the form search prints (sha256:<64 hex>), else
+ * INVALID_ARGUMENT naming the option, with a hint saying where pins come from: a fetch is never
+ * unpinned, so `--generation latest` is refused rather than compared.
+ */
+function pinsOf(
+  id: string,
+  o: { revision?: string; generation?: string },
+): { revision: string; generation: string } {
+  const where = `run skilldex search "<what the task needs>" (or skilldex show ${id}) and copy the candidate's revision_id and catalog_generation: fetch takes pins, never "latest"`;
+  for (const [option, value] of [
+    ['--revision', o.revision],
+    ['--generation', o.generation],
+  ] as const) {
+    if (value === undefined)
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `fetch ${id} needs ${option}: the pins of a search result`,
+        { option },
+        { hint: where },
+      );
+    if (!PIN.test(value))
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `${option} ${JSON.stringify(value.slice(0, 80))} is not a pin (sha256: and 64 hex digits, as search prints it)`,
+        { option, value: value.slice(0, 200) },
+        { hint: where },
+      );
+  }
+  return { revision: o.revision!, generation: o.generation! };
 }
 
 /** `show`: a skill's identity, location, state and revisions, for a person. */
@@ -931,14 +978,22 @@ async function indexScopes(
   catalog: string,
 ): Promise<DiscoverOptions> {
   const explicit = o.scope !== undefined || o.home !== undefined || o.project !== undefined;
-  if (explicit) return discoverOptions(o, ctx);
-  const configured = ctx.settings({})['library.scopes'];
-  if (configured.value !== undefined)
-    return { ...discoverOptions(o, ctx), scopes: configured.value };
+  const settings = ctx.settings({});
   const { readCatalogScopes } = await import('../router/index.js');
-  const remembered = readCatalogScopes(catalog);
-  if (remembered !== undefined) return { ...discoverOptions(o, ctx), ...remembered };
-  return discoverOptions(o, ctx);
+  const remembered = explicit ? undefined : readCatalogScopes(catalog);
+  // Which file wins an id collision: --prefer, else library.prefer, else what the catalog remembers.
+  const prefer =
+    o.prefer !== undefined
+      ? o.prefer.map((p) => path.resolve(ctx.io.cwd, p))
+      : (settings['library.prefer'].value ?? remembered?.prefer);
+  const withPrefer = (d: DiscoverOptions): DiscoverOptions =>
+    prefer !== undefined && prefer.length > 0 ? { ...d, prefer } : d;
+  if (explicit) return withPrefer(discoverOptions(o, ctx));
+  const configured = settings['library.scopes'];
+  if (configured.value !== undefined)
+    return withPrefer({ ...discoverOptions(o, ctx), scopes: configured.value });
+  if (remembered !== undefined) return withPrefer({ ...discoverOptions(o, ctx), ...remembered });
+  return withPrefer(discoverOptions(o, ctx));
 }
 
 /** Runs `fn`; a foreign failure it throws (SQLite corruption, a lock) becomes coded, naming `file`. */

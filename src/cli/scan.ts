@@ -10,6 +10,8 @@ import { progressLine } from './progress.js';
 /** Options shared by every command that discovers skills (scan, index). */
 export interface ScopeFlags {
   scope?: string[];
+  /** `--prefer DIR` (scan, index): folders whose skills win an id collision. */
+  prefer?: string[];
   home?: string;
   project?: string;
   maxBytes?: number;
@@ -32,11 +34,21 @@ export function addScopeOptions(cmd: Command): Command {
     );
 }
 
+/** Adds `--prefer DIR` (scan, index): which file wins when two define one skill id. */
+export function addPreferOption(cmd: Command): Command {
+  return cmd.option(
+    '--prefer <dir>',
+    'when two files define one skill id, keep the one inside DIR (repeatable, earliest first; default: scope order, then path order; also library.prefer)',
+    collect,
+  );
+}
+
 /** Turns scope flags into discovery options, resolving paths against the CLI's cwd. */
 export function discoverOptions(flags: ScopeFlags, ctx: CliContext): DiscoverOptions {
   const abs = (p: string): string => path.resolve(ctx.io.cwd, p);
   return {
     ...(flags.scope ? { scopes: flags.scope.map(abs) } : {}),
+    ...(flags.prefer ? { prefer: flags.prefer.map(abs) } : {}),
     home: abs(flags.home ?? ctx.io.env['HOME'] ?? '.'),
     project: abs(flags.project ?? '.'),
     ...(flags.maxBytes !== undefined ? { maxBytes: flags.maxBytes } : {}),
@@ -45,16 +57,22 @@ export function discoverOptions(flags: ScopeFlags, ctx: CliContext): DiscoverOpt
 
 /** Registers `scan`. */
 export function registerScan(program: Command, ctx: CliContext): void {
-  addScopeOptions(
-    program
-      .command('scan')
-      .summary('discover SKILL.md files and report what was found, skipped, duplicated or shadowed')
-      .description(
-        'Walk the skill scopes, parse and validate every SKILL.md, and report the skills found,\n' +
-          'the files skipped (with a coded reason), byte-identical duplicates and shadowed ids.\n' +
-          'Without --scope, reads ~/.claude/skills, ~/.agents/skills, <project>/.claude/skills,\n' +
-          '<project>/.agents/skills and the skills of enabled plugins.',
-      ),
+  addPreferOption(
+    addScopeOptions(
+      program
+        .command('scan')
+        .summary(
+          'discover SKILL.md files and report what was found, skipped, duplicated or shadowed',
+        )
+        .description(
+          'Walk the skill scopes, parse and validate every SKILL.md, and report the skills found,\n' +
+            'the files skipped (with a coded reason), byte-identical duplicates and shadowed ids.\n' +
+            'Without --scope, reads ~/.claude/skills, ~/.agents/skills, <project>/.claude/skills,\n' +
+            '<project>/.agents/skills and the skills of enabled plugins. When two files define one\n' +
+            'skill id, the earlier scope wins (then path order), unless --prefer names the folder\n' +
+            'of the one to keep.',
+        ),
+    ),
   )
     .option(
       '--verbose',
@@ -194,7 +212,7 @@ export function renderScan(report: ScanReport, cwd: string, verbose = false): st
     lines.push('', 'Shadowed:');
     for (const s of report.shadowed)
       lines.push(
-        `  ${sanitizeField(s.skill_id)}: ${rel(s.winner)} (${s.winner_scope}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`,
+        `  ${sanitizeField(s.skill_id)}: ${rel(s.winner)} (${s.winner_scope}${s.preferred !== undefined ? `, preferred: ${rel(s.preferred)}` : ''}) shadows ${rel(s.shadowed)} (${s.shadowed_scope})`,
       );
   }
   for (const p of report.problems)

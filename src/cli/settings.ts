@@ -20,6 +20,8 @@ export interface Settings {
   readonly policy: Setting<string | undefined>;
   readonly telemetry: Setting<boolean>;
   readonly 'library.scopes': Setting<readonly string[] | undefined>;
+  /** Folders whose skills win an id collision (`index --prefer` overrides). */
+  readonly 'library.prefer': Setting<readonly string[] | undefined>;
   readonly 'mcp.cascade_roots': Setting<readonly string[]>;
   readonly 'mcp.substrate': Setting<string | undefined>;
   readonly 'mcp.host': Setting<string>;
@@ -102,6 +104,13 @@ export function resolveSettings(
     policy,
     telemetry,
     'library.scopes': scopes.source === 'default' ? scopesFallback : scopes,
+    'library.prefer': pick<readonly string[] | undefined>(
+      layers,
+      undefined,
+      undefined,
+      (c) => c.library?.prefer,
+      { value: undefined, source: 'default' },
+    ),
     'mcp.cascade_roots': pick<readonly string[]>(
       layers,
       flags.cascadeRoots?.map(abs),

@@ -24,6 +24,11 @@ export interface EnrichOptions extends EnrichInputSources {
   readonly project?: string;
   /** Folder relative paths are resolved against (the target, home, project). */
   readonly cwd: string;
+  /**
+   * Library folders read instead of the four default scopes (personal, project, in-tree, plugins),
+   * absolute or relative to `cwd`. Default: the four.
+   */
+  readonly scopes?: readonly string[];
   /** Scores must be strictly above it; from 0 (inclusive) to 1 (exclusive). Default `DEFAULT_FLOOR` (0.05). */
   readonly floor?: number;
   /** Size cap per SKILL.md in bytes. Default 1 MiB. */
@@ -52,6 +57,7 @@ const ENRICH_OPTION_KEYS = optionKeys<EnrichOptions>()(
   'home',
   'project',
   'cwd',
+  'scopes',
   'floor',
   'maxBytes',
   'onProgress',
@@ -72,6 +78,9 @@ export function planEnrichment(options: EnrichOptions): EnrichPlan {
   const inventory = takeInventory({
     home,
     project,
+    ...(options.scopes !== undefined
+      ? { scopes: options.scopes.map((s) => path.resolve(options.cwd, s)) }
+      : {}),
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
   });

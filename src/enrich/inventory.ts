@@ -25,8 +25,11 @@ import {
 /** Folder (below the project) of the in-tree plugin's skills. */
 export const IN_TREE_SKILLS = path.join('crucible-plugin', 'skills');
 
-/** The four enrichment scopes, as reports name them. */
-export type EnrichScopeName = 'personal' | 'plugin' | 'project' | 'in-tree';
+/**
+ * The enrichment scopes, as reports name them: the four default ones, or `library` for each folder
+ * given as `scopes` (which replace the four).
+ */
+export type EnrichScopeName = 'personal' | 'plugin' | 'project' | 'in-tree' | 'library';
 
 /** One folder the inventory reads. */
 export interface InventoryScope {
@@ -44,6 +47,11 @@ export interface InventoryOptions {
   readonly home: string;
   /** Project folder (project and in-tree scopes), absolute. */
   readonly project: string;
+  /**
+   * Library folders read instead of the four default scopes (the CLI passes `--scope`, the
+   * config's library.scopes or the catalog's remembered scopes), in precedence order.
+   */
+  readonly scopes?: readonly string[];
   /** Size cap per SKILL.md in bytes; default the loader's (1 MiB). */
   readonly maxBytes?: number;
   /** Called as the SKILL.md files are read with `(done, total)` files, for progress lines. */
@@ -101,10 +109,28 @@ export function enrichmentScopes(
   return { scopes, filter: plugins.filter };
 }
 
-/** Enumerates, loads and deduplicates the SKILL.md files of the four scopes. */
+/** The `library` scopes of `dirs`, in order, each folder once (by real path). */
+export function libraryScopes(dirs: readonly string[]): InventoryScope[] {
+  const seen = new Set<string>();
+  const out: InventoryScope[] = [];
+  for (const dir of dirs) {
+    const p = path.resolve(dir);
+    const real = realpathOrUndefined(p);
+    if (seen.has(real ?? p)) continue;
+    seen.add(real ?? p);
+    out.push({ scope: 'library', path: p, exists: real !== undefined });
+  }
+  return out;
+}
+
+/** Enumerates, loads and deduplicates the SKILL.md files of the scopes (the four, or `scopes`). */
 export function takeInventory(options: InventoryOptions): Inventory {
   const problems: Problem[] = [];
-  const { scopes, filter } = enrichmentScopes(options.home, options.project, problems);
+  const { scopes, filter } =
+    options.scopes !== undefined
+      ? { scopes: libraryScopes(options.scopes), filter: 'not applicable' as const }
+      : enrichmentScopes(options.home, options.project, problems);
+  const library = options.scopes !== undefined;
   const { files, skipped } = enumerateSkillFiles(scopes.map(toScope));
   const loaded: SkillRecord[] = [];
   let read = 0;
@@ -134,7 +160,7 @@ export function takeInventory(options: InventoryOptions): Inventory {
     skipped.push({
       path: s.shadowed,
       code: 'SHADOWED',
-      reason: `skill id ${JSON.stringify(s.skill_id)} is also defined by ${s.winner} (${scopeName(s.winner_scope)} scope), which takes precedence`,
+      reason: `skill id ${JSON.stringify(s.skill_id)} is also defined by ${s.winner} (${library ? 'library' : scopeName(s.winner_scope)} scope), which takes precedence`,
     });
   }
   const records: SkillRecord[] = [];
@@ -174,7 +200,7 @@ export function scopeName(kind: ScopeKind | string): EnrichScopeName {
 }
 
 function toScope(s: InventoryScope): Scope {
-  const kind: ScopeKind = s.scope === 'in-tree' ? 'custom' : s.scope;
+  const kind: ScopeKind = s.scope === 'in-tree' || s.scope === 'library' ? 'custom' : s.scope;
   return {
     kind,
     path: s.path,

@@ -15,6 +15,7 @@ const SCOPE_WORDS: Readonly<Record<EnrichCandidate['scope'], string>> = {
   plugin: 'a plugin skill',
   project: 'a project skill',
   'in-tree': 'an in-tree plugin skill',
+  library: 'a skill of the library',
 };
 
 const FLAG_SENTENCES: Readonly<Record<string, string>> = {

@@ -1,14 +1,12 @@
 /**
  * The explorer's JSON API (issue 15, docs/explorer.md): each route is one library call (search,
- * served skills, catalog views, telemetry reads, cascade crawl/audit, substrate read) whose report
- * is returned as is, or a few of them side by side. Read-only: searches here record no telemetry
- * and nothing changes a skill's lifecycle. Bad parameters throw coded SkilldexErrors; app.ts turns
- * them into `{ error }` answers.
+ * served skills, catalog views, telemetry reads, cascade tree/audit/crawl, substrate contents and
+ * read) whose report is returned as is, or a few of them side by side. Read-only: searches here
+ * record no telemetry and nothing changes a skill's lifecycle. Bad parameters throw coded
+ * SkilldexErrors; app.ts turns them into `{ error }` answers. The cascade audit (seconds on a
+ * thousand skills) is kept per root until the tree changes or AUDIT_MAX_AGE_MS passes.
  */
-import path from 'node:path';
 import {
-  DEFAULT_MAX_INDEX_BYTES,
-  INDEX_FILE,
   MAX_LIMIT,
   POLICIES,
   SUBSTRATE_TYPES,
@@ -19,10 +17,10 @@ import {
   isSkilldexError,
   listUsage,
   checkExampleSource,
-  parseSkillIndex,
+  listSubstrate,
+  readCascadeTree,
   readSubstrate,
-  readTextCapped,
-  resolveInside,
+  type AuditReport,
   type CatalogExplorer,
   type Router,
   type TelemetryReader,
@@ -33,6 +31,21 @@ export const MAX_EXPLORER_QUERY_CHARS = 1000;
 
 /** Skills listed in the overview's "suggested but never fetched" and "never in a top 5" lists. */
 export const OVERVIEW_LIST = 50;
+
+/**
+ * Fewest recorded searches before the overview lists the skills never in a top 5: with fewer
+ * searches than the catalog has skills (and fewer than 100 in any case), most skills simply have
+ * not come up yet, and the list says nothing about them (docs/explorer.md).
+ */
+export const NEVER_IN_TOP_FIVE_MIN_SEARCHES = 100;
+
+/** The searches the telemetry must hold before "never in a top 5" is listed, for `skills` served. */
+export function neverInTopFiveThreshold(skills: number): number {
+  return Math.max(NEVER_IN_TOP_FIVE_MIN_SEARCHES, skills);
+}
+
+/** How long a cascade audit is served from memory when the tree has not changed: 60 s. */
+export const AUDIT_MAX_AGE_MS = 60_000;
 
 /** The library objects the explorer serves, fixed at start. */
 export interface ExplorerContext {
@@ -153,12 +166,23 @@ export function apiGenerations(ctx: ExplorerContext, q: Params): object {
 export function apiOverview(ctx: ExplorerContext): object {
   const overview = ctx.catalog.overview();
   const top = ctx.telemetry.everInTopFive();
-  const never = ctx.catalog.servedIds().filter((id) => !top.has(id));
+  const served = ctx.catalog.servedIds();
+  const never = served.filter((id) => !top.has(id));
+  const searches = ctx.telemetry.searches();
+  const threshold = neverInTopFiveThreshold(served.length);
+  const shown = searches >= threshold;
   return {
     ...overview,
-    telemetry: ctx.telemetry.totals(),
+    telemetry: { ...ctx.telemetry.totals(), searches },
     suggested_never_fetched: ctx.telemetry.suggestedNeverFetched(OVERVIEW_LIST),
-    never_in_top_five: { count: never.length, skill_ids: never.slice(0, OVERVIEW_LIST) },
+    // Listed only once there is enough telemetry for the list to mean something.
+    never_in_top_five: {
+      shown,
+      searches,
+      threshold,
+      count: never.length,
+      skill_ids: shown ? never.slice(0, OVERVIEW_LIST) : [],
+    },
     cascade_roots: ctx.cascadeRoots,
     substrate_root: ctx.substrateRoot ?? null,
   };
@@ -169,23 +193,38 @@ export function apiCascadeRoots(ctx: ExplorerContext): object {
   return { roots: ctx.cascadeRoots };
 }
 
-/** GET /api/cascade/tree?root=N: the audit of root N and every reached node's entries. */
+/**
+ * GET /api/cascade/tree?root=N: every node of root N with its entries, and the problems of its
+ * structure (fast: index files only). The ambiguity checks come from /api/cascade/audit.
+ */
 export function apiCascadeTree(ctx: ExplorerContext, q: Params): object {
   const root = cascadeRoot(ctx, q('root'));
+  return { root, ...readCascadeTree(root) };
+}
+
+// Audits kept per explorer and root: the tree's fingerprint and when it was computed.
+const audits = new WeakMap<
+  ExplorerContext,
+  Map<string, { fingerprint: string; at: number; audit: AuditReport }>
+>();
+
+/**
+ * GET /api/cascade/audit?root=N: the full audit of root N (every problem a crawl could meet,
+ * skills whose own name ends ambiguous included). Served from memory while the tree's fingerprint
+ * is unchanged and the audit is younger than AUDIT_MAX_AGE_MS (`cached: true`).
+ */
+export function apiCascadeAudit(ctx: ExplorerContext, q: Params, clock = Date.now): object {
+  const root = cascadeRoot(ctx, q('root'));
+  const { fingerprint } = readCascadeTree(root);
+  let byRoot = audits.get(ctx);
+  if (byRoot === undefined) audits.set(ctx, (byRoot = new Map()));
+  const kept = byRoot.get(root);
+  const t = clock();
+  if (kept && kept.fingerprint === fingerprint && t - kept.at < AUDIT_MAX_AGE_MS)
+    return { root, fingerprint, cached: true, audit: kept.audit };
   const audit = auditCascade(root);
-  const nodes = audit.nodes.map((node) => {
-    const file = resolveInside(root, path.posix.join(node, INDEX_FILE));
-    const read = readTextCapped(file, { maxBytes: DEFAULT_MAX_INDEX_BYTES });
-    if (!read.ok) return { node, entries: [], malformed: [], unreadable: true };
-    const parsed = parseSkillIndex(read.text);
-    return {
-      node,
-      entries: parsed.entries.map((e) => ({ key: e.key, keywords: e.keywords })),
-      malformed: parsed.malformed,
-      unreadable: false,
-    };
-  });
-  return { root, audit, nodes };
+  byRoot.set(root, { fingerprint, at: t, audit });
+  return { root, fingerprint, cached: false, audit };
 }
 
 /** GET /api/cascade/crawl?need=&root=N: the crawl report for one need. */
@@ -195,15 +234,18 @@ export function apiCascadeCrawl(ctx: ExplorerContext, q: Params): object {
   return { root, ...crawlCascade(root, need) };
 }
 
+/**
+ * GET /api/substrate/contents: every type's index rows: what the substrate holds, before any
+ * query. Without a substrate: `{ root: null, types: [], problems: [] }` (the page says so).
+ */
+export function apiSubstrateContents(ctx: ExplorerContext): object {
+  if (ctx.substrateRoot === undefined) return { root: null, types: [], problems: [] };
+  return listSubstrate({ root: ctx.substrateRoot });
+}
+
 /** GET /api/substrate?q=&type=: the substrate read report, with the files opened. */
 export function apiSubstrate(ctx: ExplorerContext, q: Params): object {
-  if (ctx.substrateRoot === undefined) {
-    throw new SkilldexError(
-      'NOT_CONFIGURED',
-      'no substrate was given: start skilldex serve with --substrate DIR',
-      {},
-    );
-  }
+  const root = substrateRoot(ctx);
   const query = checkQuery(q('q'), 'q');
   const type = q('type');
   if (type !== undefined && type !== '' && !isSubstrateType(type)) {
@@ -214,10 +256,20 @@ export function apiSubstrate(ctx: ExplorerContext, q: Params): object {
     );
   }
   return readSubstrate(query, {
-    root: ctx.substrateRoot,
+    root,
     explain: true,
     ...(type !== undefined && type !== '' && isSubstrateType(type) ? { type } : {}),
   });
+}
+
+function substrateRoot(ctx: ExplorerContext): string {
+  if (ctx.substrateRoot === undefined)
+    throw new SkilldexError(
+      'NOT_CONFIGURED',
+      'no substrate was given: start skilldex serve with --substrate DIR',
+      {},
+    );
+  return ctx.substrateRoot;
 }
 
 // A query parameter that must be non-empty text of at most MAX_EXPLORER_QUERY_CHARS.

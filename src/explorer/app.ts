@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { SkilldexError, isSkilldexError, type ErrorCode } from '../index.js';
 import {
+  apiCascadeAudit,
   apiCascadeCrawl,
   apiCascadeRoots,
   apiCascadeTree,
@@ -22,6 +23,7 @@ import {
   apiSkill,
   apiSkills,
   apiSubstrate,
+  apiSubstrateContents,
   type ExplorerContext,
 } from './api.js';
 import { TOKEN_COOKIE, checkRequest, type GuardConfig } from './guard.js';
@@ -147,7 +149,9 @@ export function createExplorerApp(
   app.get('/api/overview', (c) => c.json(apiOverview(ctx)));
   app.get('/api/cascade', (c) => c.json(apiCascadeRoots(ctx)));
   app.get('/api/cascade/tree', (c) => c.json(apiCascadeTree(ctx, q(c))));
+  app.get('/api/cascade/audit', (c) => c.json(apiCascadeAudit(ctx, q(c))));
   app.get('/api/cascade/crawl', (c) => c.json(apiCascadeCrawl(ctx, q(c))));
+  app.get('/api/substrate/contents', (c) => c.json(apiSubstrateContents(ctx)));
   app.get('/api/substrate', (c) => c.json(apiSubstrate(ctx, q(c))));
 
   const shell = (c: Context) => sendAsset(c, assets, 'index.html');

@@ -1,5 +1,12 @@
 /** Public surface of src/explorer, the `skilldex serve` face (issue 15). Explicit named exports only. */
-export { MAX_EXPLORER_QUERY_CHARS, OVERVIEW_LIST, type ExplorerContext } from './api.js';
+export {
+  AUDIT_MAX_AGE_MS,
+  MAX_EXPLORER_QUERY_CHARS,
+  NEVER_IN_TOP_FIVE_MIN_SEARCHES,
+  OVERVIEW_LIST,
+  neverInTopFiveThreshold,
+  type ExplorerContext,
+} from './api.js';
 export { CONTENT_SECURITY_POLICY, createExplorerApp, statusOf } from './app.js';
 export { TOKEN_COOKIE, checkRequest, isLoopback, sameSecret, type GuardConfig } from './guard.js';
 export {

@@ -19,10 +19,14 @@ export function isInsideAny(roots: readonly string[], child: string): boolean {
   return roots.some((r) => isInside(r, child));
 }
 
-/** The real path of `p`, or undefined when it does not exist or cannot be resolved. */
+/**
+ * The real path of `p`, or undefined when it does not exist or cannot be resolved. One realpath(3)
+ * call (`realpathSync.native`): Node's JS realpathSync lstats every component of the path, which
+ * made a cascade tree of 1,206 skills spend most of its time in lstat (issue 27).
+ */
 export function realpathOrUndefined(p: string): string | undefined {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     // A missing or unresolvable path is an ordinary answer here: callers report it in context.
     return undefined;

@@ -36,13 +36,16 @@ import { isInside, realpathOrUndefined, resolveInside } from './resolve.js';
 /**
  * Writes `data` to `rel` inside `root` atomically, creating folders below `root` as needed.
  * `rootReal` is the real path of `root` as the caller verified it; given, the write is confined to
- * it even when `root` itself is swapped for a link afterwards (default: resolved now).
+ * it even when `root` itself is swapped for a link afterwards (default: resolved now). `mode` is
+ * the new file's permission bits before the umask (default 0o644; `init` passes the mode of the
+ * file it replaces, so a private config stays private).
  */
 export function writeInside(
   root: string,
   rel: string,
   data: string | Uint8Array,
   rootReal?: string,
+  mode = 0o644,
 ): string {
   const realRoot = rootReal ?? ensureRoot(root, rel);
   const target = resolveInside(root, rel);
@@ -78,7 +81,7 @@ export function writeInside(
       fd = openSync(
         tmp,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        0o644,
+        mode,
       );
     } catch (err) {
       throw escapedOrFailed(rel, root, err);

@@ -5,7 +5,7 @@
  * followed only into another sanctioned scope.
  */
 import { assertKnownOptions, optionKeys, type Problem } from '../errors.js';
-import { realpathOrUndefined, walkFiles } from '../fsx/index.js';
+import { isInside, realpathOrUndefined, walkFiles } from '../fsx/index.js';
 import { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
 import {
   resolveScopes,
@@ -20,6 +20,12 @@ export const SKILL_FILE = 'SKILL.md';
 
 /** Options of `discoverSkills`: scope choice plus read and walk bounds. */
 export interface DiscoverOptions extends ScopeOptions {
+  /**
+   * Folders whose skills win an id collision (`--prefer`, `library.prefer`): when two files define
+   * one skill id, the one inside the earliest listed folder is kept, whatever the scope order
+   * (so a skill shadowed by another in the same scope can be chosen). Default: none.
+   */
+  readonly prefer?: readonly string[];
   /** Size cap per SKILL.md in bytes (the whole file, hashed but not kept). Default 256 MiB. */
   readonly maxBytes?: number;
   /** Size cap of the frontmatter in bytes (the only part read as text). Default 64 KiB. */
@@ -51,13 +57,15 @@ export interface NearDuplicateGroup {
   readonly paths: readonly string[];
 }
 
-/** A skill id defined in more than one place; the winner is the earlier scope. */
+/** A skill id defined in more than one place; the winner is the earlier scope, or the preferred one. */
 export interface ShadowedSkill {
   readonly skill_id: string;
   readonly winner: string;
   readonly winner_scope: string;
   readonly shadowed: string;
   readonly shadowed_scope: string;
+  /** The `prefer` folder that chose the winner; absent when scope and path order did. */
+  readonly preferred?: string;
 }
 
 /** The scan report (issue #2 §5). */
@@ -115,9 +123,13 @@ export function enumerateSkillFiles(
 
 /**
  * Dedups records (same revision_id: first kept, later paths added to provenance) and resolves id
- * collisions (first wins). `records` must be in precedence order.
+ * collisions: a record inside the earliest `prefer` folder wins, else the first. `records` must be
+ * in precedence order; `prefer` folders are absolute.
  */
-export function resolveIdentities(records: readonly SkillRecord[]): {
+export function resolveIdentities(
+  records: readonly SkillRecord[],
+  prefer: readonly string[] = [],
+): {
   skills: SkillRecord[];
   duplicates: DuplicateGroup[];
   near_duplicates: NearDuplicateGroup[];
@@ -146,25 +158,45 @@ export function resolveIdentities(records: readonly SkillRecord[]): {
   const near_duplicates = [...byNormal.entries()]
     .filter(([, paths]) => paths.length > 1)
     .map(([normalized_sha256, paths]) => ({ normalized_sha256, paths }));
-  const byId = new Map<string, SkillRecord>();
-  const shadowed: ShadowedSkill[] = [];
-  const skills: SkillRecord[] = [];
+  const { skills, shadowed } = resolveCollisions(unique, prefer);
+  return { skills, duplicates, near_duplicates, shadowed };
+}
+
+// One record per id: the one in the earliest `prefer` folder, else the first in precedence order.
+// The kept record takes the place of the first record of its id, so the output order is stable.
+function resolveCollisions(
+  unique: readonly SkillRecord[],
+  prefer: readonly string[],
+): { skills: SkillRecord[]; shadowed: ShadowedSkill[] } {
+  const rank = (r: SkillRecord): number => {
+    const i = prefer.findIndex((dir) => isInside(dir, r.path) || isInside(dir, r.real_path));
+    return i < 0 ? prefer.length : i;
+  };
+  const groups = new Map<string, SkillRecord[]>();
   for (const r of unique) {
-    const winner = byId.get(r.skill_id);
-    if (winner) {
+    const g = groups.get(r.skill_id);
+    if (g) g.push(r);
+    else groups.set(r.skill_id, [r]);
+  }
+  const skills: SkillRecord[] = [];
+  const shadowed: ShadowedSkill[] = [];
+  for (const [id, group] of groups) {
+    const winner = group.reduce((best, r) => (rank(r) < rank(best) ? r : best), group[0]!);
+    skills.push(winner);
+    const preferred = winner !== group[0] ? prefer[rank(winner)] : undefined;
+    for (const r of group) {
+      if (r === winner) continue;
       shadowed.push({
-        skill_id: r.skill_id,
+        skill_id: id,
         winner: winner.path,
         winner_scope: winner.scope,
         shadowed: r.path,
         shadowed_scope: r.scope,
+        ...(preferred !== undefined ? { preferred } : {}),
       });
-      continue;
     }
-    byId.set(r.skill_id, r);
-    skills.push(r);
   }
-  return { skills, duplicates, near_duplicates, shadowed };
+  return { skills, shadowed };
 }
 
 /** The keys of DiscoverOptions. */
@@ -172,6 +204,7 @@ const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()(
   'home',
   'project',
   'scopes',
+  'prefer',
   'maxBytes',
   'maxDepth',
   'maxEntries',
@@ -203,7 +236,7 @@ export function discoverSkills(
     else skipped.push(toSkipped(loaded.problem));
   }
   onProgress?.(files.length, files.length);
-  const ids = resolveIdentities(records);
+  const ids = resolveIdentities(records, options.prefer);
   // A scope folder the walk could not list (a refused permission) was not read: say so.
   const unlisted = new Map(
     skipped.filter((k) => k.code === 'UNREADABLE').map((k) => [k.path, k.reason] as const),

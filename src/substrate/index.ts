@@ -36,5 +36,11 @@ export { entryBody, readEntrySummary } from './entry.js';
 export { compareHits, rankHits } from './rank.js';
 export { DEFAULT_READ_OPTIONS, readSubstrate, type ReadSubstrateOptions } from './read.js';
 export { lintSubstrate, type LintSubstrateOptions } from './lint.js';
+export {
+  listSubstrate,
+  type ListSubstrateOptions,
+  type SubstrateContents,
+  type SubstrateEntryRef,
+} from './contents.js';
 export { SUBSTRATE_DIR, findSubstrateRoot } from './root.js';
 export { renderHitsYaml } from './render.js';

@@ -118,15 +118,31 @@ describe('skilldex init', () => {
       ROUTER,
     );
 
-    writeTree(home, { '.config/skilldex/config.toml': 'catalog = "/elsewhere.sqlite"\n' });
+    // A config that names other library scopes is the user's choice: refused without --force.
+    const mine = '# mine\ncatalog = "/elsewhere.sqlite"\n\n[library]\nscopes = ["/my/skills"]\n';
+    writeTree(home, { '.config/skilldex/config.toml': mine });
     const config = await runCli(['init', '--library', 'lib', '--yes'], {
       cwd: home,
       env: { HOME: home },
     });
     expect(config.code).toBe(2);
-    expect(readFileSync(path.join(home, '.config/skilldex/config.toml'), 'utf8')).toBe(
-      'catalog = "/elsewhere.sqlite"\n',
-    );
+    expect(readFileSync(path.join(home, '.config/skilldex/config.toml'), 'utf8')).toBe(mine);
+  });
+
+  it('adds the missing config lines to a user config and keeps every other byte', async () => {
+    const original = '# my settings\ncatalog = "/elsewhere.sqlite"\ntelemetry = false\n';
+    const home = tmpTree({ '.config/skilldex/config.toml': original, 'lib/.keep': '' });
+    const r = await init(home, ['--library', 'lib', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.report.catalog).toBe('/elsewhere.sqlite');
+    expect(r.report.steps.find((s) => s.step === 'config')?.action).toBe('merge');
+    const text = readFileSync(path.join(home, '.config/skilldex/config.toml'), 'utf8');
+    expect(text.startsWith(original)).toBe(true);
+    expect(parseToml(text)).toEqual({
+      catalog: '/elsewhere.sqlite',
+      telemetry: false,
+      library: { scopes: [path.join(home, 'lib')] },
+    });
   });
 
   it('cursor: merges mcpServers.skilldex into ~/.cursor/mcp.json, keeping other servers', async () => {

@@ -7,10 +7,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, POLICIES } from '../../src/index.js';
+import { ERROR_CODES, POLICIES, SUBSTRATE_TYPES } from '../../src/index.js';
 import {
   CONTENT_SECURITY_POLICY,
   MAX_EXPLORER_QUERY_CHARS,
+  NEVER_IN_TOP_FIVE_MIN_SEARCHES,
   startExplorer,
 } from '../../src/explorer/index.js';
 import { REPO } from '../support/cli.js';
@@ -95,8 +96,14 @@ describe('search', () => {
       400,
       'INVALID_QUERY',
     );
-    // Only stop-words: the library's own refusal, same code.
-    expectError(await raw(srv.base, '/api/search?q=the+of+and'), 400, 'INVALID_QUERY');
+    // Only stop-words: the library's own refusal, same code, with a hint of its own.
+    const stop = await raw(srv.base, '/api/search?q=the+of+and');
+    expect(stop.status).toBe(400);
+    expect(errorOf(stop)).toMatchObject({
+      code: 'INVALID_QUERY',
+      details: { reason: 'stop-words' },
+    });
+    expect(errorOf(stop).hint).not.toBe(ERROR_CODES.INVALID_QUERY.hint);
   });
 
   it('refuses a bad limit or an unknown policy with INVALID_ARGUMENT (400)', async () => {
@@ -157,6 +164,13 @@ describe('skills', () => {
   it('answers an unknown skill with SKILL_NOT_FOUND (404)', async () => {
     expectError(await raw(srv.base, '/api/skills/no-such-skill'), 404, 'SKILL_NOT_FOUND');
     expectError(await raw(srv.base, '/api/skills/..%2F..%2Fetc%2Fpasswd'), 404, 'SKILL_NOT_FOUND');
+    // A typo: the closest served ids, as the CLI's show suggests them.
+    const typo = await raw(srv.base, '/api/skills/pdf-tolkit');
+    expectError(typo, 404, 'SKILL_NOT_FOUND');
+    expect(errorOf(typo).details).toEqual({
+      skill_id: 'pdf-tolkit',
+      did_you_mean: ['pdf-toolkit'],
+    });
   });
 
   it('lists served skills page by page', async () => {
@@ -177,7 +191,14 @@ describe('catalog views', () => {
     const o = (await raw(srv.base, '/api/overview')).json<{
       counts: { total: number; active: number };
       by_scope: { scope: string; active: number }[];
-      never_in_top_five: { count: number };
+      never_in_top_five: {
+        count: number;
+        shown: boolean;
+        searches: number;
+        threshold: number;
+        skill_ids: string[];
+      };
+      telemetry: { searches: number };
       suggested_never_fetched: unknown[];
     }>();
     expect(o.counts.active).toBe(o.by_scope.reduce((s, x) => s + x.active, 0));
@@ -185,6 +206,14 @@ describe('catalog views', () => {
     // The explorer records no suggestions: its own searches leave every skill unsuggested.
     expect(o.never_in_top_five.count).toBe(o.counts.active);
     expect(o.suggested_never_fetched).toEqual([]);
+    // No searches recorded: under the threshold, the list is held back and says how much there is.
+    expect(o.never_in_top_five).toMatchObject({
+      shown: false,
+      searches: 0,
+      threshold: NEVER_IN_TOP_FIVE_MIN_SEARCHES,
+      skill_ids: [],
+    });
+    expect(o.telemetry.searches).toBe(0);
   });
 
   it('lists policies with the catalog policy among them', async () => {
@@ -197,11 +226,24 @@ describe('catalog views', () => {
 
   it('browses and crawls the cascade, and reads the substrate', async () => {
     const tree = (await raw(srv.base, '/api/cascade/tree')).json<{
-      nodes: { node: string; entries: { key: string }[] }[];
-      audit: { nodes: string[] };
+      nodes: { node: string; entries: { key: string; keywords: string[]; target: string }[] }[];
+      problems: unknown[];
+      fingerprint: string;
     }>();
-    expect(tree.nodes.map((n) => n.node)).toEqual(tree.audit.nodes);
     expect(tree.nodes[0]?.node).toBe('.');
+    expect(tree.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    // The full audit: the same nodes, computed once and then kept while the tree is unchanged.
+    const audit = (await raw(srv.base, '/api/cascade/audit')).json<{
+      cached: boolean;
+      fingerprint: string;
+      audit: { nodes: string[]; problems: unknown[] };
+    }>();
+    expect(audit.audit.nodes).toEqual(tree.nodes.map((n) => n.node));
+    expect(audit.fingerprint).toBe(tree.fingerprint);
+    expect(audit.audit.problems.length).toBeGreaterThanOrEqual(tree.problems.length);
+    expect((await raw(srv.base, '/api/cascade/audit')).json<{ cached: boolean }>().cached).toBe(
+      true,
+    );
     const crawl = (await raw(srv.base, '/api/cascade/crawl?need=pdf')).json<{
       outcome: string;
       visited: string[];
@@ -217,6 +259,12 @@ describe('catalog views', () => {
     expect(sub.query).toBe('caching');
     expect(Array.isArray(sub.opened)).toBe(true);
     expectError(await raw(srv.base, '/api/substrate?q=x&type=nope'), 400, 'INVALID_ARGUMENT');
+    // What the substrate holds, before any query: every type, with its index rows.
+    const contents = (await raw(srv.base, '/api/substrate/contents')).json<{
+      types: { type: string; entries: { id: string }[] }[];
+    }>();
+    expect(contents.types.map((t) => t.type)).toEqual([...SUBSTRATE_TYPES]);
+    expect(contents.types.some((t) => t.entries.length > 0)).toBe(true);
   });
 });
 

@@ -34,10 +34,13 @@ afterAll(closeAll);
 function expectError(
   r: Awaited<ReturnType<typeof call>>,
   code: keyof typeof ERROR_CODES,
+  ownHint = false,
 ): Record<string, unknown> {
   const e = toolError(r);
   expect(e.code).toBe(code);
-  expect(e.hint).toBe(ERROR_CODES[code].hint);
+  // A failure narrower than its code carries its own hint (SkilldexError options.hint).
+  if (ownHint) expect(e.hint).not.toBe(ERROR_CODES[code].hint);
+  else expect(e.hint).toBe(ERROR_CODES[code].hint);
   expect(e.message.length).toBeGreaterThan(0);
   return e.details;
 }
@@ -67,13 +70,20 @@ describe.each(transports)('every error code over %s', (_name, connect) => {
   const pinned = (id: string): WireCandidate => first.byId.get(id)!;
 
   it('INVALID_QUERY: a query with no searchable word', async () => {
-    for (const query of ['!!!', '   ', '😀 🎉', 'the of and']) {
+    for (const query of ['!!!', '   ', '😀 🎉']) {
       const details = expectError(
         await call(conn.client, 'skill_search', { query }),
         'INVALID_QUERY',
       );
-      expect(details).toHaveProperty('query');
+      expect(details).toMatchObject({ reason: 'no-words' });
     }
+    // Words that are all stop-words: a hint of their own (add the words the task is about).
+    const details = expectError(
+      await call(conn.client, 'skill_search', { query: 'the of and' }),
+      'INVALID_QUERY',
+      true,
+    );
+    expect(details).toMatchObject({ reason: 'stop-words' });
   });
 
   it('SKILL_NOT_FOUND: an id the generation does not hold', async () => {
@@ -81,7 +91,19 @@ describe.each(transports)('every error code over %s', (_name, connect) => {
       ...pins(pinned('pdf-toolkit')),
       skill_id: 'no-such-skill',
     });
-    expect(expectError(r, 'SKILL_NOT_FOUND')).toEqual({ skill_id: 'no-such-skill' });
+    expect(expectError(r, 'SKILL_NOT_FOUND')).toEqual({
+      skill_id: 'no-such-skill',
+      did_you_mean: [],
+    });
+    // A typo: the closest served ids, as the CLI's show suggests them.
+    const typo = await call(conn.client, 'skill_fetch', {
+      ...pins(pinned('pdf-toolkit')),
+      skill_id: 'pdf-tolkit',
+    });
+    expect(expectError(typo, 'SKILL_NOT_FOUND')).toEqual({
+      skill_id: 'pdf-tolkit',
+      did_you_mean: ['pdf-toolkit'],
+    });
   });
 
   it('REVISION_MISMATCH: the catalog holds another revision', async () => {

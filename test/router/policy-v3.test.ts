@@ -346,8 +346,13 @@ describe('learning from use', () => {
       JSON.stringify({ id: `q${i}`, query: `request number w${i}`, relevant: ['doc-writer'] }),
     );
     lines.push(JSON.stringify({ query: 'x y', skill_id: 'no-such-skill' }));
+    // A typo of a served id: the skipped line says which id was probably meant.
+    lines.push(JSON.stringify({ query: 'x y', skill_id: 'doc-writr' }));
     const r = learnExamples({ catalog, text: lines.join('\n'), file: 'eval.jsonl', now: NOW });
-    expect(r.unknown).toEqual([{ line: MAX_EXAMPLES_PER_SKILL + 6, skill_id: 'no-such-skill' }]);
+    expect(r.unknown).toEqual([
+      { line: MAX_EXAMPLES_PER_SKILL + 6, skill_id: 'no-such-skill', did_you_mean: [] },
+      { line: MAX_EXAMPLES_PER_SKILL + 7, skill_id: 'doc-writr', did_you_mean: ['doc-writer'] },
+    ]);
     expect(r.per_skill['doc-writer']).toBe(MAX_EXAMPLES_PER_SKILL);
     const kept = readUsage(telemetryPathFor(catalog)).examples.map((e) => e.query);
     expect(kept).toHaveLength(MAX_EXAMPLES_PER_SKILL);

@@ -14,13 +14,14 @@ import type {
 } from '../../index.js';
 import { escapeInvisible, sanitizeField } from '../../text/index.js';
 import { isPgLocation } from '../../catalog/location.js';
+import { shellWord } from './shell.js';
 
 /** Human rendering of an index report. */
 export function renderIndex(r: IndexReport, cwd: string): string {
   const rel = (p: string): string =>
     isPgLocation(p) || path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p);
   const lines = [
-    `indexed ${r.enumerated} SKILL.md files into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
+    `indexed ${r.enumerated} SKILL.md file${r.enumerated === 1 ? '' : 's'} into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
     `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
   ];
   if (r.dry_run) lines.push('  dry run: nothing was written');
@@ -129,10 +130,6 @@ function relPath(p: string, cwd: string | undefined): string {
 }
 
 // A skill id as one shell word: quoted when it holds anything but safe characters.
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${escapeInvisible(s).replace(/'/g, `'\\''`)}'`;
-}
-
 function why(c: Candidate): string {
   const e = c.explanation;
   const parts: string[] = [];

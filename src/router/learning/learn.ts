@@ -16,6 +16,7 @@ import {
   listUsage,
   catalogExists,
   openUsageForWrite,
+  servedSkillIds,
   servingRowidOf,
   telemetryPathFor,
   usageCounts,
@@ -23,6 +24,7 @@ import {
   type NewUsageExample,
   type UsageExampleDetail,
 } from '../../catalog/index.js';
+import { suggestSkillIdsIn } from '../served/inspect.js';
 
 /** What an import did. */
 export interface LearnReport {
@@ -32,8 +34,15 @@ export interface LearnReport {
   readonly added: number;
   /** Lines read (blank lines excepted). */
   readonly lines: number;
-  /** Examples skipped because their skill is not served (or is archived), with the line. */
-  readonly unknown: readonly { readonly line: number; readonly skill_id: string }[];
+  /**
+   * Examples skipped because their skill is not served (or is archived), with the line and the
+   * closest served ids ("did you mean", at most 3, maybe none).
+   */
+  readonly unknown: readonly {
+    readonly line: number;
+    readonly skill_id: string;
+    readonly did_you_mean: readonly string[];
+  }[];
   /** Imported examples kept per skill after the import (each at most MAX_EXAMPLES_PER_SKILL). */
   readonly per_skill: Readonly<Record<string, number>>;
 }
@@ -113,15 +122,19 @@ export function learnExamples(options: {
 }): LearnReport {
   const parsed = parseExampleLines(options.text, options.file);
   const reader = openReader(options.catalog);
-  const unknown: { line: number; skill_id: string }[] = [];
+  const unknown: { line: number; skill_id: string; did_you_mean: string[] }[] = [];
   const keep: NewUsageExample[] = [];
   try {
     reader.read(() => {
+      let served: string[] | undefined;
       for (const p of parsed) {
         const r = servingRowidOf(reader, p.example.skill_id);
-        if (!r || r.state === 'archived')
-          unknown.push({ line: p.line, skill_id: p.example.skill_id });
-        else keep.push(p.example);
+        if (r && r.state !== 'archived') keep.push(p.example);
+        else {
+          served ??= servedSkillIds(reader);
+          const near = suggestSkillIdsIn(reader, p.example.skill_id, 3, served);
+          unknown.push({ line: p.line, skill_id: p.example.skill_id, did_you_mean: near });
+        }
       }
     });
   } finally {

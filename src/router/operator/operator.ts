@@ -2,8 +2,14 @@
  * Operator functions (issue #3): index, publish, lifecycle changes, status and generations. Each
  * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (docs/integration.md).
  */
-import { existsSync, statSync } from 'node:fs';
-import { SkilldexError, assertKnownOptions, codedFromForeign, optionKeys } from '../../errors.js';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import {
+  SkilldexError,
+  assertKnownOptions,
+  codedFromForeign,
+  isSkilldexError,
+  optionKeys,
+} from '../../errors.js';
 import {
   PG_POLICIES,
   forgetFileStats,
@@ -36,7 +42,7 @@ import {
   type ProgressFn,
   type PublishResult,
 } from '../../catalog/index.js';
-import type { DiscoverOptions } from '../../skills/index.js';
+import { resolveScopes, scopeOptionsOf, type DiscoverOptions } from '../../skills/index.js';
 import { DEFAULT_POLICY_ID, checkPolicyId } from '../search/policies/index.js';
 
 /** Options shared by operator calls. */
@@ -81,6 +87,7 @@ const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
   'home',
   'project',
   'scopes',
+  'prefer',
   'maxBytes',
   'maxDepth',
   'maxEntries',
@@ -145,6 +152,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
     ...(options.home !== undefined ? { home: options.home } : {}),
     ...(options.project !== undefined ? { project: options.project } : {}),
     ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+    ...(options.prefer !== undefined ? { prefer: options.prefer } : {}),
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
@@ -153,54 +161,91 @@ export function indexCatalog(options: IndexOptions): IndexReport {
       : {}),
   };
   const dryRun = options.dryRun === true;
+  const fresh = !catalogExists(options.catalog);
   // A dry run against a catalog that does not exist yet runs against an empty one in memory.
-  const file = dryRun && !catalogExists(options.catalog) ? ':memory:' : options.catalog;
-  return withCatalog(
-    file,
-    (db) => {
-      const now = options.now ?? (() => new Date());
-      const policy = dryRun
-        ? options.policy !== undefined
-          ? checkPolicyId(options.policy)
-          : (readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID)
-        : choosePolicy(db, options.policy);
-      const guards = {
-        dryRun,
-        ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
-      };
-      // Each revision keeps its body as its policy's index reads it; when that changes (a catalog
-      // moving between bm25f.v3 and v4), every file is read again.
-      const bodyKind = indexKindOf(policy);
-      if (!dryRun && (readMeta(db, 'body_kind') ?? 'v3') !== bodyKind) {
-        forgetFileStats(db);
-        writeMeta(db, 'body_kind', bodyKind);
-      }
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const summary = ingestSkills(db, discover, now, options.onProgress, {
-            ...guards,
-            bodyKind,
-          });
-          // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
-          // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
-          if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
-          const publish =
-            options.publish === false || dryRun ? null : publishWorkingSet(db, policy, now);
-          // Retired and archived skills keep no usage examples (docs/ranking.md §9).
-          if (publish) pruneUsageOf(options.catalog, db);
-          return { catalog: options.catalog, ...summary, publish, dry_run: dryRun };
-        } catch (err) {
-          // Another writer committed while this run read the files: read them again.
-          const stale =
-            err instanceof SkilldexError &&
-            err.code === 'CATALOG_BUSY' &&
-            err.details['reason'] === 'changed';
-          if (!stale || attempt >= MAX_INDEX_ATTEMPTS) throw err;
+  const file = dryRun && fresh ? ':memory:' : options.catalog;
+  return removingRefusedCatalog(fresh && !dryRun, options.catalog, () =>
+    withCatalog(
+      file,
+      (db) => {
+        const now = options.now ?? (() => new Date());
+        const policy = dryRun
+          ? options.policy !== undefined
+            ? checkPolicyId(options.policy)
+            : (readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID)
+          : choosePolicy(db, options.policy);
+        const guards = {
+          dryRun,
+          ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
+        };
+        // Each revision keeps its body as its policy's index reads it; when that changes (a
+        // catalog moving between bm25f.v3 and v4), every file is read again.
+        const bodyKind = indexKindOf(policy);
+        if (!dryRun && (readMeta(db, 'body_kind') ?? 'v3') !== bodyKind) {
+          forgetFileStats(db);
+          writeMeta(db, 'body_kind', bodyKind);
         }
-      }
-    },
-    true,
+        for (let attempt = 1; ; attempt++) {
+          try {
+            const summary = ingestSkills(db, discover, now, options.onProgress, {
+              ...guards,
+              bodyKind,
+            });
+            if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
+            // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
+            // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
+            if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
+            const publish =
+              options.publish === false || dryRun ? null : publishWorkingSet(db, policy, now);
+            // Retired and archived skills keep no usage examples (docs/ranking.md §9).
+            if (publish) pruneUsageOf(options.catalog, db);
+            return { catalog: options.catalog, ...summary, publish, dry_run: dryRun };
+          } catch (err) {
+            // Another writer committed while this run read the files: read them again.
+            const stale =
+              err instanceof SkilldexError &&
+              err.code === 'CATALOG_BUSY' &&
+              err.details['reason'] === 'changed';
+            if (!stale || attempt >= MAX_INDEX_ATTEMPTS) throw err;
+          }
+        }
+      },
+      true,
+    ),
   );
+}
+
+/**
+ * NO_SKILLS_FOUND when an ingest left the working set without a skill and nothing was ever
+ * published: an empty first generation would make every search answer "no candidates" with no
+ * word on why. The details name the scopes read (and whether each exists) for the message to show.
+ */
+function refuseEmptyFirst(db: Db, summary: IngestSummary, discover: DiscoverOptions): void {
+  if (summary.added.length + summary.changed.length + summary.unchanged > 0) return;
+  if (publishedPolicy(db) !== undefined) return;
+  const scopes = resolveScopes(scopeOptionsOf(discover)).scopes;
+  const listed = scopes.map((s) => `${s.path}${s.exists ? '' : ' (not found)'}`);
+  throw new SkilldexError(
+    'NO_SKILLS_FOUND',
+    `found no skill (no readable SKILL.md) in ${scopes.length === 0 ? 'any scope' : listed.join(', ')}; nothing was published`,
+    {
+      scopes: scopes.map((s) => ({ kind: s.kind, path: s.path, exists: s.exists })),
+      enumerated: summary.enumerated,
+      skipped: summary.skipped.length,
+    },
+  );
+}
+
+// Runs an index; when it refuses with NO_SKILLS_FOUND a catalog file this run created is removed
+// again (a SQLite file and its -wal/-shm), so the refusal leaves nothing behind.
+function removingRefusedCatalog<T>(created: boolean, catalog: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (created && isSkilldexError(err) && err.code === 'NO_SKILLS_FOUND' && !isPgLocation(catalog))
+      for (const f of [catalog, `${catalog}-wal`, `${catalog}-shm`]) rmSync(f, { force: true });
+    throw err;
+  }
 }
 
 /** The meta key under which a catalog remembers the scopes it was last indexed from. */
@@ -211,13 +256,17 @@ export interface RememberedScopes {
   readonly scopes?: readonly string[];
   readonly home?: string;
   readonly project?: string;
+  /** The `prefer` folders of that index (which file wins an id collision). */
+  readonly prefer?: readonly string[];
 }
 
 function scopeMemory(o: DiscoverOptions): RememberedScopes {
-  if (o.scopes !== undefined) return { scopes: [...o.scopes] };
+  const prefer = o.prefer !== undefined && o.prefer.length > 0 ? { prefer: [...o.prefer] } : {};
+  if (o.scopes !== undefined) return { scopes: [...o.scopes], ...prefer };
   return {
     ...(o.home !== undefined ? { home: o.home } : {}),
     ...(o.project !== undefined ? { project: o.project } : {}),
+    ...prefer,
   };
 }
 
@@ -252,6 +301,7 @@ export function readCatalogScopes(catalog: string): RememberedScopes | undefined
     const o = v as Record<string, unknown>;
     if (
       (o['scopes'] !== undefined && !strings(o['scopes'])) ||
+      (o['prefer'] !== undefined && !strings(o['prefer'])) ||
       (o['home'] !== undefined && typeof o['home'] !== 'string') ||
       (o['project'] !== undefined && typeof o['project'] !== 'string')
     ) {

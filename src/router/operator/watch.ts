@@ -43,6 +43,7 @@ const WATCH_OPTION_KEYS = optionKeys<WatchOptions>()(
   'home',
   'project',
   'scopes',
+  'prefer',
   'maxBytes',
   'maxDepth',
   'maxEntries',

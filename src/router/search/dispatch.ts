@@ -88,6 +88,7 @@ export function searchCatalog(
   // The postings a BM25F search will need, read with the generation (one round trip fewer on PostgreSQL).
   const prefetch = cache.bm25f.firstRead(request.query);
   return reader.readChecked((generation, first) => {
+    refuseEmpty(reader, generation);
     const policy = policyById(request.policy ?? generation.policy);
     const result =
       policy.kind === 'bm25f'
@@ -133,6 +134,7 @@ export function bruteForceSearch(
   const includeDeprecated = request.include_deprecated === true;
   const history = options.history ?? NO_HISTORY;
   return reader.read((generation) => {
+    refuseEmpty(reader, generation);
     const policy = policyById(request.policy ?? generation.policy);
     const result =
       policy.kind === 'bm25f'
@@ -169,4 +171,17 @@ function usageOf(source: UsageSource | undefined, generation: PublishedGeneratio
 // A request as the policy's index reads it.
 function analyzeFor(policy: Bm25fPolicy, query: unknown) {
   return policy.index === 'v4' ? analyzeQueryV4(query) : analyzeQuery(query);
+}
+
+/**
+ * CATALOG_EMPTY when the published generation holds no skill (an index of empty scopes published
+ * with --allow-shrink, or by an older skilldex): "no candidates" would not say why.
+ */
+function refuseEmpty(reader: CatalogReader, gen: PublishedGeneration): void {
+  if (gen.counts.total > 0) return;
+  throw new SkilldexError(
+    'CATALOG_EMPTY',
+    `${reader.file} publishes generation ${gen.seq}, which holds no skill`,
+    { catalog: reader.file, seq: gen.seq },
+  );
 }

@@ -18,7 +18,7 @@ import {
 } from '../../text/index.js';
 import type { DroppedToken } from './policies/bm25f-v3.js';
 import { REQUEST_FILLER, SHARED } from './policies/shared.js';
-import { MAX_QUERY_CHARS } from './query.js';
+import { MAX_QUERY_CHARS, noSearchableWord } from './query.js';
 
 /** A query as a BM25F policy scores it. */
 export interface AnalyzedQuery {
@@ -91,20 +91,12 @@ function scoringWords(
   return { tokens, terms, dropped };
 }
 
-function noWordLeft(query: string): SkilldexError {
-  return new SkilldexError(
-    'INVALID_QUERY',
-    `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`,
-    { query: query.slice(0, 200) },
-  );
-}
-
 /** Analyses a query for v3: identifier-split words, each scoring word as its Porter stem. */
 export function analyzeQuery(query: unknown): AnalyzedQuery {
   const text = checkQuery(query);
   const words = [...new Set(identifierTokens(text))];
   const { tokens, terms, dropped } = scoringWords(words, (w) => [stem(w)], false);
-  if (terms.length === 0) throw noWordLeft(text);
+  if (terms.length === 0) throw noSearchableWord(text);
   return { tokens, terms, dropped, sequence: terms, excluded: NO_EXCLUSION };
 }
 
@@ -151,7 +143,7 @@ export function analyzeQueryV4(query: unknown): AnalyzedQuery {
   const text = checkQuery(query);
   const split = splitQueryNegation(text);
   const { tokens, terms, dropped } = scoringWords(wordsV4(split.wanted), termsV4, true);
-  if (terms.length === 0) throw noWordLeft(text);
+  if (terms.length === 0) throw noSearchableWord(text);
   const excludedTokens: string[] = [];
   const excludedTerms: string[] = [];
   if (split.excluded !== '') {

@@ -33,14 +33,27 @@ export function queryTokens(query: unknown): string[] {
   const signal = content.filter((t) => !isQueryNoise(t));
   // A query made only of filler or numbers still searches for what it has.
   const tokens = (signal.length > 0 ? signal : content).slice(0, SHARED.MAX_QUERY_TOKENS);
-  if (tokens.length === 0) {
-    throw new SkilldexError(
-      'INVALID_QUERY',
-      `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (letters or digits other than stop-words)`,
-      { query: query.slice(0, 200) },
-    );
-  }
+  if (tokens.length === 0) throw noSearchableWord(query);
   return tokens;
+}
+
+/**
+ * INVALID_QUERY for a query with no word left to search for, with a hint for its case:
+ * `details.reason` is `stop-words` when it has letters or digits that are all stop-words ("the a
+ * of"), else `no-words` (empty, punctuation or emoji only).
+ */
+export function noSearchableWord(query: string): SkilldexError {
+  const stopWords = /[\p{L}\p{N}]/u.test(query);
+  return new SkilldexError(
+    'INVALID_QUERY',
+    stopWords
+      ? `query ${JSON.stringify(query.slice(0, 80))} has only stop-words (words like the, a, of that say nothing about a task)`
+      : `query ${JSON.stringify(query.slice(0, 80))} has no searchable word (no letter or digit)`,
+    { query: query.slice(0, 200), reason: stopWords ? 'stop-words' : 'no-words' },
+    stopWords
+      ? { hint: 'add the words that say what the task is about, e.g. "extract tables from a pdf"' }
+      : {},
+  );
 }
 
 /** Quotes one term for FTS5: a double-quoted string with inner quotes doubled. */

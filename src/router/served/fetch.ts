@@ -6,7 +6,8 @@
  */
 import { SkilldexError } from '../../errors.js';
 import { DEFAULT_MAX_SKILL_BYTES, readTextCapped, realpathOrUndefined } from '../../fsx/index.js';
-import { fetchRowOf, type CatalogReader } from '../../catalog/index.js';
+import { fetchRowOf, servedSkillIds, type CatalogReader } from '../../catalog/index.js';
+import { suggestSkillIdsIn } from './inspect.js';
 
 /** A skill_fetch request: all four fields required. */
 export interface FetchRequest {
@@ -45,8 +46,12 @@ export function checkFetchRequest(req: Partial<Record<keyof FetchRequest, unknow
       throw new SkilldexError(
         'INVALID_ARGUMENT',
         `skill_fetch needs ${k} (a string): fetch with every identity field from skill_search`,
+        { field: k },
         {
-          field: k,
+          hint:
+            k === 'context'
+              ? 'pass context: one line on the task the skill is fetched for (an empty string is allowed)'
+              : 'pass skill_id, expected_revision (its revision_id) and catalog_generation from one skill_search candidate, and context',
         },
       );
     }
@@ -79,12 +84,11 @@ export function fetchSkill(reader: CatalogReader, request: FetchRequest): FetchR
     }
     const row = fetchRowOf(reader, req.skill_id);
     if (!row) {
+      const near = suggestSkillIdsIn(reader, req.skill_id, 3, servedSkillIds(reader));
       throw new SkilldexError(
         'SKILL_NOT_FOUND',
-        `no skill ${JSON.stringify(req.skill_id)} in generation ${gen.catalog_generation}`,
-        {
-          skill_id: req.skill_id,
-        },
+        `no skill ${JSON.stringify(req.skill_id)} in generation ${gen.catalog_generation}${near.length > 0 ? `; did you mean ${near.join(', ')}?` : ''}`,
+        { skill_id: req.skill_id, did_you_mean: near },
       );
     }
     if (row.state === 'archived') {

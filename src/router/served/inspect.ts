@@ -108,7 +108,7 @@ function describeIn(reader: CatalogReader, skillId: string, recent: number): Ski
   return reader.read((gen) => {
     const skill = workingSkillOf(reader, skillId);
     if (!skill) {
-      const suggestions = suggestIn(reader, skillId, 3);
+      const suggestions = suggestSkillIdsIn(reader, skillId, 3);
       throw new SkilldexError(
         'SKILL_NOT_FOUND',
         `no skill ${JSON.stringify(skillId)} in ${reader.file}${suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : ''}`,
@@ -138,12 +138,23 @@ function describeIn(reader: CatalogReader, skillId: string, recent: number): Ski
  * the id's length), nearest first, then by id; at most `max`.
  */
 export function suggestSkillIds(catalog: string, id: string, max = 3): string[] {
-  return withReader(catalog, (reader) => reader.read(() => suggestIn(reader, id, max)));
+  return withReader(catalog, (reader) => reader.read(() => suggestSkillIdsIn(reader, id, max)));
 }
 
-function suggestIn(reader: CatalogReader, id: string, max: number): string[] {
+/**
+ * As `suggestSkillIds`, inside a read of `reader` already open, among `pool` (default: every id
+ * the catalog has seen; the consumer faces pass the ids served, so a suggestion can be fetched).
+ * The one "did you mean" of skilldex: `show`, skill_fetch's SKILL_NOT_FOUND, the explorer's skill
+ * page and `learn`'s skipped lines all use it.
+ */
+export function suggestSkillIdsIn(
+  reader: CatalogReader,
+  id: string,
+  max = 3,
+  pool: readonly string[] = knownSkillIds(reader),
+): string[] {
   const k = Math.min(SUGGESTION_MAX_DISTANCE, Math.max(1, Math.floor(id.length / 2)));
-  const ids = knownSkillIds(reader);
+  const ids = pool;
   return ids
     .map((s) => ({ s, d: boundedEditDistance(id.toLowerCase(), s.toLowerCase(), k) }))
     .filter((x) => x.d <= k)

@@ -14,11 +14,13 @@ import {
   servedFilesOf,
   servedPage,
   servedRowOf,
+  servedSkillIds,
   type CatalogReader,
   type ServedRow,
   type SkillFile,
   type SkillFiles,
 } from '../../catalog/index.js';
+import { suggestSkillIdsIn } from './inspect.js';
 import type { SkillState } from '../search/policies/types.js';
 import { readRecordedFile, recordedFile } from './skill-files.js';
 
@@ -201,10 +203,14 @@ function lookup(reader: CatalogReader, skillId: string): ServedSkill {
 
 function lookupRow(reader: CatalogReader, skillId: string): ServedRow {
   const row = servedRowOf(reader, skillId);
-  if (!row)
-    throw new SkilldexError('SKILL_NOT_FOUND', `no skill ${JSON.stringify(skillId)} is served`, {
-      skill_id: skillId,
-    });
+  if (!row) {
+    const near = suggestSkillIdsIn(reader, skillId, 3, servedSkillIds(reader));
+    throw new SkilldexError(
+      'SKILL_NOT_FOUND',
+      `no skill ${JSON.stringify(skillId)} is served${near.length > 0 ? `; did you mean ${near.join(', ')}?` : ''}`,
+      { skill_id: skillId, did_you_mean: near },
+    );
+  }
   if (row.state === 'archived')
     throw new SkilldexError('SKILL_ARCHIVED', `skill ${skillId} is archived`, {
       skill_id: skillId,

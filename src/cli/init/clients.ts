@@ -1,0 +1,95 @@
+/**
+ * The agent clients `skilldex init` sets up (issue 12, docs/init.md): where each loads personal
+ * skills from, which folders it lists natively, and where its MCP configuration lives; and the
+ * check that two clients reading one skills folder would list the router skill twice (issue 27).
+ * Paths only: reads nothing but whether a router skill stands in a folder.
+ */
+import path from 'node:path';
+import { exists } from './files.js';
+
+/** The clients `init` knows how to configure. */
+export const CLIENTS = ['claude-code', 'cursor', 'codex', 'generic'] as const;
+/** One of CLIENTS. */
+export type Client = (typeof CLIENTS)[number];
+
+/** The folder name of the router skill in a client's skills folder. */
+export const ROUTER_FOLDER = 'skill-router';
+
+/** A client's folders and files. */
+export interface ClientPaths {
+  /** Where init installs the router skill (undefined: the client has no personal skills folder). */
+  readonly skills?: string;
+  /** Every folder the client lists skills from by itself. */
+  readonly native: readonly string[];
+  /** The MCP configuration file init merges into (undefined: printed instead). */
+  readonly mcp?: string;
+}
+
+/** Where `client` loads skills from and keeps its MCP configuration, for `home`. */
+export function clientPaths(
+  client: Client,
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+): ClientPaths {
+  const codexHome = env['CODEX_HOME'] || path.join(home, '.codex');
+  switch (client) {
+    case 'claude-code':
+      return {
+        skills: path.join(home, '.claude', 'skills'),
+        native: [path.join(home, '.claude', 'skills'), path.join(home, '.agents', 'skills')],
+      };
+    case 'cursor':
+      // Cursor also reads the Claude and Codex personal folders for compatibility.
+      return {
+        skills: path.join(home, '.cursor', 'skills'),
+        native: [
+          path.join(home, '.cursor', 'skills'),
+          path.join(home, '.claude', 'skills'),
+          path.join(codexHome, 'skills'),
+        ],
+        mcp: path.join(home, '.cursor', 'mcp.json'),
+      };
+    case 'codex':
+      return {
+        skills: path.join(codexHome, 'skills'),
+        native: [path.join(codexHome, 'skills'), path.join(home, '.agents', 'skills')],
+        mcp: path.join(codexHome, 'config.toml'),
+      };
+    case 'generic':
+      return { native: [] };
+  }
+}
+
+/**
+ * Warnings for a router skill installed for `client` that some client would list twice: `client`
+ * itself, when another of its native folders holds a router skill already (installed for another
+ * client), and every other client that reads `client`'s skills folder and has its own copy.
+ */
+export function routerListedTwice(
+  client: Client,
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const mine = clientPaths(client, home, env).skills;
+  if (mine === undefined) return [];
+  const ownerOf = (dir: string): Client | undefined =>
+    CLIENTS.find((c) => clientPaths(c, home, env).skills === dir);
+  const hasRouter = (dir: string): boolean => exists(path.join(dir, ROUTER_FOLDER, 'SKILL.md'));
+  const out: string[] = [];
+  for (const dir of clientPaths(client, home, env).native) {
+    if (dir === mine || !hasRouter(dir)) continue;
+    const owner = ownerOf(dir);
+    out.push(
+      `${client} also lists the skills of ${dir}, which holds a ${ROUTER_FOLDER} already${owner ? ` (installed for ${owner})` : ''}: ${client} will list the router skill twice. Keep one copy: remove ${path.join(mine, ROUTER_FOLDER)}, and ${client} loads the router from ${dir}.`,
+    );
+  }
+  for (const other of CLIENTS) {
+    const p = clientPaths(other, home, env);
+    if (other === client || p.skills === undefined || p.skills === mine) continue;
+    if (!p.native.includes(mine) || !hasRouter(p.skills)) continue;
+    out.push(
+      `${other} lists the skills of ${mine} too and has its own ${ROUTER_FOLDER} in ${p.skills}: ${other} will list the router skill twice. Keep one copy: remove ${path.join(p.skills, ROUTER_FOLDER)}, and ${other} loads the router from ${mine}.`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,274 @@
+/**
+ * The file steps of `skilldex init` (issues 12, 25, 27, 23; docs/init.md): the user config, the
+ * router skill and the client's MCP configuration. Each is planned first — what it would do to
+ * which file, computed from the file as it is — and applied later, returning the records of what
+ * it changed for `init --undo` (record.ts). A step that edits a file reads it once, makes its
+ * edits in memory (edits.ts: every other byte kept, the result parsed again) and writes it once,
+ * atomically, with the file's own permission bits. A later step (a hook in settings.json) is one
+ * more `planEdits` call returning a PlannedStep.
+ */
+import path from 'node:path';
+import { SkilldexError } from '../../errors.js';
+import { readConfigFile, renderConfig, type ConfigFile } from '../config.js';
+import { shellWord } from '../render/shell.js';
+import type { Client } from './clients.js';
+import { jsonSetMember, tomlAddEntries, type Edit, type EditAction } from './edits.js';
+import { readClientFile, textDigest, writeClientFile, type ReadFile } from './files.js';
+import type { RecordStep, UndoRecord } from './record.js';
+
+/** One step of the plan, as the report shows it. */
+export interface InitStep {
+  readonly step: 'config' | 'library' | 'move' | 'index' | 'router-skill' | 'mcp' | 'hook';
+  /**
+   * What happens: `create`, `merge` (into a file of the user's, every other byte kept), `replace`
+   * (only with --force), `unchanged`, `print` (for the user to run or paste), `run`, `skip`.
+   */
+  readonly action: EditAction | 'print' | 'run' | 'skip';
+  /** The file or folder the step writes (or the command it prints). */
+  readonly target: string;
+  readonly detail: string;
+}
+
+/** A planned step and, when it changes something, how to apply it. */
+export interface PlannedStep {
+  readonly step: InitStep;
+  /** Notes for the user (commands to run, snippets to paste). */
+  readonly notes?: readonly string[];
+  /** Makes the change; returns the records of what it added, for `init --undo`. */
+  readonly apply?: () => readonly UndoRecord[];
+  /** The step as it turned out once applied (default: as planned). */
+  readonly result?: () => InitStep;
+}
+
+/** What every step needs to know about the run. */
+export interface StepContext {
+  readonly client: Client;
+  /** --force: replace a differing file or entry of the user's (keeping a backup). */
+  readonly force: boolean;
+  /** Folder for copies of files replaced with --force. */
+  readonly backups: string;
+}
+
+/** The first line of a user config init creates. */
+export const CONFIG_HEADER =
+  '# skilldex configuration, written by skilldex init (see skilldex config --help;\n# skilldex init --undo removes what init added).\n';
+
+type AnyEdit = Edit<Omit<UndoRecord, 'client' | 'step' | 'file' | 'shared'>>;
+
+/**
+ * A step of edits to one file: `edits` run in order over its text (undefined: no file yet), the
+ * result written once. The action is the strongest of the edits'.
+ */
+export function planEdits(
+  sc: StepContext,
+  step: RecordStep & InitStep['step'],
+  file: string,
+  detail: string,
+  edits: readonly ((text: string | undefined) => AnyEdit)[],
+  shared = false,
+): PlannedStep {
+  const read = readClientFile(file);
+  let text = read?.text;
+  const done: AnyEdit[] = [];
+  for (const edit of edits) {
+    const e = edit(text);
+    done.push(e);
+    text = e.text;
+  }
+  const changed = done.filter((e) => e.record !== undefined);
+  const action: EditAction =
+    changed.length === 0
+      ? 'unchanged'
+      : read === undefined
+        ? 'create'
+        : changed.some((e) => e.action === 'replace')
+          ? 'replace'
+          : 'merge';
+  return {
+    step: { step, action, target: file, detail },
+    ...(changed.length > 0
+      ? {
+          apply: () => {
+            writeClientFile(file, text!, read?.mode ?? 0o644);
+            return changed.map(
+              (e) =>
+                ({
+                  ...e.record!,
+                  client: sc.client,
+                  step,
+                  file,
+                  ...(shared ? { shared } : {}),
+                }) as UndoRecord,
+            );
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * A step writing a whole file init owns (the router skill): `create` when absent, `unchanged` when
+ * equal, else FILE_EXISTS, or with --force `replace` (a copy of the old file kept for undo).
+ */
+export function planWholeFile(
+  sc: StepContext,
+  step: RecordStep & InitStep['step'],
+  file: string,
+  text: string,
+  detail: string,
+  shared = false,
+): PlannedStep {
+  const read = readClientFile(file);
+  if (read !== undefined && read.text === text)
+    return { step: { step, action: 'unchanged', target: file, detail } };
+  if (read !== undefined && !sc.force)
+    throw new SkilldexError(
+      'FILE_EXISTS',
+      `${file} exists and differs from what init would write`,
+      {
+        file,
+      },
+    );
+  return {
+    step: { step, action: read === undefined ? 'create' : 'replace', target: file, detail },
+    apply: () => {
+      const backup = read === undefined ? null : keepBackup(sc, file, read);
+      writeClientFile(file, text, read?.mode ?? 0o644);
+      return [
+        {
+          kind: 'file',
+          client: sc.client,
+          step,
+          file,
+          sha256: textDigest(text),
+          backup,
+          ...(shared ? { shared } : {}),
+        },
+      ];
+    },
+  };
+}
+
+/**
+ * The user config step: `catalog` and `library.scopes` set in the user's config file (never a
+ * project's), added as lines when missing and every other line kept; a file that already says so
+ * is `unchanged`; one that says otherwise is FILE_EXISTS, or replaced with --force.
+ */
+export function planConfig(
+  sc: StepContext,
+  file: string,
+  current: ConfigFile | undefined,
+  catalog: string,
+  library: string,
+): PlannedStep {
+  const detail = `catalog = ${catalog}, library.scopes = [${library}]`;
+  const catalogSet = current?.catalog !== undefined;
+  const scopes = current?.library?.scopes;
+  const differs =
+    (catalogSet && current.catalog !== catalog) ||
+    (scopes !== undefined && JSON.stringify(scopes) !== JSON.stringify([library]));
+  if (differs) {
+    if (!sc.force)
+      throw new SkilldexError(
+        'FILE_EXISTS',
+        `${file} sets ${catalogSet && current.catalog !== catalog ? `catalog = ${current.catalog}` : `library.scopes = ${JSON.stringify(scopes)}`}, not what init would write (${detail})`,
+        { file },
+      );
+    const wanted: ConfigFile = {
+      ...(current ?? {}),
+      catalog,
+      library: { ...(current?.library ?? {}), scopes: [library] },
+    };
+    return planWholeFile(sc, 'config', file, renderConfig(wanted), detail, true);
+  }
+  const json = file.endsWith('.json');
+  const edits: ((text: string | undefined) => AnyEdit)[] = [];
+  if (!catalogSet)
+    edits.push((t) =>
+      json
+        ? jsonSetMember(file, t, ['catalog'], catalog, false)
+        : tomlAddEntries(file, t, [], { catalog }, CONFIG_HEADER),
+    );
+  if (scopes === undefined)
+    edits.push((t) =>
+      json
+        ? jsonSetMember(file, t, ['library', 'scopes'], [library], false)
+        : tomlAddEntries(file, t, ['library'], { scopes: [library] }, CONFIG_HEADER),
+    );
+  return planEdits(sc, 'config', file, detail, edits, true);
+}
+
+/** The stdio server entry init registers: this Node, this checkout's bin, the catalog. */
+export interface ServerEntry {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * The MCP step: merged into Cursor's mcp.json (`mcpServers.skilldex`, every other byte kept) or
+ * Codex's config.toml (`[mcp_servers.skilldex]` appended); printed for Claude Code (`claude mcp
+ * add`) and generic clients.
+ */
+export function planMcp(
+  sc: StepContext,
+  file: string | undefined,
+  server: ServerEntry,
+): PlannedStep {
+  const snippet = JSON.stringify({ mcpServers: { skilldex: server } }, null, 2);
+  if (sc.client === 'claude-code') {
+    const cmd = `claude mcp add --scope user skilldex -- ${[server.command, ...server.args].map(shellWord).join(' ')}`;
+    return {
+      step: {
+        step: 'mcp',
+        action: 'print',
+        target: cmd,
+        detail: 'register the MCP server with Claude Code',
+      },
+      notes: [
+        `Register the MCP server with Claude Code (user scope):\n  ${cmd}\nor, for one project, put this in its .mcp.json:\n${snippet}`,
+      ],
+    };
+  }
+  if (file === undefined)
+    return {
+      step: {
+        step: 'mcp',
+        action: 'print',
+        target: 'mcpServers',
+        detail: 'add this server to your client',
+      },
+      notes: [`Add this server to your MCP client's configuration:\n${snippet}`],
+    };
+  if (sc.client === 'cursor')
+    return planEdits(sc, 'mcp', file, 'mcpServers.skilldex (every other byte of the file kept)', [
+      (t) => jsonSetMember(file, t, ['mcpServers', 'skilldex'], server, sc.force),
+    ]);
+  return planEdits(
+    sc,
+    'mcp',
+    file,
+    '[mcp_servers.skilldex] appended; the rest of the file is kept byte for byte',
+    [
+      (t) =>
+        tomlAddEntries(file, t, ['mcp_servers', 'skilldex'], {
+          command: server.command,
+          args: server.args,
+        }),
+    ],
+  );
+}
+
+// Keeps a copy of a file init is about to replace, named by its digest; returns its path.
+function keepBackup(sc: StepContext, file: string, read: ReadFile): string {
+  const backup = path.join(
+    sc.backups,
+    `${path.basename(file)}.${textDigest(read.text).slice(0, 16)}.bak`,
+  );
+  writeClientFile(backup, read.text, 0o600);
+  return backup;
+}
+
+/** Checks a config file before init adds to it: its parsed settings, or undefined when absent. */
+export function currentConfig(file: string, home: string): ConfigFile | undefined {
+  return readClientFile(file) === undefined ? undefined : readConfigFile(file, home);
+}
