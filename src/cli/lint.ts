@@ -21,6 +21,7 @@ interface LintFlags extends ScopeFlags {
   failOn?: string;
   fixSuggestions?: boolean;
   quiet?: boolean;
+  only?: string[];
 }
 
 /** Registers `lint`. */
@@ -38,7 +39,9 @@ export function registerLint(program: Command, ctx: CliContext): void {
           'Also truncated and weak descriptions, near-duplicate descriptions, spec\n' +
           'warnings with the field named, shadowed and duplicate files, hidden text,\n' +
           'instruction-like descriptions and (with a catalog that has telemetry) skills\n' +
-          'never fetched. Without --catalog a temporary catalog is built with the\n' +
+          'never fetched, and the security group (remote code piped to a shell,\n' +
+          'credential reads, encoded payloads, paste-site and raw-IP URLs, wide\n' +
+          'allowed-tools, hooks that run commands). Without --catalog a temporary catalog is built with the\n' +
           'default policy and removed afterwards. Never edits a file.\n' +
           'Codes, rules and thresholds: docs/lint.md.',
       ),
@@ -58,11 +61,17 @@ export function registerLint(program: Command, ctx: CliContext): void {
       '--fix-suggestions',
       'print how to fix each finding; for confusable pairs, the words that separate them',
     )
+    .option(
+      '--only <codes>',
+      'report only these codes or groups, comma-separated (repeatable); e.g. security (docs/lint.md "Security")',
+      (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x.trim() !== '')],
+    )
     .option('--quiet', 'text: print only the counts; no progress bar')
     .addHelpText(
       'after',
       '\nExamples:\n  skilldex lint --scope examples/skills\n  skilldex lint --scope skills --fail-on warning --fix-suggestions\n' +
         '  skilldex lint --catalog .skilldex/catalog.sqlite --scope skills --json\n  skilldex lint --scope skills --format sarif > lint.sarif\n' +
+        '  skilldex lint --scope third-party/skills --only security   # no catalog is built\n' +
         '\nExit codes: 0 no finding at or above --fail-on, 1 such findings (or no skill found), 2 refused (bad arguments).',
     )
     .action(
@@ -103,6 +112,7 @@ export function registerLint(program: Command, ctx: CliContext): void {
             ...(o.catalog !== undefined
               ? { catalog: ctx.settings({ catalog: o.catalog }).catalog.value }
               : {}),
+            ...(o.only !== undefined ? { only: o.only } : {}),
             ...(showProgress
               ? {
                   onProgress: (stage, done, total) =>

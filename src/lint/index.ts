@@ -32,4 +32,21 @@ export {
 } from './skill.js';
 export { jaccard, similarPairs, type SimilarPair } from './near-duplicates.js';
 export { frontmatterLines } from './lines.js';
-export { renderSarif, SARIF_SCHEMA, type SarifLog } from './sarif.js';
+export {
+  renderSarif,
+  sarifLogOf,
+  SARIF_SCHEMA,
+  type SarifFinding,
+  type SarifLog,
+} from './sarif.js';
+export {
+  SECURITY_CODES,
+  TRUSTED_SCOPES,
+  allowedToolsOf,
+  checkSecurity,
+  commandHooks,
+  isWideTool,
+  type SecuritySkill,
+  type SecurityText,
+} from './security.js';
+export { LINT_GROUPS, RANKING_CODES, selectCodes } from './only.js';

@@ -22,7 +22,10 @@ import {
   type LintReport,
   type LintThresholds,
 } from './codes.js';
-import { lintSkills } from './lint-skills.js';
+import { countFindings, lintSkills } from './lint-skills.js';
+import { RANKING_CODES, selectCodes } from './only.js';
+import { SECURITY_CODES } from './security.js';
+import { securityFindings } from './security-inputs.js';
 import type { RankFn } from './ranking.js';
 import type { LintSkill } from './skill.js';
 
@@ -39,6 +42,11 @@ export interface LintOptions extends DiscoverOptions {
   readonly tmpDir?: string;
   /** Progress of the long stages: indexing the temporary catalog, then ranking self-queries. */
   readonly onProgress?: (stage: 'index' | 'rank', done: number, total: number) => void;
+  /**
+   * Report only these codes (codes or group names such as `security`, only.ts). Checks no selected
+   * code needs are not run: without a ranking code no catalog is built or read.
+   */
+  readonly only?: readonly string[];
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([
@@ -52,6 +60,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'thresholds',
   'tmpDir',
   'onProgress',
+  'only',
 ]);
 
 /** Lints the skills of the given scopes; see the module header. Unknown option keys are refused. */
@@ -65,14 +74,26 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
       );
   }
   const thresholds = resolveThresholds(options.thresholds);
+  const codes = selectCodes(options.only);
+  const wants = (list: readonly string[]): boolean =>
+    codes === undefined || list.some((c) => codes.has(c as never));
   const scan = discoverSkills(discoverOptionsOf(options));
   const skills = scan.skills.map(toLintSkill);
+  // The security group reads bodies and supporting files (security-inputs.ts).
+  const security = wants(SECURITY_CODES)
+    ? securityFindings(
+        scan.skills,
+        skills.map((s) => s.text),
+      )
+    : [];
+  const ranking = wants(RANKING_CODES);
   const temp =
-    options.catalog === undefined
+    options.catalog === undefined && ranking
       ? mkdtempSync(path.join(options.tmpDir ?? tmpdir(), 'skilldex-lint-'))
       : undefined;
   try {
-    const catalog = options.catalog ?? path.join(temp!, 'catalog.sqlite');
+    const catalog =
+      options.catalog ?? (temp !== undefined ? path.join(temp, 'catalog.sqlite') : '');
     if (options.catalog !== undefined && !existsSync(catalog)) {
       throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
     }
@@ -87,22 +108,23 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
       });
     }
     const ranked =
-      skills.length > 0
+      skills.length > 0 && ranking
         ? rankAgainst(catalog, skills)
         : { skills, extra: [], rank: undefined, policy: () => null, close: () => {} };
-    const telemetryFile = options.catalog !== undefined ? telemetryPathFor(catalog) : undefined;
+    const telemetryFile =
+      options.catalog !== undefined && ranking ? telemetryPathFor(catalog) : undefined;
     const telemetry =
       telemetryFile !== undefined && existsSync(telemetryFile)
         ? new TelemetryStore(telemetryFile, () => new Date(0))
         : undefined;
     try {
-      const { findings, counts } = lintSkills(
+      const all = lintSkills(
         {
           skills: ranked.skills,
           scan,
           ...(ranked.rank ? { rank: ranked.rank } : {}),
           ...(telemetry ? { history: (id: string) => telemetry.history(id) } : {}),
-          extra: ranked.extra,
+          extra: [...ranked.extra, ...security],
           textOf: (p: string) => {
             const file = readTextCapped(p, {
               ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
@@ -115,6 +137,9 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
         },
         thresholds,
       );
+      const findings =
+        codes === undefined ? all.findings : all.findings.filter((f) => codes.has(f.code));
+      const counts = codes === undefined ? all.counts : countFindings(findings);
       return {
         skills: skills.length,
         catalog: options.catalog ?? null,

@@ -68,18 +68,8 @@ export function renderSarif(
     shortDescription: { text: LINT_CODES[code].rule },
     defaultConfiguration: { level: LINT_CODES[code].severity },
   }));
-  const location = (file: string, line: number): SarifLocation => {
-    const rel = path.relative(options.baseDir, file);
-    const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-    return {
-      physicalLocation: {
-        artifactLocation: inside
-          ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
-          : { uri: pathToFileURL(file).href },
-        region: { startLine: Math.max(1, line) },
-      },
-    };
-  };
+  const location = (file: string, line: number): SarifLocation =>
+    sarifLocation(file, line, options.baseDir);
   const results: SarifResult[] = report.findings.map((f) => {
     const other =
       f.code === 'CONFUSABLE' ? (f.details['other_path'] as string | undefined) : undefined;
@@ -117,6 +107,88 @@ export function renderSarif(
           },
         },
         results,
+      },
+    ],
+  };
+}
+
+/**
+ * A SARIF location: a path inside `baseDir` becomes a URI relative to it (base id `%SRCROOT%`, as
+ * code scanning expects for files in the repository), any other a `file://` URI.
+ */
+function sarifLocation(file: string, line: number, baseDir: string): SarifLocation {
+  const rel = path.relative(baseDir, file);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return {
+    physicalLocation: {
+      artifactLocation: inside
+        ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
+        : { uri: pathToFileURL(file).href },
+      region: { startLine: Math.max(1, line) },
+    },
+  };
+}
+
+/** One result of `sarifLogOf`: a coded finding located in a file. */
+export interface SarifFinding {
+  readonly ruleId: string;
+  readonly level: 'error' | 'warning' | 'note';
+  readonly message: string;
+  /** Absolute path of the file the result is on. */
+  readonly path: string;
+  /** 1-based line (default 1). */
+  readonly line?: number;
+  readonly properties?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A SARIF 2.1.0 log of coded findings from any skilldex report other than lint's (`verify`): one
+ * run of tool `toolName`, one rule per entry of `rules` (their order fixes ruleIndex), one result
+ * per finding, located as `renderSarif` locates lint findings. Pure.
+ */
+export function sarifLogOf(options: {
+  readonly toolName: string;
+  readonly toolVersion: string;
+  readonly baseDir: string;
+  readonly rules: readonly {
+    readonly id: string;
+    readonly text: string;
+    readonly level: 'error' | 'warning' | 'note';
+  }[];
+  readonly findings: readonly SarifFinding[];
+}): SarifLog {
+  const ids = options.rules.map((r) => r.id);
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: options.toolName,
+            version: options.toolVersion,
+            rules: options.rules.map((r) => ({
+              id: r.id,
+              shortDescription: { text: r.text },
+              defaultConfiguration: { level: r.level },
+            })),
+          },
+        },
+        originalUriBaseIds: {
+          '%SRCROOT%': {
+            uri: pathToFileURL(
+              options.baseDir.endsWith(path.sep) ? options.baseDir : options.baseDir + path.sep,
+            ).href,
+          },
+        },
+        results: options.findings.map((f) => ({
+          ruleId: f.ruleId,
+          ruleIndex: ids.indexOf(f.ruleId),
+          level: f.level,
+          message: { text: f.message },
+          locations: [sarifLocation(f.path, f.line ?? 1, options.baseDir)],
+          properties: f.properties ?? {},
+        })),
       },
     ],
   };
