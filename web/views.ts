@@ -313,6 +313,7 @@ interface Overview {
 interface Generations {
   generations: {
     seq: number;
+    parent_seq: number | null;
     catalog_generation: string;
     policy: string;
     created_at: string;
@@ -435,6 +436,9 @@ export async function overviewView(main: HTMLElement): Promise<void> {
             h('span', { class: 'chg' }, `~${x.changed} changed`),
             ' ',
             h('span', { class: 'del' }, `−${x.retired} retired`),
+            x.parent_seq !== null
+              ? [' · ', link(`/generations/diff?from=${x.parent_seq}&to=${x.seq}`, 'diff')]
+              : null,
           ),
           x.added + x.changed + x.retired > 0
             ? h(

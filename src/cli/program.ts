@@ -18,6 +18,7 @@ import { registerLint } from './lint.js';
 import { registerServe } from './serve.js';
 import { registerConfig } from './config-command.js';
 import { registerInit } from './init.js';
+import { SUPPLY_COMMANDS } from './supply.js';
 
 /** Help width when the output is not a terminal (a pipe, a file, a test): plain 80 columns. */
 export const HELP_WIDTH = 80;
@@ -76,6 +77,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['enrich'], register: registerEnrich },
   { names: ['learn', 'forget'], register: registerLearn },
   { names: ['lint'], register: registerLint },
+  ...SUPPLY_COMMANDS,
   { names: ['serve'], register: registerServe },
   { names: ['config'], register: registerConfig },
   { names: ['init'], register: registerInit },

@@ -14,6 +14,7 @@ import {
   apiCascadeCrawl,
   apiCascadeRoots,
   apiCascadeTree,
+  apiGenerationDiff,
   apiGenerations,
   apiOverview,
   apiPolicies,
@@ -46,6 +47,7 @@ const STATUS: Partial<Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 503>
   FORBIDDEN_ORIGIN: 403,
   SKILL_NOT_FOUND: 404,
   SKILL_ARCHIVED: 404,
+  GENERATION_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   NOT_CONFIGURED: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -65,7 +67,7 @@ export function statusOf(code: ErrorCode): number {
 }
 
 /** Paths that answer the page's HTML shell (the page routes itself from the path). */
-const PAGE_PATHS = ['/', '/overview', '/compare', '/cascade', '/substrate'];
+const PAGE_PATHS = ['/', '/overview', '/compare', '/cascade', '/substrate', '/generations/diff'];
 
 /** Content types of the bundled files. */
 const TYPES: Record<string, string> = {
@@ -142,6 +144,7 @@ export function createExplorerApp(
   app.get('/api/skills', (c) => c.json(apiSkills(ctx, q(c))));
   app.get('/api/skills/:id{.+}', (c) => c.json(apiSkill(ctx, c.req.param('id'))));
   app.get('/api/generations', (c) => c.json(apiGenerations(ctx, q(c))));
+  app.get('/api/generations/diff', (c) => c.json(apiGenerationDiff(ctx, q(c))));
   app.get('/api/overview', (c) => c.json(apiOverview(ctx)));
   app.get('/api/cascade', (c) => c.json(apiCascadeRoots(ctx)));
   app.get('/api/cascade/tree', (c) => c.json(apiCascadeTree(ctx, q(c))));
