@@ -43,8 +43,9 @@ function matchesOf(text: string, re: RegExp, kind: string): PatternMatch[] {
 // A shell that runs what it reads on standard input (`| sh`, `| sudo bash -s -- --yes`), or an
 // interpreter given no program of its own (`| python3`, `| node -`; not `| python3 -m json.tool`).
 const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi)?sh\b(?![-.\w])|(?:python[23]?|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\x60"'#])))`;
-// A downloader command with at least one argument, up to its pipe, on one line.
-const FETCH = String.raw`\b(?:curl|wget|fetch)\s+[^\n|;&]*[^\s|;&][^\n|;&]*`;
+// A downloader command naming what it fetches (a URL, a host name or a variable), up to its pipe, on
+// one line: `curl … | sh` in prose about the danger names nothing and is not a match.
+const FETCH = String.raw`\b(?:curl|wget|fetch)\s+[^\n|;&]*?(?::\/\/|\$|\w\.\w)[^\n|;&]*`;
 
 /**
  * Remote content run by a shell: `curl … | sh`, `wget -O- … | bash`, `bash <(curl …)`,
@@ -132,7 +133,7 @@ export function credentialReads(text: string): PatternMatch[] {
     ...matchesOf(
       text,
       new RegExp(
-        String.raw`\b(?:cat|less|head|tail|cp|scp|rsync|tar|zip|base64|xxd|open|read_?text|read_?bytes|readFile(?:Sync)?|fs\.read\w*|Get-Content|type)\b[^\n]{0,80}?(?:${CREDENTIAL_PATH})`,
+        String.raw`\b(?:cat|less|head|tail|cp|scp|rsync|tar|zip|base64|xxd|open|read_?text|read_?bytes|readFile(?:Sync)?|fs\.read\w*|Get-Content|type)\b[^\n]{0,80}?(?:${CREDENTIAL_PATH})[^\s"'\x60)]*`,
         'gi',
       ),
       'credential store read',

@@ -122,13 +122,14 @@ function finding(
   s: Pick<SecuritySkill, 'skill_id'>,
   path: string,
   code: LintCode,
-  matches: readonly PatternMatch[],
+  unsorted: readonly PatternMatch[],
   what: string,
   extra: Partial<Pick<LintFinding, 'severity' | 'fix' | 'field'>> & {
     details?: Record<string, unknown>;
   } = {},
   skillIds: readonly string[] = [s.skill_id],
 ): LintFinding {
+  const matches = [...unsorted].sort((a, b) => a.line - b.line);
   const first = matches[0]!;
   const quoted = first.text === '' ? '' : `: ${JSON.stringify(escapeInvisible(first.text))}`;
   const more = matches.length > 1 ? ` (and ${matches.length - 1} more)` : '';
