@@ -24,6 +24,7 @@ import { progressLine } from './progress.js';
 import { renderIndex, renderSearch, renderShow } from './render/router.js';
 import { startWatch, untilStopped } from './watch.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
+import { addIndexSupplyOptions, indexSupplyOptions, type IndexSupplyFlags } from './supply.js';
 
 interface CatalogFlag {
   catalog?: string;
@@ -77,15 +78,6 @@ function registerIndex(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'report what would be added, changed and retired, and write nothing')
     .option('--allow-shrink', 'allow retiring more than half of the active skills in one run')
     .option(
-      '--locked <file>',
-      'publish only if the skills match this lock file (skilldex lock, skills-lock.json or apm.lock.yaml); else LOCK_MISMATCH, nothing published',
-    )
-    .option(
-      '--keep-revisions <n>',
-      'revisions per skill whose SKILL.md text the catalog keeps for skilldex diff (0-1000; default 10; remembered)',
-      parseIntOption('--keep-revisions', 0, 1000),
-    )
-    .option(
       '--policy <id>',
       `ranking policy to publish under, remembered by the catalog (default ${DEFAULT_POLICY_ID}; also ${[...POLICIES.keys()].filter((id) => id !== DEFAULT_POLICY_ID).join(', ')})`,
     )
@@ -122,9 +114,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
               dryRun?: boolean;
               allowShrink?: boolean;
               watch?: boolean;
-              keepRevisions?: number;
-              locked?: string;
-            },
+            } & IndexSupplyFlags,
         ): Promise<ExitCode> => {
           if (o.watch === true && o.dryRun === true)
             throw new SkilldexError(
@@ -135,9 +125,8 @@ function registerIndex(program: Command, ctx: CliContext): void {
           const { indexCatalog } = await import('../router/index.js');
           const catalog = catalogOf(o);
           const discover = await indexScopes(ctx, o, catalog);
-          const locked = o.locked !== undefined ? await lockedDigests(ctx, o, discover) : {};
+          const supply = await indexSupplyOptions(ctx, o, discover);
           const policy = ctx.settings({ policy: o.policy }).policy.value;
-          const keep = o.keepRevisions !== undefined ? { keepRevisions: o.keepRevisions } : {};
           const progress = progressLine(ctx.io, 'indexing', {
             enabled: o.json !== true && !ctx.quiet,
           });
@@ -151,8 +140,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
               ...(policy !== undefined ? { policy } : {}),
               dryRun: o.dryRun === true,
               allowShrink: o.allowShrink === true,
-              ...keep,
-              ...locked,
+              ...supply,
             });
           } finally {
             progress.done();
@@ -173,7 +161,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
                 publish: o.publish !== false,
                 ...(policy !== undefined ? { policy } : {}),
                 allowShrink: o.allowShrink === true,
-                ...keep,
+                ...supply,
               },
               { report: print, json: o.json === true },
             );
@@ -184,36 +172,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
         },
       ),
     );
-}
-
-/**
- * `index --locked FILE`: the lock is checked against the files first (LOCK_MISMATCH, nothing written,
- * when they differ); the folder digests it saw then hold the publish (operator.ts), so a file changed
- * between this check and the ingest is refused too.
- */
-async function lockedDigests(
-  ctx: CliContext,
-  o: { locked?: string; watch?: boolean },
-  discover: DiscoverOptions,
-): Promise<{ locked: ReadonlyMap<string, string> }> {
-  if (o.watch === true)
-    throw new SkilldexError('INVALID_ARGUMENT', '--locked and --watch cannot be combined', {
-      option: '--locked',
-    });
-  const { checkLock } = await import('../supply/index.js');
-  const lockFile = path.resolve(ctx.io.cwd, o.locked!);
-  const { report, digests } = checkLock({ ...discover, lockFile });
-  if (!report.ok)
-    throw new SkilldexError(
-      'LOCK_MISMATCH',
-      `${report.summary}; nothing was written (see skilldex verify --lock ${o.locked})`,
-      {
-        lock_file: lockFile,
-        counts: report.counts,
-        findings: report.findings.slice(0, 50).map((f) => ({ code: f.code, skill_id: f.skill_id })),
-      },
-    );
-  return { locked: digests };
+  addIndexSupplyOptions(program.commands.find((c) => c.name() === 'index')!);
 }
 
 /** `publish`: publish a staged working set. */

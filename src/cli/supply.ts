@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
 import type { VerifyReport } from '../index.js';
-import { action, type CliContext, type CommandEntry } from './context.js';
+import type { DiscoverOptions } from '../skills/index.js';
+import { action, parseIntOption, type CliContext, type CommandEntry } from './context.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
 /** The supply-chain commands by name. */
@@ -226,4 +227,58 @@ function registerDiff(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
+
+/** The options `index` takes from the supply chain: `--locked FILE`, `--keep-revisions N`. */
+export interface IndexSupplyFlags {
+  locked?: string;
+  keepRevisions?: number;
+  watch?: boolean;
+}
+
+/** Adds `--locked` and `--keep-revisions` to `index`. */
+export function addIndexSupplyOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--locked <file>',
+      'publish only if the skills match this lock file (skilldex lock, skills-lock.json or apm.lock.yaml); else LOCK_MISMATCH, nothing published',
+    )
+    .option(
+      '--keep-revisions <n>',
+      'revisions per skill whose SKILL.md text the catalog keeps for skilldex diff (0-1000; default 10; remembered)',
+      parseIntOption('--keep-revisions', 0, 1000),
+    );
+}
+
+/**
+ * What `index` passes on from `--keep-revisions` and `--locked FILE`. With a lock, the files are
+ * checked against it first (LOCK_MISMATCH, nothing written, when they differ); the folder digests
+ * seen then hold the publish (operator.ts), so a file changed between this check and the ingest is
+ * refused too.
+ */
+export async function indexSupplyOptions(
+  ctx: CliContext,
+  o: IndexSupplyFlags,
+  discover: DiscoverOptions,
+): Promise<{ keepRevisions?: number; locked?: ReadonlyMap<string, string> }> {
+  const keep = o.keepRevisions !== undefined ? { keepRevisions: o.keepRevisions } : {};
+  if (o.locked === undefined) return keep;
+  if (o.watch === true)
+    throw new SkilldexError('INVALID_ARGUMENT', '--locked and --watch cannot be combined', {
+      option: '--locked',
+    });
+  const { checkLock } = await import('../supply/index.js');
+  const lockFile = path.resolve(ctx.io.cwd, o.locked);
+  const { report, digests } = checkLock({ ...discover, lockFile });
+  if (!report.ok)
+    throw new SkilldexError(
+      'LOCK_MISMATCH',
+      `${report.summary}; nothing was written (see skilldex verify --lock ${o.locked})`,
+      {
+        lock_file: lockFile,
+        counts: report.counts,
+        findings: report.findings.slice(0, 50).map((f) => ({ code: f.code, skill_id: f.skill_id })),
+      },
+    );
+  return { ...keep, locked: digests };
 }
