@@ -135,6 +135,7 @@ export function registerLint(program: Command, ctx: CliContext): void {
               cwd: ctx.io.cwd,
               fixSuggestions: o.fixSuggestions === true,
               quiet,
+              ...(o.only !== undefined ? { only: o.only } : {}),
             }),
           );
         if (report.skills === 0 && report.findings.length === 0) return 1;

@@ -7,6 +7,7 @@
  * by file, its skills matched by folder. Reads the scopes and the lock file; writes nothing.
  */
 import path from 'node:path';
+import { SkilldexError } from '../errors.js';
 import type { DiscoverOptions, ScanReport } from '../skills/index.js';
 import { readLockFile, type LockFormat, type LockedEntry, type ParsedLock } from './lock-read.js';
 import { skillsLockHash } from './skills-lock-hash.js';
@@ -95,12 +96,7 @@ export function checkLock(options: VerifyOptions): {
   const lock = readLockFile(lockFile);
   const dir = path.dirname(lockFile);
   const scopes =
-    discover.scopes ??
-    lock.scopes?.map((s) =>
-      s.startsWith('~/') && discover.home !== undefined
-        ? path.join(discover.home, s.slice(2))
-        : path.resolve(dir, s),
-    );
+    discover.scopes ?? lock.scopes?.map((s) => lockScope(s, dir, discover.home, lockFile));
   const snapshot = snapshotLibrary(
     { ...discover, ...(scopes !== undefined ? { scopes } : {}) },
     dir,
@@ -110,6 +106,31 @@ export function checkLock(options: VerifyOptions): {
     report: compareToLock(lock, snapshot.skills, snapshot.scan.skipped),
     digests: new Map([...snapshot.skills].map(([id, s]) => [id, s.folder_digest])),
   };
+}
+
+/**
+ * A scope a lock names, as a folder to read: inside the lock's folder, or `~/…` inside the home
+ * folder of whoever verifies. A lock comes with a repository and may not be trusted: any other
+ * folder (absolute, or leaving the lock's folder) is LOCK_INVALID, and `--scope` must name it.
+ */
+function lockScope(s: string, dir: string, home: string | undefined, lockFile: string): string {
+  if (s.startsWith('~/') && home !== undefined) {
+    const abs = path.resolve(home, s.slice(2));
+    if (isWithin(home, abs)) return abs;
+  } else if (!path.isAbsolute(s) && !s.startsWith('~')) {
+    const abs = path.resolve(dir, s);
+    if (isWithin(dir, abs)) return abs;
+  }
+  throw new SkilldexError(
+    'LOCK_INVALID',
+    `lock file ${lockFile}: its scope ${JSON.stringify(s)} is outside the lock's folder and the home folder; give the scopes with --scope`,
+    { lock_file: lockFile, scope: s },
+  );
+}
+
+function isWithin(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** Compares the skills found with a parsed lock (pure but for skills-lock hashes, read on demand). */

@@ -265,6 +265,20 @@ describe('other lock formats', () => {
   });
 });
 
+describe('scopes named by a lock', () => {
+  it('are read only inside the lock folder or the home folder; others need --scope', () => {
+    const { root, skills, lockFile } = exampleLibrary();
+    const lock = JSON.parse(lockAndWrite(skills, lockFile)) as Record<string, unknown>;
+    for (const scope of ['../elsewhere', '/etc', '~root/skills']) {
+      writeFileSync(lockFile, JSON.stringify({ ...lock, scopes: [scope] }));
+      expect(codeOf(() => verifyLock({ lockFile, home: root }))).toBe('LOCK_INVALID');
+      expect(verifyLock({ lockFile, home: root, scopes: [skills] }).ok).toBe(true);
+    }
+    writeFileSync(lockFile, JSON.stringify({ ...lock, scopes: ['~/skills'] }));
+    expect(verifyLock({ lockFile, home: root }).ok).toBe(true);
+  });
+});
+
 describe('a publish held to a lock', () => {
   it('refuses a working set whose digests differ, and publishes nothing', () => {
     const { skills, lockFile } = exampleLibrary();
