@@ -111,6 +111,23 @@ export function findGeneration(
     .get(hex.length, hex) as GenerationRef | undefined;
 }
 
+/** True when the catalog has seen any revision of `skillId`. */
+export function skillSeen(src: HistorySource, skillId: string): boolean {
+  return (
+    src.prepare(`SELECT 1 AS x FROM revisions WHERE skill_id = ? LIMIT 1`).get(skillId) !==
+    undefined
+  );
+}
+
+/** The generation published just before sequence `seq` (by sequence), or undefined. */
+export function generationBefore(src: HistorySource, seq: number): GenerationRef | undefined {
+  return src
+    .prepare(
+      `SELECT seq, generation_id AS catalog_generation, created_at FROM generations WHERE seq < ? ORDER BY seq DESC LIMIT 1`,
+    )
+    .get(seq) as GenerationRef | undefined;
+}
+
 /** The revisions of `skillId` whose id starts with the hex of `spec` (`sha256:…`, 8+ hex digits). */
 export function findRevisions(
   src: HistorySource,

@@ -158,6 +158,8 @@ export {
 export {
   compareMembers,
   findGeneration,
+  generationBefore,
+  skillSeen,
   findRevisions,
   listingById,
   membersOf,

@@ -13,6 +13,8 @@ import {
   compareMembers,
   findGeneration,
   findRevisions,
+  generationBefore,
+  skillSeen,
   listingById,
   membersOf,
   openCatalogReadOnly,
@@ -166,8 +168,7 @@ export function skillDiffOf(
 ): SkillDiffReport {
   const id = options.skill_id;
   const history = skillHistory(src, id);
-  const known = src.prepare(`SELECT 1 AS x FROM revisions WHERE skill_id = ? LIMIT 1`).get(id);
-  if (!known)
+  if (!skillSeen(src, id))
     throw new SkilldexError(
       'SKILL_NOT_FOUND',
       `the catalog never saw a skill ${JSON.stringify(id)}`,
@@ -408,13 +409,7 @@ export function generationDiffOf(
   if (fromSpec !== undefined) from = pointOf(src, fromSpec, '--from');
   else {
     const before =
-      to === 'working'
-        ? findGeneration(src, 'published', '--from')
-        : (src
-            .prepare(
-              `SELECT seq, generation_id AS catalog_generation, created_at FROM generations WHERE seq < ? ORDER BY seq DESC LIMIT 1`,
-            )
-            .get(to.seq) as GenerationRef | undefined);
+      to === 'working' ? findGeneration(src, 'published', '--from') : generationBefore(src, to.seq);
     if (!before)
       throw new SkilldexError(
         'GENERATION_NOT_FOUND',
