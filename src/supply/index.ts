@@ -46,6 +46,7 @@ export {
   checkLock,
   compareToLock,
   verifyLock,
+  type FolderView,
   type VerifyCode,
   type VerifyFileChange,
   type VerifyFinding,

@@ -35,7 +35,10 @@ export interface LockedEntry {
   readonly computed_hash?: string;
 }
 
-/** A lock file read: its format, the scopes it was made from (skilldex only) and its entries. */
+/**
+ * A lock file read: its format, the scopes it names (a skilldex lock's `scopes`; for an APM lock the
+ * folders it deployed skills into) and its entries.
+ */
 export interface ParsedLock {
   readonly file: string;
   readonly format: LockFormat;
@@ -202,5 +205,12 @@ function parseApm(o: Record<string, unknown>, file: string): ParsedLock {
     }
     entries.push({ skill_id: path.posix.basename(dir), path: dir, files });
   }
-  return { file, format: 'apm', entries: entries.sort((a, b) => (a.path! < b.path! ? -1 : 1)) };
+  // The folders APM deployed skills into (.github/skills, .claude/skills, …) are the scopes verified.
+  const scopes = [...new Set(entries.map((e) => path.posix.dirname(e.path!)))].sort();
+  return {
+    file,
+    format: 'apm',
+    ...(scopes.length > 0 ? { scopes } : {}),
+    entries: entries.sort((a, b) => (a.path! < b.path! ? -1 : 1)),
+  };
 }

@@ -8,6 +8,13 @@
  */
 import path from 'node:path';
 import {
+  DEFAULT_MAX_FILE_BYTES,
+  isInside,
+  readBytesCapped,
+  realpathOrUndefined,
+  sha256Of,
+} from '../fsx/index.js';
+import {
   folderDigestOf,
   folderFiles,
   listSupportingFiles,
@@ -66,6 +73,36 @@ export function snapshotLibrary(
     });
   }
   return { skills, scan };
+}
+
+/**
+ * The skill folder `rel` (as a lock writes it, relative to `lockDir`) as it is now, read directly
+ * rather than through discovery — for locks that pin folders (APM's): two folders with
+ * byte-identical SKILL.md files are one skill to discovery but two deployments to such a lock.
+ * Undefined when the folder, its SKILL.md, or its real path inside `lockDir` is not there.
+ */
+export function folderNow(lockDir: string, rel: string, skillId: string): CurrentSkill | undefined {
+  const root = realpathOrUndefined(lockDir);
+  const dir = realpathOrUndefined(path.resolve(lockDir, rel));
+  if (root === undefined || dir === undefined || !isInside(root, dir)) return undefined;
+  const md = path.join(dir, 'SKILL.md');
+  const read = readBytesCapped(md, DEFAULT_MAX_FILE_BYTES, md, true);
+  if (!read.ok) return undefined;
+  const revision = sha256Of(read.bytes);
+  const listing = listSupportingFiles(dir);
+  const all = folderFiles(revision, read.bytes.length, listing);
+  return {
+    skill_id: skillId,
+    scope: 'custom',
+    path: rel,
+    dir,
+    skill_md: path.join(lockDir, rel, 'SKILL.md'),
+    revision_id: revision,
+    folder_digest: folderDigestOf(revision, read.bytes.length, listing),
+    files: [...all.files].sort((a, b) => compareUtf8(a.path, b.path)),
+    truncated: listing.truncated,
+    version: null,
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import { SkilldexError } from '../errors.js';
 import type { DiscoverOptions, ScanReport } from '../skills/index.js';
 import { readLockFile, type LockFormat, type LockedEntry, type ParsedLock } from './lock-read.js';
 import { skillsLockHash } from './skills-lock-hash.js';
-import { snapshotLibrary, type CurrentSkill } from './snapshot.js';
+import { folderNow, lockPathOf, snapshotLibrary, type CurrentSkill } from './snapshot.js';
 
 /** The verify finding codes, each with its rule (docs/supply-chain.md; SARIF rule texts). */
 export const VERIFY_CODES = {
@@ -102,8 +102,17 @@ export function checkLock(options: VerifyOptions): {
     dir,
     discover.home,
   );
+  // Every folder discovery saw a SKILL.md in (copies of one file included), by its lock path.
+  const seen = new Map<string, string>();
+  for (const r of snapshot.scan.skills)
+    for (const p of r.provenance)
+      seen.set(lockPathOf(path.dirname(p), dir, discover.home), r.skill_id);
+  const folders: FolderView = {
+    now: (rel: string, id: string): CurrentSkill | undefined =>
+      folderNow(dir, rel, seen.get(rel) ?? id),
+  };
   return {
-    report: compareToLock(lock, snapshot.skills, snapshot.scan.skipped),
+    report: compareToLock(lock, snapshot.skills, snapshot.scan.skipped, folders),
     digests: new Map([...snapshot.skills].map(([id, s]) => [id, s.folder_digest])),
   };
 }
@@ -133,19 +142,30 @@ function isWithin(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** Compares the skills found with a parsed lock (pure but for skills-lock hashes, read on demand). */
+/** How a lock that pins folders (APM's) sees the library: each locked folder as it is now. */
+export interface FolderView {
+  /** The folder `rel` (as the lock writes it) now; `skillId` names it when discovery did not. */
+  now(rel: string, skillId: string): CurrentSkill | undefined;
+}
+
+/**
+ * Compares the skills found with a parsed lock (pure but for the reads of `folders` and of
+ * skills-lock hashes, made on demand). A lock of folders needs `folders`.
+ */
 export function compareToLock(
   lock: ParsedLock,
   current: ReadonlyMap<string, CurrentSkill>,
   skipped: ScanReport['skipped'] = [],
+  folders?: FolderView,
 ): VerifyReport {
   const findings: VerifyFinding[] = [];
   const matched = new Set<string>();
-  // APM locks name folders, not skills: match the skill found in each locked folder.
-  const byFolder = new Map([...current.values()].map((s) => [s.path, s]));
+  const lockedFolders = new Set<string>();
   let unchanged = 0;
   for (const e of lock.entries) {
-    const now = lock.format === 'apm' ? byFolder.get(e.path!) : current.get(e.skill_id);
+    // APM locks name folders, not skills: each locked folder is read as it is now.
+    const now = lock.format === 'apm' ? folders?.now(e.path!, e.skill_id) : current.get(e.skill_id);
+    if (e.path !== null) lockedFolders.add(e.path);
     if (!now) {
       findings.push(removed(e));
       continue;
@@ -156,7 +176,7 @@ export function compareToLock(
     else unchanged++;
   }
   for (const s of current.values()) {
-    if (matched.has(s.skill_id)) continue;
+    if (lock.format === 'apm' ? lockedFolders.has(s.path) : matched.has(s.skill_id)) continue;
     findings.push({
       code: 'SKILL_ADDED',
       skill_id: s.skill_id,

@@ -198,7 +198,10 @@ describe('other lock formats', () => {
 
   it('verifies an APM apm.lock.yaml file by file, skills matched by folder', () => {
     const md = skillMd('tool', 'A tool deployed by apm');
-    const project = tmpTree({ '.claude/skills/tool/SKILL.md': md });
+    const project = tmpTree({
+      '.claude/skills/tool/SKILL.md': md,
+      '.github/skills/tool/SKILL.md': md,
+    });
     const lockFile = path.join(project, 'apm.lock.yaml');
     const hex = createHash('sha256').update(md).digest('hex');
     writeFileSync(
@@ -211,6 +214,7 @@ describe('other lock formats', () => {
         '  - .claude/skills/tool/SKILL.md',
         'local_deployed_file_hashes:',
         `  .claude/skills/tool/SKILL.md: "sha256:${hex}"`,
+        `  .github/skills/tool/SKILL.md: "${hex}"`,
         '',
       ].join('\n'),
     );
