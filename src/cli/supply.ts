@@ -8,9 +8,10 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
-import type { VerifyReport } from '../index.js';
+import type { LockReport, VerifyReport } from '../index.js';
 import type { DiscoverOptions } from '../skills/index.js';
 import { action, parseIntOption, type CliContext, type CommandEntry } from './context.js';
+import { progressLine } from './progress.js';
 import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
 
 /** The supply-chain commands by name. */
@@ -50,11 +51,20 @@ function registerLock(program: Command, ctx: CliContext): void {
         const { buildLock } = await import('../supply/index.js');
         const toStdout = o.out === '-';
         const file = path.resolve(ctx.io.cwd, toStdout ? 'skills.lock.json' : o.out);
-        const report = buildLock({
-          ...discoverOptions(o, ctx),
-          lockFile: file,
-          gitOrigin: o.git !== false,
+        const progress = progressLine(ctx.io, 'lock: reading skills', {
+          enabled: o.json !== true && !toStdout && !ctx.quiet,
         });
+        let report: LockReport;
+        try {
+          report = buildLock({
+            ...discoverOptions(o, ctx),
+            lockFile: file,
+            gitOrigin: o.git !== false,
+            onProgress: progress.update,
+          });
+        } finally {
+          progress.done();
+        }
         let changed = true;
         if (!toStdout) changed = await writeLock(file, report.text);
         if (o.json)
@@ -112,7 +122,19 @@ function registerVerify(program: Command, ctx: CliContext): void {
           );
         const { verifyLock } = await import('../supply/index.js');
         const lockFile = path.resolve(ctx.io.cwd, o.lock);
-        const report = verifyLock({ ...verifyScopes(o, ctx, lockFile), lockFile });
+        const progress = progressLine(ctx.io, 'verify: reading skills', {
+          enabled: format === 'text' && !ctx.quiet,
+        });
+        let report: VerifyReport;
+        try {
+          report = verifyLock({
+            ...verifyScopes(o, ctx, lockFile),
+            lockFile,
+            onProgress: progress.update,
+          });
+        } finally {
+          progress.done();
+        }
         if (format === 'json') ctx.json(report);
         else if (format === 'sarif') ctx.json(await verifySarif(report, ctx, program));
         else {
@@ -124,10 +146,9 @@ function registerVerify(program: Command, ctx: CliContext): void {
     );
 }
 
-/** The discovery options of `verify` and `index --locked`: the flags, with the lock's folder as project. */
-export function verifyScopes(o: ScopeFlags, ctx: CliContext, lockFile: string) {
-  const d = discoverOptions({ ...o, project: o.project ?? path.dirname(lockFile) }, ctx);
-  return d;
+// The discovery options of `verify`: the flags, with the lock's folder as the default project.
+function verifyScopes(o: ScopeFlags, ctx: CliContext, lockFile: string): DiscoverOptions {
+  return discoverOptions({ ...o, project: o.project ?? path.dirname(lockFile) }, ctx);
 }
 
 // The verify report as SARIF: one result per finding, on the skill's SKILL.md (a removed skill's on the lock file).

@@ -57,6 +57,8 @@ export interface LockOptions extends DiscoverOptions {
   readonly lockFile: string;
   /** Record each folder's git origin (default true). */
   readonly gitOrigin?: boolean;
+  /** Progress of discovery: SKILL.md files read out of found. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** What `buildLock` made: the lock, its exact text, and what discovery left out. */
@@ -74,9 +76,9 @@ export interface LockReport {
 
 /** Builds the lock of the skills in the scopes `options` selects. */
 export function buildLock(options: LockOptions): LockReport {
-  const { lockFile, gitOrigin, ...discover } = options;
+  const { lockFile, gitOrigin, onProgress, ...discover } = options;
   const dir = path.dirname(lockFile);
-  const snapshot = snapshotLibrary(discover, dir, discover.home);
+  const snapshot = snapshotLibrary(discover, dir, discover.home, onProgress);
   const lock = lockOf(snapshot, {
     ...(discover.scopes !== undefined
       ? { scopes: discover.scopes.map((s) => lockPathOf(path.resolve(s), dir, discover.home)) }

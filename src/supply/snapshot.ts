@@ -47,13 +47,17 @@ export interface LibrarySnapshot {
   readonly scan: ScanReport;
 }
 
-/** Discovers the scopes and lists every served skill's folder (see the header). */
+/**
+ * Discovers the scopes and lists every served skill's folder (see the header). `onProgress` follows
+ * discovery (SKILL.md files read out of found).
+ */
 export function snapshotLibrary(
   options: DiscoverOptions,
   lockDir: string,
   home: string | undefined,
+  onProgress?: (done: number, total: number) => void,
 ): LibrarySnapshot {
-  const scan = discoverSkills(options);
+  const scan = discoverSkills(options, onProgress);
   const skills = new Map<string, CurrentSkill>();
   for (const r of scan.skills) {
     const dir = path.dirname(r.real_path);

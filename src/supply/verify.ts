@@ -73,6 +73,8 @@ export interface VerifyReport {
 export interface VerifyOptions extends DiscoverOptions {
   /** Absolute path of the lock file. */
   readonly lockFile: string;
+  /** Progress of discovery: SKILL.md files read out of found. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -92,7 +94,7 @@ export function checkLock(options: VerifyOptions): {
   report: VerifyReport;
   digests: ReadonlyMap<string, string>;
 } {
-  const { lockFile, ...discover } = options;
+  const { lockFile, onProgress, ...discover } = options;
   const lock = readLockFile(lockFile);
   const dir = path.dirname(lockFile);
   const scopes =
@@ -101,6 +103,7 @@ export function checkLock(options: VerifyOptions): {
     { ...discover, ...(scopes !== undefined ? { scopes } : {}) },
     dir,
     discover.home,
+    onProgress,
   );
   // Every folder discovery saw a SKILL.md in (copies of one file included), by its lock path.
   const seen = new Map<string, string>();
