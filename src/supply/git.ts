@@ -5,7 +5,8 @@
  * packed ref it names, `commondir` and `config` — the layout git documents in
  * gitrepository-layout(5). No `git` process is run (nothing to hang, no hooks, no user config);
  * every file is size-capped. Reads nothing but the `.git` entries of the folder's ancestors and the
- * repository files they point to.
+ * repository files they point to, and those only in a folder laid out as a repository (`HEAD`, and
+ * `objects/` in the common folder): a `gitdir:` line naming any other folder is not followed.
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
@@ -59,7 +60,9 @@ export class GitOrigins {
       }
       seen.push(cur);
       const repo = readRepo(cur);
-      if (repo) {
+      // A `.git` here that is no usable repository ends the search: an outer repository's origin
+      // would not be this folder's.
+      if (repo !== undefined) {
         found = repo;
         break;
       }
@@ -72,8 +75,9 @@ export class GitOrigins {
   }
 }
 
-// The repository whose work tree is `dir`, when `dir/.git` is a folder or a `gitdir:` file.
-function readRepo(dir: string): Repo | null {
+// The repository whose work tree is `dir` (`dir/.git` a folder or a `gitdir:` file); undefined when
+// `dir` has no `.git` entry, null when it has one that is no usable repository.
+function readRepo(dir: string): Repo | null | undefined {
   const dotGit = path.join(dir, '.git');
   let gitDir: string;
   try {
@@ -87,11 +91,31 @@ function readRepo(dir: string): Repo | null {
     } else return null;
   } catch {
     // No `.git` here: look further up.
-    return null;
+    return undefined;
   }
   const common = readSmall(path.join(gitDir, 'commondir'));
   const commonDir = common !== undefined ? path.resolve(gitDir, common.trim()) : gitDir;
+  // A `gitdir:` or `commondir` may name any folder: read only one laid out as a repository.
+  if (!isFile(path.join(gitDir, 'HEAD')) || !isDir(path.join(commonDir, 'objects'))) return null;
   return { workTree: dir, url: remoteUrl(commonDir), commit: headCommit(gitDir, commonDir) };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    // Not there: not a repository file.
+    return false;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    // Not there: not a repository folder.
+    return false;
+  }
 }
 
 function readSmall(file: string, max = SMALL_FILE): string | undefined {

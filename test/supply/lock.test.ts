@@ -149,6 +149,22 @@ describe('lock and verify', () => {
     ).not.toContain('s3cret');
   });
 
+  it('follows a gitdir: file only into a folder laid out as a repository', () => {
+    const secrets = tmpTree({
+      HEAD: 'ref: refs/heads/main\n',
+      config: '[remote "origin"]\n  url = https://leak\n',
+    });
+    const repo = tmpTree({
+      '.git': `gitdir: ${secrets}\n`,
+      'skills/tool/SKILL.md': skillMd('tool', 'A tool'),
+    });
+    const r = buildLock({
+      scopes: [path.join(repo, 'skills')],
+      lockFile: path.join(repo, 'l.json'),
+    });
+    expect(r.lock.skills['tool']!.origin).toBeUndefined();
+  });
+
   it('strips user names and passwords from URLs, keeps scp-like accounts', () => {
     expect(stripCredentials('https://user:tok@github.com/o/r.git')).toBe(
       'https://github.com/o/r.git',
