@@ -99,8 +99,8 @@ function registerVerify(program: Command, ctx: CliContext): void {
           'the same files, else 1 with one finding per skill: SKILL_CHANGED (which files), SKILL_ADDED,\n' +
           'SKILL_REMOVED, SKILL_MOVED, and a one-line summary last. Reads skilldex skills.lock.json,\n' +
           'vercel-labs skills-lock.json (its computedHash, recomputed) and APM apm.lock.yaml (per-file\n' +
-          "hashes). Without --scope: a skilldex lock's own scopes, else the default scopes with the lock's\n" +
-          'folder as the project.',
+          "hashes). Without --scope: a skilldex lock's own scopes, an APM lock's deployment folders, else\n" +
+          "the default scopes; the project folder defaults to the lock's folder.",
       ),
   )
     .option('--lock <file>', 'the lock file', 'skills.lock.json')
