@@ -14,6 +14,8 @@ const POSTGRES_SUITES = [
   'test/catalog/lifecycle.test.ts',
   'test/catalog/generation.test.ts',
   'test/catalog/skill-files.test.ts',
+  'test/catalog/revision-texts.test.ts',
+  'test/supply/diff.test.ts',
   'test/mcp/tools.test.ts',
 ];
 

@@ -37,7 +37,6 @@ import {
 import { POLICY_V3_ID, Router, indexCatalog } from '../src/index.js';
 import { UsageIndex } from '../src/router/index.js';
 import { SearchCache, searchCatalog } from '../src/router/search/dispatch.js';
-import { analyzeTerms } from '../src/text/index.js';
 import { REPO, WORK, fmt, machineLine, median, writeResult } from './lib.js';
 
 const SPLIT = path.resolve(REPO, '..', 'shared', 'bench');

@@ -142,7 +142,7 @@ export const ERROR_CODES = {
   },
   GENERATION_NOT_FOUND: {
     exit: 2,
-    when: '`rollback` names a generation (sequence number or id prefix) the catalog never published',
+    when: '`rollback` or `diff` names a generation (sequence number or id prefix) the catalog never published, or there is none before the one compared',
     hint: 'see skilldex generations for the sequence numbers and ids',
   },
   ROUTER_SKILL_MISSING: {
@@ -154,6 +154,22 @@ export const ERROR_CODES = {
     exit: 1,
     when: '`forget --example ID` names a usage example no row has (never stored, or already forgotten)',
     hint: 'see skilldex usage list for the example ids',
+  },
+  REVISION_NOT_FOUND: {
+    exit: 2,
+    when: '`diff` names a revision (id or hex prefix) the catalog never saw for that skill',
+    hint: 'see skilldex show SKILL_ID for the revisions the catalog has seen',
+  },
+  // Lock files (docs/supply-chain.md).
+  LOCK_INVALID: {
+    exit: 2,
+    when: '`verify` or `index --locked` read a lock file that is not one of the formats skilldex reads (skills.lock.json, skills-lock.json, apm.lock.yaml), or holds a malformed entry',
+    hint: 'check the lock file named; make a new one with skilldex lock',
+  },
+  LOCK_MISMATCH: {
+    exit: 3,
+    when: '`index --locked` found skills that differ from the lock file (changed, added, removed or moved): nothing was published',
+    hint: 'run skilldex verify --lock FILE to see what changed; after review, update the lock with skilldex lock',
   },
   // The fetch contract (docs/integration.md §3).
   CATALOG_GENERATION_MISMATCH: {

@@ -31,6 +31,8 @@ const LAYER: Record<string, number> = {
   cascade: 4,
   substrate: 4,
   enrich: 4,
+  // lock, verify and diff read skills, their folders and the catalog's history.
+  supply: 4,
   // lint ranks self-queries through the router, so it sits just above the capabilities.
   lint: 4.5,
   // trigger evaluations route through the router and reuse lint's SARIF writer and clauses.

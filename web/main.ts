@@ -1,6 +1,7 @@
 /**
  * Entry point of the explorer page (issue 15): draws the navigation and picks the view from the
- * path (`/`, `/compare`, `/skills/<id>`, `/overview`, `/cascade`, `/substrate`). Bundled by
+ * path (`/`, `/compare`, `/skills/<id>`, `/overview`, `/cascade`, `/substrate`,
+ * `/generations/diff`). Bundled by
  * scripts/build-page.mjs into dist/explorer/assets/app.js; the page loads nothing else.
  */
 import 'uplot/dist/uPlot.min.css';
@@ -11,6 +12,7 @@ import { overviewView } from './overview-view.js';
 import { skillView } from './skill-view.js';
 import { substrateView } from './substrate-view.js';
 import { compareView, searchView } from './views.js';
+import { generationDiffView } from './generation-diff.js';
 
 const NAV: [string, string][] = [
   ['/', 'Search'],
@@ -45,6 +47,7 @@ async function start(): Promise<void> {
     else if (path === '/overview') await overviewView(main);
     else if (path === '/cascade') await cascadeView(main);
     else if (path === '/substrate') await substrateView(main);
+    else if (path === '/generations/diff') await generationDiffView(main);
     else await searchView(main);
   } catch (err) {
     main.append(errorBox(err));

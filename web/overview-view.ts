@@ -28,6 +28,7 @@ interface Overview {
 interface Generations {
   generations: {
     seq: number;
+    parent_seq: number | null;
     catalog_generation: string;
     created_at: string;
     published: boolean;
@@ -172,6 +173,9 @@ function generationList(g: Generations): HTMLElement {
           h('span', { class: 'chg' }, `~${x.changed} changed`),
           ' ',
           h('span', { class: 'del' }, `−${x.retired} retired`),
+          x.parent_seq !== null
+            ? [' · ', link(`/generations/diff?from=${x.parent_seq}&to=${x.seq}`, 'diff')]
+            : null,
         ),
         x.added + x.changed + x.retired > 0
           ? h(

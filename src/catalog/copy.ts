@@ -1,7 +1,7 @@
 /**
  * `skilldex catalog copy FROM TO`: a whole catalog from one backend to another (SQLite file ↔
  * PostgreSQL, or the same kind): every revision, generation and its members, lifecycle state and
- * history, the supporting-file listings and their stats, the serving tables of the published
+ * history, the supporting-file listings and their stats, the stored revision texts, the serving tables of the published
  * generation, and the telemetry and usage examples beside it. Into an empty target only, in one
  * transaction there; verified afterwards by reading the generation history back from the target,
  * recomputing every files listing's id from its files and the published generation's id from its
@@ -39,9 +39,14 @@ const CATALOG_TABLES = [
   'serving_docs',
   'file_manifests',
   'file_stats',
+  'revision_texts',
 ] as const;
 /** Tables an older schema may lack (created by a later migration): copied when the source has them. */
-const LATER_TABLES: ReadonlySet<string> = new Set(['file_manifests', 'file_stats']);
+const LATER_TABLES: ReadonlySet<string> = new Set([
+  'file_manifests',
+  'file_stats',
+  'revision_texts',
+]);
 /** Side tables (telemetry, usage examples). */
 const SIDE_TABLES = ['events', 'counts', 'usage_examples'] as const;
 /** meta keys that belong to the target's own schema, not to the catalog's content. */

@@ -9,6 +9,7 @@ import { SkilldexError } from '../errors.js';
 import { CatalogReader } from './reader.js';
 import { FILES_SCHEMA_VERSION } from './queries-files.js';
 import { generationRows } from './queries.js';
+import type { HistorySource } from './history.js';
 import type { GenerationCounts } from './publish.js';
 import type { GenerationInfo } from './status.js';
 import type { LifecycleState } from './lifecycle.js';
@@ -252,6 +253,14 @@ export class CatalogExplorer {
       changes.set(limit, result);
       return result;
     });
+  }
+
+  /**
+   * Runs `fn` over one snapshot of the catalog, with the history queries' view of it (history.ts):
+   * the explorer's generation diff reads through this.
+   */
+  history<T>(fn: (src: HistorySource) => T): T {
+    return this.reader.read(() => fn(this.reader));
   }
 
   /** Closes the catalog. */

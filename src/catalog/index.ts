@@ -172,6 +172,45 @@ export {
   type ServingState,
 } from './queries.js';
 export { rollbackWorkingSet, type RollbackReport } from './rollback.js';
+export {
+  SKILL_MD,
+  folderDigestOf,
+  folderFiles,
+  workingSetDigests,
+  type RecordedFolder,
+} from './folder-digest.js';
+export {
+  compareMembers,
+  findGeneration,
+  generationBefore,
+  skillSeen,
+  findRevisions,
+  listingById,
+  membersOf,
+  revisionFields,
+  skillHistory,
+  type GenerationRef,
+  type HistorySource,
+  type MemberChange,
+  type MemberComparison,
+  type MemberState,
+  type RevisionFields,
+  type ServedHistory,
+  type SkillState,
+} from './history.js';
+export {
+  DEFAULT_KEEP_REVISIONS,
+  MAX_KEEP_REVISIONS,
+  MAX_REVISION_TEXT_BYTES,
+  TEXTS_SCHEMA_VERSION,
+  checkKeepRevisions,
+  keepRevisionsOf,
+  pruneRevisionTexts,
+  readRevisionText,
+  storeRevisionTexts,
+  type RevisionText,
+  type RevisionTextsSummary,
+} from './revision-texts.js';
 export { copyCatalog, type CopyReport } from './copy.js';
 export {
   CatalogExplorer,

@@ -8,7 +8,8 @@
  * (every published set) with the `published` pointer, and the serving tables of the published
  * generation: `serving`, its FTS5 index `serving_fts` and the fuzzy vocabulary `vocab`; from
  * migration 2 also the bm25f.v3 inverted index `postings` and the per-row statistics `serving_docs`;
- * from migration 3 the supporting-file listings `file_manifests` and their stats `file_stats`.
+ * from migration 3 the supporting-file listings `file_manifests` and their stats `file_stats`; from
+ * migration 4 the compressed SKILL.md text of recent revisions, `revision_texts` (revision-texts.ts).
  */
 import { SkilldexError } from '../errors.js';
 import { dialectOf, foreignMessage, tableCount, type Db } from './db-type.js';
@@ -168,6 +169,19 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE revisions ADD COLUMN line_keys BLOB;
   ALTER TABLE serving ADD COLUMN len_x INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE serving ADD COLUMN body_tf TEXT;
+  `,
+  // 5: the text of each recent revision's SKILL.md (issue #28; revision-texts.ts), for `skilldex
+  // diff`. One row per revision_id (the sha256 of the bytes, so byte-identical files of two skills
+  // share a row): the bytes compressed by `codec`, their size. A table of its own that nothing else
+  // reads or joins to; existing catalogs get the texts of their current revisions on the next index.
+  // A rowid table, not WITHOUT ROWID: its rows run to kilobytes, past what SQLite keeps well inline.
+  `
+  CREATE TABLE revision_texts (
+    revision_id TEXT PRIMARY KEY,
+    codec TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    data BLOB NOT NULL
+  ) STRICT;
   `,
 ];
 

@@ -28,6 +28,7 @@ interface LintFlags extends ScopeFlags {
   quiet?: boolean;
   profile?: string;
   baseline?: string;
+  only?: string[];
 }
 
 /** Registers `lint`. */
@@ -45,7 +46,9 @@ export function registerLint(program: Command, ctx: CliContext): void {
           'Also truncated and weak descriptions, near-duplicate descriptions, spec\n' +
           'warnings with the field named, shadowed and duplicate files, hidden text,\n' +
           'instruction-like descriptions and (with a catalog that has telemetry) skills\n' +
-          'never fetched. Without --catalog a temporary catalog is built with the\n' +
+          'never fetched, and the security group (remote code piped to a shell,\n' +
+          'credential reads, encoded payloads, paste-site and raw-IP URLs, wide\n' +
+          'allowed-tools, hooks that run commands). Without --catalog a temporary catalog is built with the\n' +
           'default policy and removed afterwards. Never edits a file.\n' +
           'Codes, rules and thresholds: docs/lint.md.',
       ),
@@ -71,6 +74,11 @@ export function registerLint(program: Command, ctx: CliContext): void {
       'report only findings that are new against a report saved with --json (the rest are counted)',
     )
     .option(
+      '--only <codes>',
+      'report only these codes or groups, comma-separated (repeatable); e.g. security (docs/lint.md "Security")',
+      (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x.trim() !== '')],
+    )
+    .option(
       '--fix-suggestions',
       'print how to fix each finding; for confusable pairs, the words that separate them',
     )
@@ -82,6 +90,7 @@ export function registerLint(program: Command, ctx: CliContext): void {
         '  skilldex lint --scope skills --json > lint-baseline.json     # adopt lint on an existing library…\n' +
         '  skilldex lint --scope skills --baseline lint-baseline.json   # …then fail only on new findings\n' +
         '  skilldex lint --scope skills --profile spec                  # the agentskills spec, strictly\n' +
+        '  skilldex lint --scope third-party/skills --only security     # no catalog is built\n' +
         '\nSuppress a code in the config file ([[lint.ignore]] code = "DESCRIPTION_WEAK", skills = "*-automation",\n' +
         'reason = "…") or in a skill (metadata: { skilldex-lint-ignore: "CONFUSABLE" }); every suppression is\n' +
         'counted in the summary. Templated families are one finding each, with their size and members.\n' +
@@ -135,6 +144,7 @@ async function runLint(o: LintFlags, ctx: CliContext, toolVersion: string): Prom
         ...discoverOptions(o, ctx),
         profile,
         suppressions,
+        ...(o.only !== undefined ? { only: o.only } : {}),
         ...(baseline !== undefined ? { baseline } : {}),
         ...(o.catalog !== undefined
           ? { catalog: ctx.settings({ catalog: o.catalog }).catalog.value }
@@ -155,7 +165,12 @@ async function runLint(o: LintFlags, ctx: CliContext, toolVersion: string): Prom
   else if (format === 'sarif') ctx.json(renderSarif(report, { baseDir: ctx.io.cwd, toolVersion }));
   else
     ctx.out(
-      renderLintText(report, { cwd: ctx.io.cwd, fixSuggestions: o.fixSuggestions === true, quiet }),
+      renderLintText(report, {
+        cwd: ctx.io.cwd,
+        fixSuggestions: o.fixSuggestions === true,
+        quiet,
+        ...(o.only !== undefined ? { only: o.only } : {}),
+      }),
     );
   if (report.skills === 0 && report.summary.raw === 0) return 1;
   return report.findings.some((f) => atOrAbove(f.severity, failOn as LintSeverity | 'never'))

@@ -19,6 +19,7 @@ import { registerServe } from './serve.js';
 import { registerConfig } from './config-command.js';
 import { registerInit } from './init.js';
 import { registerListing } from './listing.js';
+import { SUPPLY_COMMANDS } from './supply.js';
 
 /** Help width when the output is not a terminal (a pipe, a file, a test): plain 80 columns. */
 export const HELP_WIDTH = 80;
@@ -77,6 +78,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['enrich'], register: registerEnrich },
   { names: ['learn', 'usage', 'forget'], register: registerLearn },
   { names: ['lint'], register: registerLint },
+  ...SUPPLY_COMMANDS,
   { names: ['serve'], register: registerServe },
   { names: ['config'], register: registerConfig },
   { names: ['init'], register: registerInit },

@@ -24,6 +24,7 @@ import { progressLine } from './progress.js';
 import { renderIndex, renderSearch, renderShow } from './render/router.js';
 import { startWatch, untilStopped } from './watch.js';
 import { addPreferOption, addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
+import { addIndexSupplyOptions, indexSupplyOptions, type IndexSupplyFlags } from './supply.js';
 import { addTriggerOptions, type TriggerFlags } from './trigger-eval.js';
 
 interface CatalogFlag {
@@ -124,7 +125,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
               dryRun?: boolean;
               allowShrink?: boolean;
               watch?: boolean;
-            },
+            } & IndexSupplyFlags,
         ): Promise<ExitCode> => {
           if (o.watch === true && o.dryRun === true)
             throw new SkilldexError(
@@ -135,6 +136,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
           const { indexCatalog } = await import('../router/index.js');
           const catalog = catalogOf(o);
           const discover = await indexScopes(ctx, o, catalog);
+          const supply = await indexSupplyOptions(ctx, o, discover);
           const policy = ctx.settings({ policy: o.policy }).policy.value;
           const progress = progressLine(ctx.io, 'indexing', {
             enabled: o.json !== true && !ctx.quiet,
@@ -149,6 +151,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
               ...(policy !== undefined ? { policy } : {}),
               dryRun: o.dryRun === true,
               allowShrink: o.allowShrink === true,
+              ...supply,
             });
           } finally {
             progress.done();
@@ -169,6 +172,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
                 publish: o.publish !== false,
                 ...(policy !== undefined ? { policy } : {}),
                 allowShrink: o.allowShrink === true,
+                ...supply,
               },
               { report: print, json: o.json === true },
             );
@@ -179,6 +183,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
         },
       ),
     );
+  addIndexSupplyOptions(program.commands.find((c) => c.name() === 'index')!);
 }
 
 /** `publish`: publish a staged working set. */

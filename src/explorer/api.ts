@@ -13,6 +13,7 @@ import {
   SkilldexError,
   auditCascade,
   crawlCascade,
+  generationDiffOf,
   isSubstrateType,
   isSkilldexError,
   listUsage,
@@ -160,6 +161,19 @@ export const EXAMPLES_LISTED = 200;
 export function apiGenerations(ctx: ExplorerContext, q: Params): object {
   const limit = intParam(q('limit'), 'limit', 1, 1000);
   return { generations: ctx.catalog.generationChanges(limit) };
+}
+
+/**
+ * GET /api/generations/diff?from=&to=: the skills added, removed and changed between two
+ * generations (sequence numbers, ids, `published` or `working`; defaults: the published generation
+ * and the one before it).
+ */
+export function apiGenerationDiff(ctx: ExplorerContext, q: Params): object {
+  const from = q('from');
+  const to = q('to');
+  return ctx.catalog.history((src) =>
+    generationDiffOf(src, from === '' ? undefined : from, to === '' ? undefined : to),
+  );
 }
 
 /** GET /api/overview: counts by scope and state, usage totals, and the unused skills. */

@@ -15,6 +15,7 @@ import {
   apiCascadeCrawl,
   apiCascadeRoots,
   apiCascadeTree,
+  apiGenerationDiff,
   apiGenerations,
   apiOverview,
   apiPolicies,
@@ -49,6 +50,7 @@ const STATUS: Partial<Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 503>
   FORBIDDEN_ORIGIN: 403,
   SKILL_NOT_FOUND: 404,
   SKILL_ARCHIVED: 404,
+  GENERATION_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   NOT_CONFIGURED: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -68,7 +70,7 @@ export function statusOf(code: ErrorCode): number {
 }
 
 /** Paths that answer the page's HTML shell (the page routes itself from the path). */
-const PAGE_PATHS = ['/', '/overview', '/compare', '/cascade', '/substrate'];
+const PAGE_PATHS = ['/', '/overview', '/compare', '/cascade', '/substrate', '/generations/diff'];
 
 /** Content types of the bundled files. */
 const TYPES: Record<string, string> = {
@@ -146,6 +148,7 @@ export function createExplorerApp(
   app.get('/api/skills/:id{.+}', (c) => c.json(apiSkill(ctx, c.req.param('id'))));
   app.get('/api/examples', (c) => c.json(apiExamples(ctx, q(c))));
   app.get('/api/generations', (c) => c.json(apiGenerations(ctx, q(c))));
+  app.get('/api/generations/diff', (c) => c.json(apiGenerationDiff(ctx, q(c))));
   app.get('/api/overview', (c) => c.json(apiOverview(ctx)));
   app.get('/api/cascade', (c) => c.json(apiCascadeRoots(ctx)));
   app.get('/api/cascade/tree', (c) => c.json(apiCascadeTree(ctx, q(c))));

@@ -94,6 +94,39 @@ export const LINT_CODES = {
     severity: 'note',
     rule: 'a byte-identical copy (or a copy differing only by BOM or line endings) of another SKILL.md',
   },
+  // The security group (security.ts; HIDDEN_TEXT and INSTRUCTION_LIKE above belong to it too).
+  REMOTE_CODE_PIPE: {
+    severity: 'warning',
+    rule: 'security: a download is piped into a shell or interpreter (curl … | sh, iwr … | iex); an error from http, a raw IP or a paste site',
+  },
+  CREDENTIAL_EXFIL: {
+    severity: 'error',
+    rule: 'security: credential stores (~/.ssh, ~/.aws, .env, browser profiles, keychains) are read in a skill that also sends data or names URLs',
+  },
+  ENCODED_EXEC: {
+    severity: 'error',
+    rule: 'security: decoded content is executed (base64 -d | sh, eval(atob(…)), powershell -EncodedCommand)',
+  },
+  EXECUTABLE_DOWNLOAD: {
+    severity: 'warning',
+    rule: 'security: a program or installer is downloaded (.exe, .msi, .dmg, …), or a download is made executable',
+  },
+  ENCODED_BLOB: {
+    severity: 'warning',
+    rule: 'security: a long base64 or hex blob in the body or a script hides what it holds',
+  },
+  SUSPICIOUS_URL: {
+    severity: 'warning',
+    rule: 'security: a URL on a paste site, file drop, request bin or tunnel, or a public raw IP address (or the cloud metadata address)',
+  },
+  WIDE_ALLOWED_TOOLS: {
+    severity: 'warning',
+    rule: 'security: allowed-tools lets any shell command run without a prompt (Bash, Bash(*), *) in a skill not from ~/.claude/skills',
+  },
+  HOOK_COMMAND: {
+    severity: 'warning',
+    rule: "security: the skill's frontmatter hooks or its plugin's hooks run shell commands on host events",
+  },
 } as const satisfies Record<string, { severity: LintSeverity; rule: string }>;
 
 /** A lint code. */

@@ -71,10 +71,23 @@ export {
   sarifFingerprint,
   sarifLocation,
   sarifLog,
+  sarifLogOf,
   SARIF_FINGERPRINT_KEY,
   SARIF_SCHEMA,
+  type SarifFinding,
   type SarifLocation,
   type SarifLog,
   type SarifResult,
   type SarifRule,
 } from './sarif.js';
+export {
+  SECURITY_CODES,
+  TRUSTED_SCOPES,
+  allowedToolsOf,
+  checkSecurity,
+  commandHooks,
+  isWideTool,
+  type SecuritySkill,
+  type SecurityText,
+} from './security.js';
+export { LINT_GROUPS, RANKING_CODES, selectCodes } from './only.js';

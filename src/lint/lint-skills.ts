@@ -81,6 +81,8 @@ export interface LintInput {
   readonly baseline?: LintBaseline;
   /** A path as fingerprints spell it (relative to its scope, so a baseline moves with the library). */
   readonly relPath?: (path: string) => string;
+  /** Report only these codes (lint --only); the others are dropped before anything is counted. */
+  readonly codes?: ReadonlySet<string>;
 }
 
 /** What `lintSkills` returns: the printed findings, their counts, the summary and the listing costs. */
@@ -104,7 +106,9 @@ export function lintSkills(input: LintInput, t: LintThresholds): LintResult {
   };
   const words = skills.map((s) => listingWords(s));
   const families = skillFamilies(skills, words, t);
-  const raw = rawFindings(input, skills, words, families, lines, t);
+  const all = rawFindings(input, skills, words, families, lines, t);
+  const codes = input.codes;
+  const raw = codes === undefined ? all : all.filter((f) => codes.has(f.code));
   const inline = skills.map((s) => inlineRules(s, lines(s, 'metadata')));
   raw.push(...inline.flatMap((r) => r.invalid));
   const rel = input.relPath ?? ((p: string) => p);

@@ -26,6 +26,9 @@ import {
   type RawFinding,
 } from './codes.js';
 import { lintSkills } from './lint-skills.js';
+import { RANKING_CODES, selectCodes } from './only.js';
+import { SECURITY_CODES } from './security.js';
+import { securityFindings } from './security-inputs.js';
 import type { RankFn } from './ranking.js';
 import type { LintSkill } from './skill.js';
 import type { LintBaseline, LintSuppression } from './suppress.js';
@@ -49,6 +52,11 @@ export interface LintOptions extends DiscoverOptions {
   readonly suppressions?: readonly LintSuppression[];
   /** A saved report (parseLintBaseline): findings it holds are left out and counted. */
   readonly baseline?: LintBaseline;
+  /**
+   * Report only these codes (codes or group names such as `security`, only.ts). Checks no selected
+   * code needs are not run: without a ranking code no catalog is built or read.
+   */
+  readonly only?: readonly string[];
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([
@@ -65,6 +73,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'profile',
   'suppressions',
   'baseline',
+  'only',
 ]);
 
 /** Lints the skills of the given scopes; see the module header. Unknown option keys are refused. */
@@ -74,12 +83,24 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
   const scan = discoverSkills(discoverOptionsOf(options));
   const relPath = relativeToScope(scan.scopes.map((sc) => sc.path));
   const skills = scan.skills.map(toLintSkill);
+  const codes = selectCodes(options.only);
+  const wants = (list: readonly string[]): boolean =>
+    codes === undefined || list.some((c) => codes.has(c as never));
+  // The security group reads bodies and supporting files (security-inputs.ts).
+  const security = wants(SECURITY_CODES)
+    ? securityFindings(
+        scan.skills,
+        skills.map((s) => s.text),
+      )
+    : [];
+  const ranking = wants(RANKING_CODES);
   const temp =
-    options.catalog === undefined
+    options.catalog === undefined && ranking
       ? mkdtempSync(path.join(options.tmpDir ?? tmpdir(), 'skilldex-lint-'))
       : undefined;
   try {
-    const catalog = options.catalog ?? path.join(temp!, 'catalog.sqlite');
+    const catalog =
+      options.catalog ?? (temp !== undefined ? path.join(temp, 'catalog.sqlite') : '');
     if (options.catalog !== undefined && !isPgLocation(catalog) && !existsSync(catalog)) {
       throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
     }
@@ -94,10 +115,11 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
       });
     }
     const ranked =
-      skills.length > 0
+      skills.length > 0 && ranking
         ? rankAgainst(catalog, skills)
         : { skills, extra: [], rank: undefined, policy: () => null, close: () => {} };
-    const telemetryFile = options.catalog !== undefined ? telemetryPathFor(catalog) : undefined;
+    const telemetryFile =
+      options.catalog !== undefined && ranking ? telemetryPathFor(catalog) : undefined;
     const telemetry =
       telemetryFile !== undefined && existsSync(telemetryFile)
         ? new TelemetryStore(telemetryFile, () => new Date(0))
@@ -109,7 +131,7 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
           scan,
           ...(ranked.rank ? { rank: ranked.rank } : {}),
           ...(telemetry ? { history: (id: string) => telemetry.history(id) } : {}),
-          extra: ranked.extra,
+          extra: [...ranked.extra, ...security],
           textOf: (p: string) => {
             const file = readTextCapped(p, {
               ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
@@ -122,6 +144,7 @@ export function lintLibrary(options: LintOptions = {}): LintReport {
           profile,
           ...(options.suppressions !== undefined ? { suppressions: options.suppressions } : {}),
           ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
+          ...(codes !== undefined ? { codes } : {}),
           relPath,
         },
         thresholds,

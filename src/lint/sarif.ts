@@ -157,3 +157,55 @@ export function sarifLog(
     ],
   };
 }
+
+/** One result of `sarifLogOf`: a coded finding located in a file. */
+export interface SarifFinding {
+  readonly ruleId: string;
+  readonly level: 'error' | 'warning' | 'note';
+  readonly message: string;
+  /** Absolute path of the file the result is on. */
+  readonly path: string;
+  /** 1-based line (default 1). */
+  readonly line?: number;
+  readonly properties?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A SARIF 2.1.0 log of coded findings from any skilldex report other than lint's (`verify`): one
+ * run of tool `toolName`, one rule per entry of `rules` (their order fixes ruleIndex), one result
+ * per finding, located as `renderSarif` locates lint findings. Pure.
+ */
+export function sarifLogOf(options: {
+  readonly toolName: string;
+  readonly toolVersion: string;
+  readonly baseDir: string;
+  readonly rules: readonly {
+    readonly id: string;
+    readonly text: string;
+    readonly level: 'error' | 'warning' | 'note';
+  }[];
+  readonly findings: readonly SarifFinding[];
+}): SarifLog {
+  const ids = options.rules.map((r) => r.id);
+  return sarifLog(
+    options.toolName,
+    options,
+    options.rules.map((r) => ({
+      id: r.id,
+      shortDescription: { text: r.text },
+      defaultConfiguration: { level: r.level },
+    })),
+    options.findings.map((f) => ({
+      ruleId: f.ruleId,
+      ruleIndex: ids.indexOf(f.ruleId),
+      level: f.level,
+      message: { text: f.message },
+      locations: [sarifLocation(options.baseDir, f.path, f.line ?? 1)],
+      // Code scanning matches a result across runs by this hash: the rule, the file and the message.
+      partialFingerprints: {
+        [SARIF_FINGERPRINT_KEY]: sarifFingerprint([`${f.ruleId}\t${f.path}\t${f.message}`]),
+      },
+      properties: f.properties ?? {},
+    })),
+  );
+}

@@ -27,3 +27,13 @@ export {
   sanitizeField,
 } from './sanitize.js';
 export { escapeBlockStart, markdownInline, markdownQuote } from './markdown.js';
+export {
+  DEFAULT_CONTEXT,
+  MAX_EDIT_DISTANCE,
+  diffLines,
+  renderUnified,
+  splitLines,
+  unifiedHunks,
+  type DiffHunk,
+  type DiffLine,
+} from './line-diff.js';

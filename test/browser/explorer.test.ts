@@ -11,11 +11,20 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tmpDir } from '../support/cli.js';
-import { HOSTILE_ID, makeLibrary, startOver, type Running } from '../explorer/support.js';
+import {
+  HOSTILE_ID,
+  makeLibrary,
+  reindex,
+  startOver,
+  writeSkill,
+  type Library,
+  type Running,
+} from '../explorer/support.js';
 
 /** The system Chromium (Debian package `chromium`). */
 const CHROMIUM = process.env['SKILLDEX_CHROMIUM'] ?? '/usr/bin/chromium';
 
+let lib: Library;
 let srv: Running;
 let browser: Browser;
 let shots: string;
@@ -26,7 +35,8 @@ beforeAll(async () => {
       `no Chromium at ${CHROMIUM}: apt-get install -y --no-install-recommends chromium (or set SKILLDEX_CHROMIUM)`,
     );
   }
-  srv = await startOver(makeLibrary());
+  lib = makeLibrary();
+  srv = await startOver(lib);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   shots = tmpDir('skilldex-browser-');
 });
@@ -145,5 +155,21 @@ describe('explorer page', () => {
       expect(problems, route).toEqual([]);
       await page.close();
     }
+  });
+
+  // Last: it publishes a second generation.
+  it('links a generation to its diff, which lists what changed (issue 28)', async () => {
+    writeSkill(lib.skills, 'added-later', { description: 'A skill added after the first index.' });
+    reindex(lib);
+    const { page, problems } = await open('/overview');
+    await page.getByRole('link', { name: 'diff' }).first().click();
+    await page.waitForURL(/\/generations\/diff\?from=1&to=2$/);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.locator('h1').textContent()).toMatch(/^generation #1 .* → generation #2 /);
+    expect(await page.locator('ul.add li').allTextContents()).toEqual([
+      expect.stringMatching(/^added-later /),
+    ]);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });

@@ -445,5 +445,27 @@ describe('a catalog re-published while serving', () => {
     }>();
     expect(csv.record.revisions).toHaveLength(2);
     expect(csv.record.lifecycle).toHaveLength(2);
+    // The generation diff the timeline links to (issue 28): published against the one before.
+    const diff = (await raw(srv.base, '/api/generations/diff')).json<{
+      from: { seq: number };
+      to: { seq: number };
+      added: { skill_id: string }[];
+      removed: { skill_id: string }[];
+      changed: { skill_id: string; revision_changed: boolean }[];
+    }>();
+    expect([diff.from.seq + 1, diff.to.seq]).toEqual([diff.to.seq, diff.to.seq]);
+    expect([diff.added, diff.removed, diff.changed].map((l) => l.map((x) => x.skill_id))).toEqual([
+      ['yaml-linter'],
+      ['email-drafter'],
+      ['csv-cleaner'],
+    ]);
+    const same = (
+      await raw(srv.base, `/api/generations/diff?from=${diff.to.seq}&to=published`)
+    ).json<{
+      counts: { changed: number; added: number; removed: number };
+    }>();
+    expect(same.counts).toMatchObject({ added: 0, removed: 0, changed: 0 });
+    expectError(await raw(srv.base, '/api/generations/diff?from=999'), 404, 'GENERATION_NOT_FOUND');
+    expectError(await raw(srv.base, '/api/generations/diff?from=xyz'), 400, 'INVALID_ARGUMENT');
   });
 });

@@ -13,7 +13,7 @@ const IDS_SHOWN = 4;
 /** The text rendering: a counts line, counts by code, then findings grouped by code. */
 export function renderLintText(
   report: LintReport,
-  options: { cwd: string; fixSuggestions: boolean; quiet: boolean },
+  options: { cwd: string; fixSuggestions: boolean; quiet: boolean; only?: readonly string[] },
 ): string {
   const rel = (p: string): string => {
     const r = path.relative(options.cwd, p);
@@ -38,7 +38,12 @@ export function renderLintText(
     );
   lines.push(...summaryLines(report, rel));
   const skipped: string[] = [];
-  if (!report.checks.ranking) skipped.push('ranking (no skill to rank)');
+  if (!report.checks.ranking)
+    skipped.push(
+      options.only !== undefined
+        ? `ranking (not asked for: --only ${options.only.join(',')})`
+        : 'ranking (no skill to rank)',
+    );
   if (!report.checks.telemetry) skipped.push('NEVER_FETCHED (no telemetry file)');
   if (skipped.length > 0) lines.push(`not checked: ${skipped.join(', ')}`);
   if (options.quiet) return lines.map(escapeInvisible).join('\n');

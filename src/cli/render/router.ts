@@ -40,6 +40,14 @@ export function renderIndex(r: IndexReport, cwd: string): string {
     );
     for (const p of f.problems) lines.push(`  not listed ${p.code}: ${sanitizeField(p.message)}`);
   }
+  const t = r.revision_texts;
+  if (t && (t.stored > 0 || t.pruned > 0 || t.not_stored.length > 0)) {
+    lines.push(
+      `  revision texts (for skilldex diff): ${t.stored} stored (${t.bytes} bytes, ${t.compressed_bytes} compressed), ${t.pruned} pruned past ${t.keep} per skill`,
+    );
+    for (const n of t.not_stored)
+      lines.push(`  text not stored for ${sanitizeField(n.skill_id)}: ${sanitizeField(n.reason)}`);
+  }
   return lines.join('\n');
 }
 

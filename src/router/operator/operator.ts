@@ -33,6 +33,11 @@ import {
   readMeta,
   writeMeta,
   setLifecycle,
+  keepRevisionsOf,
+  storeRevisionTexts,
+  workingSetDigests,
+  LATEST_VERSION,
+  type RevisionTextsSummary,
   type CatalogStatus,
   type Db,
   type GenerationInfo,
@@ -64,6 +69,8 @@ export interface IndexReport extends IngestSummary {
   readonly publish: PublishResult | null;
   /** True for `dryRun`: the counts say what would change; nothing was written. */
   readonly dry_run: boolean;
+  /** The revision texts stored and pruned after the ingest (null for a dry run). */
+  readonly revision_texts: RevisionTextsSummary | null;
 }
 
 /** The keys of OperatorOptions. */
@@ -78,6 +85,18 @@ export interface IndexOptions extends OperatorOptions, DiscoverOptions {
   readonly dryRun?: boolean;
   /** Allow retiring more than half of the active skills (SHRINK_LIMIT) in one run. */
   readonly allowShrink?: boolean;
+  /**
+   * Revisions per skill whose SKILL.md text the catalog keeps for `diff` (0–1000; remembered by
+   * the catalog). Default: the remembered value, else DEFAULT_KEEP_REVISIONS (10).
+   */
+  readonly keepRevisions?: number;
+  /**
+   * Hold the publish to a lock (`index --locked`): the folder digest every skill must have, by
+   * skill_id (supply `checkLock` gives them once the files match the lock). After the ingest, a
+   * working set with another skill, a missing one or another digest is LOCK_MISMATCH and nothing is
+   * published (the working set keeps what was read, unpublished).
+   */
+  readonly locked?: ReadonlyMap<string, string>;
 }
 
 const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
@@ -96,6 +115,8 @@ const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
   'onProgress',
   'dryRun',
   'allowShrink',
+  'keepRevisions',
+  'locked',
 );
 
 /** Options of `changeLifecycle`. */
@@ -174,6 +195,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             ? checkPolicyId(options.policy)
             : (readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID)
           : choosePolicy(db, options.policy);
+        const keep = dryRun ? 0 : keepRevisionsOf(db, options.keepRevisions);
         const guards = {
           dryRun,
           ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
@@ -195,11 +217,29 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
             // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
             if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
+            if (options.locked !== undefined && !dryRun) refuseUnlocked(db, options.locked);
             const publish =
               options.publish === false || dryRun ? null : publishWorkingSet(db, policy, now);
+            // The text of every new working-set revision, for `diff` (revision-texts.ts), stored
+            // after the publish so that pruning sees what is served now; old texts are pruned when
+            // anything changed or a new bound was asked for.
+            const texts = dryRun
+              ? null
+              : storeRevisionTexts(db, {
+                  keep,
+                  prune:
+                    options.keepRevisions !== undefined ||
+                    summary.added.length + summary.changed.length + summary.removed.length > 0,
+                });
             // Retired and archived skills keep no usage examples (docs/ranking.md §9).
             if (publish) pruneUsageOf(options.catalog, db);
-            return { catalog: options.catalog, ...summary, publish, dry_run: dryRun };
+            return {
+              catalog: options.catalog,
+              ...summary,
+              publish,
+              dry_run: dryRun,
+              revision_texts: texts,
+            };
           } catch (err) {
             // Another writer committed while this run read the files: read them again.
             const stale =
@@ -212,6 +252,21 @@ export function indexCatalog(options: IndexOptions): IndexReport {
       },
       true,
     ),
+  );
+}
+
+// LOCK_MISMATCH unless the working set holds exactly the locked skills with their folder digests:
+// files that changed between the lock check and the ingest's reads must not be published.
+function refuseUnlocked(db: Db, locked: ReadonlyMap<string, string>): void {
+  const got = workingSetDigests(db, LATEST_VERSION);
+  const differ = [...new Set([...got.keys(), ...locked.keys()])]
+    .filter((id) => got.get(id)?.folder_digest !== locked.get(id))
+    .sort();
+  if (differ.length === 0) return;
+  throw new SkilldexError(
+    'LOCK_MISMATCH',
+    `${differ.length} skill(s) read by this index differ from the lock (${differ.slice(0, 5).join(', ')}${differ.length > 5 ? ', …' : ''}): nothing was published`,
+    { skill_ids: differ.slice(0, 50) },
   );
 }
 

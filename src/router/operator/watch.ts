@@ -19,7 +19,7 @@ export const DEFAULT_DEBOUNCE_MS = 300;
 const IGNORED_DIRS = new Set(['node_modules', '.git']);
 
 /** Options of `watchCatalog`: those of `indexCatalog` (minus the one-shot ones), and the callbacks. */
-export interface WatchOptions extends Omit<IndexOptions, 'dryRun' | 'onProgress'> {
+export interface WatchOptions extends Omit<IndexOptions, 'dryRun' | 'onProgress' | 'locked'> {
   /** Quiet spell in milliseconds after the last file event before re-indexing (default 300). */
   readonly debounceMs?: number;
   /** Called after each re-index with its report. */
@@ -50,6 +50,7 @@ const WATCH_OPTION_KEYS = optionKeys<WatchOptions>()(
   'maxFrontmatterBytes',
   'publish',
   'allowShrink',
+  'keepRevisions',
   'debounceMs',
   'onIndex',
   'onError',

@@ -1,0 +1,381 @@
+/**
+ * The text patterns of the security lint group (issue #28; docs/lint.md "Security"), pure: each
+ * detector takes one text (a SKILL.md or a supporting file) and returns what it matched, with the
+ * 1-based line. No I/O, no finding shapes (security.ts turns matches into findings).
+ *
+ * The shapes follow what public scanners of agent skills report, narrowed until the 1,206 real
+ * skills of shared/bench/corpus-real stay quiet except where a reviewer would agree:
+ * - Cisco AI Defense skill-scanner (github.com/cisco-ai-defense/skill-scanner):
+ *   `skill_scanner/data/packs/core/yara/behavior_chain_detection.yara` (raw-IP download piped to an
+ *   interpreter, `base64 -d | bash`, PowerShell `-EncodedCommand`, credential reads sent to webhooks
+ *   and paste sites), `yara/credential_harvesting_generic.yara` (credential file paths),
+ *   `signatures/obfuscation.yaml` (decode-and-execute chains, hex blobs) and
+ *   `signatures/data_exfiltration.yaml` (sensitive files, outbound sends);
+ * - Snyk's ToxicSkills audit of 3,984 skills (snyk.io, February 2026): remote code and
+ *   password-protected downloads, base64-obfuscated payloads, credential theft from ~/.ssh and
+ *   ~/.aws, Unicode smuggling.
+ */
+
+/** One match: the 1-based line, the matched text (raw: the caller escapes it) and what it is. */
+export interface PatternMatch {
+  readonly line: number;
+  readonly text: string;
+  readonly kind: string;
+}
+
+// Longest match text kept (the caller quotes it in a message).
+const MAX_MATCH_CHARS = 160;
+
+function lineAt(text: string, index: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function matchesOf(text: string, re: RegExp, kind: string): PatternMatch[] {
+  const out: PatternMatch[] = [];
+  for (const m of text.matchAll(re)) {
+    out.push({ line: lineAt(text, m.index), text: m[0].slice(0, MAX_MATCH_CHARS), kind });
+  }
+  return out;
+}
+
+// A shell that runs what it reads on standard input (`| sh`, `| sudo bash -s -- --yes`), or an
+// interpreter given no program of its own (`| python3`, `| node -`; not `| python3 -m json.tool`).
+const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi)?sh\b(?![-.\w])|(?:python[23]?|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\x60"'#])))`;
+// A downloader command naming what it fetches (a URL, a host name or a variable), up to its pipe, on
+// one line: `curl … | sh` in prose about the danger names nothing and is not a match.
+const FETCH = String.raw`\b(?:curl|wget|fetch)\s+[^\n|;&]*?(?::\/\/|\$|\w\.\w)[^\n|;&]*`;
+
+/**
+ * Remote content run by a shell: `curl … | sh`, `wget -O- … | bash`, `bash <(curl …)`,
+ * `sh -c "$(curl …)"`, PowerShell `iwr … | iex` / `iex (irm …)` /
+ * `(New-Object Net.WebClient).DownloadString(…) | iex`. `kind`: the form matched.
+ */
+export function remoteCodePipes(text: string): PatternMatch[] {
+  return [
+    ...matchesOf(
+      text,
+      new RegExp(String.raw`${FETCH}\|\s*${SHELL}`, 'gim'),
+      'download piped to a shell',
+    ),
+    ...matchesOf(
+      text,
+      new RegExp(
+        String.raw`\b(?:sudo\s+)?(?:ba|z|k)?sh\s+(?:-\w+\s+)*<\(\s*(?:curl|wget)\b[^)\n]*\)`,
+        'gi',
+      ),
+      'download run by process substitution',
+    ),
+    ...matchesOf(
+      text,
+      new RegExp(
+        String.raw`\b(?:(?:ba|z|k)?sh\s+-c|eval)\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)`,
+        'gi',
+      ),
+      'download run by command substitution',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|(?:new-object\s+(?:system\.)?net\.webclient\)?\.downloadstring))\b[^\n|;]*\|\s*(?:iex|invoke-expression)\b/gi,
+      'PowerShell download piped to Invoke-Expression',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:iex|invoke-expression)\s*\(?\s*(?:\(\s*)?(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient)\b[^\n]*/gi,
+      'PowerShell Invoke-Expression of a download',
+    ),
+  ];
+}
+
+/** The URL a matched command line fetches, when it names one. */
+export function urlIn(text: string): string | undefined {
+  return /\bhttps?:\/\/[^\s"'`<>)|]+/i.exec(text)?.[0];
+}
+
+// File endings of programs and installers a download may bring.
+const EXECUTABLE_EXT = String.raw`(?:exe|msi|scr|com|bat|cmd|ps1|vbs|dll|dmg|pkg|app|deb|rpm|appimage|apk|jar|bin|run|elf)`;
+
+/**
+ * Downloads of executables: a downloader (curl, wget, Invoke-WebRequest, certutil, bitsadmin)
+ * fetching a file whose name ends in a program or installer extension, or one whose output is made
+ * executable on the same line (`curl -o x … && chmod +x x`).
+ */
+export function executableDownloads(text: string): PatternMatch[] {
+  return [
+    ...matchesOf(
+      text,
+      new RegExp(
+        String.raw`\b(?:curl|wget|iwr|invoke-webrequest|certutil(?:\.exe)?\s+-urlcache|bitsadmin)\b[^\n]*?https?:\/\/[^\s"'\`<>)]+\.${EXECUTABLE_EXT}\b(?![./\w-])`,
+        'gi',
+      ),
+      'download of a program or installer',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:curl|wget)\b[^\n]*?(?:-o|-O|--output(?:-document)?)[=\s]+["']?([\w./~-]+)["']?[^\n]*?(?:&&|;)\s*chmod\s+(?:[ugoa]*\+x|[0-7]*[157][0-7]{0,2})\s+["']?[\w./~-]+/gi,
+      'download made executable',
+    ),
+  ];
+}
+
+// Credential stores: SSH keys, cloud and tool credentials, browser profiles, keychains.
+const CREDENTIAL_PATH = String.raw`~\/\.ssh\/|\$HOME\/\.ssh\/|\.ssh\/(?:id_[a-z0-9]+|authorized_keys|known_hosts)|~\/\.aws\/|\.aws\/credentials|~\/\.config\/gcloud|~\/\.azure\/|~\/\.kube\/config|~\/\.docker\/config\.json|~\/\.netrc|~\/\.npmrc|~\/\.pypirc|~\/\.git-credentials|~\/\.gnupg\/|\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|Library\/Keychains|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bsecurity\s+dump-keychain|Google\/Chrome\/(?:Default|Profile)|\.mozilla\/firefox|\bwallet\.dat\b`;
+
+/**
+ * Credential locations read: a command or call reading (cat, cp, tar, base64, open, readFile, …)
+ * a credential store, or a `.env` file being read or sent. `kind` names the store.
+ */
+export function credentialReads(text: string): PatternMatch[] {
+  // A public key, the SSH client's config and its known hosts are not secrets.
+  const secret = (m: PatternMatch): boolean => !/\.pub\b|known_hosts|\.ssh\/config\b/.test(m.text);
+  return [
+    ...matchesOf(
+      text,
+      new RegExp(
+        String.raw`\b(?:cat|less|head|tail|cp|scp|rsync|tar|zip|base64|xxd|open|read_?text|read_?bytes|readFile(?:Sync)?|fs\.read\w*|Get-Content|type)\b[^\n]{0,80}?(?:${CREDENTIAL_PATH})[^\s"'\x60)]*`,
+        'gi',
+      ),
+      'credential store read',
+    ),
+    ...matchesOf(
+      text,
+      new RegExp(
+        String.raw`(?:${CREDENTIAL_PATH})[^\n]{0,80}?\|\s*(?:curl|nc|ncat|base64)\b`,
+        'gi',
+      ),
+      'credential store piped out',
+    ),
+    ...matchesOf(
+      text,
+      /\bsecurity\s+(?:find|dump)-(?:generic|internet)-password\b[^\n]*|\bsecurity\s+dump-keychain\b[^\n]*/gi,
+      'keychain read',
+    ),
+    ...matchesOf(
+      text,
+      /(?:\bcat\s+[^\n|;]*\.env\b[^\n]*\|\s*(?:curl|nc)\b|\bcurl\b[^\n]*(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)[=\s]+["']?@?[^\s"']*\.env\b)/gi,
+      '.env file sent',
+    ),
+  ].filter(secret);
+}
+
+/**
+ * Network sends: a command or call that sends data out (curl with a body or upload, wget
+ * --post-data, nc/ncat to a host, requests.post, fetch with a POST, Invoke-RestMethod -Method Post)
+ * or a webhook of a chat service.
+ */
+export function networkSends(text: string): PatternMatch[] {
+  return [
+    ...matchesOf(
+      text,
+      /\bcurl\b[^\n]*?\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)[=\s][^\n]*/gi,
+      'curl upload',
+    ),
+    ...matchesOf(text, /\bwget\b[^\n]*--post-(?:data|file)\b[^\n]*/gi, 'wget upload'),
+    ...matchesOf(
+      text,
+      /\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\.[a-z]{2,}\s+\d{2,5}\b/gi,
+      'netcat',
+    ),
+    ...matchesOf(text, /\b(?:requests|httpx)\.(?:post|put)\s*\(/g, 'HTTP upload'),
+    ...matchesOf(text, /\bfetch\s*\([^)]*method\s*:\s*["'](?:POST|PUT)["']/gi, 'HTTP upload'),
+    ...matchesOf(
+      text,
+      /\bInvoke-(?:RestMethod|WebRequest)\b[^\n]*-Method\s+(?:Post|Put)\b[^\n]*/gi,
+      'HTTP upload',
+    ),
+    ...matchesOf(
+      text,
+      /\bhttps?:\/\/(?:discord(?:app)?\.com\/api\/webhooks|hooks\.slack\.com\/services|api\.telegram\.org\/bot)[^\s"'`<>)]*/gi,
+      'chat webhook',
+    ),
+  ];
+}
+
+// Paste sites, anonymous file drops, request bins and tunnels: where stolen data goes and
+// second-stage payloads come from (Cisco behavior_chain_detection.yara `$external_sink`).
+const PASTE_HOSTS = [
+  'pastebin.com',
+  'paste.ee',
+  'pastes.io',
+  'hastebin.com',
+  'ghostbin.com',
+  'ghostbin.co',
+  'rentry.co',
+  'rentry.org',
+  'dpaste.com',
+  'dpaste.org',
+  'justpaste.it',
+  'controlc.com',
+  'privatebin.net',
+  'termbin.com',
+  'ix.io',
+  'sprunge.us',
+  'transfer.sh',
+  '0x0.st',
+  'file.io',
+  'temp.sh',
+  'webhook.site',
+  'requestbin.com',
+  'requestbin.net',
+  'pipedream.net',
+  'ngrok.io',
+  'ngrok-free.app',
+  'ngrok.app',
+  'trycloudflare.com',
+  'interact.sh',
+  'oast.fun',
+  'burpcollaborator.net',
+];
+
+const PASTE_RE = new RegExp(
+  String.raw`\bhttps?:\/\/(?:[\w-]+\.)*(?:${PASTE_HOSTS.map((h) => h.replace(/\./g, '\\.')).join('|')})(?![\w.-])[^\s"'\`<>)]*`,
+  'gi',
+);
+
+/** URLs on paste sites, file drops, request bins and public tunnels. */
+export function pasteSiteUrls(text: string): PatternMatch[] {
+  return matchesOf(text, PASTE_RE, 'paste site or drop');
+}
+
+/**
+ * URLs whose host is a raw IPv4 address that is not loopback, private (RFC 1918), link-local
+ * except the cloud metadata address 169.254.169.254, unspecified, or a documentation range
+ * (RFC 5737): a public server named by address, or the metadata endpoint credentials are read from.
+ */
+export function rawIpUrls(text: string): PatternMatch[] {
+  const out: PatternMatch[] = [];
+  for (const m of matchesOf(
+    text,
+    /\b(?:https?|ftp|wss?|tcp):\/\/((?:\d{1,3}\.){3}\d{1,3})(?::\d{1,5})?(?:[/?#][^\s"'`<>)]*)?/gi,
+    'raw IP address',
+  )) {
+    const ip = /\/\/((?:\d{1,3}\.){3}\d{1,3})/.exec(m.text)![1]!;
+    if (isPublicOrMetadata(ip))
+      out.push(ip === '169.254.169.254' ? { ...m, kind: 'cloud metadata address' } : m);
+  }
+  return out;
+}
+
+function isPublicOrMetadata(ip: string): boolean {
+  const o = ip.split('.').map(Number);
+  if (o.some((x) => x > 255)) return false;
+  const [a, b, c] = o as [number, number, number, number];
+  if (ip === '169.254.169.254') return true;
+  if (a === 0 || a === 10 || a === 127 || a >= 224) return false;
+  if (a === 169 && b === 254) return false;
+  if (a === 172 && b >= 16 && b <= 31) return false;
+  if (a === 192 && b === 168) return false;
+  if (a === 100 && b >= 64 && b <= 127) return false;
+  if (a === 192 && b === 0 && c === 2) return false;
+  if (a === 198 && b === 51 && c === 100) return false;
+  if (a === 203 && b === 0 && c === 113) return false;
+  return true;
+}
+
+/**
+ * Decoded content executed: `base64 -d | sh`, `eval(atob(…))`, `exec(base64.b64decode(…))`,
+ * `eval(Buffer.from(…, 'base64'))`, PowerShell `-EncodedCommand <base64>`.
+ */
+export function decodeExec(text: string): PatternMatch[] {
+  return [
+    ...matchesOf(
+      text,
+      new RegExp(String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^\n|;]{0,64}\|\s*${SHELL}`, 'gim'),
+      'base64 decoded into a shell',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:eval|exec|Function)\s*\(\s*(?:atob|base64\.b64decode|b64decode|Buffer\.from)\s*\([^\n]{0,200}/g,
+      'decoded text evaluated',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-(?:e|ec|enc|encodedcommand)\s+["']?[A-Za-z0-9+/]{40,}={0,2}/gi,
+      'PowerShell encoded command',
+    ),
+  ];
+}
+
+/** Shortest single run of base64 characters reported as a blob: 200 (150 bytes decoded). */
+export const MIN_BASE64_RUN = 200;
+/** Shortest run of hex digits (or `\xNN` escapes) reported as a blob: 256 characters (128 bytes). */
+export const MIN_HEX_RUN = 256;
+
+/**
+ * Long encoded blobs: a run of at least MIN_BASE64_RUN base64 characters holding upper case, lower
+ * case and digits (so no word, path or hash), a run of at least MIN_HEX_RUN hex digits or `\xNN`
+ * escapes, or five or more consecutive lines of 60+ base64 characters each (a wrapped blob).
+ * Inline images (`data:image/…;base64,`) are not blobs.
+ */
+export function encodedBlobs(text: string): PatternMatch[] {
+  const out: PatternMatch[] = [];
+  for (const m of text.matchAll(/[A-Za-z0-9+/]{200,}={0,2}/g)) {
+    const before = text.slice(Math.max(0, m.index - 40), m.index);
+    if (/data:image\/[\w.+-]+;base64,\s*$/i.test(before)) continue;
+    const s = m[0];
+    if (!/[A-Z]/.test(s) || !/[a-z]/.test(s) || !/\d/.test(s)) continue;
+    out.push({
+      line: lineAt(text, m.index),
+      text: excerpt(s),
+      kind: `base64 run of ${s.length} characters`,
+    });
+  }
+  for (const m of text.matchAll(/(?:[0-9a-fA-F]{256,}|(?:\\x[0-9a-fA-F]{2}){128,})/g))
+    out.push({
+      line: lineAt(text, m.index),
+      text: excerpt(m[0]),
+      kind: `hex run of ${m[0].length} characters`,
+    });
+  const lines = text.split('\n');
+  let start = -1;
+  for (let i = 0; i <= lines.length; i++) {
+    const l = lines[i]?.trim() ?? '';
+    const blobLine = /^[A-Za-z0-9+/]{60,}={0,2}$/.test(l) && /\d/.test(l) && /[A-Z]/.test(l);
+    if (blobLine && start < 0) start = i;
+    if (!blobLine && start >= 0) {
+      if (i - start >= 5 && !/-----BEGIN (?:CERTIFICATE|PUBLIC KEY)/.test(lines[start - 1] ?? ''))
+        out.push({
+          line: start + 1,
+          text: excerpt(lines[start]!.trim()),
+          kind: `wrapped base64 of ${i - start} lines`,
+        });
+      start = -1;
+    }
+  }
+  return out;
+}
+
+function excerpt(s: string): string {
+  return s.length > 48 ? `${s.slice(0, 24)}…${s.slice(-12)}` : s;
+}
+
+/**
+ * Invisible characters that are not part of an emoji: zero-width characters, bidi controls, tag
+ * characters and variation selectors, except a zero-width joiner between two pictographs, a
+ * variation selector after one, and the tag sequence of a subdivision flag. `kind` lists the code
+ * points (U+XXXX).
+ */
+export function hiddenCharacters(text: string): PatternMatch[] {
+  const cleaned = text
+    .replace(
+      /(\p{Extended_Pictographic}\p{Emoji_Modifier}?[\uFE0E\uFE0F]?)\u200D(?=\p{Extended_Pictographic})/gu,
+      '$1',
+    )
+    .replace(/(\p{Extended_Pictographic}|[#*0-9\u00A9\u00AE\u2122])[\uFE0E\uFE0F]/gu, '$1')
+    .replace(/\u{1F3F4}[\u{E0061}-\u{E007A}]{2,6}\u{E007F}/gu, '\u{1F3F4}');
+  const out: PatternMatch[] = [];
+  const byLine = new Map<number, Set<string>>();
+  for (const m of cleaned.matchAll(HIDDEN_G)) {
+    const line = lineAt(cleaned, m.index);
+    let set = byLine.get(line);
+    if (!set) byLine.set(line, (set = new Set()));
+    set.add(`U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  }
+  for (const [line, set] of byLine) out.push({ line, text: '', kind: [...set].join(', ') });
+  return out;
+}
+
+// The hidden set of src/text/flags.ts (zero-width, bidi, tags, variation selectors, fillers).
+const HIDDEN_G =
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
