@@ -181,8 +181,18 @@ export const ERROR_CODES = {
   },
   UNAUTHORIZED: {
     exit: 2,
-    when: 'an HTTP request lacks the bearer token the server was started with (HTTP 401)',
-    hint: 'send Authorization: Bearer <token>, or open the URL with ?token= that skilldex serve printed',
+    when: 'an HTTP request lacks the bearer token the server was started with, or carries a wrong one (HTTP 401)',
+    hint: 'send Authorization: Bearer <token>, or open the URL with #token= that skilldex serve printed',
+  },
+  PORT_IN_USE: {
+    exit: 2,
+    when: '`mcp --http` or `serve` cannot listen: another process holds the port on that address',
+    hint: 'stop the other process, or pick another port (--http PORT, --port PORT; 0 takes any free port)',
+  },
+  UNSAFE_PERMISSIONS: {
+    exit: 2,
+    when: 'a token file may be read or written by its group or others, or belongs to another user',
+    hint: 'make the file yours and private: chmod 600 FILE',
   },
   NOT_CONFIGURED: {
     exit: 2,
