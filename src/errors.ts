@@ -2,8 +2,10 @@
  * Error model of skilldex: one table of failure codes with their exit codes, when each is raised
  * and a hint (docs/integration.md §4 is generated from it by `npm run docs:errors`), one table of
  * soft problem codes with their meanings, the thrown `SkilldexError` and the collected `Problem`.
- * This file imports nothing: it is the bottom of the import graph.
+ * It imports only secrets.ts (the secret masker every error's message and details pass through):
+ * together they are the bottom of the import graph.
  */
+import { maskDeep, maskSecrets } from './secrets.js';
 
 /** Process exit codes: 0 ok, 1 ran but found nothing usable, 2 refused, 3 integrity, 70 fault. */
 export type ExitCode = 0 | 1 | 2 | 3 | 70;
@@ -305,9 +307,10 @@ export class SkilldexError extends Error {
     details: Readonly<Record<string, unknown>> = {},
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    // A catalog URL or connection string in a message or a detail never carries its password out.
+    super(maskSecrets(message), options);
     this.code = code;
-    this.details = details;
+    this.details = maskDeep(details);
   }
 
   /** The exit code a command returns for this failure. */

@@ -17,7 +17,7 @@
 import { createRequire } from 'node:module';
 import { SkilldexError } from '../errors.js';
 import type { CatalogStatement, CatalogTransaction, Db, RunResult } from './db-type.js';
-import { connectionString } from './location.js';
+import { catalogLocation, connectionString, pgSchemaOf } from './location.js';
 
 /** How long a writer waits for the catalog lock before CATALOG_BUSY, in ms (as SQLite's busy timeout). */
 const LOCK_TIMEOUT_MS = 5_000;
@@ -131,10 +131,15 @@ export class PgDb implements Db {
    * Connects to `location` (a masked URL from `catalogLocation`). `readonly` connections run every
    * transaction as one read-only snapshot; `catalog` ones keep `data_version` for ingest.
    */
+  readonly location: string;
+
   constructor(
-    readonly location: string,
+    location: string,
     private readonly options: { readonly?: boolean; catalog?: boolean } = {},
   ) {
+    // A URL handed in by a library caller as typed: its secrets masked here, once, so no message
+    // of this connection can carry them; unaccepted parameters refused (location.ts).
+    this.location = catalogLocation(location);
     this.connect();
   }
 
@@ -308,8 +313,12 @@ export class PgDb implements Db {
     const client = new Client({ types });
     try {
       client.connectSync(connectionString(this.location));
+      // The schema is pinned here, never left to the server's, the database's or the role's
+      // default: the catalog's one schema, then this session's temporary tables (pg_catalog is
+      // always searched first when not named), so no other schema's functions or tables can stand
+      // in for the ones the catalog SQL names.
       client.querySync(
-        `SET statement_timeout = ${STATEMENT_TIMEOUT_MS}; SET client_min_messages = warning; SET TIME ZONE 'UTC'`,
+        `SET search_path = ${pgSchemaOf(this.location)}, pg_temp; SET statement_timeout = ${STATEMENT_TIMEOUT_MS}; SET client_min_messages = warning; SET TIME ZONE 'UTC'`,
       );
     } catch (err) {
       retire(client);

@@ -11,7 +11,13 @@ import path from 'node:path';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
 import type { DiscoverOptions, IndexReport, LifecycleState, Metrics, Router } from '../index.js';
 import { DEFAULT_POLICY_ID, POLICIES } from '../router/policies/index.js';
-import { escapeInvisible, markdownInline, sanitizeBlock, sanitizeField } from '../text/index.js';
+import {
+  escapeInvisible,
+  jsonText,
+  markdownInline,
+  sanitizeBlock,
+  sanitizeField,
+} from '../text/index.js';
 import {
   action,
   parseIntOption,
@@ -143,7 +149,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
             progress.done();
           }
           const print = (r: IndexReport): void => {
-            if (o.json && o.watch === true) ctx.out(JSON.stringify(r));
+            if (o.json && o.watch === true) ctx.out(jsonText(r));
             else if (o.json) ctx.json(r);
             else ctx.out(renderIndex(r, ctx.io.cwd));
           };
@@ -838,7 +844,7 @@ async function runBatch(
         line = { id: q.id, ...empty, error: err.toJSON() };
       }
     }
-    await ctx.write(JSON.stringify(line) + '\n');
+    await ctx.write(jsonText(line) + '\n');
   }
 }
 

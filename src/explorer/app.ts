@@ -14,7 +14,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { checkRequest, type GuardConfig } from '../http/index.js';
-import { SkilldexError, codedFromForeign, maskUrlText, type ErrorCode } from '../index.js';
+import {
+  SkilldexError,
+  codedFromForeign,
+  jsonText,
+  maskSecrets,
+  type ErrorCode,
+} from '../index.js';
 import {
   apiCascadeCrawl,
   apiCascadeRoots,
@@ -134,16 +140,20 @@ export function createExplorerApp(
   });
 
   const q = (c: Context) => (name: string) => c.req.query(name);
-  app.get('/api/search', (c) => c.json(apiSearch(ctx, q(c))));
-  app.get('/api/policies', (c) => c.json(apiPolicies(ctx)));
-  app.get('/api/skills', (c) => c.json(apiSkills(ctx, q(c))));
-  app.get('/api/skills/:id{.+}', (c) => c.json(apiSkill(ctx, c.req.param('id'))));
-  app.get('/api/generations', (c) => c.json(apiGenerations(ctx, q(c))));
-  app.get('/api/overview', (c) => c.json(apiOverview(ctx)));
-  app.get('/api/cascade', (c) => c.json(apiCascadeRoots(ctx)));
-  app.get('/api/cascade/tree', (c) => c.json(apiCascadeTree(ctx, q(c))));
-  app.get('/api/cascade/crawl', (c) => c.json(apiCascadeCrawl(ctx, q(c))));
-  app.get('/api/substrate', (c) => c.json(apiSubstrate(ctx, q(c))));
+  // Every answer's JSON comes from jsonText, the one JSON writer (no raw control, bidi or TAG
+  // character on the wire; secrets masked).
+  const json = (c: Context, value: unknown, status = 200): Response =>
+    c.body(jsonText(value), status as 200, { 'Content-Type': 'application/json; charset=UTF-8' });
+  app.get('/api/search', (c) => json(c, apiSearch(ctx, q(c))));
+  app.get('/api/policies', (c) => json(c, apiPolicies(ctx)));
+  app.get('/api/skills', (c) => json(c, apiSkills(ctx, q(c))));
+  app.get('/api/skills/:id{.+}', (c) => json(c, apiSkill(ctx, c.req.param('id'))));
+  app.get('/api/generations', (c) => json(c, apiGenerations(ctx, q(c))));
+  app.get('/api/overview', (c) => json(c, apiOverview(ctx)));
+  app.get('/api/cascade', (c) => json(c, apiCascadeRoots(ctx)));
+  app.get('/api/cascade/tree', (c) => json(c, apiCascadeTree(ctx, q(c))));
+  app.get('/api/cascade/crawl', (c) => json(c, apiCascadeCrawl(ctx, q(c))));
+  app.get('/api/substrate', (c) => json(c, apiSubstrate(ctx, q(c))));
 
   const shell = (c: Context) => sendAsset(c, assets, 'index.html');
   for (const p of PAGE_PATHS) app.get(p, shell);
@@ -151,7 +161,8 @@ export function createExplorerApp(
   app.get('/assets/:name', (c) => sendAsset(c, assets, c.req.param('name')));
 
   app.notFound((c) =>
-    c.json(
+    json(
+      c,
       {
         error: new SkilldexError('ROUTE_NOT_FOUND', `no route ${c.req.path}`, {
           path: c.req.path,
@@ -163,20 +174,20 @@ export function createExplorerApp(
   app.onError((err, c) => {
     // A foreign failure skilldex knows (SQLite corruption, a full disk) answers with its code.
     const coded = codedFromForeign(err);
-    if (coded) return c.json({ error: coded.toJSON() }, statusOf(coded.code) as 400);
+    if (coded) return json(c, { error: coded.toJSON() }, statusOf(coded.code));
     options.log(
-      maskUrlText(
+      maskSecrets(
         `skilldex serve: ${c.req.method} ${c.req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
       ),
     );
     const internal = new SkilldexError(
       'INTERNAL',
-      maskUrlText(
+      maskSecrets(
         `${c.req.method} ${c.req.path} failed: ${err instanceof Error ? err.message : String(err)}`,
       ),
       {},
     );
-    return c.json({ error: internal.toJSON() }, 500);
+    return json(c, { error: internal.toJSON() }, 500);
   });
   return app;
 }

@@ -16,6 +16,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import {
   assertTokenLength,
   baseUrlOf,
@@ -24,7 +25,7 @@ import {
   listen,
   type GuardConfig,
 } from '../http/index.js';
-import { SkilldexError } from '../index.js';
+import { SkilldexError, jsonText } from '../index.js';
 import type { ServerContext } from './context.js';
 import { parsePost } from './http-post.js';
 import { SharedHttpTransport } from './http-transport.js';
@@ -36,7 +37,7 @@ export const MAX_HTTP_BODY = 1024 * 1024;
 /** Serves `ctx` over stdio until the client closes the stream. */
 export async function serveStdio(ctx: ServerContext): Promise<void> {
   const server = createServer(ctx);
-  const transport = new StdioServerTransport();
+  const transport = new JsonTextStdioTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.on('end', () => resolve());
@@ -45,6 +46,24 @@ export async function serveStdio(ctx: ServerContext): Promise<void> {
   ctx.log('skilldex mcp: serving on stdio');
   await closed;
   await server.close();
+}
+
+/**
+ * The SDK's stdio transport with each message written by jsonText, the one JSON writer (no raw
+ * control, bidi or TAG character on the wire; secrets masked), one message per line as the SDK
+ * writes them (`serializeMessage`, src/shared/stdio.ts of the SDK).
+ */
+class JsonTextStdioTransport extends StdioServerTransport {
+  constructor(private readonly out: NodeJS.WritableStream = process.stdout) {
+    super(process.stdin, out as NodeJS.WriteStream);
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.out.write(jsonText(message) + '\n')) resolve();
+      else this.out.once('drain', () => resolve());
+    });
+  }
 }
 
 /** A running HTTP server: its URL and a way to stop it. */
@@ -175,7 +194,7 @@ export async function serveHttp(
     if (res.destroyed) return;
     res
       .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify(answers.length === 1 ? answers[0] : answers));
+      .end(jsonText(answers.length === 1 ? answers[0] : answers));
   };
   try {
     await listen(http, port, host);
@@ -235,7 +254,7 @@ function sendJsonRpcError(
 ): void {
   res
     .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+    .end(jsonText({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 // GET /healthz: whether this server can answer from its catalog right now.
@@ -250,5 +269,5 @@ function sendHealth(ctx: ServerContext, res: ServerResponse): void {
     body = { status: 'unavailable', code: typeof code === 'string' ? code : 'INTERNAL' };
   }
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body) + '\n');
+  res.end(jsonText(body) + '\n');
 }

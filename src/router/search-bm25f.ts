@@ -41,6 +41,7 @@ import {
   boundedEditDistance,
   identifierTokens,
   isStopWord,
+  sanitizeField,
   stem,
 } from '../text/index.js';
 import { FuzzyIndex } from './fuzzy.js';
@@ -574,6 +575,9 @@ export function bruteForceBm25f(
   };
 }
 
+/** Longest learned request quoted in an explanation's `usage.matched`, in characters. */
+const MAX_MATCHED_CHARS = 200;
+
 function candidateOf(
   row: Bm25fRow,
   ctx: QueryContext,
@@ -593,7 +597,9 @@ function candidateOf(
     ? u.examples
         .filter((e) => [...e.terms].some((t) => queryTerms.has(t)))
         .slice(0, 3)
-        .map((e) => e.query)
+        // Another client's words: shown to every client, so passed through the one sanitiser
+        // (controls, bidi and TAG characters escaped; cut at MAX_MATCHED_CHARS).
+        .map((e) => sanitizeField(e.query, MAX_MATCHED_CHARS))
     : [];
   // Fuzzy matches in query order, as the explanation lists them.
   const order = new Map(ctx.q.tokens.map((t, i) => [t, i] as const));
