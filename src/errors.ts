@@ -256,6 +256,9 @@ export const PROBLEM_CODES = {
   PLUGIN_REGISTRY_UNREADABLE:
     'installed_plugins.json is missing or unreadable: no enabled-list filter applied',
   SETTINGS_UNREADABLE: 'settings.json could not be parsed: enabledPlugins ignored',
+  // Config.
+  PROJECT_CONFIG_IGNORED:
+    'a key of a project config that a project may not set (a database URL, a path outside the project, a bind address, telemetry on against the user config) was not applied; or the whole file, when another user owns it',
   // Cascade (docs/cascade.md).
   MALFORMED_LINE: 'a skill.index line that is not key: keywords',
   STAMP_MISSING: 'no skill.index.sha256 beside the index: overlay untrusted',

@@ -70,9 +70,25 @@ export class CliContext {
     this.settingsModule ??= await import('./settings.js');
   }
 
-  /** The config files of this run, read once on first use. */
+  /**
+   * The config files of this run, read once on first use. Each project-config key that was not
+   * applied is reported once on stderr as a coded warning naming the file and the key.
+   */
   configLayers(): ConfigLayers {
-    this.layers ??= loadConfigLayers(this.configFlag, this.io.env, this.io.cwd);
+    if (this.layers === undefined) {
+      this.layers = loadConfigLayers(this.configFlag, this.io.env, this.io.cwd);
+      const { ignored, projectRoot, userPath } = this.layers;
+      for (const i of ignored) {
+        this.err(
+          `warning ${i.code}: ${sanitizeField(i.file, 2000)}: ${i.key === '*' ? 'the file' : i.key} ignored: ${sanitizeField(i.reason, 2000)}`,
+        );
+      }
+      if (projectRoot !== undefined && ignored.some((i) => i.key !== '*')) {
+        this.err(
+          `hint: a project config is untrusted; to trust this one, add trust_project_config = [${JSON.stringify(sanitizeField(projectRoot, 2000))}] to ${sanitizeField(userPath, 2000)}`,
+        );
+      }
+    }
     return this.layers;
   }
 
