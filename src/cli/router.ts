@@ -406,7 +406,7 @@ function registerStatus(program: Command, ctx: CliContext): void {
         const s = getCatalogStatus({ catalog: catalogOf(o) });
         if (o.json) ctx.json(s);
         else {
-          const lines = [`catalog: ${s.catalog}`];
+          const lines = [`catalog: ${sanitizeField(s.catalog, 2000)}`];
           lines.push(
             s.published
               ? `published: generation ${s.published.seq} ${s.published.catalog_generation} (${s.published.created_at})`

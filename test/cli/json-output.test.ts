@@ -181,3 +181,23 @@ function stdioExchange(args: readonly string[], messages: readonly object[]): Pr
     setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
   });
 }
+
+describe('paths from flags and config', () => {
+  it('a catalog path holding ESC and OSC sequences is printed escaped by index, status and learn', async () => {
+    const lib = hostileLibrary();
+    const env = { HOME: lib.dir };
+    const catalog = path.join(lib.dir, '\u001b]0;pwned\u0007\u001b[2Jcat\u202E.sqlite');
+    const examples = path.join(lib.dir, 'ex.jsonl');
+    writeFileSync(examples, JSON.stringify({ query: 'merge pdfs', skill_id: 'pdf-merge' }) + '\n');
+    for (const argv of [
+      ['index', '--catalog', catalog, '--scope', lib.skills],
+      ['status', '--catalog', catalog],
+      ['learn', examples, '--catalog', catalog],
+      ['generations', '--catalog', catalog],
+    ]) {
+      const r = await runCli(argv, { cwd: lib.dir, env });
+      expect(r.code, `${argv[0]}: ${r.stderr}`).toBeLessThan(2);
+      expect(RAW_UNSAFE.test(r.stdout + r.stderr), `${argv[0]}: ${r.stdout}`).toBe(false);
+    }
+  });
+});
