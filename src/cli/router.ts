@@ -261,9 +261,11 @@ function registerCatalogCopy(program: Command, ctx: CliContext): void {
       'Copy the catalog FROM into TO: every revision, generation, lifecycle event, the serving\n' +
         'tables, and the telemetry and usage examples beside it. FROM and TO are catalog files or\n' +
         'postgres:// URLs (a password in a URL is never printed; --password-file applies to both).\n' +
-        'TO must hold no catalog yet (a new file, an empty database or schema). The copy is written\n' +
-        'in one transaction and verified: the generation history read back from TO must equal\n' +
-        "FROM's, and the published generation's id is recomputed from its members.",
+        'TO must hold no catalog yet (a new file, an empty database or schema). The copy is all or\n' +
+        'nothing: a file target is written under a temporary name beside TO and renamed into place\n' +
+        'once verified, a database target in one transaction; a failed copy leaves TO as it was.\n' +
+        "Verified: the generation history read back from TO must equal FROM's, and the published\n" +
+        "generation's id is recomputed from its members.",
     )
     .option('--json', 'print the report as JSON')
     .addHelpText(
