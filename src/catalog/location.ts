@@ -8,8 +8,8 @@
  *
  * A URL may carry only the libpq parameters of PG_URL_PARAMETERS (docs/deploy.md): anything else
  * (`service`, `client_encoding`, `replication`…) is INVALID_ARGUMENT naming the parameter, and
- * `options` only as `-c search_path=NAME`, one schema, which every connection then pins with
- * `SET search_path` (pg.ts) rather than letting libpq pass server options on. The URL is kept
+ * `options` only as `-c search_path=NAME` (one schema) and `-c statement_timeout=N`, which every
+ * connection then sets itself (pg.ts) rather than letting libpq pass server options on. The URL is kept
  * byte for byte as the user wrote it: parameters are never re-encoded (`%20` stays `%20`).
  */
 import path from 'node:path';
@@ -206,9 +206,34 @@ function decoded(text: string): string {
   }
 }
 
-// `options` may set the schema, and nothing else: -c search_path=NAME (one identifier, quoted or not).
-const SEARCH_PATH_OPTION =
-  /^\s*-c\s*search_path\s*=\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")\s*$/;
+/** What a catalog URL's `options` may set: the schema and the statement timeout, nothing else. */
+export interface PgSession {
+  /** The schema every connection pins, as an SQL identifier (default `public`). */
+  readonly schema: string;
+  /** `statement_timeout` in ms, when the URL sets one. */
+  readonly statementTimeoutMs?: number;
+}
+
+// One `-c name=value` of `options`; the value a plain or double-quoted word.
+const OPTION_SETTING = /-c\s*([A-Za-z_]+)\s*=\s*("(?:[^"]|"")+"|[^\s"]+)/g;
+const IDENTIFIER = /^(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")$/;
+const DURATION = /^(\d{1,9})(ms|s|min)?$/;
+
+// The settings of an `options` value, or undefined when it holds anything else.
+function parseOptions(value: string): { schema?: string; statementTimeoutMs?: number } | undefined {
+  const out: { schema?: string; statementTimeoutMs?: number } = {};
+  let rest = value;
+  for (const m of value.matchAll(OPTION_SETTING)) {
+    rest = rest.replace(m[0], '');
+    const [, name, v] = m as unknown as [string, string, string];
+    if (name === 'search_path' && IDENTIFIER.test(v)) out.schema = v;
+    else if (name === 'statement_timeout' && DURATION.test(v)) {
+      const [, n, unit] = DURATION.exec(v)!;
+      out.statementTimeoutMs = Number(n) * (unit === 's' ? 1_000 : unit === 'min' ? 60_000 : 1);
+    } else return undefined;
+  }
+  return rest.trim() === '' ? out : undefined;
+}
 
 /**
  * A PostgreSQL URL as skilldex carries it: its password (user info, or `passwordFile`) and its
@@ -275,9 +300,9 @@ function checkParameters(raw: string, parts: UrlParts): void {
       throw bad(
         `the parameter ${JSON.stringify(key)} is not accepted (accepted: ${PG_URL_PARAMETERS.join(', ')})`,
       );
-    if (key === 'options' && !SEARCH_PATH_OPTION.test(decoded(v ?? '')))
+    if (key === 'options' && parseOptions(decoded(v ?? '')) === undefined)
       throw bad(
-        'options may only name the schema, as options=-csearch_path%3DNAME (one schema; it is pinned on every connection)',
+        'options may only set the schema and the statement timeout, as options=-csearch_path%3DNAME%20-cstatement_timeout%3D5000 (one schema; both are set on every connection)',
       );
   }
 }
@@ -295,18 +320,29 @@ function readPasswordFile(file: string): string {
 }
 
 /**
- * The schema a catalog URL pins (`options=-csearch_path=NAME`; default `public`) as an SQL
- * identifier: a quoted name as written, an unquoted one folded to lower case.
+ * What a catalog URL's `options` sets for every connection: the schema (`-c search_path=NAME`;
+ * default `public`) as an SQL identifier — a quoted name as written, an unquoted one folded to
+ * lower case, as PostgreSQL folds it — and the statement timeout (`-c statement_timeout=N`, in ms,
+ * or with `s` / `min`), when set.
  */
-export function pgSchemaOf(location: string): string {
+export function pgSessionOf(location: string): PgSession {
   let schema = DEFAULT_PG_SCHEMA;
+  let statementTimeoutMs: number | undefined;
   for (const [k, v] of splitUrl(location).params) {
     if (decoded(k).toLowerCase() !== 'options') continue;
-    const m = SEARCH_PATH_OPTION.exec(decoded(v ?? ''));
-    if (m) schema = m[1]!;
+    const o = parseOptions(decoded(v ?? ''));
+    if (o?.schema !== undefined) schema = o.schema;
+    if (o?.statementTimeoutMs !== undefined) statementTimeoutMs = o.statementTimeoutMs;
   }
-  // An unquoted name is folded to lower case, as PostgreSQL folds it.
-  return schema.startsWith('"') ? schema : schema.toLowerCase();
+  return {
+    schema: schema.startsWith('"') ? schema : schema.toLowerCase(),
+    ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}),
+  };
+}
+
+/** The schema a catalog URL pins (pgSessionOf). */
+export function pgSchemaOf(location: string): string {
+  return pgSessionOf(location).schema;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   catalogLocation,
   connectionString,
   pgSchemaOf,
+  pgSessionOf,
 } from '../../src/catalog/location.js';
 import { PgDb } from '../../src/catalog/pg.js';
 import { indexCatalog } from '../../src/index.js';
@@ -29,9 +30,10 @@ describe('the parameters a catalog URL may carry', () => {
     'postgres://h/db?client_encoding=SQL_ASCII',
     'postgres://h/db?replication=database',
     'postgres://h/db?Serv%69ce=evil',
-    'postgres://h/db?options=-c%20statement_timeout%3D0',
+    'postgres://h/db?options=-c%20work_mem%3D1GB',
+    'postgres://h/db?options=-c%20statement_timeout%3D-1',
     'postgres://h/db?options=-csearch_path%3Devil,pg_catalog',
-    'postgres://h/db?options=-csearch_path%3Devil%20-cstatement_timeout%3D0',
+    'postgres://h/db?options=-csearch_path%3Devil%20-crole%3Dadmin',
     'postgres://h/db?options=--search_path%3Devil',
   ])('refuses %s', (url) => {
     expect(() => catalogLocation(url)).toThrow(invalid);
@@ -45,6 +47,22 @@ describe('the parameters a catalog URL may carry', () => {
     ['postgres://h/db?sslmode=verify-full&connect_timeout=2&application_name=x', 'public'],
   ])('accepts %s (schema %s)', (url, schema) => {
     expect(pgSchemaOf(catalogLocation(url))).toBe(schema);
+  });
+});
+
+describe('the session a catalog URL sets', () => {
+  it('reads the schema and the statement timeout from options', () => {
+    expect(pgSessionOf(catalogLocation('postgres://h/db'))).toEqual({ schema: 'public' });
+    expect(
+      pgSessionOf(
+        catalogLocation(
+          'postgres://h/db?options=-csearch_path%3DSkills%20-cstatement_timeout%3D5s',
+        ),
+      ),
+    ).toEqual({ schema: 'skills', statementTimeoutMs: 5000 });
+    expect(
+      pgSessionOf(catalogLocation('postgres://h/db?options=-c%20statement_timeout%3D250')),
+    ).toEqual({ schema: 'public', statementTimeoutMs: 250 });
   });
 });
 
