@@ -143,6 +143,7 @@ export {
 } from './queries.js';
 export { rollbackWorkingSet, type RollbackReport } from './rollback.js';
 export { copyCatalog, type CopyReport } from './copy.js';
+export { storedJson, storedWords } from './stored.js';
 export {
   CatalogExplorer,
   DEFAULT_GENERATION_LIMIT,

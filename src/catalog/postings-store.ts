@@ -7,6 +7,7 @@
 import { insertRows, runIn, selectIn } from './batch.js';
 import type { Db } from './db.js';
 import { decodePostings, encodePostings, type FieldCounts, type Posting } from './postings.js';
+import { storedJson, storedWords } from './stored.js';
 
 /** Numbers stored per serving row in `serving_docs`. */
 export const DOC_STRIDE = 6;
@@ -140,12 +141,9 @@ export function decodeServingDocs(
   row: { docs: number; sums: string; data: Buffer } | undefined,
 ): ServingDocs {
   if (!row) return { docs: 0, sums: [0, 0, 0, 0], data: new Uint32Array(0) };
-  // Copy into an aligned buffer: a Buffer from SQLite may start at any byte offset.
-  const bytes = new Uint8Array(row.data.byteLength);
-  bytes.set(row.data);
   return {
     docs: row.docs,
-    sums: JSON.parse(row.sums) as FieldCounts,
-    data: new Uint32Array(bytes.buffer),
+    sums: storedJson<FieldCounts>(row.sums, 'serving_docs.sums'),
+    data: storedWords(row.data, 'serving_docs.data'),
   };
 }

@@ -14,6 +14,7 @@ import {
   servedFilesOf,
   servedPage,
   servedRowOf,
+  storedJson,
   type CatalogReader,
   type ServedRow,
   type SkillFile,
@@ -221,7 +222,7 @@ function toServed(r: ServedRow): ServedSkill {
     description: r.description,
     state: r.state,
     size: r.size,
-    frontmatter: JSON.parse(r.frontmatter) as Record<string, unknown>,
+    frontmatter: storedJson<Record<string, unknown>>(r.frontmatter, 'revisions.frontmatter'),
   };
 }
 

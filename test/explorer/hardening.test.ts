@@ -6,6 +6,8 @@
  */
 import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import Database from 'better-sqlite3';
+import { runCli } from '../support/cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, makeLibrary, raw, startOver, type Library, type Running } from './support.js';
 
@@ -71,6 +73,39 @@ describe('a damaged catalog under a running explorer', () => {
     } finally {
       await srv.close();
     }
+  });
+});
+
+describe('catalog data that skilldex did not write', () => {
+  it.each([
+    [
+      `UPDATE generations SET counts = '{'`,
+      ['/api/search?q=pdf', '/api/overview', '/api/generations'],
+    ],
+    [`UPDATE serving_docs SET sums = '{'`, ['/api/search?q=pdf']],
+    [`UPDATE serving_docs SET data = x'000000'`, ['/api/search?q=pdf']],
+    [`UPDATE revisions SET frontmatter = '{'`, ['/api/skills/pdf-toolkit']],
+  ])('%s answers 503 CATALOG_CORRUPT, never 500; the CLI exits 3, never 70', async (sql, paths) => {
+    const own = makeLibrary();
+    const db = new Database(own.catalog);
+    db.exec(sql);
+    db.close();
+    const srv = await startOver(own);
+    try {
+      for (const p of paths) {
+        const r = await raw(srv.base, p);
+        expect(r.status, p).toBe(503);
+        expect(errorOf(r).code, p).toBe('CATALOG_CORRUPT');
+      }
+    } finally {
+      await srv.close();
+    }
+    const cli = await runCli(['search', 'pdf', '--catalog', own.catalog, '--json'], {
+      env: { HOME: own.dir },
+    });
+    if (sql.includes('revisions')) return;
+    expect(cli.code, cli.stdout).toBe(3);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ error: { code: 'CATALOG_CORRUPT' } });
   });
 });
 
