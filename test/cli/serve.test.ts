@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runCli, tmpDir } from '../support/cli.js';
@@ -82,6 +83,18 @@ describe('skilldex serve refusals', () => {
       '--json',
     ]);
     expect([short.code, errorCode(short.stdout)]).toEqual([2, 'INVALID_ARGUMENT']);
+  });
+
+  it('a port another process holds is PORT_IN_USE (exit 2), not an internal fault', async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await runCli(['serve', '--catalog', lib.catalog, '--port', String(port), '--json']);
+      expect([r.code, errorCode(r.stdout)]).toEqual([2, 'PORT_IN_USE']);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('refuses a bad port and a missing cascade root', async () => {
