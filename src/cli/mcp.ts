@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError } from '../errors.js';
 import { realpathOrUndefined } from '../fsx/index.js';
+import type * as HttpModule from '../http/index.js';
 import type { RememberedScopes } from '../index.js';
 import { action, collect, parseIntOption, usageEnabled, type CliContext } from './context.js';
 import { reportIndexError, startWatch, summarizeIndex } from './watch.js';
@@ -112,22 +113,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
           );
         }
         const http = await import('../http/index.js');
-        if (o.tokenFile !== undefined && o.http === undefined)
-          throw new SkilldexError(
-            'INVALID_ARGUMENT',
-            '--token-file is for --http only (stdio has no network peer)',
-            { option: '--token-file' },
-          );
-        const token =
-          o.http === undefined
-            ? undefined
-            : http.readToken({
-                file: o.tokenFile === undefined ? undefined : path.resolve(ctx.io.cwd, o.tokenFile),
-                option: '--token-file',
-                envName: 'SKILLDEX_MCP_TOKEN',
-                envValue: ctx.io.env['SKILLDEX_MCP_TOKEN'],
-                uid: process.getuid?.(),
-              });
+        const token = httpToken(ctx, o, http.readToken);
         const mcp = await import('../mcp/index.js');
         // Refuse an open bind before touching the catalog: the refusal is about the command line.
         if (o.http !== undefined && token === undefined && !http.isLoopback(host)) {
@@ -203,4 +189,27 @@ export function registerMcp(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
+
+// The HTTP bearer token (src/http's rules): the first line of --token-file, else
+// $SKILLDEX_MCP_TOKEN, else none; --token-file without --http is refused.
+function httpToken(
+  ctx: CliContext,
+  o: McpFlags,
+  readToken: typeof HttpModule.readToken,
+): string | undefined {
+  if (o.tokenFile !== undefined && o.http === undefined)
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      '--token-file is for --http only (stdio has no network peer)',
+      { option: '--token-file' },
+    );
+  if (o.http === undefined) return undefined;
+  return readToken({
+    file: o.tokenFile === undefined ? undefined : path.resolve(ctx.io.cwd, o.tokenFile),
+    option: '--token-file',
+    envName: 'SKILLDEX_MCP_TOKEN',
+    envValue: ctx.io.env['SKILLDEX_MCP_TOKEN'],
+    uid: process.getuid?.(),
+  });
 }

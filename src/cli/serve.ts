@@ -113,14 +113,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
           o.substrate !== undefined
             ? path.resolve(ctx.io.cwd, o.substrate)
             : findSubstrateRoot(ctx.io.cwd);
-        const { readToken } = await import('../http/index.js');
-        const token = readToken({
-          file: o.tokenFile === undefined ? undefined : path.resolve(ctx.io.cwd, o.tokenFile),
-          option: '--token-file',
-          envName: 'SKILLDEX_SERVE_TOKEN',
-          envValue: ctx.io.env['SKILLDEX_SERVE_TOKEN'],
-          uid: process.getuid?.(),
-        });
+        const token = await serveToken(ctx, o.tokenFile);
         const telemetry = telemetryEnabled(o.telemetry, ctx.io.env);
         const router = new Router({ catalog, telemetry, record: false });
         const explorer = new CatalogExplorer(catalog);
@@ -162,6 +155,18 @@ export function registerServe(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
+
+// The token (src/http's rules): the first line of --token-file, else $SKILLDEX_SERVE_TOKEN, else none.
+async function serveToken(ctx: CliContext, file: string | undefined): Promise<string | undefined> {
+  const { readToken } = await import('../http/index.js');
+  return readToken({
+    file: file === undefined ? undefined : path.resolve(ctx.io.cwd, file),
+    option: '--token-file',
+    envName: 'SKILLDEX_SERVE_TOKEN',
+    envValue: ctx.io.env['SKILLDEX_SERVE_TOKEN'],
+    uid: process.getuid?.(),
+  });
 }
 
 // Best effort: a missing opener only means the user opens the printed URL by hand. child_process
