@@ -40,7 +40,7 @@ describe('explorer page with a token', () => {
     await page.fill('#q', 'deploy kubernetes services');
     await page.waitForSelector('li.result');
     expect(page.url()).not.toContain(TOKEN);
-    expect(await page.evaluate(() => sessionStorage.getItem('skilldex_token'))).toBe(TOKEN);
+    expect(await page.evaluate("sessionStorage.getItem('skilldex_token')")).toBe(TOKEN);
     expect(await page.context().cookies()).toEqual([]);
     expect(authorization.length).toBeGreaterThan(0);
     expect(authorization.every((a) => a === `Bearer ${TOKEN}`)).toBe(true);

@@ -130,8 +130,7 @@ describe('a hostile project config', () => {
   it('is read whole when the user config trusts the project', async () => {
     const home = tmpTree({
       '.config/skilldex/config.toml': 'trust_project_config = ["~/team"]\n',
-      'team/.skilldex/config.toml':
-        'catalog = "~/shared/catalog.sqlite"\n[mcp]\nhost = "::1"\n',
+      'team/.skilldex/config.toml': 'catalog = "~/shared/catalog.sqlite"\n[mcp]\nhost = "::1"\n',
     });
     const { e, stderr } = await effective(path.join(home, 'team'), { HOME: home });
     expect(e.files.project_trusted).toBe(true);

@@ -47,9 +47,7 @@ describe('readToken', () => {
     if (process.getuid?.() === 0) {
       chownSync(file, 65534, 65534);
       expect(from(file, 65534)).toBe(TOKEN);
-      expect(() => from(file, 0)).toThrow(
-        expect.objectContaining({ code: 'UNSAFE_PERMISSIONS' }),
-      );
+      expect(() => from(file, 0)).toThrow(expect.objectContaining({ code: 'UNSAFE_PERMISSIONS' }));
     } else {
       expect(() => from(file, (process.getuid?.() ?? 0) + 1)).toThrow(
         expect.objectContaining({ code: 'UNSAFE_PERMISSIONS' }),
