@@ -2,8 +2,10 @@
  * Error model of skilldex: one table of failure codes with their exit codes, when each is raised
  * and a hint (docs/integration.md §4 is generated from it by `npm run docs:errors`), one table of
  * soft problem codes with their meanings, the thrown `SkilldexError` and the collected `Problem`.
- * This file imports nothing: it is the bottom of the import graph.
+ * It imports only secrets.ts (the secret masker every error's message and details pass through):
+ * together they are the bottom of the import graph.
  */
+import { maskDeep, maskSecrets } from './secrets.js';
 
 /** Process exit codes: 0 ok, 1 ran but found nothing usable, 2 refused, 3 integrity, 70 fault. */
 export type ExitCode = 0 | 1 | 2 | 3 | 70;
@@ -227,8 +229,18 @@ export const ERROR_CODES = {
   },
   UNAUTHORIZED: {
     exit: 2,
-    when: 'an HTTP request lacks the bearer token the server was started with (HTTP 401)',
-    hint: 'send Authorization: Bearer <token>, or open the URL with ?token= that skilldex serve printed',
+    when: 'an HTTP request lacks the bearer token the server was started with, or carries a wrong one (HTTP 401)',
+    hint: 'send Authorization: Bearer <token>, or open the URL with #token= that skilldex serve printed',
+  },
+  PORT_IN_USE: {
+    exit: 2,
+    when: '`mcp --http` or `serve` cannot listen: another process holds the port on that address',
+    hint: 'stop the other process, or pick another port (--http PORT, --port PORT; 0 takes any free port)',
+  },
+  UNSAFE_PERMISSIONS: {
+    exit: 2,
+    when: 'a token file may be read or written by its group or others, or belongs to another user',
+    hint: 'make the file yours and private: chmod 600 FILE',
   },
   NOT_CONFIGURED: {
     exit: 2,
@@ -296,6 +308,9 @@ export const PROBLEM_CODES = {
   SETTINGS_UNREADABLE: 'settings.json could not be parsed: enabledPlugins ignored',
   HOST_SETTINGS_UNREADABLE:
     'a host settings file (Claude Code settings or ~/.claude.json, Codex config.toml, agents/openai.yaml) could not be read: its listing controls are ignored',
+  // Config.
+  PROJECT_CONFIG_IGNORED:
+    'a key of a project config that a project may not set (a database URL, a path outside the project, a bind address, telemetry on against the user config) was not applied; or the whole file, when another user owns it',
   // Cascade (docs/cascade.md).
   MALFORMED_LINE: 'a skill.index line that is not key: keywords',
   STAMP_MISSING: 'no skill.index.sha256 beside the index: overlay untrusted',
@@ -360,9 +375,13 @@ export class SkilldexError extends Error {
     details: Readonly<Record<string, unknown>> = {},
     options?: ErrorOptions & { readonly hint?: string },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    // A catalog URL or connection string in a message or a detail never carries its password out.
+    super(
+      maskSecrets(message),
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
-    this.details = details;
+    this.details = maskDeep(details);
     this.ownHint = options?.hint;
   }
 

@@ -16,12 +16,14 @@ export {
 export { VERSION } from './version.js';
 export {
   escapeInvisible,
+  jsonText,
   markdownInline,
   markdownQuote,
   sanitizeBlock,
   sanitizeField,
   MAX_FIELD_CHARS,
 } from './text/index.js';
+export { maskSecrets } from './secrets.js';
 export {
   isInside,
   readTextCapped,

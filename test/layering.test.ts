@@ -19,10 +19,15 @@ const SRC = path.resolve(__dirname, '../src');
 // (or from itself). errors.ts and version.ts are layer 0; the catalog stores what skills
 // discovers, so it sits above it; index.ts (the library API) sits just below the faces.
 const LAYER: Record<string, number> = {
+  // The secret masker: imports nothing, and every SkilldexError masks through it.
+  'secrets.ts': -1,
   'errors.ts': 0,
   'version.ts': 0,
   text: 1,
   fsx: 1,
+  // The HTTP guard, token reading and binding shared by the two HTTP faces (reads token files
+  // through fsx). Below both faces and outside the library API.
+  http: 1.5,
   skills: 2,
   catalog: 3,
   // hosts: what the agent hosts show and record (listing budgets, transcripts); lint reuses its rules.
@@ -171,7 +176,7 @@ describe('start-up', () => {
   // import closure of src/cli/main.ts. The capabilities (catalog, router, cascade, substrate, enrich,
   // lint, skills) and the MCP and explorer faces load inside the actions, with import(). Light
   // leaves are allowed: the policy table and the catalog's location parser (catalog/location.ts).
-  const LIGHT = new Set(['cli', 'errors.ts', 'version.ts', 'text', 'fsx']);
+  const LIGHT = new Set(['cli', 'secrets.ts', 'errors.ts', 'version.ts', 'text', 'fsx']);
 
   it('reads static imports only, type-only ones left out', () => {
     const text = [
@@ -217,6 +222,18 @@ describe('layering', () => {
       ),
     );
   }
+
+  it('has one HTTP guard below both servers (src/http), used by each', () => {
+    const importers = [...graph.entries()]
+      .filter(([, deps]) => deps.includes(path.join('http', 'index.ts')))
+      .map(([f]) => moduleOf(path.join(SRC, f)));
+    expect(new Set(importers)).toEqual(new Set(['cli', 'mcp', 'explorer']));
+    // No face keeps a guard of its own.
+    for (const f of all.filter((x) => ['mcp', 'explorer'].includes(moduleOf(x))))
+      expect(readFileSync(f, 'utf8'), path.relative(SRC, f)).not.toMatch(
+        /function (isLoopback|checkRequest|sameSecret|bearerOf)\b/,
+      );
+  });
 
   it('knows every top-level module', () => {
     for (const f of all)
@@ -275,6 +292,7 @@ describe('layering', () => {
           const allowed =
             rel === 'index.ts' ||
             rel === 'errors.ts' ||
+            rel === 'secrets.ts' ||
             rel === 'version.ts' ||
             rel === `${to}/index.ts` ||
             rel === 'router/search/policies/index.ts' ||
@@ -285,9 +303,14 @@ describe('layering', () => {
           ).toBe(true);
           continue;
         }
-        // The MCP and explorer faces use only the library API.
+        // The MCP and explorer faces use only the library API, and the HTTP guard they share
+        // (src/http, through its index.ts), which is no part of that API.
         if (from === 'mcp' || from === 'explorer') {
-          expect(to, `${where}: faces import only src/index.ts`).toBe('index.ts');
+          const rel = path.relative(SRC, target).split(path.sep).join('/');
+          expect(
+            rel === 'index.ts' || rel === 'http/index.ts',
+            `${where}: faces import only src/index.ts and src/http/index.ts`,
+          ).toBe(true);
           continue;
         }
         expect(LAYER[to]!, `${where}: upward or sideways import`).toBeLessThan(LAYER[from]!);

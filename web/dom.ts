@@ -31,10 +31,38 @@ export function link(href: string, ...children: Child[]): HTMLAnchorElement {
   return h('a', { attrs: { href } }, ...children);
 }
 
-/** Fetches a JSON API route; an `{ error }` answer becomes a thrown ApiError. */
+// Where the page keeps the server's token: this tab's session storage, which belongs to this
+// origin (scheme, host and port) alone. A cookie would go to every port of the host.
+const TOKEN_KEY = 'skilldex_token';
+
+/**
+ * The server's token, taken once from the URL `skilldex serve` printed (`#token=…`, or `?token=…`
+ * from older links) into session storage, and removed from the address bar and the history entry.
+ * Undefined when the server was started without one.
+ */
+export function takeToken(): string | undefined {
+  const url = new URL(location.href);
+  const fragment = new URLSearchParams(url.hash.slice(1));
+  const given = fragment.get('token') ?? url.searchParams.get('token');
+  if (given !== null) {
+    sessionStorage.setItem(TOKEN_KEY, given);
+    fragment.delete('token');
+    url.searchParams.delete('token');
+    const hash = fragment.toString();
+    history.replaceState(history.state, '', url.pathname + url.search + (hash ? `#${hash}` : ''));
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+}
+
+const token = takeToken();
+
+/** Fetches a JSON API route (with the bearer token, when there is one); an `{ error }` answer becomes a thrown ApiError. */
 export async function api<T>(route: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(route, {
-    headers: { accept: 'application/json' },
+    headers: {
+      accept: 'application/json',
+      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+    },
     ...(signal ? { signal } : {}),
   });
   const body = (await res.json()) as unknown;

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { maskSecrets } from '../../src/secrets.js';
 
 /** How long a server may take to print its URL, in ms (two busy cores start node slowly). */
 export const SERVER_START_TIMEOUT_MS = 60_000;
@@ -53,9 +54,9 @@ export function findBin(): string {
   }
 }
 
-/** Replaces the password of a `scheme://user:password@host` location by `***` for printing. */
+/** A location with every secret it carries replaced by `***`, by skilldex's one masker. */
 export function maskLocation(location: string): string {
-  return location.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/:@]*):[^/@]*@/i, '$1:***@');
+  return maskSecrets(location);
 }
 
 /** Where and how the CLI runs. */

@@ -1,13 +1,19 @@
 /**
  * `skilldex catalog copy FROM TO`: a whole catalog from one backend to another (SQLite file ↔
  * PostgreSQL, or the same kind): every revision, generation and its members, lifecycle state and
- * history, the supporting-file listings and their stats, the stored revision texts, the serving tables of the published
- * generation, and the telemetry and usage examples beside it. Into an empty target only, in one
- * transaction there; verified afterwards by reading the generation history back from the target,
+ * history, the supporting-file listings and their stats, the stored revision texts, the serving
+ * tables of the published generation, and the telemetry and usage examples beside it. Into an empty
+ * target only; verified afterwards by reading the generation history back from the target,
  * recomputing every files listing's id from its files and the published generation's id from its
  * members. A source of an older schema is copied as it is and reads as migrated in the target.
+ *
+ * All or nothing: a SQLite target is written as temporary files beside it (catalog and telemetry
+ * file) that are renamed into place only once the copy is verified; a PostgreSQL target gets the
+ * catalog and its side tables in one transaction. A copy that fails at any step (the telemetry
+ * side included) leaves the target as it was, and can be run again.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 import {
   catalogExists,
@@ -66,7 +72,8 @@ export interface CopyReport {
 
 /**
  * Copies the catalog at `from` into `to`, which must hold no catalog yet (INVALID_ARGUMENT otherwise).
- * CATALOG_CORRUPT when the copy does not read back the same generations.
+ * CATALOG_CORRUPT when the copy does not read back the same generations. Nothing is left at `to`
+ * when the copy fails (see the file header).
  */
 export function copyCatalog(from: string, to: string): CopyReport {
   if (from === to) {
@@ -81,27 +88,66 @@ export function copyCatalog(from: string, to: string): CopyReport {
         { catalog: to },
       );
     }
-    const dst = openCatalogForWrite(to);
-    const rows: Record<string, number> = {};
-    try {
-      dst
-        .transaction(() => {
-          for (const t of CATALOG_TABLES)
-            rows[t] = LATER_TABLES.has(t) && !hasTable(src, t) ? 0 : copyTable(src, dst, t);
-          // SQLite's FTS5 index of policies v1/v2 is derived from `serving`: rebuilt, not copied.
-          if (dialectOf(dst) === 'sqlite')
-            dst.exec(`INSERT INTO serving_fts (serving_fts) VALUES ('rebuild')`);
-        })
-        .immediate();
-      copySide(from, to, rows);
-      const report = verify(src, dst, from, to, rows);
-      return report;
-    } finally {
-      closeCatalog(dst);
-    }
+    return isPgLocation(to) ? copyIntoDatabase(src, from, to) : copyIntoFile(src, from, to);
   } finally {
     src.close();
   }
+}
+
+// A SQLite target: written under a temporary name in the target's folder (so the rename stays on
+// one file system), verified, then the telemetry file and the catalog renamed into place.
+function copyIntoFile(src: Db, from: string, to: string): CopyReport {
+  const dir = path.dirname(path.resolve(to));
+  mkdirSync(dir, { recursive: true });
+  const tmp = path.join(
+    dir,
+    `.${path.basename(to)}.copy-${process.pid}-${Date.now().toString(36)}`,
+  );
+  const tmpSide = telemetryPathFor(tmp);
+  try {
+    const rows: Record<string, number> = {};
+    const dst = openCatalogForWrite(tmp);
+    let report: CopyReport;
+    try {
+      dst.transaction(() => copyTables(src, dst, rows)).immediate();
+      copySide(from, tmpSide, rows, undefined);
+      report = verify(src, dst, from, to, rows);
+    } finally {
+      closeCatalog(dst);
+    }
+    if (existsSync(tmpSide)) renameSync(tmpSide, telemetryPathFor(to));
+    renameSync(tmp, to);
+    return report;
+  } finally {
+    for (const f of [tmp, tmpSide])
+      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(f + suffix, { force: true });
+  }
+}
+
+// A PostgreSQL target: the catalog, its side tables and the check in one transaction.
+function copyIntoDatabase(src: Db, from: string, to: string): CopyReport {
+  const dst = openCatalogForWrite(to);
+  try {
+    migrateSideStore(dst);
+    const rows: Record<string, number> = {};
+    return dst
+      .transaction(() => {
+        copyTables(src, dst, rows);
+        copySide(from, to, rows, dst);
+        return verify(src, dst, from, to, rows);
+      })
+      .immediate();
+  } finally {
+    closeCatalog(dst);
+  }
+}
+
+function copyTables(src: Db, dst: Db, rows: Record<string, number>): void {
+  for (const t of CATALOG_TABLES)
+    rows[t] = LATER_TABLES.has(t) && !hasTable(src, t) ? 0 : copyTable(src, dst, t);
+  // SQLite's FTS5 index of policies v1/v2 is derived from `serving`: rebuilt, not copied.
+  if (dialectOf(dst) === 'sqlite')
+    dst.exec(`INSERT INTO serving_fts (serving_fts) VALUES ('rebuild')`);
 }
 
 // True when the catalog at `to` has no revisions and no generations (a schema created, nothing in it).
@@ -152,16 +198,23 @@ function copyTable(src: Db, dst: Db, table: string): number {
 }
 
 // Telemetry and usage examples: from the source's side store (a file that may not exist, or the
-// PostgreSQL database itself) into the target's.
-function copySide(from: string, to: string, rows: Record<string, number>): void {
+// PostgreSQL database itself) into `toSide`, or into `into` (the target's open connection, inside
+// its transaction) when given.
+function copySide(
+  from: string,
+  toSide: string,
+  rows: Record<string, number>,
+  into: Db | undefined,
+): void {
   const fromSide = telemetryPathFor(from);
   if (!isPgLocation(fromSide) && !existsSync(fromSide)) return;
   const src = openSideStore(fromSide, { readonly: true });
-  const dst = openSideStore(telemetryPathFor(to));
+  const dst = into ?? openSideStore(toSide);
   try {
-    // The target's side tables in this code's shape; a source of an older shape fills fewer columns.
-    migrateSideStore(dst);
-    dst.transaction(() => {
+    // The target's side tables in this code's shape; a source of an older shape fills fewer
+    // columns. A PostgreSQL target was migrated before its transaction began (copyIntoDatabase).
+    if (!into) migrateSideStore(dst);
+    const copy = (): void => {
       for (const t of SIDE_TABLES) {
         if (!hasTable(src, t)) continue;
         rows[t] = copyTable(src, dst, t);
@@ -174,10 +227,12 @@ function copySide(from: string, to: string, rows: Record<string, number>): void 
             .get();
         }
       }
-    })();
+    };
+    if (into) copy();
+    else dst.transaction(copy)();
   } finally {
     src.close();
-    dst.close();
+    if (!into) dst.close();
   }
 }
 

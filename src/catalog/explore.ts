@@ -13,6 +13,7 @@ import type { HistorySource } from './history.js';
 import type { GenerationCounts } from './publish.js';
 import type { GenerationInfo } from './status.js';
 import type { LifecycleState } from './lifecycle.js';
+import { storedJson } from './stored.js';
 
 /** One revision of a skill the catalog has seen. */
 export interface RevisionSeen {
@@ -238,7 +239,7 @@ export class CatalogExplorer {
           parent_seq: g.parent_seq,
           policy: g.policy,
           created_at: g.created_at,
-          counts: JSON.parse(g.counts) as GenerationCounts,
+          counts: storedJson<GenerationCounts>(g.counts, 'generations.counts'),
           published: g.seq === gen.seq,
           added: a.length,
           changed: c.length,
@@ -312,6 +313,6 @@ export class CatalogExplorer {
 
 // Catalog columns that hold JSON arrays; anything else reads as an empty list.
 function parseList(json: string): unknown[] & string[] {
-  const v = JSON.parse(json) as unknown;
+  const v = storedJson<unknown>(json, 'a list column');
   return Array.isArray(v) ? (v as string[]) : [];
 }

@@ -212,6 +212,7 @@ export {
   type RevisionTextsSummary,
 } from './revision-texts.js';
 export { copyCatalog, type CopyReport } from './copy.js';
+export { storedJson, storedWords } from './stored.js';
 export {
   CatalogExplorer,
   DEFAULT_GENERATION_LIMIT,

@@ -17,34 +17,49 @@
 import { createRequire } from 'node:module';
 import { SkilldexError } from '../errors.js';
 import type { CatalogStatement, CatalogTransaction, Db, RunResult } from './db-type.js';
-import { connectionString } from './location.js';
+import { catalogLocation, connectionString, pgSessionOf } from './location.js';
+import {
+  DeadlineError,
+  ServerError,
+  runBounded,
+  type Answer,
+  type Libpq,
+  type TypeParsers,
+} from './pg-wait.js';
 
 /** How long a writer waits for the catalog lock before CATALOG_BUSY, in ms (as SQLite's busy timeout). */
 const LOCK_TIMEOUT_MS = 5_000;
-/** Longest a single statement may run before the server cancels it, in ms. */
-const STATEMENT_TIMEOUT_MS = 60_000;
+/**
+ * Longest a statement of a catalog writer (`index`, `publish`, `catalog copy`) may run before the
+ * server cancels it, in ms: publishing a large catalog takes seconds. Overridable in the URL
+ * (`options=-c statement_timeout=…`, location.ts).
+ */
+export const WRITER_STATEMENT_TIMEOUT_MS = 60_000;
+/**
+ * Longest a statement of any other connection (a server's snapshot reads, telemetry and usage
+ * writes) may run, in ms: a search's statements take milliseconds, and a server that waits longer
+ * answers nobody meanwhile. Overridable like the writers'.
+ */
+export const READER_STATEMENT_TIMEOUT_MS = 15_000;
+/**
+ * How much longer than its statement timeout skilldex waits for any answer before it gives the
+ * connection up (CATALOG_UNAVAILABLE), in ms: the server's own cancel comes first when it can.
+ */
+export const DEADLINE_MARGIN_MS = 1_000;
 /** The advisory lock key of catalog writers ("skilldex" as a 64-bit integer). */
 const CATALOG_LOCK_KEY = '8317145158497625464';
 const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 5_000;
 
-interface Libpq {
-  resultErrorFields(): Record<string, string> | undefined;
-  cmdTuples(): string;
-  transactionStatus(): number;
-}
 interface PgClient {
   pq: Libpq;
   connectSync(conninfo: string): void;
-  querySync(text: string, values?: unknown[]): Record<string, unknown>[];
-  prepareSync(name: string, text: string, nParams: number): void;
-  executeSync(name: string, values: unknown[]): Record<string, unknown>[];
   end(cb?: () => void): void;
 }
 type PgClientClass = new (config?: { types?: unknown }) => PgClient;
 
 let driver: PgClientClass | undefined;
-let types: unknown;
+let types: TypeParsers;
 
 // pg-native is an optional dependency (it compiles libpq bindings): loaded on first use only.
 function loadDriver(location: string): PgClientClass {
@@ -131,11 +146,37 @@ export class PgDb implements Db {
    * Connects to `location` (a masked URL from `catalogLocation`). `readonly` connections run every
    * transaction as one read-only snapshot; `catalog` ones keep `data_version` for ingest.
    */
+  readonly location: string;
+  /** The statement timeout set on this connection, ms. */
+  private readonly statementTimeoutMs: number;
+  /** The schema this connection pins. */
+  private readonly schema: string;
+
   constructor(
-    readonly location: string,
+    location: string,
     private readonly options: { readonly?: boolean; catalog?: boolean } = {},
   ) {
+    // A URL handed in by a library caller as typed: its secrets masked here, once, so no message
+    // of this connection can carry them; unaccepted parameters refused (location.ts).
+    this.location = catalogLocation(location);
+    const session = pgSessionOf(this.location);
+    this.schema = session.schema;
+    this.statementTimeoutMs =
+      session.statementTimeoutMs ??
+      (options.catalog === true && options.readonly !== true
+        ? WRITER_STATEMENT_TIMEOUT_MS
+        : READER_STATEMENT_TIMEOUT_MS);
     this.connect();
+  }
+
+  // One command, bounded by the statement timeout and the margin (pg-wait.ts).
+  private bounded(client: PgClient, send: (pq: Libpq) => boolean): Answer {
+    return runBounded(
+      client.pq,
+      () => send(client.pq),
+      this.statementTimeoutMs + DEADLINE_MARGIN_MS,
+      types,
+    );
   }
 
   prepare(source: string): CatalogStatement {
@@ -202,13 +243,14 @@ export class PgDb implements Db {
     const client = this.connected();
     try {
       if (!this.preparedOn.has(p.name)) {
-        client.prepareSync(p.name, p.text, p.count);
+        const { name, text, count } = p;
+        this.bounded(client, (pq) => pq.sendPrepare(name, text, count));
         this.preparedOn.add(p.name);
       }
-      const rows = client.executeSync(p.name, values);
-      const changes = Number(client.pq.cmdTuples() || 0);
+      const name = p.name;
+      const answer = this.bounded(client, (pq) => pq.sendQueryPrepared(name, values));
       this.failures = 0;
-      return { rows, changes };
+      return answer;
     } catch (err) {
       throw this.coded(err, client);
     }
@@ -217,7 +259,9 @@ export class PgDb implements Db {
   private query(text: string, values: unknown[] | undefined): Record<string, unknown>[] {
     const client = this.connected();
     try {
-      const rows = client.querySync(text, values);
+      const { rows } = this.bounded(client, (pq) =>
+        values === undefined ? pq.sendQuery(text) : pq.sendQueryParams(text, values),
+      );
       this.failures = 0;
       return rows;
     } catch (err) {
@@ -278,7 +322,7 @@ export class PgDb implements Db {
   private rollbackQuietly(sql: string): void {
     if (!this.client) return;
     try {
-      this.client.querySync(sql);
+      this.bounded(this.client, (pq) => pq.sendQuery(sql));
     } catch {
       // The connection is gone (the server rolls back for us) or already aborted.
     }
@@ -308,9 +352,12 @@ export class PgDb implements Db {
     const client = new Client({ types });
     try {
       client.connectSync(connectionString(this.location));
-      client.querySync(
-        `SET statement_timeout = ${STATEMENT_TIMEOUT_MS}; SET client_min_messages = warning; SET TIME ZONE 'UTC'`,
-      );
+      // The schema is pinned here, never left to the server's, the database's or the role's
+      // default: the catalog's one schema, then this session's temporary tables (pg_catalog is
+      // always searched first when not named), so no other schema's functions or tables can stand
+      // in for the ones the catalog SQL names.
+      const session = `SET search_path = ${this.schema}, pg_temp; SET statement_timeout = ${this.statementTimeoutMs}; SET client_min_messages = warning; SET TIME ZONE 'UTC'`;
+      this.bounded(client, (pq) => pq.sendQuery(session));
     } catch (err) {
       retire(client);
       this.lost();
@@ -340,12 +387,16 @@ export class PgDb implements Db {
     if (err instanceof SkilldexError) return err;
     const message = firstLine(err instanceof Error ? err.message : String(err));
     let sqlState: string | undefined;
-    try {
-      sqlState = client.pq.resultErrorFields()?.['sqlState'];
-    } catch {
-      sqlState = undefined;
+    if (err instanceof ServerError) sqlState = err.sqlState;
+    else if (!(err instanceof DeadlineError)) {
+      try {
+        sqlState = client.pq.resultErrorFields()?.['sqlState'];
+      } catch {
+        sqlState = undefined;
+      }
     }
-    const kind = classify(sqlState, message);
+    // No answer within the deadline: the connection is given up like a lost one.
+    const kind = err instanceof DeadlineError ? 'unavailable' : classify(sqlState, message);
     if (kind === 'unavailable') {
       this.lost();
       return new SkilldexError(

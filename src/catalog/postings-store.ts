@@ -7,6 +7,7 @@
 import { insertRows, runIn, selectIn } from './batch.js';
 import type { Db } from './db.js';
 import { decodePostings, encodePostings, type Posting } from './postings.js';
+import { storedJson, storedWords } from './stored.js';
 
 /** Numbers stored per serving row in `serving_docs`. */
 export const DOC_STRIDE = 6;
@@ -149,15 +150,11 @@ export function decodeServingDocs(
   row: { docs: number; sums: string; data: Buffer } | undefined,
 ): ServingDocs {
   if (!row) return { docs: 0, sums: [0, 0, 0, 0, 0], data: new Uint32Array(0) };
-  // Copy into an aligned buffer: a Buffer from SQLite may start at any byte offset.
-  const bytes = new Uint8Array(row.data.byteLength);
-  bytes.set(row.data);
+  // Four sums before policy bm25f.v4's boundary field (migration 4).
+  const s = storedJson<number[]>(row.sums, 'serving_docs.sums');
   return {
     docs: row.docs,
-    // Four sums before policy bm25f.v4's boundary field (migration 4).
-    sums: ((s: number[]) => [s[0] ?? 0, s[1] ?? 0, s[2] ?? 0, s[3] ?? 0, s[4] ?? 0] as const)(
-      JSON.parse(row.sums) as number[],
-    ),
-    data: new Uint32Array(bytes.buffer),
+    sums: [s[0] ?? 0, s[1] ?? 0, s[2] ?? 0, s[3] ?? 0, s[4] ?? 0],
+    data: storedWords(row.data, 'serving_docs.data'),
   };
 }

@@ -16,6 +16,7 @@ import { dialectOf, type CatalogStatement } from './db-type.js';
 import { LATEST_VERSION } from './migrations.js';
 import type { GenerationCounts } from './publish.js';
 import { USAGE_SIGNATURE_SQL } from './usage.js';
+import { storedJson } from './stored.js';
 
 /** The published generation a snapshot serves. */
 export interface PublishedGeneration {
@@ -256,7 +257,7 @@ export class CatalogReader {
       catalog_generation: row.generation_id,
       policy: row.policy,
       created_at: row.created_at,
-      counts: JSON.parse(row.counts) as GenerationCounts,
+      counts: storedJson<GenerationCounts>(row.counts, 'generations.counts'),
       snapshot,
       ...(row.usage_signature !== undefined && row.usage_signature !== null
         ? { usage_signature: String(row.usage_signature) }

@@ -10,6 +10,7 @@ import type { Db } from './db.js';
 import { generationRows } from './queries.js';
 import type { GenerationCounts } from './publish.js';
 import { decodeStats, listingOf, readFileStats, type ManifestRow } from './file-manifests.js';
+import { storedJson } from './stored.js';
 
 /** One published generation in the history. */
 export interface GenerationInfo {
@@ -62,7 +63,7 @@ export function listGenerations(db: Db): GenerationInfo[] {
     parent_seq: g.parent_seq,
     policy: g.policy,
     created_at: g.created_at,
-    counts: JSON.parse(g.counts) as GenerationCounts,
+    counts: storedJson<GenerationCounts>(g.counts, 'generations.counts'),
     published: g.seq === pub?.seq,
   }));
 }

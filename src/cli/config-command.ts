@@ -30,7 +30,15 @@ export function registerConfig(program: Command, ctx: CliContext): void {
         '  cascade_roots = []\n' +
         '  substrate = "substrate"\n' +
         '  host = "127.0.0.1"\n' +
-        'Relative paths are relative to the config file; unknown keys are refused (CONFIG_INVALID).',
+        '  trust_project_config = ["~/work/team-repo"]   # user config only\n' +
+        'Relative paths are relative to the config file; unknown keys are refused (CONFIG_INVALID).\n\n' +
+        'A project config is untrusted (it may come with a cloned repository). The walk for it stops\n' +
+        'below the home folder and at a repository root (.git). From a project it may set policy; turn\n' +
+        'telemetry off (not on when the user config turns it off); set catalog to a SQLite file inside\n' +
+        'the project (never a postgres:// URL); set library.scopes, mcp.cascade_roots and mcp.substrate\n' +
+        'to folders inside the project; and never mcp.host. Other keys are ignored with a warning\n' +
+        '(PROJECT_CONFIG_IGNORED) naming the file and key, and listed here; a project the user config\n' +
+        'names in trust_project_config is read whole. A project config of another user is not read.',
     )
     .option('--json', 'print the settings as JSON')
     .addHelpText(
@@ -44,11 +52,18 @@ export function registerConfig(program: Command, ctx: CliContext): void {
         const files = {
           user: { path: layers.userPath, exists: existsSync(layers.userPath) },
           project: layers.projectPath ?? null,
+          project_trusted: layers.projectTrusted === true,
         };
         if (o.json) {
           // Unset values print as null, so every key is present in the JSON.
           ctx.json({
             files,
+            ignored: layers.ignored.map((i) => ({
+              code: i.code,
+              file: i.file,
+              key: i.key,
+              reason: i.reason,
+            })),
             settings: Object.fromEntries(
               Object.entries(settings).map(([k, v]) => [
                 k,
@@ -62,7 +77,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
           v === undefined ? '(not set)' : escapeInvisible(JSON.stringify(v));
         const lines = [
           `user config:    ${escapeInvisible(files.user.path)}${files.user.exists ? '' : ' (not present)'}`,
-          `project config: ${files.project === null ? '(none found)' : escapeInvisible(files.project)}`,
+          `project config: ${files.project === null ? '(none found)' : escapeInvisible(files.project)}${files.project_trusted ? ' (trusted by trust_project_config)' : ''}`,
           '',
         ];
         const width = Math.max(...Object.keys(settings).map((k) => k.length));
@@ -71,6 +86,13 @@ export function registerConfig(program: Command, ctx: CliContext): void {
           { value: unknown; source: string },
         ][]) {
           lines.push(`${key.padEnd(width)}  ${show(s.value)}  [${escapeInvisible(s.source)}]`);
+        }
+        if (layers.ignored.length > 0) {
+          lines.push('', 'ignored project keys (a project config is untrusted):');
+          for (const i of layers.ignored)
+            lines.push(
+              `  ${i.key === '*' ? '(the whole file)' : i.key}: ${escapeInvisible(i.reason)}`,
+            );
         }
         ctx.out(lines.join('\n'));
         return 0;

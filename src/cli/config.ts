@@ -6,16 +6,26 @@
  *
  * User config: `--config FILE`, else `$SKILLDEX_CONFIG`, else `$XDG_CONFIG_HOME/skilldex/config.toml`
  * (default `~/.config/skilldex/config.toml`). Project config: the nearest `.skilldex/config.toml` or
- * `skilldex.toml` at or above the current folder. TOML is parsed by smol-toml; a file ending in
+ * `skilldex.toml` at or above the current folder, the walk stopping below the home folder and at
+ * the first repository root (a folder holding `.git`). TOML is parsed by smol-toml; a file ending in
  * `.json` is parsed as JSON. Relative paths inside a file are relative to that file's folder, and a
- * leading `~/` is the home folder.
+ * leading `~/` is the home folder. Config files are read as regular files of at most
+ * MAX_CONFIG_BYTES (a FIFO, a device or a larger file is CONFIG_INVALID).
+ *
+ * A project config is untrusted input (docs/integration.md §7): a cloned repository must not
+ * choose where credentials go, turn recording on, widen what is read or served, or choose a bind
+ * address. PROJECT_KEY_RULES says what each key may do from a project; a key that breaks its rule
+ * is dropped with a coded warning (PROJECT_CONFIG_IGNORED) naming the file and the key, unless the
+ * user config lists the project in `trust_project_config`. A project config owned by another user
+ * is not read at all.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
 import { SkilldexError } from '../errors.js';
-import { resolveCatalogLocation } from '../catalog/location.js';
+import { isPgLocation, resolveCatalogLocation } from '../catalog/location.js';
+import { isInside, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
 
 // smol-toml is loaded only when a config file is read or written, not at every start-up.
 /** The TOML parser, loaded on first use. */
@@ -23,8 +33,16 @@ export function toml(): typeof SmolToml {
   return createRequire(import.meta.url)('smol-toml') as typeof SmolToml;
 }
 
+/** Largest config file read: 1 MiB (a config is a few lines). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /** The settings a config file may hold. Unknown keys are refused with CONFIG_INVALID. */
 export interface ConfigFile {
+  /**
+   * User config only: project folders (or their config files) whose project config is trusted
+   * whole, as the user's own. Ignored in a project config.
+   */
+  readonly trust_project_config?: readonly string[];
   /** The catalog file. */
   readonly catalog?: string;
   /** Ranking policy id new generations are published under. */
@@ -76,6 +94,16 @@ export interface Setting<T> {
   readonly source: ConfigSource;
 }
 
+/** A key of a project config that was not applied, and why. */
+export interface IgnoredProjectKey {
+  /** Always PROJECT_CONFIG_IGNORED. */
+  readonly code: 'PROJECT_CONFIG_IGNORED';
+  readonly file: string;
+  /** The key (`catalog`, `mcp.host`…), or `*` when the whole file was not read. */
+  readonly key: string;
+  readonly reason: string;
+}
+
 /** The config files found for one run, parsed. */
 export interface ConfigLayers {
   /** The user config path looked at (whether or not it exists). */
@@ -83,8 +111,46 @@ export interface ConfigLayers {
   readonly user?: ConfigFile;
   /** The project config found, if any. */
   readonly projectPath?: string;
+  /** The project config's keys that may apply (PROJECT_KEY_RULES), all of them when trusted. */
   readonly project?: ConfigFile;
+  /** The project folder: the one holding `.skilldex/` or `skilldex.toml`. */
+  readonly projectRoot?: string;
+  /** True when the user config's `trust_project_config` lists this project. */
+  readonly projectTrusted?: boolean;
+  /** The project keys that were dropped, with the reason. */
+  readonly ignored: readonly IgnoredProjectKey[];
 }
+
+/** What a key may do when it comes from a project config. */
+export type ProjectRule =
+  /** Anything (ranking policy). */
+  | 'any'
+  /** Only paths inside the project folder (real paths): nothing outside it is read or served. */
+  | 'inside-project'
+  /** A SQLite file inside the project folder; never a URL (a URL decides where credentials go). */
+  | 'file-inside-project'
+  /** Only turn it off; `true` is dropped when the user config turns it off. */
+  | 'off-only'
+  /** Never from a project: bind addresses, the trust list itself. */
+  | 'never';
+
+/**
+ * The rule of every config key when it comes from a project config (docs/integration.md §7). A test
+ * holds this table equal to the keys a config may hold, so no new key can skip the rule.
+ */
+export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.freeze({
+  catalog: 'file-inside-project',
+  policy: 'any',
+  telemetry: 'off-only',
+  'library.scopes': 'inside-project',
+  'library.prefer': 'inside-project',
+  // Lint suppressions only ever hide findings of a lint run in that project, and are counted.
+  'lint.ignore': 'any',
+  'mcp.cascade_roots': 'inside-project',
+  'mcp.substrate': 'inside-project',
+  'mcp.host': 'never',
+  trust_project_config: 'never',
+});
 
 /** The user config path: `--config`, else `$SKILLDEX_CONFIG`, else the XDG config dir. */
 export function userConfigPath(
@@ -98,18 +164,32 @@ export function userConfigPath(
   return path.join(base, 'skilldex', 'config.toml');
 }
 
-/** The nearest project config at or above `cwd`: `.skilldex/config.toml`, then `skilldex.toml`. */
-export function findProjectConfig(cwd: string): string | undefined {
+/**
+ * The nearest project config at or above `cwd`: `.skilldex/config.toml`, then `skilldex.toml`. The
+ * walk never reads the home folder or anything above it (a file there is no project's), and ends at
+ * the first folder holding `.git` (a repository root) or at the file-system root.
+ */
+export function findProjectConfig(cwd: string, home?: string): string | undefined {
   let dir = path.resolve(cwd);
+  const stop = home === undefined ? undefined : path.resolve(home);
   for (;;) {
+    // The home folder and its ancestors hold no project: stop there.
+    if (stop !== undefined && isInside(dir, stop)) return undefined;
     for (const rel of [path.join('.skilldex', 'config.toml'), 'skilldex.toml']) {
       const p = path.join(dir, rel);
       if (existsSync(p)) return p;
     }
+    if (existsSync(path.join(dir, '.git'))) return undefined;
     const up = path.dirname(dir);
     if (up === dir) return undefined;
     dir = up;
   }
+}
+
+/** The folder a project config belongs to: above `.skilldex/`, or beside `skilldex.toml`. */
+export function projectRootOf(configPath: string): string {
+  const dir = path.dirname(configPath);
+  return path.basename(dir) === '.skilldex' ? path.dirname(dir) : dir;
 }
 
 /** Loads the user and project config files. A `--config`/`SKILLDEX_CONFIG` file must exist. */
@@ -117,6 +197,7 @@ export function loadConfigLayers(
   flag: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
+  uid: number | undefined = process.getuid?.(),
 ): ConfigLayers {
   const userPath = userConfigPath(flag, env, cwd);
   const named = Boolean(flag || env['SKILLDEX_CONFIG']);
@@ -128,35 +209,154 @@ export function loadConfigLayers(
   }
   const home = env['HOME'] ?? cwd;
   const user = existsSync(userPath) ? readConfigFile(userPath, home) : undefined;
-  const projectPath = findProjectConfig(cwd);
+  const projectPath = findProjectConfig(cwd, env['HOME']);
   // The user config may itself sit where a project config would be found: read it once.
-  const project =
-    projectPath !== undefined && projectPath !== userPath
-      ? readConfigFile(projectPath, home)
-      : undefined;
+  if (projectPath === undefined || projectPath === userPath)
+    return { userPath, ...(user ? { user } : {}), ignored: [] };
+  const projectRoot = projectRootOf(projectPath);
+  const read = readConfig(projectPath, home);
+  if (uid !== undefined && read.uid !== uid && read.uid !== 0) {
+    return {
+      userPath,
+      ...(user ? { user } : {}),
+      projectPath,
+      projectRoot,
+      ignored: [
+        {
+          code: 'PROJECT_CONFIG_IGNORED',
+          file: projectPath,
+          key: '*',
+          reason: `the file belongs to another user (uid ${read.uid}); not read`,
+        },
+      ],
+    };
+  }
+  const trusted = isTrusted(user?.trust_project_config ?? [], projectPath, projectRoot);
+  const { kept, ignored } = trusted
+    ? { kept: read.config, ignored: [] }
+    : applyProjectRules(read.config, projectPath, projectRoot, user);
   return {
     userPath,
     ...(user ? { user } : {}),
-    ...(project && projectPath ? { projectPath, project } : {}),
+    projectPath,
+    project: kept,
+    projectRoot,
+    projectTrusted: trusted,
+    ignored,
   };
+}
+
+function isTrusted(list: readonly string[], configPath: string, root: string): boolean {
+  const real = (p: string): string => realpathOrUndefined(p) ?? path.resolve(p);
+  const mine = new Set([real(configPath), real(root)]);
+  return list.some((p) => mine.has(real(p)));
+}
+
+/**
+ * The keys of a project config that PROJECT_KEY_RULES lets apply, and the ones it drops with
+ * their reason. Paths are compared by real path (a link inside the project that leads out of it
+ * counts as outside).
+ */
+export function applyProjectRules(
+  config: ConfigFile,
+  file: string,
+  root: string,
+  user: ConfigFile | undefined,
+): { kept: ConfigFile; ignored: IgnoredProjectKey[] } {
+  const ignored: IgnoredProjectKey[] = [];
+  const drop = (key: string, reason: string): void => {
+    ignored.push({ code: 'PROJECT_CONFIG_IGNORED', file, key, reason });
+  };
+  const inside = (p: string): boolean => isInsideReal(root, p);
+  const kept: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {};
+  if (config.trust_project_config !== undefined)
+    drop('trust_project_config', 'only the user config may say which projects to trust');
+  if (config.policy !== undefined) kept.policy = config.policy;
+  if (config.catalog !== undefined) {
+    if (isPgLocation(config.catalog))
+      drop('catalog', 'a project config may not choose a database URL (where credentials go)');
+    else if (!inside(config.catalog))
+      drop('catalog', `${config.catalog} is outside the project folder ${root}`);
+    else kept.catalog = config.catalog;
+  }
+  if (config.telemetry !== undefined) {
+    if (config.telemetry && user?.telemetry === false)
+      drop(
+        'telemetry',
+        'a project config may not turn telemetry on when the user config turns it off',
+      );
+    else kept.telemetry = config.telemetry;
+  }
+  const paths = (key: string, list: readonly string[] | undefined): boolean => {
+    const out = list?.find((p) => !inside(p));
+    if (out !== undefined) drop(key, `${out} is outside the project folder ${root}`);
+    return out === undefined;
+  };
+  const library: {
+    -readonly [K in keyof NonNullable<ConfigFile['library']>]: NonNullable<
+      ConfigFile['library']
+    >[K];
+  } = {};
+  if (config.library?.scopes !== undefined && paths('library.scopes', config.library.scopes))
+    library.scopes = config.library.scopes;
+  if (config.library?.prefer !== undefined && paths('library.prefer', config.library.prefer))
+    library.prefer = config.library.prefer;
+  if (Object.keys(library).length > 0) kept.library = library;
+  if (config.lint !== undefined) kept.lint = config.lint;
+  if (config.mcp !== undefined) {
+    const mcp: {
+      -readonly [K in keyof NonNullable<ConfigFile['mcp']>]: NonNullable<ConfigFile['mcp']>[K];
+    } = {};
+    if (
+      config.mcp.cascade_roots !== undefined &&
+      paths('mcp.cascade_roots', config.mcp.cascade_roots)
+    )
+      mcp.cascade_roots = config.mcp.cascade_roots;
+    if (config.mcp.substrate !== undefined && paths('mcp.substrate', [config.mcp.substrate]))
+      mcp.substrate = config.mcp.substrate;
+    if (config.mcp.host !== undefined)
+      drop('mcp.host', 'a project config may not choose the address a server binds');
+    if (Object.keys(mcp).length > 0) kept.mcp = mcp;
+  }
+  return { kept, ignored };
+}
+
+// Inside by real path: the path's own when it exists, else its nearest existing ancestor's.
+function isInsideReal(root: string, p: string): boolean {
+  const realRoot = realpathOrUndefined(root) ?? root;
+  let probe = path.resolve(p);
+  let rest = '';
+  for (;;) {
+    const real = realpathOrUndefined(probe);
+    if (real !== undefined) return isInside(realRoot, path.join(real, rest));
+    const up = path.dirname(probe);
+    if (up === probe) return isInside(realRoot, path.resolve(p));
+    rest = path.join(path.basename(probe), rest);
+    probe = up;
+  }
 }
 
 /** Reads and validates one config file; paths come back absolute. */
 export function readConfigFile(file: string, home: string): ConfigFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
+  return readConfig(file, home).config;
+}
+
+// One config file, read once as a regular file under the size cap, with its owner.
+function readConfig(file: string, home: string): { config: ConfigFile; uid: number } {
+  const r = readTextCapped(file, { maxBytes: MAX_CONFIG_BYTES, label: file });
+  if (!r.ok) {
+    const code = r.problem.code;
+    if (code === 'UNREADABLE' && /ENOENT/.test(r.problem.message))
+      throw new SkilldexError('FILE_NOT_FOUND', `config file ${file} does not exist`, { file });
     throw new SkilldexError(
-      'FILE_NOT_FOUND',
-      `cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      { file },
-      { cause: err },
+      code === 'UNREADABLE' ? 'FILE_NOT_FOUND' : 'CONFIG_INVALID',
+      `cannot read config file ${file}: ${r.problem.message}`,
+      { file, problem: code },
     );
   }
   let raw: unknown;
   try {
-    raw = file.endsWith('.json') ? JSON.parse(text) : toml().parse(text);
+    raw = file.endsWith('.json') ? JSON.parse(r.text) : toml().parse(r.text);
   } catch (err) {
     throw new SkilldexError(
       'CONFIG_INVALID',
@@ -165,14 +365,30 @@ export function readConfigFile(file: string, home: string): ConfigFile {
       { cause: err },
     );
   }
-  return validateConfig(raw, file, home);
+  return { config: validateConfig(raw, file, home), uid: r.uid };
 }
 
-const TOP_KEYS = ['catalog', 'policy', 'telemetry', 'library', 'mcp', 'lint'];
+const TOP_KEYS = [
+  'catalog',
+  'policy',
+  'telemetry',
+  'library',
+  'mcp',
+  'lint',
+  'trust_project_config',
+];
 const LIBRARY_KEYS = ['scopes', 'prefer'];
 const MCP_KEYS = ['cascade_roots', 'substrate', 'host'];
 const LINT_KEYS = ['ignore'];
 const LINT_IGNORE_KEYS = ['code', 'skills', 'reason'];
+
+/** Every setting key a config file may hold (tables spelled `library.scopes`). */
+export const CONFIG_KEYS: readonly string[] = Object.freeze([
+  ...TOP_KEYS.filter((k) => k !== 'library' && k !== 'mcp' && k !== 'lint'),
+  ...LIBRARY_KEYS.map((k) => `library.${k}`),
+  ...MCP_KEYS.map((k) => `mcp.${k}`),
+  ...LINT_KEYS.map((k) => `lint.${k}`),
+]);
 
 /** Checks the shape of a parsed config and resolves its paths against the file's folder. */
 export function validateConfig(raw: unknown, file: string, home: string): ConfigFile {
@@ -209,6 +425,8 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
     }
   }
   if (top['policy'] !== undefined) out.policy = str(top['policy'], 'policy');
+  if (top['trust_project_config'] !== undefined)
+    out.trust_project_config = paths(top['trust_project_config'], 'trust_project_config');
   if (top['telemetry'] !== undefined) {
     if (typeof top['telemetry'] !== 'boolean') throw bad('telemetry', 'must be true or false');
     out.telemetry = top['telemetry'];

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
-import { sanitizeField } from '../text/index.js';
+import { maskSecrets, registerSecret } from '../secrets.js';
+import { jsonText, sanitizeField } from '../text/index.js';
 import { loadConfigLayers, type ConfigLayers } from './config.js';
 import type * as SettingsModule from './settings.js';
 import type { SettingFlags, Settings } from './settings.js';
@@ -58,16 +59,36 @@ export class CliContext {
   // settings.ts reads the catalog (its default path, its remembered scopes), so it is loaded by the
   // first action that runs, not at start-up: `--help` and `--version` never load the catalog.
   private settingsModule: typeof SettingsModule | undefined;
-  constructor(readonly io: CliIo) {}
+  constructor(readonly io: CliIo) {
+    // libpq reads PGPASSWORD itself; should any message echo it, the masker knows it.
+    const pgPassword = io.env['PGPASSWORD'];
+    if (pgPassword) registerSecret(pgPassword);
+  }
 
   /** Loads what `settings()` needs; `action()` awaits it before every command's action. */
   async prepare(): Promise<void> {
     this.settingsModule ??= await import('./settings.js');
   }
 
-  /** The config files of this run, read once on first use. */
+  /**
+   * The config files of this run, read once on first use. Each project-config key that was not
+   * applied is reported once on stderr as a coded warning naming the file and the key.
+   */
   configLayers(): ConfigLayers {
-    this.layers ??= loadConfigLayers(this.configFlag, this.io.env, this.io.cwd);
+    if (this.layers === undefined) {
+      this.layers = loadConfigLayers(this.configFlag, this.io.env, this.io.cwd);
+      const { ignored, projectRoot, userPath } = this.layers;
+      for (const i of ignored) {
+        this.err(
+          `warning ${i.code}: ${sanitizeField(i.file, 2000)}: ${i.key === '*' ? 'the file' : i.key} ignored: ${sanitizeField(i.reason, 2000)}`,
+        );
+      }
+      if (projectRoot !== undefined && ignored.some((i) => i.key !== '*')) {
+        this.err(
+          `hint: a project config is untrusted; to trust this one, add trust_project_config = [${JSON.stringify(sanitizeField(projectRoot, 2000))}] to ${sanitizeField(userPath, 2000)}`,
+        );
+      }
+    }
     return this.layers;
   }
 
@@ -88,9 +109,12 @@ export class CliContext {
       : this.settingsModule.withPasswordFile(s, path.resolve(this.io.cwd, file));
   }
 
-  /** Prints `value` as pretty JSON with a trailing newline on stdout. */
+  /**
+   * Prints `value` as pretty JSON with a trailing newline on stdout: the one JSON writer of the
+   * CLI (jsonText: control, bidi and TAG characters as `\uXXXX` escapes, the data exact).
+   */
   json(value: unknown): void {
-    this.io.stdout(JSON.stringify(value, null, 2) + '\n');
+    this.io.stdout(jsonText(value, 2) + '\n');
   }
 
   /** Writes `s` on stdout with backpressure (see CliIo.writeOut). */
@@ -104,9 +128,10 @@ export class CliContext {
     this.io.stdout(text.endsWith('\n') ? text : text + '\n');
   }
 
-  /** Prints a diagnostic line on stderr. */
+  /** Prints a diagnostic line on stderr (a log line: secrets masked, src/secrets.ts). */
   err(text: string): void {
-    this.io.stderr(text.endsWith('\n') ? text : text + '\n');
+    const t = maskSecrets(text);
+    this.io.stderr(t.endsWith('\n') ? t : t + '\n');
   }
 
   /** Prints an advisory line on stderr unless --quiet. */

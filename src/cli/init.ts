@@ -205,7 +205,11 @@ function runInit(
   const layers = ctx.configLayers();
   // The user's own files are set up from the user's config, the environment and the flags: a
   // project config found by walking up from here is someone else's input (issue 25) and is left out.
-  const userLayers = { userPath: layers.userPath, ...(layers.user ? { user: layers.user } : {}) };
+  const userLayers = {
+    userPath: layers.userPath,
+    ignored: [],
+    ...(layers.user ? { user: layers.user } : {}),
+  };
   const settings = resolveSettings(userLayers, {}, env, ctx.io.cwd);
   const warnings: string[] = [];
   if (layers.projectPath !== undefined)

@@ -87,7 +87,7 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
           if (o.json) ctx.json(r);
           else {
             const lines = [
-              `learned ${r.added} example(s) from ${r.lines} line(s) into ${r.telemetry}`,
+              `learned ${r.added} example(s) from ${r.lines} line(s) into ${escapeInvisible(r.telemetry)}`,
             ];
             for (const u of r.unknown)
               lines.push(

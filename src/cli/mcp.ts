@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError } from '../errors.js';
-import { readTextCapped, realpathOrUndefined } from '../fsx/index.js';
+import { realpathOrUndefined } from '../fsx/index.js';
+import type * as HttpModule from '../http/index.js';
 import type { RememberedScopes } from '../index.js';
 import { action, collect, parseIntOption, usageEnabled, type CliContext } from './context.js';
 import { reportIndexError, startWatch, summarizeIndex } from './watch.js';
@@ -111,10 +112,11 @@ export function registerMcp(program: Command, ctx: CliContext): void {
             { option: '--substrate', value: named },
           );
         }
-        const token = readToken(ctx, o);
+        const http = await import('../http/index.js');
+        const token = httpToken(ctx, o, http.readToken);
         const mcp = await import('../mcp/index.js');
         // Refuse an open bind before touching the catalog: the refusal is about the command line.
-        if (o.http !== undefined && token === undefined && !mcp.isLoopback(host)) {
+        if (o.http !== undefined && token === undefined && !http.isLoopback(host)) {
           throw new SkilldexError(
             'INVALID_ARGUMENT',
             `--host ${host} is not a loopback address: anyone who can reach it could read every skill; set a token (--token-file FILE or SKILLDEX_MCP_TOKEN)`,
@@ -189,34 +191,25 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     );
 }
 
-// The HTTP bearer token: the first line of --token-file, else $SKILLDEX_MCP_TOKEN, else none.
-function readToken(ctx: CliContext, o: McpFlags): string | undefined {
-  if (o.tokenFile !== undefined) {
-    if (o.http === undefined)
-      throw new SkilldexError(
-        'INVALID_ARGUMENT',
-        '--token-file is for --http only (stdio has no network peer)',
-        { option: '--token-file' },
-      );
-    const r = readTextCapped(path.resolve(ctx.io.cwd, o.tokenFile), {
-      maxBytes: 4_096,
-      label: o.tokenFile,
-    });
-    if (!r.ok)
-      throw new SkilldexError(
-        'FILE_NOT_FOUND',
-        `--token-file ${o.tokenFile}: ${r.problem.message}`,
-        { option: '--token-file', value: o.tokenFile },
-      );
-    const token = (r.text.split(/\r?\n/)[0] ?? '').trim();
-    if (token === '')
-      throw new SkilldexError(
-        'INVALID_ARGUMENT',
-        `--token-file ${o.tokenFile} holds no token on its first line`,
-        { option: '--token-file' },
-      );
-    return token;
-  }
-  const env = ctx.io.env['SKILLDEX_MCP_TOKEN'];
-  return o.http !== undefined && env !== undefined && env !== '' ? env : undefined;
+// The HTTP bearer token (src/http's rules): the first line of --token-file, else
+// $SKILLDEX_MCP_TOKEN, else none; --token-file without --http is refused.
+function httpToken(
+  ctx: CliContext,
+  o: McpFlags,
+  readToken: typeof HttpModule.readToken,
+): string | undefined {
+  if (o.tokenFile !== undefined && o.http === undefined)
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      '--token-file is for --http only (stdio has no network peer)',
+      { option: '--token-file' },
+    );
+  if (o.http === undefined) return undefined;
+  return readToken({
+    file: o.tokenFile === undefined ? undefined : path.resolve(ctx.io.cwd, o.tokenFile),
+    option: '--token-file',
+    envName: 'SKILLDEX_MCP_TOKEN',
+    envValue: ctx.io.env['SKILLDEX_MCP_TOKEN'],
+    uid: process.getuid?.(),
+  });
 }

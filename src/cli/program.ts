@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
+import { maskSecrets } from '../secrets.js';
 import { VERSION } from '../version.js';
 import { CliContext, type CliIo, type CommandEntry } from './context.js';
 import { registerScan } from './scan.js';
@@ -201,7 +202,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     const e = err instanceof Error ? err : new Error(String(err));
     const internal = new SkilldexError('INTERNAL', e.message, { name: e.name });
     if (asJson) ctx.json({ error: internal.toJSON() });
-    io.stderr(`error INTERNAL: ${e.message}\n${e.stack ?? ''}\nhint: ${internal.hint}\n`);
+    io.stderr(
+      maskSecrets(`error INTERNAL: ${e.message}\n${e.stack ?? ''}\nhint: ${internal.hint}\n`),
+    );
     return 70;
   }
 }

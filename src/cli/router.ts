@@ -11,7 +11,13 @@ import path from 'node:path';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
 import type { DiscoverOptions, IndexReport, LifecycleState, Metrics, Router } from '../index.js';
 import { DEFAULT_POLICY_ID, POLICIES } from '../router/search/policies/index.js';
-import { escapeInvisible, markdownInline, sanitizeBlock, sanitizeField } from '../text/index.js';
+import {
+  escapeInvisible,
+  jsonText,
+  markdownInline,
+  sanitizeBlock,
+  sanitizeField,
+} from '../text/index.js';
 import {
   action,
   parseIntOption,
@@ -157,7 +163,7 @@ function registerIndex(program: Command, ctx: CliContext): void {
             progress.done();
           }
           const print = (r: IndexReport): void => {
-            if (o.json && o.watch === true) ctx.out(JSON.stringify(r));
+            if (o.json && o.watch === true) ctx.out(jsonText(r));
             else if (o.json) ctx.json(r);
             else ctx.out(renderIndex(r, ctx.io.cwd));
           };
@@ -271,9 +277,11 @@ function registerCatalogCopy(program: Command, ctx: CliContext): void {
       'Copy the catalog FROM into TO: every revision, generation, lifecycle event, the serving\n' +
         'tables, and the telemetry and usage examples beside it. FROM and TO are catalog files or\n' +
         'postgres:// URLs (a password in a URL is never printed; --password-file applies to both).\n' +
-        'TO must hold no catalog yet (a new file, an empty database or schema). The copy is written\n' +
-        'in one transaction and verified: the generation history read back from TO must equal\n' +
-        "FROM's, and the published generation's id is recomputed from its members.",
+        'TO must hold no catalog yet (a new file, an empty database or schema). The copy is all or\n' +
+        'nothing: a file target is written under a temporary name beside TO and renamed into place\n' +
+        'once verified, a database target in one transaction; a failed copy leaves TO as it was.\n' +
+        "Verified: the generation history read back from TO must equal FROM's, and the published\n" +
+        "generation's id is recomputed from its members.",
     )
     .option('--json', 'print the report as JSON')
     .addHelpText(
@@ -416,7 +424,7 @@ function registerStatus(program: Command, ctx: CliContext): void {
         const s = getCatalogStatus({ catalog: catalogOf(o) });
         if (o.json) ctx.json(s);
         else {
-          const lines = [`catalog: ${s.catalog}`];
+          const lines = [`catalog: ${sanitizeField(s.catalog, 2000)}`];
           lines.push(
             s.published
               ? `published: generation ${s.published.seq} ${s.published.catalog_generation} (${s.published.created_at})`
@@ -945,7 +953,7 @@ async function runBatch(
         line = { id: q.id, ...empty, error: err.toJSON() };
       }
     }
-    await ctx.write(JSON.stringify(line) + '\n');
+    await ctx.write(jsonText(line) + '\n');
   }
 }
 

@@ -4,7 +4,8 @@
  * face is loaded only when this command runs, so other commands start fast.
  */
 import type * as ChildProcess from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
+import type * as Os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -61,7 +62,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     )
     .option(
       '--token-file <file>',
-      'require the token in FILE (first line) as a bearer token or ?token= (default: $SKILLDEX_SERVE_TOKEN)',
+      'require the token in FILE (first line; mode 0600) as a bearer token on API requests; the printed URL carries it as #token= (default: $SKILLDEX_SERVE_TOKEN)',
     )
     .option('--open', 'open the page in the default browser')
     .option(
@@ -112,7 +113,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
           o.substrate !== undefined
             ? path.resolve(ctx.io.cwd, o.substrate)
             : findSubstrateRoot(ctx.io.cwd);
-        const token = readToken(o.tokenFile, ctx);
+        const token = await serveToken(ctx, o.tokenFile);
         const telemetry = telemetryEnabled(o.telemetry, ctx.io.env);
         const router = new Router({ catalog, telemetry, record: false });
         const explorer = new CatalogExplorer(catalog);
@@ -144,8 +145,9 @@ export function registerServe(program: Command, ctx: CliContext): void {
           });
           if (o.json) ctx.json({ url: handle.url, catalog, catalog_generation: generation });
           else ctx.out(`skilldex serve: ${handle.url}`);
-          if (o.open) openBrowser(handle.url, ctx);
+          const opened = o.open ? openBrowser(handle.url, token !== undefined, ctx) : undefined;
           await stopped;
+          opened?.();
           await handle.close();
         } finally {
           explorer.close();
@@ -156,44 +158,53 @@ export function registerServe(program: Command, ctx: CliContext): void {
     );
 }
 
-// The token: the first line of --token-file, else SKILLDEX_SERVE_TOKEN, else none.
-function readToken(file: string | undefined, ctx: CliContext): string | undefined {
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(path.resolve(ctx.io.cwd, file), 'utf8');
-    } catch (err) {
-      throw new SkilldexError(
-        'FILE_NOT_FOUND',
-        `--token-file ${file} cannot be read`,
-        { option: '--token-file', value: file },
-        { cause: err },
-      );
-    }
-    const token = text.split(/\r?\n/)[0]!.trim();
-    if (token === '')
-      throw new SkilldexError('INVALID_ARGUMENT', `--token-file ${file} is empty`, {
-        option: '--token-file',
-        value: file,
-      });
-    return token;
-  }
-  const env = ctx.io.env['SKILLDEX_SERVE_TOKEN']?.trim();
-  return env === undefined || env === '' ? undefined : env;
+// The token (src/http's rules): the first line of --token-file, else $SKILLDEX_SERVE_TOKEN, else none.
+async function serveToken(ctx: CliContext, file: string | undefined): Promise<string | undefined> {
+  const { readToken } = await import('../http/index.js');
+  return readToken({
+    file: file === undefined ? undefined : path.resolve(ctx.io.cwd, file),
+    option: '--token-file',
+    envName: 'SKILLDEX_SERVE_TOKEN',
+    envValue: ctx.io.env['SKILLDEX_SERVE_TOKEN'],
+    uid: process.getuid?.(),
+  });
 }
 
 // Best effort: a missing opener only means the user opens the printed URL by hand. child_process
 // loads here, not with the CLI: it costs every other command's start-up some 6 ms.
-function openBrowser(url: string, ctx: CliContext): void {
+// A URL that carries the token never goes on the opener's command line, where every local user
+// sees it in `ps`: the opener gets a page of ours, private to this user (mode 0600 in a 0700
+// folder), that sends the browser on to the URL — the way Jupyter opens its token URLs. Returns
+// the clean-up that removes that page.
+function openBrowser(url: string, secret: boolean, ctx: CliContext): () => void {
+  const require = createRequire(import.meta.url);
   // Required, not import()ed: the bundled CLI runs as a vm script, which has no loader for import().
-  const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
+  const { spawn } = require('node:child_process') as typeof ChildProcess;
+  const { mkdtempSync, rmSync, writeFileSync } = require('node:fs') as typeof Fs;
+  const { tmpdir } = require('node:os') as typeof Os;
+  let target = url;
+  let cleanUp = (): void => undefined;
+  if (secret) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skilldex-serve-'));
+    const page = path.join(dir, 'open.html');
+    const href = url.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+    writeFileSync(
+      page,
+      `<!doctype html>\n<meta charset="utf-8">\n<meta http-equiv="refresh" content="0;url=${href}">\n<title>skilldex serve</title>\n<p><a href="${href}">Open the skilldex explorer</a></p>\n`,
+      { mode: 0o600, flag: 'wx' },
+    );
+    target = page;
+    cleanUp = () => rmSync(dir, { recursive: true, force: true });
+  }
   const cmd =
     process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const byHand = `skilldex serve: could not run ${cmd}; open the printed URL by hand`;
   try {
-    const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
-    child.on('error', () => ctx.err(`skilldex serve: could not run ${cmd}; open ${url} by hand`));
+    const child = spawn(cmd, [target], { stdio: 'ignore', detached: true });
+    child.on('error', () => ctx.err(byHand));
     child.unref();
   } catch {
-    ctx.err(`skilldex serve: could not run ${cmd}; open ${url} by hand`);
+    ctx.err(byHand);
   }
+  return cleanUp;
 }

@@ -4,7 +4,7 @@
  */
 import { SkilldexError, codedFromForeign } from '../errors.js';
 import type { CatalogWatch, IndexReport, WatchOptions } from '../index.js';
-import { sanitizeField } from '../text/index.js';
+import { jsonText, sanitizeField } from '../text/index.js';
 import type { CliContext } from './context.js';
 
 /** How a watching command prints what happens: `report` for each re-index. */
@@ -46,7 +46,7 @@ export function reportIndexError(
     ctx.err(
       `error while watching (re-index or watcher): ${sanitizeField(err instanceof Error ? err.message : String(err), 2000)}`,
     );
-  else if (json) ctx.err(JSON.stringify({ error: coded.toJSON() }));
+  else if (json) ctx.err(jsonText({ error: coded.toJSON() }));
   else
     ctx.err(
       `error ${coded.code} while watching (re-index or watcher): ${sanitizeField(coded.message, 2000)}\nhint: ${coded.hint}`,

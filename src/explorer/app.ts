@@ -1,15 +1,26 @@
 /**
- * The explorer's HTTP application (issue 15): a hono app that guards every request (Host, Origin,
- * token: guard.ts), answers the JSON API (api.ts) with GET only, and serves the bundled page — one
+ * The explorer's HTTP application (issue 15): a hono app that guards every request with the shared
+ * HTTP guard of src/http (Host, Origin, Sec-Fetch-Site on every request; the bearer token on every
+ * `/api/` request), answers the JSON API (api.ts) with GET only, and serves the bundled page — one
  * HTML shell for every page path, and the static files built into `dist/explorer/assets/` — under
- * a strict Content-Security-Policy (own scripts and styles only, no inline code, no eval). Any
- * failure becomes the JSON error object `{ error: { code, message, hint, details } }` with its HTTP
- * status; an unexpected one is logged and answered 500 INTERNAL, and the server keeps serving.
+ * a strict Content-Security-Policy (own scripts and styles only, no inline code, no eval). The page
+ * and its assets hold no catalog data and need no token: the page takes the token from the URL's
+ * `#token=` fragment and sends it as a bearer header. No cookie is set and nothing redirects.
+ * Any failure becomes the JSON error object `{ error: { code, message, hint, details } }` with its
+ * HTTP status (a damaged catalog: 503 CATALOG_CORRUPT, as from the CLI and MCP); an unexpected one
+ * is logged and answered 500 INTERNAL, and the server keeps serving.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
-import { SkilldexError, isSkilldexError, type ErrorCode } from '../index.js';
+import { checkRequest, type GuardConfig } from '../http/index.js';
+import {
+  SkilldexError,
+  codedFromForeign,
+  jsonText,
+  maskSecrets,
+  type ErrorCode,
+} from '../index.js';
 import {
   apiCascadeAudit,
   apiCascadeCrawl,
@@ -27,7 +38,6 @@ import {
   apiSubstrateContents,
   type ExplorerContext,
 } from './api.js';
-import { TOKEN_COOKIE, checkRequest, type GuardConfig } from './guard.js';
 
 /** The Content-Security-Policy of every answer: nothing but this server's own files and API. */
 export const CONTENT_SECURITY_POLICY = [
@@ -106,18 +116,22 @@ export function createExplorerApp(
     c.header('X-Frame-Options', 'DENY');
     c.header('Cache-Control', 'no-store');
     const h = (name: string): string | undefined => c.req.header(name);
-    const queryToken = c.req.query('token');
-    checkRequest(
+    // The page and its assets are the same for every install and carry no data: only the API
+    // needs the token (the page sends it as a bearer header).
+    const refusal = checkRequest(
       guard(),
       {
         host: h('host'),
         origin: h('origin'),
         authorization: h('authorization'),
-        cookie: h('cookie'),
         'sec-fetch-site': h('sec-fetch-site'),
       },
-      queryToken,
+      c.req.path === '/api' || c.req.path.startsWith('/api/'),
     );
+    if (refusal) {
+      if (refusal.status === 401) c.header('WWW-Authenticate', 'Bearer');
+      throw new SkilldexError(refusal.code, refusal.message, refusal.details);
+    }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       c.header('Allow', 'GET, HEAD');
       throw new SkilldexError(
@@ -126,36 +140,29 @@ export function createExplorerApp(
         { method: c.req.method },
       );
     }
-    // A page opened with ?token= keeps the token in a same-site cookie and drops it from the URL.
-    const token = guard().token;
-    if (token !== undefined && queryToken !== undefined) {
-      const url = new URL(c.req.url);
-      url.searchParams.delete('token');
-      c.header(
-        'Set-Cookie',
-        `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
-      );
-      return c.redirect(url.pathname + url.search, 303);
-    }
     await next();
     return undefined;
   });
 
   const q = (c: Context) => (name: string) => c.req.query(name);
-  app.get('/api/search', (c) => c.json(apiSearch(ctx, q(c))));
-  app.get('/api/policies', (c) => c.json(apiPolicies(ctx)));
-  app.get('/api/skills', (c) => c.json(apiSkills(ctx, q(c))));
-  app.get('/api/skills/:id{.+}', (c) => c.json(apiSkill(ctx, c.req.param('id'))));
-  app.get('/api/examples', (c) => c.json(apiExamples(ctx, q(c))));
-  app.get('/api/generations', (c) => c.json(apiGenerations(ctx, q(c))));
-  app.get('/api/generations/diff', (c) => c.json(apiGenerationDiff(ctx, q(c))));
-  app.get('/api/overview', (c) => c.json(apiOverview(ctx)));
-  app.get('/api/cascade', (c) => c.json(apiCascadeRoots(ctx)));
-  app.get('/api/cascade/tree', (c) => c.json(apiCascadeTree(ctx, q(c))));
-  app.get('/api/cascade/audit', (c) => c.json(apiCascadeAudit(ctx, q(c))));
-  app.get('/api/cascade/crawl', (c) => c.json(apiCascadeCrawl(ctx, q(c))));
-  app.get('/api/substrate/contents', (c) => c.json(apiSubstrateContents(ctx)));
-  app.get('/api/substrate', (c) => c.json(apiSubstrate(ctx, q(c))));
+  // Every answer's JSON comes from jsonText, the one JSON writer (no raw control, bidi or TAG
+  // character on the wire; secrets masked).
+  const json = (c: Context, value: unknown, status = 200): Response =>
+    c.body(jsonText(value), status as 200, { 'Content-Type': 'application/json; charset=UTF-8' });
+  app.get('/api/search', (c) => json(c, apiSearch(ctx, q(c))));
+  app.get('/api/policies', (c) => json(c, apiPolicies(ctx)));
+  app.get('/api/skills', (c) => json(c, apiSkills(ctx, q(c))));
+  app.get('/api/skills/:id{.+}', (c) => json(c, apiSkill(ctx, c.req.param('id'))));
+  app.get('/api/examples', (c) => json(c, apiExamples(ctx, q(c))));
+  app.get('/api/generations', (c) => json(c, apiGenerations(ctx, q(c))));
+  app.get('/api/generations/diff', (c) => json(c, apiGenerationDiff(ctx, q(c))));
+  app.get('/api/overview', (c) => json(c, apiOverview(ctx)));
+  app.get('/api/cascade', (c) => json(c, apiCascadeRoots(ctx)));
+  app.get('/api/cascade/tree', (c) => json(c, apiCascadeTree(ctx, q(c))));
+  app.get('/api/cascade/audit', (c) => json(c, apiCascadeAudit(ctx, q(c))));
+  app.get('/api/cascade/crawl', (c) => json(c, apiCascadeCrawl(ctx, q(c))));
+  app.get('/api/substrate/contents', (c) => json(c, apiSubstrateContents(ctx)));
+  app.get('/api/substrate', (c) => json(c, apiSubstrate(ctx, q(c))));
 
   const shell = (c: Context) => sendAsset(c, assets, 'index.html');
   for (const p of PAGE_PATHS) app.get(p, shell);
@@ -163,7 +170,8 @@ export function createExplorerApp(
   app.get('/assets/:name', (c) => sendAsset(c, assets, c.req.param('name')));
 
   app.notFound((c) =>
-    c.json(
+    json(
+      c,
       {
         error: new SkilldexError('ROUTE_NOT_FOUND', `no route ${c.req.path}`, {
           path: c.req.path,
@@ -173,16 +181,22 @@ export function createExplorerApp(
     ),
   );
   app.onError((err, c) => {
-    if (isSkilldexError(err)) return c.json({ error: err.toJSON() }, statusOf(err.code) as 400);
+    // A foreign failure skilldex knows (SQLite corruption, a full disk) answers with its code.
+    const coded = codedFromForeign(err);
+    if (coded) return json(c, { error: coded.toJSON() }, statusOf(coded.code));
     options.log(
-      `skilldex serve: ${c.req.method} ${c.req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      maskSecrets(
+        `skilldex serve: ${c.req.method} ${c.req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      ),
     );
     const internal = new SkilldexError(
       'INTERNAL',
-      `${c.req.method} ${c.req.path} failed: ${err instanceof Error ? err.message : String(err)}`,
+      maskSecrets(
+        `${c.req.method} ${c.req.path} failed: ${err instanceof Error ? err.message : String(err)}`,
+      ),
       {},
     );
-    return c.json({ error: internal.toJSON() }, 500);
+    return json(c, { error: internal.toJSON() }, 500);
   });
   return app;
 }

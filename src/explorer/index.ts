@@ -8,7 +8,6 @@ export {
   type ExplorerContext,
 } from './api.js';
 export { CONTENT_SECURITY_POLICY, createExplorerApp, statusOf } from './app.js';
-export { TOKEN_COOKIE, checkRequest, isLoopback, sameSecret, type GuardConfig } from './guard.js';
 export {
   DEFAULT_ASSETS_DIR,
   startExplorer,

@@ -1,17 +1,25 @@
 /**
  * Starting the explorer (issue 15): binds the app to `host:port` (127.0.0.1 unless told otherwise;
- * port 0: any free port) with @hono/node-server, and refuses a non-loopback address without a
- * token, since the page then answers whoever can reach the machine.
+ * port 0: any free port) with @hono/node-server through the shared binder of src/http (a busy port
+ * is PORT_IN_USE, `[::1]` binds ::1), and refuses a non-loopback address without a token, since
+ * the page then answers whoever can reach the machine. The URL it returns carries the token in its
+ * fragment (`#token=`), which browsers never send to a server.
  */
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, type ServerType } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
+import {
+  assertTokenLength,
+  baseUrlOf,
+  isLoopback,
+  listen,
+  type GuardConfig,
+} from '../http/index.js';
 import { SkilldexError } from '../index.js';
 import type { ExplorerContext } from './api.js';
 import { createExplorerApp } from './app.js';
-import { isLoopback, type GuardConfig } from './guard.js';
 
 /**
  * Where the built page lives: `dist/explorer/assets` of this package. The same relative path works
@@ -27,7 +35,7 @@ export interface StartOptions {
   readonly host?: string;
   /** Port (default 0: any free port). */
   readonly port?: number;
-  /** Bearer token every request must carry; required when `host` is not a loopback address. */
+  /** Bearer token every API request must carry; required when `host` is not a loopback address. */
   readonly token?: string;
   /** Folder of the built page (default DEFAULT_ASSETS_DIR). */
   readonly assetsDir?: string;
@@ -35,7 +43,7 @@ export interface StartOptions {
   readonly log?: (line: string) => void;
 }
 
-/** A running explorer: its URL (with `?token=` when one is set) and a way to stop it. */
+/** A running explorer: its URL (with `#token=` when one is set) and a way to stop it. */
 export interface ExplorerHandle {
   readonly url: string;
   readonly port: number;
@@ -59,11 +67,7 @@ export async function startExplorer(
       },
     );
   }
-  if (options.token !== undefined && options.token.length < 16) {
-    throw new SkilldexError('INVALID_ARGUMENT', 'the serve token must be at least 16 characters', {
-      option: '--token-file',
-    });
-  }
+  assertTokenLength(options.token, '--token-file');
   const assetsDir = options.assetsDir ?? DEFAULT_ASSETS_DIR;
   if (!existsSync(path.join(assetsDir, 'index.html'))) {
     throw new SkilldexError(
@@ -74,25 +78,22 @@ export async function startExplorer(
   }
   let port = options.port ?? 0;
   const guard = (): GuardConfig => ({
-    host,
+    bindHost: host,
     port,
     ...(options.token !== undefined ? { token: options.token } : {}),
   });
   const app = createExplorerApp(ctx, guard, { assetsDir, log });
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
-    s.once('error', reject);
-  });
-  const address = server.address() as AddressInfo;
-  port = address.port;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${shown}:${port}/${options.token !== undefined ? `?token=${encodeURIComponent(options.token)}` : ''}`;
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  await listen(server, port, host);
+  const bound = baseUrlOf(server);
+  port = bound.port;
+  const url = `${bound.base}/${options.token !== undefined ? `#token=${encodeURIComponent(options.token)}` : ''}`;
   return {
     url,
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
+        server.closeAllConnections();
         server.close(() => resolve());
       }),
   };

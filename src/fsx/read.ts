@@ -30,6 +30,10 @@ export interface TextFile {
   readonly hasBom: boolean;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Permission bits of the file that was read (`st.mode & 0o7777`, from the opened descriptor). */
+  readonly mode: number;
+  /** Owner of the file that was read (from the opened descriptor). */
+  readonly uid: number;
 }
 
 /** A refused read: the problem says why. */
@@ -66,7 +70,7 @@ export function readTextCapped(
   const label = options.label ?? path;
   const raw = readBytesCapped(path, maxBytes, label, options.noFollow === true);
   if (!raw.ok) return raw;
-  const { bytes, mtimeMs } = raw;
+  const { bytes, mtimeMs, mode, uid } = raw;
   if (bytes.includes(0)) {
     return refuse(
       path,
@@ -94,6 +98,8 @@ export function readTextCapped(
     hasBom,
     size: bytes.length,
     mtimeMs,
+    mode,
+    uid,
   };
 }
 
@@ -107,7 +113,7 @@ export function readBytesCapped(
   maxBytes: number,
   label: string = path,
   noFollow = false,
-): { ok: true; bytes: Buffer; mtimeMs: number } | RefusedFile {
+): { ok: true; bytes: Buffer; mtimeMs: number; mode: number; uid: number } | RefusedFile {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
@@ -169,7 +175,13 @@ export function readBytesCapped(
       if (n === 0) break;
       len += n;
     }
-    return { ok: true, bytes: buf.subarray(0, len), mtimeMs: st.mtimeMs };
+    return {
+      ok: true,
+      bytes: buf.subarray(0, len),
+      mtimeMs: st.mtimeMs,
+      mode: st.mode & 0o7777,
+      uid: st.uid,
+    };
   } catch (err) {
     return refuse(
       path,

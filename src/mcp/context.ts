@@ -8,7 +8,7 @@
  * output schema even on error results, so a structured error would make real clients throw.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SkilldexError, codedFromForeign, type Router } from '../index.js';
+import { SkilldexError, codedFromForeign, jsonText, type Router } from '../index.js';
 
 /** The server's fixed configuration: one catalog router, and the roots non-catalog tools may read. */
 export interface ServerContext {
@@ -65,7 +65,7 @@ export function errorResult(err: SkilldexError): CallToolResult {
   const error = err.toJSON();
   return {
     isError: true,
-    content: [{ type: 'text', text: JSON.stringify(error) }],
+    content: [{ type: 'text', text: jsonText(error) }],
     _meta: { [ERROR_META_KEY]: error },
   };
 }

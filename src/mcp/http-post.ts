@@ -6,9 +6,11 @@
  * on every other request. The same refusals, statuses and codes as the SDK's own
  * StreamableHTTPServerTransport (406, 415, 400), so a client sees no difference. A pure function of
  * the headers and the parsed body; it never reads the socket and never answers a request.
+ *
+ * Owned here, not imported: the SDK's own checks live in modules outside its documented surface
+ * (`server/requestBody.js`, `shared/mediaType.js`), which an SDK upgrade may move or change
+ * silently. Only the documented `types.js` (message schemas, protocol versions) is used.
  */
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import {
   JSONRPCMessageSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -41,6 +43,29 @@ export interface PostHeaders {
   readonly 'mcp-protocol-version'?: string;
 }
 
+/**
+ * Most JSON-RPC messages in one POST: 100, the SDK's own bound (`MAX_BATCH_SIZE`,
+ * modelcontextprotocol/typescript-sdk `src/server/requestBody.ts`), so a batch the SDK's transport
+ * accepts is accepted here too.
+ */
+export const MAX_BATCH_SIZE = 100;
+
+/**
+ * True when a `Content-Type` value's media type is `application/json` (parameters such as
+ * `charset` ignored, any case). The media type is the part before the first `;`; a comma outside
+ * a quoted parameter means joined duplicate headers and is refused, as the SDK's
+ * `isJsonContentType` refuses it (`src/shared/mediaType.ts`). A substring test would take
+ * `text/plain; a=application/json` for JSON.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  if (header === 'application/json') return true;
+  const cut = header.indexOf(';');
+  const essence = (cut < 0 ? header : header.slice(0, cut)).trim().toLowerCase();
+  const params = cut < 0 ? '' : header.slice(cut).replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  return essence === 'application/json' && !params.includes(',');
+}
+
 /** JSON-RPC code the SDK answers transport-level refusals with. */
 const TRANSPORT_ERROR = -32000;
 const PARSE_ERROR = -32700;
@@ -60,7 +85,7 @@ export function parsePost(headers: PostHeaders, body: unknown): PostRefusal | Po
       message: 'Not Acceptable: Client must accept both application/json and text/event-stream',
     };
   }
-  if (!isJsonContentType(headers['content-type'] ?? null)) {
+  if (!isJsonContentType(headers['content-type'])) {
     return {
       status: 415,
       code: TRANSPORT_ERROR,

@@ -8,13 +8,6 @@ export {
   type HttpOptions,
 } from './start.js';
 export {
-  MIN_TOKEN_CHARS,
-  checkRequest,
-  isLoopback,
-  type GuardConfig,
-  type Refusal,
-} from './http-guard.js';
-export {
   SKILLS_EXTENSION,
   skillFileCandidates,
   skillFileUri,

@@ -3,10 +3,11 @@
  * Streamable HTTP on `host:port` (127.0.0.1 unless told otherwise). Over HTTP the server is
  * stateless — every POST stands alone, no session, JSON answers — and one McpServer, built at start,
  * answers every request through http-transport.ts (no server, tool registration or schema is built
- * per request). Every HTTP request passes http-guard.ts first: Host and Origin checks (DNS
- * rebinding, foreign pages) and, when a token is set, bearer-token auth; then http-post.ts checks
- * the POST as the SDK's own transport would (Accept, Content-Type, batch, protocol version). A bind
- * outside loopback is refused without a token.
+ * per request). Every HTTP request, `/healthz` included, passes the shared guard of src/http first
+ * (Host and Origin checks against DNS rebinding and foreign pages; then, except for `/healthz`,
+ * the bearer token when one is set); then http-post.ts checks the POST as the SDK's own transport
+ * would (Accept, Content-Type, batch, protocol version). A bind outside loopback is refused without
+ * a token; a busy port is PORT_IN_USE.
  */
 import {
   createServer as createHttpServer,
@@ -14,11 +15,18 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { SkilldexError } from '../index.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  assertTokenLength,
+  baseUrlOf,
+  checkRequest,
+  isLoopback,
+  listen,
+  type GuardConfig,
+} from '../http/index.js';
+import { SkilldexError, jsonText } from '../index.js';
 import type { ServerContext } from './context.js';
-import { MIN_TOKEN_CHARS, checkRequest, isLoopback } from './http-guard.js';
 import { parsePost } from './http-post.js';
 import { SharedHttpTransport } from './http-transport.js';
 import { createServer } from './server.js';
@@ -29,7 +37,7 @@ export const MAX_HTTP_BODY = 1024 * 1024;
 /** Serves `ctx` over stdio until the client closes the stream. */
 export async function serveStdio(ctx: ServerContext): Promise<void> {
   const server = createServer(ctx);
-  const transport = new StdioServerTransport();
+  const transport = new JsonTextStdioTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.on('end', () => resolve());
@@ -38,6 +46,24 @@ export async function serveStdio(ctx: ServerContext): Promise<void> {
   ctx.log('skilldex mcp: serving on stdio');
   await closed;
   await server.close();
+}
+
+/**
+ * The SDK's stdio transport with each message written by jsonText, the one JSON writer (no raw
+ * control, bidi or TAG character on the wire; secrets masked), one message per line as the SDK
+ * writes them (`serializeMessage`, src/shared/stdio.ts of the SDK).
+ */
+class JsonTextStdioTransport extends StdioServerTransport {
+  constructor(private readonly out: NodeJS.WritableStream = process.stdout) {
+    super(process.stdin, out as NodeJS.WriteStream);
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.out.write(jsonText(message) + '\n')) resolve();
+      else this.out.once('drain', () => resolve());
+    });
+  }
 }
 
 /** A running HTTP server: its URL and a way to stop it. */
@@ -55,7 +81,7 @@ export interface HttpOptions {
 
 /**
  * Serves `ctx` over Streamable HTTP at `http://host:port/mcp` (port 0: any free port).
- * INVALID_ARGUMENT for a non-loopback `host` without a token, or a token under MIN_TOKEN_CHARS.
+ * INVALID_ARGUMENT for a non-loopback `host` without a token, or a token under MIN_TOKEN_CHARS (src/http).
  */
 export async function serveHttp(
   ctx: ServerContext,
@@ -63,16 +89,9 @@ export async function serveHttp(
   host: string,
   options: HttpOptions = {},
 ): Promise<HttpHandle> {
-  const loopback = isLoopback(host);
   const token = options.token;
-  if (token !== undefined && token.length < MIN_TOKEN_CHARS) {
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      `the bearer token is ${token.length} characters; give at least ${MIN_TOKEN_CHARS}`,
-      { option: '--token-file' },
-    );
-  }
-  if (!loopback && token === undefined) {
+  assertTokenLength(token, '--token-file');
+  if (!isLoopback(host) && token === undefined) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',
       `--host ${host} is not a loopback address: anyone who can reach it could read every skill; set a token (--token-file FILE or SKILLDEX_MCP_TOKEN)`,
@@ -90,23 +109,30 @@ export async function serveHttp(
       if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'internal error');
     });
   });
+  const guard = (): GuardConfig => ({
+    bindHost: host,
+    port: boundPort,
+    // Browser-based MCP clients (an inspector page on another local port) may call a loopback server.
+    loopbackOrigins: true,
+    ...(token !== undefined ? { token } : {}),
+  });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const headers = {
+      host: req.headers.host,
+      origin: req.headers.origin,
+      authorization: req.headers.authorization,
+      'sec-fetch-site': single(req.headers['sec-fetch-site']),
+    };
     // A load balancer's health check: no token needed, and nothing in the answer but the
-    // published generation (200) or the failure code (503, e.g. CATALOG_UNAVAILABLE).
-    if (req.method === 'GET' && (req.url === '/healthz' || req.url?.startsWith('/healthz?'))) {
+    // published generation (200) or the failure code (503, e.g. CATALOG_UNAVAILABLE). The Host
+    // and Origin checks still apply: a rebinding page must not read even the generation.
+    const health =
+      req.method === 'GET' && (req.url === '/healthz' || req.url?.startsWith('/healthz?'));
+    const refusal = checkRequest(guard(), headers, !health);
+    if (!refusal && health) {
       sendHealth(ctx, res);
       return;
     }
-    const refusal = checkRequest(
-      { loopback, port: boundPort, ...(token !== undefined ? { token } : {}) },
-      {
-        ...(req.headers.host !== undefined ? { host: req.headers.host } : {}),
-        ...(req.headers.origin !== undefined ? { origin: req.headers.origin } : {}),
-        ...(req.headers.authorization !== undefined
-          ? { authorization: req.headers.authorization }
-          : {}),
-      },
-    );
     if (refusal) {
       if (refusal.status === 401) res.setHeader('www-authenticate', 'Bearer');
       sendJsonRpcError(res, refusal.status, -32001, refusal.message);
@@ -168,21 +194,17 @@ export async function serveHttp(
     if (res.destroyed) return;
     res
       .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify(answers.length === 1 ? answers[0] : answers));
+      .end(jsonText(answers.length === 1 ? answers[0] : answers));
   };
   try {
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(port, host, () => resolve());
-    });
+    await listen(http, port, host);
   } catch (err) {
     await server.close();
     throw err;
   }
-  const address = http.address() as AddressInfo;
-  boundPort = address.port;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${shown}:${address.port}/mcp`;
+  const bound = baseUrlOf(http);
+  boundPort = bound.port;
+  const url = `${bound.base}/mcp`;
   ctx.log(`skilldex mcp: listening on ${url}`);
   return {
     url,
@@ -220,6 +242,10 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
+function single(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
 function sendJsonRpcError(
   res: ServerResponse,
   status: number,
@@ -228,7 +254,7 @@ function sendJsonRpcError(
 ): void {
   res
     .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+    .end(jsonText({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 // GET /healthz: whether this server can answer from its catalog right now.
@@ -243,5 +269,5 @@ function sendHealth(ctx: ServerContext, res: ServerResponse): void {
     body = { status: 'unavailable', code: typeof code === 'string' ? code : 'INTERNAL' };
   }
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body) + '\n');
+  res.end(jsonText(body) + '\n');
 }

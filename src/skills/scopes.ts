@@ -120,7 +120,9 @@ export function resolvePluginScopes(
       );
     }
     return {
-      scopes: realPluginsDir ? allPluginFolders(pluginsDir) : [],
+      scopes: realPluginsDir
+        ? keepInside(allPluginFolders(pluginsDir), realPluginsDir, pluginsDir, problems)
+        : [],
       filter: 'none (installed_plugins.json unreadable)',
     };
   }
@@ -177,7 +179,42 @@ export function resolvePluginScopes(
     out.push({ path: path.join(plain, 'skills'), plugin });
   }
   out.sort((a, b) => cmp(a.plugin, b.plugin) || cmp(a.path, b.path));
-  return { scopes: out, filter: 'enabled-list' };
+  return {
+    scopes: realPluginsDir ? keepInside(out, realPluginsDir, pluginsDir, problems) : [],
+    filter: 'enabled-list',
+  };
+}
+
+/**
+ * The plugin skill folders whose real path lies inside ~/.claude/plugins: a plugin's `skills`
+ * folder that is a link out of it (to a home folder, to /etc) is refused like an installPath,
+ * with PATH_OUTSIDE_ROOT, and never becomes a scope. A folder that does not exist passes (there is
+ * nothing to read).
+ */
+function keepInside(
+  scopes: { path: string; plugin: string }[],
+  realPluginsDir: string,
+  pluginsDir: string,
+  problems: Problem[],
+): { path: string; plugin: string }[] {
+  // A path named twice (an installPath that is also the plain layout) is judged and reported once.
+  const judged = new Map<string, boolean>();
+  return scopes.filter((s) => {
+    const known = judged.get(s.path);
+    if (known !== undefined) return known;
+    const real = realpathOrUndefined(s.path);
+    const ok = real === undefined || isInside(realPluginsDir, real);
+    judged.set(s.path, ok);
+    if (ok) return true;
+    problems.push(
+      problem(
+        'PATH_OUTSIDE_ROOT',
+        s.path,
+        `plugin ${s.plugin}: ${s.path} leads to ${real}, outside ${pluginsDir}; not read`,
+      ),
+    );
+    return false;
+  });
 }
 
 function registryEntries(value: unknown): { key: string; installPaths: string[] }[] {

@@ -23,6 +23,7 @@ export {
   CUT_MARK,
   MAX_FIELD_CHARS,
   hasUnsafeCharacters,
+  jsonText,
   sanitizeBlock,
   sanitizeField,
 } from './sanitize.js';

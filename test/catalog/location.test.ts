@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskUrlText, resolveCatalogLocation } from '../../src/catalog/index.js';
-import { REPO, runCli, tmpTree } from '../support/cli.js';
+import { REPO, runCli, tmpDir, tmpTree } from '../support/cli.js';
 
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
 
@@ -67,7 +67,8 @@ describe('a mistyped catalog URL through the CLI', () => {
 
   it('is CONFIG_INVALID in a config file', async () => {
     const dir = tmpTree({ '.skilldex/config.toml': `catalog = "${typo}"\n` });
-    const r = await runCli(['search', 'pdf', '--json'], { cwd: dir, env: { HOME: dir } });
+    // (The home folder is never searched for a project config: the project is elsewhere.)
+    const r = await runCli(['search', 'pdf', '--json'], { cwd: dir, env: { HOME: tmpDir() } });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout || r.stderr)).toMatchObject({ error: { code: 'CONFIG_INVALID' } });
     expect(existsSync(path.join(dir, 'postgres:'))).toBe(false);

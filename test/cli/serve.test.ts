@@ -4,7 +4,8 @@
  * code 0 on SIGTERM.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runCli, tmpDir } from '../support/cli.js';
@@ -58,7 +59,7 @@ describe('skilldex serve refusals', () => {
       '--json',
     ]);
     expect([missing.code, errorCode(missing.stdout)]).toEqual([2, 'FILE_NOT_FOUND']);
-    writeFileSync(path.join(dir, 'empty'), '\n');
+    writeFileSync(path.join(dir, 'empty'), '\n', { mode: 0o600 });
     const empty = await runCli([
       'serve',
       '--catalog',
@@ -70,7 +71,7 @@ describe('skilldex serve refusals', () => {
       '--json',
     ]);
     expect([empty.code, errorCode(empty.stdout)]).toEqual([2, 'INVALID_ARGUMENT']);
-    writeFileSync(path.join(dir, 'short'), 'abc\n');
+    writeFileSync(path.join(dir, 'short'), 'abc\n', { mode: 0o600 });
     const short = await runCli([
       'serve',
       '--catalog',
@@ -82,6 +83,18 @@ describe('skilldex serve refusals', () => {
       '--json',
     ]);
     expect([short.code, errorCode(short.stdout)]).toEqual([2, 'INVALID_ARGUMENT']);
+  });
+
+  it('a port another process holds is PORT_IN_USE (exit 2), not an internal fault', async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await runCli(['serve', '--catalog', lib.catalog, '--port', String(port), '--json']);
+      expect([r.code, errorCode(r.stdout)]).toEqual([2, 'PORT_IN_USE']);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('refuses a bad port and a missing cascade root', async () => {
@@ -151,5 +164,71 @@ describe('skilldex serve (built)', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+  });
+});
+
+describe('skilldex serve --open (built)', () => {
+  it('never puts the token on the opener command line: it opens a private page that forwards', async () => {
+    const lib = makeLibrary();
+    const token = 'open-token-0123456789abcdef';
+    const bin = tmpDir();
+    const record = path.join(bin, 'record');
+    // A stand-in for xdg-open: records its arguments, the mode of the file it was given and the file.
+    writeFileSync(
+      path.join(bin, 'xdg-open'),
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${record}.argv'\nstat -c '%a' "$1" > '${record}.mode' 2>/dev/null\ncat "$1" > '${record}.page' 2>/dev/null\n`,
+      { mode: 0o755 },
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(REPO, 'bin', 'skilldex.js'),
+        'serve',
+        '--catalog',
+        lib.catalog,
+        '--port',
+        '0',
+        '--open',
+        '--json',
+      ],
+      {
+        env: {
+          PATH: `${bin}:${process.env['PATH'] ?? ''}`,
+          HOME: tmpDir(),
+          SKILLDEX_SERVE_TOKEN: token,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    try {
+      const printed = await new Promise<{ url: string }>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString('utf8');
+          try {
+            resolve(JSON.parse(out) as { url: string });
+          } catch {
+            // Not complete yet.
+          }
+        });
+        child.on('exit', () => reject(new Error(`serve exited early: ${out}`)));
+      });
+      const deadline = Date.now() + 10_000;
+      while (!existsSync(`${record}.page`) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      const argv = readFileSync(`${record}.argv`, 'utf8');
+      expect(argv).not.toContain(token);
+      expect(readFileSync(`${record}.mode`, 'utf8').trim()).toBe('600');
+      expect(readFileSync(`${record}.page`, 'utf8')).toContain(printed.url);
+      expect(printed.url).toContain(`#token=${token}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    // The forwarding page is removed when the server stops.
+    expect(existsSync(readFileSync(`${record}.argv`, 'utf8').trim())).toBe(false);
   });
 });

@@ -18,7 +18,7 @@ describe('an internal fault', () => {
         },
       },
     } as unknown as ExplorerContext;
-    const app = createExplorerApp(broken, () => ({ host: '127.0.0.1', port: 80 }), {
+    const app = createExplorerApp(broken, () => ({ bindHost: '127.0.0.1', port: 80 }), {
       assetsDir: pageAssets(),
       log: (l) => logged.push(l),
     });
@@ -32,5 +32,30 @@ describe('an internal fault', () => {
     const head = await app.request('http://localhost/', { method: 'HEAD', headers });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+  });
+});
+
+describe('a damaged catalog found inside a route', () => {
+  it('answers 503 CATALOG_CORRUPT (the SQLite code mapped as the CLI and MCP map it), not 500', async () => {
+    const logged: string[] = [];
+    const damaged = {
+      router: {
+        getSkill: () => {
+          throw Object.assign(new Error('database disk image is malformed'), {
+            code: 'SQLITE_CORRUPT',
+          });
+        },
+      },
+    } as unknown as ExplorerContext;
+    const app = createExplorerApp(damaged, () => ({ bindHost: '127.0.0.1', port: 80 }), {
+      assetsDir: pageAssets(),
+      log: (l) => logged.push(l),
+    });
+    const r = await app.request('http://localhost/api/skills/x', {
+      headers: { host: 'localhost' },
+    });
+    expect(r.status).toBe(503);
+    expect(((await r.json()) as { error: { code: string } }).error.code).toBe('CATALOG_CORRUPT');
+    expect(logged).toEqual([]);
   });
 });

@@ -118,7 +118,13 @@ export interface Running {
 /** Starts the explorer over `lib` on 127.0.0.1, any free port. */
 export async function startOver(
   lib: Library,
-  options: { token?: string; cascadeRoots?: string[]; substrateRoot?: string } = {},
+  options: {
+    token?: string;
+    cascadeRoots?: string[];
+    substrateRoot?: string;
+    host?: string;
+    port?: number;
+  } = {},
 ): Promise<Running> {
   const router = new Router({ catalog: lib.catalog, record: false });
   const catalog = new CatalogExplorer(lib.catalog);
@@ -132,7 +138,8 @@ export async function startOver(
       ...(options.substrateRoot !== undefined ? { substrateRoot: options.substrateRoot } : {}),
     },
     {
-      port: 0,
+      port: options.port ?? 0,
+      ...(options.host !== undefined ? { host: options.host } : {}),
       assetsDir: pageAssets(),
       ...(options.token !== undefined ? { token: options.token } : {}),
     },
@@ -165,7 +172,7 @@ export function raw(
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: base.hostname,
+        host: base.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: base.port,
         method: options.method ?? 'GET',
         path: pathAndQuery,

@@ -11,11 +11,11 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/errors.js';
 import { walkFiles, type WalkResult } from '../../src/fsx/index.js';
 import { REPO, tmpTree } from '../support/cli.js';
+import { runAsNobody } from '../support/unprivileged.js';
 
 const isSkill = (n: string): boolean => n === 'SKILL.md';
 
@@ -163,13 +163,13 @@ describe('walkFiles on a folder without read permission', () => {
     for (const d of locked.splice(0)) chmodSync(d, 0o755);
   });
 
-  it('reports the folder as UNREADABLE and walks the rest', () => {
+  it('reports the folder as UNREADABLE and walks the rest', (ctx) => {
     const root = tmpTree({ 'open/SKILL.md': 'x', 'locked/inner/SKILL.md': 'y' });
     chmodSync(root, 0o755);
     const lockedDir = path.join(root, 'locked');
     chmodSync(lockedDir, 0o000);
     locked.push(lockedDir);
-    const result = walkAsUnprivileged(root);
+    const result = walkAsUnprivileged(root, (note) => ctx.skip(note) as never);
     expect(result.files.map((f) => path.relative(root, f.path))).toEqual(['open/SKILL.md']);
     expect(result.problems.map((p) => [p.code, path.relative(root, p.path)])).toEqual([
       ['UNREADABLE', 'locked'],
@@ -177,22 +177,16 @@ describe('walkFiles on a folder without read permission', () => {
   });
 });
 
-// Root ignores permission bits, so as root the walk runs in a child process as `nobody`.
-function walkAsUnprivileged(root: string): WalkResult {
+// Root ignores permission bits, so as root the walk runs in a child process as `nobody`; skipped,
+// with the reason, when that user cannot reach the test tree.
+function walkAsUnprivileged(root: string, skip: (note: string) => never): WalkResult {
   if (process.getuid?.() !== 0) return walkFiles(root, isSkill);
-  const fsx = pathToFileURL(path.join(REPO, 'dist', 'fsx', 'index.js')).href;
-  const script =
-    `const { walkFiles } = await import(${JSON.stringify(fsx)});` +
-    `process.stdout.write(JSON.stringify(walkFiles(${JSON.stringify(root)}, (n) => n === 'SKILL.md')));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    uid: 65534,
-    gid: 65534,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  if (r.status !== 0)
-    throw new Error(`unprivileged walk failed (is dist/ built? run npm run build): ${r.stderr}`);
-  return JSON.parse(r.stdout) as WalkResult;
+  const r = runAsNobody<WalkResult>(
+    path.join(REPO, 'dist', 'fsx', 'index.js'),
+    `m.walkFiles(${JSON.stringify(root)}, (n) => n === 'SKILL.md')`,
+    root,
+  );
+  return r.ok ? r.value : skip(r.skip);
 }
 
 describe('alone: the only entry of its folder', () => {

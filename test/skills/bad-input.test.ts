@@ -8,7 +8,7 @@
  * when we are root, and in process otherwise. A broken SKILL.md link reaches the same UNREADABLE
  * code without privileges.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -21,10 +21,10 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverSkills, type ScanReport } from '../../src/skills/index.js';
 import { REPO, tmpDir, writeTree } from '../support/cli.js';
+import { runAsNobody } from '../support/unprivileged.js';
 import { ALIAS_BOMB, skill, skillText } from './support.js';
 
 /** A scope folder with one good skill (`ok`) so every case also shows the run went on. */
@@ -355,40 +355,34 @@ describe('bad input: an unreadable directory', () => {
     for (const d of locked.splice(0)) chmodSync(d, 0o755);
   });
 
-  it('is skipped with UNREADABLE and the rest of the scope is read', () => {
+  it('is skipped with UNREADABLE and the rest of the scope is read', (ctx) => {
     const dir = scope({ 'locked/inner/SKILL.md': skill('inner') });
     chmodSync(dir, 0o755);
     chmodSync(path.join(dir, 'locked'), 0o000);
     locked.push(path.join(dir, 'locked'));
-    const report = scanUnprivileged(dir);
+    const report = scanUnprivileged(dir, (note) => ctx.skip(note) as never);
     expect(ids(report)).toEqual(['ok']);
     expect(skippedCodes(report, dir)).toEqual([['UNREADABLE', 'locked']]);
   });
 
-  it('a readable folder whose SKILL.md cannot be opened is skipped with UNREADABLE', () => {
+  it('a readable folder whose SKILL.md cannot be opened is skipped with UNREADABLE', (ctx) => {
     const dir = scope({ 'closed/SKILL.md': skill('closed') });
     chmodSync(dir, 0o755);
     chmodSync(path.join(dir, 'closed', 'SKILL.md'), 0o000);
-    const report = scanUnprivileged(dir);
+    const report = scanUnprivileged(dir, (note) => ctx.skip(note) as never);
     expect(ids(report)).toEqual(['ok']);
     expect(skippedCodes(report, dir)).toEqual([['UNREADABLE', 'closed/SKILL.md']]);
   });
 });
 
-// Root ignores permission bits, so as root the scan runs in a child process as `nobody`.
-function scanUnprivileged(dir: string): ScanReport {
+// Root ignores permission bits, so as root the scan runs in a child process as `nobody`; skipped,
+// with the reason, when that user cannot reach the test tree.
+function scanUnprivileged(dir: string, skip: (note: string) => never): ScanReport {
   if (process.getuid?.() !== 0) return scan(dir);
-  const skills = pathToFileURL(path.join(REPO, 'dist', 'skills', 'index.js')).href;
-  const script =
-    `const { discoverSkills } = await import(${JSON.stringify(skills)});` +
-    `process.stdout.write(JSON.stringify(discoverSkills({ scopes: [${JSON.stringify(dir)}] })));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    uid: 65534,
-    gid: 65534,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  if (r.status !== 0)
-    throw new Error(`unprivileged scan failed (is dist/ built? run npm run build): ${r.stderr}`);
-  return JSON.parse(r.stdout) as ScanReport;
+  const r = runAsNobody<ScanReport>(
+    path.join(REPO, 'dist', 'skills', 'index.js'),
+    `m.discoverSkills({ scopes: [${JSON.stringify(dir)}] })`,
+    dir,
+  );
+  return r.ok ? r.value : skip(r.skip);
 }

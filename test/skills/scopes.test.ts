@@ -280,4 +280,47 @@ describe('plugin registry keys (issue #11)', () => {
     expect(report.skills).toEqual([]);
     expect(report.problems.map((p) => p.code)).toEqual(['PATH_OUTSIDE_ROOT']);
   });
+
+  // issue 25: the skills folder itself, not only the plugin folder or installPath, is checked.
+  it.each(['enabled-list', 'no registry'])(
+    "refuses a plugin's skills folder that is a link out of ~/.claude/plugins (%s)",
+    (mode) => {
+      const base = realpathSync(tmpDir());
+      writeTree(base, {
+        'home/secrets/x/SKILL.md': skill('x'),
+        [`${PLUGINS}/plain/.keep`]: '',
+        [`${PLUGINS}/cache/mkt/cached/1/.keep`]: '',
+        ...(mode === 'enabled-list'
+          ? {
+              [`${PLUGINS}/installed_plugins.json`]: registryV2(base, {
+                'plain@market': `${PLUGINS}/plain`,
+                'cached@mkt': `${PLUGINS}/cache/mkt/cached/1`,
+              }),
+            }
+          : {}),
+      });
+      symlinkSync(path.join(base, 'home', 'secrets'), path.join(base, PLUGINS, 'plain', 'skills'));
+      symlinkSync(
+        path.join(base, 'home', 'secrets'),
+        path.join(base, PLUGINS, 'cache', 'mkt', 'cached', '1', 'skills'),
+      );
+      const report = discoverSkills({
+        home: path.join(base, 'home'),
+        project: path.join(base, 'project'),
+      });
+      expect(report.skills).toEqual([]);
+      expect(report.enumerated).toEqual([]);
+      expect(
+        report.problems
+          .filter((p) => p.code === 'PATH_OUTSIDE_ROOT')
+          .map((p) => p.path)
+          .sort(),
+      ).toEqual(
+        [
+          path.join(base, PLUGINS, 'cache', 'mkt', 'cached', '1', 'skills'),
+          path.join(base, PLUGINS, 'plain', 'skills'),
+        ].sort(),
+      );
+    },
+  );
 });

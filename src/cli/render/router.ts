@@ -18,8 +18,12 @@ import { shellWord } from './shell.js';
 
 /** Human rendering of an index report. */
 export function renderIndex(r: IndexReport, cwd: string): string {
+  // A catalog path is text from a flag or a config file: it may hold ESC or OSC sequences too.
   const rel = (p: string): string =>
-    isPgLocation(p) || path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p);
+    sanitizeField(
+      isPgLocation(p) || path.relative(cwd, p).startsWith('..') ? p : path.relative(cwd, p),
+      2000,
+    );
   const lines = [
     `indexed ${r.enumerated} SKILL.md file${r.enumerated === 1 ? '' : 's'} into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
     `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,

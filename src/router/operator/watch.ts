@@ -9,6 +9,7 @@ import path from 'node:path';
 import type * as Chokidar from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import { assertKnownOptions, optionKeys } from '../../errors.js';
+import { realpathOrUndefined } from '../../fsx/index.js';
 import { resolveScopes, scopeOptionsOf } from '../../skills/index.js';
 import { indexCatalog, type IndexOptions, type IndexReport } from './operator.js';
 
@@ -30,7 +31,7 @@ export interface WatchOptions extends Omit<IndexOptions, 'dryRun' | 'onProgress'
 
 /** A running watch. */
 export interface CatalogWatch {
-  /** The folders watched (the scopes that existed when the watch started). */
+  /** The folders watched: the real paths of the scopes that existed when the watch started. */
   readonly paths: readonly string[];
   /** Stops watching; a pending re-index is dropped. */
   close(): Promise<void>;
@@ -57,9 +58,10 @@ const WATCH_OPTION_KEYS = optionKeys<WatchOptions>()(
 );
 
 /**
- * Watches the scope folders of `options` (as `indexCatalog` resolves them) and re-indexes the
- * catalog after each burst of changes. A scope folder that does not exist when the watch starts is
- * not watched. Errors of a re-index go to `onError` (default: ignored) and never stop the watcher.
+ * Watches the scope folders of `options` (as `indexCatalog` resolves them, by real path) and
+ * re-indexes the catalog after each burst of changes. No symbolic link is followed: what a link
+ * inside a scope leads to is watched only where it lies inside a scope, as the walk indexes it
+ * only then. A scope folder that does not exist when the watch starts is not watched. Errors of a re-index go to `onError` (default: ignored) and never stop the watcher.
  * Settles once the watcher has read the folders: file events after that are seen. chokidar is
  * loaded here, on first use, so commands that do not watch never load it. INVALID_ARGUMENT for an
  * unknown option.
@@ -67,9 +69,16 @@ const WATCH_OPTION_KEYS = optionKeys<WatchOptions>()(
 export async function watchCatalog(options: WatchOptions): Promise<CatalogWatch> {
   assertKnownOptions(options, WATCH_OPTION_KEYS, 'watchCatalog');
   const { debounceMs = DEFAULT_DEBOUNCE_MS, onIndex, onError, ...indexOptions } = options;
-  const paths = resolveScopes(scopeOptionsOf(indexOptions))
-    .scopes.filter((s) => s.exists)
-    .map((s) => s.path);
+  // The scopes by real path, and no link followed: a link whose target lies in a scope is seen
+  // there, and one that leads out of every scope (which the walk skips with PATH_OUTSIDE_ROOT) is
+  // never watched — the same rule as the walk's, without a watch per folder of a foreign tree.
+  const paths = [
+    ...new Set(
+      resolveScopes(scopeOptionsOf(indexOptions))
+        .scopes.filter((s) => s.exists)
+        .map((s) => realpathOrUndefined(s.path) ?? s.path),
+    ),
+  ];
   const report = (err: unknown): void => {
     try {
       onError?.(err);
@@ -99,13 +108,20 @@ export async function watchCatalog(options: WatchOptions): Promise<CatalogWatch>
   const { watch } = createRequire(import.meta.url)('chokidar') as typeof Chokidar;
   const watcher: FSWatcher = watch([...paths], {
     ignoreInitial: true,
+    followSymlinks: false,
     ignored: (p: string) => IGNORED_DIRS.has(path.basename(p)),
     ...(options.maxDepth !== undefined ? { depth: options.maxDepth } : {}),
   });
-  watcher.on('all', schedule);
+  // chokidar reports a link it does not follow as added while it scans, ignoreInitial or not:
+  // only events after the scan count.
+  let scanned = false;
+  watcher.on('all', () => {
+    if (scanned) schedule();
+  });
   watcher.on('error', report);
   if (paths.length > 0)
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  scanned = true;
   return {
     paths,
     async close(): Promise<void> {

@@ -17,7 +17,7 @@ import {
   type PublishedGeneration,
   type V4Counts,
 } from '../../catalog/index.js';
-import { analyzeTermsV4, splitBoundaries } from '../../text/index.js';
+import { analyzeTermsV4, sanitizeField, splitBoundaries } from '../../text/index.js';
 import type { ResolvedUsage, SkillUsage } from './bm25f-cache.js';
 import { scoreV3 } from './policies/bm25f-v3.js';
 import { scoreV4 } from './policies/bm25f-v4.js';
@@ -39,14 +39,19 @@ export interface Bm25fContext {
   readonly usage: ResolvedUsage;
 }
 
-// Up to three of a skill's examples that share a term with the query, in stored order.
+/** Longest learned request quoted in an explanation's `usage.matched`, in characters. */
+const MAX_MATCHED_CHARS = 200;
+
+// Up to three of a skill's examples that share a term with the query, in stored order. Another
+// client's words, shown to every client: passed through the one sanitiser (controls, bidi and TAG
+// characters escaped; cut at MAX_MATCHED_CHARS).
 function matchedExamples(u: SkillUsage | undefined, terms: readonly string[]): string[] {
   if (!u) return [];
   const queryTerms = new Set(terms);
   return u.examples
     .filter((e) => [...e.terms].some((t) => queryTerms.has(t)))
     .slice(0, 3)
-    .map((e) => e.query);
+    .map((e) => sanitizeField(e.query, MAX_MATCHED_CHARS));
 }
 
 // Fuzzy matches in query order, as the explanation lists them.

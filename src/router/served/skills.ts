@@ -15,6 +15,7 @@ import {
   servedPage,
   servedRowOf,
   servedSkillIds,
+  storedJson,
   type CatalogReader,
   type ServedRow,
   type SkillFile,
@@ -227,7 +228,7 @@ function toServed(r: ServedRow): ServedSkill {
     description: r.description,
     state: r.state,
     size: r.size,
-    frontmatter: JSON.parse(r.frontmatter) as Record<string, unknown>,
+    frontmatter: storedJson<Record<string, unknown>>(r.frontmatter, 'revisions.frontmatter'),
   };
 }
 

@@ -1,0 +1,24 @@
+/**
+ * Public surface of src/http: the request guard, token reading and binding shared by the two HTTP
+ * servers (`src/mcp`, `src/explorer`). Below both faces, not part of the library API. Explicit
+ * named exports only.
+ */
+export {
+  bearerOf,
+  checkRequest,
+  hostOf,
+  isLoopback,
+  sameSecret,
+  type GuardConfig,
+  type GuardHeaders,
+  type Refusal,
+} from './guard.js';
+export {
+  MAX_TOKEN_FILE_BYTES,
+  MIN_TOKEN_CHARS,
+  assertTokenLength,
+  readToken,
+  readTokenFile,
+  type TokenSource,
+} from './token.js';
+export { baseUrlOf, bindAddress, bindError, listen } from './listen.js';
