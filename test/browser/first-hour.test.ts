@@ -220,10 +220,7 @@ describe('the cascade view', () => {
     // Opening an entry builds its keywords.
     await page.click('#cascade-tree details[data-node="pdf-toolkit"] > summary');
     // The keywords are built on the toggle event, after the click returns.
-    await page.waitForFunction(
-      () =>
-        document.querySelector('#cascade-tree')?.textContent?.includes('extract tables') ?? false,
-    );
+    await page.locator('#cascade-tree', { hasText: 'extract tables' }).waitFor();
     expect(await page.locator('#cascade-tree').textContent()).toContain('extract tables');
     expect(problems).toEqual([]);
     await page.close();
