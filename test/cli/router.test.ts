@@ -176,7 +176,14 @@ describe('skilldex search', () => {
     ]);
     expect(r.code).toBe(0);
     const res = JSON.parse(r.stdout) as SearchResult;
-    expect(Object.keys(res)).toEqual(['catalog_generation', 'policy', 'query', 'candidates']);
+    expect(Object.keys(res)).toEqual([
+      'catalog_generation',
+      'policy',
+      'query',
+      'candidates',
+      'min_confidence',
+      'abstain',
+    ]);
     expect(res.candidates[0]?.skill_id).toBe('kubernetes-deploy');
   });
 

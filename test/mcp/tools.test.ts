@@ -52,8 +52,15 @@ describe.each(transports)('over %s', (_name, connect) => {
     const expected: Record<string, { required: string[]; optional: string[]; output: string[] }> = {
       skill_search: {
         required: ['query'],
-        optional: ['limit', 'include_deprecated'],
-        output: ['catalog_generation', 'policy', 'query', 'candidates'],
+        optional: ['limit', 'include_deprecated', 'min_confidence'],
+        output: [
+          'catalog_generation',
+          'policy',
+          'query',
+          'candidates',
+          'min_confidence',
+          'abstain',
+        ],
       },
       skill_fetch: {
         required: ['skill_id', 'expected_revision', 'catalog_generation', 'context'],
@@ -101,7 +108,14 @@ describe.each(transports)('over %s', (_name, connect) => {
     const r = await call(conn.client, 'skill_search', { query: 'merge pdf files', limit: 5 });
     expect(r.isError).toBeFalsy();
     const s = r.structuredContent as Record<string, unknown>;
-    expect(Object.keys(s)).toEqual(['catalog_generation', 'policy', 'query', 'candidates']);
+    expect(Object.keys(s)).toEqual([
+      'catalog_generation',
+      'policy',
+      'query',
+      'candidates',
+      'min_confidence',
+      'abstain',
+    ]);
     expect(s).toEqual(
       JSON.parse(JSON.stringify(lib.search({ query: 'merge pdf files', limit: 5 }))),
     );
@@ -120,7 +134,10 @@ describe.each(transports)('over %s', (_name, connect) => {
         'state',
         'score',
         'explanation',
+        'confidence',
       ]);
+      expect(c['confidence']).toBeGreaterThanOrEqual(0);
+      expect(c['confidence']).toBeLessThanOrEqual(1);
       expect(c['revision_id']).toMatch(HEX);
       expect(c['catalog_generation']).toBe(s['catalog_generation']);
       const ex = c['explanation'] as Record<string, unknown>;

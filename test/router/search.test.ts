@@ -85,7 +85,14 @@ describe('ranking relations on examples/skills', () => {
 describe('the search result', () => {
   it.skipIf(ON_PG)('carries the contract fields, in order, and every explanation component', () => {
     const r = router.search({ query: 'deploy to kubernetes with helm', limit: 5 });
-    expect(Object.keys(r)).toEqual(['catalog_generation', 'policy', 'query', 'candidates']);
+    expect(Object.keys(r)).toEqual([
+      'catalog_generation',
+      'policy',
+      'query',
+      'candidates',
+      'min_confidence',
+      'abstain',
+    ]);
     expect(r.policy).toBe(POLICY_ID);
     expect(r.query).toBe('deploy to kubernetes with helm');
     expect(r.candidates.length).toBeGreaterThan(0);
@@ -100,7 +107,10 @@ describe('the search result', () => {
         'state',
         'score',
         'explanation',
+        'confidence',
       ]);
+      expect(c.confidence).toBeGreaterThanOrEqual(0);
+      expect(c.confidence).toBeLessThanOrEqual(1);
       expect(c.catalog_generation).toBe(r.catalog_generation);
       expect(c.revision_id).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(c.state).toBe('active');

@@ -21,6 +21,9 @@ const CandidateSchema = z.object({
   state: z.enum(['active', 'deprecated', 'archived']),
   score: z.number(),
   explanation: z.record(z.string(), z.unknown()),
+  confidence: z
+    .number()
+    .describe('Estimated probability, 0-1, that this is the skill a person would pick.'),
 });
 
 /** The skill_search result schema. */
@@ -29,6 +32,10 @@ export const SearchOutputSchema = z.object({
   policy: z.string(),
   query: z.string(),
   candidates: z.array(CandidateSchema),
+  min_confidence: z.number().describe('The confidence floor this answer was judged against.'),
+  abstain: z
+    .boolean()
+    .describe('True when no candidate reaches min_confidence: nothing fits well enough to use.'),
 });
 
 /** Registers skill_search. */
@@ -39,7 +46,8 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
       title: 'Search skills',
       description:
         'Find the skills that fit a task. Call this first. Each candidate carries skill_id, revision_id and ' +
-        'catalog_generation: pass all of them to skill_fetch to load the skill. Scores are explained.',
+        'catalog_generation: pass all of them to skill_fetch to load the skill. Scores are explained; ' +
+        'each candidate has a confidence, and abstain is true when none reaches the floor: then no skill fits, say so.',
       inputSchema: {
         // Ranges are advertised in the JSON schema (meta) but checked by the library, so a query
         // out of range is INVALID_QUERY and a limit out of range INVALID_ARGUMENT, with a code.
@@ -56,6 +64,13 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
           .boolean()
           .optional()
           .describe('Also rank deprecated skills (penalised). Archived skills never appear.'),
+        min_confidence: z
+          .number()
+          .optional()
+          .meta({ minimum: 0, maximum: 1 })
+          .describe(
+            "Confidence floor 0-1 (default: the policy's). abstain is true when no candidate reaches it.",
+          ),
       },
       outputSchema: SearchOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -67,6 +82,7 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
             query: args.query,
             ...(args.limit !== undefined ? { limit: args.limit } : {}),
             include_deprecated: args.include_deprecated === true,
+            ...(args.min_confidence !== undefined ? { min_confidence: args.min_confidence } : {}),
           },
           undefined,
           { source: 'search', ...requestOrigin(server, extra, ctx.session ?? '') },
@@ -87,7 +103,12 @@ export function renderSearchText(r: SearchResult): string {
     return `No skill matches. catalog_generation ${r.catalog_generation}`;
   const lines = r.candidates.map(
     (c, i) =>
-      `${i + 1}. ${sanitizeField(c.skill_id, 128)} (${sanitizeField(c.skill_version, 64)}, score ${c.score.toFixed(3)}${c.state === 'active' ? '' : `, ${c.state}`}): ${sanitizeField(c.description, 200)}\n   revision_id ${c.revision_id}`,
+      `${i + 1}. ${sanitizeField(c.skill_id, 128)} (${sanitizeField(c.skill_version, 64)}, score ${c.score.toFixed(3)}, confidence ${c.confidence.toFixed(2)}${c.state === 'active' ? '' : `, ${c.state}`}): ${sanitizeField(c.description, 200)}\n   revision_id ${c.revision_id}`,
   );
-  return [...lines, `catalog_generation ${r.catalog_generation}`].join('\n');
+  const head = r.abstain
+    ? [
+        `No candidate reaches confidence ${r.min_confidence}: no skill fits this request well; do not load one unless a candidate clearly fits.`,
+      ]
+    : [];
+  return [...head, ...lines, `catalog_generation ${r.catalog_generation}`].join('\n');
 }

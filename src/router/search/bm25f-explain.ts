@@ -24,7 +24,7 @@ import { scoreV4 } from './policies/bm25f-v4.js';
 import type { PerField } from './policies/shared.js';
 import type { FuzzyMatch, SkillState } from './policies/types.js';
 import type { AnalyzedQuery } from './query-analysis.js';
-import type { Candidate, HistoryFn } from './types.js';
+import type { RankedCandidate, HistoryFn } from './types.js';
 
 /** What every candidate of one query shares. */
 export interface Bm25fContext {
@@ -63,8 +63,8 @@ function inQueryOrder(q: AnalyzedQuery, fuzzy: readonly FuzzyMatch[]): FuzzyMatc
 function candidate(
   row: Bm25fRow,
   gen: PublishedGeneration,
-  explanation: Candidate['explanation'] & { final: number },
-): Candidate {
+  explanation: RankedCandidate['explanation'] & { final: number },
+): RankedCandidate {
   return {
     skill_id: row.skill_id,
     skill_version: row.skill_version,
@@ -85,7 +85,7 @@ export function explainV3(
   fuzzy: readonly FuzzyMatch[],
   history: HistoryFn,
   gen: PublishedGeneration,
-): Candidate {
+): RankedCandidate {
   const fwd = forwardOfTerms(row.fwd, row.body_terms, ctx.q.terms);
   const u = ctx.usage.byRow.get(row.rowid);
   const tf = ctx.q.terms.map((t, i): PerField => {
@@ -129,7 +129,7 @@ export function explainV4(
   fuzzy: readonly FuzzyMatch[],
   history: HistoryFn,
   gen: PublishedGeneration,
-): Candidate {
+): RankedCandidate {
   // Only the query's and the excluded words' counts: the row's name, keywords, description and
   // boundary terms from serving.fwd, its body's looked up in its stored counts.
   const wanted = [...ctx.q.terms, ...ctx.q.excluded.terms];

@@ -43,7 +43,7 @@ import type { Bm25fPolicy } from './policies/policy.js';
 import { allowedDistance, bm25Idf, telemetryMultiplier, type PerField } from './policies/shared.js';
 import type { FuzzyMatch, SkillState } from './policies/types.js';
 import type { AnalyzedQuery } from './query-analysis.js';
-import type { Candidate, HistoryFn, SearchResult } from './types.js';
+import type { RankedCandidate, HistoryFn, RankedResult } from './types.js';
 import { TopK, compareCandidates } from './top-k.js';
 
 export { Bm25fCache, UsageIndex } from './bm25f-cache.js';
@@ -122,7 +122,7 @@ function usageRowsOf(used: ResolvedUsage, term: string): number[] {
 }
 
 /** The BM25F fast path over the published generation. */
-export function searchBm25f(s: Bm25fSearch): SearchResult {
+export function searchBm25f(s: Bm25fSearch): RankedResult {
   const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
   const { history, telemetryMax, usage, seed } = s;
   const rules = RULES[policy.index];
@@ -285,7 +285,7 @@ interface ScanInput {
 // Explains rows in descending bound order until no later row can reach the top k; only the best
 // `batch` are ordered at a time (a bounded heap), since the scan usually stops within the first
 // few dozen.
-function scan(s: ScanInput, explain: (row: Bm25fRow, index: number) => Candidate): TopK {
+function scan(s: ScanInput, explain: (row: Bm25fRow, index: number) => RankedCandidate): TopK {
   const { boundOf, rowOf, limit, telemetryMax, history } = s;
   const top = new TopK(limit);
   const order = new BoundOrder(boundOf, rowOf, s.n);
@@ -320,7 +320,7 @@ function scan(s: ScanInput, explain: (row: Bm25fRow, index: number) => Candidate
 }
 
 /** The BM25F reference scorer: every serving row scored from its stored terms, fuzzy by naive edit distance. */
-export function bruteForceBm25f(s: Bm25fSearch): SearchResult {
+export function bruteForceBm25f(s: Bm25fSearch): RankedResult {
   const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
   const { history, usage } = s;
   const docs = cache.servingDocs(reader, gen);
@@ -345,7 +345,7 @@ export function bruteForceBm25f(s: Bm25fSearch): SearchResult {
     usage: used,
   };
   const explain = policy.index === 'v4' ? explainV4 : explainV3;
-  const scored: Candidate[] = [];
+  const scored: RankedCandidate[] = [];
   rows.forEach((r, j) => {
     if (r.state === 'archived' || (r.state === 'deprecated' && !includeDeprecated)) return;
     const fuzzy: FuzzyMatch[] = [];

@@ -19,7 +19,9 @@ import type { Bm25fPolicy } from './policies/policy.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
 import { policyById } from './policies/index.js';
 import { SHARED } from './policies/shared.js';
-import type { HistoryFn, SearchRequest, SearchResult } from './types.js';
+import { confidenceFeatures, confidenceOf } from './confidence.js';
+import { CONFIDENCE_MODELS } from './policies/confidence-models.js';
+import type { HistoryFn, RankedResult, SearchRequest, SearchResult } from './types.js';
 
 /**
  * Most skills holding a fuzzy term that the lexical engine scores before its scan (beyond it, the
@@ -82,6 +84,7 @@ export function searchCatalog(
   options: SearchOptions = {},
 ): SearchResult {
   const limit = checkLimit(request.limit, options.maxLimit);
+  const floor = checkMinConfidence(request.min_confidence);
   const includeDeprecated = request.include_deprecated === true;
   const history = options.history ?? NO_HISTORY;
   const telemetryMax = options.telemetryMax ?? SHARED.TELEMETRY_MAX;
@@ -98,7 +101,7 @@ export function searchCatalog(
             generation,
             policy,
             query: analyzeFor(policy, request.query),
-            limit,
+            limit: limit + 1,
             includeDeprecated,
             history,
             telemetryMax,
@@ -111,13 +114,13 @@ export function searchCatalog(
             generation,
             policy,
             query: request.query,
-            limit,
+            limit: limit + 1,
             includeDeprecated,
             history,
             telemetryMax,
             prescoreLimit: options.prescoreLimit ?? FUZZY_PRESCORE_LIMIT,
           });
-    return { ...result, query: request.query };
+    return answer(result, request, limit, floor);
   }, prefetch?.read);
 }
 
@@ -131,6 +134,7 @@ export function bruteForceSearch(
   options: SearchOptions = {},
 ): SearchResult {
   const limit = checkLimit(request.limit, options.maxLimit);
+  const floor = checkMinConfidence(request.min_confidence);
   const includeDeprecated = request.include_deprecated === true;
   const history = options.history ?? NO_HISTORY;
   return reader.read((generation) => {
@@ -144,7 +148,7 @@ export function bruteForceSearch(
             generation,
             policy,
             query: analyzeFor(policy, request.query),
-            limit,
+            limit: limit + 1,
             includeDeprecated,
             history,
             telemetryMax: SHARED.TELEMETRY_MAX,
@@ -155,12 +159,53 @@ export function bruteForceSearch(
             generation,
             policy,
             query: request.query,
-            limit,
+            limit: limit + 1,
             includeDeprecated,
             history,
           });
-    return { ...result, query: request.query };
+    return answer(result, request, limit, floor);
   });
+}
+
+/** Validates a search request's `min_confidence`: a number from 0 to 1, or absent (the policy's floor). */
+export function checkMinConfidence(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `min_confidence must be a number from 0 to 1, got ${JSON.stringify(value)}`,
+      { min_confidence: value },
+    );
+  }
+  return value;
+}
+
+/**
+ * The answer to `request` from an engine's ranking of `limit + 1` candidates: the first `limit`,
+ * each with its confidence (the one after them gives the last one's lead), and the abstention
+ * against `floor` (the policy's default floor when the request gives none).
+ */
+function answer(
+  ranked: RankedResult,
+  request: SearchRequest,
+  limit: number,
+  floor: number | undefined,
+): SearchResult {
+  const model = CONFIDENCE_MODELS.get(ranked.policy);
+  const shown = ranked.candidates.slice(0, limit);
+  const after = ranked.candidates[limit]?.score ?? 0;
+  const candidates = shown.map((c, i) => ({
+    ...c,
+    confidence: model ? confidenceOf(model, confidenceFeatures(shown, i, after)) : 0,
+  }));
+  const minConfidence = floor ?? model?.floor ?? 0;
+  return {
+    ...ranked,
+    query: request.query,
+    candidates,
+    min_confidence: minConfidence,
+    abstain: !candidates.some((c) => c.confidence >= minConfidence),
+  };
 }
 
 function usageOf(source: UsageSource | undefined, generation: PublishedGeneration): UsageIndex {

@@ -29,7 +29,7 @@ import { allowedDistance } from './policies/shared.js';
 import type { RankingPolicy } from './policies/policy.js';
 import type { FuzzyMatch } from './policies/types.js';
 import { ftsOr, queryTokens } from './query.js';
-import type { Candidate, HistoryFn, SearchResult } from './types.js';
+import type { RankedCandidate, HistoryFn, RankedResult } from './types.js';
 import { TopK, compareCandidates } from './top-k.js';
 
 /** Per-generation state of the lexical engine: the fuzzy index of the published vocabulary. */
@@ -67,7 +67,7 @@ export interface LexicalFastSearch extends LexicalSearch {
 }
 
 /** The lexical fast path over the published generation (SQLite only: it needs FTS5). */
-export function searchLexical(s: LexicalFastSearch): SearchResult {
+export function searchLexical(s: LexicalFastSearch): RankedResult {
   const { reader, generation: gen, policy, limit, includeDeprecated, history, telemetryMax } = s;
   // The lexical policies read outside checkedAll: SQLite only (refused here on PostgreSQL).
   requireFts(reader);
@@ -82,7 +82,7 @@ export function searchLexical(s: LexicalFastSearch): SearchResult {
   const top = new TopK(limit);
   const seen = new Set<number>();
   const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
-  const score = (rid: number, x: number): Candidate =>
+  const score = (rid: number, x: number): RankedCandidate =>
     scoreRow(reader, policy, rid, tokens, weights, common, expansions, x, history, gen);
   // Only skills that contain a fuzzy term can earn fuzzy credit. When they are few, score them all
   // first: then the scan below needs no fuzzy slack in its bound and stops right after the top k.
@@ -146,14 +146,14 @@ export function searchLexical(s: LexicalFastSearch): SearchResult {
  * The lexical reference scorer: every skill of the published generation scored with the policy,
  * fuzzy matches by naive edit distance. Slow by design.
  */
-export function bruteForceLexical(s: LexicalSearch): SearchResult {
+export function bruteForceLexical(s: LexicalSearch): RankedResult {
   const { reader, generation: gen, policy, includeDeprecated, history } = s;
   const all = queryTokens(s.query);
   const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
   const fuzzyEligible = new Set(unknown);
   const bm25 = new Map<number, number>();
   for (const r of bm25All(reader, policy.bm25Columns, ftsOr(tokens))) bm25.set(r.rid, r.x);
-  const scored: Candidate[] = [];
+  const scored: RankedCandidate[] = [];
   for (const row of allLexicalRows(reader)) {
     if (row.state === 'archived' || (row.state === 'deprecated' && !includeDeprecated)) continue;
     const c = candidateOf(
@@ -229,7 +229,7 @@ function scoreRow(
   bm25: number,
   history: HistoryFn,
   gen: PublishedGeneration,
-): Candidate {
+): RankedCandidate {
   const s = lexicalRowOf(reader, rid)!;
   return candidateOf(
     policy,
@@ -254,7 +254,7 @@ function candidateOf(
   bm25: number,
   history: HistoryFn,
   gen: PublishedGeneration,
-): Candidate {
+): RankedCandidate {
   const h = history(s.skill_id);
   const explanation = policy.score({
     queryTokens: tokens,

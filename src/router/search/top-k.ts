@@ -1,17 +1,17 @@
 /**
- * Candidate order and the bounded top-k list both search engines (lexical and BM25F) keep: score
+ * RankedCandidate order and the bounded top-k list both search engines (lexical and BM25F) keep: score
  * descending, ties by skill_id ascending (docs/integration.md §2).
  */
-import type { Candidate } from './types.js';
+import type { RankedCandidate } from './types.js';
 
 /** Orders candidates: score descending, then skill_id ascending. */
-export function compareCandidates(a: Candidate, b: Candidate): number {
+export function compareCandidates(a: RankedCandidate, b: RankedCandidate): number {
   return b.score - a.score || (a.skill_id < b.skill_id ? -1 : a.skill_id > b.skill_id ? 1 : 0);
 }
 
 /** The k best candidates offered so far, in compareCandidates order; a score of 0 never enters. */
 export class TopK {
-  private items: Candidate[] = [];
+  private items: RankedCandidate[] = [];
   constructor(private readonly k: number) {}
   /** True once k candidates are held. */
   full(): boolean {
@@ -26,7 +26,7 @@ export class TopK {
     return this.items[this.items.length - 1]?.skill_id ?? '';
   }
   /** Offers one candidate. */
-  offer(c: Candidate): void {
+  offer(c: RankedCandidate): void {
     if (c.score <= 0) return;
     if (this.full() && compareCandidates(c, this.items[this.items.length - 1]!) >= 0) return;
     let i = this.items.length;
@@ -35,7 +35,7 @@ export class TopK {
     if (this.items.length > this.k) this.items.pop();
   }
   /** The candidates held, best first. */
-  sorted(): Candidate[] {
+  sorted(): RankedCandidate[] {
     return [...this.items];
   }
 }

@@ -14,6 +14,11 @@ export interface SearchRequest {
   /** Include deprecated skills (penalised); archived are never candidates. */
   readonly include_deprecated?: boolean;
   /**
+   * The confidence floor, 0–1 (default: the policy's, docs/ranking.md §11): `abstain` is true when
+   * no candidate reaches it.
+   */
+  readonly min_confidence?: number;
+  /**
    * Rank under this known policy id instead of the generation's (the explorer's comparison; not
    * part of the MCP contract). A SQLite catalog carries the data of every policy; a PostgreSQL one
    * serves bm25f.v3 only (v1 and v2 need FTS5: INVALID_ARGUMENT).
@@ -21,8 +26,8 @@ export interface SearchRequest {
   readonly policy?: string;
 }
 
-/** One ranked candidate: the identity to pin, what to show, and the explained score. */
-export interface Candidate {
+/** A candidate as an engine ranks it: the identity to pin, what to show, and the explained score. */
+export interface RankedCandidate {
   readonly skill_id: string;
   readonly skill_version: string;
   readonly revision_id: string;
@@ -35,12 +40,33 @@ export interface Candidate {
   readonly explanation: ScoreExplanation | Bm25fExplanation | Bm25fV4Explanation;
 }
 
-/** The skill_search result. */
-export interface SearchResult {
+/** One candidate of a skill_search answer: the ranked candidate and its confidence. */
+export interface Candidate extends RankedCandidate {
+  /**
+   * The estimated probability, 0–1, that this is the skill a person would pick for the request
+   * (search/confidence.ts, docs/ranking.md §11).
+   */
+  readonly confidence: number;
+}
+
+/** What an engine answers: the generation, the policy and the ranked candidates. */
+export interface RankedResult {
   readonly catalog_generation: string;
   readonly policy: string;
   readonly query: string;
+  readonly candidates: readonly RankedCandidate[];
+}
+
+/** The skill_search result. */
+export interface SearchResult extends RankedResult {
   readonly candidates: readonly Candidate[];
+  /** The floor applied: the request's `min_confidence`, else the policy's default. */
+  readonly min_confidence: number;
+  /**
+   * True when no candidate reaches the floor: nothing fits well enough to suggest (the candidates
+   * are still listed, for a person or an agent that wants to look).
+   */
+  readonly abstain: boolean;
 }
 
 /**

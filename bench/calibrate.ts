@@ -1,0 +1,244 @@
+/**
+ * Confidence calibration (issue #22, docs/ranking.md §11): fits, for each ranking policy, the
+ * logistic model that turns a search answer's candidates into `confidence` — the estimated
+ * probability that a candidate is the skill a person would pick — on the trigger dev set of
+ * ../shared/bench/trigger (real skills, their authors' should / should-not requests), alone and
+ * with ../shared/bench/corpus-real as distractors, and reports the trade-off of each floor: the
+ * share of top-1 hits kept against the false triggers left. The default floor is the highest one
+ * that still keeps 85 % of the top-1 hits in both settings.
+ *
+ * Training rows: for a should-trigger request, each of its top 3 candidates, labelled 1 when it is
+ * the labelled skill; for a should-not request, the skill it names when that skill is among the top
+ * 3, labelled 0 (another skill there may well be right: the author labelled one skill only).
+ *
+ *   npm run bench:calibrate            # prints the models as TypeScript and writes the results
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  POLICY_ID,
+  POLICY_V2_ID,
+  POLICY_V3_ID,
+  POLICY_V4_ID,
+  Router,
+  indexCatalog,
+  type Candidate,
+} from '../src/index.js';
+import {
+  CONFIDENCE_FEATURES,
+  confidenceFeatures,
+  confidenceOf,
+  type ConfidenceModel,
+} from '../src/router/search/confidence.js';
+import { REPO, WORK, fmt, machineLine, writeResult } from './lib.js';
+
+const SPLIT = path.resolve(REPO, '..', 'shared', 'bench');
+const TRIGGER = path.join(SPLIT, 'trigger');
+const CORPUS = path.join(SPLIT, 'corpus-real');
+const TOP = 3;
+/** Share of the top-1 hits the default floor keeps at least, in each setting. */
+const KEEP = 0.85;
+const FLOORS = Array.from({ length: 19 }, (_, i) => (i + 1) / 20);
+
+interface TriggerQuery {
+  readonly id: string;
+  readonly query: string;
+  readonly skill: string;
+  readonly should_trigger: boolean;
+}
+
+interface Ranked {
+  readonly q: TriggerQuery;
+  /** Features of the top candidates, and their skill ids. */
+  readonly ids: readonly string[];
+  readonly x: readonly number[][];
+}
+
+function queries(): TriggerQuery[] {
+  return readFileSync(path.join(TRIGGER, 'queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as TriggerQuery);
+}
+
+function rank(policy: string, scopes: readonly string[], qs: readonly TriggerQuery[]): Ranked[] {
+  const dir = path.join(WORK, 'calibrate');
+  mkdirSync(dir, { recursive: true });
+  const catalog = path.join(
+    dir,
+    `${policy.split('.').pop()}-${scopes.length}-${Date.now()}.sqlite`,
+  );
+  indexCatalog({ catalog, scopes: [...scopes], now: () => new Date(0), policy });
+  const router = new Router({ catalog, telemetry: false });
+  try {
+    return qs.map((q) => {
+      let list: readonly Candidate[] = [];
+      try {
+        list = router.search({ query: q.query, limit: TOP + 1 }).candidates;
+      } catch {
+        list = [];
+      }
+      const shown = list.slice(0, TOP);
+      const after = list[TOP]?.score ?? 0;
+      return {
+        q,
+        ids: shown.map((c) => c.skill_id),
+        x: shown.map((_, i) => confidenceFeatures(shown, i, after)),
+      };
+    });
+  } finally {
+    router.close();
+  }
+}
+
+function samples(rows: readonly Ranked[]): { X: number[][]; y: number[] } {
+  const X: number[][] = [];
+  const y: number[] = [];
+  for (const r of rows) {
+    r.ids.forEach((id, i) => {
+      if (r.q.should_trigger) {
+        X.push([...r.x[i]!]);
+        y.push(id === r.q.skill ? 1 : 0);
+      } else if (id === r.q.skill) {
+        X.push([...r.x[i]!]);
+        y.push(0);
+      }
+    });
+  }
+  return { X, y };
+}
+
+// Logistic regression on standardised features by Newton's method (a small ridge keeps it stable).
+function fit(X: readonly number[][], y: readonly number[], source: string): ConfidenceModel {
+  const d = X[0]!.length;
+  const means = Array.from({ length: d }, (_, j) => X.reduce((s, x) => s + x[j]!, 0) / X.length);
+  const scales = Array.from({ length: d }, (_, j) => {
+    const v = X.reduce((s, x) => s + (x[j]! - means[j]!) ** 2, 0) / X.length;
+    return Math.sqrt(v) || 1;
+  });
+  const Z = X.map((x) => [...x.map((v, j) => (v - means[j]!) / scales[j]!), 1]);
+  const w = new Array<number>(d + 1).fill(0);
+  const ridge = 1e-3;
+  for (let it = 0; it < 50; it++) {
+    const g = new Array<number>(d + 1).fill(0);
+    const H = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    Z.forEach((z, i) => {
+      const p = 1 / (1 + Math.exp(-z.reduce((s, v, j) => s + v * w[j]!, 0)));
+      for (let a = 0; a <= d; a++) {
+        g[a]! += (p - y[i]!) * z[a]!;
+        for (let b = 0; b <= d; b++) H[a]![b]! += p * (1 - p) * z[a]! * z[b]!;
+      }
+    });
+    for (let a = 0; a < d; a++) {
+      g[a]! += ridge * w[a]!;
+      H[a]![a]! += ridge;
+    }
+    const step = solve(H, g);
+    let moved = 0;
+    for (let a = 0; a <= d; a++) {
+      w[a]! -= step[a]!;
+      moved = Math.max(moved, Math.abs(step[a]!));
+    }
+    if (moved < 1e-9) break;
+  }
+  const round = (v: number): number => Math.round(v * 1e6) / 1e6;
+  return {
+    means: means.map(round),
+    scales: scales.map(round),
+    weights: w.slice(0, d).map(round),
+    bias: round(w[d]!),
+    floor: 0.5,
+    fitted_on: source,
+  };
+}
+
+// Gaussian elimination with partial pivoting: H s = g.
+function solve(H: number[][], g: number[]): number[] {
+  const n = g.length;
+  const A = H.map((row, i) => [...row, g[i]!]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(A[r]![c]!) > Math.abs(A[p]![c]!)) p = r;
+    [A[c], A[p]] = [A[p]!, A[c]!];
+    for (let r = c + 1; r < n; r++) {
+      const f = A[r]![c]! / A[c]![c]!;
+      for (let k = c; k <= n; k++) A[r]![k]! -= f * A[c]![k]!;
+    }
+  }
+  const s = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    let v = A[r]![n]!;
+    for (let k = r + 1; k < n; k++) v -= A[r]![k]! * s[k]!;
+    s[r] = v / A[r]![r]!;
+  }
+  return s;
+}
+
+/** What a floor does in one setting: top-1 hits kept, false triggers left, abstentions. */
+interface Point {
+  readonly floor: number;
+  readonly kept: number;
+  readonly top1: number;
+  readonly falseTrigger: number;
+  readonly abstainPositives: number;
+  readonly abstainNegatives: number;
+}
+
+function curve(rows: readonly Ranked[], model: ConfidenceModel): Point[] {
+  const pos = rows.filter((r) => r.q.should_trigger);
+  const neg = rows.filter((r) => !r.q.should_trigger);
+  const conf = (r: Ranked): number => (r.x[0] ? confidenceOf(model, r.x[0]) : 0);
+  const hits = pos.filter((r) => r.ids[0] === r.q.skill);
+  return [0, ...FLOORS].map((floor) => ({
+    floor,
+    kept: hits.filter((r) => conf(r) >= floor).length / Math.max(1, hits.length),
+    top1: hits.filter((r) => conf(r) >= floor).length / pos.length,
+    falseTrigger: neg.filter((r) => r.ids[0] === r.q.skill && conf(r) >= floor).length / neg.length,
+    abstainPositives: pos.filter((r) => conf(r) < floor).length / pos.length,
+    abstainNegatives: neg.filter((r) => conf(r) < floor).length / neg.length,
+  }));
+}
+
+function main(): void {
+  const qs = queries();
+  const skills = path.join(TRIGGER, 'skills');
+  const models: Record<string, ConfidenceModel> = {};
+  const lines = [
+    '# Confidence calibration on the trigger dev set',
+    '',
+    machineLine(),
+    '',
+    `Fitted by bench/calibrate.ts on ${qs.length} requests of ../shared/bench/trigger, alone (112 skills) and with corpus-real as distractors (1,318), the two settings pooled. A floor keeps an answer's top candidate only at or above it; "kept" is the share of the top-1 hits kept, "false trigger" the share of should-not requests whose named skill is first and at or above the floor. The default floor is the highest that keeps ≥ ${KEEP * 100} % of the top-1 hits in both settings.`,
+    '',
+  ];
+  for (const policy of [POLICY_V4_ID, POLICY_V3_ID, POLICY_V2_ID, POLICY_ID]) {
+    const clean = rank(policy, [skills], qs);
+    const extra = rank(policy, [skills, CORPUS], qs);
+    const { X, y } = samples([...clean, ...extra]);
+    const model = fit(X, y, `bench/calibrate.ts, trigger dev set (${X.length} rows)`);
+    const curves = [curve(clean, model), curve(extra, model)];
+    const floor = Math.max(
+      ...FLOORS.filter((f) => curves.every((c) => c.find((p) => p.floor === f)!.kept >= KEEP)),
+      0.05,
+    );
+    models[policy] = { ...model, floor };
+    lines.push(`## ${policy} (default floor ${floor})`, '');
+    lines.push(
+      '| floor | kept (alone / + corpus) | top-1 | false trigger@1 | abstains on positives | on negatives |',
+    );
+    lines.push('|---|---|---|---|---|---|');
+    for (let k = 0; k < curves[0]!.length; k++) {
+      const a = curves[0]![k]!;
+      const b = curves[1]![k]!;
+      lines.push(
+        `| ${a.floor === floor ? `**${fmt(a.floor, 2)}**` : fmt(a.floor, 2)} | ${fmt(a.kept, 3)} / ${fmt(b.kept, 3)} | ${fmt(a.top1, 3)} / ${fmt(b.top1, 3)} | ${fmt(a.falseTrigger, 3)} / ${fmt(b.falseTrigger, 3)} | ${fmt(a.abstainPositives, 3)} / ${fmt(b.abstainPositives, 3)} | ${fmt(a.abstainNegatives, 3)} / ${fmt(b.abstainNegatives, 3)} |`,
+      );
+    }
+    lines.push('');
+  }
+  lines.push('Features, in order: ' + CONFIDENCE_FEATURES.join(', ') + '.', '');
+  writeResult('calibration', lines.join('\n'));
+  process.stdout.write(JSON.stringify(models, null, 2) + '\n');
+}
+
+main();

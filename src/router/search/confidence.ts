@@ -1,0 +1,104 @@
+/**
+ * Knowing when nothing fits (docs/ranking.md §11, docs/integration.md §2): every candidate of a
+ * search answer gets a `confidence`, the estimated probability that it is the skill a person would
+ * pick for the request, and the answer an `abstain` flag when no candidate reaches the floor. The
+ * estimate is a logistic model over what the ranked list itself shows — the candidate's score and
+ * its lead over the next, its share of the top score, how much of the request its name, keywords
+ * and description cover, how many words the request has, its rank — fitted per policy on the
+ * trigger dev set (bench/calibrate.ts writes the coefficients; confidence-models.ts holds them).
+ * Pure: the same result gives the same confidences.
+ */
+import type { Bm25fExplanation } from './policies/bm25f-v3.js';
+import type { Bm25fV4Explanation } from './policies/bm25f-v4.js';
+import type { ScoreExplanation } from './policies/types.js';
+import type { RankedCandidate } from './types.js';
+
+/** A fitted confidence model: standardised features, weights, bias, and the default floor. */
+export interface ConfidenceModel {
+  /** Feature means and standard deviations of the fitting set (the model standardises first). */
+  readonly means: readonly number[];
+  readonly scales: readonly number[];
+  readonly weights: readonly number[];
+  readonly bias: number;
+  /** The default floor: below it a candidate is not suggested, and an answer with none abstains. */
+  readonly floor: number;
+  /** Where the coefficients came from (a bench run), for the docs. */
+  readonly fitted_on: string;
+}
+
+/** The names of the features, in the order of every feature vector (docs/ranking.md §11). */
+export const CONFIDENCE_FEATURES = [
+  'log_score',
+  'share_of_top',
+  'lead_over_next',
+  'routing_coverage',
+  'any_coverage',
+  'log_terms',
+  'first',
+  'second',
+] as const;
+
+// How much of the request a candidate's routing fields (name, keywords, description) and all its
+// fields cover: shares of the query's scoring terms it holds there.
+function coverage(e: RankedCandidate['explanation']): {
+  routing: number;
+  any: number;
+  terms: number;
+} {
+  if ('terms' in e) {
+    const terms = (e as Bm25fExplanation | Bm25fV4Explanation).terms;
+    if (terms.length === 0) return { routing: 0, any: 0, terms: 0 };
+    let routing = 0;
+    let any = 0;
+    for (const t of terms) {
+      const f = t.tf;
+      if (f.name + f.keywords + f.description > 0) routing++;
+      if (f.name + f.keywords + f.description + f.body + f.usage > 0) any++;
+    }
+    return { routing: routing / terms.length, any: any / terms.length, terms: terms.length };
+  }
+  const lx = e as ScoreExplanation;
+  const n = lx.query_tokens.length;
+  if (n === 0) return { routing: 0, any: 0, terms: 0 };
+  const matched = new Set([
+    ...lx.exact.keywords.matched,
+    ...lx.exact.name.matched,
+    ...lx.exact.description.matched,
+  ]);
+  const routing = matched.size / n;
+  return { routing, any: lx.fts.raw > 0 ? Math.max(routing, 1 / n) : routing, terms: n };
+}
+
+/**
+ * The feature vector of `list[i]` (CONFIDENCE_FEATURES order); `after` is the score of the
+ * candidate ranked just after the list's last one (0 when there is none).
+ */
+export function confidenceFeatures(
+  list: readonly RankedCandidate[],
+  i: number,
+  after: number,
+): number[] {
+  const c = list[i]!;
+  const top = list[0]!.score;
+  const next = list[i + 1]?.score ?? after;
+  const cov = coverage(c.explanation);
+  return [
+    Math.log1p(c.score),
+    top > 0 ? c.score / top : 0,
+    c.score > 0 ? (c.score - next) / c.score : 0,
+    cov.routing,
+    cov.any,
+    Math.log(Math.max(1, cov.terms)),
+    i === 0 ? 1 : 0,
+    i === 1 ? 1 : 0,
+  ];
+}
+
+/** The model's probability for one feature vector, rounded to 4 decimals. */
+export function confidenceOf(model: ConfidenceModel, x: readonly number[]): number {
+  let s = model.bias;
+  x.forEach((v, j) => {
+    s += model.weights[j]! * ((v - model.means[j]!) / (model.scales[j]! || 1));
+  });
+  return Math.round(1e4 / (1 + Math.exp(-s))) / 1e4;
+}
