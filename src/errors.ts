@@ -102,6 +102,16 @@ export const ERROR_CODES = {
     when: 'the catalog has never been published, or a search found its published generation holding no skill',
     hint: 'add skills: skilldex index --scope DIR (or set library.scopes in the config, or run skilldex init --library DIR), then search again',
   },
+  HOOK_INPUT_INVALID: {
+    exit: 2,
+    when: "a prompt hook's standard input is not the host's event object: not JSON, not an object, no `prompt` string, another event (`details.key` names the field)",
+    hint: 'register the hook for the UserPromptSubmit event (skilldex init --client claude-code does), or use skilldex hook generic for plain text',
+  },
+  HOOK_DEADLINE: {
+    exit: 1,
+    when: 'a prompt hook passed its deadline (--deadline-ms, default 1000) before it had an answer; it printed nothing',
+    hint: 'see skilldex hook --help: raise --deadline-ms, or check the catalog is local and not busy (bench:hook has the usual times)',
+  },
   NO_SKILLS_FOUND: {
     exit: 2,
     when: '`index` found no skill in the scopes it read and the catalog has no published generation yet: an empty first generation is not published',

@@ -42,6 +42,8 @@ const LAYER: Record<string, number> = {
   lint: 4.5,
   // trigger evaluations route through the router and reuse lint's SARIF writer and clauses.
   triggers: 4.6,
+  // the prompt hook routes through the router and reads the hosts' listing state.
+  hook: 4.7,
   'index.ts': 5,
   cli: 6,
   mcp: 6,

@@ -41,8 +41,9 @@ export const MAX_EVENT_ROWS = 100_000;
 /**
  * Who recorded an event: the path it came through (`search` for a skill_search, `hook` for a
  * prompt hook's suggestions, `fetch` for a skill_fetch) and the client and session (labels the
- * client gave or the transport knows; see docs/integration.md §5). Suggestions are counted the
- * same way whatever their source; the source lets reports tell a hook's suggestions from a search's.
+ * client gave or the transport knows; see docs/integration.md §5). The source lets reports tell a
+ * hook's suggestions from a search's; a hook's are recorded as events and not counted (see
+ * recordSuggestions).
  */
 export interface EventOrigin {
   readonly source?: string;
@@ -104,12 +105,17 @@ export class TelemetryStore {
     );
   }
 
-  /** Records that `skillIds` were shown, in rank order, for a query (by default from a `search`). */
+  /**
+   * Records that `skillIds` were shown, in rank order, for a query (by default from a `search`).
+   * `counted: false` records the events only, leaving the counts the ranking reads as they are
+   * (a prompt hook's suggestions: docs/ranking.md §9).
+   */
   recordSuggestions(
     queryHash: string,
     generation: string,
     skillIds: readonly string[],
     origin: EventOrigin = {},
+    counted = true,
   ): void {
     const db = this.current(true);
     if (!db || skillIds.length === 0) return;
@@ -145,13 +151,14 @@ export class TelemetryStore {
             session: originLabel(origin.session),
           })),
         );
-        insertRows(
-          db,
-          'counts',
-          ['skill_id', 'suggestions'],
-          [...shown].map(([skill_id, suggestions]) => ({ skill_id, suggestions })),
-          `ON CONFLICT (skill_id) DO UPDATE SET suggestions = counts.suggestions + excluded.suggestions`,
-        );
+        if (counted)
+          insertRows(
+            db,
+            'counts',
+            ['skill_id', 'suggestions'],
+            [...shown].map(([skill_id, suggestions]) => ({ skill_id, suggestions })),
+            `ON CONFLICT (skill_id) DO UPDATE SET suggestions = counts.suggestions + excluded.suggestions`,
+          );
         prune(db);
       })();
     } catch {

@@ -30,6 +30,8 @@ export interface CliIo {
   readonly clock?: () => number;
   /** Reads all of standard input (used by `-` file arguments). */
   readonly readStdin?: () => Promise<string>;
+  /** Stops a pending standard-input read and releases the stream (a hook past its deadline). */
+  readonly releaseStdin?: () => void;
   /**
    * Writes to stdout and resolves once the stream can take more (after 'drain' when its buffer is
    * full): long outputs (`search --batch`) await it so memory stays bounded. Default: `stdout`.

@@ -47,6 +47,7 @@ import {
 import {
   currentConfig,
   planConfig,
+  planHook,
   planMcp,
   planWholeFile,
   type InitStep,
@@ -55,6 +56,7 @@ import {
 } from './init/steps.js';
 import { planUndo, type UndoStep } from './init/undo.js';
 import { renderIndex } from './render/router.js';
+import { shellWord } from './render/shell.js';
 import type { resolveSettings as ResolveSettings } from './settings.js';
 
 export { CLIENTS, type Client, type InitStep };
@@ -95,6 +97,7 @@ interface InitFlags {
   dryRun?: boolean;
   undo?: boolean;
   json?: boolean;
+  hook?: boolean;
 }
 
 /** The package root (this file is dist/cli/init.js): where skills/ and bin/ ship. */
@@ -128,7 +131,9 @@ export function registerInit(program: Command, ctx: CliContext): void {
         '(CLIENT_CONFIG_INVALID) and left untouched. Only the user config, the environment and the\n' +
         'flags decide what init writes; a project config is ignored. init records every change in\n' +
         '~/.local/state/skilldex/init.json, and --undo removes exactly those changes (for every\n' +
-        'client, or the one --client names): the router skill, the MCP entry, the config lines.',
+        'client, or the one --client names): the router skill, the MCP entry, the prompt hook, the\n' +
+        'config lines. For Claude Code and Codex init also adds a UserPromptSubmit hook that runs\n' +
+        'skilldex hook on every prompt (--no-hook to skip; see skilldex hook --help).',
     )
     .option('--client <name>', `agent client: ${CLIENTS.join(', ')}`, 'claude-code')
     .option(
@@ -147,6 +152,10 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .option(
       '--undo',
       'remove what init added (for every client, or the one --client names); with --yes only',
+    )
+    .option(
+      '--no-hook',
+      'do not install the prompt hook (Claude Code: ~/.claude/settings.json; Codex: ~/.codex/hooks.json)',
     )
     .option('--dry-run', 'print the plan and change nothing (even with --yes)')
     .option('--json', 'print the plan or report as JSON')
@@ -231,6 +240,12 @@ function runInit(
       command: process.execPath,
       args: [BIN, 'mcp', '--catalog', catalog],
     }),
+    planHook(
+      sc,
+      paths.hooks,
+      [process.execPath, BIN, 'hook', client, '--catalog', catalog].map(shellWord).join(' '),
+      o.hook !== false,
+    ),
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
   const notes = [...lib.notes, ...planned.flatMap((p) => p.notes ?? [])];

@@ -113,6 +113,7 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
       }
       return Buffer.concat(chunks).toString('utf8');
     },
+    releaseStdin: () => process.stdin.destroy(),
     // write() returning false means the buffer is past its high-water mark: wait for 'drain'.
     // A failed write ends the process (outputClosed).
     writeOut: (s) => (out.write(s) ? Promise.resolve() : out.drain()),

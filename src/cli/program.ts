@@ -16,6 +16,7 @@ import { registerMcp } from './mcp.js';
 import { registerEnrich } from './enrich.js';
 import { registerLearn } from './learn.js';
 import { registerLint } from './lint.js';
+import { registerHook } from './hook.js';
 import { registerServe } from './serve.js';
 import { registerConfig } from './config-command.js';
 import { registerInit } from './init.js';
@@ -84,6 +85,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['config'], register: registerConfig },
   { names: ['init'], register: registerInit },
   { names: ['listing'], register: registerListing },
+  { names: ['hook'], register: registerHook },
 ];
 
 // The program's own options that take a value: their values are not command names.

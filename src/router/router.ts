@@ -151,6 +151,28 @@ export class Router {
     return result;
   }
 
+  /**
+   * Records the skills a prompt hook suggested for `query` (source `hook`, this router's client and
+   * session unless `origin` names others). Events only: they do not count towards the telemetry
+   * multiplier, because a host loads a hook's suggestion natively and skilldex never sees that as a
+   * fetch, so counting them would demote exactly the skills the hook suggests well.
+   */
+  recordHookSuggestions(
+    query: string,
+    generation: string,
+    skillIds: readonly string[],
+    origin: EventOrigin = {},
+  ): void {
+    if (!this.record) return;
+    this.telemetry?.recordSuggestions(
+      queryHash(query),
+      generation,
+      skillIds,
+      { ...this.origin, source: 'hook', ...origin },
+      false,
+    );
+  }
+
   /** The reference scorer over the whole generation (for verification; no telemetry written). */
   searchBruteForce(request: SearchRequest, maxLimit?: number): SearchResult {
     return bruteForceSearch(this.reader, request, {

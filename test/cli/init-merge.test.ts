@@ -161,6 +161,7 @@ describe('init across runs and clients', () => {
       'unchanged',
       'unchanged',
       'print',
+      'unchanged',
     ]);
     writeTree(home, { 'lib/beta/SKILL.md': skillMd('beta', 'beta chart helper') });
     const third = await init(home, []);

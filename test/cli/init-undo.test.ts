@@ -53,6 +53,7 @@ describe('init --undo', () => {
     expect(undo.body.steps.map((s) => `${s.step} ${s.action}`).sort()).toEqual([
       'config remove',
       'config remove',
+      'hook remove',
       'router-skill remove',
     ]);
     expect(existsSync(path.join(home, '.claude/skills/skill-router'))).toBe(false);

@@ -55,6 +55,7 @@ describe('skilldex init', () => {
         'index',
         'router-skill',
         'mcp',
+        'hook',
       ]);
       expect(listAll(home)).toEqual(before);
     }

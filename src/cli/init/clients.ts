@@ -23,6 +23,8 @@ export interface ClientPaths {
   readonly native: readonly string[];
   /** The MCP configuration file init merges into (undefined: printed instead). */
   readonly mcp?: string;
+  /** The file init adds the prompt hook to (undefined: the client has no such hook). */
+  readonly hooks?: string;
 }
 
 /** Where `client` loads skills from and keeps its MCP configuration, for `home`. */
@@ -37,6 +39,7 @@ export function clientPaths(
       return {
         skills: path.join(home, '.claude', 'skills'),
         native: [path.join(home, '.claude', 'skills'), path.join(home, '.agents', 'skills')],
+        hooks: path.join(home, '.claude', 'settings.json'),
       };
     case 'cursor':
       // Cursor also reads the Claude and Codex personal folders for compatibility.
@@ -54,6 +57,7 @@ export function clientPaths(
         skills: path.join(codexHome, 'skills'),
         native: [path.join(codexHome, 'skills'), path.join(home, '.agents', 'skills')],
         mcp: path.join(codexHome, 'config.toml'),
+        hooks: path.join(codexHome, 'hooks.json'),
       };
     case 'generic':
       return { native: [] };

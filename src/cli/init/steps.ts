@@ -12,7 +12,13 @@ import { SkilldexError } from '../../errors.js';
 import { readConfigFile, renderConfig, type ConfigFile } from '../config.js';
 import { shellWord } from '../render/shell.js';
 import type { Client } from './clients.js';
-import { jsonSetMember, tomlAddEntries, type Edit, type EditAction } from './edits.js';
+import {
+  jsonAppendElement,
+  jsonSetMember,
+  tomlAddEntries,
+  type Edit,
+  type EditAction,
+} from './edits.js';
 import { readClientFile, textDigest, writeClientFile, type ReadFile } from './files.js';
 import type { RecordStep, UndoRecord } from './record.js';
 
@@ -255,6 +261,43 @@ export function planMcp(
           args: server.args,
         }),
     ],
+  );
+}
+
+/** Seconds the host waits for the hook before going on without it (the hook's own deadline is 1 s). */
+export const HOOK_TIMEOUT_SECONDS = 5;
+
+/**
+ * The prompt hook (issue 23 §1): one `UserPromptSubmit` command hook appended to the host's hook
+ * settings, every other byte kept. Claude Code reads `hooks` from ~/.claude/settings.json
+ * (code.claude.com/docs/en/hooks: `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
+ * "command", "timeout"}]}]}}`, timeout in seconds); Codex the same shape from $CODEX_HOME/hooks.json
+ * (developers.openai.com/codex/hooks; its schema in SchemaStore, codex-hooks.json). Other clients
+ * have no hook that adds context to a prompt: the step is skipped with the reason.
+ */
+export function planHook(
+  sc: StepContext,
+  file: string | undefined,
+  command: string,
+  enabled: boolean,
+): PlannedStep {
+  const skip = (detail: string): PlannedStep => ({
+    step: { step: 'hook', action: 'skip', target: file ?? '-', detail },
+  });
+  if (!enabled) return skip('--no-hook: no prompt hook installed');
+  if (file === undefined)
+    return skip(
+      sc.client === 'cursor'
+        ? "Cursor's beforeSubmitPrompt hook cannot add context to a prompt: the MCP server is the way in"
+        : 'this client has no prompt hook: pipe prompts to skilldex hook generic yourself',
+    );
+  const entry = { hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] };
+  return planEdits(
+    sc,
+    'hook',
+    file,
+    'hooks.UserPromptSubmit: skilldex hook suggests skills on every prompt (every other byte kept)',
+    [(t) => jsonAppendElement(file, t, ['hooks', 'UserPromptSubmit'], entry)],
   );
 }
 

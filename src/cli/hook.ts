@@ -1,0 +1,179 @@
+/**
+ * `skilldex hook <host>` (issue 23 §1, docs/integration.md §8): the prompt hook. Claude Code and
+ * Codex run it on every prompt (`UserPromptSubmit`); it reads their event object on stdin and
+ * prints the skills that fit the prompt as context for the model, or nothing. It never gets in the
+ * way: whatever goes wrong, it prints nothing, logs one line and exits 0 (`--strict` reports the
+ * error and its exit code instead, for setting it up). `generic` reads a prompt as text and prints
+ * the answer as JSON. The router loads inside the action, so `--help` loads no catalog.
+ */
+import type { Command } from 'commander';
+import { SkilldexError } from '../errors.js';
+import { action, parseIntOption, usageEnabled, type CliContext } from './context.js';
+
+interface HookFlags {
+  catalog?: string;
+  max?: number;
+  minConfidence?: number;
+  deadlineMs?: number;
+  telemetry?: boolean;
+  usage?: boolean;
+  strict?: boolean;
+  json?: boolean;
+}
+
+function parseConfidence(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `--min-confidence must be a number from 0 to 1, got ${JSON.stringify(v)}`,
+      {
+        option: '--min-confidence',
+      },
+    );
+  return n;
+}
+
+const HOOK_HELP_AFTER =
+  '\nHosts:\n' +
+  '  claude-code  UserPromptSubmit command hook in ~/.claude/settings.json (skilldex init installs it)\n' +
+  '  codex        UserPromptSubmit command hook in ~/.codex/hooks.json (Codex asks you to trust it once)\n' +
+  '  generic      reads a prompt (plain text, or {"prompt": ...}) and prints the answer as JSON\n' +
+  '  Cursor has no hook that adds context to a prompt (beforeSubmitPrompt can only allow or block):\n' +
+  '  use the MCP server there (skilldex init --client cursor).\n\n' +
+  'What it prints: at most --max skills whose confidence clears the floor, each on one line with how\n' +
+  'to load it; nothing when nothing fits, when the prompt is a /command, or when the skill was\n' +
+  'already suggested on the same topic in this session. Skills with disable-model-invocation: true\n' +
+  'are never suggested. Suggestions are recorded as telemetry events (source hook).\n\n' +
+  'It never blocks a prompt: on any error, or past --deadline-ms, it prints nothing, exits 0 and\n' +
+  'appends one line to $XDG_STATE_HOME/skilldex/hook/hook.log (default ~/.local/state/...).\n' +
+  'With --strict it prints the coded error and exits with its code instead.\n\n' +
+  'Examples:\n' +
+  '  echo \'{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"merge two pdf files"}\' | skilldex hook claude-code\n' +
+  '  echo "deploy this to kubernetes" | skilldex hook generic\n' +
+  '  echo "what is the weather" | skilldex hook generic --strict   # abstain: true, no suggestions';
+
+/** Registers `hook`. */
+export function registerHook(program: Command, ctx: CliContext): void {
+  program
+    .command('hook <host>')
+    .summary("suggest the skills that fit a prompt, inside the host's prompt hook")
+    .description(
+      'Read a host hook event (claude-code, codex) or a prompt (generic) on stdin, route it through the\n' +
+        "catalog, and print the skills whose confidence clears the floor in the host's hook output format.",
+    )
+    .option(
+      '--catalog <file>',
+      'catalog file (default: $SKILLDEX_CATALOG, else the config file, else the default)',
+    )
+    .option(
+      '--max <n>',
+      'most suggestions per prompt (1-5, default 3)',
+      parseIntOption('--max', 1, 5),
+    )
+    .option(
+      '--min-confidence <p>',
+      "confidence floor, 0-1 (default: the policy's floor)",
+      parseConfidence,
+    )
+    .option(
+      '--deadline-ms <ms>',
+      'answer within this many milliseconds of start, else print nothing (default 1000)',
+      parseIntOption('--deadline-ms', 50, 60_000),
+    )
+    .option('--no-telemetry', 'do not record the suggestions or use history')
+    .option('--no-usage', 'rank without learned usage examples')
+    .option('--strict', 'report errors (coded, with their exit code) instead of printing nothing')
+    .option('--json', 'with --strict: print errors as JSON')
+    .addHelpText('after', HOOK_HELP_AFTER)
+    .action(
+      action(ctx, async (hostArg: string, o: HookFlags) => {
+        const started = performance.now();
+        const lib = await import('../hook/index.js');
+        const host = hostArg as (typeof lib.HOOK_HOSTS)[number];
+        const home = ctx.io.env['HOME'] ?? '/';
+        const stateDir = lib.hookStateDir(home, ctx.io.env);
+        const deadline = o.deadlineMs ?? lib.DEFAULT_HOOK_DEADLINE_MS;
+        const fail = (err: SkilldexError): void => {
+          if (o.strict) throw err;
+          lib.logHookError(stateDir, hostArg, err);
+        };
+        if (!lib.HOOK_HOSTS.includes(host)) {
+          fail(
+            new SkilldexError(
+              'INVALID_ARGUMENT',
+              `unknown hook host ${JSON.stringify(hostArg.slice(0, 60))}: use ${lib.HOOK_HOSTS.join(', ')}` +
+                (hostArg === 'cursor'
+                  ? " (Cursor's prompt hook cannot add context: use its MCP server)"
+                  : ''),
+              { argument: 'host' },
+            ),
+          );
+          return;
+        }
+        let text: string;
+        try {
+          text = await readHookInput(
+            ctx,
+            lib.MAX_HOOK_INPUT_BYTES,
+            deadline - (performance.now() - started),
+          );
+        } catch (err) {
+          fail(err as SkilldexError);
+          return;
+        }
+        const settings = ctx.settings({ catalog: o.catalog, telemetry: o.telemetry });
+        const result = lib.runHook(text, {
+          host,
+          catalog: settings.catalog.value,
+          telemetry: settings.telemetry.value,
+          usage: usageEnabled(o.usage, ctx.io.env),
+          ...(o.max === undefined ? {} : { max: o.max }),
+          ...(o.minConfidence === undefined ? {} : { minConfidence: o.minConfidence }),
+          home,
+          env: ctx.io.env,
+          stateDir,
+          remaining: () => deadline - (performance.now() - started),
+        });
+        if (result.error) {
+          fail(result.error);
+          return;
+        }
+        if (result.stdout !== '') ctx.io.stdout(result.stdout);
+        return;
+      }),
+    );
+}
+
+// Standard input, at most `maxBytes`, within `ms` milliseconds: HOOK_DEADLINE when the host has not
+// closed it by then (the read is abandoned and stdin released, so the process can exit).
+async function readHookInput(ctx: CliContext, maxBytes: number, ms: number): Promise<string> {
+  const read = ctx.io.readStdin;
+  if (read === undefined)
+    throw new SkilldexError('HOOK_INPUT_INVALID', 'there is no standard input to read');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        ctx.io.releaseStdin?.();
+        reject(
+          new SkilldexError(
+            'HOOK_DEADLINE',
+            'the host did not close standard input before the deadline',
+          ),
+        );
+      },
+      Math.max(0, ms),
+    );
+  });
+  try {
+    const text = await Promise.race([read(), late]);
+    if (Buffer.byteLength(text, 'utf8') > maxBytes)
+      throw new SkilldexError('HOOK_INPUT_INVALID', `the hook input is over ${maxBytes} bytes`, {
+        limit: maxBytes,
+      });
+    return text;
+  } finally {
+    clearTimeout(timer);
+  }
+}

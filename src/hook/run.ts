@@ -1,0 +1,133 @@
+/**
+ * One run of a prompt hook, start to answer, that never gets in the person's way (issue 23 §1): any
+ * error — a missing or corrupt catalog, bad input, the deadline passed — yields no output and one
+ * line in the hook's log (`$XDG_STATE_HOME/skilldex/hook/hook.log`, kept under MAX_LOG_BYTES), so
+ * the host goes on with the prompt as typed. The caller exits 0 either way (unless asked to be
+ * strict). Suggestions are recorded as telemetry events of source `hook` (not counted: see
+ * Router.recordHookSuggestions), the session's state is written after the answer.
+ */
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SkilldexError, isSkilldexError } from '../errors.js';
+import { Router } from '../router/index.js';
+import { maskSecrets } from '../secrets.js';
+import { sanitizeField } from '../text/index.js';
+import { MAX_HOOK_QUERY_CHARS, hookQuery, parseHookInput, type HookHost } from './input.js';
+import { hookOutput } from './output.js';
+import { nextSessionState, readSessionState, writeSessionState } from './state.js';
+import { suggest, type HookAnswer } from './suggest.js';
+
+/** Default deadline of a hook run, from process start to answer (milliseconds). */
+export const DEFAULT_HOOK_DEADLINE_MS = 1000;
+/** The log is cut to its newer half when it grows past this. */
+export const MAX_LOG_BYTES = 256 * 1024;
+
+/** What a hook run needs. */
+export interface HookRunOptions {
+  readonly host: HookHost;
+  readonly catalog: string;
+  readonly telemetry: boolean;
+  readonly usage: boolean;
+  readonly max?: number;
+  readonly minConfidence?: number;
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The hook's state folder (hookStateDir). */
+  readonly stateDir: string;
+  /** Milliseconds left until the deadline, read after the work (negative: passed). */
+  readonly remaining: () => number;
+}
+
+/** The outcome of a run: what to print, and the error when there was one. */
+export interface HookRunResult {
+  readonly stdout: string;
+  readonly answer?: HookAnswer;
+  readonly error?: SkilldexError;
+}
+
+/** Runs the hook on the text the host wrote on stdin; never throws (see the file header). */
+export function runHook(inputText: string, o: HookRunOptions): HookRunResult {
+  try {
+    return answerHook(inputText, o);
+  } catch (err) {
+    return { stdout: '', error: asCoded(err) };
+  }
+}
+
+function asCoded(err: unknown): SkilldexError {
+  if (isSkilldexError(err)) return err;
+  return new SkilldexError(
+    'INTERNAL',
+    `the hook failed: ${String((err as Error)?.message ?? err)}`,
+  );
+}
+
+function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
+  const input = parseHookInput(o.host, inputText);
+  const query =
+    o.host === 'generic'
+      ? input.prompt.trim().slice(0, MAX_HOOK_QUERY_CHARS)
+      : hookQuery(input.prompt);
+  if (query === undefined) return { stdout: '' };
+  const router = new Router({
+    catalog: o.catalog,
+    telemetry: o.telemetry,
+    usage: o.usage,
+    recordSuggestions: false,
+    origin: { client: o.host, ...(input.session ? { session: input.session.slice(0, 200) } : {}) },
+  });
+  try {
+    const state = input.session ? readSessionState(o.stateDir, o.host, input.session) : undefined;
+    const answer = suggest(router, query, {
+      host: o.host,
+      ...(o.max === undefined ? {} : { max: o.max }),
+      ...(o.minConfidence === undefined ? {} : { minConfidence: o.minConfidence }),
+      ...(state ? { state } : {}),
+      ...(input.cwd ? { cwd: input.cwd } : {}),
+      home: o.home,
+      env: o.env,
+    });
+    if (o.remaining() < 0)
+      throw new SkilldexError('HOOK_DEADLINE', 'the hook passed its deadline; it printed nothing');
+    const shown = answer.suggestions.map((s) => s.skill_id);
+    router.recordHookSuggestions(query, answer.catalog_generation, shown);
+    if (input.session) {
+      const next = nextSessionState(state, answer.above, shown, answer.same_topic);
+      if (next !== undefined && next !== state) {
+        try {
+          writeSessionState(o.stateDir, o.host, input.session, next);
+        } catch {
+          // The state only spares repeats: a folder that cannot be written costs nothing else.
+        }
+      }
+    }
+    return { stdout: hookOutput(o.host, answer), answer };
+  } finally {
+    router.close();
+  }
+}
+
+/**
+ * Appends one line to the hook's log (time, host, code, message; secrets masked, one line), cutting
+ * the log to its newer half when it is over MAX_LOG_BYTES. Best effort: never throws.
+ */
+export function logHookError(
+  stateDir: string,
+  host: string,
+  err: SkilldexError,
+  at = new Date(),
+): void {
+  const file = path.join(stateDir, 'hook.log');
+  const line = `${at.toISOString()} ${host} ${err.code}: ${sanitizeField(maskSecrets(err.message), 500)}\n`;
+  try {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    appendFileSync(file, line, { mode: 0o600 });
+    if (statSync(file).size > MAX_LOG_BYTES) {
+      const text = readFileSync(file, 'utf8');
+      const cut = text.indexOf('\n', text.length - MAX_LOG_BYTES / 2);
+      writeFileSync(file, text.slice(cut + 1), { mode: 0o600 });
+    }
+  } catch {
+    // A log that cannot be written must not turn into an error the host sees.
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * What a prompt hook suggests (issue 23 §1, docs/integration.md "Prompt hook"): the router's
+ * candidates for the prompt that clear its confidence floor, without the skills whose authors set
+ * `disable-model-invocation: true`, without the skills already suggested on this session's topic,
+ * at most `max` of them — or nothing when the router abstains. Each says how to load it: natively
+ * when the host lists it (Claude Code: a personal or project skill, `/name` or the Skill tool;
+ * Codex: a skill under one of its skill folders, `$name`) and the listing plan did not route it,
+ * else through skilldex's `skill_fetch` with its pins. Reads the catalog and the listing state;
+ * writes nothing (the caller records telemetry and session state).
+ */
+import path from 'node:path';
+import { codexHome, listingStateDir, readListingState } from '../hosts/index.js';
+import type { Router, SearchResult } from '../router/index.js';
+import { sanitizeField } from '../text/index.js';
+import type { HookHost } from './input.js';
+import { sessionStep, type SessionState } from './state.js';
+
+/** Candidates the hook asks the router for (those beyond the floor are not shown anyway). */
+export const HOOK_SEARCH_LIMIT = 10;
+/** Default and largest number of suggestions per prompt. */
+export const DEFAULT_HOOK_SUGGESTIONS = 3;
+export const MAX_HOOK_SUGGESTIONS = 5;
+/** Longest one-line summary of a suggested skill. */
+export const MAX_SUMMARY_CHARS = 160;
+
+/** How a suggested skill is loaded. */
+export type HookLoad =
+  | { readonly kind: 'native'; readonly invoke: string }
+  | {
+      readonly kind: 'skill_fetch';
+      readonly skill_id: string;
+      readonly expected_revision: string;
+      readonly catalog_generation: string;
+    };
+
+/** One suggestion. Name and summary are sanitised single lines (skill text is data). */
+export interface HookSuggestion {
+  readonly skill_id: string;
+  readonly name: string;
+  readonly summary: string;
+  readonly confidence: number;
+  readonly skill_version: string;
+  readonly revision_id: string;
+  readonly load: HookLoad;
+}
+
+/** The hook's answer for one prompt. */
+export interface HookAnswer {
+  readonly catalog_generation: string;
+  readonly policy: string;
+  readonly min_confidence: number;
+  /** True when no candidate cleared the floor: the hook prints nothing. */
+  readonly abstain: boolean;
+  readonly suggestions: readonly HookSuggestion[];
+  /** Skills that cleared the floor but were suggested already on this topic. */
+  readonly held_back: readonly string[];
+  /** The skills that cleared the floor (eligible ones), best first: the session's topic. */
+  readonly above: readonly string[];
+  readonly same_topic: boolean;
+}
+
+/** What suggest() needs besides the router and the query. */
+export interface SuggestOptions {
+  readonly host: HookHost;
+  readonly max?: number;
+  readonly minConfidence?: number;
+  readonly state?: SessionState;
+  /** The folder the host runs in (project skill folders are found above it). */
+  readonly cwd?: string;
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The first sentence of a description, as one sanitised line of at most MAX_SUMMARY_CHARS. */
+export function summaryOf(description: string): string {
+  const line = sanitizeField(description.replace(/\s+/g, ' ').trim(), 4 * MAX_SUMMARY_CHARS);
+  const m = /^(.{20,}?[.!?])\s/.exec(line + ' ');
+  const first = m ? m[1]! : line;
+  return first.length > MAX_SUMMARY_CHARS ? first.slice(0, MAX_SUMMARY_CHARS - 1) + '…' : first;
+}
+
+// The folders and their ancestors a host looks in for project skills, from `cwd` up.
+function ancestors(cwd: string | undefined): string[] {
+  if (cwd === undefined || !path.isAbsolute(cwd)) return [];
+  const out: string[] = [];
+  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
+    out.push(d);
+    if (path.dirname(d) === d || out.length >= 64) return out;
+  }
+}
+
+// Claude Code lists personal (~/.claude/skills/<name>/SKILL.md) and project
+// (<project>/.claude/skills/<name>/SKILL.md) skills natively, by folder name
+// (code.claude.com/docs/en/skills); plugin skills carry a plugin prefix this does not know, so they
+// are offered through skill_fetch.
+function claudeNative(
+  file: string,
+  o: SuggestOptions,
+  routed: ReadonlySet<string>,
+): string | undefined {
+  const folder = path.dirname(file);
+  const parent = path.dirname(folder);
+  const roots = [
+    path.join(o.home, '.claude', 'skills'),
+    ...ancestors(o.cwd).map((d) => path.join(d, '.claude', 'skills')),
+  ];
+  if (path.basename(file) !== 'SKILL.md' || !roots.includes(parent)) return undefined;
+  const name = path.basename(folder);
+  return routed.has(name) ? undefined : name;
+}
+
+// Codex lists skills found (up to six folders deep) under $CODEX_HOME/skills, ~/.agents/skills,
+// /etc/codex/skills, and .agents/skills or .codex/skills of the project's folders, by frontmatter
+// name (openai/codex codex-rs/core-skills/src/loader.rs, as src/hosts/listing-codex.ts reads it).
+function codexNative(
+  file: string,
+  name: string,
+  o: SuggestOptions,
+  routed: ReadonlySet<string>,
+): string | undefined {
+  const roots = [
+    path.join(codexHome({ home: o.home, env: o.env }), 'skills'),
+    path.join(o.home, '.agents', 'skills'),
+    '/etc/codex/skills',
+    ...ancestors(o.cwd).flatMap((d) => [
+      path.join(d, '.agents', 'skills'),
+      path.join(d, '.codex', 'skills'),
+    ]),
+  ];
+  const inside = roots.some((r) => file.startsWith(r + path.sep));
+  return inside && !routed.has(file) ? name : undefined;
+}
+
+// The skills a listing plan (`skilldex listing --apply`) took out of the host's own listing.
+function routedSkills(o: SuggestOptions): ReadonlySet<string> {
+  if (o.host === 'generic') return new Set();
+  try {
+    const s = readListingState(listingStateDir(o.home, o.env), o.host);
+    if (s === undefined) return new Set();
+    return new Set(o.host === 'codex' ? (s.paths ?? []) : Object.keys(s.written ?? {}));
+  } catch {
+    return new Set();
+  }
+}
+
+function loadOf(
+  router: Router,
+  r: SearchResult,
+  c: SearchResult['candidates'][number],
+  o: SuggestOptions,
+  routed: ReadonlySet<string>,
+): HookLoad {
+  const at = o.host === 'generic' ? undefined : router.locate([c.skill_id]).get(c.skill_id);
+  const native =
+    at === undefined
+      ? undefined
+      : o.host === 'claude-code'
+        ? claudeNative(at.path, o, routed)
+        : codexNative(at.path, c.name, o, routed);
+  if (native !== undefined && /^[\w.:-]{1,128}$/.test(native))
+    return { kind: 'native', invoke: o.host === 'codex' ? `$${native}` : `/${native}` };
+  return {
+    kind: 'skill_fetch',
+    skill_id: c.skill_id,
+    expected_revision: c.revision_id,
+    catalog_generation: r.catalog_generation,
+  };
+}
+
+function modelInvocable(router: Router, skillId: string): boolean {
+  try {
+    return router.getSkill(skillId).frontmatter['disable-model-invocation'] !== true;
+  } catch {
+    return false;
+  }
+}
+
+/** The hook's answer for `query` (see the file header). */
+export function suggest(router: Router, query: string, o: SuggestOptions): HookAnswer {
+  const r = router.search({
+    query,
+    limit: HOOK_SEARCH_LIMIT,
+    ...(o.minConfidence === undefined ? {} : { min_confidence: o.minConfidence }),
+  });
+  const eligible = r.candidates.filter(
+    (c) => c.confidence >= r.min_confidence && modelInvocable(router, c.skill_id),
+  );
+  const above = eligible.map((c) => c.skill_id);
+  const { hold, sameTopic } = sessionStep(o.state, above);
+  const routed = eligible.length > 0 ? routedSkills(o) : new Set<string>();
+  const chosen = eligible
+    .filter((c) => !hold.has(c.skill_id))
+    .slice(0, Math.min(o.max ?? DEFAULT_HOOK_SUGGESTIONS, MAX_HOOK_SUGGESTIONS));
+  return {
+    catalog_generation: r.catalog_generation,
+    policy: r.policy,
+    min_confidence: r.min_confidence,
+    abstain: eligible.length === 0,
+    suggestions: chosen.map((c) => ({
+      skill_id: c.skill_id,
+      name: sanitizeField(c.name, 128),
+      summary: summaryOf(c.description),
+      confidence: c.confidence,
+      skill_version: c.skill_version,
+      revision_id: c.revision_id,
+      load: loadOf(router, r, c, o, routed),
+    })),
+    held_back: above.filter((id) => hold.has(id)),
+    above,
+    same_topic: sameTopic,
+  };
+}
