@@ -7,10 +7,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { parse as parseYaml } from 'yaml';
 import { problem, type Problem } from '../errors.js';
 import { readTextCapped, realpathOrUndefined, walkFiles } from '../fsx/index.js';
-import { loadSkillFile } from '../skills/index.js';
+import { loadSkillFile, yamlLib } from '../skills/index.js';
 import type { HostScopeOptions, HostSkill, HostSkills } from './listing-scopes.js';
 import { CODEX_MAX_DEPTH, MAX_SETTINGS_BYTES } from './listing-scopes.js';
 
@@ -112,7 +111,7 @@ function implicitAllowed(skillFile: string, problems: Problem[]): boolean | unde
   const r = readTextCapped(file, { maxBytes: 64 * 1024 });
   try {
     if (!r.ok) throw new Error(r.problem.message);
-    const v = parseYaml(r.text, { maxAliasCount: 100 }) as {
+    const v = yamlLib().parse(r.text, { maxAliasCount: 100 }) as {
       policy?: { allow_implicit_invocation?: unknown };
     };
     const a = v?.policy?.allow_implicit_invocation;

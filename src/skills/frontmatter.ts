@@ -14,7 +14,8 @@ import { parseSimpleFrontmatter } from './frontmatter-fast.js';
 // command's start-up (bench/results/startup.md).
 const requireCjs = createRequire(import.meta.url);
 let yamlModule: typeof Yaml | undefined;
-function yamlLib(): typeof Yaml {
+/** The `yaml` package, loaded on first use (a command that parses no YAML never loads it). */
+export function yamlLib(): typeof Yaml {
   yamlModule ??= requireCjs('yaml') as typeof Yaml;
   return yamlModule;
 }

@@ -5,6 +5,7 @@ export {
   checkParsedSize,
   parseFrontmatter,
   splitFrontmatter,
+  yamlLib,
   type FrontmatterSplit,
 } from './frontmatter.js';
 export {

@@ -1,0 +1,186 @@
+/**
+ * Prompt-hook benchmark (issue 23 §1, docs/integration.md §8).
+ *
+ * Latency: the whole `skilldex hook claude-code` process, start to exit (the built bin, a fresh
+ * process per run, the host's event object on stdin), over a catalog of the 1,206 real skills of
+ * ../shared/bench/corpus-real, beside a bare `node -e 0` measured alternately in the same run (load
+ * on a shared machine hits both alike). Reports p50 and p95 and their ratio to bare Node. Target:
+ * p50 ≤ 60 ms and p95 ≤ 100 ms on a quiet machine.
+ *
+ * Quality: what the hook would add on every request of the trigger dev set
+ * (../shared/bench/trigger, real skills and their authors' should / should-not requests), alone and
+ * with corpus-real as distractors, through the hook's own `suggest()` (default floor, at most 3,
+ * no session state): for should-trigger requests, how often the labelled skill is among the
+ * suggestions and how often the hook says nothing; for should-not requests, how often it suggests
+ * the skill that must not trigger, and how often it says nothing. Beside it, the router's plain
+ * top-3 (what an unconditional "top 3 on every prompt" hook would add).
+ *
+ *   npm run bench:hook
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/index.js';
+import { suggest } from '../src/hook/index.js';
+import { REPO, WORK, fmt, machineLine, now, percentile, writeResult } from './lib.js';
+
+const RUNS = 41;
+const BIN = path.join(REPO, 'bin', 'skilldex.js');
+const SHARED = path.resolve(REPO, '..', 'shared', 'bench');
+const TRIGGER = path.join(SHARED, 'trigger');
+const CORPUS = path.join(SHARED, 'corpus-real');
+const dir = path.join(WORK, 'hook');
+mkdirSync(dir, { recursive: true });
+const home = path.join(dir, 'home');
+mkdirSync(home, { recursive: true });
+
+interface TriggerQuery {
+  readonly query: string;
+  readonly skill: string;
+  readonly should_trigger: boolean;
+}
+
+function build(name: string, scopes: string[]): string {
+  const catalog = path.join(dir, `${name}-${Date.now()}.sqlite`);
+  indexCatalog({ catalog, scopes, now: () => new Date(0), policy: DEFAULT_POLICY_ID });
+  return catalog;
+}
+
+function timed(args: string[], input: string): number {
+  const t = now();
+  const r = spawnSync(process.execPath, args, {
+    input,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '', HOME: home },
+  });
+  const ms = now() - t;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+const queries: TriggerQuery[] = readFileSync(path.join(TRIGGER, 'queries.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as TriggerQuery);
+
+// Latency over the real corpus: prompts drawn from the trigger set, a new session each run.
+const corpusCatalog = build('corpus', [CORPUS]);
+const bare: number[] = [];
+const hook: number[] = [];
+const prompts = queries.filter((_, i) => i % 37 === 0).map((q) => q.query);
+let suggested = 0;
+for (let i = 0; i < RUNS; i++) {
+  bare.push(timed(['-e', '0'], ''));
+  const event = JSON.stringify({
+    hook_event_name: 'UserPromptSubmit',
+    session_id: `bench-${i}`,
+    cwd: dir,
+    prompt: prompts[i % prompts.length],
+  });
+  const t = now();
+  const r = spawnSync(
+    process.execPath,
+    [BIN, 'hook', 'claude-code', '--catalog', corpusCatalog, '--no-telemetry'],
+    { input: event, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: home } },
+  );
+  hook.push(now() - t);
+  if (r.status !== 0) throw new Error(`hook exited ${r.status}: ${r.stderr}`);
+  if (r.stdout !== '') suggested++;
+}
+
+// Quality on the trigger set, alone and with the real distractors.
+interface Quality {
+  pos: number;
+  hit: number;
+  posSilent: number;
+  neg: number;
+  falseSuggest: number;
+  negSilent: number;
+  top3Hit: number;
+  top3False: number;
+  shown: number;
+}
+function quality(scopes: string[]): Quality {
+  const catalog = build(`trigger-${scopes.length}`, scopes);
+  const router = new Router({ catalog, telemetry: false });
+  const q: Quality = {
+    pos: 0,
+    hit: 0,
+    posSilent: 0,
+    neg: 0,
+    falseSuggest: 0,
+    negSilent: 0,
+    top3Hit: 0,
+    top3False: 0,
+    shown: 0,
+  };
+  try {
+    for (const t of queries) {
+      let ids: string[] = [];
+      let top3: string[] = [];
+      try {
+        const a = suggest(router, t.query, { host: 'generic', home, env: {} });
+        ids = a.suggestions.map((s) => s.skill_id);
+        top3 = router.search({ query: t.query, limit: 3 }).candidates.map((c) => c.skill_id);
+      } catch {
+        // A request with no searchable word: nothing suggested, nothing in the top 3.
+      }
+      q.shown += ids.length;
+      if (t.should_trigger) {
+        q.pos++;
+        if (ids.includes(t.skill)) q.hit++;
+        if (ids.length === 0) q.posSilent++;
+        if (top3.includes(t.skill)) q.top3Hit++;
+      } else {
+        q.neg++;
+        if (ids.includes(t.skill)) q.falseSuggest++;
+        if (ids.length === 0) q.negSilent++;
+        if (top3.includes(t.skill)) q.top3False++;
+      }
+    }
+  } finally {
+    router.close();
+  }
+  return q;
+}
+const alone = quality([path.join(TRIGGER, 'skills')]);
+const mixed = quality([path.join(TRIGGER, 'skills'), CORPUS]);
+
+const p = (xs: number[], k: number): number => percentile(xs, k);
+const b50 = p(bare, 50);
+const rate = (a: number, b: number): string => fmt(b === 0 ? 0 : a / b, 3);
+const row = (name: string, q: Quality): string[] => [
+  `| ${name}: hook (floor, ≤ 3) | ${rate(q.hit, q.pos)} | ${rate(q.posSilent, q.pos)} | ${rate(q.falseSuggest, q.neg)} | ${rate(q.negSilent, q.neg)} | ${fmt(q.shown / queries.length, 2)} |`,
+  `| ${name}: router top-3, always | ${rate(q.top3Hit, q.pos)} | 0 | ${rate(q.top3False, q.neg)} | 0 | 3 |`,
+];
+const md = [
+  '# Prompt hook: latency and suggestion quality',
+  '',
+  machineLine(),
+  '',
+  `## Latency: one \`skilldex hook claude-code\` process over the ${'1,206'}-skill real corpus`,
+  '',
+  `${RUNS} alternating runs each, fresh process per run, the event object on stdin; ${suggested} of ${RUNS} prompts got suggestions.`,
+  '',
+  '| command | p50 ms | p95 ms | p50 × bare node |',
+  '|---|---|---|---|',
+  `| node -e 0 | ${fmt(b50, 1)} | ${fmt(p(bare, 95), 1)} | 1.00× |`,
+  `| skilldex hook claude-code | ${fmt(p(hook, 50), 1)} | ${fmt(p(hook, 95), 1)} | ${fmt(p(hook, 50) / b50, 2)}× |`,
+  '',
+  `Target p50 ≤ 60 ms, p95 ≤ 100 ms: ${p(hook, 50) <= 60 && p(hook, 95) <= 100 ? 'met' : 'not met'} in this run. Load average during the run: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}.`,
+  '',
+  '## Suggestion quality on the trigger dev set',
+  '',
+  `${alone.pos} should-trigger and ${alone.neg} should-not requests; "hit" is the labelled skill among what is shown, "false" the skill that must not trigger among it, "silent" the share of requests that get nothing.`,
+  '',
+  '| setting | should: hit | should: silent | should-not: false | should-not: silent | shown per request |',
+  '|---|---|---|---|---|---|',
+  ...row('112 skills', alone),
+  ...row('+ corpus-real', mixed),
+  '',
+].join('\n');
+console.log(md);
+writeResult('hook', md);
