@@ -2,7 +2,7 @@
  * The supporting files of a skill (issue #12): every regular file in the skill's folder besides its
  * SKILL.md (scripts, references, assets), listed at index time with its `sha256:` digest and size.
  * The listing is what the catalog records and what the MCP Skills extension serves and verifies
- * reads against (docs/integration.md §8); this file walks and hashes, it never touches the database.
+ * reads against (docs/integration.md §7, Limits); this file walks and hashes, it never touches the database.
  *
  * What is listed, and what never is:
  * - confined: a file reached through a symbolic link (a link to a file, or inside a linked folder)

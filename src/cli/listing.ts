@@ -1,5 +1,5 @@
 /**
- * `skilldex listing --host claude-code|codex` (issue 23 §2, docs/integration.md §8): what the host's
+ * `skilldex listing --host claude-code|codex` (issue 23 §2, docs/integration.md §9): what the host's
  * own skill listing holds for this machine's skills — cut, listed by name, dropped — and a plan
  * that fits its budget; `--apply` writes the plan into the host's settings (a backup kept),
  * `--undo` takes it back. A dry run by default. Every skill name and description is printed through
@@ -35,7 +35,7 @@ export function registerListing(program: Command, ctx: CliContext): void {
     .summary("what a host's own skill listing shows within its budget, and a plan that fits")
     .description(
       "Compute what HOST's own skill listing will contain for this machine's skills, by the host's documented\n" +
-        'rules (docs/integration.md §8): which descriptions are cut (and which trigger phrases or "do not use"\n' +
+        'rules (docs/integration.md §9): which descriptions are cut (and which trigger phrases or "do not use"\n' +
         'clauses fall after the cut), which skills are listed by name alone or dropped, and the total against the\n' +
         'budget. Then a plan: the skills that stay natively listed (the skilldex router skill, the most used, the\n' +
         'most distinctive) and the rest, left to the router skill and the prompt hook, with the size that results.\n' +
