@@ -209,7 +209,7 @@ describe('start-up', () => {
         f !== 'catalog/location.ts',
     );
     expect(heavy, 'loaded at start-up').toEqual([]);
-    expect(rel).toContain('cli/router.ts');
+    expect(rel).toContain('cli/commands/search.ts');
   });
 });
 

@@ -25,6 +25,13 @@ export interface CascadeWalk {
   readonly rootIndexed: boolean;
 }
 
+/** Whether the folder `real` holds a SKILL.md: inside the root, or a link that leaves it. */
+function skillAt(ctx: NodeContext, real: string): 'yes' | 'no' | 'escape' {
+  const file = ctx.reader.realpath(path.join(real, SKILL_FILE));
+  if (file === undefined) return 'no';
+  return isInside(ctx.rootReal, file) ? 'yes' : 'escape';
+}
+
 /** Walks the whole cascade below `ctx.rootReal`. */
 export function walkCascade(ctx: NodeContext): CascadeWalk {
   const nodes: LoadedNode[] = [];
@@ -35,12 +42,6 @@ export function walkCascade(ctx: NodeContext): CascadeWalk {
   const onPath = new Set<string>();
   const loaded = new Set<string>();
   let rootIndexed = true;
-
-  const skillAt = (real: string): 'yes' | 'no' | 'escape' => {
-    const file = ctx.reader.realpath(path.join(real, SKILL_FILE));
-    if (file === undefined) return 'no';
-    return isInside(ctx.rootReal, file) ? 'yes' : 'escape';
-  };
 
   const visit = (
     real: string,
@@ -90,7 +91,7 @@ export function walkCascade(ctx: NodeContext): CascadeWalk {
           dead(e, `leads to ${target.rel}, which does not exist`);
           continue;
         }
-        const skill = skillAt(target.real);
+        const skill = skillAt(ctx, target.real);
         if (skill === 'yes') {
           reached.set(target.real, target.rel);
           any = true;

@@ -69,23 +69,7 @@ export function planCascade(skills: readonly PlannedSkill[]): {
   problems: Problem[];
 } {
   const problems: Problem[] = [];
-  const placed: PlannedSkill[] = [];
-  const refused = new Set<string>();
-  for (const s of skills) {
-    const bad = s.rel === '.' ? undefined : firstUnwritable(s.rel);
-    if (bad === undefined) {
-      placed.push(s);
-    } else if (!refused.has(bad)) {
-      refused.add(bad);
-      problems.push(
-        problem(
-          'KEY_UNWRITABLE',
-          bad,
-          `folder name ${JSON.stringify(escapeInvisible(path.posix.basename(bad)))} cannot be written as a ${INDEX_FILE} key: the skills below ${bad} are left out`,
-        ),
-      );
-    }
-  }
+  const placed = placeable(skills, problems);
   placed.sort((a, b) => compareKeys(a.rel, b.rel));
   const byRel = new Map(placed.map((s) => [s.rel, s]));
   const stats = termStats(placed.map((s) => s.description));
@@ -163,6 +147,31 @@ export function planCascade(skills: readonly PlannedSkill[]): {
     nodes.push({ rel, entries });
   }
   return { nodes, placed: placed.length, problems };
+}
+
+/**
+ * The skills whose folders can all be written as keys; one KEY_UNWRITABLE problem per refused
+ * folder, whose skills are left out.
+ */
+function placeable(skills: readonly PlannedSkill[], problems: Problem[]): PlannedSkill[] {
+  const placed: PlannedSkill[] = [];
+  const refused = new Set<string>();
+  for (const s of skills) {
+    const bad = s.rel === '.' ? undefined : firstUnwritable(s.rel);
+    if (bad === undefined) {
+      placed.push(s);
+    } else if (!refused.has(bad)) {
+      refused.add(bad);
+      problems.push(
+        problem(
+          'KEY_UNWRITABLE',
+          bad,
+          `folder name ${JSON.stringify(escapeInvisible(path.posix.basename(bad)))} cannot be written as a ${INDEX_FILE} key: the skills below ${bad} are left out`,
+        ),
+      );
+    }
+  }
+  return placed;
 }
 
 /** The three files of a planned node: skill.index, its stamp and its overlay. */

@@ -76,6 +76,60 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
     throw new SkilldexError('INVALID_ARGUMENT', `${dir} is not a folder`, { dir });
 
   const problems: Problem[] = [];
+  const skills = readSkills(real, options, problems);
+  const plan = planCascade(skills);
+  problems.push(...plan.problems);
+  const changes: BuildChange[] = [];
+  let unchanged = 0;
+  // Every planned file by its path, for the audit below: with `check` they are not on disk.
+  const planned = new Map<string, Buffer>();
+  for (const node of plan.nodes) {
+    for (const file of nodeFiles(node, sha256Hex)) {
+      // resolveInside refuses (PATH_OUTSIDE_ROOT) a planted link that would take the read or the write outside.
+      const target = resolveInside(real, file.path);
+      const before = readBytesCapped(target, MAX_COMPARE_BYTES);
+      const bytes = Buffer.from(file.text, 'utf8');
+      planned.set(target, bytes);
+      if (before.ok && before.bytes.equals(bytes)) {
+        unchanged++;
+        continue;
+      }
+      const missing = !before.ok && realpathOrUndefined(target) === undefined;
+      changes.push({ path: file.path, change: missing ? 'create' : 'update' });
+      if (!check) write(real, file.path, bytes);
+    }
+  }
+
+  reportStaleIndexes(real, plan.nodes, options.maxDepth, problems);
+
+  problems.sort(
+    (a, b) =>
+      compareKeys(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareKeys(a.code, b.code),
+  );
+  const audit =
+    (options.audit ?? DEFAULT_BUILD_OPTIONS.audit)
+      ? auditCascade(real, {
+          reader: plannedReader(planned),
+          ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+          ...(options.onAuditProgress ? { onProgress: options.onAuditProgress } : {}),
+        })
+      : undefined;
+  return {
+    check,
+    skills: plan.placed,
+    nodes: plan.nodes.map((n) => n.rel),
+    changes,
+    unchanged,
+    problems,
+    ...(audit !== undefined ? { audit } : {}),
+  };
+}
+
+/**
+ * The skills below `real`, read for planning (name, description, keywords, tags); a file that
+ * cannot be read or parsed is a problem and is left out of the cascade.
+ */
+function readSkills(real: string, options: BuildOptions, problems: Problem[]): PlannedSkill[] {
   const rel = (p: string): string => toPosixRelative(real, p);
   const found = enumerateSkillFiles([{ kind: 'custom', path: real, exists: true }], {
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
@@ -108,35 +162,23 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
   }
 
   options.onProgress?.(found.files.length, found.files.length);
-  const plan = planCascade(skills);
-  problems.push(...plan.problems);
-  const changes: BuildChange[] = [];
-  let unchanged = 0;
-  // Every planned file by its path, for the audit below: with `check` they are not on disk.
-  const planned = new Map<string, Buffer>();
-  for (const node of plan.nodes) {
-    for (const file of nodeFiles(node, sha256Hex)) {
-      // resolveInside refuses (PATH_OUTSIDE_ROOT) a planted link that would take the read or the write outside.
-      const target = resolveInside(real, file.path);
-      const before = readBytesCapped(target, MAX_COMPARE_BYTES);
-      const bytes = Buffer.from(file.text, 'utf8');
-      planned.set(target, bytes);
-      if (before.ok && before.bytes.equals(bytes)) {
-        unchanged++;
-        continue;
-      }
-      const missing = !before.ok && realpathOrUndefined(target) === undefined;
-      changes.push({ path: file.path, change: missing ? 'create' : 'update' });
-      if (!check) write(real, file.path, bytes);
-    }
-  }
+  return skills;
+}
 
+/** A STALE_INDEX problem for each index file below `real` that no node of the plan writes. */
+function reportStaleIndexes(
+  real: string,
+  nodes: readonly { rel: string }[],
+  maxDepth: number | undefined,
+  problems: Problem[],
+): void {
+  const rel = (p: string): string => toPosixRelative(real, p);
   // Index files the plan no longer writes stay in place; say so, never delete.
-  const nodeSet = new Set(plan.nodes.map((n) => n.rel));
+  const nodeSet = new Set(nodes.map((n) => n.rel));
   const indexes = walkFiles(
     real,
     (n) => n === INDEX_FILE,
-    options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {},
+    maxDepth !== undefined ? { maxDepth } : {},
   );
   for (const f of indexes.files) {
     const folder = rel(path.dirname(f.path));
@@ -149,28 +191,6 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
       ),
     );
   }
-
-  problems.sort(
-    (a, b) =>
-      compareKeys(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareKeys(a.code, b.code),
-  );
-  const audit =
-    (options.audit ?? DEFAULT_BUILD_OPTIONS.audit)
-      ? auditCascade(real, {
-          reader: plannedReader(planned),
-          ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
-          ...(options.onAuditProgress ? { onProgress: options.onAuditProgress } : {}),
-        })
-      : undefined;
-  return {
-    check,
-    skills: plan.placed,
-    nodes: plan.nodes.map((n) => n.rel),
-    changes,
-    unchanged,
-    problems,
-    ...(audit !== undefined ? { audit } : {}),
-  };
 }
 
 // The file system, except that the files of the plan read as planned (written or not).

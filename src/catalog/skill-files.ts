@@ -124,31 +124,8 @@ export function listSupportingFiles(
   clock: () => number = Date.now,
   alone = false,
 ): FolderListing {
-  if (prior?.dirs !== undefined && unchanged(dir, prior.dirs, prior.files)) {
-    const stats = [...prior.files.values()];
-    return {
-      files: stats.map((f) => ({ path: f.path, digest: f.digest, size: f.size })),
-      truncated: false,
-      stats,
-      dirs: prior.dirs,
-      reused: true,
-      hashed: 0,
-      problems: [],
-    };
-  }
-  // The common folder: its SKILL.md and nothing else (seen so by discovery's walk, `alone`, or one
-  // listing of names here), no walk.
-  if (alone || onlySkillFile(dir)) {
-    return {
-      files: [],
-      truncated: false,
-      stats: [],
-      dirs: [],
-      reused: false,
-      hashed: 0,
-      problems: [],
-    };
-  }
+  const shortcut = listingWithoutWalk(dir, prior, alone);
+  if (shortcut !== undefined) return shortcut;
   const dirs: DirStat[] = [];
   let clean = true;
   const walked = walkFiles(dir, (name) => name !== '', {
@@ -232,6 +209,43 @@ export function listSupportingFiles(
   }
   clean = clean && !truncated && problems.length === 0 && refused.length === 0;
   return { files, truncated, stats, ...(clean ? { dirs } : {}), reused: false, hashed, problems };
+}
+
+/**
+ * The listing of `dir` when no walk is needed: `prior`'s, reused, when the folder is unchanged
+ * since; an empty one when SKILL.md is the folder's only entry. Undefined: walk it.
+ */
+function listingWithoutWalk(
+  dir: string,
+  prior: FolderStats | undefined,
+  alone: boolean,
+): FolderListing | undefined {
+  if (prior?.dirs !== undefined && unchanged(dir, prior.dirs, prior.files)) {
+    const stats = [...prior.files.values()];
+    return {
+      files: stats.map((f) => ({ path: f.path, digest: f.digest, size: f.size })),
+      truncated: false,
+      stats,
+      dirs: prior.dirs,
+      reused: true,
+      hashed: 0,
+      problems: [],
+    };
+  }
+  // The common folder: its SKILL.md and nothing else (seen so by discovery's walk, `alone`, or one
+  // listing of names here), no walk.
+  if (alone || onlySkillFile(dir)) {
+    return {
+      files: [],
+      truncated: false,
+      stats: [],
+      dirs: [],
+      reused: false,
+      hashed: 0,
+      problems: [],
+    };
+  }
+  return undefined;
 }
 
 // True when every recorded folder is still a folder with the mtime recorded (no entry was made,

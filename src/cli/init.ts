@@ -55,7 +55,7 @@ import {
   type StepContext,
 } from './init/steps.js';
 import { planUndo, type UndoStep } from './init/undo.js';
-import { renderIndex } from './render/router.js';
+import { renderIndex } from './render/index-report.js';
 import { shellWord } from './render/shell.js';
 import type { resolveSettings as ResolveSettings } from './settings.js';
 

@@ -13,7 +13,7 @@ import type { LintReport, LintSeverity } from '../index.js';
 import type { LintSuppression } from '../lint/index.js';
 import { action, readInput, type CliContext } from './context.js';
 import { progressLine } from './progress.js';
-import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
+import { addScopeOptions, discoverOptions, type ScopeFlags } from './options.js';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = ['error', 'warning', 'note', 'never'] as const;

@@ -8,20 +8,30 @@ import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
 import { maskSecrets } from '../secrets.js';
 import { VERSION } from '../version.js';
 import { CliContext, type CliIo, type CommandEntry } from './context.js';
-import { registerScan } from './scan.js';
-import { registerCascade } from './cascade.js';
-import { registerSubstrate } from './substrate.js';
-import { ROUTER_COMMANDS } from './router.js';
-import { registerMcp } from './mcp.js';
+import { registerScan } from './commands/scan.js';
+import { registerCascade } from './commands/cascade.js';
+import { registerSubstrate } from './commands/substrate.js';
+import { registerIndex } from './commands/index-command.js';
+import { registerPublish } from './commands/publish.js';
+import { registerRollback } from './commands/rollback.js';
+import { registerCatalogCopy } from './commands/catalog.js';
+import { registerLifecycle } from './commands/lifecycle.js';
+import { registerGenerations } from './commands/generations.js';
+import { registerStatus } from './commands/status.js';
+import { registerSearch } from './commands/search.js';
+import { registerFetch } from './commands/fetch.js';
+import { registerShow } from './commands/show.js';
+import { registerEval } from './commands/eval.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerEnrich } from './enrich.js';
 import { registerLearn } from './learn.js';
 import { registerLint } from './lint.js';
-import { registerHook } from './hook.js';
-import { registerServe } from './serve.js';
+import { registerHook } from './commands/hook.js';
+import { registerServe } from './commands/serve.js';
 import { registerConfig } from './config-command.js';
 import { registerInit } from './init.js';
 import { registerListing } from './listing.js';
-import { SUPPLY_COMMANDS } from './supply.js';
+import { SUPPLY_COMMANDS } from './commands/supply.js';
 
 /** Help width when the output is not a terminal (a pipe, a file, a test): plain 80 columns. */
 export const HELP_WIDTH = 80;
@@ -75,7 +85,17 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['scan'], register: registerScan },
   { names: ['cascade'], register: registerCascade },
   { names: ['substrate'], register: registerSubstrate },
-  ...ROUTER_COMMANDS,
+  { names: ['index'], register: registerIndex },
+  { names: ['publish'], register: registerPublish },
+  { names: ['rollback'], register: registerRollback },
+  { names: ['catalog'], register: registerCatalogCopy },
+  { names: ['deprecate', 'archive', 'restore'], register: registerLifecycle },
+  { names: ['generations'], register: registerGenerations },
+  { names: ['status'], register: registerStatus },
+  { names: ['search'], register: registerSearch },
+  { names: ['fetch'], register: registerFetch },
+  { names: ['show'], register: registerShow },
+  { names: ['eval'], register: registerEval },
   { names: ['mcp'], register: registerMcp },
   { names: ['enrich'], register: registerEnrich },
   { names: ['learn', 'usage', 'forget'], register: registerLearn },

@@ -1,6 +1,6 @@
 /**
  * The CLI side of watch mode (`index --watch`, `mcp --watch`): starts `watchCatalog`, reports each
- * re-index and each failure, and stops on SIGINT/SIGTERM (index) or when the caller is done (mcp).
+ * re-index and each failure; the caller stops it (index on SIGINT/SIGTERM, mcp when it stops serving).
  */
 import { SkilldexError, codedFromForeign } from '../errors.js';
 import type { CatalogWatch, IndexReport, WatchOptions } from '../index.js';
@@ -62,17 +62,4 @@ export function summarizeIndex(r: IndexReport): string {
         ? `published generation ${r.publish.seq}`
         : `generation ${r.publish.seq} unchanged`;
   return `re-indexed: added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}; ${gen}`;
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-export function untilStopped(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
 }

@@ -109,32 +109,11 @@ export function walkFiles(
       let realPath = path.join(real, d.name);
       let st: FileStat | undefined;
       if (d.isSymbolicLink()) {
-        const target = realpathOrUndefined(full);
-        if (target === undefined) {
-          if (matches(d.name))
-            problems.push(problem('UNREADABLE', full, `link ${full} is broken or loops`));
-          continue;
-        }
-        if (!isInsideAny(allowed, target)) {
-          problems.push(
-            problem(
-              'PATH_OUTSIDE_ROOT',
-              full,
-              `link ${full} points to ${target}, outside the sanctioned scopes`,
-            ),
-          );
-          continue;
-        }
-        try {
-          st = statSync(target);
-        } catch (err) {
-          problems.push(
-            problem('UNREADABLE', full, `link target ${target} could not be read: ${errCode(err)}`),
-          );
-          continue;
-        }
+        const link = followLink(full, matches(d.name), allowed, problems);
+        if (link === undefined) continue;
+        st = link.st;
         isDir = st.isDirectory();
-        realPath = target;
+        realPath = link.target;
       }
       if (isDir) {
         if (SKIPPED_DIRS.has(d.name)) continue;
@@ -158,26 +137,70 @@ export function walkFiles(
         if (st === undefined) st = identityOf(full);
         // Alone in the folder, and the folder's own file (a link's target lies in another folder).
         const alone = dirents.length === 1 && !d.isSymbolicLink();
-        files.push(
-          st === undefined
-            ? { path: full, realPath, alone }
-            : {
-                path: full,
-                realPath,
-                dev: st.dev,
-                ino: st.ino,
-                size: st.size,
-                mtimeMs: st.mtimeMs,
-                isFile: st.isFile(),
-                alone,
-              },
-        );
+        files.push(walkedFile(full, realPath, st, alone));
       }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
     if (limitHit) break;
   }
   return { files, problems };
+}
+
+/**
+ * Where the link `full` leads, with its target's stat; undefined (and a problem) when it is broken
+ * or loops (reported only when `named`, its name being one the walk looks for), points outside
+ * `allowed`, or its target cannot be read.
+ */
+function followLink(
+  full: string,
+  named: boolean,
+  allowed: readonly string[],
+  problems: Problem[],
+): { target: string; st: FileStat } | undefined {
+  const target = realpathOrUndefined(full);
+  if (target === undefined) {
+    if (named) problems.push(problem('UNREADABLE', full, `link ${full} is broken or loops`));
+    return undefined;
+  }
+  if (!isInsideAny(allowed, target)) {
+    problems.push(
+      problem(
+        'PATH_OUTSIDE_ROOT',
+        full,
+        `link ${full} points to ${target}, outside the sanctioned scopes`,
+      ),
+    );
+    return undefined;
+  }
+  try {
+    return { target, st: statSync(target) };
+  } catch (err) {
+    problems.push(
+      problem('UNREADABLE', full, `link target ${target} could not be read: ${errCode(err)}`),
+    );
+    return undefined;
+  }
+}
+
+/** The walked file at `full`, with the identity of `st` when it was taken. */
+function walkedFile(
+  full: string,
+  realPath: string,
+  st: FileStat | undefined,
+  alone: boolean,
+): WalkedFile {
+  return st === undefined
+    ? { path: full, realPath, alone }
+    : {
+        path: full,
+        realPath,
+        dev: st.dev,
+        ino: st.ino,
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        isFile: st.isFile(),
+        alone,
+      };
 }
 
 /** The parts of a stat the walk keeps. */

@@ -103,12 +103,6 @@ export async function serveHttp(
   const server = createServer(ctx);
   const transport = new SharedHttpTransport();
   await server.connect(transport);
-  const http = createHttpServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      ctx.log(`skilldex mcp: request failed: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'internal error');
-    });
-  });
   const guard = (): GuardConfig => ({
     bindHost: host,
     port: boundPort,
@@ -116,86 +110,12 @@ export async function serveHttp(
     loopbackOrigins: true,
     ...(token !== undefined ? { token } : {}),
   });
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const headers = {
-      host: req.headers.host,
-      origin: req.headers.origin,
-      authorization: req.headers.authorization,
-      'sec-fetch-site': single(req.headers['sec-fetch-site']),
-    };
-    // A load balancer's health check: no token needed, and nothing in the answer but the
-    // published generation (200) or the failure code (503, e.g. CATALOG_UNAVAILABLE). The Host
-    // and Origin checks still apply: a rebinding page must not read even the generation.
-    const health =
-      req.method === 'GET' && (req.url === '/healthz' || req.url?.startsWith('/healthz?'));
-    const refusal = checkRequest(guard(), headers, !health);
-    if (!refusal && health) {
-      sendHealth(ctx, res);
-      return;
-    }
-    if (refusal) {
-      if (refusal.status === 401) res.setHeader('www-authenticate', 'Bearer');
-      sendJsonRpcError(res, refusal.status, -32001, refusal.message);
-      return;
-    }
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/mcp') {
-      res
-        .writeHead(404, { 'content-type': 'text/plain' })
-        .end('skilldex mcp: POST JSON-RPC to /mcp\n');
-      return;
-    }
-    if (req.method !== 'POST') {
-      // Stateless server: no SSE stream to resume and no session to delete.
-      sendJsonRpcError(res, 405, -32000, 'method not allowed: POST JSON-RPC to /mcp');
-      return;
-    }
-    const body = await readBody(req);
-    if (body === undefined) {
-      // The rest of the body is discarded unread; the connection ends with this answer.
-      res.setHeader('connection', 'close');
-      sendJsonRpcError(res, 413, -32600, `request body over ${MAX_HTTP_BODY} bytes`);
-      return;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      sendJsonRpcError(res, 400, -32700, 'parse error: the body is not JSON');
-      return;
-    }
-    const post = parsePost(
-      {
-        ...(req.headers.accept !== undefined ? { accept: req.headers.accept } : {}),
-        ...(req.headers['content-type'] !== undefined
-          ? { 'content-type': req.headers['content-type'] }
-          : {}),
-        ...(typeof req.headers['mcp-protocol-version'] === 'string'
-          ? { 'mcp-protocol-version': req.headers['mcp-protocol-version'] }
-          : {}),
-      },
-      parsed,
-    );
-    if ('status' in post) {
-      sendJsonRpcError(res, post.status, post.code, post.message);
-      return;
-    }
-    const exchange = transport.exchange(post.messages, {
-      requestInfo: { headers: req.headers, url },
+  const http = createHttpServer((req, res) => {
+    handleRequest({ ctx, transport, guard }, req, res).catch((err: unknown) => {
+      ctx.log(`skilldex mcp: request failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'internal error');
     });
-    // A client that hangs up before its answer: the answer, when it comes, is dropped.
-    res.on('close', () => exchange.abandon());
-    const answers = await exchange.answers;
-    if (post.requests === 0) {
-      // Only notifications (or responses): accepted, nothing to answer.
-      res.writeHead(202).end();
-      return;
-    }
-    if (res.destroyed) return;
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(jsonText(answers.length === 1 ? answers[0] : answers));
-  };
+  });
   try {
     await listen(http, port, host);
   } catch (err) {
@@ -217,6 +137,114 @@ export async function serveHttp(
       await server.close();
     },
   };
+}
+
+/** What answering one HTTP request needs: the server's context, its transport and guard rules. */
+interface HttpState {
+  readonly ctx: ServerContext;
+  readonly transport: SharedHttpTransport;
+  /** The guard's rules, read per request (the port is known once the server listens). */
+  readonly guard: () => GuardConfig;
+}
+
+/** Answers one HTTP request: the guard first, then `/healthz`, then a POST to `/mcp`. */
+async function handleRequest(
+  s: HttpState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const headers = {
+    host: req.headers.host,
+    origin: req.headers.origin,
+    authorization: req.headers.authorization,
+    'sec-fetch-site': single(req.headers['sec-fetch-site']),
+  };
+  // A load balancer's health check: no token needed, and nothing in the answer but the
+  // published generation (200) or the failure code (503, e.g. CATALOG_UNAVAILABLE). The Host
+  // and Origin checks still apply: a rebinding page must not read even the generation.
+  const health =
+    req.method === 'GET' && (req.url === '/healthz' || req.url?.startsWith('/healthz?'));
+  const refusal = checkRequest(s.guard(), headers, !health);
+  if (!refusal && health) {
+    sendHealth(s.ctx, res);
+    return;
+  }
+  if (refusal) {
+    if (refusal.status === 401) res.setHeader('www-authenticate', 'Bearer');
+    sendJsonRpcError(res, refusal.status, -32001, refusal.message);
+    return;
+  }
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname !== '/mcp') {
+    res
+      .writeHead(404, { 'content-type': 'text/plain' })
+      .end('skilldex mcp: POST JSON-RPC to /mcp\n');
+    return;
+  }
+  if (req.method !== 'POST') {
+    // Stateless server: no SSE stream to resume and no session to delete.
+    sendJsonRpcError(res, 405, -32000, 'method not allowed: POST JSON-RPC to /mcp');
+    return;
+  }
+  await answerPost(s.transport, req, res, url);
+}
+
+/**
+ * Answers a POST to `/mcp` that passed the guard: the body read (413 over MAX_HTTP_BODY) and
+ * parsed (-32700), checked as the SDK's transport checks it (http-post.ts), then exchanged with
+ * the server; 202 when it held no request.
+ */
+async function answerPost(
+  transport: SharedHttpTransport,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const body = await readBody(req);
+  if (body === undefined) {
+    // The rest of the body is discarded unread; the connection ends with this answer.
+    res.setHeader('connection', 'close');
+    sendJsonRpcError(res, 413, -32600, `request body over ${MAX_HTTP_BODY} bytes`);
+    return;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    sendJsonRpcError(res, 400, -32700, 'parse error: the body is not JSON');
+    return;
+  }
+  const post = parsePost(
+    {
+      ...(req.headers.accept !== undefined ? { accept: req.headers.accept } : {}),
+      ...(req.headers['content-type'] !== undefined
+        ? { 'content-type': req.headers['content-type'] }
+        : {}),
+      ...(typeof req.headers['mcp-protocol-version'] === 'string'
+        ? { 'mcp-protocol-version': req.headers['mcp-protocol-version'] }
+        : {}),
+    },
+    parsed,
+  );
+  if ('status' in post) {
+    sendJsonRpcError(res, post.status, post.code, post.message);
+    return;
+  }
+  const exchange = transport.exchange(post.messages, {
+    requestInfo: { headers: req.headers, url },
+  });
+  // A client that hangs up before its answer: the answer, when it comes, is dropped.
+  res.on('close', () => exchange.abandon());
+  const answers = await exchange.answers;
+  if (post.requests === 0) {
+    // Only notifications (or responses): accepted, nothing to answer.
+    res.writeHead(202).end();
+    return;
+  }
+  if (res.destroyed) return;
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(jsonText(answers.length === 1 ? answers[0] : answers));
 }
 
 // Resolves undefined as soon as the body passes MAX_HTTP_BODY. The request is not destroyed there:

@@ -69,6 +69,56 @@ export function validateFrontmatter(
   label: string,
 ): { ok: true; fields: SkillFields } | { ok: false; problem: Problem } {
   const warnings: Problem[] = [];
+  const name = nameOf(data, folderName, label, warnings);
+  if (typeof name !== 'string') return { ok: false, problem: name.skip };
+  const description = scalarString(data['description']);
+  if (description === undefined || description.trim() === '') {
+    return {
+      ok: false,
+      problem: problem(
+        'MISSING_DESCRIPTION',
+        label,
+        `${label}: frontmatter has no description (a non-empty string)`,
+      ),
+    };
+  }
+  checkSpecFields(data, name, description, folderName, label, warnings);
+  const keywords = stringList(data['keywords'], 'keywords', label, warnings);
+  const tags = stringList(data['tags'], 'tags', label, warnings);
+  for (const [field, list] of [
+    ['keywords', keywords],
+    ['tags', tags],
+  ] as const) {
+    const over = listOverCap(list, field, label);
+    if (over !== undefined) return { ok: false, problem: over };
+  }
+  const version = versionOf(data, label, warnings);
+  const whenToUse = scalarString(data['when_to_use']);
+  const flags = textFlags({ name, description, whenToUse, keywords, tags }, label, warnings);
+  const fields: SkillFields = {
+    name,
+    description,
+    ...(whenToUse !== undefined ? { when_to_use: whenToUse } : {}),
+    ...(version !== undefined ? { version } : {}),
+    keywords,
+    tags,
+    warnings,
+    flags,
+  };
+  return { ok: true, fields };
+}
+
+/**
+ * The skill's name: the `name` field, else (no such key) its folder's name with NAME_FROM_FOLDER;
+ * FIELD_TYPE when it is a number or a boolean. A name that is there but empty or not a scalar is a
+ * MISSING_NAME skip.
+ */
+function nameOf(
+  data: Record<string, unknown>,
+  folderName: string,
+  label: string,
+  warnings: Problem[],
+): string | { skip: Problem } {
   const absent = !Object.prototype.hasOwnProperty.call(data, 'name');
   if (absent) {
     warnings.push(
@@ -82,8 +132,7 @@ export function validateFrontmatter(
   const name = absent ? folderName : scalarString(data['name']);
   if (name === undefined || name.trim() === '') {
     return {
-      ok: false,
-      problem: problem(
+      skip: problem(
         'MISSING_NAME',
         label,
         `${label}: frontmatter has no name (a non-empty string)`,
@@ -99,17 +148,18 @@ export function validateFrontmatter(
       ),
     );
   }
-  const description = scalarString(data['description']);
-  if (description === undefined || description.trim() === '') {
-    return {
-      ok: false,
-      problem: problem(
-        'MISSING_DESCRIPTION',
-        label,
-        `${label}: frontmatter has no description (a non-empty string)`,
-      ),
-    };
-  }
+  return name;
+}
+
+/** The spec's warnings on name, description and keys: NAME_INVALID, NAME_FOLDER_MISMATCH, DESCRIPTION_TOO_LONG, UNKNOWN_FIELD. */
+function checkSpecFields(
+  data: Record<string, unknown>,
+  name: string,
+  description: string,
+  folderName: string,
+  label: string,
+  warnings: Problem[],
+): void {
   if (name.length > MAX_NAME_CHARS || !NAME_RE.test(name)) {
     warnings.push(
       problem(
@@ -143,15 +193,14 @@ export function validateFrontmatter(
         problem('UNKNOWN_FIELD', label, `${label}: unknown field ${JSON.stringify(key)}`),
       );
   }
-  const keywords = stringList(data['keywords'], 'keywords', label, warnings);
-  const tags = stringList(data['tags'], 'tags', label, warnings);
-  for (const [field, list] of [
-    ['keywords', keywords],
-    ['tags', tags],
-  ] as const) {
-    const over = listOverCap(list, field, label);
-    if (over !== undefined) return { ok: false, problem: over };
-  }
+}
+
+/** `version`, else `metadata.version`; VERSION_INVALID when it is not one short line. */
+function versionOf(
+  data: Record<string, unknown>,
+  label: string,
+  warnings: Problem[],
+): string | undefined {
   const metadata = data['metadata'];
   const metaVersion =
     metadata && typeof metadata === 'object' && !Array.isArray(metadata)
@@ -167,10 +216,27 @@ export function validateFrontmatter(
       ),
     );
   }
-  const whenToUse = scalarString(data['when_to_use']);
+  return version;
+}
 
+/**
+ * The flags on suspicious text (kept as data), each with its warning: HIDDEN_CHARACTERS anywhere
+ * in the routing fields, CONFUSABLE_CHARACTERS in name or description, INSTRUCTION_LIKE in
+ * description or when_to_use.
+ */
+function textFlags(
+  f: {
+    name: string;
+    description: string;
+    whenToUse: string | undefined;
+    keywords: readonly string[];
+    tags: readonly string[];
+  },
+  label: string,
+  warnings: Problem[],
+): string[] {
   const flags = new Set<string>();
-  const text = [name, description, whenToUse ?? '', ...keywords, ...tags].join('\n');
+  const text = [f.name, f.description, f.whenToUse ?? '', ...f.keywords, ...f.tags].join('\n');
   const hidden = findHiddenCharacters(text);
   if (hidden.length > 0) {
     flags.add('HIDDEN_CHARACTERS');
@@ -182,7 +248,7 @@ export function validateFrontmatter(
       ),
     );
   }
-  if (findConfusables(name) || findConfusables(description)) {
+  if (findConfusables(f.name) || findConfusables(f.description)) {
     flags.add('CONFUSABLE_CHARACTERS');
     warnings.push(
       problem(
@@ -192,7 +258,7 @@ export function validateFrontmatter(
       ),
     );
   }
-  const phrases = findInstructionLike(description + '\n' + (whenToUse ?? ''));
+  const phrases = findInstructionLike(f.description + '\n' + (f.whenToUse ?? ''));
   if (phrases.length > 0) {
     flags.add('INSTRUCTION_LIKE');
     warnings.push(
@@ -203,17 +269,7 @@ export function validateFrontmatter(
       ),
     );
   }
-  const fields: SkillFields = {
-    name,
-    description,
-    ...(whenToUse !== undefined ? { when_to_use: whenToUse } : {}),
-    ...(version !== undefined ? { version } : {}),
-    keywords,
-    tags,
-    warnings,
-    flags: [...flags],
-  };
-  return { ok: true, fields };
+  return [...flags];
 }
 
 function scalarString(v: unknown): string | undefined {

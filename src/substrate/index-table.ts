@@ -8,7 +8,7 @@
 import { problem, type Problem } from '../errors.js';
 import { fold } from '../text/index.js';
 import { splitGlobList } from './glob.js';
-import { parseMarkdownTable } from './table-parse.js';
+import { parseMarkdownTable, type RawTable } from './table-parse.js';
 import type { IndexRow, SubstrateType } from './types.js';
 
 /** The rows of one INDEX.md and the problems met reading it. */
@@ -111,6 +111,29 @@ export function resolveIndexTable(type: SubstrateType, text: string, label: stri
     );
   }
 
+  const rows = readRows(type, table, { columnAt, extraAt }, label, problems);
+  // Problems in line order, as a reader of the file meets them (the sort is stable).
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return { type, rows, problems };
+}
+
+/** Where each known column stands in the header, and the extra columns kept by name. */
+interface ColumnsAt {
+  readonly columnAt: ReadonlyMap<Column, number>;
+  readonly extraAt: readonly { name: string; index: number }[];
+}
+
+/**
+ * The rows of `table` with an ID, in file order; a row without an ID or with one already used is
+ * skipped, and every finding (cell count, no ID, duplicate, no path) goes into `problems`.
+ */
+function readRows(
+  type: SubstrateType,
+  table: RawTable,
+  { columnAt, extraAt }: ColumnsAt,
+  label: string,
+  problems: Problem[],
+): IndexRow[] {
   const rows: IndexRow[] = [];
   const seen = new Map<string, number>();
   const width = table.header.length;
@@ -179,9 +202,7 @@ export function resolveIndexTable(type: SubstrateType, text: string, label: stri
       line: raw.line,
     });
   }
-  // Problems in line order, as a reader of the file meets them (the sort is stable).
-  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  return { type, rows, problems };
+  return rows;
 }
 
 function columnTitle(c: Column): string {

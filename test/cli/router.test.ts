@@ -1,5 +1,5 @@
 /**
- * Router commands (src/cli/router.ts): `index`, `publish`, `deprecate`, `archive`, `restore`,
+ * Router commands (src/cli/commands/): `index`, `publish`, `deprecate`, `archive`, `restore`,
  * `generations`, `status`, `search` (human, --json, --batch), `fetch` and `eval`, in process through
  * `run(argv, io)` — their reports, exit codes and error codes — plus one end-to-end run of the built
  * bin/skilldex.js (index → search → fetch, batch from stdin).

@@ -1,5 +1,5 @@
 /**
- * `skilldex scan` (src/cli/scan.ts, issue #2 §5): in process through `run(argv, io)` on the
+ * `skilldex scan` (src/cli/commands/scan.ts, issue #2 §5): in process through `run(argv, io)` on the
  * bundled examples and a small fixture tree (human output held by a golden file, paths relative),
  * the --json report shape, exit codes, and one end-to-end run of the built bin/skilldex.js.
  */

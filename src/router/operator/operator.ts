@@ -154,21 +154,7 @@ export const MAX_INDEX_ATTEMPTS = 3;
  */
 export function indexCatalog(options: IndexOptions): IndexReport {
   assertKnownOptions(options, INDEX_OPTION_KEYS, 'indexCatalog');
-  for (const scope of options.scopes ?? []) {
-    let isDir = false;
-    try {
-      isDir = statSync(scope).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) {
-      throw new SkilldexError(
-        'INVALID_ARGUMENT',
-        `--scope ${scope} is not a folder; nothing was indexed`,
-        { option: '--scope', value: scope },
-      );
-    }
-  }
+  assertScopeFolders(options.scopes ?? []);
   const discover: DiscoverOptions = {
     ...(options.home !== undefined ? { home: options.home } : {}),
     ...(options.project !== undefined ? { project: options.project } : {}),
@@ -253,6 +239,25 @@ export function indexCatalog(options: IndexOptions): IndexReport {
       true,
     ),
   );
+}
+
+/** INVALID_ARGUMENT, before anything is opened or written, for a scope that is not a folder. */
+function assertScopeFolders(scopes: readonly string[]): void {
+  for (const scope of scopes) {
+    let isDir = false;
+    try {
+      isDir = statSync(scope).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) {
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `--scope ${scope} is not a folder; nothing was indexed`,
+        { option: '--scope', value: scope },
+      );
+    }
+  }
 }
 
 // LOCK_MISMATCH unless the working set holds exactly the locked skills with their folder digests:

@@ -7,8 +7,8 @@
  * the answer as JSON. The router loads inside the action, so `--help` loads no catalog.
  */
 import type { Command } from 'commander';
-import { SkilldexError } from '../errors.js';
-import { action, parseIntOption, usageEnabled, type CliContext } from './context.js';
+import { SkilldexError } from '../../errors.js';
+import { action, parseIntOption, usageEnabled, type CliContext } from '../context.js';
 
 interface HookFlags {
   catalog?: string;
@@ -89,7 +89,7 @@ export function registerHook(program: Command, ctx: CliContext): void {
     .action(
       action(ctx, async (hostArg: string, o: HookFlags) => {
         const started = performance.now();
-        const lib = await import('../hook/index.js');
+        const lib = await import('../../hook/index.js');
         const host = hostArg as (typeof lib.HOOK_HOSTS)[number];
         const home = ctx.io.env['HOME'] ?? '/';
         const stateDir = lib.hookStateDir(home, ctx.io.env);

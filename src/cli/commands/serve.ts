@@ -9,8 +9,9 @@ import type * as Os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { SkilldexError } from '../errors.js';
-import { action, collect, parseIntOption, telemetryEnabled, type CliContext } from './context.js';
+import { action, collect, parseIntOption, telemetryEnabled, type CliContext } from '../context.js';
+import { CATALOG_HELP, catalogOf } from '../options.js';
+import { existingFolder, httpToken, untilStopped } from '../serving.js';
 
 interface ServeFlags {
   catalog?: string;
@@ -40,10 +41,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
         'server (Host, Origin). A non-loopback --host needs a token (--token-file or SKILLDEX_SERVE_TOKEN).\n' +
         'Searches made here record no telemetry. Prints the URL, serves until Ctrl-C.',
     )
-    .option(
-      '--catalog <file>',
-      'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)',
-    )
+    .option('--catalog <file>', CATALOG_HELP)
     .option(
       '--port <n>',
       `port to listen on (0: any free port)`,
@@ -79,95 +77,59 @@ export function registerServe(program: Command, ctx: CliContext): void {
         '  skilldex serve --port 0 --cascade-root examples/cascade --substrate examples/substrate --json\n' +
         '  SKILLDEX_SERVE_TOKEN=$(openssl rand -hex 16) skilldex serve --host 0.0.0.0',
     )
-    .action(
-      action(ctx, async (o: ServeFlags): Promise<0> => {
-        const {
-          CatalogExplorer,
-          Router,
-          TelemetryReader,
-          findSubstrateRoot,
-          realpathOrUndefined,
-          telemetryPathFor,
-        } = await import('../index.js');
-        const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
-        const cascadeRoots = (o.cascadeRoot ?? []).map((d) => {
-          const real = realpathOrUndefined(path.resolve(ctx.io.cwd, d));
-          if (real === undefined)
-            throw new SkilldexError('FILE_NOT_FOUND', `--cascade-root ${d} does not exist`, {
-              option: '--cascade-root',
-              value: d,
-            });
-          return real;
-        });
-        if (
-          o.substrate !== undefined &&
-          realpathOrUndefined(path.resolve(ctx.io.cwd, o.substrate)) === undefined
-        ) {
-          throw new SkilldexError(
-            'SUBSTRATE_NOT_FOUND',
-            `--substrate ${o.substrate} does not exist`,
-            { option: '--substrate', value: o.substrate },
-          );
-        }
-        const substrateRoot =
-          o.substrate !== undefined
-            ? path.resolve(ctx.io.cwd, o.substrate)
-            : findSubstrateRoot(ctx.io.cwd);
-        const token = await serveToken(ctx, o.tokenFile);
-        const telemetry = telemetryEnabled(o.telemetry, ctx.io.env);
-        const router = new Router({ catalog, telemetry, record: false });
-        const explorer = new CatalogExplorer(catalog);
-        try {
-          // The catalog must answer before the URL is printed: a missing or empty one fails here.
-          const generation = router.currentGeneration();
-          const { startExplorer } = await import('../explorer/index.js');
-          const handle = await startExplorer(
-            {
-              router,
-              catalog: explorer,
-              telemetry: new TelemetryReader(telemetry ? telemetryPathFor(catalog) : undefined),
-              examplesFile: telemetryPathFor(catalog),
-              cascadeRoots,
-              ...(substrateRoot !== undefined ? { substrateRoot } : {}),
-            },
-            {
-              host: o.host,
-              port: o.port,
-              ...(token !== undefined ? { token } : {}),
-              log: (l) => ctx.err(l),
-            },
-          );
-          // Listen for the stop signal before announcing the URL: a supervisor may stop the server
-          // the moment it reads the URL, and an unhandled SIGTERM would skip the close.
-          const stopped = new Promise<void>((resolve) => {
-            process.once('SIGINT', resolve);
-            process.once('SIGTERM', resolve);
-          });
-          if (o.json) ctx.json({ url: handle.url, catalog, catalog_generation: generation });
-          else ctx.out(`skilldex serve: ${handle.url}`);
-          const opened = o.open ? openBrowser(handle.url, token !== undefined, ctx) : undefined;
-          await stopped;
-          opened?.();
-          await handle.close();
-        } finally {
-          explorer.close();
-          router.close();
-        }
-        return 0;
-      }),
-    );
+    .action(action(ctx, (o: ServeFlags) => runServe(ctx, o)));
 }
 
-// The token (src/http's rules): the first line of --token-file, else $SKILLDEX_SERVE_TOKEN, else none.
-async function serveToken(ctx: CliContext, file: string | undefined): Promise<string | undefined> {
-  const { readToken } = await import('../http/index.js');
-  return readToken({
-    file: file === undefined ? undefined : path.resolve(ctx.io.cwd, file),
-    option: '--token-file',
-    envName: 'SKILLDEX_SERVE_TOKEN',
-    envValue: ctx.io.env['SKILLDEX_SERVE_TOKEN'],
-    uid: process.getuid?.(),
-  });
+// The serve action: check the folders and token, open the catalog, serve until a signal.
+async function runServe(ctx: CliContext, o: ServeFlags): Promise<0> {
+  const { CatalogExplorer, Router, TelemetryReader, findSubstrateRoot, telemetryPathFor } =
+    await import('../../index.js');
+  const catalog = catalogOf(ctx, o);
+  const cascadeRoots = (o.cascadeRoot ?? []).map((d) =>
+    existingFolder(path.resolve(ctx.io.cwd, d), '--cascade-root', 'FILE_NOT_FOUND'),
+  );
+  const substrateRoot =
+    o.substrate !== undefined
+      ? path.resolve(ctx.io.cwd, o.substrate)
+      : findSubstrateRoot(ctx.io.cwd);
+  if (o.substrate !== undefined)
+    existingFolder(substrateRoot!, '--substrate', 'SUBSTRATE_NOT_FOUND');
+  const token = await httpToken(ctx, o.tokenFile, 'SKILLDEX_SERVE_TOKEN');
+  const telemetry = telemetryEnabled(o.telemetry, ctx.io.env);
+  const router = new Router({ catalog, telemetry, record: false });
+  const explorer = new CatalogExplorer(catalog);
+  try {
+    // The catalog must answer before the URL is printed: a missing or empty one fails here.
+    const generation = router.currentGeneration();
+    const { startExplorer } = await import('../../explorer/index.js');
+    const handle = await startExplorer(
+      {
+        router,
+        catalog: explorer,
+        telemetry: new TelemetryReader(telemetry ? telemetryPathFor(catalog) : undefined),
+        examplesFile: telemetryPathFor(catalog),
+        cascadeRoots,
+        ...(substrateRoot !== undefined ? { substrateRoot } : {}),
+      },
+      {
+        host: o.host,
+        port: o.port,
+        ...(token !== undefined ? { token } : {}),
+        log: (l) => ctx.err(l),
+      },
+    );
+    const stopped = untilStopped();
+    if (o.json) ctx.json({ url: handle.url, catalog, catalog_generation: generation });
+    else ctx.out(`skilldex serve: ${handle.url}`);
+    const opened = o.open ? openBrowser(handle.url, token !== undefined, ctx) : undefined;
+    await stopped;
+    opened?.();
+    await handle.close();
+  } finally {
+    explorer.close();
+    router.close();
+  }
+  return 0;
 }
 
 // Best effort: a missing opener only means the user opens the printed URL by hand. child_process

@@ -1,27 +1,21 @@
 /**
  * `skilldex substrate read` and `skilldex substrate lint` (issue #6, docs/substrate.md): parse options,
- * make one library call, render the report (text, `--json`, `--yaml`), return the exit code.
- * The root is `--root DIR`, else the nearest `substrate/` folder at or above the current folder.
- * src/substrate loads inside each action, never at start-up.
+ * make one library call, render the report (substrate-render.ts, `--json`, `--yaml`), return the
+ * exit code. The root is `--root DIR`, else the nearest `substrate/` folder at or above the current
+ * folder. src/substrate loads inside each action, never at start-up.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { SkilldexError, type ExitCode, type Problem } from '../errors.js';
-import type {
-  OpenedFile,
-  SubstrateLintReport,
-  SubstrateReport,
-  SubstrateType,
-  TagNearMiss,
-} from '../index.js';
-import { sanitizeField } from '../text/index.js';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { SubstrateType } from '../../index.js';
+import { action, type CliContext } from '../context.js';
+import { renderLint, renderNearMisses, renderOpened, renderRead } from './substrate-render.js';
 
 /**
  * SUBSTRATE_TYPES of src/substrate, quoted in the help text: the help is built before any
  * capability loads (start-up time, issue #12); test/cli/help.test.ts checks the two agree.
  */
 const HELP_SUBSTRATE_TYPES = ['anti-pattern', 'adr', 'solution', 'vocabulary', 'reviewer'];
-import { action, type CliContext } from './context.js';
 
 interface SubstrateFlags {
   root?: string;
@@ -43,7 +37,12 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
         'glob or a tag while opening as few files as it can; `lint` checks that the\n' +
         'tables and the entry files agree. See docs/substrate.md.',
     );
+  registerRead(group, ctx);
+  registerLint(group, ctx);
+}
 
+/** `substrate read QUERY`. */
+function registerRead(group: Command, ctx: CliContext): void {
   group
     .command('read')
     .summary('find the entries for a topic, a path glob or tag:NAME, reading as little as possible')
@@ -81,7 +80,7 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
           query: string,
           opts: SubstrateFlags & { yaml?: boolean; explain?: boolean },
         ): Promise<ExitCode> => {
-          const { readSubstrate, renderHitsYaml } = await import('../substrate/index.js');
+          const { readSubstrate, renderHitsYaml } = await import('../../substrate/index.js');
           if (opts.json === true && opts.yaml === true) {
             throw new SkilldexError(
               'INVALID_ARGUMENT',
@@ -106,7 +105,10 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
 
+/** `substrate lint`. */
+function registerLint(group: Command, ctx: CliContext): void {
   group
     .command('lint')
     .summary('check that the INDEX.md rows and the entry files agree')
@@ -129,7 +131,7 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (opts: SubstrateFlags): Promise<ExitCode> => {
-        const { lintSubstrate } = await import('../substrate/index.js');
+        const { lintSubstrate } = await import('../../substrate/index.js');
         const report = lintSubstrate({
           root: await rootOf(opts, ctx),
           ...(opts.type === undefined ? {} : { type: opts.type as SubstrateType }),
@@ -144,7 +146,7 @@ export function registerSubstrate(program: Command, ctx: CliContext): void {
 /** The root a command reads: `--root` against the CLI's cwd, else the nearest substrate/ above it. */
 async function rootOf(opts: SubstrateFlags, ctx: CliContext): Promise<string> {
   if (opts.root !== undefined) return path.resolve(ctx.io.cwd, opts.root);
-  const { findSubstrateRoot } = await import('../substrate/index.js');
+  const { findSubstrateRoot } = await import('../../substrate/index.js');
   const found = findSubstrateRoot(ctx.io.cwd);
   if (found === undefined) {
     throw new SkilldexError(
@@ -154,73 +156,4 @@ async function rootOf(opts: SubstrateFlags, ctx: CliContext): Promise<string> {
     );
   }
   return found;
-}
-
-/** Human rendering of a read. */
-export function renderRead(report: SubstrateReport, cwd: string): string {
-  const lines: string[] = [];
-  const n = report.hits.length;
-  const terms =
-    report.terms.length > 0 ? ` (terms: ${sanitizeField(report.terms.join(', '))})` : '';
-  const scope = report.type_filter === null ? '' : `, type ${report.type_filter}`;
-  lines.push(
-    `${report.query_kind} ${JSON.stringify(sanitizeField(report.query))}${terms}: ${n === 0 ? 'no hits' : `${n} hit${n > 1 ? 's' : ''}`} in ${relTo(cwd, report.root)}${scope}`,
-  );
-  if (n > 0) {
-    const idWidth = Math.min(24, Math.max(...report.hits.map((h) => h.id.length)));
-    for (const h of report.hits) {
-      lines.push(
-        `  ${h.type.padEnd(12)}  ${sanitizeField(h.id).padEnd(idWidth)}  ${h.stop_depth.padEnd(7)}  ${h.match.padEnd(7)}  ${sanitizeField(h.description)}`,
-      );
-    }
-  }
-  if (report.problems.length > 0) lines.push('', ...renderProblems(report.problems));
-  if (report.opened !== undefined) lines.push('', renderOpened(report.opened));
-  if (report.tag_near_misses !== undefined && report.tag_near_misses.length > 0) {
-    lines.push('', renderNearMisses(report.tag_near_misses));
-  }
-  return lines.join('\n');
-}
-
-/** Human rendering of a lint. */
-export function renderLint(report: SubstrateLintReport, cwd: string): string {
-  const rows = report.types.reduce((a, t) => a + t.rows, 0);
-  const files = report.types.reduce((a, t) => a + t.entry_files, 0);
-  const lines = [
-    `substrate ${relTo(cwd, report.root)}: ${report.clean ? 'clean' : `${report.problems.length} problem${report.problems.length > 1 ? 's' : ''}`} (${rows} rows, ${files} entry files)`,
-  ];
-  for (const t of report.types)
-    lines.push(
-      `  ${t.type.padEnd(12)}  ${String(t.rows).padStart(4)} rows  ${String(t.entry_files).padStart(4)} entry files`,
-    );
-  if (report.problems.length > 0) lines.push('', ...renderProblems(report.problems));
-  return lines.join('\n');
-}
-
-function renderProblems(problems: readonly Problem[]): string[] {
-  return [
-    `Problems (${problems.length}):`,
-    ...problems.map((p) => `  ${p.code.padEnd(20)} ${sanitizeField(p.message)}`),
-  ];
-}
-
-function renderOpened(opened: readonly OpenedFile[]): string {
-  const lines = [`Opened (${opened.length} files):`];
-  for (const o of opened)
-    lines.push(`  ${o.depth.padEnd(7)}  ${sanitizeField(o.path)}  ${sanitizeField(o.why)}`);
-  return lines.join('\n');
-}
-
-function relTo(cwd: string, p: string): string {
-  const r = path.relative(cwd, p);
-  return r === '' ? '.' : r.startsWith('..') ? p : r;
-}
-
-function renderNearMisses(misses: readonly TagNearMiss[]): string {
-  const lines = ['Near misses (tags match exactly; these differ only by case or white space):'];
-  for (const m of misses)
-    lines.push(
-      `  ${m.type.padEnd(12)}  ${sanitizeField(m.id)}  tag ${JSON.stringify(sanitizeField(m.tag))}`,
-    );
-  return lines.join('\n');
 }

@@ -1,23 +1,22 @@
 /**
  * `skilldex cascade build | audit | crawl` (docs/cascade.md): one library call each, then a rendering
- * of the report (human text, or the report object itself with --json) and the exit code of
+ * of the report (cascade-render.ts, or the report object itself with --json) and the exit code of
  * docs/integration.md §4. Formatting only: the crawl, the build and the audit live in src/cascade,
- * loaded by each action (`import('../cascade/index.js')`), never at start-up.
+ * loaded by each action (`import('../../cascade/index.js')`), never at start-up.
  */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { AuditReport, BuildReport } from '../../index.js';
+import { action, readInput, type CliContext } from '../context.js';
+import { progressLine } from '../progress.js';
+import { renderAudit, renderBuild, renderCrawl } from './cascade-render.js';
 
 /**
  * MAX_NEED_CHARS of src/cascade, quoted in the help text: the help is built before any capability
  * loads (start-up time, issue #12); test/cli/help.test.ts checks the two agree.
  */
 const HELP_MAX_NEED_CHARS = 1000;
-import path from 'node:path';
-import type { Command } from 'commander';
-import { SkilldexError, type ExitCode } from '../errors.js';
-import type { AuditReport, BuildReport, CrawlReport, Problem } from '../index.js';
-import { sanitizeField } from '../text/index.js';
-import { action, readInput, type CliContext } from './context.js';
-import { progressLine } from './progress.js';
-import { shellWord } from './render/shell.js';
 
 /** Registers the `cascade` command group. */
 export function registerCascade(program: Command, ctx: CliContext): void {
@@ -30,7 +29,13 @@ export function registerCascade(program: Command, ctx: CliContext): void {
         'An agent or a program walks it from the root toward the one skill that matches a need.\n' +
         'See docs/cascade.md for the format, the crawl rules and the exit codes.',
     );
+  registerCrawl(cascade, ctx);
+  registerBuild(cascade, ctx);
+  registerAudit(cascade, ctx);
+}
 
+/** `cascade crawl ROOT NEED`. */
+function registerCrawl(cascade: Command, ctx: CliContext): void {
   cascade
     .command('crawl')
     .summary('walk a cascade from ROOT toward the one skill that matches NEED')
@@ -64,7 +69,7 @@ export function registerCascade(program: Command, ctx: CliContext): void {
           needArg: string | undefined,
           opts: { json?: boolean; needFile?: string },
         ): Promise<ExitCode> => {
-          const { CRAWL_EXIT_CODES, crawlCascade } = await import('../cascade/index.js');
+          const { CRAWL_EXIT_CODES, crawlCascade } = await import('../../cascade/index.js');
           if ((needArg === undefined) === (opts.needFile === undefined)) {
             throw new SkilldexError(
               'INVALID_ARGUMENT',
@@ -80,7 +85,10 @@ export function registerCascade(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
 
+/** `cascade build DIR`. */
+function registerBuild(cascade: Command, ctx: CliContext): void {
   cascade
     .command('build')
     .summary('write skill.index, stamp and overlay files for a tree of skills')
@@ -110,7 +118,7 @@ export function registerCascade(program: Command, ctx: CliContext): void {
           dir: string,
           opts: { check?: boolean; json?: boolean; audit: boolean },
         ): Promise<ExitCode> => {
-          const { buildCascade } = await import('../cascade/index.js');
+          const { buildCascade } = await import('../../cascade/index.js');
           const enabled = opts.json !== true && !ctx.quiet;
           const reading = progressLine(ctx.io, 'cascade build: reading skills', { enabled });
           const auditing = progressLine(ctx.io, 'cascade build: auditing', { enabled });
@@ -135,7 +143,10 @@ export function registerCascade(program: Command, ctx: CliContext): void {
         },
       ),
     );
+}
 
+/** `cascade audit ROOT`. */
+function registerAudit(cascade: Command, ctx: CliContext): void {
   cascade
     .command('audit')
     .summary('list every problem a crawl of the cascade at ROOT could meet')
@@ -153,7 +164,7 @@ export function registerCascade(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (root: string, opts: { json?: boolean }): Promise<ExitCode> => {
-        const { auditCascade } = await import('../cascade/index.js');
+        const { auditCascade } = await import('../../cascade/index.js');
         const progress = progressLine(ctx.io, 'cascade audit: crawling skills', {
           enabled: opts.json !== true && !ctx.quiet,
         });
@@ -168,103 +179,4 @@ export function registerCascade(program: Command, ctx: CliContext): void {
         return report.clean ? 0 : 1;
       }),
     );
-}
-
-/** Human text of a crawl report; `root` is the folder as given, for the next step to suggest. */
-export function renderCrawl(report: CrawlReport, root = 'ROOT'): string {
-  const lines: string[] = [];
-  const where = report.visited.at(-1) ?? '.';
-  if (report.outcome === 'hit' && report.hit) {
-    lines.push(
-      `hit: ${esc(report.hit.path)} (key ${JSON.stringify(esc(report.hit.key))} in ${where})`,
-    );
-  } else if (report.outcome === 'ambiguous') {
-    const c = report.candidates ?? [];
-    lines.push(`ambiguous: ${c.length} entries of ${where} tie`);
-    const width = Math.max(...c.map((x) => esc(x.key).length));
-    for (const x of c) lines.push(`  ${esc(x.key).padEnd(width)}  ${esc(x.path)}`);
-  } else if (report.outcome === 'no match') {
-    lines.push(`no match in ${where}`);
-    lines.push(
-      "  a need matches an entry when, case-folded, it occurs inside the entry's key or one",
-      '  of its keywords: a shorter need (one word of it) matches more',
-    );
-    const near = report.suggestions ?? [];
-    if (near.length > 0) {
-      lines.push(`  entries of ${where}, closest first:`);
-      const width = Math.max(...near.map((x) => esc(x.key).length));
-      for (const x of near)
-        lines.push(
-          `    ${esc(x.key).padEnd(width)}  ${x.closest === x.key.replace(/\/$/, '').toLowerCase() ? '' : `(${esc(x.closest)})`}`.trimEnd(),
-        );
-    }
-  } else if (report.outcome === 'no index here') {
-    lines.push(
-      `no index here: ${esc(root)} has no skill.index`,
-      `  build one from the skills below it with: skilldex cascade build ${esc(shellWord(root))}`,
-      '  (or give the folder that holds the top skill.index)',
-    );
-  } else {
-    lines.push(report.outcome);
-  }
-  lines.push(
-    `visited: ${report.visited.length > 0 ? report.visited.map(esc).join(' → ') : '(none)'}`,
-  );
-  lines.push(...renderProblems('inconsistencies', report.inconsistencies));
-  return lines.join('\n');
-}
-
-/** Human text of a build report. */
-export function renderBuild(report: BuildReport): string {
-  const files = report.changes.length + report.unchanged;
-  const lines: string[] = [];
-  const what = `${report.skills} skill${report.skills === 1 ? '' : 's'} in ${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'}`;
-  if (report.check) {
-    lines.push(
-      report.changes.length === 0
-        ? `up to date: ${what}, ${files} files unchanged`
-        : `out of date: ${what}, ${report.changes.length} of ${files} files would change`,
-    );
-  } else {
-    lines.push(
-      `built ${what}: ${report.changes.length} files written, ${report.unchanged} unchanged`,
-    );
-  }
-  for (const c of report.changes) lines.push(`  ${c.change.padEnd(6)} ${esc(c.path)}`);
-  lines.push(...renderProblems('problems', report.problems));
-  if (report.audit !== undefined) {
-    const when = report.check ? 'as it would be built' : 'as built';
-    lines.push(
-      report.audit.clean
-        ? `audit ${when}: clean (${report.audit.reachable} of ${report.audit.skills} skills reachable)`
-        : `audit ${when}: ${report.audit.problems.length} problem${report.audit.problems.length === 1 ? '' : 's'} (${report.audit.reachable} of ${report.audit.skills} skills reachable), as skilldex cascade audit would report:`,
-    );
-    if (!report.audit.clean) lines.push(...renderProblems('', report.audit.problems).slice(1));
-  }
-  return lines.join('\n');
-}
-
-/** Human text of an audit report. */
-export function renderAudit(report: AuditReport): string {
-  const counts = `${report.nodes.length} node${report.nodes.length === 1 ? '' : 's'}, ${report.skills} skills, ${report.reachable} reachable`;
-  const lines = [
-    report.clean
-      ? `clean: ${counts}`
-      : `${report.problems.length} problem${report.problems.length === 1 ? '' : 's'}: ${counts}`,
-  ];
-  if (!report.clean) lines.push(...renderProblems('problems', report.problems).slice(1));
-  return lines.join('\n');
-}
-
-function renderProblems(title: string, problems: readonly Problem[]): string[] {
-  if (problems.length === 0) return [`${title}: none`];
-  const width = Math.max(...problems.map((p) => p.code.length));
-  return [
-    `${title} (${problems.length}):`,
-    ...problems.map((p) => `  ${p.code.padEnd(width)}  ${esc(p.message)}`),
-  ];
-}
-
-function esc(s: string): string {
-  return sanitizeField(s);
 }

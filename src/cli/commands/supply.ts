@@ -7,12 +7,12 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { SkilldexError, type ExitCode } from '../errors.js';
-import type { LockReport, VerifyReport } from '../index.js';
-import type { DiscoverOptions } from '../skills/index.js';
-import { action, parseIntOption, type CliContext, type CommandEntry } from './context.js';
-import { progressLine } from './progress.js';
-import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { LockReport, VerifyReport } from '../../index.js';
+import type { DiscoverOptions } from '../../skills/index.js';
+import { action, type CliContext, type CommandEntry } from '../context.js';
+import { progressLine } from '../progress.js';
+import { CATALOG_HELP, addScopeOptions, discoverOptions, type ScopeFlags } from '../options.js';
 
 /** The supply-chain commands by name. */
 export const SUPPLY_COMMANDS: readonly CommandEntry[] = [
@@ -20,9 +20,6 @@ export const SUPPLY_COMMANDS: readonly CommandEntry[] = [
   { names: ['verify'], register: registerVerify },
   { names: ['diff'], register: registerDiff },
 ];
-
-const CATALOG_HELP =
-  'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
 
 /** `lock`: write the lock file of the skills in the scopes. */
 function registerLock(program: Command, ctx: CliContext): void {
@@ -48,7 +45,7 @@ function registerLock(program: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (o: ScopeFlags & { out: string; git?: boolean; json?: boolean }) => {
-        const { buildLock } = await import('../supply/index.js');
+        const { buildLock } = await import('../../supply/index.js');
         const toStdout = o.out === '-';
         const file = path.resolve(ctx.io.cwd, toStdout ? 'skills.lock.json' : o.out);
         const progress = progressLine(ctx.io, 'lock: reading skills', {
@@ -71,7 +68,7 @@ function registerLock(program: Command, ctx: CliContext): void {
           ctx.json({ ...report, text: undefined, lock_file: toStdout ? '-' : file, changed });
         else if (toStdout) await ctx.write(report.text);
         else {
-          const { renderLock } = await import('./render/supply.js');
+          const { renderLock } = await import('../render/supply.js');
           ctx.out(renderLock(report, path.relative(ctx.io.cwd, file) || file, changed));
         }
         return report.skills > 0 ? 0 : 1;
@@ -81,7 +78,7 @@ function registerLock(program: Command, ctx: CliContext): void {
 
 // Writes the lock atomically into its folder; false when the file already holds these bytes.
 async function writeLock(file: string, text: string): Promise<boolean> {
-  const { readTextCapped, writeInside } = await import('../fsx/index.js');
+  const { readTextCapped, writeInside } = await import('../../fsx/index.js');
   const before = readTextCapped(file, { maxBytes: 64 * 1024 * 1024 });
   if (before.ok && before.text === text) return false;
   writeInside(path.dirname(file), path.basename(file), text);
@@ -120,7 +117,7 @@ function registerVerify(program: Command, ctx: CliContext): void {
             `--format must be text, json or sarif, got ${JSON.stringify(o.format)}`,
             { option: '--format', value: o.format },
           );
-        const { verifyLock } = await import('../supply/index.js');
+        const { verifyLock } = await import('../../supply/index.js');
         const lockFile = path.resolve(ctx.io.cwd, o.lock);
         const progress = progressLine(ctx.io, 'verify: reading skills', {
           enabled: format === 'text' && !ctx.quiet,
@@ -138,7 +135,7 @@ function registerVerify(program: Command, ctx: CliContext): void {
         if (format === 'json') ctx.json(report);
         else if (format === 'sarif') ctx.json(await verifySarif(report, ctx, program));
         else {
-          const { renderVerify } = await import('./render/supply.js');
+          const { renderVerify } = await import('../render/supply.js');
           ctx.out(renderVerify(report));
         }
         return report.ok ? 0 : 1;
@@ -153,8 +150,8 @@ function verifyScopes(o: ScopeFlags, ctx: CliContext, lockFile: string): Discove
 
 // The verify report as SARIF: one result per finding, on the skill's SKILL.md (a removed skill's on the lock file).
 async function verifySarif(r: VerifyReport, ctx: CliContext, program: Command): Promise<object> {
-  const { sarifLogOf } = await import('../lint/index.js');
-  const { VERIFY_CODES } = await import('../supply/index.js');
+  const { sarifLogOf } = await import('../../lint/index.js');
+  const { VERIFY_CODES } = await import('../../supply/index.js');
   return sarifLogOf({
     toolName: 'skilldex verify',
     toolVersion: program.version() ?? '0.0.0',
@@ -208,8 +205,8 @@ function registerDiff(program: Command, ctx: CliContext): void {
           o: { from?: string; to?: string; generation?: boolean; catalog?: string; json?: boolean },
         ): Promise<ExitCode> => {
           const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
-          const { diffGenerations, diffSkill } = await import('../supply/index.js');
-          const render = await import('./render/supply.js');
+          const { diffGenerations, diffSkill } = await import('../../supply/index.js');
+          const render = await import('../render/supply.js');
           if (o.generation) {
             if (args.length > 2 || ((o.from ?? o.to) !== undefined && args.length > 0))
               throw new SkilldexError(
@@ -248,58 +245,4 @@ function registerDiff(program: Command, ctx: CliContext): void {
         },
       ),
     );
-}
-
-/** The options `index` takes from the supply chain: `--locked FILE`, `--keep-revisions N`. */
-export interface IndexSupplyFlags {
-  locked?: string;
-  keepRevisions?: number;
-  watch?: boolean;
-}
-
-/** Adds `--locked` and `--keep-revisions` to `index`. */
-export function addIndexSupplyOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--locked <file>',
-      'publish only if the skills match this lock file (skilldex lock, skills-lock.json or apm.lock.yaml); else LOCK_MISMATCH, nothing published',
-    )
-    .option(
-      '--keep-revisions <n>',
-      'revisions per skill whose SKILL.md text the catalog keeps for skilldex diff (0-1000; default 10; remembered)',
-      parseIntOption('--keep-revisions', 0, 1000),
-    );
-}
-
-/**
- * What `index` passes on from `--keep-revisions` and `--locked FILE`. With a lock, the files are
- * checked against it first (LOCK_MISMATCH, nothing written, when they differ); the folder digests
- * seen then hold the publish (operator.ts), so a file changed between this check and the ingest is
- * refused too.
- */
-export async function indexSupplyOptions(
-  ctx: CliContext,
-  o: IndexSupplyFlags,
-  discover: DiscoverOptions,
-): Promise<{ keepRevisions?: number; locked?: ReadonlyMap<string, string> }> {
-  const keep = o.keepRevisions !== undefined ? { keepRevisions: o.keepRevisions } : {};
-  if (o.locked === undefined) return keep;
-  if (o.watch === true)
-    throw new SkilldexError('INVALID_ARGUMENT', '--locked and --watch cannot be combined', {
-      option: '--locked',
-    });
-  const { checkLock } = await import('../supply/index.js');
-  const lockFile = path.resolve(ctx.io.cwd, o.locked);
-  const { report, digests } = checkLock({ ...discover, lockFile });
-  if (!report.ok)
-    throw new SkilldexError(
-      'LOCK_MISMATCH',
-      `${report.summary}; nothing was written (see skilldex verify --lock ${o.locked})`,
-      {
-        lock_file: lockFile,
-        counts: report.counts,
-        findings: report.findings.slice(0, 50).map((f) => ({ code: f.code, skill_id: f.skill_id })),
-      },
-    );
-  return { ...keep, locked: digests };
 }

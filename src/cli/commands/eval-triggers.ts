@@ -1,18 +1,24 @@
 /**
  * `skilldex eval --triggers` (issue #24): the trigger-evaluation mode of `eval`. Parses its flags,
- * makes one `evalTriggers` call, renders the report as a text table (render/triggers.ts), JSON,
- * JUnit XML or SARIF 2.1.0, and returns the exit code: 0 every gate passed, 1 a gate failed (or a
+ * makes one `evalTriggers` call, renders the report as a text table, JSON,
+ * JUnit XML or SARIF 2.1.0 (eval-triggers-render.ts has the text), and returns the exit code: 0 every gate passed, 1 a gate failed (or a
  * regression against --baseline, or no trigger case at all), 2 refused (bad arguments, a baseline
  * that is not a report, a trigger-eval file that does not follow its format). src/triggers loads
  * inside the action only.
  */
 import type { Command } from 'commander';
 import path from 'node:path';
-import { SkilldexError, type ExitCode } from '../errors.js';
-import type { TriggerGates } from '../index.js';
-import { readInput, usageEnabled, type CliContext } from './context.js';
-import { progressLine } from './progress.js';
-import { addScopeOptions, discoverOptions, type ScopeFlags } from './scan.js';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { TriggerGates } from '../../index.js';
+import { readInput, usageEnabled, type CliContext } from '../context.js';
+import {
+  addScopeOptions,
+  catalogOf,
+  discoverOptions,
+  formatOf,
+  type ScopeFlags,
+} from '../options.js';
+import { progressLine } from '../progress.js';
 
 /** Flags of `eval --triggers` (beside `eval`'s own --catalog, --no-usage, --json). */
 export interface TriggerFlags extends ScopeFlags {
@@ -85,22 +91,7 @@ export async function runTriggerEval(
   ctx: CliContext,
   toolVersion: string,
 ): Promise<ExitCode> {
-  if (o.json && o.format !== undefined && o.format !== 'text' && o.format !== 'json')
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      `--json and --format ${o.format} disagree: give one`,
-      {
-        option: '--format',
-        value: o.format,
-      },
-    );
-  const format = o.json ? 'json' : (o.format ?? 'text');
-  if (!(FORMATS as readonly string[]).includes(format))
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      `--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(o.format)}`,
-      { option: '--format', value: o.format },
-    );
+  const format = formatOf(o, FORMATS);
   const recallAt = o.recallAt === '3' ? 3 : o.recallAt === undefined || o.recallAt === '1' ? 1 : 0;
   if (recallAt === 0)
     throw new SkilldexError(
@@ -113,7 +104,7 @@ export async function runTriggerEval(
     );
   const gates = gatesOf(o);
   const floor = o.floor !== undefined ? share('--floor', o.floor) : undefined;
-  const lib = await import('../triggers/index.js');
+  const lib = await import('../../triggers/index.js');
   const baseline =
     o.baseline !== undefined
       ? lib.parseTriggerBaseline(await readInput(ctx, o.baseline, '--baseline'), o.baseline)
@@ -125,9 +116,7 @@ export async function runTriggerEval(
   try {
     report = lib.evalTriggers({
       ...discoverOptions(o, ctx),
-      ...(o.catalog !== undefined
-        ? { catalog: ctx.settings({ catalog: o.catalog }).catalog.value }
-        : {}),
+      ...(o.catalog !== undefined ? { catalog: catalogOf(ctx, o) } : {}),
       usage: usageEnabled(o.usage, ctx.io.env),
       files: files.map((f) => path.resolve(ctx.io.cwd, f)),
       recall_at: recallAt,
@@ -148,7 +137,7 @@ export async function runTriggerEval(
   else if (format === 'sarif')
     ctx.json(lib.renderTriggerSarif(report, { baseDir: ctx.io.cwd, toolVersion }));
   else {
-    const { renderTriggerText } = await import('./render/triggers.js');
+    const { renderTriggerText } = await import('./eval-triggers-render.js');
     ctx.out(renderTriggerText(report, { cwd: ctx.io.cwd, quiet }));
   }
   if (report.problems.length > 0) return 2;

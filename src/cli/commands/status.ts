@@ -1,0 +1,56 @@
+/**
+ * `skilldex status`: the catalog's published generation, working-set counts, unpublished changes
+ * and the files that drifted since indexing (exit 1 when any did). The router loads inside the
+ * action.
+ */
+import type { Command } from 'commander';
+import type { ExitCode } from '../../errors.js';
+import type { CatalogStatus } from '../../index.js';
+import { sanitizeField } from '../../text/index.js';
+import { action, type CliContext } from '../context.js';
+import { addCatalogOption, catalogOf, type CatalogFlag } from '../options.js';
+
+/** Registers `status`. */
+export function registerStatus(program: Command, ctx: CliContext): void {
+  addCatalogOption(
+    program
+      .command('status')
+      .summary('catalog, published generation, counts, unpublished changes and drifted files')
+      .description(
+        'Print the catalog file, its published generation, working-set counts, unpublished changes and\nthe files that changed or vanished since indexing. Exit 1 when any file drifted.',
+      )
+      .addHelpText(
+        'after',
+        '\nExamples:\n  skilldex status\n  skilldex status --json || skilldex index',
+      ),
+  )
+    .option('--json', 'print the status as JSON')
+    .action(
+      action(ctx, async (o: CatalogFlag): Promise<ExitCode> => {
+        const { getCatalogStatus } = await import('../../router/index.js');
+        const s = getCatalogStatus({ catalog: catalogOf(ctx, o) });
+        if (o.json) ctx.json(s);
+        else ctx.out(renderStatus(s));
+        return s.drifted.length > 0 ? 1 : 0;
+      }),
+    );
+}
+
+/** Human rendering of a catalog's status. */
+export function renderStatus(s: CatalogStatus): string {
+  const lines = [`catalog: ${sanitizeField(s.catalog, 2000)}`];
+  lines.push(
+    s.published
+      ? `published: generation ${s.published.seq} ${s.published.catalog_generation} (${s.published.created_at})`
+      : 'published: none',
+  );
+  lines.push(
+    `working set: ${s.working.active} active, ${s.working.deprecated} deprecated, ${s.working.archived} archived, ${s.working.retired} retired`,
+  );
+  lines.push(`unpublished changes: ${s.unpublished_changes}`);
+  lines.push(`revisions seen: ${s.revisions_seen}`);
+  lines.push(`drifted files: ${s.drifted.length}`);
+  for (const d of s.drifted)
+    lines.push(`  ${d.reason.padEnd(8)} ${sanitizeField(d.skill_id)}  ${sanitizeField(d.path)}`);
+  return lines.join('\n');
+}
