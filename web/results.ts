@@ -1,7 +1,9 @@
 /**
- * The ranked results of one search as the agent gets them: rank, id, version, state, score, the
- * explanation as a stacked bar of its components (scaled to the best base in the list; those that
- * take points off, v4's boundary and exclusion, striped over its end) with its multipliers, and the name and description with matched words highlighted through text nodes.
+ * The ranked results of one search as the agent gets them: rank, id, version, state, confidence
+ * (muted below the answer's floor; a note when the answer abstains), score, the explanation as a
+ * stacked bar of its components (scaled to the best base in the list; those that take points off,
+ * v4's boundary and exclusion, striped over its end) with its multipliers, and the name and
+ * description with matched words highlighted through text nodes.
  * A component's colour comes from its name (palette.ts); the page shows one legend for every
  * result on it (`componentLegend`), each card lists its components' points as text.
  */
@@ -74,11 +76,45 @@ export function renderResults(result: SearchResult): HTMLElement {
     'div',
     {},
     meta,
+    result.abstain === true ? abstainNote(result) : null,
     h(
       'ol',
       { class: 'results' },
-      result.candidates.map((c, i) => resultCard(c, i, maxBase)),
+      result.candidates.map((c, i) => resultCard(c, i, maxBase, result.min_confidence)),
     ),
+  );
+}
+
+// The answer abstains: no candidate reaches the floor, so an agent (or the prompt hook) says nothing.
+function abstainNote(result: SearchResult): HTMLElement {
+  const floor = result.min_confidence;
+  return h(
+    'p',
+    { class: 'abstain', attrs: { role: 'status' } },
+    h('strong', {}, 'Abstains: '),
+    `no candidate reaches the confidence floor${floor === undefined ? '' : ` ${fmtConfidence(floor)}`}, `,
+    'so an agent that respects it suggests nothing for this query. The ranking is shown anyway.',
+  );
+}
+
+// A confidence with two decimals ("0.96"): a probability, so three would claim too much.
+function fmtConfidence(x: number): string {
+  return x.toFixed(2);
+}
+
+// "confidence 0.96" beside the score; below the floor it is drawn muted.
+function confidenceBadge(c: Candidate, floor: number | undefined): HTMLElement | null {
+  if (typeof c.confidence !== 'number') return null;
+  const below = floor !== undefined && c.confidence < floor;
+  return h(
+    'span',
+    {
+      class: below ? 'confidence below' : 'confidence',
+      title:
+        'estimated probability that this is the skill a person would pick' +
+        (floor === undefined ? '' : ` (floor ${fmtConfidence(floor)})`),
+    },
+    `confidence ${fmtConfidence(c.confidence)}`,
   );
 }
 
@@ -119,7 +155,12 @@ function resultMeta(result: SearchResult): HTMLElement {
 }
 
 // One candidate: its row, description, score bar (coloured by component name) and breakdown.
-function resultCard(c: Candidate, i: number, maxBase: number): HTMLElement {
+function resultCard(
+  c: Candidate,
+  i: number,
+  maxBase: number,
+  floor: number | undefined,
+): HTMLElement {
   const words = matchedTokens(c.explanation);
   const segments = explanationSegments(c.explanation);
   const penalties = explanationPenalties(c.explanation);
@@ -135,6 +176,7 @@ function resultCard(c: Candidate, i: number, maxBase: number): HTMLElement {
       h('code', { class: 'id' }, c.skill_id),
       h('span', { class: 'version' }, c.skill_version),
       h('span', { class: `state ${c.state}` }, c.state),
+      confidenceBadge(c, floor),
       h('span', { class: 'score', title: 'final score' }, fmt(c.score)),
     ),
     h('p', { class: 'desc' }, highlighted(c.description, words)),

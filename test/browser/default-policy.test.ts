@@ -1,9 +1,11 @@
 /**
- * Score components that take points off (policy v4, the default: `boundary`, the request's words in
- * a skill's "do not use for" clause, and `exclusion`) in headless Chromium (/usr/bin/chromium via
- * playwright-core): the card draws them striped over the end of its bar, so the solid part left of
- * the stripes is the base; its breakdown subtracts them ("− boundary 0.306"); the page's one legend
- * names them with a striped swatch of the same colour; every component keeps one colour.
+ * What the default policy (bm25f.v4) adds to a search answer, on the explorer's search view in
+ * headless Chromium (/usr/bin/chromium via playwright-core). Components that take points off
+ * (`boundary`, the request's words in a skill's "do not use for" clause, and `exclusion`): the card
+ * draws them striped over the end of its bar, so the solid part left of the stripes is the base; its
+ * breakdown subtracts them ("− boundary 0.306"); the page's one legend names them with a striped
+ * swatch of the same colour. Confidence: each card shows its candidate's confidence as the router
+ * computed it, muted below the answer's floor, and an answer that abstains says so above the list.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -23,6 +25,8 @@ declare function getComputedStyle(e: unknown): { backgroundColor: string; backgr
 
 const CHROMIUM = process.env['SKILLDEX_CHROMIUM'] ?? '/usr/bin/chromium';
 const QUERY = 'extract pdf tables';
+/** A request the fixture library ranks candidates for, none of them confidently. */
+const ABSTAINS = 'write files';
 
 let lib: Library;
 let srv: Running;
@@ -104,5 +108,54 @@ describe('components that take points off', () => {
     expect(await stripe.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe(swatchColour);
     expect(problems).toEqual([]);
     await page.close();
+  });
+});
+
+describe('confidence and abstention', () => {
+  // The answer the page shows, from the router itself.
+  function answer(query: string): {
+    min_confidence: number;
+    abstain: boolean;
+    candidates: { skill_id: string; confidence: number }[];
+  } {
+    const router = new Router({ catalog: lib.catalog, telemetry: false });
+    const r = router.search({ query });
+    router.close();
+    return r as unknown as ReturnType<typeof answer>;
+  }
+
+  for (const query of [QUERY, ABSTAINS]) {
+    it(`shows each candidate's confidence, muted below the floor, and whether the answer abstains: "${query}"`, async () => {
+      const want = answer(query);
+      const { page, problems } = await open(`/?q=${encodeURIComponent(query)}`);
+      await page.waitForSelector('li.result');
+      const shown = await page.$$eval('li.result', (els) =>
+        els.map((e) => {
+          const badge = e.querySelector('.confidence');
+          return [
+            e.getAttribute('data-skill-id'),
+            badge?.textContent ?? '',
+            badge?.classList.contains('below') ?? false,
+          ];
+        }),
+      );
+      expect(shown).toEqual(
+        want.candidates.map((c) => [
+          c.skill_id,
+          `confidence ${c.confidence.toFixed(2)}`,
+          c.confidence < want.min_confidence,
+        ]),
+      );
+      const note = page.locator('.abstain');
+      expect(await note.count()).toBe(want.abstain ? 1 : 0);
+      if (want.abstain) expect(await note.textContent()).toContain(want.min_confidence.toFixed(2));
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it('abstains on a request nothing fits, and not on one a skill fits', () => {
+    expect(answer(QUERY).abstain).toBe(false);
+    expect(answer(ABSTAINS).abstain).toBe(true);
   });
 });
