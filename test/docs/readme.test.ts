@@ -2,10 +2,11 @@
  * The README is a five-minute guide (issue 27) and the docs it sends readers to hold the rest: the
  * README stays under 250 lines; its quick start is the two commands a fresh clone runs (`npm ci &&
  * npm run quickstart`, `npm test`), the `quickstart` script exists and indexes the bundled examples,
- * and `.ci/run` runs both; every relative link of the README and of docs/*.md reaches a file of the
- * repository (and a heading, when it names one); every `skilldex …` command shown in a shell block
- * of the README or docs/ names a command the CLI has, with options that command takes (read from its
- * own `--help`). Never runs the commands: docs/ci.md's test does that for its page.
+ * and `.ci/run` runs both; every fenced block of the README and docs/*.md is closed; every relative
+ * link of them reaches a file of the repository (and a heading, when it names one); every
+ * `skilldex …` command shown in a shell block of them names a command the CLI has, with options
+ * that command takes (read from its own `--help`). Never runs the commands: docs/ci.md's test does
+ * that for its page.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -113,6 +114,13 @@ describe('README.md', () => {
     expect(README).toMatch(/PostgreSQL/);
     expect(README).toMatch(/Chromium/);
     expect(README).toContain('init --undo');
+  });
+});
+
+describe('code blocks of the README and docs/', () => {
+  it('are all closed (an open fence swallows the rest of the page)', () => {
+    const open = PAGES.filter((page) => (read(page).match(/^```/gm) ?? []).length % 2 !== 0);
+    expect(open).toEqual([]);
   });
 });
 
