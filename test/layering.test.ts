@@ -1,5 +1,5 @@
 /**
- * Guards the one-way import graph of README.md "Development": faces → capabilities →
+ * Guards the one-way import graph of docs/development.md: faces → capabilities →
  * catalog/skills → fsx/text → errors.ts. A module imports another only through its index.ts; the
  * MCP and explorer faces import only src/index.ts, the CLI also a module's barrel (see below). Every
  * import counts: value, type-only (`import type`), re-export

@@ -39,32 +39,44 @@ function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/**
- * The bar segments of `explanation`: its `components` when it has them (generic shape), else the
- * v1/v2 fields keyword, name and description points, FTS and fuzzy. Segments with no points are
- * left out; the order is the explanation's.
- */
-export function explanationSegments(explanation: unknown): Segment[] {
+// Every component of `explanation` with its points (any sign): its `components` when it has them
+// (generic shape), else the v1/v2 fields keyword, name and description points, FTS and fuzzy.
+function explanationComponents(explanation: unknown): Segment[] {
   const e = obj(explanation) ?? {};
-  let segments: Segment[];
   if (Array.isArray(e['components'])) {
-    segments = e['components'].flatMap((c) => {
+    return e['components'].flatMap((c) => {
       const o = obj(c);
       return o && typeof o['name'] === 'string'
         ? [{ name: o['name'], points: num(o['points']) }]
         : [];
     });
-  } else {
-    const exact = obj(e['exact']) ?? {};
-    segments = [
-      { name: 'keywords', points: num(obj(exact['keywords'])?.['points']) },
-      { name: 'name', points: num(obj(exact['name'])?.['points']) },
-      { name: 'description', points: num(obj(exact['description'])?.['points']) },
-      { name: 'fts', points: num(obj(e['fts'])?.['weighted']) },
-      { name: 'fuzzy', points: num(obj(e['fuzzy'])?.['weighted']) },
-    ];
   }
-  return segments.filter((s) => s.points > 0);
+  const exact = obj(e['exact']) ?? {};
+  return [
+    { name: 'keywords', points: num(obj(exact['keywords'])?.['points']) },
+    { name: 'name', points: num(obj(exact['name'])?.['points']) },
+    { name: 'description', points: num(obj(exact['description'])?.['points']) },
+    { name: 'fts', points: num(obj(e['fts'])?.['weighted']) },
+    { name: 'fuzzy', points: num(obj(e['fuzzy'])?.['weighted']) },
+  ];
+}
+
+/**
+ * The bar segments of `explanation`: the components that add points, in the explanation's order
+ * (its `components` when it has them, else the v1/v2 fields keyword, name and description points,
+ * FTS and fuzzy). Segments with no points, and those that take points off, are left out.
+ */
+export function explanationSegments(explanation: unknown): Segment[] {
+  return explanationComponents(explanation).filter((s) => s.points > 0);
+}
+
+/**
+ * The components that take points off the base (policy v4's `boundary` — the request's words in
+ * the skill's "do not use for" clauses — and `exclusion`), in the explanation's order, with their
+ * points as given (negative). Segments plus penalties sum to the explanation's `base`.
+ */
+export function explanationPenalties(explanation: unknown): Segment[] {
+  return explanationComponents(explanation).filter((s) => s.points < 0);
 }
 
 /** The multipliers applied to the base: telemetry and lifecycle (1 when absent). */

@@ -1,9 +1,10 @@
 /**
  * The colour of each score component on the explorer page (issue 27): taken from the component's
  * name, never from its position, so `body` is the same colour on every card, in both columns of the
- * compare view and in the page's one legend. Known components of every policy (v1/v2 and v3) have
- * fixed colours; a component a new policy adds gets one from a fallback palette chosen by a hash of
- * its name: deterministic, the same on every page. Pure, so unit tests run it.
+ * compare view and in the page's one legend. Known components of every policy (v1/v2, v3 and v4,
+ * whose `boundary` and `exclusion` take points off) have fixed colours, no two alike; a component
+ * a new policy adds gets one from a fallback palette (none of the fixed colours) chosen by a hash
+ * of its name: deterministic, the same on every page. Pure, so unit tests run it.
  */
 
 /** Fixed colours of the components the shipped policies name. */
@@ -16,15 +17,15 @@ export const COMPONENT_COLOURS: Readonly<Record<string, string>> = {
   body: '#72b7b2',
   usage: '#eeca3b',
   name_bonus: '#9d755d',
+  name_phrase: '#ff9da6',
+  boundary: '#79706e',
+  exclusion: '#499894',
 };
 
 /** Colours for components not in COMPONENT_COLOURS, picked by a hash of the name. */
 export const FALLBACK_COLOURS: readonly string[] = [
-  '#ff9da6',
-  '#79706e',
   '#d67195',
   '#8cd17d',
-  '#499894',
   '#f1ce63',
   '#a0cbe8',
   '#ffbe7d',

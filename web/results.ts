@@ -1,7 +1,9 @@
 /**
- * The ranked results of one search as the agent gets them: rank, id, version, state, score, the
- * explanation as a stacked bar of its components (scaled to the best base in the list) with its
- * multipliers, and the name and description with matched words highlighted through text nodes.
+ * The ranked results of one search as the agent gets them: rank, id, version, state, confidence
+ * (muted below the answer's floor; a note when the answer abstains), score, the explanation as a
+ * stacked bar of its components (scaled to the best base in the list; those that take points off,
+ * v4's boundary and exclusion, striped over its end) with its multipliers, and the name and
+ * description with matched words highlighted through text nodes.
  * A component's colour comes from its name (palette.ts); the page shows one legend for every
  * result on it (`componentLegend`), each card lists its components' points as text.
  */
@@ -10,11 +12,13 @@ import { componentColour, legendOrder } from './palette.js';
 import {
   droppedTokens,
   explanationMultipliers,
+  explanationPenalties,
   explanationSegments,
   highlightRuns,
   matchedTokens,
   queryTokensOf,
 } from './explain.js';
+import type { Segment } from './explain.js';
 import type { Candidate, SearchResult } from './types.js';
 
 /**
@@ -22,20 +26,31 @@ import type { Candidate, SearchResult } from './types.js';
  * score with (the components of every policy shown, for the compare view), in legend order.
  */
 export function componentLegend(results: readonly SearchResult[]): HTMLElement {
+  const candidates = results.flatMap((r) => r.candidates);
+  const penalties = new Set(
+    candidates.flatMap((c) => explanationPenalties(c.explanation).map((s) => s.name)),
+  );
   const names = legendOrder(
-    results.flatMap((r) =>
-      r.candidates.flatMap((c) => explanationSegments(c.explanation).map((s) => s.name)),
+    candidates.flatMap((c) =>
+      [...explanationSegments(c.explanation), ...explanationPenalties(c.explanation)].map(
+        (s) => s.name,
+      ),
     ),
   );
   return h(
     'div',
     { class: 'legend page-legend', attrs: { id: 'legend', 'aria-label': 'score components' } },
-    names.map((n) => h('span', { attrs: { 'data-component': n } }, swatch(n), n)),
+    names.map((n) =>
+      penalties.has(n)
+        ? h('span', { attrs: { 'data-component': n } }, swatch(n, true), `− ${n}`)
+        : h('span', { attrs: { 'data-component': n } }, swatch(n), n),
+    ),
   );
 }
 
-function swatch(name: string): HTMLElement {
-  const el = h('i', { class: 'swatch' });
+// A legend swatch; a striped one for a component that takes points off.
+function swatch(name: string, penalty = false): HTMLElement {
+  const el = h('i', { class: penalty ? 'swatch penalty' : 'swatch' });
   // Set through the CSSOM: the page's Content-Security-Policy allows no inline style attribute.
   el.style.backgroundColor = componentColour(name);
   return el;
@@ -61,11 +76,45 @@ export function renderResults(result: SearchResult): HTMLElement {
     'div',
     {},
     meta,
+    result.abstain === true ? abstainNote(result) : null,
     h(
       'ol',
       { class: 'results' },
-      result.candidates.map((c, i) => resultCard(c, i, maxBase)),
+      result.candidates.map((c, i) => resultCard(c, i, maxBase, result.min_confidence)),
     ),
+  );
+}
+
+// The answer abstains: no candidate reaches the floor, so an agent (or the prompt hook) says nothing.
+function abstainNote(result: SearchResult): HTMLElement {
+  const floor = result.min_confidence;
+  return h(
+    'p',
+    { class: 'abstain', attrs: { role: 'status' } },
+    h('strong', {}, 'Abstains: '),
+    `no candidate reaches the confidence floor${floor === undefined ? '' : ` ${fmtConfidence(floor)}`}, `,
+    'so an agent that respects it suggests nothing for this query. The ranking is shown anyway.',
+  );
+}
+
+// A confidence with two decimals ("0.96"): a probability, so three would claim too much.
+function fmtConfidence(x: number): string {
+  return x.toFixed(2);
+}
+
+// "confidence 0.96" beside the score; below the floor it is drawn muted.
+function confidenceBadge(c: Candidate, floor: number | undefined): HTMLElement | null {
+  if (typeof c.confidence !== 'number') return null;
+  const below = floor !== undefined && c.confidence < floor;
+  return h(
+    'span',
+    {
+      class: below ? 'confidence below' : 'confidence',
+      title:
+        'estimated probability that this is the skill a person would pick' +
+        (floor === undefined ? '' : ` (floor ${fmtConfidence(floor)})`),
+    },
+    `confidence ${fmtConfidence(c.confidence)}`,
   );
 }
 
@@ -106,9 +155,15 @@ function resultMeta(result: SearchResult): HTMLElement {
 }
 
 // One candidate: its row, description, score bar (coloured by component name) and breakdown.
-function resultCard(c: Candidate, i: number, maxBase: number): HTMLElement {
+function resultCard(
+  c: Candidate,
+  i: number,
+  maxBase: number,
+  floor: number | undefined,
+): HTMLElement {
   const words = matchedTokens(c.explanation);
   const segments = explanationSegments(c.explanation);
+  const penalties = explanationPenalties(c.explanation);
   const m = explanationMultipliers(c.explanation);
   return h(
     'li',
@@ -121,33 +176,15 @@ function resultCard(c: Candidate, i: number, maxBase: number): HTMLElement {
       h('code', { class: 'id' }, c.skill_id),
       h('span', { class: 'version' }, c.skill_version),
       h('span', { class: `state ${c.state}` }, c.state),
+      confidenceBadge(c, floor),
       h('span', { class: 'score', title: 'final score' }, fmt(c.score)),
     ),
     h('p', { class: 'desc' }, highlighted(c.description, words)),
-    h(
-      'div',
-      {
-        class: 'bar',
-        attrs: {
-          role: 'img',
-          'aria-label': segments.map((s) => `${s.name} ${fmt(s.points)}`).join(', '),
-        },
-      },
-      segments.map((s) => {
-        const seg = h('span', {
-          class: 'seg',
-          title: `${s.name}: ${fmt(s.points)}`,
-          attrs: { 'data-component': s.name },
-        });
-        seg.style.width = `${(100 * s.points) / maxBase}%`;
-        seg.style.backgroundColor = componentColour(s.name);
-        return seg;
-      }),
-    ),
+    scoreBar(segments, penalties, maxBase),
     h(
       'div',
       { class: 'breakdown' },
-      h('span', {}, segments.map((s) => `${s.name} ${fmt(s.points)}`).join(' + ')),
+      h('span', {}, breakdownText(segments, penalties)),
       h(
         'span',
         { class: 'mult' },
@@ -155,6 +192,53 @@ function resultCard(c: Candidate, i: number, maxBase: number): HTMLElement {
       ),
     ),
   );
+}
+
+// The stacked bar: a segment per component that adds points, widths scaled to `maxBase`; each
+// component that takes points off (v4's boundary, exclusion) is drawn striped over the end of the
+// bar, so the solid part left of the stripes is the base the multipliers apply to.
+function scoreBar(
+  segments: readonly Segment[],
+  penalties: readonly Segment[],
+  maxBase: number,
+): HTMLElement {
+  const pct = (points: number): number => (100 * points) / maxBase;
+  const label = [
+    ...segments.map((s) => `${s.name} ${fmt(s.points)}`),
+    ...penalties.map((s) => `${s.name} −${fmt(-s.points)}`),
+  ].join(', ');
+  let end = segments.reduce((sum, s) => sum + s.points, 0);
+  const off = penalties.map((s) => {
+    end += s.points;
+    const seg = h('span', {
+      class: 'seg penalty',
+      title: `${s.name}: −${fmt(-s.points)}`,
+      attrs: { 'data-component': s.name },
+    });
+    seg.style.left = `${pct(Math.max(0, end))}%`;
+    seg.style.width = `${pct(-s.points)}%`;
+    seg.style.backgroundColor = componentColour(s.name);
+    return seg;
+  });
+  const on = segments.map((s) => {
+    const seg = h('span', {
+      class: 'seg',
+      title: `${s.name}: ${fmt(s.points)}`,
+      attrs: { 'data-component': s.name },
+    });
+    seg.style.width = `${pct(s.points)}%`;
+    seg.style.backgroundColor = componentColour(s.name);
+    return seg;
+  });
+  return h('div', { class: 'bar', attrs: { role: 'img', 'aria-label': label } }, on, off);
+}
+
+// "name 0.4 + body 1.2 − boundary 0.3": the components in order, those that take points off last.
+function breakdownText(segments: readonly Segment[], penalties: readonly Segment[]): string {
+  return [
+    segments.map((s) => `${s.name} ${fmt(s.points)}`).join(' + '),
+    ...penalties.map((s) => `− ${s.name} ${fmt(-s.points)}`),
+  ].join(' ');
 }
 
 /** `text` as a fragment of text nodes, matched words wrapped in <mark>. */

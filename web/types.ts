@@ -9,6 +9,8 @@ export interface Candidate {
   state: string;
   score: number;
   explanation: unknown;
+  /** Estimated probability that this is the skill a person would pick (absent from old servers). */
+  confidence?: number;
 }
 
 export interface SearchResult {
@@ -16,6 +18,10 @@ export interface SearchResult {
   policy: string;
   query: string;
   candidates: Candidate[];
+  /** The confidence floor the answer was judged against. */
+  min_confidence?: number;
+  /** True when no candidate reaches `min_confidence`: an agent should suggest nothing. */
+  abstain?: boolean;
 }
 
 export interface Policies {

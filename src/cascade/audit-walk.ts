@@ -13,7 +13,7 @@ import { loadNode, type LoadedNode, type NodeContext } from './node.js';
 import { relJoin } from './reader.js';
 import { resolveEntry } from './resolve-key.js';
 
-/** The skill file a leaf must hold (README.md `skilldex scan`). */
+/** The skill file a leaf must hold (docs/cli.md `skilldex scan`). */
 const SKILL_FILE = 'SKILL.md';
 
 /** What the walk found: the nodes, the skill folders reached (real path → relative path), problems. */

@@ -40,7 +40,7 @@ export function parseSince(v: string): Date {
 function registerLearnCommand(program: Command, ctx: CliContext): void {
   program
     .command('learn [source]')
-    .summary('import usage examples (query → skill) that v3 ranks with')
+    .summary('import usage examples (query → skill) that the bm25f policies rank with')
     .description(
       'Import usage examples from FILE ("-" for stdin), one JSON object per line: {"query": "...", "skill_id": "..."},\n' +
         'or the {"id","query","relevant":[...]} lines of skilldex eval files (one example per relevant skill): `import` examples.\n' +

@@ -14,7 +14,7 @@ import { problem, type Problem } from '../errors.js';
 import { errCode } from './read.js';
 import { isInsideAny, realpathOrUndefined } from './resolve.js';
 
-/** Folders never walked (README.md `skilldex scan`). */
+/** Folders never walked (docs/cli.md `skilldex scan`). */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 /** Options of `walkFiles`. */

@@ -15,7 +15,7 @@ import {
   type ScopeOptions,
 } from './scopes.js';
 
-/** The exact file name of a skill (README.md `skilldex scan`). */
+/** The exact file name of a skill (docs/cli.md `skilldex scan`). */
 export const SKILL_FILE = 'SKILL.md';
 
 /** Options of `discoverSkills`: scope choice plus read and walk bounds. */

@@ -1,6 +1,6 @@
 /**
  * SKILL.md frontmatter: split the `---` fences (CRLF and BOM handled), then parse the YAML between
- * them as data only (README.md `skilldex scan`): YAML 1.2 core schema (floats kept as text), no
+ * them as data only (docs/cli.md `skilldex scan`): YAML 1.2 core schema (floats kept as text), no
  * custom tags, duplicate keys rejected, merge keys off, alias expansion capped. Errors carry the file and line.
  * Never reads past the closing fence: the body is not parsed here.
  */
@@ -114,7 +114,7 @@ export interface ParsedFrontmatter {
  * Refuses duplicate keys, alias bombs and non-mapping documents. Simple frontmatter takes the
  * hand-written fast path (same result); `fastPath: false` forces the full parser.
  *
- * What hosts load, we load (README.md `skilldex scan`): when strict YAML refuses the text, each
+ * What hosts load, we load (docs/cli.md `skilldex scan`): when strict YAML refuses the text, each
  * top-level `key: value` line whose plain value YAML cannot hold as written — an inner `: `, a
  * ` #`, a tab, a leading reserved indicator (`@`, backquote, `%`) or a stray quote after a quoted
  * start — is read as the whole rest of its line, as a string, and the document is parsed again

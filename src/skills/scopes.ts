@@ -1,5 +1,5 @@
 /**
- * Skill scopes: where SKILL.md files may be read from (issue #2 §4, README.md `skilldex scan`).
+ * Skill scopes: where SKILL.md files may be read from (issue #2 §4, docs/cli.md `skilldex scan`).
  * Default scopes are Claude Code's personal `~/.claude/skills`, project `.claude/skills`, the
  * cross-client `~/.agents/skills` and `.agents/skills`, and the skills of enabled plugins. Explicit
  * `--scope` folders replace the defaults. Scopes are returned in precedence order: when two

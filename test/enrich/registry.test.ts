@@ -1,5 +1,5 @@
 /**
- * Plugin filtering in enrichment (issue #7, README.md `skilldex scan`): with a readable registry only
+ * Plugin filtering in enrichment (issue #7, docs/cli.md `skilldex scan`): with a readable registry only
  * enabled plugins are enumerated; with an unreadable installed_plugins.json every plugin folder is
  * enumerated and INDEX.md says that no enabled-list filter was applied.
  */

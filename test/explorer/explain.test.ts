@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   droppedTokens,
   explanationMultipliers,
+  explanationPenalties,
   explanationSegments,
   highlightRuns,
   matchedTokens,
@@ -55,6 +56,48 @@ const V3_SHAPE = {
   lifecycle: { multiplier: 1 },
   final: 4,
 };
+
+describe('explanationPenalties', () => {
+  // The components of a v4 explanation whose request hit the skill's "do not use for" clause.
+  const V4_SHAPE = {
+    policy: 'tf.skillrouter.bm25f.v4',
+    components: [
+      { name: 'name', points: 0 },
+      { name: 'description', points: 0.24 },
+      { name: 'body', points: 0.12 },
+      { name: 'name_phrase', points: 0 },
+      { name: 'boundary', points: -0.3 },
+      { name: 'exclusion', points: -0.01 },
+    ],
+    base: 0.05,
+  };
+
+  it('reads the components that take points off, in order; the bar keeps those that add', () => {
+    expect(explanationPenalties(V4_SHAPE)).toEqual([
+      { name: 'boundary', points: -0.3 },
+      { name: 'exclusion', points: -0.01 },
+    ]);
+    expect(explanationSegments(V4_SHAPE).map((s) => s.name)).toEqual(['description', 'body']);
+    const sum = [...explanationSegments(V4_SHAPE), ...explanationPenalties(V4_SHAPE)].reduce(
+      (t, s) => t + s.points,
+      0,
+    );
+    expect(sum).toBeCloseTo(V4_SHAPE.base, 9);
+  });
+
+  it('finds none in the v1/v2 shape, nor in a malformed explanation', () => {
+    expect(explanationPenalties(V1_SHAPE)).toEqual([]);
+    for (const bad of [
+      null,
+      undefined,
+      3,
+      'x',
+      { components: 'no' },
+      { components: [{ points: -1 }] },
+    ])
+      expect(explanationPenalties(bad)).toEqual([]);
+  });
+});
 
 describe('explanationSegments', () => {
   it('reads the v1/v2 fields: keywords, name, description, fts, fuzzy; zero ones left out', () => {

@@ -24,10 +24,26 @@ describe('component colours', () => {
       'body',
       'usage',
       'name_bonus',
+      'name_phrase',
+      'boundary',
+      'exclusion',
     ];
     const colours = names.map(componentColour);
     expect(new Set(colours).size).toBe(names.length);
     for (const n of names) expect(componentColour(n)).toBe(COMPONENT_COLOURS[n]);
+  });
+
+  it("names every component of the default policy's explanations, and no fallback repeats a fixed colour", () => {
+    const v4 = ['name', 'keywords', 'description', 'body', 'usage'].concat([
+      'name_bonus',
+      'name_phrase',
+      'fuzzy',
+      'boundary',
+      'exclusion',
+    ]);
+    for (const n of v4) expect(Object.keys(COMPONENT_COLOURS)).toContain(n);
+    const fixed = new Set(Object.values(COMPONENT_COLOURS));
+    for (const c of FALLBACK_COLOURS) expect(fixed.has(c), c).toBe(false);
   });
 
   it('gives any other name a fallback colour that depends on the name alone', () => {

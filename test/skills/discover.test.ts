@@ -1,5 +1,5 @@
 /**
- * Discovery (src/skills/discover.ts, issue #2 §4, README.md `skilldex scan`): scope
+ * Discovery (src/skills/discover.ts, issue #2 §4, docs/cli.md `skilldex scan`): scope
  * precedence and shadowing, dedup of byte-identical files keeping provenance, near-duplicates by
  * BOM and line endings, links between sanctioned scopes followed and links out refused unread.
  */

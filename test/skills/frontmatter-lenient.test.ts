@@ -1,5 +1,5 @@
 /**
- * Lenient frontmatter (issue #22, README.md `skilldex scan`): a SKILL.md that strict YAML refuses
+ * Lenient frontmatter (issue #22, docs/cli.md `skilldex scan`): a SKILL.md that strict YAML refuses
  * only because a one-line plain value holds an inner `: ` (or ` #`, a tab, a reserved first
  * character), or because a key is given twice, is read the way hosts read it and indexed with a
  * FRONTMATTER_LENIENT warning carrying the line; everything else about frontmatter safety stays

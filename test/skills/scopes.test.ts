@@ -1,5 +1,5 @@
 /**
- * Scopes and plugins (src/skills/scopes.ts, issue #2 §4, README.md `skilldex scan`): default scopes
+ * Scopes and plugins (src/skills/scopes.ts, issue #2 §4, docs/cli.md `skilldex scan`): default scopes
  * in precedence order, installed_plugins.json versions 2 and 1, enabledPlugins false, unlisted
  * plugin folders never read, a missing or invalid registry read as "no filter", installPath
  * confined to ~/.claude/plugins. Every tree is a temporary fake home and project.
