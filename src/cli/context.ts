@@ -191,6 +191,20 @@ export function parseIntOption(name: string, min: number, max: number): (v: stri
 }
 
 /** Collects a repeatable option into an array. */
+/** A commander parser for a probability option (0–1): INVALID_ARGUMENT naming `name` otherwise. */
+export function parseProbability(name: string): (v: string) => number {
+  return (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `${name} must be a number from 0 to 1, got ${JSON.stringify(v.slice(0, 40))}`,
+        { option: name },
+      );
+    return n;
+  };
+}
+
 export function collect(v: string, prev: string[] = []): string[] {
   return [...prev, v];
 }

@@ -165,6 +165,56 @@ describe('skilldex search', () => {
     await expect(r.stdout).toMatchFileSnapshot('./golden/router-search-pdf.txt');
   });
 
+  it('says when nothing fits, and --min-confidence sets the floor (0-1, else INVALID_ARGUMENT)', async () => {
+    const off = await runCli([
+      'search',
+      'book a table for two at an italian restaurant tonight',
+      '--catalog',
+      catalog,
+      '--no-telemetry',
+    ]);
+    expect(off.code).toBe(0);
+    expect(off.stdout.split('\n')[1]).toMatch(
+      /^nothing fits well enough: no candidate reaches the confidence floor 0\.\d\d/,
+    );
+    const fits = await runCli([
+      'search',
+      'extract tables from a pdf',
+      '--catalog',
+      catalog,
+      '--no-telemetry',
+    ]);
+    expect(fits.stdout).not.toContain('nothing fits');
+    const strict = await runCli([
+      'search',
+      'extract tables from a pdf',
+      '--catalog',
+      catalog,
+      '--no-telemetry',
+      '--min-confidence',
+      '1',
+      '--json',
+    ]);
+    const r = JSON.parse(strict.stdout) as SearchResult;
+    expect(r.min_confidence).toBe(1);
+    expect(r.abstain).toBe(r.candidates.every((c) => c.confidence < 1));
+    for (const bad of ['1.5', '-0.1', 'high', '']) {
+      const refused = await runCli([
+        'search',
+        'pdf',
+        '--catalog',
+        catalog,
+        '--min-confidence',
+        bad,
+        '--json',
+      ]);
+      expect(refused.code).toBe(2);
+      expect((JSON.parse(refused.stdout) as { error: { code: string } }).error.code).toBe(
+        'INVALID_ARGUMENT',
+      );
+    }
+  });
+
   it('--json prints the skill_search contract object', async () => {
     const r = await runCli([
       'search',

@@ -1,5 +1,5 @@
 /**
- * No function in src/ is longer than MAX_FUNCTION_LINES (issue #26 item 4, STYLE.md: "functions
+ * No function in src/ is longer than MAX_FUNCTION_LINES (issue #26 item 4: "functions
  * under 100 lines"). Every function-like node with a body counts — declarations, methods,
  * constructors, accessors, function expressions and arrows — measured from its first token to its
  * closing brace (its JSDoc left out), parsed by TypeScript's own parser rather than a regular

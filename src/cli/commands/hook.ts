@@ -8,7 +8,13 @@
  */
 import type { Command } from 'commander';
 import { SkilldexError } from '../../errors.js';
-import { action, parseIntOption, usageEnabled, type CliContext } from '../context.js';
+import {
+  action,
+  parseIntOption,
+  parseProbability,
+  usageEnabled,
+  type CliContext,
+} from '../context.js';
 
 interface HookFlags {
   catalog?: string;
@@ -19,19 +25,6 @@ interface HookFlags {
   usage?: boolean;
   strict?: boolean;
   json?: boolean;
-}
-
-function parseConfidence(v: string): number {
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      `--min-confidence must be a number from 0 to 1, got ${JSON.stringify(v)}`,
-      {
-        option: '--min-confidence',
-      },
-    );
-  return n;
 }
 
 const HOOK_HELP_AFTER =
@@ -74,7 +67,7 @@ export function registerHook(program: Command, ctx: CliContext): void {
     .option(
       '--min-confidence <p>',
       "confidence floor, 0-1 (default: the policy's floor)",
-      parseConfidence,
+      parseProbability('--min-confidence'),
     )
     .option(
       '--deadline-ms <ms>',

@@ -17,11 +17,17 @@ export function renderSearch(
   locations: ReadonlyMap<string, SkillLocation> = new Map(),
   cwd?: string,
 ): string {
-  const lines = [`generation ${r.catalog_generation}  policy ${r.policy}`];
+  const lines = [
+    `generation ${r.catalog_generation}  policy ${r.policy}  confidence floor ${r.min_confidence.toFixed(2)}`,
+  ];
   if (r.candidates.length === 0) lines.push('no candidates');
+  else if (r.abstain)
+    lines.push(
+      `nothing fits well enough: no candidate reaches the confidence floor ${r.min_confidence.toFixed(2)} (an agent would use no skill; the closest are below)`,
+    );
   r.candidates.forEach((c, i) => {
     lines.push(
-      `${String(i + 1).padStart(2)}. ${sanitizeField(c.skill_id)}  ${sanitizeField(c.skill_version, MAX_VERSION_SHOWN)}  score ${c.score.toFixed(3)}${c.state !== 'active' ? `  [${c.state}]` : ''}`,
+      `${String(i + 1).padStart(2)}. ${sanitizeField(c.skill_id)}  ${sanitizeField(c.skill_version, MAX_VERSION_SHOWN)}  score ${c.score.toFixed(3)}  confidence ${c.confidence.toFixed(2)}${c.state !== 'active' ? `  [${c.state}]` : ''}`,
     );
     lines.push(`    ${sanitizeField(oneLine(c.description, 100))}`);
     const loc = locations.get(c.skill_id);

@@ -9,7 +9,14 @@ import { SkilldexError, type ExitCode } from '../../errors.js';
 import type { Router } from '../../index.js';
 import { DEFAULT_POLICY_ID } from '../../router/search/policies/index.js';
 import { jsonText } from '../../text/index.js';
-import { action, parseIntOption, readInput, usageEnabled, type CliContext } from '../context.js';
+import {
+  action,
+  parseIntOption,
+  parseProbability,
+  readInput,
+  usageEnabled,
+  type CliContext,
+} from '../context.js';
 import {
   addCatalogOption,
   catalogOf,
@@ -27,6 +34,7 @@ type BatchFields = 'full' | 'ranking';
 type SearchFlags = CatalogFlag & {
   limit?: number;
   includeDeprecated?: boolean;
+  minConfidence?: number;
   batch?: string;
   fields: BatchFields;
   telemetry?: boolean;
@@ -61,6 +69,11 @@ export function registerSearch(program: Command, ctx: CliContext): void {
       parseIntOption('--limit', 1, 50),
     )
     .option('--include-deprecated', 'also rank deprecated skills (penalised)')
+    .option(
+      '--min-confidence <p>',
+      "confidence floor, 0-1: abstain when no candidate reaches it (default: the policy's, 0.60 for v4)",
+      parseProbability('--min-confidence'),
+    )
     .option('--batch <file>', 'JSONL file of {"id","query"} lines ("-" for stdin)')
     .option(
       '--fields <form>',
@@ -113,6 +126,7 @@ async function runSearch(
         query: query!,
         ...(o.limit !== undefined ? { limit: o.limit } : {}),
         include_deprecated: o.includeDeprecated === true,
+        ...(o.minConfidence !== undefined ? { min_confidence: o.minConfidence } : {}),
       });
       if (o.json) ctx.json(r);
       else {
