@@ -5,7 +5,8 @@
  * explains only the rows that can still reach the top k (sorted by bound, stopping at the first
  * whose bound at the highest telemetry multiplier falls short). v4's boundary and exclusion points
  * only lower a score, so the same bound holds. `bruteForceBm25f` scores every serving row from its
- * stored terms; a property test holds the two equal for each policy.
+ * stored terms; a property test holds the two equal for each policy. `searchBm25fBounded` and
+ * `bruteForceBm25fBounded` are the two under the trust bound of learning (trust-bound.ts).
  *
  * Catalog reads are few and batched (issue #16: on PostgreSQL each is a round trip): the postings
  * of all query terms in one statement, the rows the scan explains a batch at a time; what is fixed
@@ -19,6 +20,7 @@ import {
   allBm25fRows,
   bm25fRowsOf,
   forEachPosting,
+  servingRowidsOf,
   servingSkillIdsOf,
   type Bm25fRow,
   type CatalogReader,
@@ -45,6 +47,7 @@ import type { FuzzyMatch, SkillState } from './policies/types.js';
 import type { AnalyzedQuery } from './query-analysis.js';
 import type { RankedCandidate, HistoryFn, RankedResult } from './types.js';
 import { TopK, compareCandidates } from './top-k.js';
+import { TRUST_BOUND_K, applyTrustBound } from './trust-bound.js';
 
 export { Bm25fCache, UsageIndex } from './bm25f-cache.js';
 export { analyzeQuery, analyzeQueryV4, type AnalyzedQuery } from './query-analysis.js';
@@ -121,10 +124,20 @@ function usageRowsOf(used: ResolvedUsage, term: string): number[] {
   return out;
 }
 
-/** The BM25F fast path over the published generation. */
-export function searchBm25f(s: Bm25fSearch): RankedResult {
-  const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
-  const { history, telemetryMax, usage, seed } = s;
+/** What one BM25F query accumulates before its scan: each touched row's BM25F sum and name hits. */
+interface Prepared {
+  readonly docs: ServingDocs;
+  readonly ctx: Bm25fContext;
+  readonly acc: Float64Array;
+  readonly nameHits: Uint8Array;
+  readonly touched: readonly number[];
+  readonly fuzzyOf: ReadonlyMap<number, FuzzyMatch[]>;
+}
+
+// Reads the postings of the query terms and accumulates every matching row's BM25F sum (the usage
+// field's examples counted as postings of their terms), with the fuzzy matches of unknown terms.
+function prepare(s: Bm25fSearch): Prepared {
+  const { reader, cache, generation: gen, policy, query: q, usage, seed } = s;
   const rules = RULES[policy.index];
   cache.searching(policy.index);
   const docs = cache.servingDocs(reader, gen);
@@ -187,6 +200,15 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
     exclusionDf,
     usage: used,
   };
+  return { docs, ctx, acc, nameHits, touched, fuzzyOf };
+}
+
+/** The BM25F fast path over the published generation. */
+export function searchBm25f(s: Bm25fSearch): RankedResult {
+  const { reader, generation: gen, policy, query: q, limit, includeDeprecated } = s;
+  const { history, telemetryMax } = s;
+  const rules = RULES[policy.index];
+  const { docs, ctx, acc, nameHits, touched, fuzzyOf } = prepare(s);
   // Upper bounds: BM25F sum + the bonuses where they can apply + the exact fuzzy part, times the
   // lifecycle multiplier (boundary and exclusion points can only lower a score).
   const nTerms = q.terms.length;
@@ -221,6 +243,60 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
     query: '',
     candidates: top.sorted(),
   };
+}
+
+/**
+ * `searchBm25f` under the trust bound (trust-bound.ts): when the usage examples include fetch
+ * examples, the first TRUST_BOUND_K with the trusted ones only are ranked too (a second scan over
+ * cached postings), and a skill outside them is never put first. Without fetch examples it is
+ * `searchBm25f` itself.
+ */
+export function searchBm25fBounded(s: Bm25fSearch): RankedResult {
+  const full = searchBm25f(s);
+  if (!s.usage.hasFetch || full.candidates.length === 0) return full;
+  // The first read's rows were this search's; the trusted scan reads through the cache.
+  const rest: Bm25fSearch = { ...s, seed: undefined };
+  const trusted = searchBm25f({ ...rest, usage: s.usage.trusted(), limit: TRUST_BOUND_K });
+  const candidates = applyTrustBound({
+    full: full.candidates,
+    n: s.limit,
+    trusted: trusted.candidates,
+    score: (ids) => explainSkillsBm25f(rest, ids),
+  });
+  return { ...full, candidates };
+}
+
+/** `bruteForceBm25f` under the trust bound: every row scored with every example, and with the trusted ones. */
+export function bruteForceBm25fBounded(s: Bm25fSearch): RankedResult {
+  if (!s.usage.hasFetch) return bruteForceBm25f(s);
+  const all = bruteForceBm25f({ ...s, limit: Number.MAX_SAFE_INTEGER });
+  const trusted = bruteForceBm25f({ ...s, usage: s.usage.trusted(), limit: TRUST_BOUND_K });
+  const byId = new Map(all.candidates.map((c) => [c.skill_id, c] as const));
+  const candidates = applyTrustBound({
+    full: all.candidates.slice(0, s.limit),
+    n: s.limit,
+    trusted: trusted.candidates,
+    score: (ids) => ids.flatMap((id) => byId.get(id) ?? []),
+  });
+  return { ...all, candidates };
+}
+
+/**
+ * The candidates of `skillIds` for the search `s`, each scored and explained as the search would,
+ * whatever its rank (skills not served, archived, or deprecated when the search leaves those out
+ * are absent). The trust bound scores the skills it may put first with it.
+ */
+export function explainSkillsBm25f(s: Bm25fSearch, skillIds: readonly string[]): RankedCandidate[] {
+  const { reader, generation: gen, policy, includeDeprecated, history } = s;
+  const { ctx, fuzzyOf } = prepare(s);
+  const rowids = [...servingRowidsOf(reader, skillIds).values()].map((r) => r.rowid);
+  const explain = policy.index === 'v4' ? explainV4 : explainV3;
+  const out: RankedCandidate[] = [];
+  for (const row of bm25fRowsOf(reader, rowids).values()) {
+    if (row.state === 'archived' || (row.state === 'deprecated' && !includeDeprecated)) continue;
+    out.push(explain(row, ctx, fuzzyOf.get(row.rowid) ?? [], history, gen));
+  }
+  return out.sort(compareCandidates);
 }
 
 // Fuzzy: each unknown term's near terms (within its allowed distance) and the rows holding them;
