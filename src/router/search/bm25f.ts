@@ -68,6 +68,11 @@ export interface Bm25fSearch {
   readonly usage: UsageIndex;
   /** The rows of this search's first read (Bm25fCache.firstRead), when it made one. */
   readonly seed?: PrefetchRows;
+  /**
+   * Serving rows already read for this request (rowid → row, null: not served), shared by the
+   * passes of one bounded search so the second reads only rows the first did not.
+   */
+  readonly rows?: Map<number, Bm25fRow | null>;
 }
 
 /** The parts of a policy the scan needs: its term contribution, bonuses and lifecycle multiplier. */
@@ -234,7 +239,8 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
     }
   }
   const explain = policy.index === 'v4' ? explainV4 : explainV3;
-  const top = scan({ boundOf, rowOf, n, limit, telemetryMax, reader, history }, (row, i) =>
+  const input = { boundOf, rowOf, n, limit, telemetryMax, reader, history, rows: s.rows };
+  const top = scan(input, (row, i) =>
     explain(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen),
   );
   return {
@@ -252,10 +258,13 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
  * `searchBm25f` itself.
  */
 export function searchBm25fBounded(s: Bm25fSearch): RankedResult {
-  const full = searchBm25f(s);
-  if (!s.usage.hasFetch || full.candidates.length === 0) return full;
-  // The first read's rows were this search's; the trusted scan reads through the cache.
-  const rest: Bm25fSearch = { ...s, seed: undefined };
+  if (!s.usage.hasFetch || !usageHoldsQuery(s)) return searchBm25f(s);
+  const rows = new Map<number, Bm25fRow | null>();
+  const full = searchBm25f({ ...s, rows });
+  if (full.candidates.length === 0) return full;
+  // The first read's rows were the first pass's; the trusted pass reads postings through the
+  // cache and rows through `rows`.
+  const rest: Bm25fSearch = { ...s, seed: undefined, rows };
   const trusted = searchBm25f({ ...rest, usage: s.usage.trusted(), limit: TRUST_BOUND_K });
   const candidates = applyTrustBound({
     full: full.candidates,
@@ -264,6 +273,16 @@ export function searchBm25fBounded(s: Bm25fSearch): RankedResult {
     score: (ids) => explainSkillsBm25f(rest, ids),
   });
   return { ...full, candidates };
+}
+
+// True when some skill's usage field holds a word of the request (or an excluded word). When none
+// does, every score is the same with and without the fetch examples (no document frequency, and no
+// usage term frequency, differs), so the two rankings are one and the bound cannot apply.
+function usageHoldsQuery(s: Bm25fSearch): boolean {
+  const used = s.cache.resolvedUsage(s.reader, s.generation, s.usage, s.policy.index);
+  const words = [...s.query.terms, ...s.query.excluded.terms];
+  for (const u of used.byRow.values()) if (words.some((t) => u.tf.has(t))) return true;
+  return false;
 }
 
 /** `bruteForceBm25f` under the trust bound: every row scored with every example, and with the trusted ones. */
@@ -290,9 +309,14 @@ export function explainSkillsBm25f(s: Bm25fSearch, skillIds: readonly string[]):
   const { reader, generation: gen, policy, includeDeprecated, history } = s;
   const { ctx, fuzzyOf } = prepare(s);
   const rowids = [...servingRowidsOf(reader, skillIds).values()].map((r) => r.rowid);
+  const known = s.rows ?? new Map<number, Bm25fRow | null>();
+  const unread = rowids.filter((r) => !known.has(r));
+  const read = unread.length > 0 ? bm25fRowsOf(reader, unread) : new Map<number, Bm25fRow>();
   const explain = policy.index === 'v4' ? explainV4 : explainV3;
   const out: RankedCandidate[] = [];
-  for (const row of bm25fRowsOf(reader, rowids).values()) {
+  for (const rowid of rowids) {
+    const row = known.get(rowid) ?? read.get(rowid);
+    if (!row) continue;
     if (row.state === 'archived' || (row.state === 'deprecated' && !includeDeprecated)) continue;
     out.push(explain(row, ctx, fuzzyOf.get(row.rowid) ?? [], history, gen));
   }
@@ -356,6 +380,7 @@ interface ScanInput {
   readonly telemetryMax: number;
   readonly reader: CatalogReader;
   readonly history: HistoryFn;
+  readonly rows: Map<number, Bm25fRow | null> | undefined;
 }
 
 // Explains rows in descending bound order until no later row can reach the top k; only the best
@@ -365,7 +390,7 @@ function scan(s: ScanInput, explain: (row: Bm25fRow, index: number) => RankedCan
   const { boundOf, rowOf, limit, telemetryMax, history } = s;
   const top = new TopK(limit);
   const order = new BoundOrder(boundOf, rowOf, s.n);
-  const source = new RowSource(s.reader, history, limit);
+  const source = new RowSource(s.reader, history, limit, s.rows);
   for (let batch = Math.max(4 * limit, 64); ; batch *= 8) {
     const next = order.take(batch);
     if (next.length === 0) break;
@@ -462,14 +487,16 @@ const MAX_ROWS_AHEAD = 256;
 // ahead from the scan's upcoming rowids a batch at a time instead of one statement per row, with
 // the telemetry histories of the rows read.
 class RowSource {
-  private readonly rows = new Map<number, Bm25fRow | null>();
+  private readonly rows: Map<number, Bm25fRow | null>;
   private readonly ids = new Map<number, string | null>();
   private ahead: number;
   constructor(
     private readonly reader: CatalogReader,
     private readonly history: HistoryFn,
     limit: number,
+    rows?: Map<number, Bm25fRow | null>,
   ) {
+    this.rows = rows ?? new Map();
     // Without telemetry the bounds are the scores: the scan explains exactly the top `limit`.
     this.ahead = Math.min(MAX_ROWS_AHEAD, limit);
   }
