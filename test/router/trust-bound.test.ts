@@ -23,6 +23,7 @@ import {
 import {
   POLICY_V3_ID,
   POLICY_V4_ID,
+  Router,
   indexCatalog,
   learnExamples,
   type SearchRequest,
@@ -198,10 +199,8 @@ function checkQuery(
     include_deprecated: q.include_deprecated,
   });
   const cold = attempt(() =>
-    searchCatalog(reader, new SearchCache(), req(TRUST_BOUND_K), {
-      ...options,
-      usage: trustedOnly,
-    }),
+    // T: the trusted examples and no telemetry.
+    searchCatalog(reader, new SearchCache(), req(TRUST_BOUND_K), { usage: trustedOnly }),
   );
   if (!cold.ok) return 0;
   const top = new Set(ids(cold.result));
@@ -412,5 +411,41 @@ describe('applyTrustBound', () => {
     ).toEqual([]);
     expect(applyTrustBound({ full, n: 2, trusted: [], score: () => [] })).toEqual([]);
     expect(applyTrustBound({ full, n: 2, trusted: [cand('a', 1)], score: () => [] })).toEqual(full);
+  });
+});
+
+describe('trust bound through the Router (real fetch path)', () => {
+  it('fetches from many clients and sessions do not make a skill outside the trusted top K first', () => {
+    const { catalog } = ledgerLibrary(POLICY_V4_ID);
+    const router = new Router({ catalog, now: NOW });
+    try {
+      const cold = ids(router.search({ query: 'ledger', limit: 20 }));
+      const target = cold[TRUST_BOUND_K]!;
+      const s = router.getSkill(target);
+      for (let c = 0; c < 4; c++)
+        for (let i = 0; i < 4; i++)
+          router.fetch(
+            {
+              skill_id: target,
+              expected_revision: s.revision_id,
+              catalog_generation: s.catalog_generation,
+              context: 'ledger ledger ledger',
+            },
+            { client: `mcp:client-${c}`, session: `client-${c}-session-${i}` },
+          );
+      expect(examplesOf(catalog).find((e) => e.skill_id === target)).toMatchObject({
+        source: 'fetch',
+        weight: 1,
+      });
+      // The reference scorer first: a search records suggestions, which the next one ranks with.
+      const slow = router.searchBruteForce({ query: 'ledger', limit: 5 });
+      const r = router.search({ query: 'ledger', limit: 5 });
+      expect(r).toEqual(slow);
+      expect(r.candidates[0]!.skill_id).not.toBe(target);
+      expect(r.candidates[1]!.skill_id).toBe(target);
+      expect(note(r, 0)).toMatchObject({ role: 'first', skill: target });
+    } finally {
+      router.close();
+    }
   });
 });

@@ -253,9 +253,9 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
 
 /**
  * `searchBm25f` under the trust bound (trust-bound.ts): when the usage examples include fetch
- * examples, the first TRUST_BOUND_K with the trusted ones only are ranked too (a second scan over
- * cached postings), and a skill outside them is never put first. Without fetch examples it is
- * `searchBm25f` itself.
+ * examples that hold a word of the request, the first TRUST_BOUND_K ranked with the trusted ones
+ * only and no telemetry are ranked too (a second scan over cached postings and the rows already
+ * read), and a skill outside them is never put first. Otherwise it is `searchBm25f` itself.
  */
 export function searchBm25fBounded(s: Bm25fSearch): RankedResult {
   if (!s.usage.hasFetch || !usageHoldsQuery(s)) return searchBm25f(s);
@@ -265,7 +265,7 @@ export function searchBm25fBounded(s: Bm25fSearch): RankedResult {
   // The first read's rows were the first pass's; the trusted pass reads postings through the
   // cache and rows through `rows`.
   const rest: Bm25fSearch = { ...s, seed: undefined, rows };
-  const trusted = searchBm25f({ ...rest, usage: s.usage.trusted(), limit: TRUST_BOUND_K });
+  const trusted = searchBm25f({ ...rest, ...coldOf(s), limit: TRUST_BOUND_K });
   const candidates = applyTrustBound({
     full: full.candidates,
     n: s.limit,
@@ -274,6 +274,15 @@ export function searchBm25fBounded(s: Bm25fSearch): RankedResult {
   });
   return { ...full, candidates };
 }
+
+// What the trusted ranking of the bound ranks with: the trusted examples and no telemetry (the
+// fetches that record fetch examples also raise a skill's telemetry multiplier; counting it would
+// let them carry a skill into the trusted top K first).
+function coldOf(s: Bm25fSearch): Pick<Bm25fSearch, 'usage' | 'history' | 'telemetryMax'> {
+  return { usage: s.usage.trusted(), history: NO_HISTORY, telemetryMax: 1 };
+}
+
+const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
 // True when some skill's usage field holds a word of the request (or an excluded word). When none
 // does, every score is the same with and without the fetch examples (no document frequency, and no
@@ -289,7 +298,7 @@ function usageHoldsQuery(s: Bm25fSearch): boolean {
 export function bruteForceBm25fBounded(s: Bm25fSearch): RankedResult {
   if (!s.usage.hasFetch) return bruteForceBm25f(s);
   const all = bruteForceBm25f({ ...s, limit: Number.MAX_SAFE_INTEGER });
-  const trusted = bruteForceBm25f({ ...s, usage: s.usage.trusted(), limit: TRUST_BOUND_K });
+  const trusted = bruteForceBm25f({ ...s, ...coldOf(s), limit: TRUST_BOUND_K });
   const byId = new Map(all.candidates.map((c) => [c.skill_id, c] as const));
   const candidates = applyTrustBound({
     full: all.candidates.slice(0, s.limit),

@@ -1,12 +1,13 @@
 /**
  * The trust bound of learning from use (docs/ranking.md §9, issue 23 §3): a usage example recorded
  * by a fetch never makes a skill first on its own. For a request q, let T be the first
- * TRUST_BOUND_K skills of the ranking with only the trusted examples (`import` and `host`; the
- * same query, policy, lifecycle filter and telemetry). A skill outside T is never ranked first
- * once the fetch examples are added: when the ranking with every example puts one first, the
- * member of T that ranks best with every example takes first place and every candidate it passed
- * keeps its order after it; when no member of T scores at all, the answer is empty. Lower places
- * are not bounded. Candidates the bound moved say so in `explanation.trust_bound`.
+ * TRUST_BOUND_K skills of the ranking with only the trusted examples (`import` and `host`) and no
+ * telemetry (the same query, policy and lifecycle filter; the fetches that record examples also
+ * raise telemetry). A skill outside T is never ranked first once the fetch examples are added:
+ * when the ranking with every example puts one first, the member of T that ranks best with every
+ * example takes first place and every candidate it passed keeps its order after it; when no
+ * member of T scores at all, the answer is empty. Lower places are not bounded. Candidates the
+ * bound moved say so in `explanation.trust_bound`.
  *
  * Pure: it only reorders the candidates it is given and scores members of T through `score`; it
  * never ranks, reads the catalog or changes a score. The BM25F engines call it (bm25f.ts); the
