@@ -284,9 +284,10 @@ function coldOf(s: Bm25fSearch): Pick<Bm25fSearch, 'usage' | 'history' | 'teleme
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
-// True when some skill's usage field holds a word of the request (or an excluded word). When none
-// does, every score is the same with and without the fetch examples (no document frequency, and no
-// usage term frequency, differs), so the two rankings are one and the bound cannot apply.
+// True when some skill's usage field holds a word of the request (or an excluded word): only then
+// can a fetch example change the ranking. When none does, every score is the same with and
+// without the fetch examples (no document frequency, and no usage term frequency, differs), and
+// the bound does not apply (telemetry alone moves a score by its own ±15 %).
 function usageHoldsQuery(s: Bm25fSearch): boolean {
   const used = s.cache.resolvedUsage(s.reader, s.generation, s.usage, s.policy.index);
   const words = [...s.query.terms, ...s.query.excluded.terms];
@@ -296,7 +297,7 @@ function usageHoldsQuery(s: Bm25fSearch): boolean {
 
 /** `bruteForceBm25f` under the trust bound: every row scored with every example, and with the trusted ones. */
 export function bruteForceBm25fBounded(s: Bm25fSearch): RankedResult {
-  if (!s.usage.hasFetch) return bruteForceBm25f(s);
+  if (!s.usage.hasFetch || !usageHoldsQuery(s)) return bruteForceBm25f(s);
   const all = bruteForceBm25f({ ...s, limit: Number.MAX_SAFE_INTEGER });
   const trusted = bruteForceBm25f({ ...s, ...coldOf(s), limit: TRUST_BOUND_K });
   const byId = new Map(all.candidates.map((c) => [c.skill_id, c] as const));

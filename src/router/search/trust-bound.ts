@@ -3,7 +3,8 @@
  * by a fetch never makes a skill first on its own. For a request q, let T be the first
  * TRUST_BOUND_K skills of the ranking with only the trusted examples (`import` and `host`) and no
  * telemetry (the same query, policy and lifecycle filter; the fetches that record examples also
- * raise telemetry). A skill outside T is never ranked first once the fetch examples are added:
+ * raise telemetry). Whenever a fetch example can change the ranking of q (some skill's usage
+ * field holds a word of q; else the bound does not apply), a skill outside T is never ranked first:
  * when the ranking with every example puts one first, the member of T that ranks best with every
  * example takes first place and every candidate it passed keeps its order after it; when no
  * member of T scores at all, the answer is empty. Lower places are not bounded. Candidates the
