@@ -11,6 +11,7 @@ const POSTGRES_SUITES = [
   'test/router/policy-v3.test.ts',
   'test/router/policy-v4.test.ts',
   'test/router/property.test.ts',
+  'test/router/trust-bound.test.ts',
   'test/catalog/lifecycle.test.ts',
   'test/catalog/generation.test.ts',
   'test/catalog/skill-files.test.ts',

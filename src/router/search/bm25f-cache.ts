@@ -37,24 +37,43 @@ export interface SkillUsage {
  * The usage field of every skill with examples, built from a snapshot of the telemetry file. Each
  * example counts its `weight` (1 for imported and host examples; a fetch example grows to 1 with
  * the sessions that agree on it: catalog/usage.ts exampleWeight), both in the field's term counts
- * and in its length.
+ * and in its length. `trusted()` is the same snapshot without the fetch examples: what the trust
+ * bound (trust-bound.ts) ranks with to decide which skills may be first.
  */
 export class UsageIndex {
   private readonly queries = new Map<string, { query: string; weight: number }[]>();
   private readonly byKind = new Map<IndexKind, Map<string, SkillUsage>>();
+  private readonly examples: readonly UsageExample[];
+  private trustedIndex: UsageIndex | undefined;
+  /** True when some example was recorded by a fetch (source `fetch`). */
+  readonly hasFetch: boolean;
 
   constructor(examples: readonly UsageExample[]) {
+    this.examples = examples;
+    let fetch = false;
     for (const e of examples) {
+      if (e.source === 'fetch') fetch = true;
       const x = { query: e.query, weight: e.weight };
       const l = this.queries.get(e.skill_id);
       if (l) l.push(x);
       else this.queries.set(e.skill_id, [x]);
     }
+    this.hasFetch = fetch;
   }
 
   /** Skills with examples. */
   get size(): number {
     return this.queries.size;
+  }
+
+  /**
+   * The examples an operator or the host vouched for (`import`, `host`): this index itself when it
+   * has no fetch example, else one built once without them.
+   */
+  trusted(): UsageIndex {
+    if (!this.hasFetch) return this;
+    this.trustedIndex ??= new UsageIndex(this.examples.filter((e) => e.source !== 'fetch'));
+    return this.trustedIndex;
   }
 
   /** Each skill's usage field, its examples analysed as the `kind` index reads text (built once). */
@@ -92,6 +111,9 @@ export const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
 // What a cached "no document has this term" costs against the budget, in bytes.
 const ABSENT_TERM_BYTES = 64;
 
+/** Resolved usage fields a Bm25fCache keeps (a full and a trusted index, for each of v3 and v4). */
+const MAX_RESOLVED_USAGE = 4;
+
 /** A search's first read (Bm25fCache.firstRead): the terms asked for and the statement. */
 export interface Prefetch {
   readonly terms: readonly string[];
@@ -120,7 +142,9 @@ export class Bm25fCache {
   // Least recently used first (a Map keeps insertion order; a hit moves the term to the end).
   private postings = new Map<string, TermPostings | null>();
   private postingBytes = 0;
-  private usage: { index: UsageIndex; resolved: ResolvedUsage } | undefined;
+  // Resolved usage per index and kind searched (a search with fetch examples also ranks with its
+  // trusted part, so two indexes alternate); few entries, dropped with the generation.
+  private usage: { index: UsageIndex; kind: IndexKind; resolved: ResolvedUsage }[] = [];
 
   /** The row statistics of `generation`. */
   servingDocs(reader: CatalogReader, generation: PublishedGeneration): ServingDocs {
@@ -217,9 +241,12 @@ export class Bm25fCache {
     kind: IndexKind,
   ): ResolvedUsage {
     this.sync(generation);
-    if (this.usage?.index !== usage)
-      this.usage = { index: usage, resolved: resolveUsage(reader, usage.fields(kind)) };
-    return this.usage.resolved;
+    const hit = this.usage.find((u) => u.index === usage && u.kind === kind);
+    if (hit) return hit.resolved;
+    const resolved = resolveUsage(reader, usage.fields(kind));
+    this.usage.unshift({ index: usage, kind, resolved });
+    if (this.usage.length > MAX_RESOLVED_USAGE) this.usage.pop();
+    return resolved;
   }
 
   private sync(generation: PublishedGeneration): void {
@@ -229,7 +256,7 @@ export class Bm25fCache {
     this.fuzzy = undefined;
     this.postings = new Map();
     this.postingBytes = 0;
-    this.usage = undefined;
+    this.usage = [];
   }
 }
 

@@ -86,7 +86,9 @@ export function explainV3(
   history: HistoryFn,
   gen: PublishedGeneration,
 ): RankedCandidate {
-  const fwd = forwardOfTerms(row.fwd, row.body_terms, ctx.q.terms);
+  const fwd = memoized(row, ctx.q, V3_FEATURES, () =>
+    forwardOfTerms(row.fwd, row.body_terms, ctx.q.terms),
+  );
   const u = ctx.usage.byRow.get(row.rowid);
   const tf = ctx.q.terms.map((t, i): PerField => {
     const c = fwd.tf[i]!;
@@ -130,25 +132,15 @@ export function explainV4(
   history: HistoryFn,
   gen: PublishedGeneration,
 ): RankedCandidate {
-  // Only the query's and the excluded words' counts: the row's name, keywords, description and
-  // boundary terms from serving.fwd, its body's looked up in its stored counts.
-  const wanted = [...ctx.q.terms, ...ctx.q.excluded.terms];
-  const head = JSON.parse(row.fwd) as Record<string, number[]>;
-  const body = bodyCountsOfTerms(bodyOfV4(row), wanted);
-  const terms = new Map<string, V4Counts>();
-  wanted.forEach((t, i) => {
-    const c = Object.hasOwn(head, t) ? head[t]! : undefined;
-    terms.set(t, [c?.[0] ?? 0, c?.[1] ?? 0, c?.[2] ?? 0, body[i]!, c?.[3] ?? 0]);
-  });
+  const { terms, nameTerms, clauses, nameSequence } = memoized(row, ctx.q, V4_FEATURES, () =>
+    rowFeaturesV4(row, ctx.q),
+  );
   const u = ctx.usage.byRow.get(row.rowid);
   const counts = (t: string): V4Counts => terms.get(t) ?? [0, 0, 0, 0, 0];
   const perField = (t: string): PerField => {
     const c = counts(t);
     return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
   };
-  const nameTerms = new Set<string>();
-  for (const t in head) if (head[t]![0]! > 0) nameTerms.add(t);
-  const clauses = splitBoundaries(row.description).boundary;
   const h = history(row.skill_id);
   const explanation = scoreV4({
     queryTokens: ctx.q.tokens,
@@ -161,7 +153,7 @@ export function explainV4(
     df: ctx.df,
     tf: ctx.q.terms.map(perField),
     nameTerms,
-    nameSequence: analyzeTermsV4(row.name),
+    nameSequence,
     fuzzy: inQueryOrder(ctx.q, fuzzy),
     usageExamples: u?.examples.length ?? 0,
     usageMatched: matchedExamples(u, ctx.q.terms),
@@ -169,7 +161,7 @@ export function explainV4(
     fetches: h.fetches,
     state: row.state as SkillState,
     boundary: {
-      clauses: clauses === '' ? [] : clauses.split('\n'),
+      clauses,
       tf: ctx.q.terms.map((t) => counts(t)[4]),
       len: row.len_x,
       avgLen: ctx.boundaryAvg,
@@ -182,6 +174,55 @@ export function explainV4(
     },
   });
   return candidate(row, gen, explanation);
+}
+
+/** What a v4 explanation reads from a row for one request, whatever the usage examples. */
+interface RowFeaturesV4 {
+  readonly terms: ReadonlyMap<string, V4Counts>;
+  readonly nameTerms: ReadonlySet<string>;
+  readonly clauses: readonly string[];
+  readonly nameSequence: readonly string[];
+}
+
+function rowFeaturesV4(row: Bm25fRow, q: AnalyzedQuery): RowFeaturesV4 {
+  // Only the query's and the excluded words' counts: the row's name, keywords, description and
+  // boundary terms from serving.fwd, its body's looked up in its stored counts.
+  const wanted = [...q.terms, ...q.excluded.terms];
+  const head = JSON.parse(row.fwd) as Record<string, number[]>;
+  const body = bodyCountsOfTerms(bodyOfV4(row), wanted);
+  const terms = new Map<string, V4Counts>();
+  wanted.forEach((t, i) => {
+    const c = Object.hasOwn(head, t) ? head[t]! : undefined;
+    terms.set(t, [c?.[0] ?? 0, c?.[1] ?? 0, c?.[2] ?? 0, body[i]!, c?.[3] ?? 0]);
+  });
+  const nameTerms = new Set<string>();
+  for (const t in head) if (head[t]![0]! > 0) nameTerms.add(t);
+  const clauses = splitBoundaries(row.description).boundary;
+  return {
+    terms,
+    nameTerms,
+    clauses: clauses === '' ? [] : clauses.split('\n'),
+    nameSequence: analyzeTermsV4(row.name),
+  };
+}
+
+// What a row gives an explanation for one request does not depend on the usage examples: the two
+// passes of a bounded search (trust-bound.ts) share the row objects, so the second reuses the
+// first's, keyed on the row object and the request analysed.
+const V3_FEATURES = new WeakMap<Bm25fRow, { q: AnalyzedQuery; f: unknown }>();
+const V4_FEATURES = new WeakMap<Bm25fRow, { q: AnalyzedQuery; f: unknown }>();
+
+function memoized<T>(
+  row: Bm25fRow,
+  q: AnalyzedQuery,
+  memo: WeakMap<Bm25fRow, { q: AnalyzedQuery; f: unknown }>,
+  compute: () => T,
+): T {
+  const hit = memo.get(row);
+  if (hit?.q === q) return hit.f as T;
+  const f = compute();
+  memo.set(row, { q, f });
+  return f;
 }
 
 // A v4 row's body counts: without template lines where the generation took some out, else the

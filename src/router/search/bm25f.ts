@@ -5,7 +5,8 @@
  * explains only the rows that can still reach the top k (sorted by bound, stopping at the first
  * whose bound at the highest telemetry multiplier falls short). v4's boundary and exclusion points
  * only lower a score, so the same bound holds. `bruteForceBm25f` scores every serving row from its
- * stored terms; a property test holds the two equal for each policy.
+ * stored terms; a property test holds the two equal for each policy. `searchBm25fBounded` and
+ * `bruteForceBm25fBounded` are the two under the trust bound of learning (trust-bound.ts).
  *
  * Catalog reads are few and batched (issue #16: on PostgreSQL each is a round trip): the postings
  * of all query terms in one statement, the rows the scan explains a batch at a time; what is fixed
@@ -19,6 +20,7 @@ import {
   allBm25fRows,
   bm25fRowsOf,
   forEachPosting,
+  servingRowidsOf,
   servingSkillIdsOf,
   type Bm25fRow,
   type CatalogReader,
@@ -45,6 +47,7 @@ import type { FuzzyMatch, SkillState } from './policies/types.js';
 import type { AnalyzedQuery } from './query-analysis.js';
 import type { RankedCandidate, HistoryFn, RankedResult } from './types.js';
 import { TopK, compareCandidates } from './top-k.js';
+import { TRUST_BOUND_K, applyTrustBound } from './trust-bound.js';
 
 export { Bm25fCache, UsageIndex } from './bm25f-cache.js';
 export { analyzeQuery, analyzeQueryV4, type AnalyzedQuery } from './query-analysis.js';
@@ -65,6 +68,11 @@ export interface Bm25fSearch {
   readonly usage: UsageIndex;
   /** The rows of this search's first read (Bm25fCache.firstRead), when it made one. */
   readonly seed?: PrefetchRows;
+  /**
+   * Serving rows already read for this request (rowid → row, null: not served), shared by the
+   * passes of one bounded search so the second reads only rows the first did not.
+   */
+  readonly rows?: Map<number, Bm25fRow | null>;
 }
 
 /** The parts of a policy the scan needs: its term contribution, bonuses and lifecycle multiplier. */
@@ -121,10 +129,20 @@ function usageRowsOf(used: ResolvedUsage, term: string): number[] {
   return out;
 }
 
-/** The BM25F fast path over the published generation. */
-export function searchBm25f(s: Bm25fSearch): RankedResult {
-  const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
-  const { history, telemetryMax, usage, seed } = s;
+/** What one BM25F query accumulates before its scan: each touched row's BM25F sum and name hits. */
+interface Prepared {
+  readonly docs: ServingDocs;
+  readonly ctx: Bm25fContext;
+  readonly acc: Float64Array;
+  readonly nameHits: Uint8Array;
+  readonly touched: readonly number[];
+  readonly fuzzyOf: ReadonlyMap<number, FuzzyMatch[]>;
+}
+
+// Reads the postings of the query terms and accumulates every matching row's BM25F sum (the usage
+// field's examples counted as postings of their terms), with the fuzzy matches of unknown terms.
+function prepare(s: Bm25fSearch): Prepared {
+  const { reader, cache, generation: gen, policy, query: q, usage, seed } = s;
   const rules = RULES[policy.index];
   cache.searching(policy.index);
   const docs = cache.servingDocs(reader, gen);
@@ -187,6 +205,15 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
     exclusionDf,
     usage: used,
   };
+  return { docs, ctx, acc, nameHits, touched, fuzzyOf };
+}
+
+/** The BM25F fast path over the published generation. */
+export function searchBm25f(s: Bm25fSearch): RankedResult {
+  const { reader, generation: gen, policy, query: q, limit, includeDeprecated } = s;
+  const { history, telemetryMax } = s;
+  const rules = RULES[policy.index];
+  const { docs, ctx, acc, nameHits, touched, fuzzyOf } = prepare(s);
   // Upper bounds: BM25F sum + the bonuses where they can apply + the exact fuzzy part, times the
   // lifecycle multiplier (boundary and exclusion points can only lower a score).
   const nTerms = q.terms.length;
@@ -212,7 +239,8 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
     }
   }
   const explain = policy.index === 'v4' ? explainV4 : explainV3;
-  const top = scan({ boundOf, rowOf, n, limit, telemetryMax, reader, history }, (row, i) =>
+  const input = { boundOf, rowOf, n, limit, telemetryMax, reader, history, rows: s.rows };
+  const top = scan(input, (row, i) =>
     explain(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen),
   );
   return {
@@ -221,6 +249,88 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
     query: '',
     candidates: top.sorted(),
   };
+}
+
+/**
+ * `searchBm25f` under the trust bound (trust-bound.ts): when the usage examples include fetch
+ * examples that hold a word of the request, the first TRUST_BOUND_K ranked with the trusted ones
+ * only and no telemetry are ranked too (a second scan over cached postings and the rows already
+ * read), and a skill outside them is never put first. Otherwise it is `searchBm25f` itself.
+ */
+export function searchBm25fBounded(s: Bm25fSearch): RankedResult {
+  if (!s.usage.hasFetch || !usageHoldsQuery(s)) return searchBm25f(s);
+  const rows = new Map<number, Bm25fRow | null>();
+  const full = searchBm25f({ ...s, rows });
+  if (full.candidates.length === 0) return full;
+  // The first read's rows were the first pass's; the trusted pass reads postings through the
+  // cache and rows through `rows`.
+  const rest: Bm25fSearch = { ...s, seed: undefined, rows };
+  const trusted = searchBm25f({ ...rest, ...coldOf(s), limit: TRUST_BOUND_K });
+  const candidates = applyTrustBound({
+    full: full.candidates,
+    n: s.limit,
+    trusted: trusted.candidates,
+    score: (ids) => explainSkillsBm25f(rest, ids),
+  });
+  return { ...full, candidates };
+}
+
+// What the trusted ranking of the bound ranks with: the trusted examples and no telemetry (the
+// fetches that record fetch examples also raise a skill's telemetry multiplier; counting it would
+// let them carry a skill into the trusted top K first).
+function coldOf(s: Bm25fSearch): Pick<Bm25fSearch, 'usage' | 'history' | 'telemetryMax'> {
+  return { usage: s.usage.trusted(), history: NO_HISTORY, telemetryMax: 1 };
+}
+
+const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
+
+// True when some skill's usage field holds a word of the request (or an excluded word): only then
+// can a fetch example change the ranking. When none does, every score is the same with and
+// without the fetch examples (no document frequency, and no usage term frequency, differs), and
+// the bound does not apply (telemetry alone moves a score by its own ±15 %).
+function usageHoldsQuery(s: Bm25fSearch): boolean {
+  const used = s.cache.resolvedUsage(s.reader, s.generation, s.usage, s.policy.index);
+  const words = [...s.query.terms, ...s.query.excluded.terms];
+  for (const u of used.byRow.values()) if (words.some((t) => u.tf.has(t))) return true;
+  return false;
+}
+
+/** `bruteForceBm25f` under the trust bound: every row scored with every example, and with the trusted ones. */
+export function bruteForceBm25fBounded(s: Bm25fSearch): RankedResult {
+  if (!s.usage.hasFetch || !usageHoldsQuery(s)) return bruteForceBm25f(s);
+  const all = bruteForceBm25f({ ...s, limit: Number.MAX_SAFE_INTEGER });
+  const trusted = bruteForceBm25f({ ...s, ...coldOf(s), limit: TRUST_BOUND_K });
+  const byId = new Map(all.candidates.map((c) => [c.skill_id, c] as const));
+  const candidates = applyTrustBound({
+    full: all.candidates.slice(0, s.limit),
+    n: s.limit,
+    trusted: trusted.candidates,
+    score: (ids) => ids.flatMap((id) => byId.get(id) ?? []),
+  });
+  return { ...all, candidates };
+}
+
+/**
+ * The candidates of `skillIds` for the search `s`, each scored and explained as the search would,
+ * whatever its rank (skills not served, archived, or deprecated when the search leaves those out
+ * are absent). The trust bound scores the skills it may put first with it.
+ */
+export function explainSkillsBm25f(s: Bm25fSearch, skillIds: readonly string[]): RankedCandidate[] {
+  const { reader, generation: gen, policy, includeDeprecated, history } = s;
+  const { ctx, fuzzyOf } = prepare(s);
+  const rowids = [...servingRowidsOf(reader, skillIds).values()].map((r) => r.rowid);
+  const known = s.rows ?? new Map<number, Bm25fRow | null>();
+  const unread = rowids.filter((r) => !known.has(r));
+  const read = unread.length > 0 ? bm25fRowsOf(reader, unread) : new Map<number, Bm25fRow>();
+  const explain = policy.index === 'v4' ? explainV4 : explainV3;
+  const out: RankedCandidate[] = [];
+  for (const rowid of rowids) {
+    const row = known.get(rowid) ?? read.get(rowid);
+    if (!row) continue;
+    if (row.state === 'archived' || (row.state === 'deprecated' && !includeDeprecated)) continue;
+    out.push(explain(row, ctx, fuzzyOf.get(row.rowid) ?? [], history, gen));
+  }
+  return out.sort(compareCandidates);
 }
 
 // Fuzzy: each unknown term's near terms (within its allowed distance) and the rows holding them;
@@ -280,6 +390,7 @@ interface ScanInput {
   readonly telemetryMax: number;
   readonly reader: CatalogReader;
   readonly history: HistoryFn;
+  readonly rows: Map<number, Bm25fRow | null> | undefined;
 }
 
 // Explains rows in descending bound order until no later row can reach the top k; only the best
@@ -289,7 +400,7 @@ function scan(s: ScanInput, explain: (row: Bm25fRow, index: number) => RankedCan
   const { boundOf, rowOf, limit, telemetryMax, history } = s;
   const top = new TopK(limit);
   const order = new BoundOrder(boundOf, rowOf, s.n);
-  const source = new RowSource(s.reader, history, limit);
+  const source = new RowSource(s.reader, history, limit, s.rows);
   for (let batch = Math.max(4 * limit, 64); ; batch *= 8) {
     const next = order.take(batch);
     if (next.length === 0) break;
@@ -386,14 +497,16 @@ const MAX_ROWS_AHEAD = 256;
 // ahead from the scan's upcoming rowids a batch at a time instead of one statement per row, with
 // the telemetry histories of the rows read.
 class RowSource {
-  private readonly rows = new Map<number, Bm25fRow | null>();
+  private readonly rows: Map<number, Bm25fRow | null>;
   private readonly ids = new Map<number, string | null>();
   private ahead: number;
   constructor(
     private readonly reader: CatalogReader,
     private readonly history: HistoryFn,
     limit: number,
+    rows?: Map<number, Bm25fRow | null>,
   ) {
+    this.rows = rows ?? new Map();
     // Without telemetry the bounds are the scores: the scan explains exactly the top `limit`.
     this.ahead = Math.min(MAX_ROWS_AHEAD, limit);
   }

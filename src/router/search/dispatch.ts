@@ -1,9 +1,10 @@
 /**
  * skill_search's entry (docs/integration.md §2): validates the request, reads the published
  * generation in one checked snapshot, and hands the search to the engine of the generation's
- * policy — `searchBm25f` (bm25f.ts) for a BM25F policy, `searchLexical` (lexical.ts) for v1 and
- * v2. It never scores anything itself. `bruteForceSearch` dispatches the same way to each engine's
- * reference scorer; the property tests hold each fast path equal to its reference.
+ * policy — `searchBm25fBounded` (bm25f.ts: the BM25F ranking under the trust bound of learning,
+ * trust-bound.ts) for a BM25F policy, `searchLexical` (lexical.ts) for v1 and v2. It never scores
+ * anything itself. `bruteForceSearch` dispatches the same way to each engine's reference scorer;
+ * the property tests hold each fast path equal to its reference.
  */
 import { SkilldexError } from '../../errors.js';
 import type { CatalogReader, PublishedGeneration } from '../../catalog/index.js';
@@ -13,7 +14,9 @@ import {
   analyzeQuery,
   analyzeQueryV4,
   bruteForceBm25f,
+  bruteForceBm25fBounded,
   searchBm25f,
+  searchBm25fBounded,
 } from './bm25f.js';
 import type { Bm25fPolicy } from './policies/policy.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
@@ -67,6 +70,11 @@ export interface SearchOptions {
   readonly telemetryMax?: number;
   /** The usage examples to rank with (default none). */
   readonly usage?: UsageSource;
+  /**
+   * Apply the trust bound of learning (search/trust-bound.ts; default true). Off only to measure
+   * what it changes (bench/poisoning.ts); no CLI or MCP path turns it off.
+   */
+  readonly trustBound?: boolean;
   /** Lexical engine only: FUZZY_PRESCORE_LIMIT, injectable for tests. */
   readonly prescoreLimit?: number;
 }
@@ -93,9 +101,10 @@ export function searchCatalog(
   return reader.readChecked((generation, first) => {
     refuseEmpty(reader, generation);
     const policy = policyById(request.policy ?? generation.policy);
+    const bm25f = options.trustBound === false ? searchBm25f : searchBm25fBounded;
     const result =
       policy.kind === 'bm25f'
-        ? searchBm25f({
+        ? bm25f({
             reader,
             cache: cache.bm25f,
             generation,
@@ -140,9 +149,10 @@ export function bruteForceSearch(
   return reader.read((generation) => {
     refuseEmpty(reader, generation);
     const policy = policyById(request.policy ?? generation.policy);
+    const bm25f = options.trustBound === false ? bruteForceBm25f : bruteForceBm25fBounded;
     const result =
       policy.kind === 'bm25f'
-        ? bruteForceBm25f({
+        ? bm25f({
             reader,
             cache: new Bm25fCache(),
             generation,

@@ -5,6 +5,7 @@
 import type { Bm25fExplanation } from './policies/bm25f-v3.js';
 import type { Bm25fV4Explanation } from './policies/bm25f-v4.js';
 import type { ScoreExplanation, SkillState } from './policies/types.js';
+import type { TrustBoundNote } from './trust-bound.js';
 
 /** A skill_search request. */
 export interface SearchRequest {
@@ -36,8 +37,13 @@ export interface RankedCandidate {
   readonly description: string;
   readonly state: SkillState;
   readonly score: number;
-  /** Every component of the score, in the shape of the candidate's policy (docs/ranking.md). */
-  readonly explanation: ScoreExplanation | Bm25fExplanation | Bm25fV4Explanation;
+  /**
+   * Every component of the score, in the shape of the candidate's policy (docs/ranking.md), and
+   * `trust_bound` when the trust bound of learning moved the candidate (search/trust-bound.ts).
+   */
+  readonly explanation: (ScoreExplanation | Bm25fExplanation | Bm25fV4Explanation) & {
+    readonly trust_bound?: TrustBoundNote;
+  };
 }
 
 /** One candidate of a skill_search answer: the ranked candidate and its confidence. */
