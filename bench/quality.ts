@@ -1,25 +1,37 @@
 /**
- * Quality benchmark (issue #10): top-1, recall@5, MRR and nDCG@10 on the dev split in
- * ../shared/bench of policies v1, v2 and bm25f.v3 (the default), beside the plain FTS5 BM25
- * baselines of ../shared/bench/README.md computed in the same run — `bm25-nd` (name + description),
- * `bm25-nd+stop` and `bm25-ndb+stop` (+ body; English stop-words out of the query). Learning from
- * use is measured honestly: each dataset's queries are split in two by a fixed hash of the query
- * id; the first half is imported with `learnExamples` (what `skilldex learn` does), and v3 "cold"
- * (no examples) and "warm" are both scored on the second half only. `--extra` adds corpus-real as
- * distractors to every catalog. Run files go to bench/.work/runs/<method>/<dataset>.jsonl.
+ * Quality benchmark (issues #10, #22): how well each ranking policy routes, beside the plain FTS5
+ * BM25 baselines computed in the same run exactly as the shared scorer computes them
+ * (bench/bm25-baseline.ts; ../shared/bench/README.md, ../shared/bench/trigger/README.md).
+ *
+ * - The trigger set (../shared/bench/trigger: real skills, their authors' should / should-not
+ *   requests), alone and with ../shared/bench/corpus-real as distractors: the default policy v4 and
+ *   v3 beside `bm25-nd+stop`, `bm25-ndb+stop` and the weighted-column BM25; top-1, top-3, MRR,
+ *   false trigger@1, English, Chinese and macro-over-repositories rows, and what each policy's
+ *   default confidence floor keeps (bench/trigger-quality.ts).
+ * - The tool-retrieval sets (metatool, apibench-torchhub, bfcl-curated): top-1, recall@5, MRR and
+ *   nDCG@10 of policies v1–v4 beside `bm25-nd`, `bm25-nd+stop`, `bm25-ndb+stop`. Learning from use
+ *   is measured honestly: each dataset's queries are split in two by a fixed hash of the query id;
+ *   the first half is imported with `learnExamples` (what `skilldex learn` does), and "cold" (no
+ *   examples) and "warm" are both scored on the second half only, for v4 and v3.
+ *
+ * `--extra` runs the tool sets with corpus-real as distractors instead
+ * (bench/results/quality-extra.md; the trigger set, which always has both settings, is left out of
+ * that run). Run files go to bench/.work/runs/<method>/<dataset>.jsonl (`trigger.jsonl` and
+ * `trigger-extra.jsonl` for the trigger set's two settings), ready for the scorers' `--runs` /
+ * `--run`. It writes bench/results/quality[-extra].md and nothing else outside bench/.work.
  *
  *   npm run bench:quality [-- --extra]
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import {
   POLICY_ID,
   POLICY_V2_ID,
   POLICY_V3_ID,
+  POLICY_V4_ID,
   Router,
-  discoverSkills,
   indexCatalog,
   learnExamples,
   macroAverage,
@@ -30,60 +42,27 @@ import {
   type LabelledQuery,
   type Metrics,
 } from '../src/index.js';
-import { STOP_WORDS } from '../src/text/index.js';
+import { baselineRankings, loadBaselineSkills, type BaselineSkill } from './bm25-baseline.js';
 import { REPO, WORK, fmt, machineLine, writeResult } from './lib.js';
+import {
+  abstentionTable,
+  triggerQueries,
+  triggerRatios,
+  triggerSetting,
+  triggerTable,
+  type TriggerRow,
+} from './trigger-quality.js';
 
 const SPLIT = path.resolve(REPO, '..', 'shared', 'bench');
+const CORPUS = path.join(SPLIT, 'corpus-real');
 const DATASETS = ['metatool', 'apibench-torchhub', 'bfcl-curated'];
+/** The policies scored on the trigger set (default first). */
+const TRIGGER_POLICIES = [POLICY_V4_ID, POLICY_V3_ID];
 const extra = process.argv.includes('--extra');
 
 /** The half a query falls in: first byte of sha256(id) mod 2 (0 = learned from, 1 = evaluated). */
 function half(id: string): number {
   return createHash('sha256').update(id).digest()[0]! % 2;
-}
-
-function baselineRankings(
-  catalogDirs: string[],
-  queries: readonly LabelledQuery[],
-  body: boolean,
-  stop: boolean,
-): Map<string, string[]> {
-  const db = new Database(':memory:');
-  db.exec(
-    `CREATE VIRTUAL TABLE t USING fts5(name, description, body, tokenize='porter unicode61')`,
-  );
-  const ins = db.prepare(`INSERT INTO t (name, description, body) VALUES (?, ?, ?)`);
-  const report = discoverSkills({ scopes: catalogDirs });
-  for (const s of report.skills) {
-    const text = body
-      ? readFileSync(s.real_path, 'utf8')
-          .replace(/^\ufeff/, '')
-          .slice(s.body_offset)
-      : '';
-    ins.run(
-      s.real_path.includes('corpus-real') ? `extra:${s.real_path}` : s.name,
-      s.description,
-      text,
-    );
-  }
-  const cols = body ? '' : '{name description} : ';
-  const q = db.prepare(
-    `SELECT name FROM t WHERE t MATCH ? ORDER BY bm25(t), name LIMIT ${MRR_DEPTH}`,
-  );
-  const out = new Map<string, string[]>();
-  for (const query of queries) {
-    let toks = [
-      ...new Set((query.query.match(/[\p{L}\p{N}]+/gu) ?? []).map((t) => t.toLowerCase())),
-    ];
-    if (stop) toks = toks.filter((t) => !STOP_WORDS.has(t));
-    const expr = toks.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
-    out.set(
-      query.id,
-      expr ? (q.all(cols + '(' + expr + ')') as { name: string }[]).map((r) => r.name) : [],
-    );
-  }
-  db.close();
-  return out;
 }
 
 function rankAll(router: Router, queries: readonly LabelledQuery[]): Map<string, string[]> {
@@ -120,9 +99,67 @@ function freshCatalog(name: string): string {
   return catalog;
 }
 
-function main(): void {
-  const rows: { dataset: string; method: string; m: Metrics }[] = [];
-  const runDir = path.join(WORK, 'runs');
+/** Writes one method's rankings of one dataset as a scorer's run file under bench/.work/runs. */
+function writeRun(
+  method: string,
+  dataset: string,
+  qs: readonly { id: string }[],
+  rankings: ReadonlyMap<string, string[]>,
+): void {
+  const folder = path.join(WORK, 'runs', method.split(' ')[0]!);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    path.join(folder, `${dataset}.jsonl`),
+    qs.map((q) => JSON.stringify({ id: q.id, ranking: rankings.get(q.id) ?? [] })).join('\n') +
+      '\n',
+  );
+}
+
+interface ToolRow {
+  readonly dataset: string;
+  readonly method: string;
+  readonly m: Metrics;
+}
+
+const short = (policy: string): string => policy.split('.').slice(-2).join('.');
+
+/** Learning from use for `policy`: learn from the first half, score cold and warm on the second. */
+function coldWarm(
+  ds: string,
+  policy: string,
+  scopes: readonly string[],
+  queries: readonly LabelledQuery[],
+  push: (
+    ds: string,
+    method: string,
+    r: Map<string, string[]>,
+    qs: readonly LabelledQuery[],
+  ) => void,
+): void {
+  const second = queries.filter((q) => half(q.id) === 1);
+  const name = short(policy);
+  const catalog = freshCatalog(`quality-${ds}${extra ? '-extra' : ''}-${name}-warm.sqlite`);
+  indexCatalog({ catalog, scopes: [...scopes], now: () => new Date(0), policy });
+  const cold = new Router({ catalog, telemetry: false });
+  push(ds, `${name}-cold (second half)`, rankAll(cold, second), second);
+  cold.close();
+  const lines = queries
+    .filter((q) => half(q.id) === 0)
+    .map((q) => JSON.stringify({ id: q.id, query: q.query, relevant: q.relevant }));
+  learnExamples({
+    catalog,
+    text: lines.join('\n'),
+    file: `${ds}/queries.jsonl (first half)`,
+    now: () => new Date(0),
+  });
+  const warm = new Router({ catalog, telemetry: false });
+  push(ds, `${name}-warm (second half)`, rankAll(warm, second), second);
+  warm.close();
+}
+
+/** Every tool-set row: baselines, policies v1–v4, cold and warm; then the macro averages. */
+function toolRows(): ToolRow[] {
+  const rows: ToolRow[] = [];
   const push = (
     ds: string,
     method: string,
@@ -134,13 +171,9 @@ function main(): void {
       method,
       m: meanMetrics(qs.map((q) => scoreRanking(rankings.get(q.id) ?? [], q))),
     });
-    mkdirSync(path.join(runDir, method.split(' ')[0]!), { recursive: true });
-    writeFileSync(
-      path.join(runDir, method.split(' ')[0]!, `${ds}.jsonl`),
-      qs.map((q) => JSON.stringify({ id: q.id, ranking: rankings.get(q.id) ?? [] })).join('\n') +
-        '\n',
-    );
+    writeRun(method, ds, qs, rankings);
   };
+  const distractors: BaselineSkill[] = extra ? loadBaselineSkills(CORPUS, true).skills : [];
   for (const ds of DATASETS) {
     const dir = path.join(SPLIT, ds);
     const queries = parseQueryLines(
@@ -148,52 +181,83 @@ function main(): void {
       `${ds}/queries.jsonl`,
       true,
     );
-    const scopes = [path.join(dir, 'catalog'), ...(extra ? [path.join(SPLIT, 'corpus-real')] : [])];
-    const suffix = extra ? '-extra' : '';
-    push(ds, 'bm25-nd', baselineRankings(scopes, queries, false, false), queries);
-    push(ds, 'bm25-nd+stop', baselineRankings(scopes, queries, false, true), queries);
-    push(ds, 'bm25-ndb+stop', baselineRankings(scopes, queries, true, true), queries);
-    for (const policy of [POLICY_ID, POLICY_V2_ID, POLICY_V3_ID]) {
-      const catalog = freshCatalog(`quality-${ds}${suffix}-${policy.split('.').pop()}.sqlite`);
+    const scopes = [path.join(dir, 'catalog'), ...(extra ? [CORPUS] : [])];
+    const skills = [...loadBaselineSkills(path.join(dir, 'catalog')).skills, ...distractors];
+    push(ds, 'bm25-nd', baselineRankings(skills, queries, { body: false, stop: false }), queries);
+    push(
+      ds,
+      'bm25-nd+stop',
+      baselineRankings(skills, queries, { body: false, stop: true }),
+      queries,
+    );
+    push(
+      ds,
+      'bm25-ndb+stop',
+      baselineRankings(skills, queries, { body: true, stop: true }),
+      queries,
+    );
+    for (const policy of [POLICY_ID, POLICY_V2_ID, POLICY_V3_ID, POLICY_V4_ID]) {
+      const catalog = freshCatalog(`quality-${ds}${extra ? '-extra' : ''}-${short(policy)}.sqlite`);
       indexCatalog({ catalog, scopes, now: () => new Date(0), policy });
       const router = new Router({ catalog, telemetry: false });
-      push(ds, policy.split('.').slice(-2).join('.'), rankAll(router, queries), queries);
+      push(ds, short(policy), rankAll(router, queries), queries);
       router.close();
     }
-    // Learning from use: learn from the first half, evaluate cold and warm on the second.
-    const second = queries.filter((q) => half(q.id) === 1);
-    const catalog = freshCatalog(`quality-${ds}${suffix}-warm.sqlite`);
-    indexCatalog({ catalog, scopes, now: () => new Date(0), policy: POLICY_V3_ID });
-    const cold = new Router({ catalog, telemetry: false });
-    push(ds, 'bm25f.v3-cold (second half)', rankAll(cold, second), second);
-    cold.close();
-    const lines = queries
-      .filter((q) => half(q.id) === 0)
-      .map((q) => JSON.stringify({ id: q.id, query: q.query, relevant: q.relevant }));
-    learnExamples({
-      catalog,
-      text: lines.join('\n'),
-      file: `${ds}/queries.jsonl (first half)`,
-      now: () => new Date(0),
-    });
-    const warm = new Router({ catalog, telemetry: false });
-    push(ds, 'bm25f.v3-warm (second half)', rankAll(warm, second), second);
-    warm.close();
+    coldWarm(ds, POLICY_V4_ID, scopes, queries, push);
+    coldWarm(ds, POLICY_V3_ID, scopes, queries, push);
   }
-  const methods = [...new Set(rows.map((r) => r.method))];
-  for (const method of methods) {
+  for (const method of [...new Set(rows.map((r) => r.method))]) {
     rows.push({
       dataset: '**macro avg**',
       method,
       m: macroAverage(rows.filter((r) => r.method === method).map((r) => r.m)),
     });
   }
+  return rows;
+}
+
+/** The trigger-set section: both settings, the ratios to the best baseline, the floors. */
+function triggerSection(): string[] {
+  const root = path.join(SPLIT, 'trigger');
+  const qs = triggerQueries(root);
+  // score.py's run files: python3 ../shared/bench/trigger/score.py --run bench/.work/runs/<method>/trigger.jsonl
+  const runFile =
+    (suffix: string) =>
+    (method: string, runs: ReadonlyMap<string, string[]>): void =>
+      writeRun(method, `trigger${suffix}`, qs, runs);
+  const settings: [string, TriggerRow[]][] = [
+    ['112 skills', triggerSetting(qs, [path.join(root, 'skills')], TRIGGER_POLICIES, runFile(''))],
+    [
+      '+ corpus-real (1,318 files)',
+      triggerSetting(qs, [path.join(root, 'skills'), CORPUS], TRIGGER_POLICIES, runFile('-extra')),
+    ],
+  ];
+  const pos = qs.filter((q) => q.should_trigger).length;
   const lines = [
-    `# Routing quality on the dev split${extra ? ' (+ corpus-real distractors)' : ''}`,
+    "## Trigger set (real skills, their authors' requests)",
     '',
-    machineLine(),
+    `../shared/bench/trigger: ${qs.length} requests (${pos} should trigger a named skill, ${qs.length - pos} near-misses that should not), metrics as its score.py: top-1 / top-3 / MRR of the labelled skill on positives, false trigger@1 = the named skill ranked first on negatives; en and zh are the English and Chinese positives; macro averages the 34 repositories. Baselines are plain FTS5 BM25 as score.py builds them (every SKILL.md, porter unicode61, OR of the query's words without score.py's stop-words); \`w(3, 2, 0.3)\` weights name, description and body in \`bm25()\`. Policies rank through the router over a fresh catalog of the same folders. Seconds: loading + indexing + ranking every request.`,
     '',
-    'Baselines are plain FTS5 `bm25()` computed in the same run (../shared/bench/README.md). `cold`/`warm` rows are scored on the',
+  ];
+  for (const [setting, rows] of settings) {
+    lines.push(`### ${setting}`, '', ...triggerTable(rows), '', ...triggerRatios(rows), '');
+  }
+  lines.push(
+    '### At the default confidence floor',
+    '',
+    'Each policy\'s own floor (docs/ranking.md §11): an answer whose top candidate is below it suggests nothing. "Kept" is the share of the top-1 hits whose confidence reaches the floor; false trigger@1 counts the named skill first *and* at or above the floor; the abstain columns count answers flagged `abstain`.',
+    '',
+    ...abstentionTable(settings),
+    '',
+  );
+  return lines;
+}
+
+function toolSection(rows: readonly ToolRow[]): string[] {
+  return [
+    `## Tool-retrieval sets${extra ? ' (+ corpus-real distractors)' : ''}`,
+    '',
+    'Baselines are plain FTS5 `bm25()` computed in the same run as ../shared/bench/tools/score.py does (../shared/bench/README.md). `cold`/`warm` rows are scored on the',
     'second half of each dataset (split by sha256 of the query id); `warm` first imports the first half as usage examples.',
     '',
     '| dataset | method | queries | top1 | R@5 | MRR | nDCG@10 |',
@@ -202,6 +266,23 @@ function main(): void {
       (r) =>
         `| ${r.dataset} | ${r.method} | ${r.m.queries} | ${fmt(r.m.top1, 3)} | ${fmt(r.m.recall_at_5, 3)} | ${fmt(r.m.mrr, 3)} | ${fmt(r.m.ndcg_at_10, 3)} |`,
     ),
+  ];
+}
+
+function main(): void {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const trigger = extra ? [] : triggerSection();
+  const tools = toolSection(toolRows());
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const lines = [
+    `# Routing quality on the dev split${extra ? ' (+ corpus-real distractors)' : ''}`,
+    '',
+    `${machineLine()}, load average ${fmt(loadavg()[0]!, 1)} at the end; the whole run took ${fmt(seconds, 0)} s (${fmt((cpu.user + cpu.system) / 1e6, 0)} s of CPU).`,
+    '',
+    ...trigger,
+    ...tools,
   ];
   writeResult(extra ? 'quality-extra' : 'quality', lines.join('\n'));
 }
