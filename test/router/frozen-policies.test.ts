@@ -1,13 +1,21 @@
 /**
- * Frozen policies stay frozen (issue #26 item 2, docs/ranking.md): v1, v2 and v3 rank the bundled
- * examples exactly as the goldens in golden/ say, explanations included, byte for byte. The goldens
- * were written by the code before the policies' shared parts moved to policies/shared.ts; a change
+ * Frozen policies stay frozen (issue #26 item 2, docs/ranking.md): v1, v2, v3 and v4 rank the
+ * bundled examples exactly as the goldens in golden/ say, explanations included, byte for byte. The
+ * v1–v3 goldens were written by the code before the policies' shared parts moved to
+ * policies/shared.ts, v4's when it became the default (before the index encodings of issue #26); a change
  * to a frozen policy's file, to the shared module or to an engine that moves any number fails here.
  * A new policy gets a new id and its own golden, never an edit to these.
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { POLICY_ID, POLICY_V2_ID, POLICY_V3_ID, Router, indexCatalog } from '../../src/index.js';
+import {
+  POLICY_ID,
+  POLICY_V2_ID,
+  POLICY_V3_ID,
+  POLICY_V4_ID,
+  Router,
+  indexCatalog,
+} from '../../src/index.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import { NOW, ON_PG } from '../catalog/support.js';
 
@@ -41,6 +49,7 @@ describe.skipIf(ON_PG)('frozen policies rank the examples exactly as their golde
     ['v1', POLICY_ID],
     ['v2', POLICY_V2_ID],
     ['v3', POLICY_V3_ID],
+    ['v4', POLICY_V4_ID],
   ])('%s', async (name, policy) => {
     const catalog = path.join(tmpDir('skilldex-frozen-'), 'catalog.sqlite');
     indexCatalog({ catalog, scopes: [EXAMPLES], policy, now: NOW });
