@@ -53,7 +53,7 @@ export const V4 = Object.freeze({
   /**
    * Share of a request's BM25 over a skill's boundary clauses taken off its score. 0.5 cut false
    * triggers from 0.134 to 0.110 (0.087 to 0.072 with distractors) for 0.4 points of top-1; 1.0
-   * cut further (0.104) for 1.9 points; 2.0 for 4.
+   * cut further (0.108) for 1.0 point; 2.0 for 2.7 (re-run for docs/ranking.md §10).
    */
   BOUNDARY_WEIGHT: 0.5,
   /** Share of the BM25F of a request's excluded words taken off each skill that has them. */
