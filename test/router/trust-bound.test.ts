@@ -43,7 +43,7 @@ import {
 } from '../../src/router/search/trust-bound.js';
 import type { HistoryFn, RankedCandidate } from '../../src/router/search/types.js';
 import { sanitizeField } from '../../src/text/index.js';
-import { tmpDir, writeTree } from '../support/cli.js';
+import { runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, ON_PG, newCatalogPath, propertyRuns, skillText } from '../catalog/support.js';
 import { buildLibrary, idOf, libraryArb, queryArb, VOCAB, type GenSkill } from './support.js';
 
@@ -427,7 +427,7 @@ describe('applyTrustBound', () => {
 });
 
 describe('trust bound through the Router (real fetch path)', () => {
-  it('fetches from many clients and sessions do not make a skill outside the trusted top K first', () => {
+  it('fetches from many clients and sessions do not make a skill outside the trusted top K first', async () => {
     const { catalog } = ledgerLibrary(POLICY_V4_ID);
     const router = new Router({ catalog, now: NOW });
     try {
@@ -456,6 +456,12 @@ describe('trust bound through the Router (real fetch path)', () => {
       expect(r.candidates[0]!.skill_id).not.toBe(target);
       expect(r.candidates[1]!.skill_id).toBe(target);
       expect(note(r, 0)).toMatchObject({ role: 'first', skill: target });
+      // The CLI's explanation line says so too (a SQLite catalog: the CLI run has no server env).
+      if (!ON_PG) {
+        const cli = await runCli(['search', 'ledger', '--catalog', catalog, '--limit', '5']);
+        expect(cli.stdout).toContain(`trust bound: put first over ${target},`);
+        expect(cli.stdout).toContain('trust bound: held back behind ');
+      }
     } finally {
       router.close();
     }

@@ -70,6 +70,13 @@ function why(c: Candidate): string {
     parts.push(
       `dropped: ${e.dropped_tokens.map((d) => `${escapeInvisible(d.token)} (${d.reason})`).join(', ')}`,
     );
+  const tb = c.explanation.trust_bound;
+  if (tb)
+    parts.push(
+      tb.role === 'first'
+        ? `trust bound: put first over ${escapeInvisible(tb.skill)}, which only fetch examples ranked first (not in the first ${tb.k} without them)`
+        : `trust bound: held back behind ${escapeInvisible(tb.skill)} (not in the first ${tb.k} without fetch examples)`,
+    );
   return parts.join(', ');
 }
 
