@@ -8,12 +8,12 @@
  * at start-up.
  */
 import type { Command } from 'commander';
-import { SkilldexError, type ExitCode } from '../errors.js';
-import type { LintReport, LintSeverity } from '../index.js';
-import type { LintSuppression } from '../lint/index.js';
-import { action, readInput, type CliContext } from './context.js';
-import { progressLine } from './progress.js';
-import { addScopeOptions, discoverOptions, type ScopeFlags } from './options.js';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { LintReport, LintSeverity } from '../../index.js';
+import type { LintSuppression } from '../../lint/index.js';
+import { action, readInput, type CliContext } from '../context.js';
+import { progressLine } from '../progress.js';
+import { addScopeOptions, discoverOptions, type ScopeFlags } from '../options.js';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = ['error', 'warning', 'note', 'never'] as const;
@@ -127,13 +127,13 @@ async function runLint(o: LintFlags, ctx: CliContext, toolVersion: string): Prom
   const failOn = oneOf('--fail-on', o.failOn ?? 'error', FAIL_ON);
   const profile = oneOf('--profile', o.profile ?? 'lenient', PROFILE_NAMES);
   const { atOrAbove, lintLibrary, parseLintBaseline, renderSarif } =
-    await import('../lint/index.js');
+    await import('../../lint/index.js');
   const suppressions = configSuppressions(ctx);
   const baseline =
     o.baseline !== undefined
       ? parseLintBaseline(await readInput(ctx, o.baseline, '--baseline'), o.baseline)
       : undefined;
-  const { renderLintText } = await import('./render/lint.js');
+  const { renderLintText } = await import('./lint-render.js');
   const quiet = o.quiet === true || ctx.quiet;
   const indexing = progressLine(ctx.io, 'lint: indexing');
   const ranking = progressLine(ctx.io, 'lint: ranking self-queries');
