@@ -54,7 +54,7 @@ export {
   type FamilyLink,
   type NearDuplicateFamily,
 } from './families.js';
-export { findClauses, type RoutingClause } from './clauses.js';
+export { findClauses, type RoutingClause } from '../text/index.js';
 export { HOST_RULES, cutFor, lengthIn, listingCosts, type HostCut } from './hosts.js';
 export {
   INLINE_KEY,
