@@ -59,11 +59,12 @@ export { HOST_RULES, cutFor, lengthIn, listingCosts, type HostCut } from './host
 export {
   INLINE_KEY,
   fingerprintOf,
+  parseBaselineJson,
   parseLintBaseline,
   type LintBaseline,
   type LintSuppression,
 } from './suppress.js';
-export { SPEC_FIELDS } from './spec-profile.js';
+export { SPEC_FIELDS } from '../skills/index.js';
 export type { SkillFamily } from './group.js';
 export { frontmatterLines } from './lines.js';
 export {

@@ -212,6 +212,19 @@ const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()(
 );
 
 /**
+ * The discovery options among `o` (the options of a call that discovers skills and does more:
+ * lint, trigger evaluation), the undefined ones left out.
+ */
+export function discoverOptionsOf(o: DiscoverOptions): DiscoverOptions {
+  const out: Record<string, unknown> = {};
+  for (const key of DISCOVER_OPTION_KEYS) {
+    const value = (o as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out as DiscoverOptions;
+}
+
+/**
  * Discovers every skill in the scopes `options` selects. INVALID_ARGUMENT for an unknown option.
  * `onProgress(done, total)` is called every 256 files read and once at the end (total: the
  * SKILL.md files enumerated).

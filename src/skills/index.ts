@@ -9,6 +9,7 @@ export {
 } from './frontmatter.js';
 export {
   KNOWN_FIELDS,
+  SPEC_FIELDS,
   MAX_DESCRIPTION_CHARS,
   MAX_LIST_ITEMS,
   MAX_LIST_ITEM_CHARS,
@@ -30,6 +31,7 @@ export {
 export { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
 export {
   SKILL_FILE,
+  discoverOptionsOf,
   discoverSkills,
   enumerateSkillFiles,
   resolveIdentities,

@@ -13,7 +13,7 @@ import type { LintReport, LintSeverity } from '../../index.js';
 import type { LintSuppression } from '../../lint/index.js';
 import { action, readInput, type CliContext } from '../context.js';
 import { progressLine } from '../progress.js';
-import { addScopeOptions, discoverOptions, type ScopeFlags } from '../options.js';
+import { addScopeOptions, discoverOptions, formatOf, oneOf, type ScopeFlags } from '../options.js';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = ['error', 'warning', 'note', 'never'] as const;
@@ -100,30 +100,9 @@ export function registerLint(program: Command, ctx: CliContext): void {
     .action(action(ctx, (o: LintFlags) => runLint(o, ctx, program.version() ?? '0.0.0')));
 }
 
-// The value of a choice option, refused with INVALID_ARGUMENT naming it when not one of `choices`.
-function oneOf<T extends string>(option: string, value: string, choices: readonly T[]): T {
-  if (!(choices as readonly string[]).includes(value))
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      `${option} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`,
-      { option, value },
-    );
-  return value as T;
-}
-
 // The lint action: checks the flags, reads the suppressions and baseline, lints, renders.
 async function runLint(o: LintFlags, ctx: CliContext, toolVersion: string): Promise<ExitCode> {
-  const format = oneOf('--format', o.json ? 'json' : (o.format ?? 'text'), FORMATS);
-  if (o.json && o.format !== undefined && o.format !== 'text' && o.format !== 'json') {
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      `--json and --format ${o.format} disagree: give one`,
-      {
-        option: '--format',
-        value: o.format,
-      },
-    );
-  }
+  const format = formatOf(o, FORMATS);
   const failOn = oneOf('--fail-on', o.failOn ?? 'error', FAIL_ON);
   const profile = oneOf('--profile', o.profile ?? 'lenient', PROFILE_NAMES);
   const { atOrAbove, lintLibrary, parseLintBaseline, renderSarif } =
