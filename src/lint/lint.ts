@@ -16,6 +16,7 @@ import { TelemetryStore, isPgLocation, telemetryPathFor } from '../catalog/index
 import { readTextCapped } from '../fsx/index.js';
 import { Router, indexCatalog } from '../router/index.js';
 import {
+  DISCOVER_OPTION_KEYS,
   discoverOptionsOf,
   discoverSkills,
   type DiscoverOptions,
@@ -65,12 +66,7 @@ export interface LintOptions extends DiscoverOptions {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'home',
-  'project',
-  'scopes',
-  'maxBytes',
-  'maxDepth',
-  'maxEntries',
+  ...DISCOVER_OPTION_KEYS,
   'catalog',
   'thresholds',
   'tmpDir',

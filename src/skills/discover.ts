@@ -199,8 +199,8 @@ function resolveCollisions(
   return { skills, shadowed };
 }
 
-/** The keys of DiscoverOptions. */
-const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()(
+/** The keys of DiscoverOptions (also the first keys of the calls that discover and do more). */
+export const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()(
   'home',
   'project',
   'scopes',

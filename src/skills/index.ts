@@ -30,6 +30,7 @@ export {
 } from './scopes.js';
 export { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
 export {
+  DISCOVER_OPTION_KEYS,
   SKILL_FILE,
   discoverOptionsOf,
   discoverSkills,

@@ -16,6 +16,7 @@ import { readTextCapped } from '../fsx/index.js';
 import { frontmatterLines } from '../lint/index.js';
 import { Router, indexCatalog } from '../router/index.js';
 import {
+  DISCOVER_OPTION_KEYS,
   discoverOptionsOf,
   discoverSkills,
   type DiscoverOptions,
@@ -90,12 +91,7 @@ export interface TriggerReport {
 }
 
 const OPTION_KEYS = [
-  'home',
-  'project',
-  'scopes',
-  'maxBytes',
-  'maxDepth',
-  'maxEntries',
+  ...DISCOVER_OPTION_KEYS,
   'catalog',
   'usage',
   'files',
@@ -106,7 +102,7 @@ const OPTION_KEYS = [
   'floor',
   'tmpDir',
   'onProgress',
-] as const;
+];
 
 /** Routes every trigger case of the library; see the module header. Unknown option keys are refused. */
 export function evalTriggers(options: TriggerEvalOptions = {}): TriggerReport {
