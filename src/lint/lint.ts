@@ -15,13 +15,8 @@ import { SkilldexError } from '../errors.js';
 import { TelemetryStore, isPgLocation, telemetryPathFor } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { Router, indexCatalog } from '../router/index.js';
-import {
-  DISCOVER_OPTION_KEYS,
-  discoverOptionsOf,
-  discoverSkills,
-  type DiscoverOptions,
-  type SkillRecord,
-} from '../skills/index.js';
+import { DISCOVER_OPTION_KEYS, discoverOptionsOf, discoverSkills } from '../skills/index.js';
+import type { DiscoverOptions, SkillRecord } from '../skills/index.js';
 import {
   DEFAULT_THRESHOLDS,
   LINT_CODES,

@@ -272,7 +272,8 @@ export function discoverSkills(
   };
 }
 
-function toSkipped(p: Problem): SkippedFile {
+/** A problem of discovery as the report's skipped file. */
+export function toSkipped(p: Problem): SkippedFile {
   return {
     path: p.path,
     code: p.code,

@@ -36,6 +36,7 @@ export {
   discoverSkills,
   enumerateSkillFiles,
   resolveIdentities,
+  toSkipped,
   type DiscoverOptions,
   type DuplicateGroup,
   type NearDuplicateGroup,

@@ -15,13 +15,8 @@ import { isPgLocation } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { frontmatterLines } from '../lint/index.js';
 import { Router, indexCatalog } from '../router/index.js';
-import {
-  DISCOVER_OPTION_KEYS,
-  discoverOptionsOf,
-  discoverSkills,
-  type DiscoverOptions,
-  type SkillRecord,
-} from '../skills/index.js';
+import { DISCOVER_OPTION_KEYS, discoverOptionsOf, discoverSkills } from '../skills/index.js';
+import type { DiscoverOptions, SkillRecord } from '../skills/index.js';
 import { findTriggerCases } from './discover.js';
 import { checkGates, type GateFailure, type TriggerBaseline, type TriggerGates } from './gates.js';
 import {
