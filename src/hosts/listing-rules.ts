@@ -141,16 +141,16 @@ export interface ListingResult {
   readonly entries: readonly ListedEntry[];
 }
 
+/** A budget of `chars` characters, as `--budget-chars` (or SLASH_COMMAND_TOOL_CHAR_BUDGET) sets it. */
+function fixedCharsBudget(chars: number): ListingBudget {
+  return { unit: 'chars', limit: Math.max(1, Math.floor(chars)), source: 'budget-chars' };
+}
+
 /** The Claude Code budget in characters. */
 export function claudeCodeBudget(
   options: { contextTokens?: number; fraction?: number; fixedChars?: number } = {},
 ): ListingBudget {
-  if (options.fixedChars !== undefined)
-    return {
-      unit: 'chars',
-      limit: Math.max(1, Math.floor(options.fixedChars)),
-      source: 'budget-chars',
-    };
+  if (options.fixedChars !== undefined) return fixedCharsBudget(options.fixedChars);
   const c = CLAUDE_CODE_LISTING;
   const window = options.contextTokens ?? c.DEFAULT_CONTEXT_TOKENS;
   const fraction = options.fraction ?? c.BUDGET_FRACTION;
@@ -165,12 +165,7 @@ export function claudeCodeBudget(
 export function codexBudget(
   options: { contextTokens?: number; fixedChars?: number } = {},
 ): ListingBudget {
-  if (options.fixedChars !== undefined)
-    return {
-      unit: 'chars',
-      limit: Math.max(1, Math.floor(options.fixedChars)),
-      source: 'budget-chars',
-    };
+  if (options.fixedChars !== undefined) return fixedCharsBudget(options.fixedChars);
   const window = options.contextTokens ?? CODEX_LISTING.DEFAULT_CONTEXT_TOKENS;
   return {
     unit: 'tokens',

@@ -54,6 +54,7 @@ export interface SkillFields {
   readonly name: string;
   readonly description: string;
   readonly when_to_use?: string;
+  /** Frontmatter `version` or `metadata.version`, when present. */
   readonly version?: string;
   readonly keywords: readonly string[];
   readonly tags: readonly string[];
