@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 // and MCP tool tests again, every catalog on PostgreSQL: test/catalog/support.ts newCatalogPath) and
 // `browser` (the explorer page in headless Chromium, test/browser/). `npx vitest run` runs all three;
 // `--project NAME` runs one. The unit and postgres projects share a throwaway PostgreSQL cluster
-// per project (test/support/pg-global.ts).
+// per project (test/support/pg-global.ts). Before the unit project starts, test/support/fresh-build.ts
+// fails the run when a selected test file runs dist/ or bin/ and src/ changed since the last build.
 const POSTGRES_SUITES = [
   'test/router/fetch.test.ts',
   'test/router/search.test.ts',
@@ -32,7 +33,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**'],
-          globalSetup: ['test/support/pg-global.ts'],
+          globalSetup: ['test/support/fresh-build.ts', 'test/support/pg-global.ts'],
         },
       },
       {

@@ -7,11 +7,10 @@
  * outside the root (symbolic links resolved first). Every node is tracked by real path, so the
  * crawl always terminates.
  */
-import path from 'node:path';
-import { SkilldexError, assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
+import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { INDEX_FILE, type ScannedEntry } from './index-file.js';
 import { bestHits, breakTie, compareKeys, entryHits, nearEntries, prepareNeed } from './match.js';
-import { loadNode, loadOverlay, type NodeContext } from './node.js';
+import { loadNode, loadOverlay, rootContext, type NodeContext } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, relJoin, type CascadeReader } from './reader.js';
 import type { CrawlOutcome, CrawlReport, EntryRef } from './report.js';
 import { lexicalTarget, resolveEntry } from './resolve-key.js';
@@ -38,14 +37,11 @@ export function crawlCascade(root: string, need: string, options: CrawlOptions =
   assertKnownOptions(options, CRAWL_OPTION_KEYS, 'crawlCascade');
   const reader = options.reader ?? FS_READER;
   const prepared = prepareNeed(need);
-  const rootReal = reader.realpath(path.resolve(root));
-  if (rootReal === undefined)
-    throw new SkilldexError('FILE_NOT_FOUND', `cascade root ${root} does not exist`, { root });
-  const ctx: NodeContext = {
+  const ctx = rootContext(
+    root,
     reader,
-    rootReal,
-    maxIndexBytes: options.maxIndexBytes ?? DEFAULT_CRAWL_OPTIONS.maxIndexBytes,
-  };
+    options.maxIndexBytes ?? DEFAULT_CRAWL_OPTIONS.maxIndexBytes,
+  );
   return crawlIn(ctx, prepared);
 }
 

@@ -6,7 +6,7 @@
  */
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
-import { problem, type Problem } from '../errors.js';
+import { SkilldexError, problem, type Problem } from '../errors.js';
 import { isInside, sha256Hex } from '../fsx/index.js';
 import { INDEX_FILE, scanSkillIndex, type MalformedLine, type ScannedIndex } from './index-file.js';
 import { OVERLAY_FILE, parseOverlay } from './overlay.js';
@@ -30,6 +30,21 @@ export interface NodeContext {
 /** The result of `loadNode`. */
 export type NodeLoad =
   { ok: true; node: LoadedNode } | { ok: false; failure: NodeFailure; problem: Problem };
+
+/**
+ * The context of a walk of the cascade at `root`, read through `reader`. FILE_NOT_FOUND when the
+ * root does not exist.
+ */
+export function rootContext(
+  root: string,
+  reader: CascadeReader,
+  maxIndexBytes: number,
+): NodeContext {
+  const rootReal = reader.realpath(path.resolve(root));
+  if (rootReal === undefined)
+    throw new SkilldexError('FILE_NOT_FOUND', `cascade root ${root} does not exist`, { root });
+  return { reader, rootReal, maxIndexBytes };
+}
 
 /** A node whose skill.index was read and parsed. */
 export interface LoadedNode {

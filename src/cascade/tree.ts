@@ -7,11 +7,10 @@
  * whether each leaf holds a SKILL.md, and the ambiguity checks that crawl every skill's own name,
  * are `auditCascade`'s. A `fingerprint` over the nodes' digests tells when the tree changed.
  */
-import path from 'node:path';
-import { SkilldexError, assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
+import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { sha256Hex } from '../fsx/index.js';
 import { INDEX_FILE, splitKeywords, type EntryKind } from './index-file.js';
-import { loadNode, type NodeContext, type NodeFailure } from './node.js';
+import { loadNode, rootContext, type NodeFailure } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, relJoin, type CascadeReader } from './reader.js';
 import { lexicalTarget, resolveEntry } from './resolve-key.js';
 
@@ -56,14 +55,8 @@ const TREE_OPTION_KEYS = optionKeys<TreeOptions>()('maxIndexBytes', 'reader');
 export function readCascadeTree(root: string, options: TreeOptions = {}): CascadeTree {
   assertKnownOptions(options, TREE_OPTION_KEYS, 'readCascadeTree');
   const reader = options.reader ?? FS_READER;
-  const rootReal = reader.realpath(path.resolve(root));
-  if (rootReal === undefined)
-    throw new SkilldexError('FILE_NOT_FOUND', `cascade root ${root} does not exist`, { root });
-  const ctx: NodeContext = {
-    reader,
-    rootReal,
-    maxIndexBytes: options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES,
-  };
+  const ctx = rootContext(root, reader, options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES);
+  const rootReal = ctx.rootReal;
   const nodes: CascadeTreeNode[] = [];
   const digests: string[] = [];
   const problems: Problem[] = [];

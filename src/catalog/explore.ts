@@ -11,7 +11,7 @@ import { FILES_SCHEMA_VERSION } from './queries-files.js';
 import { generationRows } from './queries.js';
 import type { HistorySource } from './history.js';
 import type { GenerationCounts } from './publish.js';
-import type { GenerationInfo } from './status.js';
+import { generationInfoOf, type GenerationInfo } from './status.js';
 import type { LifecycleState } from './lifecycle.js';
 import { storedJson } from './stored.js';
 
@@ -234,13 +234,7 @@ export class CatalogExplorer {
         const c = (changed.all(params) as { skill_id: string }[]).map((r) => r.skill_id);
         const r = (retired.all(params) as { skill_id: string }[]).map((x) => x.skill_id);
         return {
-          seq: g.seq,
-          catalog_generation: g.generation_id,
-          parent_seq: g.parent_seq,
-          policy: g.policy,
-          created_at: g.created_at,
-          counts: storedJson<GenerationCounts>(g.counts, 'generations.counts'),
-          published: g.seq === gen.seq,
+          ...generationInfoOf(g, gen.seq),
           added: a.length,
           changed: c.length,
           retired: r.length,

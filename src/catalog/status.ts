@@ -7,7 +7,7 @@ import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readBytesCapped, realpathOrUndefined, sha256Of } from '../fsx/index.js';
 import type { Db } from './db.js';
-import { generationRows } from './queries.js';
+import { generationRows, type GenerationRow } from './queries.js';
 import type { GenerationCounts } from './publish.js';
 import { decodeStats, listingOf, readFileStats, type ManifestRow } from './file-manifests.js';
 import { storedJson } from './stored.js';
@@ -53,19 +53,27 @@ export interface CatalogStatus {
   readonly revisions_seen: number;
 }
 
-/** Every generation, newest first. */
-export function listGenerations(db: Db): GenerationInfo[] {
-  const pub = db.prepare(`SELECT seq FROM published WHERE id = 1`).get() as
-    { seq: number } | undefined;
-  return generationRows(db).map((g) => ({
+/** A generation row as `generations` reports it; `publishedSeq` is the published one's. */
+export function generationInfoOf(
+  g: GenerationRow,
+  publishedSeq: number | undefined,
+): GenerationInfo {
+  return {
     seq: g.seq,
     catalog_generation: g.generation_id,
     parent_seq: g.parent_seq,
     policy: g.policy,
     created_at: g.created_at,
     counts: storedJson<GenerationCounts>(g.counts, 'generations.counts'),
-    published: g.seq === pub?.seq,
-  }));
+    published: g.seq === publishedSeq,
+  };
+}
+
+/** Every generation, newest first. */
+export function listGenerations(db: Db): GenerationInfo[] {
+  const pub = db.prepare(`SELECT seq FROM published WHERE id = 1`).get() as
+    { seq: number } | undefined;
+  return generationRows(db).map((g) => generationInfoOf(g, pub?.seq));
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The skilldex command line as a testable function: `run(argv, io)` parses, runs one command and
- * returns its exit code; nothing here touches `process` (bin/skilldex.js does). Each command group
- * lives in its own file; COMMANDS lists them, and a run registers only the command it names.
+ * returns its exit code; nothing here touches `process` (bin/skilldex.js does). Each command (or
+ * group) lives in its own file under commands/, its renderer beside it; COMMANDS lists them, and a
+ * run registers only the command it names.
  */
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
@@ -23,14 +24,14 @@ import { registerFetch } from './commands/fetch.js';
 import { registerShow } from './commands/show.js';
 import { registerEval } from './commands/eval.js';
 import { registerMcp } from './commands/mcp.js';
-import { registerEnrich } from './enrich.js';
-import { registerLearn } from './learn.js';
-import { registerLint } from './lint.js';
+import { registerEnrich } from './commands/enrich.js';
+import { registerLearn } from './commands/learn.js';
+import { registerLint } from './commands/lint.js';
 import { registerHook } from './commands/hook.js';
 import { registerServe } from './commands/serve.js';
-import { registerConfig } from './config-command.js';
+import { registerConfig } from './commands/config-command.js';
 import { registerInit } from './init.js';
-import { registerListing } from './listing.js';
+import { registerListing } from './commands/listing.js';
 import { SUPPLY_COMMANDS } from './commands/supply.js';
 
 /** Help width when the output is not a terminal (a pipe, a file, a test): plain 80 columns. */

@@ -15,6 +15,7 @@ import {
   loadSkillFile,
   resolveIdentities,
   resolvePluginScopes,
+  toSkipped,
   type PluginFilter,
   type Scope,
   type ScopeKind,
@@ -206,15 +207,6 @@ function toScope(s: InventoryScope): Scope {
     path: s.path,
     exists: s.exists,
     ...(s.plugin !== undefined ? { plugin: s.plugin } : {}),
-  };
-}
-
-function toSkipped(p: Problem): SkippedFile {
-  return {
-    path: p.path,
-    code: p.code,
-    reason: p.message,
-    ...(p.line !== undefined ? { line: p.line } : {}),
   };
 }
 

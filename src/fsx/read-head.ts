@@ -64,11 +64,7 @@ export function readHeadHashed(path: string, options: HeadOptions = {}): HeadFil
   const headBytes = options.headBytes ?? DEFAULT_MAX_HEAD_BYTES;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const label = options.label ?? path;
-  const refuse = (code: Parameters<typeof problem>[0], message: string): RefusedFile => ({
-    ok: false,
-    path,
-    problem: problem(code, label, message),
-  });
+  const refuse = refuser(path, label);
   let fd: number;
   try {
     // O_NOFOLLOW: `path` is a real path, so a link at its place was planted after the walk.
@@ -224,11 +220,7 @@ export function readPrefixUntil(
 ): PrefixText | RefusedFile {
   const label = options.label ?? path;
   const step = options.chunkBytes ?? 16 * 1024;
-  const refuse = (code: Parameters<typeof problem>[0], message: string): RefusedFile => ({
-    ok: false,
-    path,
-    problem: problem(code, label, message),
-  });
+  const refuse = refuser(path, label);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -266,3 +258,11 @@ export function readPrefixUntil(
 }
 
 const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** How a reader refuses the file at `path`: a RefusedFile with the problem named by `label`. */
+function refuser(
+  path: string,
+  label: string,
+): (code: Parameters<typeof problem>[0], message: string) => RefusedFile {
+  return (code, message) => ({ ok: false, path, problem: problem(code, label, message) });
+}

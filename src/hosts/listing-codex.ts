@@ -78,13 +78,7 @@ export function codexConfigRules(file: string, problems: Problem[]): ConfigRule[
     const toml = createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown };
     parsed = toml.parse(r.text) as Record<string, unknown>;
   } catch (err) {
-    problems.push(
-      problem(
-        'HOST_SETTINGS_UNREADABLE',
-        file,
-        `${file}: ${(err as Error).message.split('\n')[0]}`,
-      ),
-    );
+    problems.push(unreadableSettings(file, err));
     return [];
   }
   const list = (parsed['skills'] as { config?: unknown } | undefined)?.config;
@@ -117,13 +111,7 @@ function implicitAllowed(skillFile: string, problems: Problem[]): boolean | unde
     const a = v?.policy?.allow_implicit_invocation;
     return typeof a === 'boolean' ? a : undefined;
   } catch (err) {
-    problems.push(
-      problem(
-        'HOST_SETTINGS_UNREADABLE',
-        file,
-        `${file}: ${(err as Error).message.split('\n')[0]}`,
-      ),
-    );
+    problems.push(unreadableSettings(file, err));
     return undefined;
   }
 }
@@ -195,4 +183,13 @@ export function codexSkills(o: HostScopeOptions): HostSkills {
     settings: { files: existsSync(file) ? [file] : [] },
     problems,
   };
+}
+
+/** HOST_SETTINGS_UNREADABLE for `file`, with the first line of why. */
+function unreadableSettings(file: string, err: unknown): Problem {
+  return problem(
+    'HOST_SETTINGS_UNREADABLE',
+    file,
+    `${file}: ${(err as Error).message.split('\n')[0]}`,
+  );
 }

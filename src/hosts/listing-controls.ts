@@ -204,6 +204,44 @@ function writeState(dir: string, state: ListingState): string {
   return path.join(dir, `${state.host}.json`);
 }
 
+/**
+ * Writes an apply: a backup of the host's file as it was (`text`), the file itself (`out`, its mode
+ * kept), then the state that undo reads (`extra`: what was written over what).
+ */
+function commitApply(
+  dir: string,
+  host: ListingState['host'],
+  file: string,
+  w: { text: string | undefined; out: string; now: Date; before: ListingState | undefined },
+  extra: Pick<ListingState, 'written' | 'previous' | 'paths'>,
+): { backup: string | null; state: string } {
+  const backup = backupOf(dir, host, file, w.text, w.now);
+  writeKeepingMode(file, w.out);
+  const state = writeState(dir, {
+    host,
+    file,
+    applied_at: w.now.toISOString(),
+    created_file: w.before?.created_file ?? w.text === undefined,
+    backup,
+    ...extra,
+  });
+  return { backup, state };
+}
+
+/** The report of an undo with no apply to take back. */
+function nothingToUndo(host: ListingHost, file: string, stateFile: string): ListingControlReport {
+  return {
+    host,
+    action: 'undo',
+    file,
+    changed: [],
+    kept: [],
+    backup: null,
+    state: stateFile,
+    done: false,
+  };
+}
+
 function applyClaude(o: ListingControlOptions, routed: readonly string[]): ListingControlReport {
   const now = (o.now ?? (() => new Date()))();
   const dir = listingStateDir(o.home, o.env);
@@ -226,17 +264,16 @@ function applyClaude(o: ListingControlOptions, routed: readonly string[]): Listi
   else delete next['skillOverrides'];
   const out = JSON.stringify(next, null, 2) + '\n';
   JSON.parse(out);
-  const backup = backupOf(dir, 'claude-code', file, text, now);
-  writeKeepingMode(file, out);
-  const state = writeState(dir, {
-    host: 'claude-code',
+  const { backup, state } = commitApply(
+    dir,
+    'claude-code',
     file,
-    applied_at: now.toISOString(),
-    created_file: before?.created_file ?? text === undefined,
-    backup,
-    written,
-    previous,
-  });
+    { text, out, now, before },
+    {
+      written,
+      previous,
+    },
+  );
   return {
     host: 'claude-code',
     action: 'apply',
@@ -258,17 +295,7 @@ function undoClaude(o: ListingControlOptions): ListingControlReport {
   const file = controlFile('claude-code', o.home, o.env);
   const state = readState(dir, 'claude-code');
   const stateFile = path.join(dir, 'claude-code.json');
-  if (!state)
-    return {
-      host: 'claude-code',
-      action: 'undo',
-      file,
-      changed: [],
-      kept: [],
-      backup: null,
-      state: stateFile,
-      done: false,
-    };
+  if (!state) return nothingToUndo('claude-code', file, stateFile);
   const text = readText(state.file);
   const settings = parseSettings(state.file, text);
   const ov = overridesOf(state.file, settings);
@@ -348,16 +375,7 @@ function applyCodex(o: ListingControlOptions, routed: readonly string[]): Listin
             ? base + '\n'
             : base + '\n\n') + block;
   parseToml(file, out);
-  const backup = backupOf(dir, 'codex', file, text, now);
-  writeKeepingMode(file, out);
-  const state = writeState(dir, {
-    host: 'codex',
-    file,
-    applied_at: now.toISOString(),
-    created_file: before?.created_file ?? text === undefined,
-    backup,
-    paths,
-  });
+  const { backup, state } = commitApply(dir, 'codex', file, { text, out, now, before }, { paths });
   return {
     host: 'codex',
     action: 'apply',
@@ -375,17 +393,7 @@ function undoCodex(o: ListingControlOptions): ListingControlReport {
   const stateFile = path.join(dir, 'codex.json');
   const state = readState(dir, 'codex');
   const file = state?.file ?? controlFile('codex', o.home, o.env);
-  if (!state)
-    return {
-      host: 'codex',
-      action: 'undo',
-      file,
-      changed: [],
-      kept: [],
-      backup: null,
-      state: stateFile,
-      done: false,
-    };
+  if (!state) return nothingToUndo('codex', file, stateFile);
   const text = readText(file);
   const { text: out, removed } = withoutBlock(text ?? '');
   if (removed) {

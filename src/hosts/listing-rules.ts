@@ -33,6 +33,7 @@
  * (MAX_DEFAULT_CONTEXT_SKILL_DESCRIPTION_CHARS, suffix `...`). The 272,000-token default window is
  * the one whose 2 % Codex logs as `budget_limit=5440` (openai/codex issue #24299).
  */
+import { findClauses } from '../text/index.js';
 
 /** A host whose listing skilldex computes. */
 export type ListingHost = 'claude-code' | 'codex';
@@ -140,16 +141,16 @@ export interface ListingResult {
   readonly entries: readonly ListedEntry[];
 }
 
+/** A budget of `chars` characters, as `--budget-chars` (or SLASH_COMMAND_TOOL_CHAR_BUDGET) sets it. */
+function fixedCharsBudget(chars: number): ListingBudget {
+  return { unit: 'chars', limit: Math.max(1, Math.floor(chars)), source: 'budget-chars' };
+}
+
 /** The Claude Code budget in characters. */
 export function claudeCodeBudget(
   options: { contextTokens?: number; fraction?: number; fixedChars?: number } = {},
 ): ListingBudget {
-  if (options.fixedChars !== undefined)
-    return {
-      unit: 'chars',
-      limit: Math.max(1, Math.floor(options.fixedChars)),
-      source: 'budget-chars',
-    };
+  if (options.fixedChars !== undefined) return fixedCharsBudget(options.fixedChars);
   const c = CLAUDE_CODE_LISTING;
   const window = options.contextTokens ?? c.DEFAULT_CONTEXT_TOKENS;
   const fraction = options.fraction ?? c.BUDGET_FRACTION;
@@ -164,12 +165,7 @@ export function claudeCodeBudget(
 export function codexBudget(
   options: { contextTokens?: number; fixedChars?: number } = {},
 ): ListingBudget {
-  if (options.fixedChars !== undefined)
-    return {
-      unit: 'chars',
-      limit: Math.max(1, Math.floor(options.fixedChars)),
-      source: 'budget-chars',
-    };
+  if (options.fixedChars !== undefined) return fixedCharsBudget(options.fixedChars);
   const window = options.contextTokens ?? CODEX_LISTING.DEFAULT_CONTEXT_TOKENS;
   return {
     unit: 'tokens',
@@ -212,30 +208,27 @@ export function codexDescription(description: string): {
 }
 
 const QUOTED = /"[^"\n]{2,80}"|\u201c[^\u201d\n]{2,80}\u201d|'[^'\n]{3,80}'/g;
-const USE_WHEN =
-  /\b(?:use (?:this )?(?:skill )?(?:when|for|if|whenever)|triggers? (?:on|when)|when the user)\b[^.;\n]*/gi;
-const NEGATIVE =
-  /\b(?:do not|don['\u2019]t|never) (?:use|trigger|invoke)\b[^.;\n]*|\bnot (?:for|when)\b[^.;\n]*/gi;
 
 /**
  * What of `text` a cut after `keptChars` characters loses: the trigger phrases (quoted phrases,
  * "use when / triggers on" clauses) and the "do not use / not for" clauses that end after the cut.
+ * The clauses are lint's (findClauses, src/text/clauses.ts), so `listing` and `lint` name the same
+ * ones; a quoted phrase inside a "do not use" clause is part of that clause, not a trigger.
  */
 export function cutLoss(text: string, keptChars: number): CutLoss {
-  const spans = (re: RegExp): { at: number; end: number; text: string }[] =>
-    [...text.matchAll(re)].map((m) => ({
-      at: m.index,
-      end: m.index + m[0].length,
-      text: m[0].trim(),
-    }));
-  const negatives = spans(NEGATIVE);
-  // A "use for" inside "do not use for" is the negative clause, not a trigger.
-  const inNegative = (x: { at: number; end: number }): boolean =>
+  const clauses = findClauses(text).map((c) => ({ ...c, at: c.start }));
+  const negatives = clauses.filter((c) => c.kind === 'negative');
+  const inNegative = (x: { at: number }): boolean =>
     negatives.some((n) => x.at >= n.at && x.at < n.end);
-  const triggers = [...spans(USE_WHEN), ...spans(QUOTED)]
+  const quoted = [...text.matchAll(QUOTED)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+    text: m[0].trim(),
+  }));
+  const triggers = [...clauses.filter((c) => c.kind === 'trigger'), ...quoted]
     .filter((x) => !inNegative(x))
     .sort((a, b) => a.at - b.at || b.end - a.end);
-  const lost = (xs: { end: number; text: string }[]): string[] =>
+  const lost = (xs: readonly { end: number; text: string }[]): string[] =>
     xs.filter((x) => x.end > keptChars).map((x) => x.text.slice(0, 120));
   return {
     kept_chars: Math.min(keptChars, text.length),

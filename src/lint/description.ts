@@ -4,8 +4,7 @@
  * (too few distinct content words, or too few that are not common across the library: name the
  * words that carry no signal).
  */
-import { distinctContentTokens } from '../text/index.js';
-import { findClauses } from './clauses.js';
+import { distinctContentTokens, findClauses } from '../text/index.js';
 import { LINT_CODES, type RawFinding, type LintThresholds } from './codes.js';
 import { HOST_RULES, cutFor, type HostCut } from './hosts.js';
 import type { LintSkill, WordStats } from './skill.js';

@@ -54,16 +54,17 @@ export {
   type FamilyLink,
   type NearDuplicateFamily,
 } from './families.js';
-export { findClauses, type RoutingClause } from './clauses.js';
+export { findClauses, type RoutingClause } from '../text/index.js';
 export { HOST_RULES, cutFor, lengthIn, listingCosts, type HostCut } from './hosts.js';
 export {
   INLINE_KEY,
   fingerprintOf,
+  parseBaselineJson,
   parseLintBaseline,
   type LintBaseline,
   type LintSuppression,
 } from './suppress.js';
-export { SPEC_FIELDS } from './spec-profile.js';
+export { SPEC_FIELDS } from '../skills/index.js';
 export type { SkillFamily } from './group.js';
 export { frontmatterLines } from './lines.js';
 export {

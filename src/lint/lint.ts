@@ -15,7 +15,8 @@ import { SkilldexError } from '../errors.js';
 import { TelemetryStore, isPgLocation, telemetryPathFor } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { Router, indexCatalog } from '../router/index.js';
-import { discoverSkills, type DiscoverOptions, type SkillRecord } from '../skills/index.js';
+import { DISCOVER_OPTION_KEYS, discoverOptionsOf, discoverSkills } from '../skills/index.js';
+import type { DiscoverOptions, SkillRecord } from '../skills/index.js';
 import {
   DEFAULT_THRESHOLDS,
   LINT_CODES,
@@ -60,12 +61,7 @@ export interface LintOptions extends DiscoverOptions {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'home',
-  'project',
-  'scopes',
-  'maxBytes',
-  'maxDepth',
-  'maxEntries',
+  ...DISCOVER_OPTION_KEYS,
   'catalog',
   'thresholds',
   'tmpDir',
@@ -230,18 +226,6 @@ export function resolveThresholds(overrides: Partial<LintThresholds> = {}): Lint
     );
   }
   return Object.freeze(t);
-}
-
-// The discovery options among `options` (the temporary catalog indexes exactly what was linted).
-function discoverOptionsOf(o: LintOptions): DiscoverOptions {
-  return {
-    ...(o.home !== undefined ? { home: o.home } : {}),
-    ...(o.project !== undefined ? { project: o.project } : {}),
-    ...(o.scopes !== undefined ? { scopes: o.scopes } : {}),
-    ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
-    ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
-    ...(o.maxEntries !== undefined ? { maxEntries: o.maxEntries } : {}),
-  };
 }
 
 function toLintSkill(r: SkillRecord): LintSkill {

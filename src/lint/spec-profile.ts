@@ -7,21 +7,12 @@
  * `metadata` maps string keys to string values; `allowed-tools` is a string or a list of strings.
  * Name rules are NAME_INVALID and NAME_FOLDER_MISMATCH, shared with the default profile.
  */
+import { SPEC_FIELDS } from '../skills/index.js';
 import { escapeInvisible } from '../text/index.js';
 import { LINT_CODES, type LintCode, type RawFinding } from './codes.js';
 import type { LineFn } from './file-checks.js';
 import { lengthIn } from './hosts.js';
 import type { LintSkill } from './skill.js';
-
-/** The frontmatter fields the agentskills spec defines. */
-export const SPEC_FIELDS: readonly string[] = [
-  'name',
-  'description',
-  'license',
-  'compatibility',
-  'metadata',
-  'allowed-tools',
-];
 
 /** Spec maxima, in code points (validator.py MAX_DESCRIPTION_LENGTH, MAX_COMPATIBILITY_LENGTH). */
 export const SPEC_DESCRIPTION_MAX = 1024;

@@ -213,21 +213,28 @@ export function applyBaseline(
 }
 
 /**
- * Reads a saved `skilldex lint --json` report as a baseline: every fingerprint of its findings.
- * BASELINE_INVALID names the file when the text is not such a report.
+ * The JSON value of the baseline file `file` (lint's, eval --triggers'); BASELINE_INVALID naming
+ * the file and the command that saves one (`saveWith`) when the text is not JSON.
  */
-export function parseLintBaseline(text: string, file: string): LintBaseline {
-  let raw: unknown;
+export function parseBaselineJson(text: string, file: string, saveWith: string): unknown {
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new SkilldexError(
       'BASELINE_INVALID',
-      `${file}: not JSON (${(err as Error).message.split('\n')[0]}); give a report saved with skilldex lint --json`,
+      `${file}: not JSON (${(err as Error).message.split('\n')[0]}); give a report saved with ${saveWith}`,
       { file },
       { cause: err },
     );
   }
+}
+
+/**
+ * Reads a saved `skilldex lint --json` report as a baseline: every fingerprint of its findings.
+ * BASELINE_INVALID names the file when the text is not such a report.
+ */
+export function parseLintBaseline(text: string, file: string): LintBaseline {
+  const raw = parseBaselineJson(text, file, 'skilldex lint --json');
   const findings = (raw as { findings?: unknown } | null)?.findings;
   if (!Array.isArray(findings))
     throw new SkilldexError('BASELINE_INVALID', `${file}: no findings array: not a lint report`, {

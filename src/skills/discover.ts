@@ -199,8 +199,8 @@ function resolveCollisions(
   return { skills, shadowed };
 }
 
-/** The keys of DiscoverOptions. */
-const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()(
+/** The keys of DiscoverOptions (also the first keys of the calls that discover and do more). */
+export const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()(
   'home',
   'project',
   'scopes',
@@ -210,6 +210,19 @@ const DISCOVER_OPTION_KEYS = optionKeys<DiscoverOptions>()(
   'maxEntries',
   'maxFrontmatterBytes',
 );
+
+/**
+ * The discovery options among `o` (the options of a call that discovers skills and does more:
+ * lint, trigger evaluation), the undefined ones left out.
+ */
+export function discoverOptionsOf(o: DiscoverOptions): DiscoverOptions {
+  const out: Record<string, unknown> = {};
+  for (const key of DISCOVER_OPTION_KEYS) {
+    const value = (o as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out as DiscoverOptions;
+}
 
 /**
  * Discovers every skill in the scopes `options` selects. INVALID_ARGUMENT for an unknown option.
@@ -259,7 +272,8 @@ export function discoverSkills(
   };
 }
 
-function toSkipped(p: Problem): SkippedFile {
+/** A problem of discovery as the report's skipped file. */
+export function toSkipped(p: Problem): SkippedFile {
   return {
     path: p.path,
     code: p.code,

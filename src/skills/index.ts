@@ -10,6 +10,7 @@ export {
 } from './frontmatter.js';
 export {
   KNOWN_FIELDS,
+  SPEC_FIELDS,
   MAX_DESCRIPTION_CHARS,
   MAX_LIST_ITEMS,
   MAX_LIST_ITEM_CHARS,
@@ -30,10 +31,13 @@ export {
 } from './scopes.js';
 export { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
 export {
+  DISCOVER_OPTION_KEYS,
   SKILL_FILE,
+  discoverOptionsOf,
   discoverSkills,
   enumerateSkillFiles,
   resolveIdentities,
+  toSkipped,
   type DiscoverOptions,
   type DuplicateGroup,
   type NearDuplicateGroup,

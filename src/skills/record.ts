@@ -7,19 +7,12 @@ import { assertKnownOptions, problem, type Problem } from '../errors.js';
 import { readHeadHashed, type FileIdentity } from '../fsx/index.js';
 import { checkParsedSize, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import type { ScopeKind } from './scopes.js';
-import { validateFrontmatter } from './validate.js';
+import { validateFrontmatter, type SkillFields } from './validate.js';
 
 /** One discovered skill. Contract fields are snake_case, as --json and MCP print them. */
-export interface SkillRecord {
+export interface SkillRecord extends SkillFields {
   /** The frontmatter name; `plugin:name` for a plugin's skill (docs/integration.md §1). */
   readonly skill_id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly when_to_use?: string;
-  /** Frontmatter `version` or `metadata.version`, when present. */
-  readonly version?: string;
-  readonly keywords: readonly string[];
-  readonly tags: readonly string[];
   /** Absolute path as walked (through links). */
   readonly path: string;
   /** Absolute real path. */
@@ -36,9 +29,6 @@ export interface SkillRecord {
   /** Character offset of the body in the BOM-less text. */
   readonly body_offset: number;
   readonly frontmatter: Readonly<Record<string, unknown>>;
-  readonly warnings: readonly Problem[];
-  /** Flag codes on suspicious text (HIDDEN_CHARACTERS, CONFUSABLE_CHARACTERS, INSTRUCTION_LIKE). */
-  readonly flags: readonly string[];
   /** Every path whose bytes equal this revision (this one first). */
   readonly provenance: readonly string[];
   /** The first `bodyExcerptChars` characters of the body, only when loadSkillFile was asked for them. */

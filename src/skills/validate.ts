@@ -22,14 +22,19 @@ export const MAX_LIST_ITEM_CHARS = 128;
 
 const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** Fields of the Agent Skills spec plus the extensions Claude Code and other clients read. */
-export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+/** The frontmatter fields the agentskills spec defines. */
+export const SPEC_FIELDS: readonly string[] = [
   'name',
   'description',
   'license',
   'compatibility',
   'metadata',
   'allowed-tools',
+];
+
+/** Fields of the Agent Skills spec plus the extensions Claude Code and other clients read. */
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  ...SPEC_FIELDS,
   'when_to_use',
   'version',
   'keywords',
@@ -49,6 +54,7 @@ export interface SkillFields {
   readonly name: string;
   readonly description: string;
   readonly when_to_use?: string;
+  /** Frontmatter `version` or `metadata.version`, when present. */
   readonly version?: string;
   readonly keywords: readonly string[];
   readonly tags: readonly string[];

@@ -84,19 +84,13 @@ export class SubstrateFiles {
   private resolveTypeFolder(
     type: SubstrateType,
   ): { ok: true; abs: string } | { ok: false; problem: Problem } {
-    try {
-      return { ok: true, abs: resolveInside(this.root, type) };
-    } catch (err) {
-      if (!(err instanceof SkilldexError)) throw err;
-      return {
-        ok: false,
-        problem: problem(
-          'PATH_OUTSIDE_ROOT',
-          type,
-          `folder ${type}/ leaves the substrate root: ${err.message}`,
-        ),
-      };
-    }
+    return insideOrProblem(this.root, type, (err) =>
+      problem(
+        'PATH_OUTSIDE_ROOT',
+        type,
+        `folder ${type}/ leaves the substrate root: ${err.message}`,
+      ),
+    );
   }
 
   /** The root-relative label of a type's index file (`adr/INDEX.md`). */
@@ -124,21 +118,16 @@ export class SubstrateFiles {
     }
     const folder = this.typeFolder(row.type);
     if (!folder.ok) return folder;
-    let abs: string;
-    try {
-      abs = resolveInside(folder.abs, row.path);
-    } catch (err) {
-      if (!(err instanceof SkilldexError)) throw err;
-      return {
-        ok: false,
-        problem: problem(
-          'PATH_OUTSIDE_ROOT',
-          label,
-          `${label}:${row.line}: row ${row.id} path ${row.path} leaves ${row.type}/; it is never read`,
-          row.line,
-        ),
-      };
-    }
+    const inside = insideOrProblem(folder.abs, row.path, () =>
+      problem(
+        'PATH_OUTSIDE_ROOT',
+        label,
+        `${label}:${row.line}: row ${row.id} path ${row.path} leaves ${row.type}/; it is never read`,
+        row.line,
+      ),
+    );
+    if (!inside.ok) return inside;
+    const abs = inside.abs;
     const rel = toPosixRelative(this.root, abs);
     if (realpathOrUndefined(abs) === undefined) {
       return {
@@ -205,3 +194,20 @@ export class SubstrateFiles {
 }
 
 const DEPTH_RANK: Readonly<Record<StopDepth, number>> = { index: 0, summary: 1, body: 2 };
+
+/**
+ * `rel` resolved inside `base` (resolveInside), or the problem `outside` makes of its refusal;
+ * any other failure is thrown.
+ */
+function insideOrProblem(
+  base: string,
+  rel: string,
+  outside: (err: SkilldexError) => Problem,
+): { ok: true; abs: string } | { ok: false; problem: Problem } {
+  try {
+    return { ok: true, abs: resolveInside(base, rel) };
+  } catch (err) {
+    if (!(err instanceof SkilldexError)) throw err;
+    return { ok: false, problem: outside(err) };
+  }
+}

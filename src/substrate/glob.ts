@@ -254,42 +254,50 @@ function segmentWitness(chars: readonly CharToken[]): string {
 // Inclusion, symbolically: `outer` must match the tokens of `inner` where an inner wildcard can be
 // matched only by an outer wildcard at least as general (a `*` only by a `*`, a `**` only by `**`).
 function pathIncludes(outer: readonly SegmentToken[], inner: readonly SegmentToken[]): boolean {
-  const memo = new Map<number, boolean>();
-  const visit = (i: number, j: number): boolean => {
-    if (j === outer.length) return i === inner.length;
-    const key = i * (outer.length + 1) + j;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    const o = outer[j]!;
-    const n = inner[i];
-    let ok: boolean;
-    if (o.kind === 'globstar') ok = visit(i, j + 1) || (n !== undefined && visit(i + 1, j));
-    else
-      ok =
-        n !== undefined &&
-        n.kind === 'segment' &&
-        segmentIncludes(o.chars, n.chars) &&
-        visit(i + 1, j + 1);
-    memo.set(key, ok);
-    return ok;
-  };
-  return visit(0, 0);
+  return includesBy(outer, inner, (o, n, visit, i, j) => {
+    if (o.kind === 'globstar') return visit(i, j + 1) || (n !== undefined && visit(i + 1, j));
+    return (
+      n !== undefined &&
+      n.kind === 'segment' &&
+      segmentIncludes(o.chars, n.chars) &&
+      visit(i + 1, j + 1)
+    );
+  });
 }
 
 function segmentIncludes(outer: readonly CharToken[], inner: readonly CharToken[]): boolean {
+  return includesBy(outer, inner, (o, n, visit, i, j) => {
+    if (o.kind === 'star') return visit(i, j + 1) || (n !== undefined && visit(i + 1, j));
+    if (n === undefined || n.kind === 'star') return false;
+    if (o.kind === 'one') return visit(i + 1, j + 1);
+    return n.kind === 'lit' && n.ch === o.ch && visit(i + 1, j + 1);
+  });
+}
+
+/**
+ * Whether the token list `outer` includes `inner`, by `step`: given outer token `o` = outer[j] and
+ * inner token `n` = inner[i] (undefined past the end), it answers through `visit` on the next
+ * positions. Memoised on (i, j), so each pair of positions is decided once; `outer` used up matches
+ * only `inner` used up.
+ */
+function includesBy<T>(
+  outer: readonly T[],
+  inner: readonly T[],
+  step: (
+    o: T,
+    n: T | undefined,
+    visit: (i: number, j: number) => boolean,
+    i: number,
+    j: number,
+  ) => boolean,
+): boolean {
   const memo = new Map<number, boolean>();
   const visit = (i: number, j: number): boolean => {
     if (j === outer.length) return i === inner.length;
     const key = i * (outer.length + 1) + j;
     const known = memo.get(key);
     if (known !== undefined) return known;
-    const o = outer[j]!;
-    const n = inner[i];
-    let ok: boolean;
-    if (o.kind === 'star') ok = visit(i, j + 1) || (n !== undefined && visit(i + 1, j));
-    else if (n === undefined || n.kind === 'star') ok = false;
-    else if (o.kind === 'one') ok = visit(i + 1, j + 1);
-    else ok = n.kind === 'lit' && n.ch === o.ch && visit(i + 1, j + 1);
+    const ok = step(outer[j]!, inner[i], visit, i, j);
     memo.set(key, ok);
     return ok;
   };

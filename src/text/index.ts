@@ -18,6 +18,7 @@ export {
   type Boundaries,
   type QueryNegation,
 } from './boundaries.js';
+export { findClauses, type RoutingClause } from './clauses.js';
 export { MIN_LINE_KEY_CHARS, fnv1a, lineKey, nameWords } from './template-lines.js';
 export {
   CUT_MARK,

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { SkilldexError, problem, type Problem } from '../errors.js';
 import { readTextCapped, walkFiles } from '../fsx/index.js';
 import { parseTriggerFile, type RawCase } from './formats.js';
+import type { ScoredCaseInput } from './score.js';
 
 /** File names read as trigger evals (the names the 34 repositories of shared/bench/trigger use). */
 export const TRIGGER_FILE_RE =
@@ -26,16 +27,8 @@ export const MAX_TRIGGER_FILE_BYTES = 8 * 1024 * 1024;
 // Folders that hold eval files for the folder above them.
 const EVAL_DIRS: ReadonlySet<string> = new Set(['evals', 'eval', 'benchmarks', 'tests', 'trigger']);
 
-/** One case tied to its skill, with a stable id and where it came from. */
-export interface TriggerCase {
-  /** The item's own id, else `<file relative to its scope or project>#<locator>`. */
-  readonly id: string;
-  readonly skill_id: string;
-  readonly query: string;
-  readonly should_trigger: boolean;
-  readonly file: string;
-  readonly line?: number;
-}
+/** One case tied to its skill, with a stable id and where it came from (what scoring reads). */
+export type TriggerCase = ScoredCaseInput;
 
 /** What discovery read: the cases, the files with their case counts, problems and skipped items. */
 export interface FoundCases {

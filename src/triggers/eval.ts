@@ -15,7 +15,8 @@ import { isPgLocation } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { frontmatterLines } from '../lint/index.js';
 import { Router, indexCatalog } from '../router/index.js';
-import { discoverSkills, type DiscoverOptions, type SkillRecord } from '../skills/index.js';
+import { DISCOVER_OPTION_KEYS, discoverOptionsOf, discoverSkills } from '../skills/index.js';
+import type { DiscoverOptions, SkillRecord } from '../skills/index.js';
 import { findTriggerCases } from './discover.js';
 import { checkGates, type GateFailure, type TriggerBaseline, type TriggerGates } from './gates.js';
 import {
@@ -85,12 +86,7 @@ export interface TriggerReport {
 }
 
 const OPTION_KEYS = [
-  'home',
-  'project',
-  'scopes',
-  'maxBytes',
-  'maxDepth',
-  'maxEntries',
+  ...DISCOVER_OPTION_KEYS,
   'catalog',
   'usage',
   'files',
@@ -101,7 +97,7 @@ const OPTION_KEYS = [
   'floor',
   'tmpDir',
   'onProgress',
-] as const;
+];
 
 /** Routes every trigger case of the library; see the module header. Unknown option keys are refused. */
 export function evalTriggers(options: TriggerEvalOptions = {}): TriggerReport {
@@ -223,15 +219,4 @@ function located(r: SkillTriggerResult, s: SkillRecord | undefined): SkillTrigge
   const file = readTextCapped(s.real_path, { maxBytes: Math.max(s.size, 1) + 1, label: s.path });
   const line = file.ok ? frontmatterLines(file.text).get('description') : undefined;
   return { ...r, path: s.path, ...(line !== undefined ? { line } : {}) };
-}
-
-function discoverOptionsOf(o: TriggerEvalOptions): DiscoverOptions {
-  return {
-    ...(o.home !== undefined ? { home: o.home } : {}),
-    ...(o.project !== undefined ? { project: o.project } : {}),
-    ...(o.scopes !== undefined ? { scopes: o.scopes } : {}),
-    ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
-    ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
-    ...(o.maxEntries !== undefined ? { maxEntries: o.maxEntries } : {}),
-  };
 }

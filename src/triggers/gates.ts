@@ -6,6 +6,7 @@
  */
 import { SkilldexError } from '../errors.js';
 import type { SkillTriggerResult, TriggerTotals } from './score.js';
+import { parseBaselineJson } from '../lint/index.js';
 
 /** The gates asked for (absent: not checked). Rates are shares in [0, 1]. */
 export interface TriggerGates {
@@ -122,17 +123,7 @@ function regressions(skills: readonly SkillTriggerResult[], b: TriggerBaseline):
  * file when the text is not such a report.
  */
 export function parseTriggerBaseline(text: string, file: string): TriggerBaseline {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new SkilldexError(
-      'BASELINE_INVALID',
-      `${file}: not JSON (${(err as Error).message.split('\n')[0]}); give a report saved with skilldex eval --triggers --json`,
-      { file },
-      { cause: err },
-    );
-  }
+  const raw = parseBaselineJson(text, file, 'skilldex eval --triggers --json');
   const r = raw as { per_skill?: unknown; recall_at?: unknown } | null;
   if (!Array.isArray(r?.per_skill) || typeof r?.recall_at !== 'number')
     throw new SkilldexError(

@@ -34,8 +34,9 @@ export const SHALLOW = 10;
 /** Words named per confusion. */
 const CONFUSION_WORDS = 4;
 
-/** A case to score (discover.ts TriggerCase). */
+/** A case to score, as discovery ties it to its skill (discover.ts TriggerCase is this type). */
 export interface ScoredCaseInput {
+  /** The item's own id, else `<file relative to its scope or project>#<locator>`. */
   readonly id: string;
   readonly skill_id: string;
   readonly query: string;

@@ -1,5 +1,5 @@
 /**
- * The hosts' skill listings (src/lint/hosts.ts) and routing clauses (src/lint/clauses.ts): each
+ * The hosts' skill listings (src/lint/hosts.ts) and routing clauses (src/text/clauses.ts): each
  * host cuts in its own unit (Claude Code: UTF-16 code units of description + when_to_use at 1,536;
  * Codex: code points of the description at 1,024, 1,021 and "..."), costs are counted as the host
  * budgets them (Codex: UTF-8 bytes / 4, so CJK text costs more), and DESCRIPTION_TRUNCATED names

@@ -68,7 +68,7 @@ function registerLock(program: Command, ctx: CliContext): void {
           ctx.json({ ...report, text: undefined, lock_file: toStdout ? '-' : file, changed });
         else if (toStdout) await ctx.write(report.text);
         else {
-          const { renderLock } = await import('../render/supply.js');
+          const { renderLock } = await import('./supply-render.js');
           ctx.out(renderLock(report, path.relative(ctx.io.cwd, file) || file, changed));
         }
         return report.skills > 0 ? 0 : 1;
@@ -135,7 +135,7 @@ function registerVerify(program: Command, ctx: CliContext): void {
         if (format === 'json') ctx.json(report);
         else if (format === 'sarif') ctx.json(await verifySarif(report, ctx, program));
         else {
-          const { renderVerify } = await import('../render/supply.js');
+          const { renderVerify } = await import('./supply-render.js');
           ctx.out(renderVerify(report));
         }
         return report.ok ? 0 : 1;
@@ -206,7 +206,7 @@ function registerDiff(program: Command, ctx: CliContext): void {
         ): Promise<ExitCode> => {
           const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
           const { diffGenerations, diffSkill } = await import('../../supply/index.js');
-          const render = await import('../render/supply.js');
+          const render = await import('./supply-render.js');
           if (o.generation) {
             if (args.length > 2 || ((o.from ?? o.to) !== undefined && args.length > 0))
               throw new SkilldexError(

@@ -16,23 +16,12 @@
  */
 import { sanitizeField } from '../../text/index.js';
 import { compareCandidates } from './top-k.js';
-import type { RankedCandidate } from './types.js';
+import type { RankedCandidate, TrustBoundNote } from './types.js';
+
+export type { TrustBoundNote } from './types.js';
 
 /** K of the bound: a skill outside the first K without fetch examples is never ranked first with them. */
 export const TRUST_BOUND_K = 10;
-
-/** What `explanation.trust_bound` says of a candidate the bound moved. */
-export interface TrustBoundNote {
-  /** TRUST_BOUND_K. */
-  readonly k: number;
-  /**
-   * `first`: this skill is in the first k without fetch examples and was put first; `held_back`:
-   * this skill is not, and fetch examples had ranked it ahead of the skill put first.
-   */
-  readonly role: 'first' | 'held_back';
-  /** For `first` the skill that fetch examples had ranked first; for `held_back` the skill put first (sanitised). */
-  readonly skill: string;
-}
 
 /** What the bound needs from a search. */
 export interface TrustBoundInput {

@@ -5,7 +5,6 @@
 import type { Bm25fExplanation } from './policies/bm25f-v3.js';
 import type { Bm25fV4Explanation } from './policies/bm25f-v4.js';
 import type { ScoreExplanation, SkillState } from './policies/types.js';
-import type { TrustBoundNote } from './trust-bound.js';
 
 /** A skill_search request. */
 export interface SearchRequest {
@@ -82,4 +81,17 @@ export interface SearchResult extends RankedResult {
 export interface HistoryFn {
   (skillId: string): { suggestions: number; fetches: number };
   prefetch?(skillIds: readonly string[]): void;
+}
+
+/** What `explanation.trust_bound` says of a candidate the bound moved. */
+export interface TrustBoundNote {
+  /** TRUST_BOUND_K (search/trust-bound.ts). */
+  readonly k: number;
+  /**
+   * `first`: this skill is in the first k without fetch examples and was put first; `held_back`:
+   * this skill is not, and fetch examples had ranked it ahead of the skill put first.
+   */
+  readonly role: 'first' | 'held_back';
+  /** For `first` the skill that fetch examples had ranked first; for `held_back` the skill put first (sanitised). */
+  readonly skill: string;
 }

@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { escapeInvisible } from '../text/index.js';
-import { action, type CliContext } from './context.js';
+import { escapeInvisible } from '../../text/index.js';
+import { action, type CliContext } from '../context.js';
 
 /** Registers `config`. */
 export function registerConfig(program: Command, ctx: CliContext): void {

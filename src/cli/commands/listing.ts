@@ -6,10 +6,10 @@
  * the sanitiser.
  */
 import type { Command } from 'commander';
-import { SkilldexError, type ExitCode } from '../errors.js';
-import type { ListingControlReport, ListingHost, ListingReport } from '../index.js';
-import { sanitizeField } from '../text/index.js';
-import { action, parseIntOption, type CliContext } from './context.js';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { ListingControlReport, ListingHost, ListingReport } from '../../index.js';
+import { sanitizeField } from '../../text/index.js';
+import { action, parseIntOption, type CliContext } from '../context.js';
 
 const HOSTS: readonly ListingHost[] = ['claude-code', 'codex'];
 
@@ -88,7 +88,7 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
     throw new SkilldexError('INVALID_ARGUMENT', '--apply and --undo: give one of them', {
       option: '--undo',
     });
-  const lib = await import('../index.js');
+  const lib = await import('../../index.js');
   const home = ctx.io.env['HOME'] ?? '/';
   if (o.undo) {
     const r = lib.undoListing({ host, home, env: ctx.io.env });

@@ -7,10 +7,10 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { SkilldexError, type ExitCode } from '../errors.js';
-import type { HostLearnReport, UsageListReport } from '../index.js';
-import { escapeInvisible, sanitizeField } from '../text/index.js';
-import { action, parseIntOption, readInput, type CliContext } from './context.js';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { HostLearnReport, UsageListReport } from '../../index.js';
+import { escapeInvisible, sanitizeField } from '../../text/index.js';
+import { action, parseIntOption, readInput, type CliContext } from '../context.js';
 
 const CATALOG_HELP =
   'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
@@ -82,7 +82,7 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
               'learn needs a FILE ("-": stdin) or --from HOST',
               {},
             );
-          const { learnExamples } = await import('../router/index.js');
+          const { learnExamples } = await import('../../router/index.js');
           const r = learnExamples({ catalog, text: await readInput(ctx, source), file: source });
           if (o.json) ctx.json(r);
           else {
@@ -110,7 +110,7 @@ async function learnHost(
   dir: string | undefined,
   o: { since?: Date; json?: boolean },
 ): Promise<ExitCode> {
-  const { learnFromHost } = await import('../router/index.js');
+  const { learnFromHost } = await import('../../router/index.js');
   const r = learnFromHost({
     catalog,
     host,
@@ -183,7 +183,7 @@ function registerUsage(program: Command, ctx: CliContext): void {
           catalog?: string;
           json?: boolean;
         }): Promise<ExitCode> => {
-          const { listExamples, checkExampleSource } = await import('../router/index.js');
+          const { listExamples, checkExampleSource } = await import('../../router/index.js');
           const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
           const r = listExamples({
             catalog,
@@ -257,7 +257,7 @@ function registerForget(program: Command, ctx: CliContext): void {
           catalog?: string;
           json?: boolean;
         }): Promise<ExitCode> => {
-          const { forgetExamples, checkExampleSource } = await import('../router/index.js');
+          const { forgetExamples, checkExampleSource } = await import('../../router/index.js');
           const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
           const r = forgetExamples({
             catalog,

@@ -1,9 +1,12 @@
 /**
  * Routing clauses in a description (pure): the "use when / triggers on" clauses that say when a
- * skill applies and the "do not use for" clauses that draw its boundary. Lint reports the ones a
- * host's listing cuts off (a clause after the cut never reaches the agent) and eval --triggers
- * --suggest says whether a skill has a boundary clause at all. English phrasings only; text in
- * other scripts yields no clause. Never edits text: offsets index the string given.
+ * skill applies and the "do not use for" clauses that draw its boundary. One parser for the two
+ * readers that ask where such clauses stand: lint reports the ones a host's listing cuts off (a
+ * clause after the cut never reaches the agent) and eval --triggers --suggest says whether a skill
+ * has a boundary clause at all (src/lint), and the listing simulation names the clauses a cut loses
+ * (src/hosts/listing-rules.ts `cutLoss`). English phrasings only; text in other scripts yields no
+ * clause. Never edits text: offsets index the string given. Ranking's boundary split
+ * (boundaries.ts, policy bm25f.v4) has its own frozen cues and never reads this.
  */
 
 /** One clause: its kind, its [start, end) offsets in the text, and the text. */

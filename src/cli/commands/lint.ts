@@ -8,12 +8,12 @@
  * at start-up.
  */
 import type { Command } from 'commander';
-import { SkilldexError, type ExitCode } from '../errors.js';
-import type { LintReport, LintSeverity } from '../index.js';
-import type { LintSuppression } from '../lint/index.js';
-import { action, readInput, type CliContext } from './context.js';
-import { progressLine } from './progress.js';
-import { addScopeOptions, discoverOptions, type ScopeFlags } from './options.js';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { LintReport, LintSeverity } from '../../index.js';
+import type { LintSuppression } from '../../lint/index.js';
+import { action, readInput, type CliContext } from '../context.js';
+import { progressLine } from '../progress.js';
+import { addScopeOptions, discoverOptions, formatOf, oneOf, type ScopeFlags } from '../options.js';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = ['error', 'warning', 'note', 'never'] as const;
@@ -100,40 +100,19 @@ export function registerLint(program: Command, ctx: CliContext): void {
     .action(action(ctx, (o: LintFlags) => runLint(o, ctx, program.version() ?? '0.0.0')));
 }
 
-// The value of a choice option, refused with INVALID_ARGUMENT naming it when not one of `choices`.
-function oneOf<T extends string>(option: string, value: string, choices: readonly T[]): T {
-  if (!(choices as readonly string[]).includes(value))
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      `${option} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`,
-      { option, value },
-    );
-  return value as T;
-}
-
 // The lint action: checks the flags, reads the suppressions and baseline, lints, renders.
 async function runLint(o: LintFlags, ctx: CliContext, toolVersion: string): Promise<ExitCode> {
-  const format = oneOf('--format', o.json ? 'json' : (o.format ?? 'text'), FORMATS);
-  if (o.json && o.format !== undefined && o.format !== 'text' && o.format !== 'json') {
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      `--json and --format ${o.format} disagree: give one`,
-      {
-        option: '--format',
-        value: o.format,
-      },
-    );
-  }
+  const format = formatOf(o, FORMATS);
   const failOn = oneOf('--fail-on', o.failOn ?? 'error', FAIL_ON);
   const profile = oneOf('--profile', o.profile ?? 'lenient', PROFILE_NAMES);
   const { atOrAbove, lintLibrary, parseLintBaseline, renderSarif } =
-    await import('../lint/index.js');
+    await import('../../lint/index.js');
   const suppressions = configSuppressions(ctx);
   const baseline =
     o.baseline !== undefined
       ? parseLintBaseline(await readInput(ctx, o.baseline, '--baseline'), o.baseline)
       : undefined;
-  const { renderLintText } = await import('./render/lint.js');
+  const { renderLintText } = await import('./lint-render.js');
   const quiet = o.quiet === true || ctx.quiet;
   const indexing = progressLine(ctx.io, 'lint: indexing');
   const ranking = progressLine(ctx.io, 'lint: ranking self-queries');

@@ -6,10 +6,10 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { SkilldexError, type ExitCode } from '../errors.js';
-import type { EnrichReport } from '../index.js';
-import { action, collect, parseIntOption, type CliContext } from './context.js';
-import { progressLine } from './progress.js';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { EnrichReport } from '../../index.js';
+import { action, collect, parseIntOption, type CliContext } from '../context.js';
+import { progressLine } from '../progress.js';
 
 /**
  * DEFAULT_FLOOR of src/enrich, quoted in the help text: the help is built before any capability
@@ -117,8 +117,8 @@ export function registerEnrich(program: Command, ctx: CliContext): void {
           });
         }
         const scopes = enrichScopes(ctx, opts);
-        const { enrichSkills } = await import('../enrich/index.js');
-        const { renderEnrichText } = await import('./render/enrich.js');
+        const { enrichSkills } = await import('../../enrich/index.js');
+        const { renderEnrichText } = await import('./enrich-render.js');
         const progress = progressLine(ctx.io, 'enrich: reading skills', {
           enabled: opts.json !== true && !ctx.quiet,
         });
