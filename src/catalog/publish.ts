@@ -16,6 +16,7 @@ import {
   decodeForward,
   documentTerms,
   encodeForward,
+  PackedPostings,
   type BodyTerms,
   type FieldCounts,
 } from './postings.js';
@@ -252,7 +253,7 @@ function syncServing(
     serveTemplatedAgain(members, serving, diff, template, readMeta(db, 'template_keys'));
   for (const [state, rowids] of diff.restate)
     runIn(db, `UPDATE serving SET state = ? WHERE rowid IN (%s)`, rowids, [state]);
-  const changes: IndexChanges = { df: new Map(), removed: new Map(), added: new Map() };
+  const changes: IndexChanges = { df: new Map(), removed: new Map(), added: new PackedPostings() };
   const fts = ftsStatements(db);
   removeServed(db, diff.gone, kind, changes, fts);
   // Rowids are assigned here rather than by the engine, so both backends number rows alike.
@@ -279,8 +280,8 @@ interface IndexChanges {
   readonly df: Map<string, number>;
   /** bm25f postings: rows removed per term. */
   readonly removed: Map<string, number[]>;
-  /** bm25f postings: (rowid, frequencies) added per term. */
-  readonly added: Map<string, { rowid: number; tf: FieldCounts }[]>;
+  /** bm25f postings added, packed per term. */
+  readonly added: PackedPostings;
 }
 
 /** The difference between the serving rows and the members to serve. */
@@ -463,11 +464,7 @@ function addServed(
       b.kind === 'v4' ? servedV4(rev, fields, b.template!, b.handoff) : servedV3(rev, fields);
     const rowid = nextRowid++;
     rows.push(servingRow(rowid, m, rev, toks, built));
-    for (const [term, tf] of built.postings) {
-      let l = b.changes.added.get(term);
-      if (!l) b.changes.added.set(term, (l = []));
-      l.push({ rowid, tf });
-    }
+    for (const [term, tf] of built.postings) b.changes.added.add(term, rowid, tf);
     b.fts?.ins.run({
       rowid,
       name_tok: toks.name_tok,
