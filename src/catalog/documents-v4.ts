@@ -1,11 +1,12 @@
 /**
  * The documents of policy bm25f.v4 (docs/ranking.md §10), as a publish stores them: each
- * revision's body kept as its lines' terms (`revisions.body_v4`) with each line's template key
- * (text/template-lines.ts) and the sorted set of those keys (`revisions.line_keys`); a serving row's
+ * revision's body kept as its lines' terms with each line's template key (`revisions.body_lines`,
+ * text/template-lines.ts) and the sorted set of those keys (`revisions.line_keys`); a serving row's
  * fields from its revision — name, keywords and tags, the description (with `when_to_use` and
  * Codex's `metadata.short-description`) less its boundary clauses ("do not use for …"), the body
- * less its template lines, and the boundary clauses as a field of their own. A template line is a
- * line whose key TEMPLATE_MIN_SKILLS or more served skills share. Pure encoding and counting: the
+ * less its template lines (its counts kept as `serving.body_tf`), and the boundary clauses as a field
+ * of their own. A template line is a line whose key TEMPLATE_MIN_SKILLS or more served skills
+ * share. Pure encoding and counting (and BodyHandoff, the lines an ingest hands its publish): the
  * writes live in ingest.ts and publish.ts.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
