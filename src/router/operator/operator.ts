@@ -155,8 +155,19 @@ export const MAX_INDEX_ATTEMPTS = 3;
  */
 export function indexCatalog(options: IndexOptions): IndexReport {
   assertKnownOptions(options, INDEX_OPTION_KEYS, 'indexCatalog');
-  refuseMissingScopes(options.scopes);
-  const discover = discoverOptionsOf(options);
+  assertScopeFolders(options.scopes ?? []);
+  const discover: DiscoverOptions = {
+    ...(options.home !== undefined ? { home: options.home } : {}),
+    ...(options.project !== undefined ? { project: options.project } : {}),
+    ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+    ...(options.prefer !== undefined ? { prefer: options.prefer } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+    ...(options.maxFrontmatterBytes !== undefined
+      ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
+      : {}),
+  };
   const dryRun = options.dryRun === true;
   const fresh = !catalogExists(options.catalog);
   // A dry run against a catalog that does not exist yet runs against an empty one in memory.
@@ -236,9 +247,9 @@ export function indexCatalog(options: IndexOptions): IndexReport {
   );
 }
 
-// INVALID_ARGUMENT when a `scopes` folder does not exist or is not a folder (nothing is opened).
-function refuseMissingScopes(scopes: readonly string[] | undefined): void {
-  for (const scope of scopes ?? []) {
+/** INVALID_ARGUMENT, before anything is opened or written, for a scope that is not a folder. */
+function assertScopeFolders(scopes: readonly string[]): void {
+  for (const scope of scopes) {
     let isDir = false;
     try {
       isDir = statSync(scope).isDirectory();
@@ -253,22 +264,6 @@ function refuseMissingScopes(scopes: readonly string[] | undefined): void {
       );
     }
   }
-}
-
-// The discovery options among an index's options (those given).
-function discoverOptionsOf(options: IndexOptions): DiscoverOptions {
-  return {
-    ...(options.home !== undefined ? { home: options.home } : {}),
-    ...(options.project !== undefined ? { project: options.project } : {}),
-    ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
-    ...(options.prefer !== undefined ? { prefer: options.prefer } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
-    ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
-    ...(options.maxFrontmatterBytes !== undefined
-      ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
-      : {}),
-  };
 }
 
 // LOCK_MISMATCH unless the working set holds exactly the locked skills with their folder digests:
