@@ -1,16 +1,18 @@
 /**
  * Router speed benchmark (issues #3, #10): on generated libraries of 10,000 and 100,000 skills with
  * Zipf-distributed real words and bodies, measure in one process
- *   - indexing from files on disk under the default policy bm25f.v3 (skills/s, database size)
+ *   - indexing from files on disk under the default policy bm25f.v4 (skills/s, database size)
  *     beside the same index under v1 (the previous default) and a bare transaction of inserts of
  *     the same rows into an FTS5 table over name, keywords and description;
  *   - an unchanged re-index beside the full index;
- *   - skill_search latency p50/p95/p99 over 1,000 queries of 1–8 words, v3 beside a raw FTS5
+ *   - where a full index spends its time (issue #26): discovery alone, then an index without
+ *     publish (ingest and revision texts) and a publish alone into a second catalog;
+ *   - skill_search latency p50/p95/p99 over 1,000 queries of 1–8 words, v4 beside a raw FTS5
  *     bm25() top-10 OR query over the same four fields (name, keywords, description, body capped as
- *     v3 caps it) in a table built for the purpose, and v1 beside the raw query over its three;
+ *     v4 caps it) in a table built for the purpose, and v1 beside the raw query over its three;
  *   - the same library indexed into PostgreSQL (issue #16; a throwaway cluster the bench starts with
  *     test/support/pg-cluster.ts and stops at the end, also on failure): index throughput, size of
- *     the schema's tables, unchanged re-index, and v3 skill_search p50/p95/p99 beside the SQLite v3
+ *     the schema's tables, unchanged re-index, and v4 skill_search p50/p95/p99 beside the SQLite v4
  *     catalog of the same run, interleaved; both backends' answers (ids and scores) are compared on
  *     every query, and where the PostgreSQL index and searches spend their time is summed per
  *     statement (each statement one round trip; the searches profiled again in a new Router).
@@ -24,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
-import { POLICY_ID, Router, discoverSkills, indexCatalog } from '../src/index.js';
+import { POLICY_ID, Router, discoverSkills, indexCatalog, publishCatalog } from '../src/index.js';
 import type { SearchResult } from '../src/index.js';
 import { BODY_INDEX_CHARS } from '../src/catalog/index.js';
 import { PgDb } from '../src/catalog/pg.js';
@@ -48,7 +50,7 @@ const zipfWords = (rand: () => number, n: number): string[] => zipfFrom(VOCAB, r
 const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = sizesArg > 0 ? process.argv[sizesArg + 1]!.split(',').map(Number) : [10_000, 100_000];
 const QUERIES = 1_000;
-// --pg-only: of the SQLite catalogs, only the v3 one the PostgreSQL comparison needs.
+// --pg-only: of the SQLite catalogs, only the v4 one the PostgreSQL comparison needs.
 const PG_ONLY = process.argv.includes('--pg-only');
 // A PostgreSQL full index still running after this many seconds is stopped (rolled back) and
 // reported with its statement profile instead of its time: a bench never runs forever.
@@ -74,7 +76,7 @@ function bareInsert(dir: string, file: string): { ms: number; rows: number } {
   return { ms: t.ms, rows: skills.length };
 }
 
-// A plain FTS5 table over the four fields v3 scores (bodies capped as v3 caps them): the raw baseline.
+// A plain FTS5 table over the four fields v4 scores (bodies capped as v4 caps them): the raw baseline.
 function fourFieldTable(dir: string, file: string): { ms: number } {
   const skills = discoverSkills({ scopes: [dir] }).skills;
   rmSync(file, { force: true });
@@ -102,7 +104,7 @@ function queries(n: number, seed: number): string[] {
 
 // --- PostgreSQL (issue #16) ---------------------------------------------------------------------
 
-/** One size's PostgreSQL figures, beside the SQLite v3 catalog of the same run. */
+/** One size's PostgreSQL figures, beside the SQLite v4 catalog of the same run. */
 interface PgFigures {
   n: number;
   indexMs: number;
@@ -340,7 +342,7 @@ function pgSize(
 function pgLines(figures: readonly PgFigures[]): string[] {
   const p = (xs: number[]): string => [50, 95, 99].map((q) => fmt(percentile(xs, q))).join(' / ');
   const lines = [
-    '## PostgreSQL beside SQLite (bm25f.v3)',
+    '## PostgreSQL beside SQLite (bm25f.v4)',
     '',
     '| skills | index PostgreSQL | index SQLite | throughput ratio (SQLite / PostgreSQL) | unchanged re-index PostgreSQL / SQLite | size PostgreSQL / SQLite | load average (1, 5, 15 min) |',
     '|---|---|---|---|---|---|---|',
@@ -390,7 +392,7 @@ function pgLines(figures: readonly PgFigures[]): string[] {
     );
   lines.push(
     '',
-    "PostgreSQL: a throwaway local cluster (fsync off, loopback TCP), the catalog in a fresh schema of one database, pg-native (libpq) synchronous calls. Size = pg_total_relation_size of the schema's tables (with indexes and TOAST); SQLite size = the catalog file. Search: the same 1,000 queries, limit 10, telemetry off, PostgreSQL and SQLite v3 interleaved after 50 warm-up queries each; an answer mismatches when the candidate ids, revisions, order or scores differ.",
+    "PostgreSQL: a throwaway local cluster (fsync off, loopback TCP), the catalog in a fresh schema of one database, pg-native (libpq) synchronous calls. Size = pg_total_relation_size of the schema's tables (with indexes and TOAST); SQLite size = the catalog file. Search: the same 1,000 queries, limit 10, telemetry off, PostgreSQL and SQLite v4 interleaved after 50 warm-up queries each; an answer mismatches when the candidate ids, revisions, order or scores differ.",
   );
   return lines;
 }
@@ -427,9 +429,13 @@ async function main(): Promise<void> {
 async function measure(cluster: Cluster | undefined): Promise<void> {
   const lines = ['# Router speed', '', machineLine(), ''];
   lines.push(
-    '| skills | index from disk (v3) | index from disk (v1) | v3 / v1 throughput | bare FTS5 insert (3 fields) | unchanged re-index (v3) | ratio to full | db size v3 / v1 |',
+    '| skills | index from disk (v4) | index from disk (v1) | v4 / v1 throughput | bare FTS5 insert (3 fields) | unchanged re-index (v4) | ratio to full | db size v4 / v1 |',
   );
   lines.push('|---|---|---|---|---|---|---|---|');
+  const phaseLines = [
+    '| skills | discovery alone (walk, read, parse, hash) | index without publish (discovery, ingest, revision texts) | publish alone (body lines read back) | full index (one run) |',
+    '|---|---|---|---|---|',
+  ];
   const searchLines = [
     '| skills | policy | skill_search p50 / p95 / p99 (ms) | raw FTS5 top-10 p50 / p95 / p99 (ms) | p50 ratio | p99 ratio |',
     '|---|---|---|---|---|---|',
@@ -442,14 +448,14 @@ async function measure(cluster: Cluster | undefined): Promise<void> {
           '',
           machineLine(),
           '',
-          '(Run with --pg-only: of the SQLite measurements, only the v3 catalog the PostgreSQL comparison needs.)',
+          '(Run with --pg-only: of the SQLite measurements, only the v4 catalog the PostgreSQL comparison needs.)',
         ]
-      : [...lines, '', ...searchLines];
+      : [...lines, '', ...phaseLines, '', ...searchLines];
     if (!PG_ONLY)
       out.push(
         '',
-        'Index from disk = discover + read + parse + hash + ingest + publish (FTS5, vocabulary and, from v3, postings). Bare insert = the same rows, pre-parsed, in one FTS5 insert transaction over name, keywords and description.',
-        'Queries: 1,000 of 1–8 Zipf words, limit 10, telemetry off; raw FTS5 = `MATCH "w1" OR "w2"… ORDER BY bm25() LIMIT 10`: for v3 over a table of the same four fields (bodies capped at 8,192 characters), for v1 over the catalog\'s own three-field index.',
+        'Index from disk = discover + read + parse + hash + ingest + publish (FTS5, vocabulary and, from v3, postings), then the revision texts. Bare insert = the same rows, pre-parsed, in one FTS5 insert transaction over name, keywords and description.',
+        'Queries: 1,000 of 1–8 Zipf words, limit 10, telemetry off; raw FTS5 = `MATCH "w1" OR "w2"… ORDER BY bm25() LIMIT 10`: for v4 over a table of the same four fields (bodies capped at 8,192 characters), for v1 over the catalog\'s own three-field index.',
       );
     if (pgFigures.length > 0) out.push('', ...pgLines(pgFigures));
     writeResult('router', out.join('\n'));
@@ -461,6 +467,7 @@ async function measure(cluster: Cluster | undefined): Promise<void> {
     for (const f of [catalog, `${catalog}-wal`, `${catalog}-shm`]) rmSync(f, { force: true });
     // Warm the page cache so both index runs read the same warm files.
     discoverSkills({ scopes: [dir] });
+    const discovery = time(() => discoverSkills({ scopes: [dir] }));
     process.stderr.write(`indexing ${n}…\n`);
     const full = time(() => indexCatalog({ catalog, scopes: [dir] }));
     const again = time(() => indexCatalog({ catalog, scopes: [dir] }));
@@ -471,6 +478,13 @@ async function measure(cluster: Cluster | undefined): Promise<void> {
       for (const f of [v1Catalog, `${v1Catalog}-wal`, `${v1Catalog}-shm`])
         rmSync(f, { force: true });
       const v1 = time(() => indexCatalog({ catalog: v1Catalog, scopes: [dir], policy: POLICY_ID }));
+      const staged = path.join(WORK, `router-${n}-staged.sqlite`);
+      for (const f of [staged, `${staged}-wal`, `${staged}-shm`]) rmSync(f, { force: true });
+      const ingest = time(() => indexCatalog({ catalog: staged, scopes: [dir], publish: false }));
+      const publish = time(() => publishCatalog({ catalog: staged }));
+      phaseLines.push(
+        `| ${n} | ${fmt(discovery.ms / 1000)} s | ${fmt(ingest.ms / 1000)} s | ${fmt(publish.ms / 1000)} s | ${fmt(full.ms / 1000)} s |`,
+      );
       const bare = bareInsert(dir, path.join(WORK, `bare-${n}.sqlite`));
       const four = path.join(WORK, `four-${n}.sqlite`);
       fourFieldTable(dir, four);
@@ -487,7 +501,7 @@ async function measure(cluster: Cluster | undefined): Promise<void> {
         [50, 95, 99].map((q) => fmt(percentile(xs, q))).join(' / ');
       for (const [label, cat, rawFile, rawSql] of [
         [
-          'bm25f.v3',
+          'bm25f.v4',
           catalog,
           four,
           `SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10`,

@@ -59,6 +59,13 @@ function sqliteOptions(options: Database.Options): Database.Options {
 }
 
 /**
+ * Page size of a new SQLite catalog: 16 KiB. Serving and revision rows run to a few kilobytes each;
+ * in SQLite's default 4 KiB pages most held one row and a third of a page unused, so a catalog of
+ * 10,000 generated skills took 93.9 MB at 4 KiB and 81 MB at 16 KiB (bench/router.ts).
+ */
+export const CATALOG_PAGE_SIZE = 16_384;
+
+/**
  * Opens (creating if needed) a catalog for writing and brings its schema up to date. `file` is a
  * path or a PostgreSQL URL (location.ts).
  */
@@ -81,6 +88,10 @@ export function openCatalogForWrite(file: string): Db {
     // Look before writing anything: even `journal_mode = WAL` rewrites the header of a file that
     // turns out not to be ours, and a refused file must be left byte for byte as it was.
     refuseForeign(db, file);
+    // A new catalog gets CATALOG_PAGE_SIZE pages (an existing one keeps its own); set before WAL,
+    // which fixes the page size once the file has pages.
+    if ((db.pragma('page_count', { simple: true }) as number) === 0)
+      db.pragma(`page_size = ${CATALOG_PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

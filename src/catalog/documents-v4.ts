@@ -1,11 +1,12 @@
 /**
  * The documents of policy bm25f.v4 (docs/ranking.md §10), as a publish stores them: each
- * revision's body kept as its lines' terms (`revisions.body_v4`) with each line's template key
- * (text/template-lines.ts) and the sorted set of those keys (`revisions.line_keys`); a serving row's
+ * revision's body kept as its lines' terms with each line's template key (`revisions.body_lines`,
+ * text/template-lines.ts) and the sorted set of those keys (`revisions.line_keys`); a serving row's
  * fields from its revision — name, keywords and tags, the description (with `when_to_use` and
  * Codex's `metadata.short-description`) less its boundary clauses ("do not use for …"), the body
- * less its template lines, and the boundary clauses as a field of their own. A template line is a
- * line whose key TEMPLATE_MIN_SKILLS or more served skills share. Pure encoding and counting: the
+ * less its template lines (its counts kept as `serving.body_tf`), and the boundary clauses as a field
+ * of their own. A template line is a line whose key TEMPLATE_MIN_SKILLS or more served skills
+ * share. Pure encoding and counting (and BodyHandoff, the lines an ingest hands its publish): the
  * writes live in ingest.ts and publish.ts.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -40,10 +41,12 @@ export interface BodyLine {
   readonly terms: readonly string[];
 }
 
-/** A revision's body as v4 stores it (the columns of migration 4). */
+/**
+ * A revision's body as v4 stores it (the columns of migration 4). `revisions.body_v4` (the whole
+ * body's counts as JSON) is no longer written: a publish derives every served body's counts from its
+ * lines and keeps them on the serving row (`serving.body_tf`); revisions ingested before keep theirs.
+ */
 export interface StoredBodyV4 {
-  /** The whole body's term counts, JSON BodyTerms (postings.ts): what a search reads. */
-  readonly tf: string;
   /**
    * The lines' keys and terms, deflated text (one line per body line with terms: its base-36 key
    * or nothing, a tab, the terms): what a publish reads to take template lines out.
@@ -51,14 +54,15 @@ export interface StoredBodyV4 {
   readonly lines: Buffer;
   /** The distinct template keys, sorted, as 32-bit little-endian integers. */
   readonly keys: Buffer;
+  /** The lines as analysed, for a publish in the same `index` to use without inflating `lines`. */
+  readonly analysed: readonly BodyLine[];
 }
 
 /** Analyses the first BODY_INDEX_CHARS characters of a body as v4 stores them. */
 export function encodeBodyV4(body: string, name: string): StoredBodyV4 {
   const names = nameWords(name);
   const keys = new Set<number>();
-  const tf: Record<string, number> = {};
-  let len = 0;
+  const analysed: BodyLine[] = [];
   let text = '';
   for (const line of body.slice(0, BODY_INDEX_CHARS).split('\n')) {
     const terms = analyzeTermsV4(line);
@@ -66,20 +70,33 @@ export function encodeBodyV4(body: string, name: string): StoredBodyV4 {
     const key = lineKey(line, names);
     if (key !== undefined) keys.add(key);
     text += `${key === undefined ? '' : key.toString(36)}\t${terms.join(' ')}\n`;
-    len += terms.length;
-    for (const t of terms) tf[t] = (tf[t] ?? 0) + 1;
+    analysed.push({ key, terms });
   }
   const sorted = Uint32Array.from(keys).sort();
   return {
-    tf: JSON.stringify({ tf, len }),
     lines: deflateRawSync(Buffer.from(text, 'utf8')),
     keys: Buffer.from(sorted.buffer, sorted.byteOffset, sorted.byteLength),
+    analysed,
   };
 }
 
-/** A body's counts (a Map) as the JSON BodyTerms a search reads (postings.ts bodyCountsOfTerms). */
+// A term JSON.stringify writes as it is between quotes (no quote, backslash, control character or
+// surrogate): every term of letters and digits.
+const PLAIN_JSON = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
+ * A body's counts (a Map) as the JSON BodyTerms a search reads (postings.ts bodyCountsOfTerms):
+ * `{"tf":{…},"len":n}`, written directly from the Map in its order (the same object as
+ * JSON.stringify would give, without building one: this runs once per served row).
+ */
 export function encodeBodyCounts(body: { tf: ReadonlyMap<string, number>; len: number }): string {
-  return JSON.stringify({ tf: Object.fromEntries(body.tf), len: body.len });
+  let out = '{"tf":{';
+  let first = true;
+  for (const [t, n] of body.tf) {
+    out += `${first ? '' : ','}${PLAIN_JSON.test(t) ? `"${t}"` : JSON.stringify(t)}:${n}`;
+    first = false;
+  }
+  return `${out}},"len":${body.len}}`;
 }
 
 /** The counts of a stored JSON BodyTerms as a Map (empty for null). */
@@ -239,4 +256,37 @@ export function encodeTemplateKeys(keys: ReadonlySet<number>): string {
 export function decodeTemplateKeys(text: string | undefined): Set<number> {
   if (!text) return new Set();
   return new Set(text.split(',').map((k) => parseInt(k, 36)));
+}
+
+/**
+ * Most body terms a BodyHandoff holds (about 8 bytes each, the term strings being the stem memo's):
+ * 4,000,000, some 32 MB, the bodies of 40,000 generated skills or of 3,000 that fill BODY_INDEX_CHARS.
+ * Past it, revisions are left out and the publish inflates their stored lines as before.
+ */
+export const HANDOFF_TERMS = 4_000_000;
+
+/**
+ * The body lines an ingest analysed, handed to the publish of the same `index` by revision_id, so
+ * the publish takes template lines out without reading, inflating and splitting what was just
+ * written. Bounded by `limit` terms; a revision not held is read from the catalog.
+ */
+export class BodyHandoff {
+  private readonly byRevision = new Map<string, readonly BodyLine[]>();
+  private terms = 0;
+
+  constructor(private readonly limit = HANDOFF_TERMS) {}
+
+  /** Holds the lines of `revisionId` unless that would pass the bound. */
+  put(revisionId: string, lines: readonly BodyLine[]): void {
+    let n = 0;
+    for (const l of lines) n += l.terms.length;
+    if (this.terms + n > this.limit) return;
+    this.terms += n;
+    this.byRevision.set(revisionId, lines);
+  }
+
+  /** The lines held for `revisionId`, if any. */
+  get(revisionId: string): readonly BodyLine[] | undefined {
+    return this.byRevision.get(revisionId);
+  }
 }

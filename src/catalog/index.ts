@@ -225,6 +225,8 @@ export {
 } from './explore.js';
 export { TOP_RANK, TelemetryReader, type UsageCount, type UsageDay } from './telemetry-read.js';
 export {
+  BodyHandoff,
+  HANDOFF_TERMS,
   TEMPLATE_MIN_SKILLS,
   V4_INDEX_POLICIES,
   decodeBodyCounts,

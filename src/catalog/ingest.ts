@@ -26,7 +26,7 @@ import {
 import type { Db } from './db.js';
 import { RowWriter, insertRows, runIn, selectIn } from './batch.js';
 import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
-import { encodeBodyV4, type IndexKind } from './documents-v4.js';
+import { encodeBodyV4, type BodyHandoff, type IndexKind } from './documents-v4.js';
 import { listSupportingFiles, manifestIdOf, type FolderListing } from './skill-files.js';
 import { FileRecordWriter, decodeStats, encodeStats, readFileStats } from './file-manifests.js';
 
@@ -80,13 +80,15 @@ interface FileRow {
 export interface IngestGuards {
   /**
    * The index the revisions read now keep their body for (default 'v3': `body_terms`; 'v4':
-   * `body_v4` and `line_keys`, documents-v4.ts). Revisions read by an earlier run keep what they had.
+   * `body_lines` and `line_keys`, documents-v4.ts). Revisions read by an earlier run keep what they had.
    */
   readonly bodyKind?: IndexKind;
   /** Compute the summary, then roll the transaction back: nothing is written. */
   readonly dryRun?: boolean;
   /** Allow retiring more than SHRINK_LIMIT of the active skills in one ingest. */
   readonly allowShrink?: boolean;
+  /** Where the v4 body lines analysed this run are handed to the publish of the same index. */
+  readonly handoff?: BodyHandoff;
 }
 
 /**
@@ -97,9 +99,7 @@ export const SHRINK_LIMIT = 0.5;
 
 /** Thrown inside the transaction to roll a dry run back with its summary. */
 class DryRunDone {
-  constructor(
-    readonly summary: { added: string[]; changed: string[]; removed: string[]; unchanged: number },
-  ) {}
+  constructor(readonly summary: WorkingSetChanges) {}
 }
 
 /**
@@ -128,9 +128,82 @@ export function ingestSkills(
   const versionAtStart = db.pragma('data_version', { simple: true }) as number;
   const scopes = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
-  const prior = new Map<string, FileRow>();
+  const prior = readPriorFiles(db);
+  const loaded = loadRecords(files, prior, options, skipped, onProgress);
+  const ids = resolveIdentities(loaded.records, options.prefer);
+  // Folders the walk saw holding their SKILL.md and nothing else: no listing of their own needed.
+  const alone = new Set(files.filter((f) => f.alone === true).map((f) => path.dirname(f.realPath)));
+  const run: IngestRun = {
+    db,
+    skills: ids.skills,
+    prior: prior.files,
+    stats: loaded.stats,
+    byPath: new Map(loaded.records.map((r) => [r.path, r])),
+    listings: listFolders(db, ids.skills, alone),
+    stamp: now().toISOString(),
+    guards,
+  };
+  const transaction = db.transaction(() => {
+    refuseStaleView(db, versionAtStart);
+    const result = writeWorkingSet(run);
+    if (!guards.allowShrink) refuseShrink(db, result.removed);
+    if (guards.dryRun) throw new DryRunDone(result);
+    return result;
+  });
+  let summary: WorkingSetChanges;
+  try {
+    summary = transaction.immediate();
+  } catch (err) {
+    if (!(err instanceof DryRunDone)) throw err;
+    summary = err.summary;
+  }
+  return {
+    enumerated: files.length,
+    ...summary,
+    read: loaded.read,
+    skipped,
+    duplicates: ids.duplicates,
+    shadowed: ids.shadowed,
+    problems: scopes.problems,
+    supporting_files: run.listings.summary,
+  };
+}
+
+/** What an ingest changed in the working set (the summary's counts). */
+interface WorkingSetChanges {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  unchanged: number;
+}
+
+/** Everything the write transaction of one ingest works from (read before it). */
+interface IngestRun {
+  readonly db: Db;
+  /** The skills discovery resolved, one per skill_id. */
+  readonly skills: readonly SkillRecord[];
+  /** The files the previous index remembered, by path. */
+  readonly prior: ReadonlyMap<string, FileRow>;
+  /** The size and mtime of every file read or skipped as unchanged, by path. */
+  readonly stats: ReadonlyMap<string, { size: number; mtime_ms: number }>;
+  /** Every loaded record by path (also those identity resolution set aside). */
+  readonly byPath: ReadonlyMap<string, SkillRecord>;
+  readonly listings: Listings;
+  /** first_seen of the revisions written. */
+  readonly stamp: string;
+  readonly guards: IngestGuards;
+}
+
+/** The files the previous index remembered, and the identity of each one's revision. */
+interface PriorFiles {
+  readonly files: Map<string, FileRow>;
+  readonly identities: Map<string, IdentityRow>;
+}
+
+function readPriorFiles(db: Db): PriorFiles {
+  const files = new Map<string, FileRow>();
   for (const r of db.prepare(`SELECT * FROM files`).iterate() as Iterable<FileRow>)
-    prior.set(r.path, r);
+    files.set(r.path, r);
   // The identity of every remembered file's revision, in one query rather than one per file.
   const identities = new Map<string, IdentityRow>();
   for (const r of db
@@ -141,25 +214,42 @@ export function ingestSkills(
     .iterate() as Iterable<IdentityRow & { path: string }>) {
     identities.set(r.path, r);
   }
+  return { files, identities };
+}
 
+/** The records of the files found: read again, or rebuilt from the catalog when unchanged. */
+interface LoadedRecords {
+  readonly records: SkillRecord[];
+  readonly stats: Map<string, { size: number; mtime_ms: number }>;
+  /** Files whose bytes were read. */
+  readonly read: number;
+}
+
+// Loads every file found: one unchanged by size and mtime since the last run is rebuilt from its
+// stored revision, any other is read, parsed and hashed (a file that cannot be is added to `skipped`).
+function loadRecords(
+  files: readonly FileOrigin[],
+  prior: PriorFiles,
+  options: DiscoverOptions,
+  skipped: SkippedFile[],
+  onProgress: ProgressFn | undefined,
+): LoadedRecords {
   const records: SkillRecord[] = [];
   const stats = new Map<string, { size: number; mtime_ms: number }>();
+  const bounds = {
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.maxFrontmatterBytes !== undefined
+      ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
+      : {}),
+    bodyExcerptChars: BODY_INDEX_CHARS,
+  };
   let read = 0;
   files.forEach((f, i) => {
     if (onProgress && (i & 255) === 0) onProgress(i, files.length);
-    // The walk's stat when it has one (one stat per file per index, not two).
-    let st: { size: number; mtimeMs: number } | undefined = f.seen;
-    if (st === undefined) {
-      try {
-        st = statSync(f.realPath);
-      } catch {
-        // Vanished between listing and stat: loadSkillFile below reports it with a coded reason.
-        st = undefined;
-      }
-    }
-    const p = prior.get(f.path);
+    const st = statOf(f);
+    const p = prior.files.get(f.path);
     if (st && p && p.real_path === f.realPath && p.size === st.size && p.mtime_ms === st.mtimeMs) {
-      const rev = identities.get(f.path);
+      const rev = prior.identities.get(f.path);
       if (rev) {
         records.push(recordFromRow(rev, f, st.mtimeMs));
         stats.set(f.path, { size: st.size, mtime_ms: st.mtimeMs });
@@ -167,13 +257,7 @@ export function ingestSkills(
       }
     }
     read++;
-    const loaded = loadSkillFile(f, {
-      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-      ...(options.maxFrontmatterBytes !== undefined
-        ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
-        : {}),
-      bodyExcerptChars: BODY_INDEX_CHARS,
-    });
+    const loaded = loadSkillFile(f, bounds);
     if (!loaded.ok) {
       skipped.push({
         path: loaded.problem.path,
@@ -186,223 +270,251 @@ export function ingestSkills(
     stats.set(f.path, { size: loaded.record.size, mtime_ms: loaded.record.mtime_ms });
   });
   onProgress?.(files.length, files.length);
-  const ids = resolveIdentities(records, options.prefer);
-  const byPath = new Map(records.map((r) => [r.path, r]));
-  // Folders the walk saw holding their SKILL.md and nothing else: no listing of their own needed.
-  const alone = new Set(files.filter((f) => f.alone === true).map((f) => path.dirname(f.realPath)));
-  const listings = listFolders(db, ids.skills, alone);
+  return { records, stats, read };
+}
 
-  const transaction = db.transaction(() => {
-    if ((db.pragma('data_version', { simple: true }) as number) !== versionAtStart) {
-      throw new SkilldexError(
-        'CATALOG_BUSY',
-        'another skilldex process changed the catalog while this index read the files; nothing was written',
-        {
-          reason: 'changed',
-        },
-      );
-    }
-    const before = new Map<string, string | null>();
-    const provenanceBefore = new Map<string, string>();
-    const manifestBefore = new Map<string, string | null>();
-    for (const r of db
-      .prepare(`SELECT skill_id, revision_id, provenance, manifest_id FROM skills`)
-      .iterate() as Iterable<{
-      skill_id: string;
-      revision_id: string | null;
-      provenance: string;
-      manifest_id: string | null;
-    }>) {
-      before.set(r.skill_id, r.revision_id);
-      provenanceBefore.set(r.skill_id, r.provenance);
-      manifestBefore.set(r.skill_id, r.manifest_id);
-    }
-    // Unchanged file at the same path: nothing to write (the common case of a re-index).
-    const isUnchanged = (r: (typeof ids.skills)[number]): boolean => {
-      const priorFile = prior.get(r.path);
-      return (
-        before.get(r.skill_id) === r.revision_id &&
-        priorFile?.revision_id === r.revision_id &&
-        priorFile.real_path === r.real_path
-      );
+// The walk's stat of a file when it has one (one stat per file per index, not two), else a stat now;
+// undefined when the file vanished (loadSkillFile then reports it with a coded reason).
+function statOf(f: FileOrigin): { size: number; mtimeMs: number } | undefined {
+  if (f.seen !== undefined) return f.seen;
+  try {
+    return statSync(f.realPath);
+  } catch {
+    return undefined;
+  }
+}
+
+// CATALOG_BUSY when another connection committed since `versionAtStart`: what this run read is stale.
+function refuseStaleView(db: Db, versionAtStart: number): void {
+  if ((db.pragma('data_version', { simple: true }) as number) === versionAtStart) return;
+  throw new SkilldexError(
+    'CATALOG_BUSY',
+    'another skilldex process changed the catalog while this index read the files; nothing was written',
+    { reason: 'changed' },
+  );
+}
+
+/** The working set before this ingest, by skill_id. */
+interface SkillsBefore {
+  readonly revision: Map<string, string | null>;
+  readonly provenance: Map<string, string>;
+  readonly manifest: Map<string, string | null>;
+}
+
+function readSkillsBefore(db: Db): SkillsBefore {
+  const before: SkillsBefore = { revision: new Map(), provenance: new Map(), manifest: new Map() };
+  for (const r of db
+    .prepare(`SELECT skill_id, revision_id, provenance, manifest_id FROM skills`)
+    .iterate() as Iterable<{
+    skill_id: string;
+    revision_id: string | null;
+    provenance: string;
+    manifest_id: string | null;
+  }>) {
+    before.revision.set(r.skill_id, r.revision_id);
+    before.provenance.set(r.skill_id, r.provenance);
+    before.manifest.set(r.skill_id, r.manifest_id);
+  }
+  return before;
+}
+
+// Inside the write transaction: new revisions and listings, the skills' rows, retired skills, the
+// remembered files and folder stats. Every statement covers many skills (batch.ts): on PostgreSQL
+// each is a round trip.
+function writeWorkingSet(run: IngestRun): WorkingSetChanges {
+  const before = readSkillsBefore(run.db);
+  const fileRecords = new FileRecordWriter(run.db);
+  const changes = writeRevisions(run, before, fileRecords);
+  const kept = new Set(run.skills.map((r) => r.skill_id));
+  const removed: string[] = [];
+  for (const [id, rev] of before.revision) if (rev !== null && !kept.has(id)) removed.push(id);
+  runIn(
+    run.db,
+    `UPDATE skills SET revision_id = NULL, manifest_id = NULL WHERE skill_id IN (%s)`,
+    removed,
+  );
+  writeFileRows(run);
+  writeFolderStats(run.listings, fileRecords);
+  return { ...changes, removed };
+}
+
+// An unchanged file at the same path: nothing to write (the common case of a re-index).
+function isUnchanged(run: IngestRun, before: SkillsBefore, r: SkillRecord): boolean {
+  const priorFile = run.prior.get(r.path);
+  return (
+    before.revision.get(r.skill_id) === r.revision_id &&
+    priorFile?.revision_id === r.revision_id &&
+    priorFile.real_path === r.real_path
+  );
+}
+
+// The revisions of the skills read this run (a known revision keeps its seq, a new one is next),
+// each skill's row and new listing; what changed, by skill.
+function writeRevisions(
+  run: IngestRun,
+  before: SkillsBefore,
+  fileRecords: FileRecordWriter,
+): Omit<WorkingSetChanges, 'removed'> {
+  const seqs = storedSeqs(
+    run.db,
+    run.skills.filter((r) => !isUnchanged(run, before, r)),
+  );
+  const revisionRows = new RowWriter(run.db, 'revisions', REVISION_COLUMNS, REVISION_UPSERT);
+  // By skill_id: one upsert per skill (a later one would win anyway).
+  const skillRows = new Map<string, Record<string, unknown>>();
+  const out = { added: [] as string[], changed: [] as string[], unchanged: 0 };
+  for (const r of run.skills) {
+    const had = before.revision.get(r.skill_id);
+    const provenance = JSON.stringify(r.provenance);
+    const listing = run.listings.bySkill.get(r.skill_id)!;
+    // A new listing is stored before anything names it (a stored one holds the same files).
+    const filesChanged = (before.manifest.get(r.skill_id) ?? null) !== listing.manifest_id;
+    if (filesChanged && listing.manifest_id !== null)
+      fileRecords.storeManifest(listing.manifest_id, listing);
+    const skillRow = {
+      skill_id: r.skill_id,
+      revision_id: r.revision_id,
+      provenance,
+      manifest_id: listing.manifest_id,
     };
-    // Every statement below covers many skills (batch.ts): on PostgreSQL each is a round trip.
-    const writes = ids.skills.filter((r) => !isUnchanged(r));
-    // The stored revisions of the skills written: a known revision keeps its seq, a new one is next.
-    const stored = new Map<string, Map<string, number>>();
-    for (const row of selectIn(
-      db,
-      `SELECT skill_id, revision_id, seq FROM revisions WHERE skill_id IN (%s)`,
-      writes.map((r) => r.skill_id),
-    ) as { skill_id: string; revision_id: string; seq: number }[]) {
-      let m = stored.get(row.skill_id);
-      if (!m) stored.set(row.skill_id, (m = new Map()));
-      m.set(row.revision_id, row.seq);
+    if (isUnchanged(run, before, r)) {
+      if (before.provenance.get(r.skill_id) !== provenance || filesChanged)
+        skillRows.set(r.skill_id, skillRow);
+      if (filesChanged) out.changed.push(r.skill_id);
+      else out.unchanged++;
+      continue;
     }
-    const revisionRows = new RowWriter(
-      db,
-      'revisions',
-      REVISION_COLUMNS,
-      `ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
+    const revisions = seqs.get(r.skill_id);
+    const seq = revisions?.get(r.revision_id) ?? (revisions?.size ?? 0) + 1;
+    revisionRows.add(revisionRow(r, seq, run));
+    skillRows.set(r.skill_id, skillRow);
+    if (had === undefined || had === null) out.added.push(r.skill_id);
+    else if (had !== r.revision_id || filesChanged) out.changed.push(r.skill_id);
+    else out.unchanged++;
+  }
+  revisionRows.flush();
+  // The listings first: a stored one is never named before it exists.
+  fileRecords.flush();
+  insertRows(
+    run.db,
+    'skills',
+    ['skill_id', 'revision_id', 'provenance', 'manifest_id'],
+    [...skillRows.values()],
+    `ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, provenance = excluded.provenance,
+           manifest_id = excluded.manifest_id`,
+  );
+  return out;
+}
+
+// The stored revisions of the skills `writes` names: their seq by revision_id, by skill_id.
+function storedSeqs(db: Db, writes: readonly SkillRecord[]): Map<string, Map<string, number>> {
+  const stored = new Map<string, Map<string, number>>();
+  for (const row of selectIn(
+    db,
+    `SELECT skill_id, revision_id, seq FROM revisions WHERE skill_id IN (%s)`,
+    writes.map((r) => r.skill_id),
+  ) as { skill_id: string; revision_id: string; seq: number }[]) {
+    let m = stored.get(row.skill_id);
+    if (!m) stored.set(row.skill_id, (m = new Map()));
+    m.set(row.revision_id, row.seq);
+  }
+  return stored;
+}
+
+// On a revision already stored (another path to the same bytes, or a file read again), only where
+// it lives changes; its body columns are replaced only by ones read this run.
+const REVISION_UPSERT = `ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
            scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms),
            body_v4 = coalesce(excluded.body_v4, revisions.body_v4), body_lines = coalesce(excluded.body_lines, revisions.body_lines),
-           line_keys = coalesce(excluded.line_keys, revisions.line_keys)`,
-    );
-    // By skill_id: one upsert per skill (a later one would win anyway).
-    const skillRows = new Map<string, Record<string, unknown>>();
-    const fileRecords = new FileRecordWriter(db);
-    const added: string[] = [];
-    const changed: string[] = [];
-    let unchanged = 0;
-    const stamp = now().toISOString();
-    for (const r of ids.skills) {
-      const had = before.get(r.skill_id);
-      const provenance = JSON.stringify(r.provenance);
-      const listing = listings.bySkill.get(r.skill_id)!;
-      // A new listing is stored before anything names it (a stored one holds the same files).
-      const filesChanged = (manifestBefore.get(r.skill_id) ?? null) !== listing.manifest_id;
-      if (filesChanged && listing.manifest_id !== null)
-        fileRecords.storeManifest(listing.manifest_id, listing);
-      const skillRow = {
-        skill_id: r.skill_id,
-        revision_id: r.revision_id,
-        provenance,
-        manifest_id: listing.manifest_id,
-      };
-      if (isUnchanged(r)) {
-        if (provenanceBefore.get(r.skill_id) !== provenance || filesChanged)
-          skillRows.set(r.skill_id, skillRow);
-        if (filesChanged) changed.push(r.skill_id);
-        else unchanged++;
+           line_keys = coalesce(excluded.line_keys, revisions.line_keys)`;
+
+// The row of `revisions` for record `r` with sequence number `seq`.
+function revisionRow(r: SkillRecord, seq: number, run: IngestRun): Record<string, unknown> {
+  return {
+    skill_id: r.skill_id,
+    revision_id: r.revision_id,
+    seq,
+    version: r.version ?? null,
+    name: r.name,
+    description: r.description,
+    when_to_use: r.when_to_use ?? null,
+    keywords: JSON.stringify(r.keywords),
+    tags: JSON.stringify(r.tags),
+    path: r.path,
+    real_path: r.real_path,
+    scope: r.scope,
+    scope_path: r.scope_path,
+    plugin: r.plugin ?? null,
+    size: r.size,
+    normalized_sha256: r.normalized_sha256,
+    body_offset: r.body_offset,
+    frontmatter: JSON.stringify(r.frontmatter),
+    warnings: JSON.stringify(r.warnings),
+    flags: JSON.stringify(r.flags),
+    first_seen: run.stamp,
+    ...bodyColumns(r, run.guards.bodyKind ?? 'v3', run.guards.handoff),
+  };
+}
+
+// Remembers every file that maps to a stored revision, for the next incremental run (by diff).
+function writeFileRows(run: IngestRun): void {
+  const fileRows = new Map<string, Record<string, unknown>>();
+  const keep = new Set<string>();
+  for (const r of run.skills) {
+    for (const p of r.provenance) {
+      const st = run.stats.get(p);
+      const rec = run.byPath.get(p);
+      if (!st || !rec) continue;
+      keep.add(p);
+      const old = run.prior.get(p);
+      if (
+        old &&
+        old.real_path === rec.real_path &&
+        old.size === st.size &&
+        old.mtime_ms === st.mtime_ms &&
+        old.skill_id === r.skill_id &&
+        old.revision_id === r.revision_id
+      ) {
         continue;
       }
-      const revisions = stored.get(r.skill_id);
-      const seq = revisions?.get(r.revision_id) ?? (revisions?.size ?? 0) + 1;
-      revisionRows.add({
+      fileRows.set(p, {
+        path: p,
+        real_path: rec.real_path,
+        size: st.size,
+        mtime_ms: st.mtime_ms,
         skill_id: r.skill_id,
         revision_id: r.revision_id,
-        seq,
-        version: r.version ?? null,
-        name: r.name,
-        description: r.description,
-        when_to_use: r.when_to_use ?? null,
-        keywords: JSON.stringify(r.keywords),
-        tags: JSON.stringify(r.tags),
-        path: r.path,
-        real_path: r.real_path,
-        scope: r.scope,
-        scope_path: r.scope_path,
-        plugin: r.plugin ?? null,
-        size: r.size,
-        normalized_sha256: r.normalized_sha256,
-        body_offset: r.body_offset,
-        frontmatter: JSON.stringify(r.frontmatter),
-        warnings: JSON.stringify(r.warnings),
-        flags: JSON.stringify(r.flags),
-        first_seen: stamp,
-        ...bodyColumns(r, guards.bodyKind ?? 'v3'),
       });
-      skillRows.set(r.skill_id, skillRow);
-      if (had === undefined || had === null) added.push(r.skill_id);
-      else if (had !== r.revision_id || filesChanged) changed.push(r.skill_id);
-      else unchanged++;
     }
-    revisionRows.flush();
-    // The listings first: a stored one is never named before it exists.
-    fileRecords.flush();
-    insertRows(
-      db,
-      'skills',
-      ['skill_id', 'revision_id', 'provenance', 'manifest_id'],
-      [...skillRows.values()],
-      `ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, provenance = excluded.provenance,
-           manifest_id = excluded.manifest_id`,
-    );
-    const kept = new Set(ids.skills.map((r) => r.skill_id));
-    const removed: string[] = [];
-    for (const [id, rev] of before) if (rev !== null && !kept.has(id)) removed.push(id);
-    runIn(
-      db,
-      `UPDATE skills SET revision_id = NULL, manifest_id = NULL WHERE skill_id IN (%s)`,
-      removed,
-    );
-    // Remember every file that maps to a stored revision, for the next incremental run (by diff).
-    const fileRows = new Map<string, Record<string, unknown>>();
-    const keep = new Set<string>();
-    for (const r of ids.skills) {
-      for (const p of r.provenance) {
-        const st = stats.get(p);
-        const rec = byPath.get(p);
-        if (!st || !rec) continue;
-        keep.add(p);
-        const old = prior.get(p);
-        if (
-          old &&
-          old.real_path === rec.real_path &&
-          old.size === st.size &&
-          old.mtime_ms === st.mtime_ms &&
-          old.skill_id === r.skill_id &&
-          old.revision_id === r.revision_id
-        ) {
-          continue;
-        }
-        fileRows.set(p, {
-          path: p,
-          real_path: rec.real_path,
-          size: st.size,
-          mtime_ms: st.mtime_ms,
-          skill_id: r.skill_id,
-          revision_id: r.revision_id,
-        });
-      }
-    }
-    insertRows(
-      db,
-      'files',
-      ['path', 'real_path', 'size', 'mtime_ms', 'skill_id', 'revision_id'],
-      [...fileRows.values()],
-      `ON CONFLICT (path) DO UPDATE SET real_path = excluded.real_path, size = excluded.size, mtime_ms = excluded.mtime_ms,
-           skill_id = excluded.skill_id, revision_id = excluded.revision_id`,
-    );
-    runIn(
-      db,
-      `DELETE FROM files WHERE path IN (%s)`,
-      [...prior.keys()].filter((p) => !keep.has(p)),
-    );
-    // The stats of every folder with supporting files, for the next run (by diff); folders without
-    // any, and folders no indexed skill lives in any more, have no row.
-    const seen = new Set<string>();
-    for (const l of listings.bySkill.values()) {
-      seen.add(l.dir);
-      const want = l.stats.length > 0 ? encodeStats(l) : undefined;
-      if (want === l.priorStats) continue;
-      if (want !== undefined) fileRecords.writeStats(l.dir, want);
-      else fileRecords.dropStats(l.dir);
-    }
-    for (const dir of listings.priorDirs) if (!seen.has(dir)) fileRecords.dropStats(dir);
-    fileRecords.flush();
-    if (!guards.allowShrink) refuseShrink(db, removed);
-    if (guards.dryRun) throw new DryRunDone({ added, changed, removed, unchanged });
-    return { added, changed, removed, unchanged };
-  });
-  let summary: { added: string[]; changed: string[]; removed: string[]; unchanged: number };
-  try {
-    summary = transaction.immediate();
-  } catch (err) {
-    if (!(err instanceof DryRunDone)) throw err;
-    summary = err.summary;
   }
+  insertRows(
+    run.db,
+    'files',
+    ['path', 'real_path', 'size', 'mtime_ms', 'skill_id', 'revision_id'],
+    [...fileRows.values()],
+    `ON CONFLICT (path) DO UPDATE SET real_path = excluded.real_path, size = excluded.size, mtime_ms = excluded.mtime_ms,
+           skill_id = excluded.skill_id, revision_id = excluded.revision_id`,
+  );
+  runIn(
+    run.db,
+    `DELETE FROM files WHERE path IN (%s)`,
+    [...run.prior.keys()].filter((p) => !keep.has(p)),
+  );
+}
 
-  return {
-    enumerated: files.length,
-    ...summary,
-    read,
-    skipped,
-    duplicates: ids.duplicates,
-    shadowed: ids.shadowed,
-    problems: scopes.problems,
-    supporting_files: listings.summary,
-  };
+// The stats of every folder with supporting files, for the next run (by diff); folders without
+// any, and folders no indexed skill lives in any more, have no row.
+function writeFolderStats(listings: Listings, fileRecords: FileRecordWriter): void {
+  const seen = new Set<string>();
+  for (const l of listings.bySkill.values()) {
+    seen.add(l.dir);
+    const want = l.stats.length > 0 ? encodeStats(l) : undefined;
+    if (want === l.priorStats) continue;
+    if (want !== undefined) fileRecords.writeStats(l.dir, want);
+    else fileRecords.dropStats(l.dir);
+  }
+  for (const dir of listings.priorDirs) if (!seen.has(dir)) fileRecords.dropStats(dir);
+  fileRecords.flush();
 }
 
 /** A skill's listing as ingest records it: its folder, manifest id and the prior stats JSON. */
@@ -510,16 +622,19 @@ const REVISION_COLUMNS = [
 ] as const;
 
 // What a revision keeps of its body, from the excerpt read with its hash: v3's term counts, or v4's
-// lines with their template keys. Null where the file was not read this run (the stored value stays).
+// lines with their template keys (handed to this index's publish too). Null where the file was not
+// read this run (the stored value stays).
 function bodyColumns(
   r: SkillRecord,
   kind: IndexKind,
+  handoff: BodyHandoff | undefined,
 ): Record<'body_terms' | 'body_v4' | 'body_lines' | 'line_keys', string | Buffer | null> {
   const none = { body_terms: null, body_v4: null, body_lines: null, line_keys: null };
   if (r.body_excerpt === undefined) return none;
   if (kind === 'v3') return { ...none, body_terms: JSON.stringify(bodyTermsOf(r.body_excerpt)) };
   const v4 = encodeBodyV4(r.body_excerpt, r.name);
-  return { ...none, body_v4: v4.tf, body_lines: v4.lines, line_keys: v4.keys };
+  handoff?.put(r.revision_id, v4.analysed);
+  return { ...none, body_lines: v4.lines, line_keys: v4.keys };
 }
 
 interface IdentityRow {

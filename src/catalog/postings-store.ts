@@ -6,7 +6,7 @@
  */
 import { insertRows, runIn, selectIn } from './batch.js';
 import type { Db } from './db.js';
-import { decodePostings, encodePostings, type Posting } from './postings.js';
+import { decodePostings, encodePostings, type PackedPostings, type Posting } from './postings.js';
 import { storedJson, storedWords } from './stored.js';
 
 /** Numbers stored per serving row in `serving_docs`. */
@@ -41,14 +41,15 @@ const PUT_BYTES = 4 * 1024 * 1024;
 /**
  * Applies removed rowids and added postings, term by term; terms left with no posting are deleted.
  * The stored lists of the terms touched are read, and the new ones written, many terms per
- * statement (batch.ts).
+ * statement (batch.ts). On an empty index (a first publish, a rebuild) the added lists are written
+ * as they were packed.
  */
 export function applyPostings(
   db: Db,
   removed: ReadonlyMap<string, readonly number[]>,
-  added: ReadonlyMap<string, readonly Posting[]>,
+  added: PackedPostings,
 ): void {
-  const terms = [...new Set([...removed.keys(), ...added.keys()])];
+  const terms = [...new Set([...removed.keys(), ...added.terms()])];
   // A first publish (or a rebuild) starts from an empty index: no term has postings to merge with.
   const empty = db.prepare(`SELECT 1 FROM postings LIMIT 1`).get() === undefined;
   const old = new Map<string, Buffer>();
@@ -74,33 +75,35 @@ export function applyPostings(
     bytes = 0;
   };
   for (const term of terms) {
-    let list: Posting[];
-    if (empty) {
-      const add0 = added.get(term);
-      if (!add0 || add0.length === 0) continue;
-      list = add0 as Posting[];
-    } else {
-      const gone = new Set(removed.get(term) ?? []);
-      const stored = old.get(term);
-      list = stored ? decodePostings(stored) : [];
-      if (gone.size > 0) list = list.filter((p) => !gone.has(p.rowid));
-      const add = added.get(term);
-      if (add && add.length > 0) {
-        list = list.concat(add);
-        list.sort((a, b) => a.rowid - b.rowid);
-      }
-    }
-    if (list.length === 0) {
-      drops.push(term);
+    const put = empty ? added.get(term) : merged(old.get(term), removed.get(term), added.get(term));
+    if (!put || put.df === 0) {
+      if (!empty) drops.push(term);
       continue;
     }
-    const data = encodePostings(list);
-    puts.push({ term, df: list.length, data });
-    bytes += data.byteLength;
+    puts.push({ term, ...put });
+    bytes += put.data.byteLength;
     if (bytes >= PUT_BYTES) flush();
   }
   flush();
   runIn(db, `DELETE FROM postings WHERE term IN (%s)`, drops);
+}
+
+// A stored list less the rows removed, plus the packed rows added, in rowid order.
+function merged(
+  stored: Buffer | undefined,
+  removed: readonly number[] | undefined,
+  added: { data: Buffer } | undefined,
+): { df: number; data: Buffer } {
+  let list: Posting[] = stored ? decodePostings(stored) : [];
+  if (removed && removed.length > 0) {
+    const gone = new Set(removed);
+    list = list.filter((p) => !gone.has(p.rowid));
+  }
+  if (added) {
+    list = list.concat(decodePostings(added.data));
+    list.sort((a, b) => a.rowid - b.rowid);
+  }
+  return { df: list.length, data: encodePostings(list) };
 }
 
 /** Rewrites `serving_docs` from the serving rows. */

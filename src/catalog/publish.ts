@@ -10,12 +10,13 @@ import type { Db } from './db.js';
 import { dialectOf } from './db-type.js';
 import type { RevisionRow } from './rows.js';
 import { computeGeneration, type Member } from './generation.js';
-import { tokenSet, tokenStrings } from './tokens.js';
+import { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
 import { readMeta, writeMeta } from './meta.js';
 import {
   decodeForward,
   documentTerms,
   encodeForward,
+  PackedPostings,
   type BodyTerms,
   type FieldCounts,
 } from './postings.js';
@@ -33,6 +34,7 @@ import {
   encodeTemplateKeys,
   indexKindOf,
   templateKeysOf,
+  type BodyHandoff,
   type IndexKind,
 } from './documents-v4.js';
 import { MAX_IN_LIST, insertRows, runIn, selectIn } from './batch.js';
@@ -59,8 +61,15 @@ export interface GenerationCounts {
  * serving tables are built for the policy's index kind (documents-v4.ts); a catalog whose index was
  * built for the other kind is rebuilt. REINDEX_REQUIRED when the policy reads bodies in a way the
  * catalog has not read them (a v4 publish of revisions ingested for v3): nothing is written.
+ * `handoff` holds the body lines the ingest of the same `index` analysed (read from the catalog
+ * for any revision it does not hold).
  */
-export function publishWorkingSet(db: Db, policy: string, now: () => Date): PublishResult {
+export function publishWorkingSet(
+  db: Db,
+  policy: string,
+  now: () => Date,
+  handoff?: BodyHandoff,
+): PublishResult {
   return db
     .transaction((): PublishResult => {
       const members = db
@@ -84,7 +93,7 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
       if (current && current.generation_id === generation) {
         // Same content: nothing to publish, but a file that moved must be served from its new path
         // (and serving tables cleared by a migration must be rebuilt).
-        if (rebuild || servingStale(db, members)) syncServing(db, members, kind);
+        if (rebuild || servingStale(db, members)) syncServing(db, members, kind, handoff);
         return { changed: false, seq: current.seq, catalog_generation: generation, counts };
       }
       const seq =
@@ -112,7 +121,7 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
           manifest_id: m.manifest_id ?? null,
         })),
       );
-      syncServing(db, members, kind);
+      syncServing(db, members, kind, handoff);
       db.prepare(
         `INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
       ).run({ seq });
@@ -122,11 +131,11 @@ export function publishWorkingSet(db: Db, policy: string, now: () => Date): Publ
 }
 
 // REINDEX_REQUIRED when a working-set revision has no body of the kind the policy's index reads
-// (bm25f.v4's body_v4; v3's body_terms once the catalog has read files for v4: before that, a null
+// (bm25f.v4's body_lines; v3's body_terms once the catalog has read files for v4: before that, a null
 // body_terms is a revision read before migration 2, served with an empty body as always).
 function requireBodiesOf(db: Db, policy: string, kind: IndexKind): void {
   if (kind === 'v3' && (readMeta(db, 'body_kind') ?? 'v3') === 'v3') return;
-  const column = kind === 'v4' ? 'body_v4' : 'body_terms';
+  const column = kind === 'v4' ? 'body_lines' : 'body_terms';
   const missing = db
     .prepare(
       `SELECT count(*) AS n FROM skills s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE r.${column} IS NULL`,
@@ -229,8 +238,65 @@ interface ServingEntry {
 
 // Brings `serving` (and its FTS index and vocabulary) to exactly `members`, touching only what
 // differs, with the BM25F index of `kind`. Reads and writes many rows per statement (batch.ts): on
-// PostgreSQL each is a round trip.
-function syncServing(db: Db, members: readonly ServingMember[], kind: IndexKind): void {
+// PostgreSQL each is a round trip. `handoff` holds body lines this index's ingest analysed.
+function syncServing(
+  db: Db,
+  members: readonly ServingMember[],
+  kind: IndexKind,
+  handoff?: BodyHandoff,
+): void {
+  const serving = readServing(db);
+  const diff = diffServing(db, serving, members);
+  // v4: the template lines of the new member set.
+  const template = kind === 'v4' ? templateOf(db, members) : undefined;
+  if (template)
+    serveTemplatedAgain(members, serving, diff, template, readMeta(db, 'template_keys'));
+  for (const [state, rowids] of diff.restate)
+    runIn(db, `UPDATE serving SET state = ? WHERE rowid IN (%s)`, rowids, [state]);
+  const changes: IndexChanges = { df: new Map(), removed: new Map(), added: new PackedPostings() };
+  const fts = ftsStatements(db);
+  removeServed(db, diff.gone, kind, changes, fts);
+  // Rowids are assigned here rather than by the engine, so both backends number rows alike.
+  let nextRowid =
+    ((db.prepare(`SELECT max(rowid) AS m FROM serving`).get() as { m: number | null }).m ?? 0) + 1;
+  // The members to add a chunk at a time: their revisions read in one statement, their rows
+  // written in a few, so a rebuild never holds every revision's text at once.
+  for (let c = 0; c < diff.adds.length; c += MAX_IN_LIST) {
+    const chunk = diff.adds.slice(c, c + MAX_IN_LIST);
+    const served = { kind, template: template?.keys, handoff, fts, changes };
+    nextRowid = addServed(db, chunk, nextRowid, served);
+  }
+  writeVocab(db, changes.df);
+  applyPostings(db, changes.removed, changes.added);
+  writeServingDocs(db);
+  writeMeta(db, 'serving_rebuild', '0');
+  writeMeta(db, 'index_kind', kind);
+  writeMeta(db, 'template_keys', template ? encodeTemplateKeys(template.keys) : '');
+}
+
+/** What a publish changes in the vocabulary and the postings, gathered row by row. */
+interface IndexChanges {
+  /** Per fuzzy-vocabulary token, the change of its document frequency. */
+  readonly df: Map<string, number>;
+  /** bm25f postings: rows removed per term. */
+  readonly removed: Map<string, number[]>;
+  /** bm25f postings added, packed per term. */
+  readonly added: PackedPostings;
+}
+
+/** The difference between the serving rows and the members to serve. */
+interface ServingDiff {
+  /** Rowids whose state alone changes, by new state. */
+  readonly restate: Map<string, number[]>;
+  /** Rows to remove. */
+  readonly gone: ServingEntry[];
+  /** Members to add. */
+  readonly adds: ServingMember[];
+  /** The skill_ids of the members. */
+  readonly wanted: Set<string>;
+}
+
+function readServing(db: Db): Map<string, ServingEntry> {
   const serving = new Map<string, ServingEntry>();
   for (const r of db
     .prepare(
@@ -239,78 +305,103 @@ function syncServing(db: Db, members: readonly ServingMember[], kind: IndexKind)
     .iterate() as Iterable<ServingEntry & { skill_id: string }>) {
     serving.set(r.skill_id, r);
   }
-  // A supporting-file change alone leaves the row's text, tokens and postings as they are.
+  return serving;
+}
+
+// The diff of the serving rows against the members; a supporting-file change alone is written at
+// once (it leaves the row's text, tokens and postings as they are).
+function diffServing(
+  db: Db,
+  serving: ReadonlyMap<string, ServingEntry>,
+  members: readonly ServingMember[],
+): ServingDiff {
   const setManifest = db.prepare(`UPDATE serving SET manifest_id = ? WHERE rowid = ?`);
-  // The FTS5 index of policies v1 and v2 exists on SQLite only.
-  const fts = dialectOf(db) === 'sqlite';
-  // Rowids are assigned here rather than by the engine, so both backends number rows alike.
-  let nextRowid =
-    ((db.prepare(`SELECT max(rowid) AS m FROM serving`).get() as { m: number | null }).m ?? 0) + 1;
-  const ftsDel =
-    fts &&
-    db.prepare(
-      `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
-    );
-  const ftsIns =
-    fts &&
-    db.prepare(
-      `INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`,
-    );
-  const df = new Map<string, number>();
-  const bump = (toks: { name_tok: string; kw_tok: string; desc_tok: string }, by: number): void => {
-    for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok))
-      df.set(t, (df.get(t) ?? 0) + by);
-  };
-  // The diff: rows whose state alone changed, rows to remove, members to add.
-  const restate = new Map<string, number[]>();
-  const gone: ServingEntry[] = [];
-  const adds: ServingMember[] = [];
-  const wanted = new Set<string>();
+  const diff: ServingDiff = { restate: new Map(), gone: [], adds: [], wanted: new Set() };
   for (const m of members) {
-    wanted.add(m.skill_id);
+    diff.wanted.add(m.skill_id);
     const cur = serving.get(m.skill_id);
     if (cur && cur.revision_id === m.revision_id && cur.real_path === m.real_path) {
       if (cur.state !== m.state) {
-        const l = restate.get(m.state);
+        const l = diff.restate.get(m.state);
         if (l) l.push(cur.rowid);
-        else restate.set(m.state, [cur.rowid]);
+        else diff.restate.set(m.state, [cur.rowid]);
       }
       if (cur.manifest_id !== m.manifest_id) setManifest.run(m.manifest_id, cur.rowid);
       continue;
     }
-    if (cur) gone.push(cur);
-    adds.push(m);
+    if (cur) diff.gone.push(cur);
+    diff.adds.push(m);
   }
-  for (const [id, row] of serving) if (!wanted.has(id)) gone.push(row);
-  // v4: the template lines of the new member set; kept rows whose body gains or loses a template
-  // line are served again (their body terms change, nothing else).
-  const template = kind === 'v4' ? templateOf(db, members) : undefined;
-  const oldTemplate = decodeTemplateKeys(readMeta(db, 'template_keys'));
+  for (const [id, row] of serving) if (!diff.wanted.has(id)) diff.gone.push(row);
+  return diff;
+}
 
-  if (template) {
-    const moved = symmetricDifference(template.keys, oldTemplate);
-    if (moved.size > 0) {
-      const changing = new Set([
-        ...gone.map((g) => g.revision_id),
-        ...adds.map((a) => a.revision_id),
-      ]);
-      for (const m of members) {
-        const cur = serving.get(m.skill_id);
-        if (!cur || changing.has(m.revision_id) || !wanted.has(m.skill_id)) continue;
-        if (cur.revision_id !== m.revision_id || cur.real_path !== m.real_path) continue;
-        const keys = template.byRevision.get(m.revision_id);
-        if (keys && keys.some((k) => moved.has(k))) {
-          gone.push(cur);
-          adds.push(m);
-        }
-      }
+// v4: kept rows whose body gains or loses a template line (against the generation served before,
+// whose template keys are `storedKeys`) are served again: their body terms change, nothing else.
+function serveTemplatedAgain(
+  members: readonly ServingMember[],
+  serving: ReadonlyMap<string, ServingEntry>,
+  diff: ServingDiff,
+  template: { keys: Set<number>; byRevision: Map<string, number[]> },
+  storedKeys: string | undefined,
+): void {
+  const moved = symmetricDifference(template.keys, decodeTemplateKeys(storedKeys));
+  if (moved.size === 0) return;
+  const changing = new Set([
+    ...diff.gone.map((g) => g.revision_id),
+    ...diff.adds.map((a) => a.revision_id),
+  ]);
+  for (const m of members) {
+    const cur = serving.get(m.skill_id);
+    if (!cur || changing.has(m.revision_id) || !diff.wanted.has(m.skill_id)) continue;
+    if (cur.revision_id !== m.revision_id || cur.real_path !== m.real_path) continue;
+    const keys = template.byRevision.get(m.revision_id);
+    if (keys && keys.some((k) => moved.has(k))) {
+      diff.gone.push(cur);
+      diff.adds.push(m);
     }
   }
-  for (const [state, rowids] of restate)
-    runIn(db, `UPDATE serving SET state = ? WHERE rowid IN (%s)`, rowids, [state]);
-  // bm25f.v3 postings: rows removed and (rowid, frequencies) added per term, applied at the end.
-  const removedRows = new Map<string, number[]>();
-  const addedRows = new Map<string, { rowid: number; tf: FieldCounts }[]>();
+}
+
+/** The FTS5 statements of policies v1 and v2 (SQLite only). */
+interface FtsStatements {
+  readonly del: { run(row: Record<string, unknown>): unknown };
+  readonly ins: { run(row: Record<string, unknown>): unknown };
+}
+
+function ftsStatements(db: Db): FtsStatements | undefined {
+  // The FTS5 index of policies v1 and v2 exists on SQLite only.
+  if (dialectOf(db) !== 'sqlite') return undefined;
+  return {
+    del: db.prepare(
+      `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
+    ),
+    ins: db.prepare(
+      `INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`,
+    ),
+  };
+}
+
+// Counts the distinct tokens of a row's token strings into the vocabulary's df changes.
+function bumpDf(
+  df: Map<string, number>,
+  toks: { name_tok: string; kw_tok: string; desc_tok: string },
+  by: number,
+): void {
+  for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok))
+    df.set(t, (df.get(t) ?? 0) + by);
+}
+
+// Removes the `gone` rows: their postings (as they were indexed) and vocabulary counts noted in
+// `changes`, their FTS entries and rows deleted. Before the inserts: a changed skill's new row
+// reuses its skill_id.
+function removeServed(
+  db: Db,
+  gone: readonly ServingEntry[],
+  kind: IndexKind,
+  changes: IndexChanges,
+  fts: FtsStatements | undefined,
+): void {
   const oldTerms = new Map<number, OldTerms>();
   for (const r of selectIn(
     db,
@@ -321,89 +412,130 @@ function syncServing(db: Db, members: readonly ServingMember[], kind: IndexKind)
   for (const row of gone) {
     const old = oldTerms.get(row.rowid);
     for (const term of old ? termsOfRow(old, kind) : []) {
-      let l = removedRows.get(term);
-      if (!l) removedRows.set(term, (l = []));
+      let l = changes.removed.get(term);
+      if (!l) changes.removed.set(term, (l = []));
       l.push(row.rowid);
     }
-    if (ftsDel) ftsDel.run(row);
-    bump(row, -1);
+    fts?.del.run(row as unknown as Record<string, unknown>);
+    bumpDf(changes.df, row, -1);
   }
-  // Before the inserts: a changed skill's new row reuses its skill_id.
   runIn(
     db,
     `DELETE FROM serving WHERE rowid IN (%s)`,
     gone.map((g) => g.rowid),
   );
-  // The members to add a chunk at a time: their revisions read in one statement, their rows
-  // written in a few, so a rebuild never holds every revision's text at once.
-  for (let c = 0; c < adds.length; c += MAX_IN_LIST) {
-    const chunk = adds.slice(c, c + MAX_IN_LIST);
-    const revisions = new Map<string, ServedRevision>();
-    for (const r of selectIn(
-      db,
-      `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms, ${kind === 'v4' ? 'body_v4, body_lines, line_keys, frontmatter' : 'NULL AS body_v4, NULL AS body_lines, NULL AS line_keys, NULL AS frontmatter'}
-         FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
-      chunk,
-      2,
-      (m) => [m.skill_id, m.revision_id],
-    ) as ServedRevision[])
-      revisions.set(`${r.skill_id}\t${r.revision_id}`, r);
-    const rows: Record<string, unknown>[] = [];
-    for (const m of chunk) {
-      const rev = revisions.get(`${m.skill_id}\t${m.revision_id}`);
-      if (!rev)
-        throw new Error(
-          `working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`,
-        );
-      const fields = {
-        name: rev.name,
-        keywords: JSON.parse(rev.keywords) as string[],
-        tags: JSON.parse(rev.tags) as string[],
-        description: rev.description,
-        when_to_use: rev.when_to_use,
-      };
-      const toks = tokenStrings(fields);
-      const built = kind === 'v4' ? servedV4(rev, fields, template!.keys) : servedV3(rev, fields);
-      const rowid = nextRowid++;
-      rows.push({
-        rowid,
-        skill_id: m.skill_id,
-        revision_id: m.revision_id,
-        skill_version: rev.version ?? `r${rev.seq}`,
-        state: m.state,
-        name: rev.name,
-        description: rev.description,
-        path: rev.path,
-        real_path: rev.real_path,
-        size: rev.size,
-        body_offset: rev.body_offset,
-        ...toks,
-        fwd: built.fwd,
-        len_n: built.lens[0],
-        len_k: built.lens[1],
-        len_d: built.lens[2],
-        len_b: built.lens[3],
-        len_x: built.lenX,
-        body_tf: built.bodyTf,
-        name_terms: built.nameTerms,
-        manifest_id: m.manifest_id ?? null,
-      });
-      for (const [term, tf] of built.postings) {
-        let l = addedRows.get(term);
-        if (!l) addedRows.set(term, (l = []));
-        l.push({ rowid, tf });
-      }
-      if (ftsIns)
-        ftsIns.run({
-          rowid,
-          name_tok: toks.name_tok,
-          kw_tok: toks.kw_tok,
-          desc_tok: toks.desc_tok,
-        });
-      bump(toks, +1);
-    }
-    insertRows(db, 'serving', SERVING_COLUMNS, rows);
+}
+
+/** How the rows of a publish are built: the index kind and what it reads besides the revisions. */
+interface ServedBuild {
+  readonly kind: IndexKind;
+  /** v4: the generation's template keys. */
+  readonly template: ReadonlySet<number> | undefined;
+  readonly handoff: BodyHandoff | undefined;
+  readonly fts: FtsStatements | undefined;
+  readonly changes: IndexChanges;
+}
+
+// Writes the serving rows of `chunk` (at most MAX_IN_LIST members) from rowid `nextRowid` on, with
+// their FTS entries, and notes their postings and vocabulary counts; returns the next free rowid.
+function addServed(
+  db: Db,
+  chunk: readonly ServingMember[],
+  nextRowid: number,
+  b: ServedBuild,
+): number {
+  const revisions = readServedRevisions(db, chunk, b);
+  const rows: Record<string, unknown>[] = [];
+  for (const m of chunk) {
+    const rev = revisions.get(`${m.skill_id}\t${m.revision_id}`);
+    if (!rev)
+      throw new Error(
+        `working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`,
+      );
+    const fields = {
+      name: rev.name,
+      keywords: JSON.parse(rev.keywords) as string[],
+      tags: JSON.parse(rev.tags) as string[],
+      description: rev.description,
+      when_to_use: rev.when_to_use,
+    };
+    const toks = tokenStrings(fields);
+    const built =
+      b.kind === 'v4' ? servedV4(rev, fields, b.template!, b.handoff) : servedV3(rev, fields);
+    const rowid = nextRowid++;
+    rows.push(servingRow(rowid, m, rev, toks, built));
+    for (const [term, tf] of built.postings) b.changes.added.add(term, rowid, tf);
+    b.fts?.ins.run({
+      rowid,
+      name_tok: toks.name_tok,
+      kw_tok: toks.kw_tok,
+      desc_tok: toks.desc_tok,
+    });
+    bumpDf(b.changes.df, toks, +1);
   }
+  insertRows(db, 'serving', SERVING_COLUMNS, rows);
+  return nextRowid;
+}
+
+// The revisions of `chunk` in one statement, by `skill_id \t revision_id`. A v4 build reads the
+// stored body lines only of revisions the handoff does not hold.
+function readServedRevisions(
+  db: Db,
+  chunk: readonly ServingMember[],
+  b: ServedBuild,
+): Map<string, ServedRevision> {
+  const v4 =
+    b.kind === 'v4'
+      ? 'body_v4, body_lines, line_keys, frontmatter'
+      : 'NULL AS body_v4, NULL AS body_lines, NULL AS line_keys, NULL AS frontmatter';
+  const revisions = new Map<string, ServedRevision>();
+  for (const r of selectIn(
+    db,
+    `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms, ${v4}
+       FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
+    chunk,
+    2,
+    (m) => [m.skill_id, m.revision_id],
+  ) as ServedRevision[])
+    revisions.set(`${r.skill_id}\t${r.revision_id}`, r);
+  return revisions;
+}
+
+// The serving row of member `m` at `rowid`.
+function servingRow(
+  rowid: number,
+  m: ServingMember,
+  rev: ServedRevision,
+  toks: TokenStrings,
+  built: ServedTerms,
+): Record<string, unknown> {
+  return {
+    rowid,
+    skill_id: m.skill_id,
+    revision_id: m.revision_id,
+    skill_version: rev.version ?? `r${rev.seq}`,
+    state: m.state,
+    name: rev.name,
+    description: rev.description,
+    path: rev.path,
+    real_path: rev.real_path,
+    size: rev.size,
+    body_offset: rev.body_offset,
+    ...toks,
+    fwd: built.fwd,
+    len_n: built.lens[0],
+    len_k: built.lens[1],
+    len_d: built.lens[2],
+    len_b: built.lens[3],
+    len_x: built.lenX,
+    body_tf: built.bodyTf,
+    name_terms: built.nameTerms,
+    manifest_id: m.manifest_id ?? null,
+  };
+}
+
+// Applies the vocabulary's df changes; a token no row holds any more is deleted.
+function writeVocab(db: Db, df: ReadonlyMap<string, number>): void {
   const changes = [...df].filter(([, d]) => d !== 0);
   insertRows(
     db,
@@ -417,11 +549,6 @@ function syncServing(db: Db, members: readonly ServingMember[], kind: IndexKind)
     `DELETE FROM vocab WHERE df <= 0 AND term IN (%s)`,
     changes.filter(([, d]) => d < 0).map(([term]) => term),
   );
-  applyPostings(db, removedRows, addedRows);
-  writeServingDocs(db);
-  writeMeta(db, 'serving_rebuild', '0');
-  writeMeta(db, 'index_kind', kind);
-  writeMeta(db, 'template_keys', template ? encodeTemplateKeys(template.keys) : '');
 }
 
 // What a removal reads of a serving row to know which postings hold it.
@@ -482,14 +609,15 @@ function servedV4(
   rev: ServedRevision,
   fields: ServedFields,
   template: ReadonlySet<number>,
+  handoff: BodyHandoff | undefined,
 ): ServedTerms {
-  // A body with a template line is served without it (its remaining counts kept on the row);
-  // any other is served as the revision stored it.
-  const keys = decodeLineKeys(rev.line_keys);
-  const templated = keys.some((k) => template.has(k));
-  const body = templated
-    ? effectiveBody(decodeBodyV4(rev.body_lines), template)
-    : decodeBodyCounts(rev.body_v4);
+  // The body without its template lines, from the lines this index's ingest analysed or the stored
+  // ones; a revision ingested before body lines were kept for v4 has only its counts (body_v4).
+  const lines = handoff?.get(rev.revision_id) ?? decodeBodyV4(rev.body_lines);
+  const body =
+    rev.body_lines === null && lines.length === 0
+      ? decodeBodyCounts(rev.body_v4)
+      : effectiveBody(lines, template);
   const frontmatter = rev.frontmatter
     ? (JSON.parse(rev.frontmatter) as Record<string, unknown>)
     : {};
@@ -505,7 +633,8 @@ function servedV4(
     fwd: encodeForwardV4(doc.terms),
     lens: [doc.lens[0], doc.lens[1], doc.lens[2], doc.lens[3]],
     lenX: doc.lens[4],
-    bodyTf: templated ? encodeBodyCounts(body) : null,
+    // Every v4 row keeps its served body counts: revisions no longer store them (documents-v4.ts).
+    bodyTf: encodeBodyCounts(body),
     nameTerms,
     postings,
   };

@@ -23,9 +23,15 @@ export interface Bm25fRow {
   readonly fwd: string;
   /** The revision's body terms (JSON BodyTerms), null for a revision read before migration 2. */
   readonly body_terms: string | null;
-  /** The revision's v4 body counts (JSON BodyTerms), null for a revision read for v3. */
+  /**
+   * The revision's v4 body counts (JSON BodyTerms) as ingests before issue #26 stored them; null
+   * for a revision read for v3 or ingested since (its row's body_tf holds its counts).
+   */
   readonly body_v4: string | null;
-  /** v4: the body counts without template lines, when the generation took any out (else null). */
+  /**
+   * v4: the served body counts, without template lines (JSON BodyTerms). Every row published since
+   * issue #26 has them; a row published before has them only when template lines were taken out.
+   */
   readonly body_tf: string | null;
   readonly len_n: number;
   readonly len_k: number;

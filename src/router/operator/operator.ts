@@ -11,6 +11,7 @@ import {
   optionKeys,
 } from '../../errors.js';
 import {
+  BodyHandoff,
   PG_POLICIES,
   forgetFileStats,
   indexKindOf,
@@ -195,9 +196,12 @@ export function indexCatalog(options: IndexOptions): IndexReport {
         }
         for (let attempt = 1; ; attempt++) {
           try {
+            // The body lines the ingest analyses, handed to the publish instead of read back.
+            const handoff = new BodyHandoff();
             const summary = ingestSkills(db, discover, now, options.onProgress, {
               ...guards,
               bodyKind,
+              handoff,
             });
             if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
             // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
@@ -205,7 +209,9 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
             if (options.locked !== undefined && !dryRun) refuseUnlocked(db, options.locked);
             const publish =
-              options.publish === false || dryRun ? null : publishWorkingSet(db, policy, now);
+              options.publish === false || dryRun
+                ? null
+                : publishWorkingSet(db, policy, now, handoff);
             // The text of every new working-set revision, for `diff` (revision-texts.ts), stored
             // after the publish so that pruning sees what is served now; old texts are pruned when
             // anything changed or a new bound was asked for.

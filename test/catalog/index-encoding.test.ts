@@ -1,0 +1,120 @@
+/**
+ * The encodings a full index writes since issue #26 ("Index cost of v3"): postings packed as they
+ * are collected equal `encodePostings` of the same list; body counts written without building an
+ * object parse to what JSON.stringify of that object gave; the body-line handoff keeps to its bound;
+ * and a v4 catalog stores no body_v4 but a body_tf on every serving row, in 16 KiB pages.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  PackedPostings,
+  decodePostings,
+  encodePostings,
+  type FieldCounts,
+} from '../../src/catalog/postings.js';
+import { BodyHandoff, encodeBodyCounts, encodeBodyV4 } from '../../src/catalog/documents-v4.js';
+import { CATALOG_PAGE_SIZE } from '../../src/catalog/db.js';
+import { indexCatalog } from '../../src/index.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'skilldex-index-encoding-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const count = fc.integer({ min: 0, max: 2 ** 32 - 1 });
+const tf = fc.tuple(count, count, count, count) as fc.Arbitrary<FieldCounts>;
+
+describe('PackedPostings', () => {
+  it('packs each term as encodePostings packs the same list', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 1, max: 50 }), tf)),
+        (adds) => {
+          const packed = new PackedPostings();
+          const lists = new Map<string, { rowid: number; tf: FieldCounts }[]>();
+          // Rowids grow per term, as a publish adds them.
+          let rowid = 0;
+          for (const [term, step, counts] of adds) {
+            rowid += step;
+            packed.add(term, rowid, counts);
+            lists.set(term, [...(lists.get(term) ?? []), { rowid, tf: counts }]);
+          }
+          expect([...packed.terms()].sort()).toEqual([...lists.keys()].sort());
+          for (const [term, list] of lists) {
+            const got = packed.get(term)!;
+            expect(got.df).toBe(list.length);
+            expect(Buffer.compare(got.data, encodePostings(list))).toBe(0);
+            expect(decodePostings(got.data)).toEqual(list);
+          }
+        },
+      ),
+    );
+  });
+
+  it('refuses a rowid that does not grow', () => {
+    const packed = new PackedPostings();
+    packed.add('a', 5, [1, 0, 0, 0]);
+    expect(() => packed.add('a', 5, [1, 0, 0, 0])).toThrow(RangeError);
+  });
+});
+
+describe('encodeBodyCounts', () => {
+  it('parses to the object JSON.stringify wrote, whatever the terms', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string(), fc.nat()), { maxLength: 20 }),
+        fc.nat(),
+        (entries, len) => {
+          const tf = new Map(entries);
+          const text = encodeBodyCounts({ tf, len });
+          expect(JSON.parse(text)).toEqual(
+            JSON.parse(JSON.stringify({ tf: Object.fromEntries(tf), len })),
+          );
+        },
+      ),
+    );
+  });
+});
+
+describe('BodyHandoff', () => {
+  it('holds lines up to its bound of terms and no further', () => {
+    const handoff = new BodyHandoff(10);
+    const six = encodeBodyV4('alpha beta gamma\ndelta epsilon zeta\n', 'demo').analysed;
+    handoff.put('r1', six);
+    handoff.put('r2', six);
+    expect(handoff.get('r1')).toBe(six);
+    expect(handoff.get('r2')).toBeUndefined();
+  });
+});
+
+describe('a v4 catalog', () => {
+  it('keeps no body_v4, a body_tf on every serving row, in 16 KiB pages', () => {
+    const lib = path.join(tmp, 'lib');
+    for (const name of ['pdf-tools', 'csv-tools']) {
+      mkdirSync(path.join(lib, name), { recursive: true });
+      writeFileSync(
+        path.join(lib, name, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Work with ${name} files\n---\n\n# ${name}\n\nExtract tables and merge documents.\n`,
+      );
+    }
+    const catalog = path.join(tmp, 'catalog.sqlite');
+    indexCatalog({ catalog, scopes: [lib], policy: 'tf.skillrouter.bm25f.v4' });
+    const db = new Database(catalog, { readonly: true });
+    try {
+      expect(db.pragma('page_size', { simple: true })).toBe(CATALOG_PAGE_SIZE);
+      const rev = db
+        .prepare(
+          `SELECT count(*) AS n, count(body_v4) AS v4, count(body_lines) AS lines FROM revisions`,
+        )
+        .get() as { n: number; v4: number; lines: number };
+      expect(rev).toEqual({ n: 2, v4: 0, lines: 2 });
+      const rows = db.prepare(`SELECT body_tf FROM serving`).all() as { body_tf: string }[];
+      expect(rows).toHaveLength(2);
+      for (const r of rows) expect(JSON.parse(r.body_tf).tf).toHaveProperty('extract', 1);
+    } finally {
+      db.close();
+    }
+  });
+});
