@@ -9,7 +9,8 @@
  */
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { readTextCapped, sha256Hex, writeInside } from '../fsx/index.js';
+import { readTextCapped, writeInside } from '../fsx/index.js';
+import { fnv1a } from '../text/index.js';
 
 /** Most skill ids kept per list of a session's state. */
 export const MAX_SESSION_IDS = 50;
@@ -36,8 +37,15 @@ export function hookStateDir(
   return path.join(state, 'skilldex', 'hook');
 }
 
+// 128 bits of four seeded FNV-1a hashes: a name no session id can steer out of the folder, without
+// loading node:crypto (~3 ms of the hook's start). Two sessions sharing a file would only share
+// which skills were already suggested.
 function fileName(host: string, session: string): string {
-  return sha256Hex(`${host}\0${session}`).slice(0, 32) + '.json';
+  const key = `${host}\0${session}`;
+  return (
+    [0, 1, 2, 3].map((seed) => fnv1a(`${seed}\0${key}`).toString(16).padStart(8, '0')).join('') +
+    '.json'
+  );
 }
 
 function ids(v: unknown): string[] {

@@ -163,8 +163,8 @@ export class Router {
     skillIds: readonly string[],
     origin: EventOrigin = {},
   ): void {
-    if (!this.record) return;
-    this.telemetry?.recordSuggestions(
+    if (!this.record || this.telemetry === undefined || skillIds.length === 0) return;
+    this.telemetry.recordSuggestions(
       queryHash(query),
       generation,
       skillIds,
