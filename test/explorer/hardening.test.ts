@@ -60,8 +60,11 @@ describe('a damaged catalog under a running explorer', () => {
       const bad = `${own.catalog}.bad`;
       copyFileSync(own.catalog, bad);
       const bytes = readFileSync(bad);
-      const page = bytes.readUInt16BE(16);
-      for (let o = page * 20; o < bytes.length; o += page) bytes.fill(0xa5, o + 8, o + page - 8);
+      // The page size is the header's (1 means 65536). Every page after the first is damaged: the
+      // schema (page 1) still opens, every table read meets the damage, whatever the page size.
+      const size = bytes.readUInt16BE(16);
+      const page = size === 1 ? 65536 : size;
+      for (let o = page; o < bytes.length; o += page) bytes.fill(0xa5, o + 8, o + page - 8);
       writeFileSync(bad, bytes);
       renameSync(bad, own.catalog);
       for (const p of ['/api/search?q=pdf', '/api/skills', '/api/overview']) {
