@@ -203,14 +203,15 @@ describe('search --batch', () => {
 });
 
 describe('a damaged catalog', () => {
-  // Overwrites every page after the first 20 (the serving tables and indexes) with junk, keeping
-  // the header and schema pages: the file opens, queries then hit SQLITE_CORRUPT.
+  // Overwrites every page after the first (the tables and indexes) with junk, keeping the header
+  // and schema page: the file opens, queries then hit SQLITE_CORRUPT, whatever the page size.
   function corruptCopy(): string {
     const file = newCatalogPath();
     copyFileSync(catalog, file);
     const bytes = readFileSync(file);
-    const page = bytes.readUInt16BE(16);
-    for (let o = page * 20; o < bytes.length; o += page) bytes.fill(0xa5, o + 8, o + page - 8);
+    const size = bytes.readUInt16BE(16);
+    const page = size === 1 ? 65536 : size;
+    for (let o = page; o < bytes.length; o += page) bytes.fill(0xa5, o + 8, o + page - 8);
     writeFileSync(file, bytes);
     return file;
   }

@@ -275,8 +275,9 @@ describe('a catalog with damaged pages under a running server', () => {
     const bad = `${own.catalog}.bad`;
     copyFileSync(own.catalog, bad);
     const bytes = readFileSync(bad);
-    const page = bytes.readUInt16BE(16);
-    for (let o = page * 20; o < bytes.length; o += page) bytes.fill(0xa5, o + 8, o + page - 8);
+    const size = bytes.readUInt16BE(16);
+    const page = size === 1 ? 65536 : size;
+    for (let o = page; o < bytes.length; o += page) bytes.fill(0xa5, o + 8, o + page - 8);
     writeFileSync(bad, bytes);
     renameSync(bad, own.catalog);
     const r = await call(conn.client, 'skill_search', { query: 'merge pdf files' });
