@@ -49,6 +49,10 @@ export interface ConfigFile {
   readonly policy?: string;
   /** Record suggestions and fetches in the telemetry file beside the catalog. */
   readonly telemetry?: boolean;
+  /**
+   * The confidence floor of `search` and `hook`, 0–1 (docs/ranking.md §11; default: the policy's).
+   */
+  readonly min_confidence?: number;
   readonly library?: {
     /** The skill folders `index` reads (replaces the default Claude Code scopes). */
     readonly scopes?: readonly string[];
@@ -131,6 +135,11 @@ export type ProjectRule =
   | 'file-inside-project'
   /** Only turn it off; `true` is dropped when the user config turns it off. */
   | 'off-only'
+  /**
+   * Only raise it: a value below the user config's (or, when the user config sets none, below
+   * RAISE_ONLY_FLOOR, the default policy's floor) is dropped.
+   */
+  | 'raise-only'
   /** Never from a project: bind addresses, the trust list itself. */
   | 'never';
 
@@ -142,6 +151,8 @@ export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.f
   catalog: 'file-inside-project',
   policy: 'any',
   telemetry: 'off-only',
+  // A project that lowered the floor would make the prompt hook suggest more of its own skills.
+  min_confidence: 'raise-only',
   'library.scopes': 'inside-project',
   'library.prefer': 'inside-project',
   // Lint suppressions only ever hide findings of a lint run in that project, and are counted.
@@ -151,6 +162,9 @@ export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.f
   'mcp.host': 'never',
   trust_project_config: 'never',
 });
+
+/** The floor a project's `min_confidence` must reach when the user config sets none: v4's default. */
+export const RAISE_ONLY_FLOOR = 0.6;
 
 /** The user config path: `--config`, else `$SKILLDEX_CONFIG`, else the XDG config dir. */
 export function userConfigPath(
@@ -287,6 +301,15 @@ export function applyProjectRules(
       );
     else kept.telemetry = config.telemetry;
   }
+  if (config.min_confidence !== undefined) {
+    const least = user?.min_confidence ?? RAISE_ONLY_FLOOR;
+    if (config.min_confidence < least)
+      drop(
+        'min_confidence',
+        `a project config may only raise the confidence floor (to ${least} or more)`,
+      );
+    else kept.min_confidence = config.min_confidence;
+  }
   const paths = (key: string, list: readonly string[] | undefined): boolean => {
     const out = list?.find((p) => !inside(p));
     if (out !== undefined) drop(key, `${out} is outside the project folder ${root}`);
@@ -372,6 +395,7 @@ const TOP_KEYS = [
   'catalog',
   'policy',
   'telemetry',
+  'min_confidence',
   'library',
   'mcp',
   'lint',
@@ -430,6 +454,12 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
   if (top['telemetry'] !== undefined) {
     if (typeof top['telemetry'] !== 'boolean') throw bad('telemetry', 'must be true or false');
     out.telemetry = top['telemetry'];
+  }
+  if (top['min_confidence'] !== undefined) {
+    const v = top['min_confidence'];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
+      throw bad('min_confidence', 'must be a number from 0 to 1');
+    out.min_confidence = v;
   }
   if (top['library'] !== undefined) {
     const lib = table(top['library'], 'library', LIBRARY_KEYS);

@@ -19,6 +19,8 @@ export interface Settings {
   readonly catalog: Setting<string>;
   readonly policy: Setting<string | undefined>;
   readonly telemetry: Setting<boolean>;
+  /** The confidence floor of `search` and `hook` (undefined: the policy's). */
+  readonly min_confidence: Setting<number | undefined>;
   readonly 'library.scopes': Setting<readonly string[] | undefined>;
   /** Folders whose skills win an id collision (`index --prefer` overrides). */
   readonly 'library.prefer': Setting<readonly string[] | undefined>;
@@ -33,6 +35,7 @@ export interface SettingFlags {
   readonly policy?: string | undefined;
   /** `false` only when `--no-telemetry` was given. */
   readonly telemetry?: boolean | undefined;
+  readonly minConfidence?: number | undefined;
   readonly scopes?: readonly string[] | undefined;
   readonly cascadeRoots?: readonly string[] | undefined;
   readonly substrate?: string | undefined;
@@ -103,6 +106,13 @@ export function resolveSettings(
     catalog,
     policy,
     telemetry,
+    min_confidence: pick<number | undefined>(
+      layers,
+      flags.minConfidence,
+      undefined,
+      (c) => c.min_confidence,
+      { value: undefined, source: 'default' },
+    ),
     'library.scopes': scopes.source === 'default' ? scopesFallback : scopes,
     'library.prefer': pick<readonly string[] | undefined>(
       layers,

@@ -116,6 +116,8 @@ describe('skilldex config', () => {
       'nested.toml': '[mcp]\nport = 1\n',
       'broken.toml': 'catalog = \n',
       'bad.json': '{"library": {"scopes": "lib"}}',
+      'floor.toml': 'min_confidence = 1.5\n',
+      'floor-type.toml': 'min_confidence = "high"\n',
     });
     for (const [file, key] of [
       ['unknown.toml', 'catalgo'],
@@ -123,6 +125,8 @@ describe('skilldex config', () => {
       ['nested.toml', 'mcp.port'],
       ['broken.toml', undefined],
       ['bad.json', 'library.scopes'],
+      ['floor.toml', 'min_confidence'],
+      ['floor-type.toml', 'min_confidence'],
     ] as const) {
       const r = await runCli(['--config', path.join(home, file), 'config', '--json'], {
         cwd: home,

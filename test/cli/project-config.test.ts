@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, PROJECT_KEY_RULES } from '../../src/cli/config.js';
-import { runCli, skillMd, tmpTree } from '../support/cli.js';
+import { REPO, runCli, skillMd, tmpTree } from '../support/cli.js';
 
 interface Effective {
   files: { user: { path: string }; project: string | null; project_trusted: boolean };
@@ -125,6 +125,40 @@ describe('a hostile project config', () => {
     expect(e.settings['library.scopes']?.value).toEqual([path.join(proj, 'skills')]);
     const linked = await effective(path.join(home, 'other'), { HOME: home });
     expect(linked.e.ignored.map((i) => i.key)).toEqual(['library.scopes']);
+  });
+
+  it('may only raise min_confidence: above the user config, or the default floor without one', async () => {
+    const home = tmpTree({
+      'low/.skilldex/config.toml': 'min_confidence = 0.1\n',
+      'high/.skilldex/config.toml': 'min_confidence = 0.8\n',
+      'mid/.skilldex/config.toml': 'min_confidence = 0.65\n',
+      'user.toml': 'min_confidence = 0.7\n',
+    });
+    const low = await effective(path.join(home, 'low'), { HOME: home });
+    expect(low.e.ignored.map((i) => [i.code, i.key])).toEqual([
+      ['PROJECT_CONFIG_IGNORED', 'min_confidence'],
+    ]);
+    expect(low.e.settings['min_confidence']).toEqual({ value: null, source: 'default' });
+    const high = await effective(path.join(home, 'high'), { HOME: home });
+    expect(high.e.ignored).toEqual([]);
+    expect(high.e.settings['min_confidence']?.value).toBe(0.8);
+    // With a user floor of 0.7, a project's 0.65 is a lowering, dropped; the user's stays.
+    const env = { HOME: home, SKILLDEX_CONFIG: path.join(home, 'user.toml') };
+    const mid = await effective(path.join(home, 'mid'), env);
+    expect(mid.e.ignored.map((i) => i.key)).toEqual(['min_confidence']);
+    expect(mid.e.settings['min_confidence']?.value).toBe(0.7);
+    // The floor reaches search.
+    const catalog = path.join(home, 'cat.sqlite');
+    const indexed = await runCli(
+      ['index', '--catalog', catalog, '--scope', path.join(REPO, 'examples', 'skills')],
+      { cwd: home, env: { HOME: home } },
+    );
+    expect(indexed.code).toBe(0);
+    const r = await runCli(['search', 'merge pdf files', '--catalog', catalog, '--json'], {
+      cwd: path.join(home, 'high'),
+      env: { HOME: home },
+    });
+    expect((JSON.parse(r.stdout) as { min_confidence: number }).min_confidence).toBe(0.8);
   });
 
   it('is read whole when the user config trusts the project', async () => {

@@ -7,7 +7,7 @@
  * the answer as JSON. The router loads inside the action, so `--help` loads no catalog.
  */
 import type { Command } from 'commander';
-import { SkilldexError } from '../../errors.js';
+import { SkilldexError, codedFromForeign } from '../../errors.js';
 import {
   action,
   parseIntOption,
@@ -66,7 +66,7 @@ export function registerHook(program: Command, ctx: CliContext): void {
     )
     .option(
       '--min-confidence <p>',
-      "confidence floor, 0-1 (default: the policy's floor)",
+      "confidence floor, 0-1 (default: min_confidence of the config, else the policy's)",
       parseProbability('--min-confidence'),
     )
     .option(
@@ -115,14 +115,26 @@ export function registerHook(program: Command, ctx: CliContext): void {
           fail(err as SkilldexError);
           return;
         }
-        const settings = ctx.settings({ catalog: o.catalog, telemetry: o.telemetry });
+        // A config file that cannot be read is one more error the host must not see.
+        let settings: ReturnType<CliContext['settings']>;
+        try {
+          settings = ctx.settings({
+            catalog: o.catalog,
+            telemetry: o.telemetry,
+            minConfidence: o.minConfidence,
+          });
+        } catch (err) {
+          fail(codedFromForeign(err) ?? new SkilldexError('INTERNAL', String(err)));
+          return;
+        }
+        const floor = settings.min_confidence.value;
         const result = lib.runHook(text, {
           host,
           catalog: settings.catalog.value,
           telemetry: settings.telemetry.value,
           usage: usageEnabled(o.usage, ctx.io.env),
           ...(o.max === undefined ? {} : { max: o.max }),
-          ...(o.minConfidence === undefined ? {} : { minConfidence: o.minConfidence }),
+          ...(floor === undefined ? {} : { minConfidence: floor }),
           home,
           env: ctx.io.env,
           stateDir,

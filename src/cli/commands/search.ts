@@ -71,7 +71,7 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .option('--include-deprecated', 'also rank deprecated skills (penalised)')
     .option(
       '--min-confidence <p>',
-      "confidence floor, 0-1: abstain when no candidate reaches it (default: the policy's, 0.60 for v4)",
+      "confidence floor, 0-1: abstain when no candidate reaches it (default: min_confidence of the config, else the policy's, 0.60 for v4)",
       parseProbability('--min-confidence'),
     )
     .option('--batch <file>', 'JSONL file of {"id","query"} lines ("-" for stdin)')
@@ -126,7 +126,7 @@ async function runSearch(
         query: query!,
         ...(o.limit !== undefined ? { limit: o.limit } : {}),
         include_deprecated: o.includeDeprecated === true,
-        ...(o.minConfidence !== undefined ? { min_confidence: o.minConfidence } : {}),
+        ...minConfidenceOf(ctx, o),
       });
       if (o.json) ctx.json(r);
       else {
@@ -138,6 +138,12 @@ async function runSearch(
       router.close();
     }
   });
+}
+
+// The floor of a search: --min-confidence, else the config's min_confidence, else the policy's.
+function minConfidenceOf(ctx: CliContext, o: SearchFlags): { min_confidence?: number } {
+  const v = ctx.settings({ minConfidence: o.minConfidence }).min_confidence.value;
+  return v === undefined ? {} : { min_confidence: v };
 }
 
 /**
