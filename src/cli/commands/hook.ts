@@ -79,75 +79,76 @@ export function registerHook(program: Command, ctx: CliContext): void {
     .option('--strict', 'report errors (coded, with their exit code) instead of printing nothing')
     .option('--json', 'with --strict: print errors as JSON')
     .addHelpText('after', HOOK_HELP_AFTER)
-    .action(
-      action(ctx, async (hostArg: string, o: HookFlags) => {
-        const started = performance.now();
-        const lib = await import('../../hook/index.js');
-        const host = hostArg as (typeof lib.HOOK_HOSTS)[number];
-        const home = ctx.io.env['HOME'] ?? '/';
-        const stateDir = lib.hookStateDir(home, ctx.io.env);
-        const deadline = o.deadlineMs ?? lib.DEFAULT_HOOK_DEADLINE_MS;
-        const fail = (err: SkilldexError): void => {
-          if (o.strict) throw err;
-          lib.logHookError(stateDir, hostArg, err);
-        };
-        if (!lib.HOOK_HOSTS.includes(host)) {
-          fail(
-            new SkilldexError(
-              'INVALID_ARGUMENT',
-              `unknown hook host ${JSON.stringify(hostArg.slice(0, 60))}: use ${lib.HOOK_HOSTS.join(', ')}` +
-                (hostArg === 'cursor'
-                  ? " (Cursor's prompt hook cannot add context: use its MCP server)"
-                  : ''),
-              { argument: 'host' },
-            ),
-          );
-          return;
-        }
-        let text: string;
-        try {
-          text = await readHookInput(
-            ctx,
-            lib.MAX_HOOK_INPUT_BYTES,
-            deadline - (performance.now() - started),
-          );
-        } catch (err) {
-          fail(err as SkilldexError);
-          return;
-        }
-        // A config file that cannot be read is one more error the host must not see.
-        let settings: ReturnType<CliContext['settings']>;
-        try {
-          settings = ctx.settings({
-            catalog: o.catalog,
-            telemetry: o.telemetry,
-            minConfidence: o.minConfidence,
-          });
-        } catch (err) {
-          fail(codedFromForeign(err) ?? new SkilldexError('INTERNAL', String(err)));
-          return;
-        }
-        const floor = settings.min_confidence.value;
-        const result = lib.runHook(text, {
-          host,
-          catalog: settings.catalog.value,
-          telemetry: settings.telemetry.value,
-          usage: usageEnabled(o.usage, ctx.io.env),
-          ...(o.max === undefined ? {} : { max: o.max }),
-          ...(floor === undefined ? {} : { minConfidence: floor }),
-          home,
-          env: ctx.io.env,
-          stateDir,
-          remaining: () => deadline - (performance.now() - started),
-        });
-        if (result.error) {
-          fail(result.error);
-          return;
-        }
-        if (result.stdout !== '') ctx.io.stdout(result.stdout);
-        return;
-      }),
+    .action(action(ctx, (hostArg: string, o: HookFlags) => runHookCommand(ctx, hostArg, o)));
+}
+
+// One hook run: the host checked, stdin read within the deadline, the settings resolved, the
+// answer printed; every error logged (or, with --strict, thrown) instead of shown.
+async function runHookCommand(ctx: CliContext, hostArg: string, o: HookFlags): Promise<void> {
+  const started = performance.now();
+  const lib = await import('../../hook/index.js');
+  const host = hostArg as (typeof lib.HOOK_HOSTS)[number];
+  const home = ctx.io.env['HOME'] ?? '/';
+  const stateDir = lib.hookStateDir(home, ctx.io.env);
+  const deadline = o.deadlineMs ?? lib.DEFAULT_HOOK_DEADLINE_MS;
+  const fail = (err: SkilldexError): void => {
+    if (o.strict) throw err;
+    lib.logHookError(stateDir, hostArg, err);
+  };
+  if (!lib.HOOK_HOSTS.includes(host)) {
+    fail(
+      new SkilldexError(
+        'INVALID_ARGUMENT',
+        `unknown hook host ${JSON.stringify(hostArg.slice(0, 60))}: use ${lib.HOOK_HOSTS.join(', ')}` +
+          (hostArg === 'cursor'
+            ? " (Cursor's prompt hook cannot add context: use its MCP server)"
+            : ''),
+        { argument: 'host' },
+      ),
     );
+    return;
+  }
+  let text: string;
+  try {
+    text = await readHookInput(
+      ctx,
+      lib.MAX_HOOK_INPUT_BYTES,
+      deadline - (performance.now() - started),
+    );
+  } catch (err) {
+    fail(err as SkilldexError);
+    return;
+  }
+  // A config file that cannot be read is one more error the host must not see.
+  let settings: ReturnType<CliContext['settings']>;
+  try {
+    settings = ctx.settings({
+      catalog: o.catalog,
+      telemetry: o.telemetry,
+      minConfidence: o.minConfidence,
+    });
+  } catch (err) {
+    fail(codedFromForeign(err) ?? new SkilldexError('INTERNAL', String(err)));
+    return;
+  }
+  const floor = settings.min_confidence.value;
+  const result = lib.runHook(text, {
+    host,
+    catalog: settings.catalog.value,
+    telemetry: settings.telemetry.value,
+    usage: usageEnabled(o.usage, ctx.io.env),
+    ...(o.max === undefined ? {} : { max: o.max }),
+    ...(floor === undefined ? {} : { minConfidence: floor }),
+    home,
+    env: ctx.io.env,
+    stateDir,
+    remaining: () => deadline - (performance.now() - started),
+  });
+  if (result.error) {
+    fail(result.error);
+    return;
+  }
+  if (result.stdout !== '') ctx.io.stdout(result.stdout);
 }
 
 // Standard input, at most `maxBytes`, within `ms` milliseconds: HOOK_DEADLINE when the host has not
