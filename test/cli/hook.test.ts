@@ -146,6 +146,37 @@ describe('skilldex hook never gets in the way', () => {
     expect(log[2]).toMatch(/ cursor INVALID_ARGUMENT: /);
   });
 
+  it('a bad option value in the host command line is logged, never exit 2 (a blocked prompt)', () => {
+    const home = tmpTree({});
+    for (const args of [
+      ['--max', '9'],
+      ['--deadline-ms', 'soon'],
+      ['--min-confidence', '2'],
+      ['--no-such-option'],
+      [],
+    ]) {
+      const r = runBin(['hook', ...(args.length === 0 ? [] : ['claude-code']), ...args], {
+        env: { HOME: home },
+        input: ev('merge pdf files'),
+      });
+      expect(r, args.join(' ')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    const log = readFileSync(
+      path.join(home, '.local', 'state', 'skilldex', 'hook', 'hook.log'),
+      'utf8',
+    );
+    expect(log.match(/ INVALID_ARGUMENT: /g)).toHaveLength(4);
+    // With --strict the same value is the coded refusal.
+    const strict = runBin(['hook', 'claude-code', '--max', '9', '--strict', '--json'], {
+      env: { HOME: home },
+      input: ev('merge pdf files'),
+    });
+    expect(strict.code).toBe(2);
+    expect((JSON.parse(strict.stdout) as { error: { code: string } }).error.code).toBe(
+      'INVALID_ARGUMENT',
+    );
+  });
+
   it('--strict reports the coded error with its exit code', () => {
     const home = tmpTree({});
     const r = runBin(['hook', 'claude-code', '--strict', '--json'], {

@@ -16,11 +16,14 @@ import {
   type CliContext,
 } from '../context.js';
 
+// The numeric options arrive as text and are checked inside the run: a bad value in a host's hook
+// command must be logged like any other error, never exit 2 (which Claude Code reads as "block
+// this prompt").
 interface HookFlags {
   catalog?: string;
-  max?: number;
-  minConfidence?: number;
-  deadlineMs?: number;
+  max?: string;
+  minConfidence?: string;
+  deadlineMs?: string;
   telemetry?: boolean;
   usage?: boolean;
   strict?: boolean;
@@ -49,7 +52,7 @@ const HOOK_HELP_AFTER =
 /** Registers `hook`. */
 export function registerHook(program: Command, ctx: CliContext): void {
   program
-    .command('hook <host>')
+    .command('hook [host]')
     .summary("suggest the skills that fit a prompt, inside the host's prompt hook")
     .description(
       'Read a host hook event (claude-code, codex) or a prompt (generic) on stdin, route it through the\n' +
@@ -59,47 +62,57 @@ export function registerHook(program: Command, ctx: CliContext): void {
       '--catalog <file>',
       'catalog file (default: $SKILLDEX_CATALOG, else the config file, else the default)',
     )
-    .option(
-      '--max <n>',
-      'most suggestions per prompt (1-5, default 3)',
-      parseIntOption('--max', 1, 5),
-    )
+    .option('--max <n>', 'most suggestions per prompt (1-5, default 3)')
     .option(
       '--min-confidence <p>',
       "confidence floor, 0-1 (default: min_confidence of the config, else the policy's)",
-      parseProbability('--min-confidence'),
     )
     .option(
       '--deadline-ms <ms>',
       'answer within this many milliseconds of start, else print nothing (default 1000)',
-      parseIntOption('--deadline-ms', 50, 60_000),
     )
     .option('--no-telemetry', 'do not record the suggestions or use history')
     .option('--no-usage', 'rank without learned usage examples')
     .option('--strict', 'report errors (coded, with their exit code) instead of printing nothing')
     .option('--json', 'with --strict: print errors as JSON')
     .addHelpText('after', HOOK_HELP_AFTER)
-    .action(action(ctx, (hostArg: string, o: HookFlags) => runHookCommand(ctx, hostArg, o)));
+    // Whatever else a host's command line holds is not a reason to block its prompt.
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(
+      action(ctx, (hostArg: string | undefined, o: HookFlags) => runHookCommand(ctx, hostArg, o)),
+    );
 }
 
 // One hook run: the host checked, stdin read within the deadline, the settings resolved, the
 // answer printed; every error logged (or, with --strict, thrown) instead of shown.
-async function runHookCommand(ctx: CliContext, hostArg: string, o: HookFlags): Promise<void> {
+async function runHookCommand(
+  ctx: CliContext,
+  hostArg: string | undefined,
+  o: HookFlags,
+): Promise<void> {
   const started = performance.now();
   const lib = await import('../../hook/index.js');
-  const host = hostArg as (typeof lib.HOOK_HOSTS)[number];
+  const host = (hostArg ?? '') as (typeof lib.HOOK_HOSTS)[number];
   const home = ctx.io.env['HOME'] ?? '/';
   const stateDir = lib.hookStateDir(home, ctx.io.env);
-  const deadline = o.deadlineMs ?? lib.DEFAULT_HOOK_DEADLINE_MS;
   const fail = (err: SkilldexError): void => {
     if (o.strict) throw err;
-    lib.logHookError(stateDir, hostArg, err);
+    lib.logHookError(stateDir, host || '-', err);
   };
+  let n: ReturnType<typeof numbers>;
+  try {
+    n = numbers(o);
+  } catch (err) {
+    fail(err as SkilldexError);
+    return;
+  }
+  const deadline = n.deadlineMs ?? lib.DEFAULT_HOOK_DEADLINE_MS;
   if (!lib.HOOK_HOSTS.includes(host)) {
     fail(
       new SkilldexError(
         'INVALID_ARGUMENT',
-        `unknown hook host ${JSON.stringify(hostArg.slice(0, 60))}: use ${lib.HOOK_HOSTS.join(', ')}` +
+        `unknown hook host ${JSON.stringify(host.slice(0, 60))}: use ${lib.HOOK_HOSTS.join(', ')}` +
           (hostArg === 'cursor'
             ? " (Cursor's prompt hook cannot add context: use its MCP server)"
             : ''),
@@ -125,7 +138,7 @@ async function runHookCommand(ctx: CliContext, hostArg: string, o: HookFlags): P
     settings = ctx.settings({
       catalog: o.catalog,
       telemetry: o.telemetry,
-      minConfidence: o.minConfidence,
+      minConfidence: n.minConfidence,
     });
   } catch (err) {
     fail(codedFromForeign(err) ?? new SkilldexError('INTERNAL', String(err)));
@@ -137,7 +150,7 @@ async function runHookCommand(ctx: CliContext, hostArg: string, o: HookFlags): P
     catalog: settings.catalog.value,
     telemetry: settings.telemetry.value,
     usage: usageEnabled(o.usage, ctx.io.env),
-    ...(o.max === undefined ? {} : { max: o.max }),
+    ...(n.max === undefined ? {} : { max: n.max }),
     ...(floor === undefined ? {} : { minConfidence: floor }),
     home,
     env: ctx.io.env,
@@ -149,6 +162,20 @@ async function runHookCommand(ctx: CliContext, hostArg: string, o: HookFlags): P
     return;
   }
   if (result.stdout !== '') ctx.io.stdout(result.stdout);
+}
+
+// The numeric options, checked: INVALID_ARGUMENT naming the option otherwise.
+function numbers(o: HookFlags): { max?: number; minConfidence?: number; deadlineMs?: number } {
+  const at = <T>(v: string | undefined, parse: (v: string) => T): T | undefined =>
+    v === undefined ? undefined : parse(v);
+  const max = at(o.max, parseIntOption('--max', 1, 5));
+  const minConfidence = at(o.minConfidence, parseProbability('--min-confidence'));
+  const deadlineMs = at(o.deadlineMs, parseIntOption('--deadline-ms', 50, 60_000));
+  return {
+    ...(max === undefined ? {} : { max }),
+    ...(minConfidence === undefined ? {} : { minConfidence }),
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+  };
 }
 
 // Standard input, at most `maxBytes`, within `ms` milliseconds: HOOK_DEADLINE when the host has not
