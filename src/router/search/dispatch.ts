@@ -91,10 +91,7 @@ export function searchCatalog(
   request: SearchRequest,
   options: SearchOptions = {},
 ): SearchResult {
-  const limit = checkLimit(request.limit, options.maxLimit);
-  const floor = checkMinConfidence(request.min_confidence);
-  const includeDeprecated = request.include_deprecated === true;
-  const history = options.history ?? NO_HISTORY;
+  const { limit, floor, includeDeprecated, history } = requestParts(request, options);
   const telemetryMax = options.telemetryMax ?? SHARED.TELEMETRY_MAX;
   // The postings a BM25F search will need, read with the generation (one round trip fewer on PostgreSQL).
   const prefetch = cache.bm25f.firstRead(request.query);
@@ -142,10 +139,7 @@ export function bruteForceSearch(
   request: SearchRequest,
   options: SearchOptions = {},
 ): SearchResult {
-  const limit = checkLimit(request.limit, options.maxLimit);
-  const floor = checkMinConfidence(request.min_confidence);
-  const includeDeprecated = request.include_deprecated === true;
-  const history = options.history ?? NO_HISTORY;
+  const { limit, floor, includeDeprecated, history } = requestParts(request, options);
   return reader.read((generation) => {
     refuseEmpty(reader, generation);
     const policy = policyById(request.policy ?? generation.policy);
@@ -175,6 +169,20 @@ export function bruteForceSearch(
           });
     return answer(result, request, limit, floor);
   });
+}
+
+// What both engines take from a request: the checked limit and floor, the lifecycle filter and the
+// history source.
+function requestParts(
+  request: SearchRequest,
+  options: SearchOptions,
+): { limit: number; floor: number | undefined; includeDeprecated: boolean; history: HistoryFn } {
+  return {
+    limit: checkLimit(request.limit, options.maxLimit),
+    floor: checkMinConfidence(request.min_confidence),
+    includeDeprecated: request.include_deprecated === true,
+    history: options.history ?? NO_HISTORY,
+  };
 }
 
 /** Validates a search request's `min_confidence`: a number from 0 to 1, or absent (the policy's floor). */
