@@ -1,8 +1,8 @@
 /**
  * `skilldex init` (issues 12, 23, 25, 27; docs/init.md): sets skilldex up for one agent client in
  * one go — the user config, the library folder and its index, the always-loaded router skill in
- * the client's personal skills folder, and the client's MCP configuration (merged into an existing
- * file keeping every other byte, or printed). First it plans the steps, each saying what it would
+ * the client's personal skills folder, the client's MCP configuration (merged into an existing
+ * file keeping every other byte, or printed) and, for Claude Code and Codex, the prompt hook. First it plans the steps, each saying what it would
  * do to which file; without `--yes` (or with `--dry-run`) it prints the plan and changes nothing.
  * Idempotent: a second run finds every step `unchanged`. Never replaces a file of the user's
  * without `--force`; refuses a file it cannot parse or merge into (CLIENT_CONFIG_INVALID) and

@@ -1,11 +1,11 @@
 /**
  * The file steps of `skilldex init` (issues 12, 25, 27, 23; docs/init.md): the user config, the
- * router skill and the client's MCP configuration. Each is planned first — what it would do to
+ * router skill, the client's MCP configuration and its prompt hook. Each is planned first — what it would do to
  * which file, computed from the file as it is — and applied later, returning the records of what
  * it changed for `init --undo` (record.ts). A step that edits a file reads it once, makes its
  * edits in memory (edits.ts: every other byte kept, the result parsed again) and writes it once,
- * atomically, with the file's own permission bits. A later step (a hook in settings.json) is one
- * more `planEdits` call returning a PlannedStep.
+ * atomically, with the file's own permission bits. The hook step (planHook) is one more
+ * `planEdits` call.
  */
 import path from 'node:path';
 import { SkilldexError } from '../../errors.js';

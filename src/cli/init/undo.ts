@@ -1,7 +1,7 @@
 /**
  * `skilldex init --undo` (issue 23 §1, docs/init.md): removes exactly what init added, as its
- * records say (record.ts) — the router skill, the MCP entry, the config lines, and any later step
- * that registered a record (a hook) — for every client, or for the one `--client` names. The
+ * records say (record.ts) — the router skill, the MCP entry, the prompt hook, the config lines —
+ * for every client, or for the one `--client` names. The
  * inserted text comes out byte for byte; where the user edited around it, a JSON member or element
  * that still holds init's value is removed by position instead; anything else init wrote that
  * changed since is left alone and reported `modified` (its record kept, so a later undo can try
