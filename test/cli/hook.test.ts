@@ -177,6 +177,18 @@ describe('skilldex hook never gets in the way', () => {
     );
   });
 
+  it('a config file it cannot read is logged, not shown', () => {
+    const home = tmpTree({ 'bad.toml': 'min_confidence = "high"\n' });
+    const r = runBin(['hook', 'claude-code'], {
+      env: { HOME: home, SKILLDEX_CONFIG: path.join(home, 'bad.toml') },
+      input: ev('merge pdf files'),
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(
+      readFileSync(path.join(home, '.local', 'state', 'skilldex', 'hook', 'hook.log'), 'utf8'),
+    ).toMatch(/ claude-code CONFIG_INVALID: /);
+  });
+
   it('--strict reports the coded error with its exit code', () => {
     const home = tmpTree({});
     const r = runBin(['hook', 'claude-code', '--strict', '--json'], {

@@ -302,6 +302,12 @@ describe('suggestions', () => {
       runHook(ev({ prompt: 'merge pdf' }), { ...base, catalog: path.join(root, 'none.sqlite') })
         .error?.code,
     ).toMatch(/^CATALOG_/);
+    const corrupt = path.join(root, 'corrupt.sqlite');
+    writeFileSync(corrupt, 'SQLite format 3\0' + 'x'.repeat(8192));
+    expect(runHook(ev({ prompt: 'merge pdf' }), { ...base, catalog: corrupt })).toMatchObject({
+      stdout: '',
+      error: { code: expect.stringMatching(/^CATALOG_/) as unknown },
+    });
     const late = runHook(ev({ prompt: 'merge two pdf files' }), { ...base, remaining: () => -1 });
     expect(late).toMatchObject({ stdout: '', error: { code: 'HOOK_DEADLINE' } });
   });
