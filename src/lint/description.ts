@@ -5,7 +5,8 @@
  * words that carry no signal).
  */
 import { distinctContentTokens, findClauses } from '../text/index.js';
-import { LINT_CODES, type RawFinding, type LintThresholds } from './codes.js';
+import type { RawFinding, LintThresholds } from './codes.js';
+import { skillFinding } from './finding.js';
 import { HOST_RULES, cutFor, type HostCut } from './hosts.js';
 import type { LintSkill, WordStats } from './skill.js';
 
@@ -33,13 +34,7 @@ export function checkTruncated(
   const parts = cuts.map((c) => `${c.name} shows ${c.cap} of ${c.length}`);
   const quoted = worst.cut.length > QUOTE_CHARS ? `${worst.cut.slice(0, QUOTE_CHARS)}…` : worst.cut;
   const where = skill.when_to_use === undefined ? 'description' : 'description + when_to_use';
-  return {
-    code: 'DESCRIPTION_TRUNCATED',
-    severity: LINT_CODES.DESCRIPTION_TRUNCATED.severity,
-    skill_ids: [skill.skill_id],
-    path: skill.path,
-    ...(line !== undefined ? { line } : {}),
-    field: 'description',
+  return skillFinding('DESCRIPTION_TRUNCATED', skill, line, 'description', {
     message:
       `${where} is cut in the skill listing: ${parts.join('; ')}; the last ${w.cut_chars} (${w.cut_words} words) are never seen, starting ${JSON.stringify(quoted)}` +
       (lost.length > 0
@@ -59,7 +54,7 @@ export function checkTruncated(
       cut_trigger_words: w.cut_trigger_words,
       hosts,
     },
-  };
+  });
 }
 
 // The text a host lists for `skill` (the same text cutFor was given).
@@ -129,13 +124,7 @@ export function checkWeak(
   const shares = Object.fromEntries(
     common.map((w) => [w, round((stats.df.get(w) ?? 0) / stats.skills)]),
   );
-  return {
-    code: 'DESCRIPTION_WEAK',
-    severity: LINT_CODES.DESCRIPTION_WEAK.severity,
-    skill_ids: [skill.skill_id],
-    path: skill.path,
-    ...(line !== undefined ? { line } : {}),
-    field: 'description',
+  return skillFinding('DESCRIPTION_WEAK', skill, line, 'description', {
     message: `description has ${reasons.join(' and ')}${named}`,
     fix: 'say what the skill does and when to use it in the words a user would type: file types, tools, tasks',
     details: {
@@ -146,7 +135,7 @@ export function checkWeak(
       min_content_words: t.min_content_words,
       min_signal_words: t.min_signal_words,
     },
-  };
+  });
 }
 
 function round(x: number): number {

@@ -16,13 +16,8 @@ import {
   findHiddenCharacters,
   findInstructionLike,
 } from '../text/index.js';
-import {
-  LINT_CODES,
-  type LintCode,
-  type LintProfile,
-  type LintThresholds,
-  type RawFinding,
-} from './codes.js';
+import { type LintCode, type LintProfile, type LintThresholds, type RawFinding } from './codes.js';
+import { findingAt, skillFinding, type FindingPlace } from './finding.js';
 import { frontmatterLines } from './lines.js';
 import type { LintSkill } from './skill.js';
 
@@ -78,21 +73,15 @@ export function checkSpec(
       const field = fieldOf(w, skill);
       // A warning that carries its own line (FRONTMATTER_LENIENT) is reported there.
       const line = w.line ?? (field !== undefined ? lines(skill, field) : undefined);
-      return {
-        code,
-        severity: LINT_CODES[code].severity,
-        skill_ids: [skill.skill_id],
-        path: skill.path,
-        ...(line !== undefined ? { line } : {}),
-        ...(field !== undefined ? { field } : {}),
+      return skillFinding(code, skill, line, field, {
         message: `${field !== undefined ? `field ${field}: ` : ''}${escapeInvisible(stripLabel(w.message, w.path))}`,
-        ...(fixOf(w, code) !== undefined ? { fix: fixOf(w, code)! } : {}),
+        fix: fixOf(w, code),
         details: {
           problem_code: w.code,
           ...(field !== undefined ? { field } : {}),
           ...namePattern(code, skill),
         },
-      };
+      });
     });
 }
 
@@ -194,18 +183,13 @@ export function checkHidden(skill: LintSkill, lines: LineFn): RawFinding[] {
   for (const [field, text] of fields) {
     const chars = findHiddenCharacters(text);
     if (chars.length === 0) continue;
-    const line = lines(skill, field);
-    out.push({
-      code: 'HIDDEN_TEXT',
-      severity: LINT_CODES.HIDDEN_TEXT.severity,
-      skill_ids: [skill.skill_id],
-      path: skill.path,
-      ...(line !== undefined ? { line } : {}),
-      field,
-      message: `field ${field} holds invisible or bidi-control characters ${chars.join(', ')}: ${JSON.stringify(escapeInvisible(excerpt(text)))}`,
-      fix: 'delete the invisible characters: a reader cannot see what the agent is told',
-      details: { field, characters: chars },
-    });
+    out.push(
+      skillFinding('HIDDEN_TEXT', skill, lines(skill, field), field, {
+        message: `field ${field} holds invisible or bidi-control characters ${chars.join(', ')}: ${JSON.stringify(escapeInvisible(excerpt(text)))}`,
+        fix: 'delete the invisible characters: a reader cannot see what the agent is told',
+        details: { field, characters: chars },
+      }),
+    );
   }
   return out;
 }
@@ -219,18 +203,13 @@ export function checkInstructionLike(skill: LintSkill, lines: LineFn): RawFindin
   ] as const) {
     const phrases = findInstructionLike(text);
     if (phrases.length === 0) continue;
-    const line = lines(skill, field);
-    out.push({
-      code: 'INSTRUCTION_LIKE',
-      severity: LINT_CODES.INSTRUCTION_LIKE.severity,
-      skill_ids: [skill.skill_id],
-      path: skill.path,
-      ...(line !== undefined ? { line } : {}),
-      field,
-      message: `field ${field} reads like instructions to the agent: ${phrases.map((p) => JSON.stringify(escapeInvisible(p))).join(', ')}`,
-      fix: 'describe what the skill does and when to use it; never address the agent',
-      details: { field, phrases },
-    });
+    out.push(
+      skillFinding('INSTRUCTION_LIKE', skill, lines(skill, field), field, {
+        message: `field ${field} reads like instructions to the agent: ${phrases.map((p) => JSON.stringify(escapeInvisible(p))).join(', ')}`,
+        fix: 'describe what the skill does and when to use it; never address the agent',
+        details: { field, phrases },
+      }),
+    );
   }
   return out;
 }
@@ -246,64 +225,62 @@ export function checkDiscovery(
   idOfPath: (p: string) => string | undefined,
   lineOfFile: (p: string, field: string) => number | undefined = () => undefined,
 ): RawFinding[] {
+  // A DUPLICATE finding is on the copy's name line, naming the skill `id` when it is known.
+  const copyAt = (file: string, id: string | undefined): FindingPlace => ({
+    skill_ids: id !== undefined ? [id] : [],
+    path: file,
+    line: lineOfFile(file, 'name'),
+  });
   const out: RawFinding[] = [];
   for (const k of scan.skipped) {
-    out.push({
-      code: 'SKIPPED',
-      severity: LINT_CODES.SKIPPED.severity,
-      skill_ids: [],
-      path: k.path,
-      ...(k.line !== undefined ? { line: k.line } : {}),
-      message: `${k.code}: ${escapeInvisible(stripLabel(k.reason, k.path))}`,
-      fix: 'fix the file so it parses: a --- fenced YAML frontmatter with a name and a description',
-      details: { problem_code: k.code },
-    });
+    out.push(
+      findingAt(
+        'SKIPPED',
+        { skill_ids: [], path: k.path, line: k.line },
+        {
+          message: `${k.code}: ${escapeInvisible(stripLabel(k.reason, k.path))}`,
+          fix: 'fix the file so it parses: a --- fenced YAML frontmatter with a name and a description',
+          details: { problem_code: k.code },
+        },
+      ),
+    );
   }
   for (const s of scan.shadowed) {
-    const line = lineOfFile(s.shadowed, 'name');
-    out.push({
-      code: 'SHADOWED',
-      severity: LINT_CODES.SHADOWED.severity,
-      skill_ids: [s.skill_id],
-      path: s.shadowed,
-      ...(line !== undefined ? { line } : {}),
-      field: 'name',
-      message: `${escapeInvisible(s.skill_id)} here (${s.shadowed_scope}) is shadowed by ${escapeInvisible(s.winner)} (${s.winner_scope}): this file is never served`,
-      fix: 'rename one of the two skills, or delete the copy that loses',
-      details: { winner: s.winner, winner_scope: s.winner_scope, shadowed_scope: s.shadowed_scope },
-    });
+    const at = { skill_id: s.skill_id, path: s.shadowed };
+    out.push(
+      skillFinding('SHADOWED', at, lineOfFile(s.shadowed, 'name'), 'name', {
+        message: `${escapeInvisible(s.skill_id)} here (${s.shadowed_scope}) is shadowed by ${escapeInvisible(s.winner)} (${s.winner_scope}): this file is never served`,
+        fix: 'rename one of the two skills, or delete the copy that loses',
+        details: {
+          winner: s.winner,
+          winner_scope: s.winner_scope,
+          shadowed_scope: s.shadowed_scope,
+        },
+      }),
+    );
   }
   for (const d of scan.duplicates) {
     const id = idOfPath(d.kept);
     for (const copy of d.copies) {
-      const line = lineOfFile(copy, 'name');
-      out.push({
-        code: 'DUPLICATE',
-        severity: LINT_CODES.DUPLICATE.severity,
-        skill_ids: id !== undefined ? [id] : [],
-        path: copy,
-        ...(line !== undefined ? { line } : {}),
-        message: `byte-identical copy of ${escapeInvisible(d.kept)}`,
-        fix: 'delete the copy or link it, so one file is edited',
-        details: { kind: 'identical', kept: d.kept, revision_id: d.revision_id },
-      });
+      out.push(
+        findingAt('DUPLICATE', copyAt(copy, id), {
+          message: `byte-identical copy of ${escapeInvisible(d.kept)}`,
+          fix: 'delete the copy or link it, so one file is edited',
+          details: { kind: 'identical', kept: d.kept, revision_id: d.revision_id },
+        }),
+      );
     }
   }
   for (const n of scan.near_duplicates) {
     const [kept, ...others] = n.paths;
     for (const other of others) {
-      const id = idOfPath(other);
-      const line = lineOfFile(other, 'name');
-      out.push({
-        code: 'DUPLICATE',
-        severity: LINT_CODES.DUPLICATE.severity,
-        skill_ids: id !== undefined ? [id] : [],
-        path: other,
-        ...(line !== undefined ? { line } : {}),
-        message: `differs from ${escapeInvisible(kept!)} only by BOM or line endings`,
-        fix: 'keep one file',
-        details: { kind: 'bom-or-line-endings', kept, normalized_sha256: n.normalized_sha256 },
-      });
+      out.push(
+        findingAt('DUPLICATE', copyAt(other, idOfPath(other)), {
+          message: `differs from ${escapeInvisible(kept!)} only by BOM or line endings`,
+          fix: 'keep one file',
+          details: { kind: 'bom-or-line-endings', kept, normalized_sha256: n.normalized_sha256 },
+        }),
+      );
     }
   }
   return out;
@@ -317,14 +294,7 @@ export function checkNeverFetched(
   t: LintThresholds,
 ): RawFinding | undefined {
   if (history.fetches > 0 || history.suggestions < t.never_fetched_suggestions) return undefined;
-  const line = lines(skill, 'description');
-  return {
-    code: 'NEVER_FETCHED',
-    severity: LINT_CODES.NEVER_FETCHED.severity,
-    skill_ids: [skill.skill_id],
-    path: skill.path,
-    ...(line !== undefined ? { line } : {}),
-    field: 'description',
+  return skillFinding('NEVER_FETCHED', skill, lines(skill, 'description'), 'description', {
     message: `suggested ${history.suggestions} times and never fetched: agents see it and pass it over`,
     fix: 'make the description say plainly when the skill applies, or archive the skill',
     details: {
@@ -332,7 +302,7 @@ export function checkNeverFetched(
       fetches: 0,
       min_suggestions: t.never_fetched_suggestions,
     },
-  };
+  });
 }
 
 function excerpt(text: string): string {

@@ -6,7 +6,8 @@
  * candidates' `skill_id` and `score` are read, never a policy's internals.
  */
 import { contentTokens, tokenize } from '../text/index.js';
-import { LINT_CODES, type RawFinding, type LintThresholds } from './codes.js';
+import type { RawFinding, LintThresholds } from './codes.js';
+import { findingAt, skillFinding } from './finding.js';
 import { nearDuplicateFamilies, type FamilyLink } from './families.js';
 import type { SkillFamily } from './group.js';
 import { selfQueries, type LintSkill, type SelfQuery, type WordStats } from './skill.js';
@@ -100,18 +101,13 @@ export function checkUnreachable(
     if (!qs || qs.length === 0) continue;
     if (qs.some((q) => q.own_rank !== null && q.own_rank <= t.reach_rank)) continue;
     const takers = [...new Set(qs.flatMap((q) => (q.winner ? [q.winner.skill_id] : [])))];
-    const line = lines(skill, 'name');
-    findings.push({
-      code: 'UNREACHABLE',
-      severity: LINT_CODES.UNREACHABLE.severity,
-      skill_ids: [skill.skill_id],
-      path: skill.path,
-      ...(line !== undefined ? { line } : {}),
-      field: 'name',
-      message: `no self-query brings ${skill.skill_id} into the top ${t.reach_rank}: ${qs.map((q) => `${JSON.stringify(q.query)} → ${q.own_rank === null ? `not in the top ${RANK_DEPTH}` : `rank ${q.own_rank}`}`).join(', ')}${takers.length > 0 ? `; taken by ${takers.join(', ')}` : ''}`,
-      fix: "give the name and description words that are the skill's own (see CONFUSABLE findings for who takes its queries)",
-      details: { queries: qs, reach_rank: t.reach_rank, taken_by: takers },
-    });
+    findings.push(
+      skillFinding('UNREACHABLE', skill, lines(skill, 'name'), 'name', {
+        message: `no self-query brings ${skill.skill_id} into the top ${t.reach_rank}: ${qs.map((q) => `${JSON.stringify(q.query)} → ${q.own_rank === null ? `not in the top ${RANK_DEPTH}` : `rank ${q.own_rank}`}`).join(', ')}${takers.length > 0 ? `; taken by ${takers.join(', ')}` : ''}`,
+        fix: "give the name and description words that are the skill's own (see CONFUSABLE findings for who takes its queries)",
+        details: { queries: qs, reach_rank: t.reach_rank, taken_by: takers },
+      }),
+    );
   }
   return findings;
 }
@@ -247,29 +243,30 @@ export function checkConfusable(
         `descriptions are near-duplicates (word Jaccard ${p.jaccard} ≥ ${t.near_duplicate_jaccard})`,
       );
     const separating = separatingFrom(countsOf(a), countsOf(b));
-    const line = lines(a, 'description');
-    findings.push({
-      code: 'CONFUSABLE',
-      severity: LINT_CODES.CONFUSABLE.severity,
+    const at = {
       skill_ids: [a.skill_id, b.skill_id],
       path: a.path,
-      ...(line !== undefined ? { line } : {}),
+      line: lines(a, 'description'),
       field: 'description',
-      message: `${a.skill_id} and ${b.skill_id} are confusable: ${parts.join('; ')}`,
-      fix: fixText(a.skill_id, b.skill_id),
-      details: {
-        kind:
-          lost.length > 0 && p.jaccard !== undefined
-            ? 'both'
-            : lost.length > 0
-              ? 'self-query'
-              : 'near-duplicate',
-        other_path: b.path,
-        lost_queries: lost,
-        ...(p.jaccard !== undefined ? { jaccard: p.jaccard } : {}),
-        separating_words: { [a.skill_id]: separating.a, [b.skill_id]: separating.b },
-      },
-    });
+    };
+    findings.push(
+      findingAt('CONFUSABLE', at, {
+        message: `${a.skill_id} and ${b.skill_id} are confusable: ${parts.join('; ')}`,
+        fix: fixText(a.skill_id, b.skill_id),
+        details: {
+          kind:
+            lost.length > 0 && p.jaccard !== undefined
+              ? 'both'
+              : lost.length > 0
+                ? 'self-query'
+                : 'near-duplicate',
+          other_path: b.path,
+          lost_queries: lost,
+          ...(p.jaccard !== undefined ? { jaccard: p.jaccard } : {}),
+          separating_words: { [a.skill_id]: separating.a, [b.skill_id]: separating.b },
+        },
+      }),
+    );
   }
   return findings;
 }
@@ -322,23 +319,18 @@ function memberFindings(
   const out: RawFinding[] = [];
   for (const [i, fam] of [...families.byIndex].sort((a, b) => a[0] - b[0])) {
     const s = skills[i]!;
-    const line = lines(s, 'description');
-    out.push({
-      code: 'CONFUSABLE',
-      severity: LINT_CODES.CONFUSABLE.severity,
-      skill_ids: [s.skill_id],
-      path: s.path,
-      ...(line !== undefined ? { line } : {}),
-      field: 'description',
-      message: `${s.skill_id}'s description is a near-duplicate in the family of ${fam.id} (${fam.members.length} skills, word Jaccard ≥ ${t.near_duplicate_jaccard})${fam.shared_words.length > 0 ? `; all share ${fam.shared_words.map((w) => JSON.stringify(w)).join(', ')}` : ''}`,
-      fix: 'give each description the words only it has (what it works on, when to pick it over its siblings); the shared template routes nowhere',
-      details: {
-        kind: 'near-duplicate-family',
-        family: fam.id,
-        family_size: fam.members.length,
-        shared_words: fam.shared_words,
-      },
-    });
+    out.push(
+      skillFinding('CONFUSABLE', s, lines(s, 'description'), 'description', {
+        message: `${s.skill_id}'s description is a near-duplicate in the family of ${fam.id} (${fam.members.length} skills, word Jaccard ≥ ${t.near_duplicate_jaccard})${fam.shared_words.length > 0 ? `; all share ${fam.shared_words.map((w) => JSON.stringify(w)).join(', ')}` : ''}`,
+        fix: 'give each description the words only it has (what it works on, when to pick it over its siblings); the shared template routes nowhere',
+        details: {
+          kind: 'near-duplicate-family',
+          family: fam.id,
+          family_size: fam.members.length,
+          shared_words: fam.shared_words,
+        },
+      }),
+    );
   }
   return out;
 }

@@ -9,8 +9,9 @@
  */
 import { SPEC_FIELDS } from '../skills/index.js';
 import { escapeInvisible } from '../text/index.js';
-import { LINT_CODES, type LintCode, type RawFinding } from './codes.js';
+import type { LintCode, RawFinding } from './codes.js';
 import type { LineFn } from './file-checks.js';
+import { skillFinding } from './finding.js';
 import { lengthIn } from './hosts.js';
 import type { LintSkill } from './skill.js';
 
@@ -24,18 +25,13 @@ export function checkSpecProfile(skill: LintSkill, lines: LineFn): RawFinding[] 
   if (fm === undefined) return [];
   const out: RawFinding[] = [];
   const add = (code: LintCode, field: string, message: string, fix: string, details: object) => {
-    const line = lines(skill, field);
-    out.push({
-      code,
-      severity: LINT_CODES[code].severity,
-      skill_ids: [skill.skill_id],
-      path: skill.path,
-      ...(line !== undefined ? { line } : {}),
-      field,
-      message,
-      fix,
-      details: { field, ...details },
-    });
+    out.push(
+      skillFinding(code, skill, lines(skill, field), field, {
+        message,
+        fix,
+        details: { field, ...details },
+      }),
+    );
   };
   for (const key of Object.keys(fm)) {
     if (SPEC_FIELDS.includes(key)) continue;

@@ -23,6 +23,7 @@ import {
   type RawFinding,
   type SuppressionCount,
 } from './codes.js';
+import { skillFinding } from './finding.js';
 import type { LintSkill } from './skill.js';
 
 /** The frontmatter metadata key of an inline suppression. */
@@ -118,17 +119,11 @@ export function inlineRules(
   const invalid: RawFinding[] =
     bad.length > 0 || items?.length === 0
       ? [
-          {
-            code: 'SUPPRESSION_INVALID',
-            severity: LINT_CODES.SUPPRESSION_INVALID.severity,
-            skill_ids: [skill.skill_id],
-            path: skill.path,
-            ...(line !== undefined ? { line } : {}),
-            field: 'metadata',
+          skillFinding('SUPPRESSION_INVALID', skill, line, 'metadata', {
             message: `metadata ${INLINE_KEY} ${items === undefined ? 'must be a string of lint codes' : bad.length > 0 ? `names unknown codes ${bad.map((c) => JSON.stringify(escapeInvisible(c))).join(', ')}` : 'names no code'}: it suppresses nothing`,
             fix: `write the codes to ignore, e.g. ${INLINE_KEY}: "DESCRIPTION_WEAK, CONFUSABLE" (codes: docs/lint.md)`,
             details: { value: items ?? String(value), unknown: bad },
-          },
+          }),
         ]
       : [];
   return { rules, invalid };
