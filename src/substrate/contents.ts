@@ -5,9 +5,7 @@
  * never an entry, through the same confined reader as every substrate read (docs/substrate.md).
  */
 import { assertKnownOptions, optionKeys, type Problem } from '../errors.js';
-import { SubstrateFiles } from './files.js';
-import { checkRoot, loadIndexes } from './load-index.js';
-import { DEFAULT_READ_OPTIONS } from './read.js';
+import { checkRoot, openIndexes } from './load-index.js';
 import { SUBSTRATE_TYPES, type SubstrateType } from './types.js';
 
 /** One row of a type's index, as the contents list it. */
@@ -48,12 +46,10 @@ const LIST_OPTION_KEYS = optionKeys<ListSubstrateOptions>()('root', 'maxBytes');
 export function listSubstrate(options: ListSubstrateOptions): SubstrateContents {
   assertKnownOptions(options, LIST_OPTION_KEYS, 'listSubstrate');
   checkRoot(options.root);
-  const files = new SubstrateFiles(options.root, options.maxBytes ?? DEFAULT_READ_OPTIONS.maxBytes);
-  const { tables, problems } = loadIndexes(
-    files,
+  const { files, tables, problems } = openIndexes(
+    options,
     SUBSTRATE_TYPES,
     'contents: every index table',
-    false,
   );
   return {
     root: files.root,

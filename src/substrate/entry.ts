@@ -7,7 +7,7 @@
  */
 import { problem, type Problem } from '../errors.js';
 import { parseFrontmatter, splitFrontmatter } from '../skills/index.js';
-import { parseGlob } from './glob.js';
+import { globProblems } from './glob.js';
 
 /** The summary-depth view of one entry: its frontmatter fields and its Summary section. */
 export interface EntrySummary {
@@ -57,18 +57,7 @@ export function readEntrySummary(text: string, label: string): EntrySummary {
     } else {
       const data = parsed.data;
       scope = stringList(data['scope'], 'scope', label, problems, false);
-      for (const g of scope) {
-        const p = parseGlob(g);
-        if (!p.ok)
-          problems.push(
-            problem(
-              'FIELD_TYPE',
-              label,
-              `${label}: scope glob ${JSON.stringify(g)} ${p.reason}`,
-              split.yamlLine,
-            ),
-          );
-      }
+      problems.push(...globProblems(scope, 'FIELD_TYPE', label, split.yamlLine, `${label}: scope`));
       tags = stringList(data['tags'], 'tags', label, problems, true);
       const pred = data['predicate'];
       if (typeof pred === 'string') predicate = pred;

@@ -16,6 +16,8 @@
  * other.
  */
 
+import { problem, type Problem, type ProblemCode } from '../errors.js';
+
 /** Most alternatives one glob may expand to through braces. */
 export const MAX_BRACE_EXPANSIONS = 64;
 
@@ -31,6 +33,23 @@ type SegmentToken =
 export interface Glob {
   readonly source: string;
   readonly alternatives: readonly (readonly SegmentToken[])[];
+}
+
+/**
+ * A problem `code` on `line` of `label` for each of `globs` that does not parse, its message
+ * `<at> glob "<the glob>" <why>`.
+ */
+export function globProblems(
+  globs: readonly string[],
+  code: ProblemCode,
+  label: string,
+  line: number,
+  at: string,
+): Problem[] {
+  return globs.flatMap((g) => {
+    const p = parseGlob(g);
+    return p.ok ? [] : [problem(code, label, `${at} glob ${JSON.stringify(g)} ${p.reason}`, line)];
+  });
 }
 
 /** Parses `source` into a glob, or says why it cannot (empty, too many brace alternatives). */

@@ -10,7 +10,7 @@ import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors
 import { toPosixRelative, walkFiles } from '../fsx/index.js';
 import { readEntrySummary } from './entry.js';
 import { DEFAULT_MAX_SUBSTRATE_BYTES, SubstrateFiles } from './files.js';
-import { parseGlob } from './glob.js';
+import { globProblems } from './glob.js';
 import { checkRoot, loadIndexes, typesToRead } from './load-index.js';
 import {
   INDEX_FILE,
@@ -65,18 +65,8 @@ export function lintSubstrate(options: LintSubstrateOptions): SubstrateLintRepor
             ),
           );
         }
-        for (const g of row.fires_on) {
-          const p = parseGlob(g);
-          if (!p.ok)
-            problems.push(
-              problem(
-                'MALFORMED_ROW',
-                label,
-                `${label}:${row.line}: reviewer ${row.id}: Fires on glob ${JSON.stringify(g)} ${p.reason}`,
-                row.line,
-              ),
-            );
-        }
+        const at = `${label}:${row.line}: reviewer ${row.id}: Fires on`;
+        problems.push(...globProblems(row.fires_on, 'MALFORMED_ROW', label, row.line, at));
       }
       // A row without a path was reported by the index table already.
       if (row.path === undefined) continue;

@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { problem, SkilldexError, type Problem } from '../errors.js';
 import { realpathOrUndefined, resolveInside } from '../fsx/index.js';
-import type { SubstrateFiles } from './files.js';
+import { DEFAULT_MAX_SUBSTRATE_BYTES, SubstrateFiles } from './files.js';
 import { resolveIndexTable, type IndexTable } from './index-table.js';
 import { INDEX_FILE, SUBSTRATE_TYPES, isSubstrateType, type SubstrateType } from './types.js';
 
@@ -46,6 +46,20 @@ export function typesToRead(type: string | undefined): readonly SubstrateType[] 
     );
   }
   return [type];
+}
+
+/**
+ * A read's reader of the substrate at `root` (every file capped at `maxBytes`, default 1 MiB) and
+ * the INDEX.md tables of `types` it opened first, `why` (loadIndexes; a missing type folder is a
+ * type without entries).
+ */
+export function openIndexes(
+  options: { readonly root: string; readonly maxBytes?: number | undefined },
+  types: readonly SubstrateType[],
+  why: string,
+): { files: SubstrateFiles; tables: IndexTable[]; problems: Problem[] } {
+  const files = new SubstrateFiles(options.root, options.maxBytes ?? DEFAULT_MAX_SUBSTRATE_BYTES);
+  return { files, ...loadIndexes(files, types, why, false) };
 }
 
 /**

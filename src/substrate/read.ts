@@ -9,12 +9,18 @@
 import path from 'node:path';
 import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { entryBody, readEntrySummary, summaryIsComplete, type EntrySummary } from './entry.js';
-import { DEFAULT_MAX_SUBSTRATE_BYTES, SubstrateFiles, type EntryLocation } from './files.js';
+import { DEFAULT_MAX_SUBSTRATE_BYTES, type EntryLocation, type SubstrateFiles } from './files.js';
 import { globIncludes, globOverlap, parseGlob, type Glob } from './glob.js';
-import { checkRoot, loadIndexes, typesToRead } from './load-index.js';
+import { checkRoot, openIndexes, typesToRead } from './load-index.js';
 import { parseQuery, tagNearMissKey, type ParsedQuery } from './query.js';
 import { rankHits } from './rank.js';
-import { compareTerms, describeEvidence, evidenceOf, judge } from './relevance.js';
+import {
+  compareTerms,
+  describeEvidence,
+  evidenceOf,
+  judge,
+  type TermEvidence,
+} from './relevance.js';
 import type {
   IndexRow,
   MatchStrength,
@@ -56,12 +62,10 @@ export function readSubstrate(query: string, options: ReadSubstrateOptions): Sub
   const types = typesToRead(options.type);
   checkRoot(options.root);
   const parsed = parseQuery(query);
-  const files = new SubstrateFiles(options.root, options.maxBytes ?? DEFAULT_READ_OPTIONS.maxBytes);
-  const { tables, problems } = loadIndexes(
-    files,
+  const { files, tables, problems } = openIndexes(
+    options,
     types,
     'index: every read starts at the index table',
-    false,
   );
   const reader = new EntryReader(files, problems);
   const hits: SubstrateHit[] = [];
@@ -111,9 +115,8 @@ function decideTopic(terms: readonly string[], row: IndexRow, reader: EntryReade
   const k = terms.length;
   const evidence = evidenceOf(row.description, row.category);
   let found = compareTerms(terms, evidence);
-  let verdict = judge(found, k);
-  if (verdict === 'full' || verdict === 'partial') return { depth: 'index', match: verdict };
-  if (verdict === 'non-match') return undefined;
+  const atIndex = decisionAt('index', found, k);
+  if (atIndex !== 'ambiguous') return atIndex;
 
   const entry = reader.summary(
     row,
@@ -124,9 +127,8 @@ function decideTopic(terms: readonly string[], row: IndexRow, reader: EntryReade
   const summaryText = [s.summary ?? '', s.tags.join(' '), s.predicate ?? ''];
   for (const stemmed of evidenceOf(...summaryText)) evidence.add(stemmed);
   found = compareTerms(terms, evidence);
-  verdict = judge(found, k);
-  if (verdict === 'full' || verdict === 'partial') return { depth: 'summary', match: verdict };
-  if (verdict === 'non-match') return undefined;
+  const atSummary = decisionAt('summary', found, k);
+  if (atSummary !== 'ambiguous') return atSummary;
 
   const body = reader.body(
     entry,
@@ -135,11 +137,17 @@ function decideTopic(terms: readonly string[], row: IndexRow, reader: EntryReade
   // A body that cannot be read (its problem is recorded) leaves the entry ambiguous: excluded.
   if (body === undefined) return undefined;
   for (const stemmed of evidenceOf(body)) evidence.add(stemmed);
-  verdict = judge(compareTerms(terms, evidence), k);
+  const atBody = decisionAt('body', compareTerms(terms, evidence), k);
   // The body is the last depth: what is still ambiguous there is excluded.
-  return verdict === 'full' || verdict === 'partial'
-    ? { depth: 'body', match: verdict }
-    : undefined;
+  return atBody === 'ambiguous' ? undefined : atBody;
+}
+
+// A topic's decision at `depth` from the `k` terms' evidence there: a hit (full or partial), out
+// (non-match), or 'ambiguous' when the next depth must be read.
+function decisionAt(depth: StopDepth, found: TermEvidence, k: number): Decision | 'ambiguous' {
+  const verdict = judge(found, k);
+  if (verdict === 'full' || verdict === 'partial') return { depth, match: verdict };
+  return verdict === 'non-match' ? undefined : 'ambiguous';
 }
 
 // Path glob: reviewers decide at the index by their Fires on globs; everything else (and a
