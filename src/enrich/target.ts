@@ -4,10 +4,15 @@
  * leaves it — absolutely, through `..`, or through a symbolic link anywhere on its path — is
  * refused with PATH_OUTSIDE_ROOT before anything is read or written. Never creates a folder.
  */
-import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
-import { isInside, realpathOrUndefined, toPosixRelative } from '../fsx/index.js';
+import {
+  isInside,
+  lstatOrUndefined,
+  realpathOrUndefined,
+  statOrUndefined,
+  toPosixRelative,
+} from '../fsx/index.js';
 
 /** The folder, below the project, that enrichment evidence is confined to. */
 export const EVIDENCE_FOLDER = path.join('evidence', 'skill-enrichment');
@@ -66,7 +71,8 @@ export function resolveEvidenceTarget(
       { target, real_path: real, allowed: allowedLexical },
     );
   }
-  if (realpathOrUndefined(real) !== undefined && !isDirectory(real)) {
+  // A target that vanished since it was resolved is created again by the writer: not refused.
+  if (realpathOrUndefined(real) !== undefined && statOrUndefined(real)?.isDirectory() === false) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',
       `EVIDENCE_TARGET ${target} is a file; give a folder`,
@@ -87,7 +93,8 @@ export function realOfExistingPrefix(p: string): string {
   for (;;) {
     const real = realpathOrUndefined(probe);
     if (real !== undefined) return rest.length === 0 ? real : path.join(real, ...rest.reverse());
-    if (isPresent(probe)) {
+    // Missing (or unreadable): keep climbing to an existing parent.
+    if (lstatOrUndefined(probe) !== undefined) {
       throw new SkilldexError(
         'PATH_OUTSIDE_ROOT',
         `${probe} is a broken or looping link; its target cannot be checked`,
@@ -100,24 +107,5 @@ export function realOfExistingPrefix(p: string): string {
     if (parent === probe) return path.resolve(p);
     rest.push(path.basename(probe));
     probe = parent;
-  }
-}
-
-function isPresent(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    // Missing (or unreadable): the caller keeps climbing to an existing parent.
-    return false;
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    // It existed a moment ago; a vanished target is created again by the writer.
-    return true;
   }
 }

@@ -2,8 +2,10 @@
 export {
   isInside,
   isInsideAny,
+  lstatOrUndefined,
   realpathOrUndefined,
   resolveInside,
+  statOrUndefined,
   toPosixRelative,
 } from './resolve.js';
 export {

@@ -11,7 +11,7 @@ import type { Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { problem } from '../errors.js';
 import { nodeCrypto } from './crypto.js';
-import { errCode, type RefusedFile } from './read.js';
+import { errCode, withoutBom, type RefusedFile } from './read.js';
 
 /** Largest SKILL.md hashed at all: 256 MiB (a 100 MB body is a valid skill; hashing 256 MiB takes about a second). */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -133,9 +133,9 @@ export function readHeadHashed(path: string, options: HeadOptions = {}): HeadFil
     let headRaw = headBuf.subarray(0, headLen);
     // A cut head keeps complete lines only: a fence or a character is never split.
     if (truncated) headRaw = headRaw.subarray(0, headRaw.lastIndexOf(0x0a) + 1);
-    let head = new TextDecoder('utf-8', { ignoreBOM: true }).decode(headRaw);
-    const hasBom = head.charCodeAt(0) === 0xfeff;
-    if (hasBom) head = head.slice(1);
+    const { text: head, hasBom } = withoutBom(
+      new TextDecoder('utf-8', { ignoreBOM: true }).decode(headRaw),
+    );
     return {
       ok: true,
       path,
@@ -242,11 +242,10 @@ export function readPrefixUntil(
       const usable = eof ? bytes : bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
       let text: string;
       try {
-        text = FATAL_UTF8.decode(usable);
+        text = withoutBom(FATAL_UTF8.decode(usable)).text;
       } catch {
         return refuse('INVALID_UTF8', `${label} is not valid UTF-8`);
       }
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       if (eof) return { ok: true, text, complete: true };
       if (room === 0 || options.enough(text)) return { ok: true, text, complete: false };
     }

@@ -81,14 +81,13 @@ export function readTextCapped(
       ),
     );
   }
-  let text: string;
+  let decoded: string;
   try {
-    text = UTF8.decode(bytes);
+    decoded = UTF8.decode(bytes);
   } catch {
     return refuse(path, problem('INVALID_UTF8', label, `${label} is not valid UTF-8`));
   }
-  const hasBom = text.charCodeAt(0) === 0xfeff;
-  if (hasBom) text = text.slice(1);
+  const { text, hasBom } = withoutBom(decoded);
   return {
     ok: true,
     path,
@@ -101,6 +100,12 @@ export function readTextCapped(
     mode,
     uid,
   };
+}
+
+/** `text` without its leading byte-order mark, and whether it had one. */
+export function withoutBom(text: string): { text: string; hasBom: boolean } {
+  const hasBom = text.charCodeAt(0) === 0xfeff;
+  return { text: hasBom ? text.slice(1) : text, hasBom };
 }
 
 /**

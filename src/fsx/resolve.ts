@@ -4,7 +4,7 @@
  * symbolic links whose real path leaves the root (or that are broken or loop) are refused with
  * PATH_OUTSIDE_ROOT.
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 
@@ -82,7 +82,7 @@ export function resolveInside(root: string, rel: string): string {
     }
     // A broken or looping link has no real path to check: refuse it rather than hand out a path
     // whose target could later appear outside the root.
-    if (isSymbolicLink(probe)) {
+    if (lstatOrUndefined(probe)?.isSymbolicLink() === true) {
       throw new SkilldexError(
         'PATH_OUTSIDE_ROOT',
         `path ${rel} goes through the broken or looping link ${probe}`,
@@ -100,12 +100,26 @@ export function resolveInside(root: string, rel: string): string {
   }
 }
 
-function isSymbolicLink(p: string): boolean {
+/**
+ * The stat of what `p` leads to (links followed), or undefined when there is none to be had:
+ * nothing there, a broken or looping link, a folder on the way that cannot be read.
+ */
+export function statOrUndefined(p: string): Stats | undefined {
   try {
-    return lstatSync(p).isSymbolicLink();
+    return statSync(p);
   } catch {
-    // Nothing at `p` (the usual case for a path not created yet): not a link.
-    return false;
+    // An ordinary answer, as for realpathOrUndefined: callers decide what it means in context.
+    return undefined;
+  }
+}
+
+/** The stat of `p` itself (a link is not followed), or undefined when nothing is there to be had. */
+export function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    // Nothing at `p` (the usual case for a path not created yet), or a folder that cannot be read.
+    return undefined;
   }
 }
 

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
-import { isInside, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
+import { isInside, readTextCapped, realpathOrUndefined, statOrUndefined } from '../fsx/index.js';
 
 /** Kinds of scope, in precedence order. */
 export type ScopeKind =
@@ -283,9 +283,12 @@ function allPluginFolders(pluginsDir: string): { path: string; plugin: string }[
       }
     }
   }
-  return out
-    .filter((p) => isDir(p.path))
-    .sort((a, b) => cmp(a.plugin, b.plugin) || cmp(a.path, b.path));
+  return (
+    out
+      // Missing or unreadable: reported as exists=false in the scope list.
+      .filter((p) => statOrUndefined(p.path)?.isDirectory() === true)
+      .sort((a, b) => cmp(a.plugin, b.plugin) || cmp(a.path, b.path))
+  );
 }
 
 function readJson(p: string): { ok: true; value: unknown } | { ok: false; reason: string } {
@@ -324,15 +327,6 @@ function folderState(p: string): { exists: boolean; unreadable?: string } {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { exists: false };
     return { exists: false, unreadable: code === 'ELOOP' ? 'link loop' : (code ?? String(err)) };
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    // Missing or unreadable: reported as exists=false in the scope list.
-    return false;
   }
 }
 

@@ -3,8 +3,8 @@
  * starting folder, the nearest one winning, the way git finds `.git/`. Only looks at names on the
  * way up; never lists a folder, never opens a file.
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
+import { statOrUndefined } from '../fsx/index.js';
 
 /** The folder name a substrate root has by convention. */
 export const SUBSTRATE_DIR = 'substrate';
@@ -19,18 +19,10 @@ export function findSubstrateRoot(cwd: string): string | undefined {
   let dir = path.resolve(cwd);
   for (;;) {
     const candidate = path.join(dir, SUBSTRATE_DIR);
-    if (isDirectory(candidate)) return candidate;
+    // Missing or unreadable: not a substrate here; the search goes on upward.
+    if (statOrUndefined(candidate)?.isDirectory() === true) return candidate;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    // Missing or unreadable: not a substrate here; the search goes on upward.
-    return false;
   }
 }

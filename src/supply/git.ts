@@ -10,7 +10,7 @@
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { readTextCapped } from '../fsx/index.js';
+import { lstatOrUndefined, readTextCapped } from '../fsx/index.js';
 
 /** Where a folder comes from: its repository's remote, the commit, the folder's path in the repository. */
 export interface GitOrigin {
@@ -96,26 +96,12 @@ function readRepo(dir: string): Repo | null | undefined {
   const common = readSmall(path.join(gitDir, 'commondir'));
   const commonDir = common !== undefined ? path.resolve(gitDir, common.trim()) : gitDir;
   // A `gitdir:` or `commondir` may name any folder: read only one laid out as a repository.
-  if (!isFile(path.join(gitDir, 'HEAD')) || !isDir(path.join(commonDir, 'objects'))) return null;
+  if (
+    lstatOrUndefined(path.join(gitDir, 'HEAD'))?.isFile() !== true ||
+    lstatOrUndefined(path.join(commonDir, 'objects'))?.isDirectory() !== true
+  )
+    return null;
   return { workTree: dir, url: remoteUrl(commonDir), commit: headCommit(gitDir, commonDir) };
-}
-
-function isFile(p: string): boolean {
-  try {
-    return lstatSync(p).isFile();
-  } catch {
-    // Not there: not a repository file.
-    return false;
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return lstatSync(p).isDirectory();
-  } catch {
-    // Not there: not a repository folder.
-    return false;
-  }
 }
 
 function readSmall(file: string, max = SMALL_FILE): string | undefined {
