@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
-import { problem, type Problem } from '../errors.js';
+import { problem, type Problem, type ProblemCode } from '../errors.js';
 import { parseSimpleFrontmatter } from './frontmatter-fast.js';
 
 // yaml is loaded on first use, not at start-up: a search or fetch never parses YAML, and most
@@ -59,30 +59,24 @@ export function splitFrontmatter(
 ): FrontmatterSplit | { ok: false; problem: Problem } {
   const open = OPEN_RE.exec(text);
   if (!open) {
-    return {
-      ok: false,
-      problem: problem(
-        'FRONTMATTER_MISSING',
-        label,
-        `${label}: the file must start with a --- line`,
-        1,
-      ),
-    };
+    return refused(
+      'FRONTMATTER_MISSING',
+      label,
+      `${label}: the file must start with a --- line`,
+      1,
+    );
   }
   const start = open[0].length;
   // Search from the end of the opening fence without copying the (up to 1 MiB) rest of the file.
   CLOSE_RE.lastIndex = start;
   const close = CLOSE_RE.exec(text);
   if (!close) {
-    return {
-      ok: false,
-      problem: problem(
-        'FRONTMATTER_UNCLOSED',
-        label,
-        `${label}:1: the frontmatter opened here is never closed by a --- line`,
-        1,
-      ),
-    };
+    return refused(
+      'FRONTMATTER_UNCLOSED',
+      label,
+      `${label}:1: the frontmatter opened here is never closed by a --- line`,
+      1,
+    );
   }
   const yaml = text.slice(start, close.index).replace(/\r$/, '');
   let bodyOffset = close.index + close[0].length;
@@ -241,28 +235,32 @@ function parseStrict(
   } catch (e) {
     // yaml throws a ReferenceError for excessive alias expansion: an alias bomb, refused as data.
     const msg = e instanceof Error ? e.message : String(e);
-    return {
-      ok: false,
-      problem: problem(
-        'MALFORMED_FRONTMATTER',
-        label,
-        `${label}: frontmatter refused: ${firstLine(msg)}`,
-        yamlLine,
-      ),
-    };
+    return refused(
+      'MALFORMED_FRONTMATTER',
+      label,
+      `${label}: frontmatter refused: ${firstLine(msg)}`,
+      yamlLine,
+    );
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return {
-      ok: false,
-      problem: problem(
-        'MALFORMED_FRONTMATTER',
-        label,
-        `${label}:${yamlLine}: frontmatter must be a mapping of fields`,
-        yamlLine,
-      ),
-    };
+    return refused(
+      'MALFORMED_FRONTMATTER',
+      label,
+      `${label}:${yamlLine}: frontmatter must be a mapping of fields`,
+      yamlLine,
+    );
   }
   return { ok: true, data: data as Record<string, unknown>, lenient: [] };
+}
+
+// A refusal: the coded problem on `line` of the file `label`.
+function refused(
+  code: ProblemCode,
+  label: string,
+  message: string,
+  line: number,
+): { ok: false; problem: Problem } {
+  return { ok: false, problem: problem(code, label, message, line) };
 }
 
 // The key of the mapping entry whose line holds `offset` (what a DUPLICATE_KEY error points into).

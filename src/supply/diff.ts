@@ -31,6 +31,7 @@ import {
 } from '../catalog/index.js';
 import { diffLines, splitLines, unifiedHunks, type DiffHunk } from '../text/index.js';
 import { sameJson } from './canonical-json.js';
+import { digestChanges } from './file-changes.js';
 
 /** One side of a diff: where it was taken from and what the skill was there. */
 export interface DiffSide {
@@ -383,19 +384,8 @@ function fileChanges(
     new Map(fs.map((f) => [f.path, f.digest]));
   const pa = byPath(la.files);
   const pb = byPath(lb.files);
-  const changes: FileChange[] = [];
-  for (const p of [...new Set([...pa.keys(), ...pb.keys()])].sort(compareUtf8)) {
-    const x = pa.get(p);
-    const y = pb.get(p);
-    if (x === undefined) changes.push({ path: p, change: 'added', to_digest: y! });
-    else if (y === undefined) changes.push({ path: p, change: 'removed', from_digest: x });
-    else if (x !== y) changes.push({ path: p, change: 'changed', from_digest: x, to_digest: y });
-  }
+  const changes = digestChanges(pa, pb, ['from_digest', 'to_digest']);
   return { changes, truncated: la.truncated || lb.truncated };
-}
-
-function compareUtf8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 /** `diffGenerations` over an open snapshot (the explorer calls it on its own reader). */

@@ -21,6 +21,7 @@ import {
   type SkillFile,
 } from '../catalog/index.js';
 import { discoverSkills, type DiscoverOptions, type ScanReport } from '../skills/index.js';
+import { compareUtf8 } from './file-changes.js';
 
 /** One skill as it is on disk. */
 export interface CurrentSkill {
@@ -124,8 +125,4 @@ export function lockPathOf(dir: string, lockDir: string, home: string | undefine
       return `~/${h.split(path.sep).join('/')}`;
   }
   return dir.split(path.sep).join('/');
-}
-
-function compareUtf8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 import type { DiscoverOptions, ScanReport } from '../skills/index.js';
+import { digestChanges } from './file-changes.js';
 import { readLockFile, type LockFormat, type LockedEntry, type ParsedLock } from './lock-read.js';
 import { skillsLockHash } from './skills-lock-hash.js';
 import { folderNow, lockPathOf, snapshotLibrary, type CurrentSkill } from './snapshot.js';
@@ -267,17 +268,5 @@ function compareEntry(
 
 function fileChanges(locked: ReadonlyMap<string, string>, now: CurrentSkill): VerifyFileChange[] {
   const cur = new Map(now.files.map((f) => [f.path, f.digest]));
-  const out: VerifyFileChange[] = [];
-  for (const p of [...new Set([...locked.keys(), ...cur.keys()])].sort(compareUtf8)) {
-    const a = locked.get(p);
-    const b = cur.get(p);
-    if (a === undefined) out.push({ path: p, change: 'added', digest: b! });
-    else if (b === undefined) out.push({ path: p, change: 'removed', locked_digest: a });
-    else if (a !== b) out.push({ path: p, change: 'changed', locked_digest: a, digest: b });
-  }
-  return out;
-}
-
-function compareUtf8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return digestChanges(locked, cur, ['locked_digest', 'digest']);
 }
