@@ -10,7 +10,7 @@
  * security-patterns.ts. Quoted skill text is escaped, never raw. One finding per code and file,
  * located at its first match, with every match (at most MAX_MATCHES) in `details.matches`.
  */
-import type { ScopeKind } from '../skills/index.js';
+import type { ScopeKind, SkillRecord } from '../skills/index.js';
 import { escapeInvisible } from '../text/index.js';
 import { LINT_CODES, type LintCode, type RawFinding } from './codes.js';
 import { frontmatterLines } from './lines.js';
@@ -70,15 +70,16 @@ export interface HooksFile {
   readonly hooks: unknown;
 }
 
-/** What the security checks read about one skill. */
-export interface SecuritySkill {
-  readonly skill_id: string;
-  /** Absolute path of its SKILL.md. */
-  readonly path: string;
+/**
+ * What the security checks read about one skill: its discovery record's id, SKILL.md path (as
+ * walked), scope and frontmatter, and the texts read for them.
+ */
+export interface SecuritySkill extends Pick<
+  SkillRecord,
+  'skill_id' | 'path' | 'scope' | 'frontmatter'
+> {
   /** The SKILL.md text (frontmatter and body). */
   readonly text: string;
-  readonly scope: ScopeKind;
-  readonly frontmatter: Readonly<Record<string, unknown>>;
   /** The body of the SKILL.md and the supporting text files. */
   readonly texts: readonly SecurityText[];
 }
