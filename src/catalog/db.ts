@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
+import { xdgBaseDir } from '../fsx/index.js';
 import { foreignMessage, tableCount, type Db } from './db-type.js';
 import { isPgLocation, resolveCatalogLocation } from './location.js';
 import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './migrations.js';
@@ -31,8 +32,11 @@ export function resolveCatalogPath(
   if (flag) return resolveCatalogLocation(flag, cwd);
   const fromEnv = env['SKILLDEX_CATALOG'];
   if (fromEnv) return resolveCatalogLocation(fromEnv, cwd);
-  const dataHome = env['XDG_DATA_HOME'] || path.join(env['HOME'] ?? cwd, '.local', 'share');
-  return path.join(dataHome, 'skilldex', 'catalog.sqlite');
+  return path.join(
+    xdgBaseDir('XDG_DATA_HOME', env, env['HOME'] ?? cwd),
+    'skilldex',
+    'catalog.sqlite',
+  );
 }
 
 // Where better-sqlite3's compiled addon is, found once: node_modules/better-sqlite3/build/Release
