@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { HostLearnReport, UsageListReport } from '../../index.js';
+import type { ExampleSource, HostLearnReport, UsageListReport } from '../../index.js';
 import { escapeInvisible, sanitizeField } from '../../text/index.js';
 import { action, parseIntOption, readInput, type CliContext } from '../context.js';
 
@@ -146,6 +146,27 @@ export function renderHostLearn(r: HostLearnReport): string {
   return lines.join('\n');
 }
 
+/** The flags `usage list` and `forget` share. */
+interface ExampleFlags {
+  skill?: string;
+  source?: string;
+  catalog?: string;
+  json?: boolean;
+}
+
+/** The catalog and the examples `--skill` and `--source` select, as the router's calls take them. */
+async function examplesSelected(
+  ctx: CliContext,
+  o: ExampleFlags,
+): Promise<{ catalog: string; skill_id?: string; source?: ExampleSource }> {
+  const { checkExampleSource } = await import('../../router/index.js');
+  return {
+    catalog: ctx.settings({ catalog: o.catalog }).catalog.value,
+    ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
+    ...(o.source !== undefined ? { source: checkExampleSource(o.source) } : {}),
+  };
+}
+
 function registerUsage(program: Command, ctx: CliContext): void {
   const usage = program
     .command('usage')
@@ -174,28 +195,16 @@ function registerUsage(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex usage list\n  skilldex usage list --skill pdf-toolkit\n  skilldex usage list --source fetch --json',
     )
     .action(
-      action(
-        ctx,
-        async (o: {
-          skill?: string;
-          source?: string;
-          limit?: number;
-          catalog?: string;
-          json?: boolean;
-        }): Promise<ExitCode> => {
-          const { listExamples, checkExampleSource } = await import('../../router/index.js');
-          const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
-          const r = listExamples({
-            catalog,
-            ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
-            ...(o.source !== undefined ? { source: checkExampleSource(o.source) } : {}),
-            ...(o.limit !== undefined ? { limit: o.limit } : {}),
-          });
-          if (o.json) ctx.json(r);
-          else ctx.out(renderUsageList(r));
-          return 0;
-        },
-      ),
+      action(ctx, async (o: ExampleFlags & { limit?: number }): Promise<ExitCode> => {
+        const { listExamples } = await import('../../router/index.js');
+        const r = listExamples({
+          ...(await examplesSelected(ctx, o)),
+          ...(o.limit !== undefined ? { limit: o.limit } : {}),
+        });
+        if (o.json) ctx.json(r);
+        else ctx.out(renderUsageList(r));
+        return 0;
+      }),
     );
 }
 
@@ -249,21 +258,11 @@ function registerForget(program: Command, ctx: CliContext): void {
     .action(
       action(
         ctx,
-        async (o: {
-          example?: number;
-          skill?: string;
-          source?: string;
-          all?: boolean;
-          catalog?: string;
-          json?: boolean;
-        }): Promise<ExitCode> => {
-          const { forgetExamples, checkExampleSource } = await import('../../router/index.js');
-          const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+        async (o: ExampleFlags & { example?: number; all?: boolean }): Promise<ExitCode> => {
+          const { forgetExamples } = await import('../../router/index.js');
           const r = forgetExamples({
-            catalog,
+            ...(await examplesSelected(ctx, o)),
             ...(o.example !== undefined ? { example: o.example } : {}),
-            ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
-            ...(o.source !== undefined ? { source: checkExampleSource(o.source) } : {}),
             ...(o.all ? { all: true } : {}),
           });
           if (o.json) ctx.json(r);
