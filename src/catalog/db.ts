@@ -29,9 +29,8 @@ export function resolveCatalogPath(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): string {
-  if (flag) return resolveCatalogLocation(flag, cwd);
-  const fromEnv = env['SKILLDEX_CATALOG'];
-  if (fromEnv) return resolveCatalogLocation(fromEnv, cwd);
+  const given = flag || env['SKILLDEX_CATALOG'];
+  if (given) return resolveCatalogLocation(given, cwd);
   return path.join(
     xdgBaseDir('XDG_DATA_HOME', env, env['HOME'] ?? cwd),
     'skilldex',

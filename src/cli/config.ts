@@ -172,8 +172,8 @@ export function userConfigPath(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): string {
-  if (flag) return path.resolve(cwd, flag);
-  if (env['SKILLDEX_CONFIG']) return path.resolve(cwd, env['SKILLDEX_CONFIG']);
+  const given = flag || env['SKILLDEX_CONFIG'];
+  if (given) return path.resolve(cwd, given);
   return path.join(
     xdgBaseDir('XDG_CONFIG_HOME', env, env['HOME'] ?? cwd),
     'skilldex',
