@@ -459,7 +459,8 @@ export function assertKnownOptions(
 /**
  * The keys of the options type `T`, checked complete at compile time: `optionKeys<Opts>()('a', 'b')`
  * fails to compile when `Opts` has a key not listed (or a listed key it lacks), so the list that
- * `assertKnownOptions` checks against cannot fall behind the type.
+ * `assertKnownOptions` checks against cannot fall behind the type. The list keeps its keys' literal
+ * types, so the list of a wider options type can spread it: `optionKeys<Wider>()(...NARROW_KEYS, 'c')`.
  */
 export function optionKeys<T extends object>() {
   return <const K extends readonly (keyof T & string)[]>(
@@ -467,7 +468,7 @@ export function optionKeys<T extends object>() {
       (Exclude<keyof T, K[number]> extends never
         ? unknown
         : { missing: Exclude<keyof T, K[number]> })
-  ): readonly string[] => Object.freeze([...keys]);
+  ): readonly K[number][] => Object.freeze([...keys]);
 }
 
 /** SQLite result codes (better-sqlite3 `err.code`) that mean the catalog file is damaged or foreign. */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
+import { xdgBaseDir } from '../fsx/index.js';
 import { foreignMessage, tableCount, type Db } from './db-type.js';
 import { isPgLocation, resolveCatalogLocation } from './location.js';
 import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './migrations.js';
@@ -28,11 +29,13 @@ export function resolveCatalogPath(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): string {
-  if (flag) return resolveCatalogLocation(flag, cwd);
-  const fromEnv = env['SKILLDEX_CATALOG'];
-  if (fromEnv) return resolveCatalogLocation(fromEnv, cwd);
-  const dataHome = env['XDG_DATA_HOME'] || path.join(env['HOME'] ?? cwd, '.local', 'share');
-  return path.join(dataHome, 'skilldex', 'catalog.sqlite');
+  const given = flag || env['SKILLDEX_CATALOG'];
+  if (given) return resolveCatalogLocation(given, cwd);
+  return path.join(
+    xdgBaseDir('XDG_DATA_HOME', env, env['HOME'] ?? cwd),
+    'skilldex',
+    'catalog.sqlite',
+  );
 }
 
 // Where better-sqlite3's compiled addon is, found once: node_modules/better-sqlite3/build/Release

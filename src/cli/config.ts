@@ -25,7 +25,7 @@ import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
 import { SkilldexError } from '../errors.js';
 import { isPgLocation, resolveCatalogLocation } from '../catalog/location.js';
-import { isInside, readTextCapped, realpathOrUndefined } from '../fsx/index.js';
+import { isInside, readTextCapped, realpathOrUndefined, xdgBaseDir } from '../fsx/index.js';
 
 // smol-toml is loaded only when a config file is read or written, not at every start-up.
 /** The TOML parser, loaded on first use. */
@@ -172,10 +172,13 @@ export function userConfigPath(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): string {
-  if (flag) return path.resolve(cwd, flag);
-  if (env['SKILLDEX_CONFIG']) return path.resolve(cwd, env['SKILLDEX_CONFIG']);
-  const base = env['XDG_CONFIG_HOME'] || path.join(env['HOME'] ?? cwd, '.config');
-  return path.join(base, 'skilldex', 'config.toml');
+  const given = flag || env['SKILLDEX_CONFIG'];
+  if (given) return path.resolve(cwd, given);
+  return path.join(
+    xdgBaseDir('XDG_CONFIG_HOME', env, env['HOME'] ?? cwd),
+    'skilldex',
+    'config.toml',
+  );
 }
 
 /**

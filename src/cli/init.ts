@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { SkilldexError, isSkilldexError, type ExitCode } from '../errors.js';
 import type { IndexReport, indexCatalog as IndexCatalog } from '../index.js';
+import { xdgBaseDir } from '../fsx/index.js';
 import { escapeInvisible } from '../text/index.js';
 import { action, type CliContext } from './context.js';
 import {
@@ -294,11 +295,7 @@ function planLibrary(
   planned: PlannedStep[];
   notes: string[];
 } {
-  const outside = path.join(
-    ctx.io.env['XDG_DATA_HOME'] || path.join(home, '.local', 'share'),
-    'skilldex',
-    'library',
-  );
+  const outside = path.join(xdgBaseDir('XDG_DATA_HOME', ctx.io.env, home), 'skilldex', 'library');
   let library =
     o.library !== undefined ? path.resolve(ctx.io.cwd, o.library) : (configured ?? outside);
   const planned: PlannedStep[] = [];

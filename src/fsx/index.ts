@@ -36,3 +36,4 @@ export {
   type WalkedFile,
 } from './walk.js';
 export { removeInside, writeInside } from './write.js';
+export { xdgBaseDir } from './xdg.js';

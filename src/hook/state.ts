@@ -9,7 +9,7 @@
  */
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { readTextCapped, writeInside } from '../fsx/index.js';
+import { readTextCapped, writeInside, xdgBaseDir } from '../fsx/index.js';
 import { fnv1a } from '../text/index.js';
 
 /** Most skill ids kept per list of a session's state. */
@@ -33,8 +33,7 @@ export function hookStateDir(
   home: string,
   env: Readonly<Record<string, string | undefined>>,
 ): string {
-  const state = env['XDG_STATE_HOME'] || path.join(home, '.local', 'state');
-  return path.join(state, 'skilldex', 'hook');
+  return path.join(xdgBaseDir('XDG_STATE_HOME', env, home), 'skilldex', 'hook');
 }
 
 // 128 bits of four seeded FNV-1a hashes: a name no session id can steer out of the folder, without

@@ -205,27 +205,29 @@ function writeState(dir: string, state: ListingState): string {
 }
 
 /**
- * Writes an apply: a backup of the host's file as it was (`text`), the file itself (`out`, its mode
- * kept), then the state that undo reads (`extra`: what was written over what).
+ * Writes an apply: a backup of the host's file as it was (`w.text`), the file itself (`out`, its
+ * mode kept), then the state that undo reads (`extra`: what was written over what). Returns the
+ * apply's report (`changed`: what it routed).
  */
 function commitApply(
-  dir: string,
   host: ListingState['host'],
-  file: string,
-  w: { text: string | undefined; out: string; now: Date; before: ListingState | undefined },
+  w: ApplyStart,
+  out: string,
+  changed: string[],
   extra: Pick<ListingState, 'written' | 'previous' | 'paths'>,
-): { backup: string | null; state: string } {
-  const backup = backupOf(dir, host, file, w.text, w.now);
-  writeKeepingMode(file, w.out);
+): ListingControlReport {
+  const { dir, file, now } = w;
+  const backup = backupOf(dir, host, file, w.text, now);
+  writeKeepingMode(file, out);
   const state = writeState(dir, {
     host,
     file,
-    applied_at: w.now.toISOString(),
+    applied_at: now.toISOString(),
     created_file: w.before?.created_file ?? w.text === undefined,
     backup,
     ...extra,
   });
-  return { backup, state };
+  return { host, action: 'apply', file, changed, kept: [], backup, state, done: true };
 }
 
 /** The report of an undo with no apply to take back. */
@@ -242,15 +244,29 @@ function nothingToUndo(host: ListingHost, file: string, stateFile: string): List
   };
 }
 
-function applyClaude(o: ListingControlOptions, routed: readonly string[]): ListingControlReport {
+/** What an apply starts from: the time, the state folder, the host's file and text, the last apply. */
+interface ApplyStart {
+  readonly now: Date;
+  readonly dir: string;
+  readonly file: string;
+  readonly text: string | undefined;
+  readonly before: ListingState | undefined;
+}
+
+function applyStart(o: ListingControlOptions, host: ListingHost): ApplyStart {
   const now = (o.now ?? (() => new Date()))();
   const dir = listingStateDir(o.home, o.env);
-  const file = controlFile('claude-code', o.home, o.env);
-  const before = readState(dir, 'claude-code');
-  const text = readText(file);
+  const file = controlFile(host, o.home, o.env);
+  const before = readState(dir, host);
+  return { now, dir, file, text: readText(file), before };
+}
+
+function applyClaude(o: ListingControlOptions, routed: readonly string[]): ListingControlReport {
+  const start = applyStart(o, 'claude-code');
+  const { file, text } = start;
   const settings = parseSettings(file, text);
   const ov = overridesOf(file, settings);
-  revertOverrides(ov, before);
+  revertOverrides(ov, start.before);
   const written: Record<string, string> = {};
   const previous: Record<string, string | null> = {};
   for (const id of [...routed].sort()) {
@@ -264,26 +280,7 @@ function applyClaude(o: ListingControlOptions, routed: readonly string[]): Listi
   else delete next['skillOverrides'];
   const out = JSON.stringify(next, null, 2) + '\n';
   JSON.parse(out);
-  const { backup, state } = commitApply(
-    dir,
-    'claude-code',
-    file,
-    { text, out, now, before },
-    {
-      written,
-      previous,
-    },
-  );
-  return {
-    host: 'claude-code',
-    action: 'apply',
-    file,
-    changed: Object.keys(written),
-    kept: [],
-    backup,
-    state,
-    done: true,
-  };
+  return commitApply('claude-code', start, out, Object.keys(written), { written, previous });
 }
 
 function readState(dir: string, host: ListingHost): ListingState | undefined {
@@ -344,11 +341,8 @@ function parseToml(file: string, text: string): void {
 }
 
 function applyCodex(o: ListingControlOptions, routed: readonly string[]): ListingControlReport {
-  const now = (o.now ?? (() => new Date()))();
-  const dir = listingStateDir(o.home, o.env);
-  const file = controlFile('codex', o.home, o.env);
-  const before = readState(dir, 'codex');
-  const text = readText(file);
+  const start = applyStart(o, 'codex');
+  const { file, text } = start;
   if (text !== undefined) parseToml(file, text);
   const base = withoutBlock(text ?? '').text;
   const paths = [...routed].sort();
@@ -375,17 +369,7 @@ function applyCodex(o: ListingControlOptions, routed: readonly string[]): Listin
             ? base + '\n'
             : base + '\n\n') + block;
   parseToml(file, out);
-  const { backup, state } = commitApply(dir, 'codex', file, { text, out, now, before }, { paths });
-  return {
-    host: 'codex',
-    action: 'apply',
-    file,
-    changed: paths,
-    kept: [],
-    backup,
-    state,
-    done: true,
-  };
+  return commitApply('codex', start, out, paths, { paths });
 }
 
 function undoCodex(o: ListingControlOptions): ListingControlReport {

@@ -22,22 +22,25 @@ export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 /** How long hosts may cache a listing or entry: the generation can change at any publish. */
 const TTL_MS = 60_000;
 
-const ListSkillsRequest = z.object({
-  method: z.literal('skills/list'),
-  params: z.object({ cursor: z.string().optional() }).passthrough().optional(),
-});
-const GetSkillRequest = z.object({
-  method: z.literal('skills/get'),
-  params: z.object({ uri: z.string() }).passthrough(),
-});
-const ListResourcesRequest = z.object({
-  method: z.literal('resources/list'),
-  params: z.object({ cursor: z.string().optional() }).passthrough().optional(),
-});
-const ReadResourceRequest = z.object({
-  method: z.literal('resources/read'),
-  params: z.object({ uri: z.string() }).passthrough(),
-});
+// The two request shapes the extension answers: a paginated list (an optional cursor) and a read
+// of one URI. Other params pass through.
+function listRequest<M extends string>(method: M) {
+  return z.object({
+    method: z.literal(method),
+    params: z.object({ cursor: z.string().optional() }).passthrough().optional(),
+  });
+}
+function uriRequest<M extends string>(method: M) {
+  return z.object({
+    method: z.literal(method),
+    params: z.object({ uri: z.string() }).passthrough(),
+  });
+}
+
+const ListSkillsRequest = listRequest('skills/list');
+const GetSkillRequest = uriRequest('skills/get');
+const ListResourcesRequest = listRequest('resources/list');
+const ReadResourceRequest = uriRequest('resources/read');
 
 /** The resource URI of a skill's SKILL.md. */
 export function skillUri(s: Pick<ServedSkill, 'skill_id' | 'name'>): string {

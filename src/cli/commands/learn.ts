@@ -8,12 +8,11 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { HostLearnReport, UsageListReport } from '../../index.js';
+import type { ExampleSource, HostLearnReport, UsageListReport } from '../../index.js';
+import type * as Router from '../../router/index.js';
 import { escapeInvisible, sanitizeField } from '../../text/index.js';
 import { action, parseIntOption, readInput, type CliContext } from '../context.js';
-
-const CATALOG_HELP =
-  'catalog file or postgres:// URL (default: $SKILLDEX_CATALOG, else the config file, else ~/.local/share/skilldex/catalog.sqlite)';
+import { CATALOG_HELP, catalogOf, type CatalogFlag } from '../options.js';
 
 /** Registers learn, usage and forget. */
 export function registerLearn(program: Command, ctx: CliContext): void {
@@ -68,9 +67,9 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
         ctx,
         async (
           source: string | undefined,
-          o: { from?: string; since?: Date; catalog?: string; json?: boolean },
+          o: CatalogFlag & { from?: string; since?: Date },
         ): Promise<ExitCode> => {
-          const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+          const catalog = catalogOf(ctx, o);
           if (o.from !== undefined) return learnHost(ctx, catalog, o.from, source, o);
           if (o.since !== undefined)
             throw new SkilldexError('INVALID_ARGUMENT', '--since goes with --from HOST', {
@@ -146,6 +145,42 @@ export function renderHostLearn(r: HostLearnReport): string {
   return lines.join('\n');
 }
 
+/** The flags `usage list` and `forget` share. */
+type ExampleFlags = CatalogFlag & { skill?: string; source?: string };
+
+/** The catalog and the examples `--skill` and `--source` select, as the router's calls take them. */
+interface ExampleSelection {
+  catalog: string;
+  skill_id?: string;
+  source?: ExampleSource;
+}
+
+/**
+ * The action of `usage list` and `forget`: `run` calls the router (loaded on first use) on the
+ * selection the flags make, and its report is printed as JSON or as `render` writes it. Exit 0.
+ */
+function examplesAction<O extends ExampleFlags, R>(
+  ctx: CliContext,
+  run: (router: typeof Router, selected: ExampleSelection, o: O) => R,
+  render: (r: R) => string,
+): (o: O) => Promise<void> {
+  return action(ctx, async (o: O): Promise<ExitCode> => {
+    const router = await import('../../router/index.js');
+    const r = run(
+      router,
+      {
+        catalog: catalogOf(ctx, o),
+        ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
+        ...(o.source !== undefined ? { source: router.checkExampleSource(o.source) } : {}),
+      },
+      o,
+    );
+    if (o.json) ctx.json(r);
+    else ctx.out(render(r));
+    return 0;
+  });
+}
+
 function registerUsage(program: Command, ctx: CliContext): void {
   const usage = program
     .command('usage')
@@ -174,27 +209,14 @@ function registerUsage(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex usage list\n  skilldex usage list --skill pdf-toolkit\n  skilldex usage list --source fetch --json',
     )
     .action(
-      action(
+      examplesAction(
         ctx,
-        async (o: {
-          skill?: string;
-          source?: string;
-          limit?: number;
-          catalog?: string;
-          json?: boolean;
-        }): Promise<ExitCode> => {
-          const { listExamples, checkExampleSource } = await import('../../router/index.js');
-          const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
-          const r = listExamples({
-            catalog,
-            ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
-            ...(o.source !== undefined ? { source: checkExampleSource(o.source) } : {}),
+        (router, selected, o: ExampleFlags & { limit?: number }) =>
+          router.listExamples({
+            ...selected,
             ...(o.limit !== undefined ? { limit: o.limit } : {}),
-          });
-          if (o.json) ctx.json(r);
-          else ctx.out(renderUsageList(r));
-          return 0;
-        },
+          }),
+        renderUsageList,
       ),
     );
 }
@@ -247,29 +269,15 @@ function registerForget(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex forget --example 42\n  skilldex forget --skill pdf-toolkit --source fetch\n  skilldex forget --all --json',
     )
     .action(
-      action(
+      examplesAction(
         ctx,
-        async (o: {
-          example?: number;
-          skill?: string;
-          source?: string;
-          all?: boolean;
-          catalog?: string;
-          json?: boolean;
-        }): Promise<ExitCode> => {
-          const { forgetExamples, checkExampleSource } = await import('../../router/index.js');
-          const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
-          const r = forgetExamples({
-            catalog,
+        (router, selected, o: ExampleFlags & { example?: number; all?: boolean }) =>
+          router.forgetExamples({
+            ...selected,
             ...(o.example !== undefined ? { example: o.example } : {}),
-            ...(o.skill !== undefined ? { skill_id: o.skill } : {}),
-            ...(o.source !== undefined ? { source: checkExampleSource(o.source) } : {}),
             ...(o.all ? { all: true } : {}),
-          });
-          if (o.json) ctx.json(r);
-          else ctx.out(`forgot ${r.removed} example row(s)`);
-          return 0;
-        },
+          }),
+        (r) => `forgot ${r.removed} example row(s)`,
       ),
     );
 }

@@ -25,7 +25,6 @@ import {
   parseTomlText,
   tomlKey,
   tomlValue,
-  valueAtPath,
   type TomlScalar,
 } from './toml-edit.js';
 
@@ -167,7 +166,7 @@ export function tomlAddEntries(
   }
   const missing: Record<string, TomlScalar> = {};
   for (const [k, v] of Object.entries(entries)) {
-    const current = valueAtPath(doc, [...table, k]);
+    const current = valueAt(doc, [...table, k]);
     if (current === undefined) missing[k] = v;
     else if (!deepEqual(current, Array.isArray(v) ? [...v] : v))
       throw new SkilldexError(
@@ -180,7 +179,7 @@ export function tomlAddEntries(
   // Every table on the path the insertion creates ([mcp_servers.skilldex] may create mcp_servers).
   const createdTables = table
     .map((_, i) => table.slice(0, i + 1))
-    .filter((t) => valueAtPath(doc, t) === undefined);
+    .filter((t) => valueAt(doc, t) === undefined);
   let added: { text: string; inserted: string };
   try {
     added = addTomlEntries(text ?? '', table, missing);

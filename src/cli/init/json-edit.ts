@@ -128,7 +128,7 @@ export function removeElement(
   return removeAt(text, array, array.elements, i);
 }
 
-/** The value at `path` of the parsed text, or undefined when a key on the path is missing. */
+/** The value at `path` of a parsed JSON (or TOML) document, undefined when a key on the path is missing. */
 export function valueAt(root: unknown, path: readonly string[]): unknown {
   let v: unknown = root;
   for (const k of path) {
@@ -291,37 +291,37 @@ function scan(text: string): Node {
     i++;
     return JSON.parse(text.slice(start, i)) as string;
   };
+  // The comma-separated items of the object or array opening at `i`, up to its `close`.
+  const items = <T>(close: string, item: () => T): T[] => {
+    i++;
+    const out: T[] = [];
+    ws();
+    while (text[i] !== close) {
+      if (text[i] === ',') i++;
+      out.push(item());
+      ws();
+    }
+    i++;
+    return out;
+  };
+  const member = (): Member => {
+    ws();
+    const keyStart = i;
+    const key = str();
+    ws();
+    i++; // the colon
+    return { key, keyStart, value: value() };
+  };
   const value = (): Node => {
     ws();
     const start = i;
     const c = text[i];
     if (c === '{') {
-      i++;
-      const members: Member[] = [];
-      ws();
-      while (text[i] !== '}') {
-        if (text[i] === ',') i++;
-        ws();
-        const keyStart = i;
-        const key = str();
-        ws();
-        i++; // the colon
-        members.push({ key, keyStart, value: value() });
-        ws();
-      }
-      i++;
+      const members = items('}', member);
       return { kind: 'object', start, end: i, members };
     }
     if (c === '[') {
-      i++;
-      const elements: Node[] = [];
-      ws();
-      while (text[i] !== ']') {
-        if (text[i] === ',') i++;
-        elements.push(value());
-        ws();
-      }
-      i++;
+      const elements = items(']', value);
       return { kind: 'array', start, end: i, elements };
     }
     if (c === '"') {

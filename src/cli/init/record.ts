@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import { SkilldexError } from '../../errors.js';
+import { xdgBaseDir } from '../../fsx/index.js';
 import { readClientFile, writeClientFile } from './files.js';
 import { parseJsonText, JsonShapeError } from './json-edit.js';
 
@@ -78,8 +79,7 @@ export function recordPath(
   env: Readonly<Record<string, string | undefined>>,
   home: string,
 ): string {
-  const state = env['XDG_STATE_HOME'] || path.join(home, '.local', 'state');
-  return path.join(state, 'skilldex', 'init.json');
+  return path.join(xdgBaseDir('XDG_STATE_HOME', env, home), 'skilldex', 'init.json');
 }
 
 /** The folder beside the record file where init keeps copies of the files it replaced. */

@@ -8,7 +8,7 @@
  * bidi and tag character escaped, so a path with DEL or ESC still parses. Pure: no I/O.
  */
 import { toml } from '../config.js';
-import { deepEqual } from './json-edit.js';
+import { deepEqual, valueAt } from './json-edit.js';
 
 /** Why a TOML text cannot be edited as asked; the caller turns it into a coded error naming the file. */
 export class TomlShapeError extends Error {
@@ -80,7 +80,7 @@ export function addTomlEntries(
   const lines = Object.entries(entries)
     .map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}\n`)
     .join('');
-  const existing = valueAtPath(before, table);
+  const existing = valueAt(before, table);
   let at: number;
   let inserted: string;
   if (table.length === 0) {
@@ -104,7 +104,7 @@ export function addTomlEntries(
   const next = text.slice(0, at) + inserted + text.slice(at);
   const expected = structuredCloneDoc(before);
   for (const [k, v] of Object.entries(entries)) {
-    if (valueAtPath(before, [...table, k]) !== undefined)
+    if (valueAt(before, [...table, k]) !== undefined)
       throw new TomlShapeError(`${[...table, k].join('.')} is already set`, 'shape');
     setPath(expected, [...table, k], Array.isArray(v) ? [...v] : v);
   }
@@ -134,7 +134,7 @@ export function removeTomlInsertion(
   for (const k of keys) deletePath(expected, k);
   // Deepest first: removing [a.b] may leave [a] empty.
   for (const t of [...createdTables].sort((a, b) => b.length - a.length)) {
-    const v = valueAtPath(expected, t);
+    const v = valueAt(expected, t);
     if (v !== null && typeof v === 'object' && Object.keys(v).length === 0) deletePath(expected, t);
   }
   for (const at of occurrences(text, inserted)) {
@@ -160,17 +160,6 @@ export function occurrences(text: string, piece: string): number[] {
   )
     out.push(at);
   return out;
-}
-
-/** The value at `path` of a parsed document, undefined when a key on the path is missing. */
-export function valueAtPath(doc: unknown, path: readonly string[]): unknown {
-  let v: unknown = doc;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    if (!Object.prototype.hasOwnProperty.call(v, k)) return undefined;
-    v = (v as Record<string, unknown>)[k];
-  }
-  return v;
 }
 
 function checkEqual(next: string, expected: unknown, what: string): void {
@@ -214,7 +203,7 @@ function setPath(doc: Record<string, unknown>, path: readonly string[], value: u
 }
 
 function deletePath(doc: Record<string, unknown>, path: readonly string[]): void {
-  const parent = valueAtPath(doc, path.slice(0, -1));
+  const parent = valueAt(doc, path.slice(0, -1));
   if (parent !== null && typeof parent === 'object')
     delete (parent as Record<string, unknown>)[path[path.length - 1]!];
 }

@@ -48,7 +48,12 @@ import {
   type ProgressFn,
   type PublishResult,
 } from '../../catalog/index.js';
-import { resolveScopes, scopeOptionsOf, type DiscoverOptions } from '../../skills/index.js';
+import {
+  DISCOVER_OPTION_KEYS,
+  resolveScopes,
+  scopeOptionsOf,
+  type DiscoverOptions,
+} from '../../skills/index.js';
 import { DEFAULT_POLICY_ID, checkPolicyId } from '../search/policies/index.js';
 
 /** Options shared by operator calls. */
@@ -74,8 +79,8 @@ export interface IndexReport extends IngestSummary {
   readonly revision_texts: RevisionTextsSummary | null;
 }
 
-/** The keys of OperatorOptions. */
-const OPERATOR_OPTION_KEYS = optionKeys<OperatorOptions>()('catalog', 'now', 'policy');
+/** The keys of OperatorOptions (also the first keys of every operator call's own list). */
+export const OPERATOR_OPTION_KEYS = optionKeys<OperatorOptions>()('catalog', 'now', 'policy');
 
 /** Options of indexCatalog: the catalog, the scopes and bounds of discovery, and the run. */
 export interface IndexOptions extends OperatorOptions, DiscoverOptions {
@@ -101,17 +106,8 @@ export interface IndexOptions extends OperatorOptions, DiscoverOptions {
 }
 
 const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
-  'catalog',
-  'now',
-  'policy',
-  'home',
-  'project',
-  'scopes',
-  'prefer',
-  'maxBytes',
-  'maxDepth',
-  'maxEntries',
-  'maxFrontmatterBytes',
+  ...OPERATOR_OPTION_KEYS,
+  ...DISCOVER_OPTION_KEYS,
   'publish',
   'onProgress',
   'dryRun',
@@ -130,9 +126,7 @@ export type LifecycleOptions = OperatorOptions & {
 };
 
 const LIFECYCLE_OPTION_KEYS = optionKeys<LifecycleOptions>()(
-  'catalog',
-  'now',
-  'policy',
+  ...OPERATOR_OPTION_KEYS,
   'skill_id',
   'to',
   'reason',

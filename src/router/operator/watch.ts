@@ -10,8 +10,13 @@ import type * as Chokidar from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import { assertKnownOptions, optionKeys } from '../../errors.js';
 import { realpathOrUndefined } from '../../fsx/index.js';
-import { resolveScopes, scopeOptionsOf } from '../../skills/index.js';
-import { indexCatalog, type IndexOptions, type IndexReport } from './operator.js';
+import { DISCOVER_OPTION_KEYS, resolveScopes, scopeOptionsOf } from '../../skills/index.js';
+import {
+  OPERATOR_OPTION_KEYS,
+  indexCatalog,
+  type IndexOptions,
+  type IndexReport,
+} from './operator.js';
 
 /** Default quiet spell before a re-index: 300 ms, long enough to gather an editor's save burst. */
 export const DEFAULT_DEBOUNCE_MS = 300;
@@ -38,17 +43,8 @@ export interface CatalogWatch {
 }
 
 const WATCH_OPTION_KEYS = optionKeys<WatchOptions>()(
-  'catalog',
-  'now',
-  'policy',
-  'home',
-  'project',
-  'scopes',
-  'prefer',
-  'maxBytes',
-  'maxDepth',
-  'maxEntries',
-  'maxFrontmatterBytes',
+  ...OPERATOR_OPTION_KEYS,
+  ...DISCOVER_OPTION_KEYS,
   'publish',
   'allowShrink',
   'keepRevisions',

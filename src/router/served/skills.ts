@@ -59,23 +59,30 @@ export interface ServedFilesPage extends ServedPage {
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
-/** Lists served (non-archived) skills in skill_id order, `limit` at a time after `cursor`. */
-export function listServedSkills(
-  reader: CatalogReader,
-  options: { cursor?: string; limit?: number } = {},
-): ServedPage {
+/** Which page of served skills a list call asks for. */
+interface PageRequest {
+  readonly cursor?: string;
+  readonly limit?: number;
+}
+
+// The skill_id a page starts after ('' for the first page) and its size, checked.
+function pageBounds(options: PageRequest): { after: string; limit: number } {
   const limit = checkLimit(options.limit);
-  const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
+  return { after: options.cursor === undefined ? '' : decodeCursor(options.cursor), limit };
+}
+
+/** Lists served (non-archived) skills in skill_id order, `limit` at a time after `cursor`. */
+export function listServedSkills(reader: CatalogReader, options: PageRequest = {}): ServedPage {
+  const { after, limit } = pageBounds(options);
   return reader.read((gen) => readPage(reader, gen.catalog_generation, after, limit));
 }
 
 /** `listServedSkills` with each skill's recorded supporting files, from the same snapshot. */
 export function listServedSkillsWithFiles(
   reader: CatalogReader,
-  options: { cursor?: string; limit?: number } = {},
+  options: PageRequest = {},
 ): ServedFilesPage {
-  const limit = checkLimit(options.limit);
-  const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
+  const { after, limit } = pageBounds(options);
   return reader.read((gen) => {
     const page = readPage(reader, gen.catalog_generation, after, limit);
     const last = page.skills[page.skills.length - 1];
