@@ -22,7 +22,7 @@ import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { SkilldexError } from '../errors.js';
-import { readTextCapped, writeInside } from '../fsx/index.js';
+import { readTextCapped, writeInside, xdgBaseDir } from '../fsx/index.js';
 import { codexConfigFile } from './listing-codex.js';
 import type { ListingHost } from './listing-rules.js';
 import { MAX_SETTINGS_BYTES } from './listing-scopes.js';
@@ -65,13 +65,15 @@ export interface ListingControlReport {
   readonly done: boolean;
 }
 
-/** Where skilldex keeps its listing state: `$XDG_DATA_HOME/skilldex/listing`, else `~/.local/share/…`. */
+/**
+ * Where skilldex keeps its listing state: `$XDG_DATA_HOME/skilldex/listing` (an empty value counts as
+ * unset, as the XDG rule says), else `~/.local/share/…`.
+ */
 export function listingStateDir(
   home: string,
   env: Readonly<Record<string, string | undefined>>,
 ): string {
-  const data = env['XDG_DATA_HOME'] ?? path.join(home, '.local', 'share');
-  return path.join(data, 'skilldex', 'listing');
+  return path.join(xdgBaseDir('XDG_DATA_HOME', env, home), 'skilldex', 'listing');
 }
 
 /** The file a host's controls go to. */
