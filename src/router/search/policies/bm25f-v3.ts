@@ -5,8 +5,9 @@
  * own weight and length normalisation against that field's average length, one k1, one IDF per
  * term over the published generation. Around it, explained and bounded: an exact-name bonus,
  * fuzzy credit for query words the generation lacks, and v1's telemetry and lifecycle multipliers.
- * Pure constants and functions; the search engine (../bm25f.ts) accumulates scores with
- * `termContribution` and explains the final candidates with `scoreV3`, so the formula exists once.
+ * Pure constants and functions over the BM25F core v3 and v4 share (bm25f-core.ts): the search
+ * engine (../bm25f.ts) accumulates scores with the core's term contribution under these constants
+ * and explains the final candidates with `scoreV3`, so the formula exists once.
  */
 import type { Bm25fPolicy } from './policy.js';
 import {

@@ -11,8 +11,9 @@
  * - bodies without template lines (lines a library's templated families repeat, documents-v4.ts);
  * - a bonus when the skill's name (two words or more) appears in the request as written.
  *
- * Pure constants and functions; the search engine (../bm25f.ts) accumulates the positive part with
- * `termContribution` and explains candidates with `scoreV4`, so the formula exists once.
+ * Pure constants and functions over the BM25F core v3 and v4 share (bm25f-core.ts): the search
+ * engine (../bm25f.ts) accumulates the positive part with the core's term contribution under these
+ * constants and explains candidates with `scoreV4`, so the formula exists once.
  */
 import type { Bm25fPolicy } from './policy.js';
 import {
