@@ -158,23 +158,25 @@ export const explainV4: Bm25fExplainer = (row, ctx, fuzzy, history, gen) => {
     const c = counts(t);
     return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
   };
-  const explanation = scoreV4({
-    ...bm25fFeatures(row, ctx, { fuzzy, history, tf: ctx.q.terms.map(perField), nameTerms }),
-    querySequence: ctx.q.sequence,
-    nameSequence,
-    boundary: {
-      clauses,
-      tf: ctx.q.terms.map((t) => counts(t)[4]),
-      len: row.len_x,
-      avgLen: ctx.boundaryAvg,
-    },
-    exclusion: {
-      tokens: ctx.q.excluded.tokens,
-      terms: ctx.q.excluded.terms,
-      df: ctx.exclusionDf,
-      tf: ctx.q.excluded.terms.map(perField),
-    },
-  });
+  const own = { fuzzy, history, tf: ctx.q.terms.map(perField), nameTerms };
+  const explanation = scoreV4(
+    Object.assign(bm25fFeatures(row, ctx, own), {
+      querySequence: ctx.q.sequence,
+      nameSequence,
+      boundary: {
+        clauses,
+        tf: ctx.q.terms.map((t) => counts(t)[4]),
+        len: row.len_x,
+        avgLen: ctx.boundaryAvg,
+      },
+      exclusion: {
+        tokens: ctx.q.excluded.tokens,
+        terms: ctx.q.excluded.terms,
+        df: ctx.exclusionDf,
+        tf: ctx.q.excluded.terms.map(perField),
+      },
+    }),
+  );
   return candidate(row, gen, explanation);
 };
 

@@ -11,6 +11,11 @@ import { bm25Idf, bm25fFrequency, fuzzySimilarity, round, type PerField } from '
 /** The five BM25F fields, in the order of every per-field array. */
 export const BM25F_FIELDS = ['name', 'keywords', 'description', 'body', 'usage'] as const;
 
+/** A term's counts per field, by name. */
+export function fieldNumbers(tf: PerField): FieldNumbers {
+  return { name: tf[0], keywords: tf[1], description: tf[2], body: tf[3], usage: tf[4] };
+}
+
 /** The constants every BM25F policy scores with (each policy's frozen object holds its own). */
 export interface Bm25fConstants {
   /** Term-frequency saturation. */
@@ -144,15 +149,16 @@ export interface Bm25fScored<TF extends FieldNumbers> {
 
 /**
  * Scores what every BM25F policy shares for one skill: each term's part, each field's share, the
- * name bonus and the fuzzy part, under the policy's constants `c`. `moreTf(i)` adds the policy's
- * own counts to term i's `tf` (v4: its boundary).
+ * name bonus and the fuzzy part, under the policy's constants `c`. `tfOf` shows term i's counts
+ * (fieldNumbers, or the policy's own with more counts: v4's boundary). The policy completes `head`
+ * into its explanation.
  */
-export function scoreBm25f<More extends object>(
+export function scoreBm25f<TF extends FieldNumbers>(
   f: Bm25fFeatures,
   c: Bm25fConstants,
-  options: { readonly policy: string; readonly moreTf: (i: number) => More },
-): Bm25fScored<FieldNumbers & More> {
-  const { terms, fields } = explainTerms(f, c, options.moreTf);
+  options: { readonly policy: string; readonly tfOf: (tf: PerField, i: number) => TF },
+): Bm25fScored<TF> {
+  const { terms, fields } = explainTerms(f, c, options.tfOf);
   const bonus = nameBonusApplies(f.queryTerms, f.nameTerms);
   const fuzzy = bm25fFuzzyPart(f.fuzzy, f.queryTerms.length, c);
   const named = {
@@ -192,13 +198,13 @@ export function scoreBm25f<More extends object>(
 
 // Each query term's explained part of the score and each field's share of the BM25F sum (unrounded,
 // BM25F_FIELDS order).
-function explainTerms<More extends object>(
+function explainTerms<TF extends FieldNumbers>(
   f: Bm25fFeatures,
   c: Bm25fConstants,
-  moreTf: (i: number) => More,
-): { terms: TermExplanation<FieldNumbers & More>[]; fields: number[] } {
+  tfOf: (tf: PerField, i: number) => TF,
+): { terms: TermExplanation<TF>[]; fields: number[] } {
   const fields = [0, 0, 0, 0, 0];
-  const terms = f.queryTerms.map((term, i): TermExplanation<FieldNumbers & More> => {
+  const terms = f.queryTerms.map((term, i): TermExplanation<TF> => {
     const tf = f.tf[i]!;
     const termIdf = bm25Idf(f.df[i]!, f.docs);
     const tfTilde = bm25fFrequency(tf, f.lens, f.avgLens, c.WEIGHTS, c.B);
@@ -216,14 +222,7 @@ function explainTerms<More extends object>(
       term,
       df: f.df[i]!,
       idf: round(termIdf),
-      tf: {
-        name: tf[0],
-        keywords: tf[1],
-        description: tf[2],
-        body: tf[3],
-        usage: tf[4],
-        ...moreTf(i),
-      },
+      tf: tfOf(tf, i),
       points: round(points),
     };
   });
