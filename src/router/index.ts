@@ -84,9 +84,9 @@ export {
   termContribution,
   weightedFrequency,
   type Bm25fExplanation,
-  type DroppedToken,
   type V3Features,
 } from './search/policies/bm25f-v3.js';
+export type { DroppedToken } from './search/policies/bm25f-core.js';
 export type { Bm25fPolicy, Policy } from './search/policies/policy.js';
 export { UsageIndex, analyzeQuery, analyzeQueryV4, type AnalyzedQuery } from './search/bm25f.js';
 export {

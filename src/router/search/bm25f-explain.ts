@@ -21,6 +21,7 @@ import { analyzeTermsV4, sanitizeField, splitBoundaries } from '../../text/index
 import type { ResolvedUsage, SkillUsage } from './bm25f-cache.js';
 import { scoreV3 } from './policies/bm25f-v3.js';
 import { scoreV4 } from './policies/bm25f-v4.js';
+import type { Bm25fFeatures } from './policies/bm25f-core.js';
 import type { PerField } from './policies/shared.js';
 import type { FuzzyMatch, SkillState } from './policies/types.js';
 import type { AnalyzedQuery } from './query-analysis.js';
@@ -78,14 +79,17 @@ function candidate(
   };
 }
 
-/** A v3 candidate (scoreV3 over the row's forward terms). */
-export function explainV3(
+/** Explains one row as a candidate for one request: what explainV3 and explainV4 both are. */
+export type Bm25fExplainer = (
   row: Bm25fRow,
   ctx: Bm25fContext,
   fuzzy: readonly FuzzyMatch[],
   history: HistoryFn,
   gen: PublishedGeneration,
-): RankedCandidate {
+) => RankedCandidate;
+
+/** A v3 candidate (scoreV3 over the row's forward terms). */
+export const explainV3: Bm25fExplainer = (row, ctx, fuzzy, history, gen) => {
   const fwd = memoized(row, ctx.q, V3_FEATURES, () =>
     forwardOfTerms(row.fwd, row.body_terms, ctx.q.terms),
   );
@@ -94,8 +98,28 @@ export function explainV3(
     const c = fwd.tf[i]!;
     return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
   });
-  const h = history(row.skill_id);
-  const explanation = scoreV3({
+  const explanation = scoreV3(
+    bm25fFeatures(row, ctx, { fuzzy, history, tf, nameTerms: fwd.nameTerms }),
+  );
+  return candidate(row, gen, explanation);
+};
+
+// What both policies read from a row for one request: the query, the generation's statistics, the
+// row's field lengths (usage included), its usage examples, history and state; `own` gives the
+// fuzzy matches, the history source and the row's counts as the policy's index holds them.
+function bm25fFeatures(
+  row: Bm25fRow,
+  ctx: Bm25fContext,
+  own: {
+    readonly fuzzy: readonly FuzzyMatch[];
+    readonly history: HistoryFn;
+    readonly tf: readonly PerField[];
+    readonly nameTerms: ReadonlySet<string>;
+  },
+): Bm25fFeatures {
+  const u = ctx.usage.byRow.get(row.rowid);
+  const h = own.history(row.skill_id);
+  return {
     queryTokens: ctx.q.tokens,
     queryTerms: ctx.q.terms,
     droppedTokens: ctx.q.dropped,
@@ -103,16 +127,15 @@ export function explainV3(
     avgLens: ctx.avgLens,
     lens: [row.len_n, row.len_k, row.len_d, row.len_b, u?.len ?? 0],
     df: ctx.df,
-    tf,
-    nameTerms: fwd.nameTerms,
-    fuzzy: inQueryOrder(ctx.q, fuzzy),
+    tf: own.tf,
+    nameTerms: own.nameTerms,
+    fuzzy: inQueryOrder(ctx.q, own.fuzzy),
     usageExamples: u?.examples.length ?? 0,
     usageMatched: matchedExamples(u, ctx.q.terms),
     suggestions: h.suggestions,
     fetches: h.fetches,
     state: row.state as SkillState,
-  });
-  return candidate(row, gen, explanation);
+  };
 }
 
 /** Every term of a row with its per-field counts (name, keywords, description, body, boundary). */
@@ -125,13 +148,7 @@ export function termsOfRow(row: Bm25fRow, kind: IndexKind): Map<string, V4Counts
 }
 
 /** A v4 candidate (scoreV4 over the row's forward terms, body lines and boundary clauses). */
-export function explainV4(
-  row: Bm25fRow,
-  ctx: Bm25fContext,
-  fuzzy: readonly FuzzyMatch[],
-  history: HistoryFn,
-  gen: PublishedGeneration,
-): RankedCandidate {
+export const explainV4: Bm25fExplainer = (row, ctx, fuzzy, history, gen) => {
   const { terms, nameTerms, clauses, nameSequence } = memoized(row, ctx.q, V4_FEATURES, () =>
     rowFeaturesV4(row, ctx.q),
   );
@@ -141,40 +158,27 @@ export function explainV4(
     const c = counts(t);
     return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
   };
-  const h = history(row.skill_id);
-  const explanation = scoreV4({
-    queryTokens: ctx.q.tokens,
-    queryTerms: ctx.q.terms,
-    querySequence: ctx.q.sequence,
-    droppedTokens: ctx.q.dropped,
-    docs: ctx.docs,
-    avgLens: ctx.avgLens,
-    lens: [row.len_n, row.len_k, row.len_d, row.len_b, u?.len ?? 0],
-    df: ctx.df,
-    tf: ctx.q.terms.map(perField),
-    nameTerms,
-    nameSequence,
-    fuzzy: inQueryOrder(ctx.q, fuzzy),
-    usageExamples: u?.examples.length ?? 0,
-    usageMatched: matchedExamples(u, ctx.q.terms),
-    suggestions: h.suggestions,
-    fetches: h.fetches,
-    state: row.state as SkillState,
-    boundary: {
-      clauses,
-      tf: ctx.q.terms.map((t) => counts(t)[4]),
-      len: row.len_x,
-      avgLen: ctx.boundaryAvg,
-    },
-    exclusion: {
-      tokens: ctx.q.excluded.tokens,
-      terms: ctx.q.excluded.terms,
-      df: ctx.exclusionDf,
-      tf: ctx.q.excluded.terms.map(perField),
-    },
-  });
+  const own = { fuzzy, history, tf: ctx.q.terms.map(perField), nameTerms };
+  const explanation = scoreV4(
+    Object.assign(bm25fFeatures(row, ctx, own), {
+      querySequence: ctx.q.sequence,
+      nameSequence,
+      boundary: {
+        clauses,
+        tf: ctx.q.terms.map((t) => counts(t)[4]),
+        len: row.len_x,
+        avgLen: ctx.boundaryAvg,
+      },
+      exclusion: {
+        tokens: ctx.q.excluded.tokens,
+        terms: ctx.q.excluded.terms,
+        df: ctx.exclusionDf,
+        tf: ctx.q.excluded.terms.map(perField),
+      },
+    }),
+  );
   return candidate(row, gen, explanation);
-}
+};
 
 /** What a v4 explanation reads from a row for one request, whatever the usage examples. */
 interface RowFeaturesV4 {

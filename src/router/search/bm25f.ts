@@ -32,18 +32,19 @@ import { boundedEditDistance } from '../../text/index.js';
 import type { Bm25fCache, UsageIndex } from './bm25f-cache.js';
 import { type PrefetchRows, type ResolvedUsage } from './bm25f-cache.js';
 import { explainV3, explainV4, termsOfRow, type Bm25fContext } from './bm25f-explain.js';
-import { V3, fuzzyPart, lifecycleMultiplierV3, termContribution } from './policies/bm25f-v3.js';
-import {
-  V4,
-  fuzzyPartV4,
-  lifecycleMultiplierV4,
-  termContributionV4,
-  weightedFrequencyV4,
-} from './policies/bm25f-v4.js';
-import { weightedFrequency } from './policies/bm25f-v3.js';
+import { V3 } from './policies/bm25f-v3.js';
+import { V4 } from './policies/bm25f-v4.js';
+import { bm25fContribution, bm25fFuzzyPart, type Bm25fConstants } from './policies/bm25f-core.js';
 import type { Bm25fPolicy } from './policies/policy.js';
-import { allowedDistance, bm25Idf, telemetryMultiplier, type PerField } from './policies/shared.js';
-import type { FuzzyMatch, SkillState } from './policies/types.js';
+import {
+  allowedDistance,
+  bm25Idf,
+  bm25fFrequency,
+  lifecycleMultiplierOf,
+  telemetryMultiplier,
+  type PerField,
+} from './policies/shared.js';
+import type { FuzzyMatch } from './policies/types.js';
 import type { AnalyzedQuery } from './query-analysis.js';
 import type { RankedCandidate, HistoryFn, RankedResult } from './types.js';
 import { TopK, compareCandidates } from './top-k.js';
@@ -75,34 +76,16 @@ export interface Bm25fSearch {
   readonly rows?: Map<number, Bm25fRow | null>;
 }
 
-/** The parts of a policy the scan needs: its term contribution, bonuses and lifecycle multiplier. */
+/** The parts of a policy the scan needs: its BM25F constants and its name-phrase bonus. */
 interface ScanRules {
-  readonly frequency: (tf: PerField, lens: PerField, avg: PerField) => number;
-  readonly contribution: (tfTilde: number, idf: number) => number;
-  readonly nameBonus: number;
+  readonly c: Bm25fConstants;
   /** v4's bonus for the name as a phrase (0 under v3): bounded by "every name term is in the query". */
   readonly namePhraseBonus: number;
-  readonly fuzzy: (matches: readonly FuzzyMatch[], terms: number) => number;
-  readonly lifecycle: (state: SkillState) => number;
 }
 
 const RULES: Readonly<Record<'v3' | 'v4', ScanRules>> = {
-  v3: {
-    frequency: weightedFrequency,
-    contribution: termContribution,
-    nameBonus: V3.NAME_BONUS,
-    namePhraseBonus: 0,
-    fuzzy: fuzzyPart,
-    lifecycle: lifecycleMultiplierV3,
-  },
-  v4: {
-    frequency: weightedFrequencyV4,
-    contribution: termContributionV4,
-    nameBonus: V4.NAME_BONUS,
-    namePhraseBonus: V4.NAME_PHRASE_BONUS,
-    fuzzy: fuzzyPartV4,
-    lifecycle: lifecycleMultiplierV4,
-  },
+  v3: { c: V3, namePhraseBonus: 0 },
+  v4: { c: V4, namePhraseBonus: V4.NAME_PHRASE_BONUS },
 };
 
 function avgLensOf(docs: ServingDocs, usage: ResolvedUsage): PerField {
@@ -143,7 +126,7 @@ interface Prepared {
 // field's examples counted as postings of their terms), with the fuzzy matches of unknown terms.
 function prepare(s: Bm25fSearch): Prepared {
   const { reader, cache, generation: gen, policy, query: q, usage, seed } = s;
-  const rules = RULES[policy.index];
+  const { c } = RULES[policy.index];
   cache.searching(policy.index);
   const docs = cache.servingDocs(reader, gen);
   const used = cache.resolvedUsage(reader, gen, usage, policy.index);
@@ -188,7 +171,8 @@ function prepare(s: Bm25fSearch): Prepared {
       lens[3] = docs.data[o + 3]!;
       lens[4] = u?.len ?? 0;
       touch(rowid);
-      acc[rowid] = acc[rowid]! + rules.contribution(rules.frequency(tf, lens, avgLens), termIdf);
+      const tfTilde = bm25fFrequency(tf, lens, avgLens, c.WEIGHTS, c.B);
+      acc[rowid] = acc[rowid]! + bm25fContribution(tfTilde, termIdf, c.K1);
       if (n > 0) nameHits[rowid] = nameHits[rowid]! + 1;
     };
     if (post) forEachPosting(post.data, score);
@@ -227,11 +211,11 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
     const nameTerms = docs.data[rowid * DOC_STRIDE + DOC_NAME_TERMS]!;
     // The exact-name bonus applies when every query term is in the name and the name has no other
     // term; the name phrase (v4) needs at least every name term in the query.
-    if (nameHits[rowid] === nTerms && nameTerms === nTerms) b += rules.nameBonus;
+    if (nameHits[rowid] === nTerms && nameTerms === nTerms) b += rules.c.NAME_BONUS;
     if (nameTerms >= 2 && nameHits[rowid] === nameTerms) b += rules.namePhraseBonus;
     const fm = fuzzyOf.get(rowid);
-    if (fm) b += rules.fuzzy(fm, nTerms);
-    b *= rules.lifecycle(state);
+    if (fm) b += bm25fFuzzyPart(fm, nTerms, rules.c);
+    b *= lifecycleMultiplierOf(state, rules.c.DEPRECATED_MULTIPLIER);
     if (b > 0) {
       boundOf[n] = b;
       rowOf[n] = rowid;

@@ -18,7 +18,8 @@ import {
   searchBm25f,
   searchBm25fBounded,
 } from './bm25f.js';
-import type { Bm25fPolicy } from './policies/policy.js';
+import type { Bm25fPolicy, Policy } from './policies/policy.js';
+import type { AnalyzedQuery } from './query-analysis.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
 import { policyById } from './policies/index.js';
 import { SHARED } from './policies/shared.js';
@@ -91,42 +92,31 @@ export function searchCatalog(
   request: SearchRequest,
   options: SearchOptions = {},
 ): SearchResult {
-  const { limit, floor, includeDeprecated, history } = requestParts(request, options);
+  const parts = requestParts(request, options);
   const telemetryMax = options.telemetryMax ?? SHARED.TELEMETRY_MAX;
   // The postings a BM25F search will need, read with the generation (one round trip fewer on PostgreSQL).
   const prefetch = cache.bm25f.firstRead(request.query);
   return reader.readChecked((generation, first) => {
-    refuseEmpty(reader, generation);
-    const policy = policyById(request.policy ?? generation.policy);
+    const e = engineInput(reader, generation, request, parts);
     const bm25f = options.trustBound === false ? searchBm25f : searchBm25fBounded;
     const result =
-      policy.kind === 'bm25f'
+      e.policy.kind === 'bm25f'
         ? bm25f({
-            reader,
+            ...e,
+            ...bm25fInput(e.policy, request, options, generation),
             cache: cache.bm25f,
-            generation,
-            policy,
-            query: analyzeFor(policy, request.query),
-            limit: limit + 1,
-            includeDeprecated,
-            history,
             telemetryMax,
-            usage: usageOf(options.usage, generation),
             seed: prefetch && { terms: prefetch.terms, rows: first },
           })
         : searchLexical({
-            reader,
+            ...e,
+            policy: e.policy,
             cache: cache.lexical,
-            generation,
-            policy,
             query: request.query,
-            limit: limit + 1,
-            includeDeprecated,
-            history,
             telemetryMax,
             prescoreLimit: options.prescoreLimit ?? FUZZY_PRESCORE_LIMIT,
           });
-    return answer(result, request, limit, floor);
+    return answer(result, request, parts.limit, parts.floor);
   }, prefetch?.read);
 }
 
@@ -139,44 +129,73 @@ export function bruteForceSearch(
   request: SearchRequest,
   options: SearchOptions = {},
 ): SearchResult {
-  const { limit, floor, includeDeprecated, history } = requestParts(request, options);
+  const parts = requestParts(request, options);
   return reader.read((generation) => {
-    refuseEmpty(reader, generation);
-    const policy = policyById(request.policy ?? generation.policy);
+    const e = engineInput(reader, generation, request, parts);
     const bm25f = options.trustBound === false ? bruteForceBm25f : bruteForceBm25fBounded;
     const result =
-      policy.kind === 'bm25f'
+      e.policy.kind === 'bm25f'
         ? bm25f({
-            reader,
+            ...e,
+            ...bm25fInput(e.policy, request, options, generation),
             cache: new Bm25fCache(),
-            generation,
-            policy,
-            query: analyzeFor(policy, request.query),
-            limit: limit + 1,
-            includeDeprecated,
-            history,
             telemetryMax: SHARED.TELEMETRY_MAX,
-            usage: usageOf(options.usage, generation),
           })
-        : bruteForceLexical({
-            reader,
-            generation,
-            policy,
-            query: request.query,
-            limit: limit + 1,
-            includeDeprecated,
-            history,
-          });
-    return answer(result, request, limit, floor);
+        : bruteForceLexical({ ...e, policy: e.policy, query: request.query });
+    return answer(result, request, parts.limit, parts.floor);
   });
+}
+
+/** What both engines take from the generation read and the request (CATALOG_EMPTY when it holds no skill). */
+interface EngineInput {
+  readonly reader: CatalogReader;
+  readonly generation: PublishedGeneration;
+  readonly policy: Policy;
+  /** One more than the request's limit: the one after the last gives its lead (`answer`). */
+  readonly limit: number;
+  readonly includeDeprecated: boolean;
+  readonly history: HistoryFn;
+}
+
+function engineInput(
+  reader: CatalogReader,
+  generation: PublishedGeneration,
+  request: SearchRequest,
+  parts: RequestParts,
+): EngineInput {
+  refuseEmpty(reader, generation);
+  return {
+    reader,
+    generation,
+    policy: policyById(request.policy ?? generation.policy),
+    limit: parts.limit + 1,
+    includeDeprecated: parts.includeDeprecated,
+    history: parts.history,
+  };
+}
+
+// What a BM25F engine takes besides: its policy, the request as the policy's index reads it, and
+// the usage examples to rank with.
+function bm25fInput(
+  policy: Bm25fPolicy,
+  request: SearchRequest,
+  options: SearchOptions,
+  generation: PublishedGeneration,
+): { policy: Bm25fPolicy; query: AnalyzedQuery; usage: UsageIndex } {
+  const query = policy.index === 'v4' ? analyzeQueryV4(request.query) : analyzeQuery(request.query);
+  return { policy, query, usage: usageOf(options.usage, generation) };
+}
+
+interface RequestParts {
+  readonly limit: number;
+  readonly floor: number | undefined;
+  readonly includeDeprecated: boolean;
+  readonly history: HistoryFn;
 }
 
 // What both engines take from a request: the checked limit and floor, the lifecycle filter and the
 // history source.
-function requestParts(
-  request: SearchRequest,
-  options: SearchOptions,
-): { limit: number; floor: number | undefined; includeDeprecated: boolean; history: HistoryFn } {
+function requestParts(request: SearchRequest, options: SearchOptions): RequestParts {
   return {
     limit: checkLimit(request.limit, options.maxLimit),
     floor: checkMinConfidence(request.min_confidence),
@@ -229,11 +248,6 @@ function answer(
 function usageOf(source: UsageSource | undefined, generation: PublishedGeneration): UsageIndex {
   if (source === undefined) return UsageIndex.EMPTY;
   return typeof source === 'function' ? source(generation) : source;
-}
-
-// A request as the policy's index reads it.
-function analyzeFor(policy: Bm25fPolicy, query: unknown) {
-  return policy.index === 'v4' ? analyzeQueryV4(query) : analyzeQuery(query);
 }
 
 /**

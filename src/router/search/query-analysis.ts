@@ -16,7 +16,7 @@ import {
   splitQueryNegation,
   stem,
 } from '../../text/index.js';
-import type { DroppedToken } from './policies/bm25f-v3.js';
+import type { DroppedToken } from './policies/bm25f-core.js';
 import { REQUEST_FILLER, SHARED } from './policies/shared.js';
 import { MAX_QUERY_CHARS, noSearchableWord } from './query.js';
 

@@ -11,27 +11,27 @@
  * - bodies without template lines (lines a library's templated families repeat, documents-v4.ts);
  * - a bonus when the skill's name (two words or more) appears in the request as written.
  *
- * Pure constants and functions; the search engine (../bm25f.ts) accumulates the positive part with
- * `termContribution` and explains candidates with `scoreV4`, so the formula exists once.
+ * Pure constants and functions over the BM25F core v3 and v4 share (bm25f-core.ts): the search
+ * engine (../bm25f.ts) accumulates the positive part with the core's term contribution under these
+ * constants and explains candidates with `scoreV4`, so the formula exists once.
  */
 import type { Bm25fPolicy } from './policy.js';
-import type { FuzzyMatch, SkillState } from './types.js';
 import {
-  bm25Idf,
-  bm25fFrequency,
-  fuzzySimilarity,
-  lifecycleMultiplierOf,
-  round,
-  telemetryMultiplier,
-  type PerField,
-} from './shared.js';
-import type { DroppedToken } from './bm25f-v3.js';
+  BM25F_FIELDS,
+  bm25fContribution,
+  scoreBm25f,
+  type Bm25fExplanationParts,
+  type Bm25fFeatures,
+  type FieldNumbers,
+  type TermExplanation,
+} from './bm25f-core.js';
+import { bm25Idf, bm25fFrequency, explainMultipliers, round, type PerField } from './shared.js';
 
 /** The policy id. */
 export const POLICY_V4_ID = 'tf.skillrouter.bm25f.v4';
 
 /** The five BM25F fields, in the order of every per-field array (as v3). */
-export const V4_FIELDS = ['name', 'keywords', 'description', 'body', 'usage'] as const;
+export const V4_FIELDS = BM25F_FIELDS;
 
 /**
  * Every constant of v4, each chosen on the trigger dev set (docs/ranking.md §10 gives the figures
@@ -72,16 +72,6 @@ export const V4 = Object.freeze({
   DEPRECATED_MULTIPLIER: 0.5,
 });
 
-/** One query term's BM25F contribution: idf × tf~ / (k1 + tf~). */
-export function termContributionV4(tfTilde: number, termIdf: number): number {
-  return tfTilde > 0 ? (termIdf * tfTilde) / (V4.K1 + tfTilde) : 0;
-}
-
-/** v4's tf~ of one term over the five fields. */
-export function weightedFrequencyV4(tf: PerField, lens: PerField, avgLens: PerField): number {
-  return bm25fFrequency(tf, lens, avgLens, V4.WEIGHTS, V4.B);
-}
-
 /** True when `name` (two terms or more) occurs in `sequence` as a contiguous run, in order. */
 export function namePhraseApplies(name: readonly string[], sequence: readonly string[]): boolean {
   if (name.length < 2) return false;
@@ -92,29 +82,12 @@ export function namePhraseApplies(name: readonly string[], sequence: readonly st
   return false;
 }
 
-/** What `scoreV4` needs to know about one skill for one query. */
-export interface V4Features {
-  /** Distinct query words that score, in query order, and their terms, aligned. */
-  readonly queryTokens: readonly string[];
-  readonly queryTerms: readonly string[];
+/** What `scoreV4` needs to know about one skill for one query: v3's features and v4's own. */
+export interface V4Features extends Bm25fFeatures {
   /** The request's terms in order, repeats kept (for the name phrase). */
   readonly querySequence: readonly string[];
-  readonly droppedTokens: readonly DroppedToken[];
-  readonly docs: number;
-  readonly avgLens: PerField;
-  readonly lens: PerField;
-  /** Per query term: its document frequency and its frequency in each of this skill's fields. */
-  readonly df: readonly number[];
-  readonly tf: readonly PerField[];
-  readonly nameTerms: ReadonlySet<string>;
   /** The skill's name terms in order. */
   readonly nameSequence: readonly string[];
-  readonly fuzzy: readonly FuzzyMatch[];
-  readonly usageExamples: number;
-  readonly usageMatched: readonly string[];
-  readonly suggestions: number;
-  readonly fetches: number;
-  readonly state: SkillState;
   /** The skill's boundary clauses: their text, each query term's frequency in them, their length. */
   readonly boundary: {
     readonly clauses: readonly string[];
@@ -132,45 +105,12 @@ export interface V4Features {
 }
 
 /** One query term's part of a v4 score (as v3's, plus its frequency in the boundary clauses). */
-export interface V4TermExplanation {
-  readonly token: string;
-  readonly term: string;
-  readonly df: number;
-  readonly idf: number;
-  readonly tf: {
-    readonly name: number;
-    readonly keywords: number;
-    readonly description: number;
-    readonly body: number;
-    readonly usage: number;
-    readonly boundary: number;
-  };
-  readonly points: number;
-}
+export type V4TermExplanation = TermExplanation<FieldNumbers & { readonly boundary: number }>;
 
-/** Every component of a v4 score. */
-export interface Bm25fV4Explanation {
-  readonly policy: string;
-  readonly query_tokens: readonly string[];
-  readonly dropped_tokens: readonly DroppedToken[];
+/** Every component of a v4 score: v3's, the name phrase, and the points boundary and exclusion take off. */
+export interface Bm25fV4Explanation extends Bm25fExplanationParts {
   readonly terms: readonly V4TermExplanation[];
-  readonly fields: {
-    readonly name: number;
-    readonly keywords: number;
-    readonly description: number;
-    readonly body: number;
-    readonly usage: number;
-  };
-  readonly bm25f: number;
-  readonly name_bonus: { readonly applies: boolean; readonly points: number };
   readonly name_phrase: { readonly applies: boolean; readonly points: number };
-  readonly fuzzy: {
-    readonly matches: readonly FuzzyMatch[];
-    readonly relevance: number;
-    readonly weight: number;
-    readonly weighted: number;
-  };
-  readonly usage: { readonly examples: number; readonly matched: readonly string[] };
   /** The skill's boundary clauses, the request's words found in them, and the points they cost. */
   readonly boundary: {
     readonly clauses: readonly string[];
@@ -183,33 +123,6 @@ export interface Bm25fV4Explanation {
     readonly matched: readonly string[];
     readonly points: number;
   };
-  /** The parts of `base`, for drawing: five fields, bonuses, fuzzy; boundary and exclusion negative. */
-  readonly components: readonly { readonly name: string; readonly points: number }[];
-  readonly base: number;
-  readonly telemetry: {
-    readonly suggestions: number;
-    readonly fetches: number;
-    readonly multiplier: number;
-  };
-  readonly lifecycle: { readonly state: SkillState; readonly multiplier: number };
-  readonly final: number;
-}
-
-/** The fuzzy part of the base: FUZZY_WEIGHT × mean similarity of the best near term per unknown word. */
-export function fuzzyPartV4(matches: readonly FuzzyMatch[], queryTerms: number): number {
-  if (queryTerms === 0 || matches.length === 0) return 0;
-  return (V4.FUZZY_WEIGHT * matches.reduce((s, m) => s + fuzzySimilarity(m), 0)) / queryTerms;
-}
-
-/** The v4 multiplier of a lifecycle state: 1 active, DEPRECATED_MULTIPLIER deprecated, 0 archived. */
-export function lifecycleMultiplierV4(state: SkillState): number {
-  return lifecycleMultiplierOf(state, V4.DEPRECATED_MULTIPLIER);
-}
-
-/** True when the query's distinct terms are exactly the skill's distinct name terms (as v3). */
-function nameBonusApplies(queryTerms: readonly string[], nameTerms: ReadonlySet<string>): boolean {
-  if (nameTerms.size === 0 || nameTerms.size !== new Set(queryTerms).size) return false;
-  return queryTerms.every((t) => nameTerms.has(t));
 }
 
 // The BM25 of the boundary clauses for the query terms (BOUNDARY_WEIGHT not applied).
@@ -218,7 +131,7 @@ function boundaryBm25(f: V4Features): number {
   const norm = 1 - V4.BOUNDARY_B + (V4.BOUNDARY_B * f.boundary.len) / avg;
   let sum = 0;
   f.boundary.tf.forEach((tf, i) => {
-    if (tf > 0) sum += termContributionV4(tf / norm, bm25Idf(f.df[i]!, f.docs));
+    if (tf > 0) sum += bm25fContribution(tf / norm, bm25Idf(f.df[i]!, f.docs), V4.K1);
   });
   return sum;
 }
@@ -227,119 +140,64 @@ function boundaryBm25(f: V4Features): number {
 function exclusionBm25f(f: V4Features): number {
   let sum = 0;
   f.exclusion.terms.forEach((_, i) => {
-    const x = weightedFrequencyV4(f.exclusion.tf[i]!, f.lens, f.avgLens);
-    sum += termContributionV4(x, bm25Idf(f.exclusion.df[i]!, f.docs));
+    const x = bm25fFrequency(f.exclusion.tf[i]!, f.lens, f.avgLens, V4.WEIGHTS, V4.B);
+    sum += bm25fContribution(x, bm25Idf(f.exclusion.df[i]!, f.docs), V4.K1);
   });
   return sum;
 }
 
-/**
- * The unrounded positive part of the base (BM25F + bonuses + fuzzy): what the search engine bounds
- * its scan with. Boundary and exclusion points only ever lower a score.
- */
-export function positiveV4(f: V4Features): number {
-  let sum = 0;
-  f.queryTerms.forEach((_, i) => {
-    sum += termContributionV4(
-      weightedFrequencyV4(f.tf[i]!, f.lens, f.avgLens),
-      bm25Idf(f.df[i]!, f.docs),
-    );
-  });
-  return (
-    sum +
-    (nameBonusApplies(f.queryTerms, f.nameTerms) ? V4.NAME_BONUS : 0) +
-    (namePhraseApplies(f.nameSequence, f.querySequence) ? V4.NAME_PHRASE_BONUS : 0) +
-    fuzzyPartV4(f.fuzzy, f.queryTerms.length)
-  );
-}
-
 /** Scores one skill for one query under v4, with every component explained. */
 export function scoreV4(f: V4Features): Bm25fV4Explanation {
-  const fields = [0, 0, 0, 0, 0];
-  const terms = f.queryTerms.map((term, i): V4TermExplanation => {
-    const tf = f.tf[i]!;
-    const termIdf = bm25Idf(f.df[i]!, f.docs);
-    const tfTilde = weightedFrequencyV4(tf, f.lens, f.avgLens);
-    const points = termContributionV4(tfTilde, termIdf);
-    if (tfTilde > 0) {
-      for (let k = 0; k < 5; k++) {
-        if (tf[k] === 0) continue;
-        const avg = f.avgLens[k]! > 0 ? f.avgLens[k]! : 1;
-        const part = (V4.WEIGHTS[k]! * tf[k]!) / (1 - V4.B[k]! + (V4.B[k]! * f.lens[k]!) / avg);
-        fields[k]! += (points * part) / tfTilde;
-      }
-    }
-    return {
-      token: f.queryTokens[i]!,
-      term,
-      df: f.df[i]!,
-      idf: round(termIdf),
-      tf: {
-        name: tf[0],
-        keywords: tf[1],
-        description: tf[2],
-        body: tf[3],
-        usage: tf[4],
-        boundary: f.boundary.tf[i] ?? 0,
-      },
-      points: round(points),
-    };
+  const s = scoreBm25f(f, V4, {
+    policy: POLICY_V4_ID,
+    // v3's counts and the boundary's, built at once (this runs per term of every candidate).
+    tfOf: (tf, i) => ({
+      name: tf[0],
+      keywords: tf[1],
+      description: tf[2],
+      body: tf[3],
+      usage: tf[4],
+      boundary: f.boundary.tf[i] ?? 0,
+    }),
   });
-  const bonus = nameBonusApplies(f.queryTerms, f.nameTerms);
   const phrase = namePhraseApplies(f.nameSequence, f.querySequence);
-  const fuzzy = fuzzyPartV4(f.fuzzy, f.queryTerms.length);
+  const phrasePoints = phrase ? V4.NAME_PHRASE_BONUS : 0;
   const boundary = V4.BOUNDARY_WEIGHT * boundaryBm25(f);
   const exclusion = V4.EXCLUSION_WEIGHT * exclusionBm25f(f);
-  const base = Math.max(0, positiveV4(f) - boundary - exclusion);
-  const bm25f = fields.reduce((a, b) => a + b, 0);
-  const tm = telemetryMultiplier(f.suggestions, f.fetches);
-  const lm = lifecycleMultiplierV4(f.state);
-  return {
-    policy: POLICY_V4_ID,
-    query_tokens: f.queryTokens,
-    dropped_tokens: f.droppedTokens,
-    terms,
-    fields: {
-      name: round(fields[0]!),
-      keywords: round(fields[1]!),
-      description: round(fields[2]!),
-      body: round(fields[3]!),
-      usage: round(fields[4]!),
+  // The positive part (BM25F + bonuses + fuzzy) bounds the engine's scan: boundary and exclusion
+  // points only ever lower a score.
+  const positive = s.sum + s.head.name_bonus.points + phrasePoints + s.fuzzy;
+  const base = Math.max(0, positive - boundary - exclusion);
+  // Object.assign, not spreads: the keys in explanation order without copying (spreads cost more).
+  return Object.assign(
+    s.head,
+    {
+      name_phrase: { applies: phrase, points: phrasePoints },
+      fuzzy: s.shown.fuzzy,
+      usage: s.shown.usage,
     },
-    bm25f: round(bm25f),
-    name_bonus: { applies: bonus, points: bonus ? V4.NAME_BONUS : 0 },
-    name_phrase: { applies: phrase, points: phrase ? V4.NAME_PHRASE_BONUS : 0 },
-    fuzzy: {
-      matches: f.fuzzy,
-      relevance: round(fuzzy / V4.FUZZY_WEIGHT),
-      weight: V4.FUZZY_WEIGHT,
-      weighted: round(fuzzy),
+    {
+      boundary: {
+        clauses: f.boundary.clauses,
+        matched: f.queryTokens.filter((_, i) => (f.boundary.tf[i] ?? 0) > 0),
+        points: round(boundary),
+      },
+      exclusion: {
+        tokens: f.exclusion.tokens,
+        matched: f.exclusion.tokens.filter((_, i) => f.exclusion.tf[i]!.some((n) => n > 0)),
+        points: round(exclusion),
+      },
+      components: [
+        ...s.components,
+        { name: 'name_phrase', points: phrasePoints },
+        { name: 'fuzzy', points: s.shown.fuzzy.weighted },
+        // Points taken off, as negative numbers (0 when none: never -0, which JSON cannot tell apart).
+        { name: 'boundary', points: boundary > 0 ? round(-boundary) : 0 },
+        { name: 'exclusion', points: exclusion > 0 ? round(-exclusion) : 0 },
+      ],
     },
-    usage: { examples: f.usageExamples, matched: f.usageMatched },
-    boundary: {
-      clauses: f.boundary.clauses,
-      matched: f.queryTokens.filter((_, i) => (f.boundary.tf[i] ?? 0) > 0),
-      points: round(boundary),
-    },
-    exclusion: {
-      tokens: f.exclusion.tokens,
-      matched: f.exclusion.tokens.filter((_, i) => f.exclusion.tf[i]!.some((n) => n > 0)),
-      points: round(exclusion),
-    },
-    components: [
-      ...V4_FIELDS.map((name, k) => ({ name, points: round(fields[k]!) })),
-      { name: 'name_bonus', points: bonus ? V4.NAME_BONUS : 0 },
-      { name: 'name_phrase', points: phrase ? V4.NAME_PHRASE_BONUS : 0 },
-      { name: 'fuzzy', points: round(fuzzy) },
-      // Points taken off, as negative numbers (0 when none: never -0, which JSON cannot tell apart).
-      { name: 'boundary', points: boundary > 0 ? round(-boundary) : 0 },
-      { name: 'exclusion', points: exclusion > 0 ? round(-exclusion) : 0 },
-    ],
-    base: round(base),
-    telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },
-    lifecycle: { state: f.state, multiplier: lm },
-    final: round(base * tm * lm),
-  };
+    explainMultipliers(f, V4.DEPRECATED_MULTIPLIER, base),
+  );
 }
 
 /** v4 as a policy. */

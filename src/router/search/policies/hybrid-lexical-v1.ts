@@ -6,13 +6,8 @@
  */
 
 import type { RankingPolicy } from './policy.js';
-import {
-  SHARED,
-  fuzzySimilarity,
-  lifecycleMultiplierOf,
-  round,
-  telemetryMultiplier,
-} from './shared.js';
+import { explainHybrid, ftsRelevanceOf } from './hybrid-lexical-core.js';
+import { SHARED, lifecycleMultiplierOf } from './shared.js';
 import type { Features, ScoreExplanation, SkillState } from './types.js';
 
 // What v1 scores with from the shared module, re-exported under the names v1 has always had.
@@ -76,7 +71,7 @@ export function isCommon(df: number, total: number): boolean {
 
 /** The FTS relevance in [0, 1): x / (x + BM25_HALF) for x = −bm25() > 0, else 0. */
 export function ftsRelevance(bm25: number): number {
-  return bm25 > 0 ? bm25 / (bm25 + V1.BM25_HALF) : 0;
+  return ftsRelevanceOf(bm25, V1.BM25_HALF);
 }
 
 /**
@@ -114,36 +109,7 @@ export function score(f: Features): ScoreExplanation {
     f.nameStems,
     f.descriptionStems,
   );
-  const relevance = ftsRelevance(f.bm25);
-  const fuzzyRel =
-    f.queryTokens.length === 0
-      ? 0
-      : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
-  const base = exact.total + V1.FTS_WEIGHT * relevance + V1.FUZZY_WEIGHT * fuzzyRel;
-  const tm = telemetryMultiplier(f.suggestions, f.fetches);
-  const lm = lifecycleMultiplier(f.state);
-  return {
-    policy: POLICY_ID,
-    query_tokens: f.queryTokens,
-    common_tokens: f.commonTokens,
-    exact,
-    fts: {
-      raw: round(f.bm25),
-      relevance: round(relevance),
-      weight: V1.FTS_WEIGHT,
-      weighted: round(V1.FTS_WEIGHT * relevance),
-    },
-    fuzzy: {
-      matches: f.fuzzy,
-      relevance: round(fuzzyRel),
-      weight: V1.FUZZY_WEIGHT,
-      weighted: round(V1.FUZZY_WEIGHT * fuzzyRel),
-    },
-    base: round(base),
-    telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },
-    lifecycle: { state: f.state, multiplier: lm },
-    final: round(base * tm * lm),
-  };
+  return explainHybrid(f, V1, { policy: POLICY_ID, exact });
 }
 
 /** v1 as a RankingPolicy (policy.ts). */

@@ -7,7 +7,8 @@
  * tokens therefore need no special rule (they stay in the FTS match, which makes v2 slower than v1 on
 broad queries: docs/ranking.md §7). Pure constants and `score(features)`.
  */
-import { fuzzySimilarity, lifecycleMultiplierOf, round, telemetryMultiplier } from './shared.js';
+import { explainHybrid } from './hybrid-lexical-core.js';
+import { round } from './shared.js';
 import type { Features, ScoreExplanation } from './types.js';
 import type { RankingPolicy } from './policy.js';
 
@@ -60,37 +61,8 @@ export function scoreV2(f: Features): ScoreExplanation {
   const name = field(f.nameStems, V2.TIER_NAME);
   const description = field(f.descriptionStems, V2.TIER_DESCRIPTION);
   const total = round(keywords.points + name.points + description.points);
-  const relevance = f.bm25 > 0 ? f.bm25 / (f.bm25 + V2.BM25_HALF) : 0;
-  const fuzzyRel =
-    f.queryTokens.length === 0
-      ? 0
-      : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
-  const base = total + V2.FTS_WEIGHT * relevance + V2.FUZZY_WEIGHT * fuzzyRel;
-  const tm = telemetryMultiplier(f.suggestions, f.fetches);
-  const lm = lifecycleMultiplierOf(f.state, V2.DEPRECATED_MULTIPLIER);
-  return {
-    policy: POLICY_V2_ID,
-    query_tokens: f.queryTokens,
-    common_tokens: f.commonTokens,
-    token_weights: w.map(round),
-    exact: { keywords, name, description, total },
-    fts: {
-      raw: round(f.bm25),
-      relevance: round(relevance),
-      weight: V2.FTS_WEIGHT,
-      weighted: round(V2.FTS_WEIGHT * relevance),
-    },
-    fuzzy: {
-      matches: f.fuzzy,
-      relevance: round(fuzzyRel),
-      weight: V2.FUZZY_WEIGHT,
-      weighted: round(V2.FUZZY_WEIGHT * fuzzyRel),
-    },
-    base: round(base),
-    telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },
-    lifecycle: { state: f.state, multiplier: lm },
-    final: round(base * tm * lm),
-  };
+  const exact = { keywords, name, description, total };
+  return explainHybrid(f, V2, { policy: POLICY_V2_ID, exact, tokenWeights: w });
 }
 
 /** v2 as a RankingPolicy. */

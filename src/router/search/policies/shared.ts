@@ -1,11 +1,13 @@
 /**
  * What the ranking policies share (docs/ranking.md §1, §3): request filler and query-noise rules,
  * the bound on scoring tokens, fuzzy edit-distance allowances and similarity, the telemetry
- * multiplier and the lifecycle multiplier's shape, and rounding. Every policy file imports these
- * from here and never from another policy's file, so a frozen policy (v1, v2, v3) changes only
- * when its own file does. Pure constants and functions.
+ * multiplier, the lifecycle multiplier's shape and how every explanation ends, BM25F's frequency
+ * and IDF, and rounding. Every policy file imports these from here or from its kind's scoring core
+ * (hybrid-lexical-core.ts, bm25f-core.ts) and never from another policy's file; the goldens of
+ * test/router/golden hold every frozen policy's answers through any change to these. Pure constants
+ * and functions.
  */
-import type { FuzzyMatch, SkillState } from './types.js';
+import type { FuzzyMatch, PolicyExplanation, SkillState } from './types.js';
 
 /** Constants shared by every policy (each policy's own frozen object lists the ones it uses). */
 export const SHARED = Object.freeze({
@@ -96,6 +98,25 @@ export function telemetryMultiplier(suggestions: number, fetches: number): numbe
 /** A lifecycle multiplier: 1 active, `deprecated` for deprecated, 0 archived. */
 export function lifecycleMultiplierOf(state: SkillState, deprecated: number): number {
   return state === 'active' ? 1 : state === 'deprecated' ? deprecated : 0;
+}
+
+/**
+ * The end of every policy's explanation: `base` (unrounded) times the skill's telemetry multiplier
+ * and its lifecycle multiplier (`deprecated` for a deprecated skill) is the final score.
+ */
+export function explainMultipliers(
+  f: { readonly suggestions: number; readonly fetches: number; readonly state: SkillState },
+  deprecated: number,
+  base: number,
+): Pick<PolicyExplanation, 'base' | 'telemetry' | 'lifecycle' | 'final'> {
+  const tm = telemetryMultiplier(f.suggestions, f.fetches);
+  const lm = lifecycleMultiplierOf(f.state, deprecated);
+  return {
+    base: round(base),
+    telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },
+    lifecycle: { state: f.state, multiplier: lm },
+    final: round(base * tm * lm),
+  };
 }
 
 /** Rounds to 9 decimals so explanations print the same bytes everywhere. */

@@ -40,9 +40,7 @@ export interface FuzzyMatch {
 }
 
 /** Every component of a score (the `explanation` of a candidate). */
-export interface ScoreExplanation {
-  readonly policy: string;
-  readonly query_tokens: readonly string[];
+export interface ScoreExplanation extends PolicyExplanation {
   readonly common_tokens: readonly string[];
   /** v2 only: each query token's tier weight. */
   readonly token_weights?: readonly number[];
@@ -58,12 +56,24 @@ export interface ScoreExplanation {
     readonly weight: number;
     readonly weighted: number;
   };
-  readonly fuzzy: {
-    readonly matches: readonly FuzzyMatch[];
-    readonly relevance: number;
-    readonly weight: number;
-    readonly weighted: number;
-  };
+  readonly fuzzy: FuzzyExplanation;
+}
+
+/** The fuzzy part of a score: the matches, their relevance in [0, 1], its weight and the points. */
+export interface FuzzyExplanation {
+  readonly matches: readonly FuzzyMatch[];
+  readonly relevance: number;
+  readonly weight: number;
+  readonly weighted: number;
+}
+
+/**
+ * What every policy's explanation holds: the policy, the query tokens that scored, and how the score
+ * ends (the base, the telemetry and lifecycle multipliers, the final score).
+ */
+export interface PolicyExplanation {
+  readonly policy: string;
+  readonly query_tokens: readonly string[];
   readonly base: number;
   readonly telemetry: {
     readonly suggestions: number;
