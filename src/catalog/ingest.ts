@@ -129,7 +129,7 @@ export function ingestSkills(
   const scopes = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
   const prior = readPriorFiles(db);
-  const loaded = loadRecords(files, prior, options, skipped, onProgress);
+  const loaded = loadRecords(files, prior, options, skipped, onProgress, guards.handoff);
   const ids = resolveIdentities(loaded.records, options.prefer);
   // Folders the walk saw holding their SKILL.md and nothing else: no listing of their own needed.
   const alone = new Set(files.filter((f) => f.alone === true).map((f) => path.dirname(f.realPath)));
@@ -233,6 +233,7 @@ function loadRecords(
   options: DiscoverOptions,
   skipped: SkippedFile[],
   onProgress: ProgressFn | undefined,
+  handoff: BodyHandoff | undefined,
 ): LoadedRecords {
   const records: SkillRecord[] = [];
   const stats = new Map<string, { size: number; mtime_ms: number }>();
@@ -242,6 +243,8 @@ function loadRecords(
       ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
       : {}),
     bodyExcerptChars: BODY_INDEX_CHARS,
+    // The bytes read are handed to this index's revision texts, which need not read them again.
+    keepText: handoff !== undefined,
   };
   let read = 0;
   files.forEach((f, i) => {
@@ -267,6 +270,8 @@ function loadRecords(
       return;
     }
     records.push(loaded.record);
+    if (loaded.text !== undefined)
+      handoff?.putText(loaded.record.revision_id, Buffer.from(loaded.text, 'utf8'));
     stats.set(f.path, { size: loaded.record.size, mtime_ms: loaded.record.mtime_ms });
   });
   onProgress?.(files.length, files.length);
