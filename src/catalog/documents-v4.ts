@@ -9,10 +9,11 @@
  * share. Pure encoding and counting (and BodyHandoff, the lines an ingest hands its publish): the
  * writes live in ingest.ts and publish.ts.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { analyzeTermsV4, lineKey, nameWords, splitBoundaries } from '../text/index.js';
 import { BODY_INDEX_CHARS } from './postings.js';
 import { COMPACT_BODY, compactTerm } from './body-counts.js';
+import { deflateRawFitted } from './deflate.js';
 
 /**
  * How many served skills must share a line (but for their own names) before it is a template line:
@@ -75,7 +76,7 @@ export function encodeBodyV4(body: string, name: string): StoredBodyV4 {
   }
   const sorted = Uint32Array.from(keys).sort();
   return {
-    lines: deflateRawSync(Buffer.from(text, 'utf8')),
+    lines: deflateRawFitted(Buffer.from(text, 'utf8')),
     keys: Buffer.from(sorted.buffer, sorted.byteOffset, sorted.byteLength),
     analysed,
   };

@@ -15,13 +15,14 @@
  * never touched: metadata of every revision stays, only old texts go. Never reads a file that is
  * not a recorded revision's real path.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { SkilldexError } from '../errors.js';
 import { readBytesCapped, sha256Of } from '../fsx/index.js';
 import { insertRows, runIn } from './batch.js';
 import type { Db } from './db-type.js';
 import { readMeta, writeMeta } from './meta.js';
 import type { BodyHandoff } from './documents-v4.js';
+import { deflateRawFitted } from './deflate.js';
 
 /** The schema version from which a catalog has `revision_texts`. */
 export const TEXTS_SCHEMA_VERSION = 5;
@@ -39,7 +40,7 @@ export const MAX_KEEP_REVISIONS = 1_000;
 /** Largest SKILL.md whose text is stored: 1 MiB (a larger body is diffed by its digest only). */
 export const MAX_REVISION_TEXT_BYTES = 1024 * 1024;
 
-/** The one codec written today: raw deflate at zlib's default level. */
+/** The one codec written today: raw deflate at zlib's default level (deflate.ts). */
 export const TEXT_CODEC = 'deflate-raw';
 
 // Compressed bytes collected before a batch of texts is written (bounds memory on a first index).
@@ -154,7 +155,7 @@ export function storeRevisionTexts(
       notStored.push({ ...pick(m), reason: 'changed since indexed' });
       continue;
     }
-    const data = deflateRawSync(read.bytes);
+    const data = deflateRawFitted(read.bytes);
     done.add(m.revision_id);
     rows.push({ revision_id: m.revision_id, codec: TEXT_CODEC, size: read.bytes.length, data });
     bytes += read.bytes.length;

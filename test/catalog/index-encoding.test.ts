@@ -32,6 +32,8 @@ import {
   encodeBodyCountsJson,
 } from '../../src/catalog/body-counts.js';
 import { CATALOG_PAGE_SIZE } from '../../src/catalog/db.js';
+import { deflateRawFitted } from '../../src/catalog/deflate.js';
+import { inflateRawSync } from 'node:zlib';
 import { indexCatalog } from '../../src/index.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skilldex-index-encoding-'));
@@ -163,6 +165,25 @@ describe('encodeForwardV4', () => {
       ['extract', [0, 0, 2, 1, 0]],
     ]);
     expect(encodeForwardV4(terms)).toBe('~|1,0,0,0 pdf|0,0,2,0 tabl extract');
+  });
+});
+
+describe('deflateRawFitted', () => {
+  it('inflates with the defaults to the same bytes, whatever their size', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 2_000 }),
+          fc.string({ maxLength: 3_000 }).map((t) => Buffer.from(t.repeat(20), 'utf8')),
+        ),
+        (bytes) => {
+          expect(Buffer.compare(inflateRawSync(deflateRawFitted(bytes)), Buffer.from(bytes))).toBe(
+            0,
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
