@@ -9,9 +9,11 @@
  * share. Pure encoding and counting (and BodyHandoff, the lines an ingest hands its publish): the
  * writes live in ingest.ts and publish.ts.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { analyzeTermsV4, lineKey, nameWords, splitBoundaries } from '../text/index.js';
 import { BODY_INDEX_CHARS } from './postings.js';
+import { COMPACT_BODY, compactTerm } from './body-counts.js';
+import { deflateRawFitted } from './deflate.js';
 
 /**
  * How many served skills must share a line (but for their own names) before it is a template line:
@@ -74,36 +76,10 @@ export function encodeBodyV4(body: string, name: string): StoredBodyV4 {
   }
   const sorted = Uint32Array.from(keys).sort();
   return {
-    lines: deflateRawSync(Buffer.from(text, 'utf8')),
+    lines: deflateRawFitted(Buffer.from(text, 'utf8')),
     keys: Buffer.from(sorted.buffer, sorted.byteOffset, sorted.byteLength),
     analysed,
   };
-}
-
-// A term JSON.stringify writes as it is between quotes (no quote, backslash, control character or
-// surrogate): every term of letters and digits.
-const PLAIN_JSON = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
-/**
- * A body's counts (a Map) as the JSON BodyTerms a search reads (postings.ts bodyCountsOfTerms):
- * `{"tf":{…},"len":n}`, written directly from the Map in its order (the same object as
- * JSON.stringify would give, without building one: this runs once per served row).
- */
-export function encodeBodyCounts(body: { tf: ReadonlyMap<string, number>; len: number }): string {
-  let out = '{"tf":{';
-  let first = true;
-  for (const [t, n] of body.tf) {
-    out += `${first ? '' : ','}${PLAIN_JSON.test(t) ? `"${t}"` : JSON.stringify(t)}:${n}`;
-    first = false;
-  }
-  return `${out}},"len":${body.len}}`;
-}
-
-/** The counts of a stored JSON BodyTerms as a Map (empty for null). */
-export function decodeBodyCounts(text: string | null): { tf: Map<string, number>; len: number } {
-  if (text === null) return { tf: new Map(), len: 0 };
-  const b = JSON.parse(text) as { tf: Record<string, number>; len: number };
-  return { tf: new Map(Object.entries(b.tf)), len: b.len };
 }
 
 /** The lines of a stored v4 body (none for null: a revision ingested for another policy). */
@@ -206,11 +182,30 @@ export function documentTermsV4(
 }
 
 /**
- * The stored form of a v4 row's forward terms (`serving.fwd`): JSON `{ term: [n, k, d, x] }` for
- * the terms of its name, keywords, description and boundary clauses (x), keys in first-seen order;
- * body frequencies stay with the revision's lines.
+ * The stored form of a v4 row's forward terms (`serving.fwd`) for the terms of its name, keywords,
+ * description and boundary clauses (x); body frequencies stay with the revision's lines. Compact
+ * text since issue #26's second pass: `~` followed by one group per distinct count vector,
+ * `|n,k,d,x` and then ` <term>` for each term with those counts, groups in the order their first
+ * term was seen (`~|1,0,0,0 pdf|0,0,2,0 tabl extract`). A row holding a term the form cannot (see
+ * compactTerm) is written as JSON `{ term: [n, k, d, x] }`, keys in first-seen order, as every row
+ * was before; readers take either (decodeForwardHeadV4).
  */
 export function encodeForwardV4(terms: ReadonlyMap<string, V4Counts>): string {
+  const groups = new Map<string, string>();
+  for (const [t, c] of terms) {
+    if (c[0] === 0 && c[1] === 0 && c[2] === 0 && c[4] === 0) continue;
+    if (!compactTerm(t)) return encodeForwardV4Json(terms);
+    const key = `${c[0]},${c[1]},${c[2]},${c[4]}`;
+    const g = groups.get(key);
+    groups.set(key, g === undefined ? ` ${t}` : `${g} ${t}`);
+  }
+  let out = COMPACT_BODY;
+  for (const [key, g] of groups) out += `|${key}${g}`;
+  return out;
+}
+
+/** `serving.fwd` as JSON `{ term: [n, k, d, x] }`, keys in first-seen order (written before issue #26). */
+export function encodeForwardV4Json(terms: ReadonlyMap<string, V4Counts>): string {
   let out = '{';
   for (const [t, c] of terms) {
     if (c[0] === 0 && c[1] === 0 && c[2] === 0 && c[4] === 0) continue;
@@ -219,14 +214,34 @@ export function encodeForwardV4(terms: ReadonlyMap<string, V4Counts>): string {
   return out + '}';
 }
 
+/**
+ * A v4 row's stored forward terms (compact or JSON `serving.fwd`) as an object: term ->
+ * `[n, k, d, x]`, what JSON.parse of the JSON form gives (terms of one count vector share their
+ * array: read it, never change it).
+ */
+export function decodeForwardHeadV4(fwd: string): Record<string, number[]> {
+  if (!fwd.startsWith(COMPACT_BODY)) return JSON.parse(fwd) as Record<string, number[]>;
+  const out = Object.create(null) as Record<string, number[]>;
+  const groups = fwd.split('|');
+  for (let g = 1; g < groups.length; g++) {
+    const words = groups[g]!.split(' ');
+    const counts = words[0]!.split(',').map(Number);
+    for (let w = 1; w < words.length; w++) out[words[w]!] = counts;
+  }
+  return out;
+}
+
 /** A v4 row's forward terms with all five fields, from `serving.fwd` and its effective body. */
 export function decodeForwardV4(
   fwd: string,
   body: { tf: ReadonlyMap<string, number> },
 ): Map<string, V4Counts> {
   const out = new Map<string, V4Counts>();
-  for (const [t, c] of Object.entries(JSON.parse(fwd) as Record<string, number[]>))
+  const head = decodeForwardHeadV4(fwd);
+  for (const t in head) {
+    const c = head[t]!;
     out.set(t, [c[0]!, c[1]!, c[2]!, 0, c[3] ?? 0]);
+  }
   for (const [t, n] of body.tf) {
     const c = out.get(t);
     if (c) c[3] = n;
@@ -266,15 +281,28 @@ export function decodeTemplateKeys(text: string | undefined): Set<number> {
 export const HANDOFF_TERMS = 4_000_000;
 
 /**
- * The body lines an ingest analysed, handed to the publish of the same `index` by revision_id, so
- * the publish takes template lines out without reading, inflating and splitting what was just
- * written. Bounded by `limit` terms; a revision not held is read from the catalog.
+ * Most bytes of file texts a BodyHandoff holds: 64 MiB, the SKILL.md files of about 50,000
+ * generated skills or 5,000 real ones. Past it, the texts are read from disk again as before.
+ */
+export const HANDOFF_TEXT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What an ingest hands to the rest of the same `index`, by revision_id: the v4 body lines it
+ * analysed, so the publish takes template lines out without reading, inflating and splitting what
+ * was just written, and the bytes of the files it read, so the revision texts kept for `diff`
+ * (revision-texts.ts) need not read every file again. Each bounded (`limit` terms, `textLimit`
+ * bytes); a revision not held is read from the catalog or from its file.
  */
 export class BodyHandoff {
   private readonly byRevision = new Map<string, readonly BodyLine[]>();
+  private readonly texts = new Map<string, Buffer>();
   private terms = 0;
+  private textBytes = 0;
 
-  constructor(private readonly limit = HANDOFF_TERMS) {}
+  constructor(
+    private readonly limit = HANDOFF_TERMS,
+    private readonly textLimit = HANDOFF_TEXT_BYTES,
+  ) {}
 
   /** Holds the lines of `revisionId` unless that would pass the bound. */
   put(revisionId: string, lines: readonly BodyLine[]): void {
@@ -288,5 +316,17 @@ export class BodyHandoff {
   /** The lines held for `revisionId`, if any. */
   get(revisionId: string): readonly BodyLine[] | undefined {
     return this.byRevision.get(revisionId);
+  }
+
+  /** Holds the bytes of the file read as `revisionId` unless that would pass the bound. */
+  putText(revisionId: string, bytes: Buffer): void {
+    if (this.texts.has(revisionId) || this.textBytes + bytes.length > this.textLimit) return;
+    this.textBytes += bytes.length;
+    this.texts.set(revisionId, bytes);
+  }
+
+  /** The bytes held for `revisionId`, if any (the caller checks they hash to it). */
+  text(revisionId: string): Buffer | undefined {
+    return this.texts.get(revisionId);
   }
 }

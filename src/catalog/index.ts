@@ -75,7 +75,6 @@ export {
   bodyTermsOf,
   decodeForward,
   forwardOfTerms,
-  bodyCountsOfTerms,
   type ForwardOfTerms,
   decodePostings,
   documentTerms,
@@ -225,14 +224,19 @@ export {
 } from './explore.js';
 export { TOP_RANK, TelemetryReader, type UsageCount, type UsageDay } from './telemetry-read.js';
 export {
+  COMPACT_BODY,
+  bodyCountsOfTerms,
+  decodeBodyCounts,
+  encodeBodyCounts,
+} from './body-counts.js';
+export {
   BodyHandoff,
   HANDOFF_TERMS,
   TEMPLATE_MIN_SKILLS,
   V4_INDEX_POLICIES,
-  decodeBodyCounts,
-  encodeBodyCounts,
   decodeBodyV4,
   decodeForwardV4,
+  decodeForwardHeadV4,
   decodeTemplateKeys,
   descriptionTextV4,
   effectiveBody,

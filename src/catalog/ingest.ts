@@ -129,7 +129,7 @@ export function ingestSkills(
   const scopes = resolveScopes(scopeOptionsOf(options));
   const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
   const prior = readPriorFiles(db);
-  const loaded = loadRecords(files, prior, options, skipped, onProgress);
+  const loaded = loadRecords(files, prior, options, skipped, onProgress, guards.handoff);
   const ids = resolveIdentities(loaded.records, options.prefer);
   // Folders the walk saw holding their SKILL.md and nothing else: no listing of their own needed.
   const alone = new Set(files.filter((f) => f.alone === true).map((f) => path.dirname(f.realPath)));
@@ -202,20 +202,44 @@ interface PriorFiles {
 
 function readPriorFiles(db: Db): PriorFiles {
   const files = new Map<string, FileRow>();
-  for (const r of db.prepare(`SELECT * FROM files`).iterate() as Iterable<FileRow>)
-    files.set(r.path, r);
-  // The identity of every remembered file's revision, in one query rather than one per file.
+  // Every remembered file with the identity of its revision, in one pass (a re-index's reads).
   const identities = new Map<string, IdentityRow>();
   for (const r of db
     .prepare(
-      `SELECT f.path, r.skill_id, r.revision_id, r.seq, r.version, r.name, r.description, r.normalized_sha256, r.size, r.body_offset
-       FROM files f JOIN revisions r ON r.skill_id = f.skill_id AND r.revision_id = f.revision_id`,
+      `SELECT f.path, f.real_path, f.size, f.mtime_ms, f.skill_id, f.revision_id, r.seq, r.version, r.name,
+              r.description, r.normalized_sha256, r.size AS revision_size, r.body_offset
+       FROM files f LEFT JOIN revisions r ON r.skill_id = f.skill_id AND r.revision_id = f.revision_id`,
     )
-    .iterate() as Iterable<IdentityRow & { path: string }>) {
-    identities.set(r.path, r);
+    .iterate() as Iterable<FileRow & PriorIdentity>) {
+    files.set(r.path, {
+      path: r.path,
+      real_path: r.real_path,
+      size: r.size,
+      mtime_ms: r.mtime_ms,
+      skill_id: r.skill_id,
+      revision_id: r.revision_id,
+    });
+    if (r.seq === null) continue;
+    identities.set(r.path, {
+      skill_id: r.skill_id,
+      revision_id: r.revision_id,
+      seq: r.seq,
+      version: r.version,
+      name: r.name,
+      description: r.description,
+      normalized_sha256: r.normalized_sha256,
+      size: r.revision_size,
+      body_offset: r.body_offset,
+    });
   }
   return { files, identities };
 }
+
+// The revision columns of a remembered file (null when its revision is not stored).
+type PriorIdentity = Omit<IdentityRow, 'skill_id' | 'revision_id' | 'seq' | 'size'> & {
+  seq: number | null;
+  revision_size: number;
+};
 
 /** The records of the files found: read again, or rebuilt from the catalog when unchanged. */
 interface LoadedRecords {
@@ -233,6 +257,7 @@ function loadRecords(
   options: DiscoverOptions,
   skipped: SkippedFile[],
   onProgress: ProgressFn | undefined,
+  handoff: BodyHandoff | undefined,
 ): LoadedRecords {
   const records: SkillRecord[] = [];
   const stats = new Map<string, { size: number; mtime_ms: number }>();
@@ -242,6 +267,8 @@ function loadRecords(
       ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
       : {}),
     bodyExcerptChars: BODY_INDEX_CHARS,
+    // The bytes read are handed to this index's revision texts, which need not read them again.
+    keepText: handoff !== undefined,
   };
   let read = 0;
   files.forEach((f, i) => {
@@ -267,6 +294,8 @@ function loadRecords(
       return;
     }
     records.push(loaded.record);
+    if (loaded.text !== undefined)
+      handoff?.putText(loaded.record.revision_id, Buffer.from(loaded.text, 'utf8'));
     stats.set(f.path, { size: loaded.record.size, mtime_ms: loaded.record.mtime_ms });
   });
   onProgress?.(files.length, files.length);

@@ -163,7 +163,8 @@ const MIGRATIONS: readonly string[] = [
   // serving row its boundary field's length (len_x) and, when template lines were taken out of its
   // body, the counts that remain (body_tf). Catalogs of other policies are untouched: the columns
   // stay null until an index runs under v4. Since issue #26 an ingest no longer writes body_v4 and
-  // a publish writes body_tf for every row (documents-v4.ts); rows written before read as they were.
+  // a publish writes body_tf for every row (documents-v4.ts), and body_tf and a v4 row's fwd are
+  // compact text (body-counts.ts); rows written before read as they were.
   `
   ALTER TABLE revisions ADD COLUMN body_v4 TEXT;
   ALTER TABLE revisions ADD COLUMN body_lines BLOB;

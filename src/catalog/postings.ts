@@ -8,6 +8,7 @@
  * writes live in publish.ts.
  */
 import { analyzeTerms } from '../text/index.js';
+import { bodyCountsOfTerms } from './body-counts.js';
 
 /** The document fields of v3, in the order of every per-field array. */
 export const DOC_FIELDS = ['name', 'keywords', 'description', 'body'] as const;
@@ -131,35 +132,6 @@ export function forwardOfTerms(
     return [c?.[0] ?? 0, c?.[1] ?? 0, c?.[2] ?? 0, body[i]!];
   });
   return { tf, nameTerms };
-}
-
-/**
- * The count of each of `terms` in a stored body (JSON BodyTerms), aligned, found by its key in the
- * text rather than by parsing it (see forwardOfTerms for why this is exact).
- */
-export function bodyCountsOfTerms(bodyTerms: string | null, terms: readonly string[]): number[] {
-  // The body's tf object: from its first key to the `}` closing it, before `,"len":`.
-  const tfStart = bodyTerms === null ? -1 : bodyTerms.indexOf('{"tf":{');
-  const tfEnd = tfStart === -1 ? -1 : bodyTerms!.lastIndexOf('},"len":');
-  return terms.map((t) => {
-    if (tfStart === -1 || tfEnd === -1) return 0;
-    const text = bodyTerms!;
-    const first = '{"tf":{' + JSON.stringify(t) + ':';
-    let at = text.startsWith(first, tfStart) ? tfStart + first.length : -1;
-    if (at === -1) {
-      const key = ',' + JSON.stringify(t) + ':';
-      const i = text.indexOf(key, tfStart);
-      if (i !== -1 && i < tfEnd) at = i + key.length;
-    }
-    if (at === -1) return 0;
-    let n = 0;
-    for (let k = at; k < text.length; k++) {
-      const d = text.charCodeAt(k) - 48;
-      if (d < 0 || d > 9) break;
-      n = n * 10 + d;
-    }
-    return n;
-  });
 }
 
 /** One posting: a serving rowid and the term's frequency in each document field. */

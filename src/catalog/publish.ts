@@ -21,15 +21,14 @@ import {
   type FieldCounts,
 } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
+import { decodeBodyCounts, encodeBodyCounts } from './body-counts.js';
 import {
-  decodeBodyCounts,
   decodeBodyV4,
   decodeForwardV4,
   decodeLineKeys,
   decodeTemplateKeys,
   documentTermsV4,
   effectiveBody,
-  encodeBodyCounts,
   encodeForwardV4,
   encodeTemplateKeys,
   indexKindOf,

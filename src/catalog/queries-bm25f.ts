@@ -19,7 +19,11 @@ export interface Bm25fRow {
   readonly state: 'active' | 'deprecated' | 'archived';
   readonly name: string;
   readonly description: string;
-  /** JSON `{ term: [n, k, d] }` (postings.ts encodeForward). */
+  /**
+   * v3: JSON `{ term: [n, k, d] }` (postings.ts encodeForward). v4: compact text or, for rows
+   * published before issue #26's second pass, JSON `{ term: [n, k, d, x] }` (documents-v4.ts
+   * encodeForwardV4; read either with decodeForwardHeadV4).
+   */
   readonly fwd: string;
   /** The revision's body terms (JSON BodyTerms), null for a revision read before migration 2. */
   readonly body_terms: string | null;
@@ -29,8 +33,9 @@ export interface Bm25fRow {
    */
   readonly body_v4: string | null;
   /**
-   * v4: the served body counts, without template lines (JSON BodyTerms). Every row published since
-   * issue #26 has them; a row published before has them only when template lines were taken out.
+   * v4: the served body counts, without template lines: compact text since issue #26's second
+   * pass, JSON BodyTerms before (body-counts.ts; bodyCountsOfTerms reads either). Every row
+   * published since issue #26 has them; one published before only when template lines were taken out.
    */
   readonly body_tf: string | null;
   readonly len_n: number;

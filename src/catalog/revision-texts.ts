@@ -6,20 +6,23 @@
  * SKILL.md shrinks to about 40 %, measured on the 1,206 files of corpus-real).
  *
  * Written after each index, in a transaction of its own: every working-set revision without a
- * stored text is read from its recorded real path (no link followed, at most
- * MAX_REVISION_TEXT_BYTES) and stored only when the bytes still hash to the revision (a file
- * changed since the index is left for the next one). Bounded by `keep`: per skill, the texts of its
+ * stored text takes the bytes the same index's ingest read (BodyHandoff, documents-v4.ts), else is
+ * read from its recorded real path (no link followed, at most MAX_REVISION_TEXT_BYTES), and is
+ * stored only when the bytes hash to the revision (a file changed since the index is left for the
+ * next one). Bounded by `keep`: per skill, the texts of its
  * `keep` most recent revisions (by the catalog's revision sequence) are kept, and always those of
  * the working set and the published generation; any other is deleted. The revisions table itself is
  * never touched: metadata of every revision stays, only old texts go. Never reads a file that is
  * not a recorded revision's real path.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { SkilldexError } from '../errors.js';
 import { readBytesCapped, sha256Of } from '../fsx/index.js';
 import { insertRows, runIn } from './batch.js';
 import type { Db } from './db-type.js';
 import { readMeta, writeMeta } from './meta.js';
+import type { BodyHandoff } from './documents-v4.js';
+import { deflateRawFitted } from './deflate.js';
 
 /** The schema version from which a catalog has `revision_texts`. */
 export const TEXTS_SCHEMA_VERSION = 5;
@@ -37,7 +40,7 @@ export const MAX_KEEP_REVISIONS = 1_000;
 /** Largest SKILL.md whose text is stored: 1 MiB (a larger body is diffed by its digest only). */
 export const MAX_REVISION_TEXT_BYTES = 1024 * 1024;
 
-/** The one codec written today: raw deflate at zlib's default level. */
+/** The one codec written today: raw deflate at zlib's default level (deflate.ts). */
 export const TEXT_CODEC = 'deflate-raw';
 
 // Compressed bytes collected before a batch of texts is written (bounds memory on a first index).
@@ -113,7 +116,7 @@ export function keepRevisionsOf(db: Db, asked: number | undefined): number {
  */
 export function storeRevisionTexts(
   db: Db,
-  options: { keep: number; prune: boolean },
+  options: { keep: number; prune: boolean; handoff?: Pick<BodyHandoff, 'text'> },
 ): RevisionTextsSummary {
   const keep = checkKeepRevisions(options.keep);
   const missing = db
@@ -142,7 +145,7 @@ export function storeRevisionTexts(
   };
   for (const m of missing) {
     if (done.has(m.revision_id)) continue;
-    const read = readBytesCapped(m.real_path, MAX_REVISION_TEXT_BYTES, m.real_path, true);
+    const read = textOf(m, options.handoff);
     if (!read.ok) {
       notStored.push({ ...pick(m), reason: read.problem.code });
       continue;
@@ -152,7 +155,7 @@ export function storeRevisionTexts(
       notStored.push({ ...pick(m), reason: 'changed since indexed' });
       continue;
     }
-    const data = deflateRawSync(read.bytes);
+    const data = deflateRawFitted(read.bytes);
     done.add(m.revision_id);
     rows.push({ revision_id: m.revision_id, codec: TEXT_CODEC, size: read.bytes.length, data });
     bytes += read.bytes.length;
@@ -169,6 +172,17 @@ export function storeRevisionTexts(
     not_stored: notStored,
     keep,
   };
+}
+
+// The bytes of a revision's file: those this index's ingest read, when handed over and within the
+// bound, else read from its recorded real path now (hashed by the caller either way).
+function textOf(
+  m: { revision_id: string; real_path: string },
+  handoff: Pick<BodyHandoff, 'text'> | undefined,
+): { ok: true; bytes: Buffer } | Extract<ReturnType<typeof readBytesCapped>, { ok: false }> {
+  const bytes = handoff?.text(m.revision_id);
+  if (bytes !== undefined && bytes.length <= MAX_REVISION_TEXT_BYTES) return { ok: true, bytes };
+  return readBytesCapped(m.real_path, MAX_REVISION_TEXT_BYTES, m.real_path, true);
 }
 
 function pick(m: { skill_id: string; revision_id: string }): {

@@ -51,7 +51,12 @@ export interface FileOrigin {
 }
 
 /** The options `loadSkillFile` knows. */
-const LOAD_OPTION_KEYS: readonly string[] = ['maxBytes', 'maxFrontmatterBytes', 'bodyExcerptChars'];
+const LOAD_OPTION_KEYS: readonly string[] = [
+  'maxBytes',
+  'maxFrontmatterBytes',
+  'bodyExcerptChars',
+  'keepText',
+];
 
 /**
  * Reads the frontmatter of one SKILL.md through a bounded read (the body is hashed, never kept),
@@ -59,12 +64,19 @@ const LOAD_OPTION_KEYS: readonly string[] = ['maxBytes', 'maxFrontmatterBytes', 
  * INVALID_ARGUMENT for an unknown option). `maxBytes` caps the whole file (default 256 MiB),
  * `maxFrontmatterBytes` the head read as text (default 64 KiB, the frontmatter's cap);
  * `bodyExcerptChars` returns up to that much of the body as `body_excerpt`, from the same head
- * (so at most what follows the frontmatter within the head).
+ * (so at most what follows the frontmatter within the head). `keepText` also returns the whole
+ * file as `text` (its BOM kept) when it fit in the head: what an index stores for `diff` without
+ * reading the file again.
  */
 export function loadSkillFile(
   origin: FileOrigin,
-  options: { maxBytes?: number; maxFrontmatterBytes?: number; bodyExcerptChars?: number } = {},
-): { ok: true; record: SkillRecord } | { ok: false; problem: Problem } {
+  options: {
+    maxBytes?: number;
+    maxFrontmatterBytes?: number;
+    bodyExcerptChars?: number;
+    keepText?: boolean;
+  } = {},
+): { ok: true; record: SkillRecord; text?: string } | { ok: false; problem: Problem } {
   assertKnownOptions(options, LOAD_OPTION_KEYS, 'loadSkillFile');
   const label = origin.path;
   const file = readHeadHashed(origin.realPath, {
@@ -142,5 +154,6 @@ export function loadSkillFile(
         }
       : {}),
   };
-  return { ok: true, record };
+  if (options.keepText !== true || file.truncated) return { ok: true, record };
+  return { ok: true, record, text: file.hasBom ? `\ufeff${file.head}` : file.head };
 }

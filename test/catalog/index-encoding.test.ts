@@ -16,8 +16,24 @@ import {
   encodePostings,
   type FieldCounts,
 } from '../../src/catalog/postings.js';
-import { BodyHandoff, encodeBodyCounts, encodeBodyV4 } from '../../src/catalog/documents-v4.js';
+import {
+  BodyHandoff,
+  decodeForwardHeadV4,
+  decodeForwardV4,
+  encodeBodyV4,
+  encodeForwardV4,
+  encodeForwardV4Json,
+  type V4Counts,
+} from '../../src/catalog/documents-v4.js';
+import {
+  bodyCountsOfTerms,
+  decodeBodyCounts,
+  encodeBodyCounts,
+  encodeBodyCountsJson,
+} from '../../src/catalog/body-counts.js';
 import { CATALOG_PAGE_SIZE } from '../../src/catalog/db.js';
+import { deflateRawFitted } from '../../src/catalog/deflate.js';
+import { inflateRawSync } from 'node:zlib';
 import { indexCatalog } from '../../src/index.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skilldex-index-encoding-'));
@@ -60,7 +76,7 @@ describe('PackedPostings', () => {
   });
 });
 
-describe('encodeBodyCounts', () => {
+describe('encodeBodyCountsJson', () => {
   it('parses to the object JSON.stringify wrote, whatever the terms', () => {
     fc.assert(
       fc.property(
@@ -68,12 +84,105 @@ describe('encodeBodyCounts', () => {
         fc.nat(),
         (entries, len) => {
           const tf = new Map(entries);
-          const text = encodeBodyCounts({ tf, len });
+          const text = encodeBodyCountsJson({ tf, len });
           expect(JSON.parse(text)).toEqual(
             JSON.parse(JSON.stringify({ tf: Object.fromEntries(tf), len })),
           );
         },
       ),
+    );
+  });
+});
+
+// Terms that are prefixes of one another, digits, a non-ASCII one, and the JSON keys' names.
+const TERMS = ['pdf', 'pdfs', 'p', 'tf', 'len', '2024', '1', 'résumé', 'x1', 'a b', 'a|b', ''];
+
+describe('encodeBodyCounts', () => {
+  it('decodes to the same counts, compact or JSON, and each term counts as in the JSON', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.constantFrom(...TERMS), fc.string()), fc.nat(1000)), {
+          maxLength: 20,
+        }),
+        fc.nat(),
+        (entries, len) => {
+          const body = { tf: new Map(entries), len };
+          const text = encodeBodyCounts(body);
+          const plain = entries.every(([t]) => t !== '' && !/[ |]/.test(t));
+          expect(text.startsWith('~')).toBe(plain);
+          const back = decodeBodyCounts(text);
+          expect(back.len).toBe(len);
+          expect(new Map([...back.tf].sort())).toEqual(new Map([...body.tf].sort()));
+          const asked = [...TERMS, ...entries.map(([t]) => t)];
+          expect(bodyCountsOfTerms(text, asked)).toEqual(
+            bodyCountsOfTerms(encodeBodyCountsJson(body), asked),
+          );
+        },
+      ),
+    );
+  });
+
+  it('writes analysed terms compactly, grouped by count', () => {
+    const tf = new Map([
+      ['extract', 3],
+      ['pdf', 1],
+      ['tabl', 1],
+    ]);
+    expect(encodeBodyCounts({ tf, len: 9 })).toBe('~9|1 pdf tabl|3 extract');
+    expect(bodyCountsOfTerms('~9|1 pdf tabl|3 extract', ['tabl', 'extract', 'ta', 'x'])).toEqual([
+      1, 3, 0, 0,
+    ]);
+    expect(bodyCountsOfTerms(null, ['pdf'])).toEqual([0]);
+  });
+});
+
+describe('encodeForwardV4', () => {
+  const small = fc.nat(3);
+  const counts = fc.tuple(small, small, small, small, small) as fc.Arbitrary<V4Counts>;
+  it('decodes as JSON.parse decodes the JSON form, whatever the terms', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.constantFrom(...TERMS), fc.string()), counts), {
+          maxLength: 20,
+        }),
+        (entries) => {
+          const terms = new Map(entries);
+          const text = encodeForwardV4(terms);
+          const json = encodeForwardV4Json(terms);
+          expect({ ...decodeForwardHeadV4(text) }).toEqual(JSON.parse(json));
+          const body = { tf: new Map([['pdf', 2]]) };
+          expect(decodeForwardV4(text, body)).toEqual(decodeForwardV4(json, body));
+        },
+      ),
+    );
+  });
+
+  it('groups analysed terms by their counts', () => {
+    const terms = new Map<string, V4Counts>([
+      ['pdf', [1, 0, 0, 0, 0]],
+      ['tabl', [0, 0, 2, 0, 0]],
+      ['bodi', [0, 0, 0, 3, 0]],
+      ['extract', [0, 0, 2, 1, 0]],
+    ]);
+    expect(encodeForwardV4(terms)).toBe('~|1,0,0,0 pdf|0,0,2,0 tabl extract');
+  });
+});
+
+describe('deflateRawFitted', () => {
+  it('inflates with the defaults to the same bytes, whatever their size', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 2_000 }),
+          fc.string({ maxLength: 3_000 }).map((t) => Buffer.from(t.repeat(20), 'utf8')),
+        ),
+        (bytes) => {
+          expect(Buffer.compare(inflateRawSync(deflateRawFitted(bytes)), Buffer.from(bytes))).toBe(
+            0,
+          );
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });
@@ -90,7 +199,7 @@ describe('BodyHandoff', () => {
 });
 
 describe('a v4 catalog', () => {
-  it('keeps no body_v4, a body_tf on every serving row, in 16 KiB pages', () => {
+  it('keeps no body_v4, a compact body_tf on every serving row, in 16 KiB pages', () => {
     const lib = path.join(tmp, 'lib');
     for (const name of ['pdf-tools', 'csv-tools']) {
       mkdirSync(path.join(lib, name), { recursive: true });
@@ -112,7 +221,8 @@ describe('a v4 catalog', () => {
       expect(rev).toEqual({ n: 2, v4: 0, lines: 2 });
       const rows = db.prepare(`SELECT body_tf FROM serving`).all() as { body_tf: string }[];
       expect(rows).toHaveLength(2);
-      for (const r of rows) expect(JSON.parse(r.body_tf).tf).toHaveProperty('extract', 1);
+      for (const r of rows) expect(r.body_tf.startsWith('~')).toBe(true);
+      for (const r of rows) expect(decodeBodyCounts(r.body_tf).tf.get('extract')).toBe(1);
     } finally {
       db.close();
     }

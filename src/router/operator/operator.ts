@@ -213,6 +213,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
               ? null
               : storeRevisionTexts(db, {
                   keep,
+                  handoff,
                   prune:
                     options.keepRevisions !== undefined ||
                     summary.added.length + summary.changed.length + summary.removed.length > 0,

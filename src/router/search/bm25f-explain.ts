@@ -11,6 +11,7 @@ import {
   decodeBodyCounts,
   decodeForward,
   decodeForwardV4,
+  decodeForwardHeadV4,
   forwardOfTerms,
   type Bm25fRow,
   type IndexKind,
@@ -192,7 +193,7 @@ function rowFeaturesV4(row: Bm25fRow, q: AnalyzedQuery): RowFeaturesV4 {
   // Only the query's and the excluded words' counts: the row's name, keywords, description and
   // boundary terms from serving.fwd, its body's looked up in its stored counts.
   const wanted = [...q.terms, ...q.excluded.terms];
-  const head = JSON.parse(row.fwd) as Record<string, number[]>;
+  const head = decodeForwardHeadV4(row.fwd);
   const body = bodyCountsOfTerms(bodyOfV4(row), wanted);
   const terms = new Map<string, V4Counts>();
   wanted.forEach((t, i) => {
