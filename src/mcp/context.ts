@@ -24,6 +24,11 @@ export interface ServerContext {
    * when it is absent. HTTP requests are recorded per bearer token instead.
    */
   readonly session?: string;
+  /**
+   * The floor a `skill_search` without its own `min_confidence` is judged against: the operator's
+   * (`mcp --min-confidence`, else `min_confidence` of the config); undefined: the policy's.
+   */
+  readonly minConfidence?: number;
 }
 
 /** A successful tool result: the report as structured content plus a short text rendering. */

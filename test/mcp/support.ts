@@ -105,6 +105,8 @@ export interface InProcessOptions {
   readonly substrateRoot?: string;
   /** Record and use telemetry (default false: `--no-telemetry`). */
   readonly telemetry?: boolean;
+  /** The server's default floor (`--min-confidence`, or `min_confidence` of the config). */
+  readonly minConfidence?: number;
 }
 
 /**
@@ -119,6 +121,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<Conne
     router,
     cascadeRoots: options.cascadeRoots ?? [],
     ...(options.substrateRoot !== undefined ? { substrateRoot: options.substrateRoot } : {}),
+    ...(options.minConfidence !== undefined ? { minConfidence: options.minConfidence } : {}),
     log: (line) => {
       err += line + '\n';
     },

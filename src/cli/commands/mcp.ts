@@ -6,7 +6,14 @@
 import type { Command } from 'commander';
 import { SkilldexError } from '../../errors.js';
 import type { RememberedScopes } from '../../index.js';
-import { action, collect, parseIntOption, usageEnabled, type CliContext } from '../context.js';
+import {
+  action,
+  collect,
+  parseIntOption,
+  parseProbability,
+  usageEnabled,
+  type CliContext,
+} from '../context.js';
 import { addCatalogOption } from '../options.js';
 import { existingFolder, httpToken, untilStopped } from '../serving.js';
 import type { Settings } from '../settings.js';
@@ -23,6 +30,7 @@ interface McpFlags {
   tokenFile?: string;
   watch?: boolean;
   json?: boolean;
+  minConfidence?: number;
 }
 
 /** The examples and the HTTP and --watch rules `mcp --help` ends with. */
@@ -69,6 +77,11 @@ export function registerMcp(program: Command, ctx: CliContext): void {
       '--substrate <dir>',
       'substrate root for substrate_read (default: a substrate/ folder at or above the cwd)',
     )
+    .option(
+      '--min-confidence <p>',
+      "default confidence floor of skill_search, 0-1 (default: min_confidence of the config, else the policy's); a request's own min_confidence wins",
+      parseProbability('--min-confidence'),
+    )
     .option('--no-telemetry', 'do not record or use suggestion/fetch history')
     .option('--no-usage', 'rank without learned usage examples (also SKILLDEX_USAGE=off)')
     .option(
@@ -87,6 +100,7 @@ interface McpSetup {
   readonly cascadeRoots: string[];
   readonly substrateRoot: string | undefined;
   readonly token: string | undefined;
+  readonly minConfidence: number | undefined;
 }
 
 // The mcp action: check everything, catch up with --watch, then serve until stdin closes or a signal.
@@ -107,6 +121,7 @@ async function runMcp(ctx: CliContext, o: McpFlags): Promise<0> {
     cascadeRoots: setup.cascadeRoots,
     ...(setup.substrateRoot !== undefined ? { substrateRoot: setup.substrateRoot } : {}),
     log: (l: string) => ctx.err(l),
+    ...(setup.minConfidence !== undefined ? { minConfidence: setup.minConfidence } : {}),
   };
   const watch =
     watchScopes === undefined
@@ -143,6 +158,7 @@ async function mcpSetup(ctx: CliContext, o: McpFlags): Promise<McpSetup> {
     cascadeRoots: o.cascadeRoot,
     substrate: o.substrate,
     host: o.host,
+    minConfidence: o.minConfidence,
   });
   const roots = settings['mcp.cascade_roots'];
   const cascadeRoots = roots.value.map((d) =>
@@ -175,6 +191,7 @@ async function mcpSetup(ctx: CliContext, o: McpFlags): Promise<McpSetup> {
     cascadeRoots,
     substrateRoot: named.value ?? findSubstrateRoot(ctx.io.cwd),
     token,
+    minConfidence: settings.min_confidence.value,
   };
 }
 

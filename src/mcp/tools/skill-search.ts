@@ -69,7 +69,7 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
           .optional()
           .meta({ minimum: 0, maximum: 1 })
           .describe(
-            "Confidence floor 0-1 (default: the policy's). abstain is true when no candidate reaches it.",
+            "Confidence floor 0-1 (default: the server's, else the policy's). abstain is true when no candidate reaches it.",
           ),
       },
       outputSchema: SearchOutputSchema,
@@ -77,12 +77,13 @@ export function registerSkillSearch(server: McpServer, ctx: ServerContext): void
     },
     (args, extra) =>
       guarded(() => {
+        const floor = args.min_confidence ?? ctx.minConfidence;
         const r = ctx.router.search(
           {
             query: args.query,
             ...(args.limit !== undefined ? { limit: args.limit } : {}),
             include_deprecated: args.include_deprecated === true,
-            ...(args.min_confidence !== undefined ? { min_confidence: args.min_confidence } : {}),
+            ...(floor !== undefined ? { min_confidence: floor } : {}),
           },
           undefined,
           { source: 'search', ...requestOrigin(server, extra, ctx.session ?? '') },
