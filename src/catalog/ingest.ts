@@ -24,6 +24,7 @@ import {
   type SkippedFile,
 } from '../skills/index.js';
 import type { Db } from './db.js';
+import type { RevisionRow } from './rows.js';
 import { RowWriter, insertRows, runIn, selectIn } from './batch.js';
 import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
 import { encodeBodyV4, type BodyHandoff, type IndexKind } from './documents-v4.js';
@@ -666,17 +667,19 @@ function bodyColumns(
   return { ...none, body_lines: v4.lines, line_keys: v4.keys };
 }
 
-interface IdentityRow {
-  skill_id: string;
-  revision_id: string;
-  seq: number;
-  version: string | null;
-  name: string;
-  description: string;
-  normalized_sha256: string;
-  size: number;
-  body_offset: number;
-}
+/** The columns of a revision that identify it and rebuild its record without reading the file. */
+type IdentityRow = Pick<
+  RevisionRow,
+  | 'skill_id'
+  | 'revision_id'
+  | 'seq'
+  | 'version'
+  | 'name'
+  | 'description'
+  | 'normalized_sha256'
+  | 'size'
+  | 'body_offset'
+>;
 
 // A record for a file unchanged since the last run: the identity fields identity resolution and
 // the revision upsert read. Fields only a first ingest writes (frontmatter, keywords, warnings) are
