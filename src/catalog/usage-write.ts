@@ -7,6 +7,7 @@
  * the side tables are migrated (side-migrate.ts) before the first write.
  */
 import { SkilldexError } from '../errors.js';
+import { sha256Hex } from '../fsx/index.js';
 import { openSideStore, type Db } from './db.js';
 import { dialectOf } from './db-type.js';
 import { exampleHash, migrateSideStore } from './side-migrate.js';
@@ -14,7 +15,7 @@ import { exampleGroupOf, usageRows, type ExampleSource } from './usage.js';
 
 /** Most examples of one source (`import`, `host`) kept per skill; the oldest go first. */
 export const MAX_EXAMPLES_PER_SKILL = 200;
-/** Most fetch rows kept per skill (one per session and example), oldest first. */
+/** Most fetch rows kept per skill (one per client, session and example), oldest first. */
 export const MAX_FETCH_EXAMPLES_PER_SKILL = 100;
 /** Most fetch rows one client may hold for one skill: its own oldest go first. */
 export const MAX_FETCH_EXAMPLES_PER_CLIENT_SKILL = 10;
@@ -87,17 +88,23 @@ function label(v: string | undefined): string | null {
   return v.slice(0, MAX_ORIGIN_CHARS);
 }
 
-// The idempotency key of a row: the caller's, else one per session and example for a fetch (a
-// session repeating a fetch counts once), one per example for an import, none for host rows
-// without a key of their own.
+// The idempotency key of a row: the caller's, else one per client, session and example for a
+// fetch (a session repeating a fetch counts once; two clients that happen to use one session label
+// keep a row each), one per example for an import, none for host rows without a key of their own.
+// The client and session enter as a hash, so long labels never cut the example's hash off the key.
+// (Rows written before this keyed a fetch by session alone: a session of then repeating its fetch
+// now adds one row, which changes no weight, since weights count distinct sessions.)
 function keyOf(
   source: ExampleSource,
   e: NewUsageExample,
   hash: string,
-  session: string | null,
+  origin: { client: string | null; session: string | null },
 ): string | null {
   if (e.key !== undefined) return `${source}:${e.key}`.slice(0, 2 * MAX_ORIGIN_CHARS);
-  if (source === 'fetch') return `fetch:${session ?? ''}:${hash}`.slice(0, 2 * MAX_ORIGIN_CHARS);
+  if (source === 'fetch') {
+    const who = sha256Hex(`${origin.client ?? ''}\u0000${origin.session ?? ''}`).slice(0, 32);
+    return `fetch:${who}:${hash}`;
+  }
   if (source === 'import') return `import:${hash}`;
   return null;
 }
@@ -128,7 +135,7 @@ export function addUsageExamples(
       if (q === '') continue;
       const hash = exampleHash(e.skill_id, q);
       const session = label(e.session ?? origin.session);
-      const key = keyOf(source, e, hash, session);
+      const key = keyOf(source, e, hash, { client, session });
       const row = ins.get(e.skill_id, q, source, e.at ?? at, client, session, key) as
         { id: number } | undefined;
       if (row === undefined) continue;

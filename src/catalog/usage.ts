@@ -57,7 +57,7 @@ export interface UsageExample {
 
 /** A usage example as `skilldex usage list` shows it: the ranking's view plus its history. */
 export interface UsageExampleDetail extends UsageExample {
-  /** Rows stored for it (one per session for a fetch example, one per activation for host). */
+  /** Rows stored for it (one per client and session for a fetch example, one per activation for host). */
   readonly rows: number;
   readonly first_at: string;
   readonly last_at: string;

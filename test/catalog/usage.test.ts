@@ -86,6 +86,31 @@ describe('usage examples: sources, sessions and weights', () => {
     expect(listUsage(file)[0]).toMatchObject({ rows: 5, client_names: ['mcp:agent'] });
   });
 
+  it('two clients that use one session label each keep their fetch row; a session label never cuts the key', () => {
+    const file = sideFile();
+    const long = 's'.repeat(500);
+    withStore(file, (db) => {
+      for (const client of ['mcp:a', 'mcp:b', 'mcp:a'])
+        addUsageExamples(db, [ex('pdf', 'make a pdf handout')], 'fetch', AT, {
+          client,
+          session: 'shared',
+        });
+      for (const q of ['merge two pdfs', 'split a pdf'])
+        addUsageExamples(db, [ex('pdf', q)], 'fetch', AT, { client: 'mcp:a', session: long });
+    });
+    const [handout] = listUsage(file).filter((r) => r.query === 'make a pdf handout');
+    expect(handout).toMatchObject({ rows: 2, client_names: ['mcp:a', 'mcp:b'] });
+    expect(readUsage(file).examples.find((e) => e.query === 'make a pdf handout')).toMatchObject({
+      sessions: 1,
+      clients: 2,
+    });
+    expect(
+      listUsage(file)
+        .map((r) => r.query)
+        .sort(),
+    ).toEqual(['make a pdf handout', 'merge two pdfs', 'split a pdf']);
+  });
+
   it('weights: import and host 1, fetch sessions / FETCH_FULL_WEIGHT_SESSIONS capped at 1', () => {
     expect(exampleWeight('import', 1)).toBe(1);
     expect(exampleWeight('host', 1)).toBe(1);

@@ -50,7 +50,7 @@ export interface LearnReport {
 /** What a forget did. */
 export interface ForgetReport {
   readonly catalog: string;
-  /** Rows removed (a fetch example has one per session that recorded it). */
+  /** Rows removed (a fetch example has one per client and session that recorded it). */
   readonly removed: number;
 }
 
