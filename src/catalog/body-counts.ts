@@ -140,3 +140,22 @@ function jsonCountsOfTerms(bodyTerms: string | null, terms: readonly string[]): 
     return n;
   });
 }
+
+/**
+ * A row's stored forward terms (`serving.fwd`) as an object, what JSON.parse of the JSON form gives:
+ * term -> `[n, k, d, x]` for a v4 row (compact or JSON; documents-v4.ts encodeForwardV4), term ->
+ * `[n, k, d]` for a v3 row (JSON). Terms of one count vector share their array: read it, never
+ * change it. Every reader of `fwd` goes through here, so a policy compared on a catalog published
+ * under another (the explorer's compare) reads the compact form too.
+ */
+export function decodeForwardHeadV4(fwd: string): Record<string, number[]> {
+  if (!fwd.startsWith(COMPACT_BODY)) return JSON.parse(fwd) as Record<string, number[]>;
+  const out = Object.create(null) as Record<string, number[]>;
+  const groups = fwd.split('|');
+  for (let g = 1; g < groups.length; g++) {
+    const words = groups[g]!.split(' ');
+    const counts = words[0]!.split(',').map(Number);
+    for (let w = 1; w < words.length; w++) out[words[w]!] = counts;
+  }
+  return out;
+}

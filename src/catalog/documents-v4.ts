@@ -12,7 +12,9 @@
 import { inflateRawSync } from 'node:zlib';
 import { analyzeTermsV4, lineKey, nameWords, splitBoundaries } from '../text/index.js';
 import { BODY_INDEX_CHARS } from './postings.js';
-import { COMPACT_BODY, compactTerm } from './body-counts.js';
+import { COMPACT_BODY, compactTerm, decodeForwardHeadV4 } from './body-counts.js';
+
+export { decodeForwardHeadV4 };
 import { deflateRawFitted } from './deflate.js';
 
 /**
@@ -212,23 +214,6 @@ export function encodeForwardV4Json(terms: ReadonlyMap<string, V4Counts>): strin
     out += `${out.length > 1 ? ',' : ''}${JSON.stringify(t)}:[${c[0]},${c[1]},${c[2]},${c[4]}]`;
   }
   return out + '}';
-}
-
-/**
- * A v4 row's stored forward terms (compact or JSON `serving.fwd`) as an object: term ->
- * `[n, k, d, x]`, what JSON.parse of the JSON form gives (terms of one count vector share their
- * array: read it, never change it).
- */
-export function decodeForwardHeadV4(fwd: string): Record<string, number[]> {
-  if (!fwd.startsWith(COMPACT_BODY)) return JSON.parse(fwd) as Record<string, number[]>;
-  const out = Object.create(null) as Record<string, number[]>;
-  const groups = fwd.split('|');
-  for (let g = 1; g < groups.length; g++) {
-    const words = groups[g]!.split(' ');
-    const counts = words[0]!.split(',').map(Number);
-    for (let w = 1; w < words.length; w++) out[words[w]!] = counts;
-  }
-  return out;
 }
 
 /** A v4 row's forward terms with all five fields, from `serving.fwd` and its effective body. */

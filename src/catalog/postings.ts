@@ -8,7 +8,7 @@
  * writes live in publish.ts.
  */
 import { analyzeTerms } from '../text/index.js';
-import { bodyCountsOfTerms } from './body-counts.js';
+import { bodyCountsOfTerms, decodeForwardHeadV4 } from './body-counts.js';
 
 /** The document fields of v3, in the order of every per-field array. */
 export const DOC_FIELDS = ['name', 'keywords', 'description', 'body'] as const;
@@ -90,8 +90,7 @@ export function decodeForward(
   bodyTerms: string | null,
 ): Readonly<Record<string, FieldCounts>> {
   const out: Record<string, FieldCounts> = {};
-  for (const [t, c] of Object.entries(JSON.parse(fwd) as Record<string, [number, number, number]>))
-    out[t] = [c[0], c[1], c[2], 0];
+  for (const [t, c] of Object.entries(decodeForwardHeadV4(fwd))) out[t] = [c[0]!, c[1]!, c[2]!, 0];
   if (bodyTerms !== null) {
     for (const [t, n] of Object.entries((JSON.parse(bodyTerms) as BodyTerms).tf)) {
       const c = out[t];
@@ -123,9 +122,9 @@ export function forwardOfTerms(
   bodyTerms: string | null,
   terms: readonly string[],
 ): ForwardOfTerms {
-  const head = JSON.parse(fwd) as Record<string, [number, number, number]>;
+  const head = decodeForwardHeadV4(fwd);
   const nameTerms = new Set<string>();
-  for (const t in head) if (head[t]![0] > 0) nameTerms.add(t);
+  for (const t in head) if (head[t]![0]! > 0) nameTerms.add(t);
   const body = bodyCountsOfTerms(bodyTerms, terms);
   const tf = terms.map((t, i): FieldCounts => {
     const c = Object.hasOwn(head, t) ? head[t]! : undefined;
