@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tmpDir } from '../support/cli.js';
+import { runCli, tmpDir } from '../support/cli.js';
 import {
   closeAll,
   connectInProcess,
@@ -62,5 +62,15 @@ describe('skill_search confidence floor', () => {
     );
     expect(await floorOf(fromFlag, {})).toBe(0.75);
     expect(await floorOf(fromFlag, { min_confidence: 0.3 })).toBe(0.3);
+  });
+
+  it('mcp refuses a --min-confidence outside 0-1 before serving (INVALID_ARGUMENT, exit 2)', async () => {
+    for (const bad of ['1.5', '-0.1', 'high', '']) {
+      const r = await runCli(['mcp', '--catalog', cat.catalog, '--min-confidence', bad, '--json']);
+      expect(r.code).toBe(2);
+      const { error } = JSON.parse(r.stdout) as { error: { code: string; details: unknown } };
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.details).toEqual({ option: '--min-confidence' });
+    }
   });
 });
