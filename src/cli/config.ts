@@ -50,7 +50,7 @@ export interface ConfigFile {
   /** Record suggestions and fetches in the telemetry file beside the catalog. */
   readonly telemetry?: boolean;
   /**
-   * The confidence floor of `search` and `hook`, 0–1 (docs/ranking.md §11; default: the policy's).
+   * The confidence floor of `search`, `hook` and `mcp`, 0–1 (docs/ranking.md §11; default: the policy's).
    */
   readonly min_confidence?: number;
   readonly library?: {

@@ -19,7 +19,7 @@ export interface Settings {
   readonly catalog: Setting<string>;
   readonly policy: Setting<string | undefined>;
   readonly telemetry: Setting<boolean>;
-  /** The confidence floor of `search` and `hook` (undefined: the policy's). */
+  /** The confidence floor of `search`, `hook` and `mcp` (undefined: the policy's). */
   readonly min_confidence: Setting<number | undefined>;
   readonly 'library.scopes': Setting<readonly string[] | undefined>;
   /** Folders whose skills win an id collision (`index --prefer` overrides). */
