@@ -14,7 +14,8 @@ interface Overview {
   created_at: string;
   counts: { total: number; active: number; deprecated: number; archived: number };
   by_scope: { scope: string; active: number; deprecated: number; archived: number }[];
-  telemetry: { suggestions: number; fetches: number; searches: number };
+  /** Counted from the recorded events, as a skill page charts them; `hook_suggestions` is the hook's share. */
+  telemetry: { suggestions: number; fetches: number; searches: number; hook_suggestions?: number };
   suggested_never_fetched: { skill_id: string; suggestions: number }[];
   never_in_top_five: {
     shown: boolean;
@@ -70,6 +71,9 @@ export async function overviewView(main: HTMLElement): Promise<void> {
       h('code', { title: o.catalog_generation }, short(o.catalog_generation)),
       ` published ${o.created_at} under `,
       h('code', {}, o.policy),
+      (o.telemetry.hook_suggestions ?? 0) > 0
+        ? ` · ${plural(o.telemetry.hook_suggestions ?? 0, 'suggestion')} by the prompt hook (shown, not counted by the ranking)`
+        : '',
     ),
     h('div', { class: 'grid' }, scopesCard(o), unfetchedCard(o), neverCard(o)),
     h('h2', {}, 'Generations'),

@@ -24,6 +24,13 @@ export interface SearchResult {
   abstain?: boolean;
 }
 
+/** GET /api/skills: one page of served skills (only the fields the landing page shows). */
+export interface SkillsPage {
+  catalog_generation: string;
+  skills: { skill_id: string; name: string; description: string; state: string }[];
+  next_cursor?: string;
+}
+
 export interface Policies {
   catalog_generation: string;
   catalog_policy: string;

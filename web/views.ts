@@ -4,9 +4,9 @@
  * file each (skill-view.ts, overview-view.ts, cascade-view.ts, substrate-view.ts). Each reads the
  * JSON API and builds DOM with `h` (text nodes only).
  */
-import { api, errorBox, h } from './dom.js';
+import { api, errorBox, h, link } from './dom.js';
 import { componentLegend, renderResults } from './results.js';
-import type { Policies, SearchResult } from './types.js';
+import type { Policies, SearchResult, SkillsPage } from './types.js';
 
 /** Delay between the last keystroke and the search it triggers, in milliseconds. */
 const DEBOUNCE_MS = 200;
@@ -45,6 +45,7 @@ export function searchView(main: HTMLElement): Promise<void> {
     controller?.abort();
     if (q.trim() === '') {
       out.replaceChildren(h('p', { class: 'empty' }, 'Type a query: results update as you type.'));
+      await landing(out, () => input.value.trim() === '');
       return;
     }
     controller = new AbortController();
@@ -72,6 +73,67 @@ export function searchView(main: HTMLElement): Promise<void> {
   });
   input.focus();
   return run();
+}
+
+/** Skills shown on the landing page before anything is typed. */
+const LANDING_SKILLS = 24;
+
+/** Characters of a description shown on the landing page (the skill page has the whole text). */
+const LANDING_DESCRIPTION = 160;
+
+/**
+ * The landing page under an empty box: what the catalog holds (policy, generation) and the first
+ * skills of the library, each linked to its page, so a first visit shows the library, not a blank.
+ */
+async function landing(out: HTMLElement, stillEmpty: () => boolean): Promise<void> {
+  try {
+    const page = await api<SkillsPage>(`/api/skills?limit=${LANDING_SKILLS}`);
+    const policies = await api<Policies>('/api/policies');
+    // The person started typing meanwhile: the results own the area now.
+    if (!stillEmpty()) return;
+    if (page.skills.length === 0) {
+      out.append(h('p', { class: 'empty' }, 'The catalog holds no skill yet: run skilldex index.'));
+      return;
+    }
+    const more = page.next_cursor !== undefined;
+    out.append(
+      h(
+        'section',
+        { class: 'landing', attrs: { 'aria-label': 'browse the library' } },
+        h(
+          'p',
+          { class: 'meta' },
+          `Policy ${policies.catalog_policy} · generation ${policies.catalog_generation.slice(0, 19)}`,
+        ),
+        h('h2', {}, more ? `Skills (the first ${page.skills.length})` : 'Skills'),
+        h(
+          'ul',
+          { class: 'landing-skills' },
+          page.skills.map((s) =>
+            h(
+              'li',
+              {},
+              link(`/skills/${encodeURIComponent(s.skill_id)}`, s.skill_id),
+              ` — ${clip(s.description, LANDING_DESCRIPTION)}`,
+            ),
+          ),
+        ),
+        more
+          ? h('p', {}, link('/overview', 'Every skill by scope and state: the Catalog page'))
+          : [],
+      ),
+    );
+  } catch (err) {
+    if (stillEmpty()) out.append(errorBox(err));
+  }
+}
+
+/** `text` cut at `max` characters on a word boundary, with an ellipsis when cut. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** Compare policies: one query ranked under two policies, side by side. */

@@ -102,19 +102,20 @@ export class TelemetryReader {
     );
   }
 
-  /** Totals over every skill. */
-  totals(): { suggestions: number; fetches: number } {
+  /**
+   * Totals over every skill, counted from the recorded events: the same rows a skill page charts
+   * (`usageByDay`), so the Catalog page and a skill page agree. `hook_suggestions` is the part the
+   * prompt hook showed, which the ranking's counts leave out (docs/ranking.md §9).
+   */
+  totals(): { suggestions: number; fetches: number; hook_suggestions: number } {
     return this.query(
       (db) =>
         db
           .prepare(
-            `SELECT coalesce(sum(suggestions), 0) AS suggestions, coalesce(sum(fetches), 0) AS fetches FROM counts`,
+            `SELECT count(*) FILTER (WHERE kind = 'suggestion') AS suggestions, count(*) FILTER (WHERE kind = 'fetch') AS fetches, count(*) FILTER (WHERE kind = 'suggestion' AND source = 'hook') AS hook_suggestions FROM events`,
           )
-          .get() as {
-          suggestions: number;
-          fetches: number;
-        },
-      { suggestions: 0, fetches: 0 },
+          .get() as { suggestions: number; fetches: number; hook_suggestions: number },
+      { suggestions: 0, fetches: 0, hook_suggestions: 0 },
     );
   }
 

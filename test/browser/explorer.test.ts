@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tmpDir } from '../support/cli.js';
 import {
   HOSTILE_ID,
+  SKILLS,
   makeLibrary,
   reindex,
   startOver,
@@ -64,6 +65,21 @@ async function open(
 }
 
 describe('explorer page', () => {
+  it('lands on the library, not a blank box: the first skills, each linked to its page', async () => {
+    const { page, problems } = await open('/');
+    const links = page.locator('ul.landing-skills li a');
+    expect(await links.count()).toBeGreaterThanOrEqual(Object.keys(SKILLS).length);
+    const hrefs = await links.evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+    expect(hrefs).toContain('/skills/kubernetes-deploy');
+    expect(await page.locator('section.landing .meta').textContent()).toMatch(/^Policy tf\./);
+    // Typing replaces the landing with results.
+    await page.fill('#q', 'deploy kubernetes services');
+    await page.waitForSelector('li.result');
+    expect(await page.locator('section.landing').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows ranked results with explanation bars as a query is typed', async () => {
     const { page, problems } = await open('/');
     await page.fill('#q', 'deploy kubernetes services');

@@ -54,7 +54,11 @@ describe('telemetry views', () => {
     reader.search({ query: 'pdf' });
     reader.close();
     expect(existsSync(file)).toBe(false);
-    expect(new TelemetryReader(undefined).totals()).toEqual({ suggestions: 0, fetches: 0 });
+    expect(new TelemetryReader(undefined).totals()).toEqual({
+      suggestions: 0,
+      fetches: 0,
+      hook_suggestions: 0,
+    });
   });
 });
 
@@ -73,5 +77,25 @@ describe('catalog views', () => {
     expect(g).toHaveLength(1);
     expect(g[0]!.added).toBe(o.counts.total);
     c.close();
+  });
+
+  it("counts the prompt hook's suggestions as a skill page charts them (Catalog page and skill page agree)", () => {
+    const lib = makeLibrary();
+    const agent = new Router({ catalog: lib.catalog, now: () => DAY1 });
+    const generation = agent.search({
+      query: 'extract tables from pdf',
+      limit: 1,
+    }).catalog_generation;
+    for (let i = 0; i < 3; i++)
+      agent.recordHookSuggestions('merge two pdf files', generation, [
+        'pdf-toolkit',
+        'csv-cleaner',
+      ]);
+    agent.close();
+    const t = new TelemetryReader(telemetryPathFor(lib.catalog));
+    const charted = t.usageByDay('pdf-toolkit').reduce((n, d) => n + d.suggestions, 0);
+    expect(charted).toBe(4);
+    // 1 search suggestion + 3 rounds of 2 hook suggestions, 6 of them the hook's.
+    expect(t.totals()).toEqual({ suggestions: 7, fetches: 0, hook_suggestions: 6 });
   });
 });
