@@ -19,7 +19,6 @@ import {
   indexCatalog,
   learnExamples,
   type Bm25fExplanation,
-  type SearchRequest,
   type SearchResult,
 } from '../../src/index.js';
 import { MAX_EXAMPLES_PER_SKILL, readUsage, telemetryPathFor } from '../../src/catalog/index.js';
@@ -34,16 +33,8 @@ import {
   textOf,
   writeHistories,
   type GenSkill,
+  expectFastEqualsBrute,
 } from './support.js';
-
-type Outcome = { ok: true; result: SearchResult } | { ok: false; code: string };
-function attempt(fn: () => SearchResult): Outcome {
-  try {
-    return { ok: true, result: fn() };
-  } catch (err) {
-    return { ok: false, code: (err as { code?: string }).code ?? String(err) };
-  }
-}
 
 const LIMITS = Array.from({ length: 20 }, (_, i) => i + 1);
 const IDENT = ['getWeather', 'resnet50', 'HTMLParser', 'snake_case_name', 'pdfToText', 'v2Api'];
@@ -78,20 +69,7 @@ function checkAllLimits(
   includeDeprecated: boolean,
   limits: readonly number[] = LIMITS,
 ): void {
-  for (const limit of limits) {
-    const request: SearchRequest = { query, limit, include_deprecated: includeDeprecated };
-    const slow = attempt(() => router.searchBruteForce(request));
-    const fast = attempt(() => router.search(request));
-    if (!slow.ok || !fast.ok) {
-      expect(fast).toEqual(slow);
-      return;
-    }
-    expect(
-      fast.result.candidates.map((c) => [c.skill_id, c.score]),
-      `query ${JSON.stringify(query)} limit ${limit}`,
-    ).toEqual(slow.result.candidates.map((c) => [c.skill_id, c.score]));
-    expect(fast.result).toEqual(slow.result);
-  }
+  expectFastEqualsBrute(router, { query, include_deprecated: includeDeprecated }, limits);
 }
 
 describe('bm25f.v3: fast path = brute force (property)', () => {

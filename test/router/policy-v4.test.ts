@@ -19,7 +19,6 @@ import {
   learnExamples,
   publishCatalog,
   type Bm25fV4Explanation,
-  type SearchRequest,
   type SearchResult,
 } from '../../src/index.js';
 import { tmpDir, writeTree } from '../support/cli.js';
@@ -33,6 +32,7 @@ import {
   textOf,
   writeHistories,
   type GenSkill,
+  expectFastEqualsBrute,
 } from './support.js';
 
 const CJK = ['收尾', '复检', '帮我', '文档', '设计', '视频', '鸿蒙', '网络权限', '会话'];
@@ -43,30 +43,8 @@ const TEMPLATE = [
 ];
 const LIMITS = [1, 2, 3, 5, 8, 13, 20];
 
-type Outcome = { ok: true; result: SearchResult } | { ok: false; code: string };
-function attempt(fn: () => SearchResult): Outcome {
-  try {
-    return { ok: true, result: fn() };
-  } catch (err) {
-    return { ok: false, code: (err as { code?: string }).code ?? String(err) };
-  }
-}
-
 function checkAllLimits(router: Router, query: string, includeDeprecated: boolean): void {
-  for (const limit of LIMITS) {
-    const request: SearchRequest = { query, limit, include_deprecated: includeDeprecated };
-    const slow = attempt(() => router.searchBruteForce(request));
-    const fast = attempt(() => router.search(request));
-    if (!slow.ok || !fast.ok) {
-      expect(fast).toEqual(slow);
-      return;
-    }
-    expect(
-      fast.result.candidates.map((c) => [c.skill_id, c.score]),
-      `query ${JSON.stringify(query)} limit ${limit}`,
-    ).toEqual(slow.result.candidates.map((c) => [c.skill_id, c.score]));
-    expect(fast.result).toEqual(slow.result);
-  }
+  expectFastEqualsBrute(router, { query, include_deprecated: includeDeprecated }, LIMITS);
 }
 
 interface Extras {

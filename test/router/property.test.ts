@@ -10,7 +10,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { POLICY_V2_ID, Router, type SearchRequest, type SearchResult } from '../../src/index.js';
+import { POLICY_V2_ID, Router } from '../../src/index.js';
 import { REPO, tmpDir, writeTree } from '../support/cli.js';
 import {
   NOW,
@@ -28,41 +28,14 @@ import {
   queryArb,
   textOf,
   type GenQuery,
+  attempt,
+  expectFastEqualsBrute,
 } from './support.js';
 
 const LIMITS = Array.from({ length: 20 }, (_, i) => i + 1);
 
-type Outcome = { ok: true; result: SearchResult } | { ok: false; code: string };
-
-function attempt(fn: () => SearchResult): Outcome {
-  try {
-    return { ok: true, result: fn() };
-  } catch (err) {
-    return { ok: false, code: (err as { code?: string }).code ?? String(err) };
-  }
-}
-
-// Brute force first: the fast path records suggestions after answering, so both read one history.
 function checkAllLimits(router: Router, q: GenQuery): void {
-  for (const limit of LIMITS) {
-    const request: SearchRequest = {
-      query: q.query,
-      limit,
-      include_deprecated: q.include_deprecated,
-    };
-    const slow = attempt(() => router.searchBruteForce(request));
-    const fast = attempt(() => router.search(request));
-    if (!slow.ok || !fast.ok) {
-      expect(fast, `limit ${limit}`).toEqual(slow);
-      expect(slow.ok ? 'ok' : slow.code).toBe('INVALID_QUERY');
-      return;
-    }
-    expect(
-      fast.result.candidates.map((c) => [c.skill_id, c.score]),
-      `query ${JSON.stringify(q.query)} limit ${limit}`,
-    ).toEqual(slow.result.candidates.map((c) => [c.skill_id, c.score]));
-    expect(fast.result).toEqual(slow.result);
-  }
+  expectFastEqualsBrute(router, q, LIMITS, { onlyInvalidQuery: true });
 }
 
 describe('fast path = brute force (property)', () => {

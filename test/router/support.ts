@@ -7,9 +7,17 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import { isPgLocation, openUsageForWrite } from '../../src/catalog/index.js';
 import { TELEMETRY_SCHEMA } from '../../src/catalog/side-schema.js';
-import { changeLifecycle, publishCatalog, telemetryPathFor } from '../../src/index.js';
+import {
+  changeLifecycle,
+  publishCatalog,
+  telemetryPathFor,
+  type Router,
+  type SearchRequest,
+  type SearchResult,
+} from '../../src/index.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { NOW, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
 
@@ -280,5 +288,50 @@ export function writeHistories(catalog: string, skills: readonly GenSkill[]): vo
     })();
   } finally {
     db.close();
+  }
+}
+
+/** A search's answer or its error code, so a fast and a reference answer compare as values. */
+export type Outcome = { ok: true; result: SearchResult } | { ok: false; code: string };
+
+/** Runs `fn`, keeping its result or the code of what it threw. */
+export function attempt(fn: () => SearchResult): Outcome {
+  try {
+    return { ok: true, result: fn() };
+  } catch (err) {
+    return { ok: false, code: (err as { code?: string }).code ?? String(err) };
+  }
+}
+
+/**
+ * The one fast-path-against-brute-force check every router property test shares: for each limit,
+ * the reference scorer answers first (the fast path records suggestions after answering, so both
+ * read one history), then the fast path must give the same candidates, scores and whole answer —
+ * or the same error. `onlyInvalidQuery`: the only error either may give is INVALID_QUERY.
+ */
+export function expectFastEqualsBrute(
+  router: Router,
+  q: { query: string; include_deprecated: boolean },
+  limits: readonly number[],
+  options: { onlyInvalidQuery?: boolean } = {},
+): void {
+  for (const limit of limits) {
+    const request: SearchRequest = {
+      query: q.query,
+      limit,
+      include_deprecated: q.include_deprecated,
+    };
+    const slow = attempt(() => router.searchBruteForce(request));
+    const fast = attempt(() => router.search(request));
+    if (!slow.ok || !fast.ok) {
+      expect(fast, `limit ${limit}`).toEqual(slow);
+      if (options.onlyInvalidQuery) expect(slow.ok ? 'ok' : slow.code).toBe('INVALID_QUERY');
+      return;
+    }
+    expect(
+      fast.result.candidates.map((c) => [c.skill_id, c.score]),
+      `query ${JSON.stringify(q.query)} limit ${limit}`,
+    ).toEqual(slow.result.candidates.map((c) => [c.skill_id, c.score]));
+    expect(fast.result).toEqual(slow.result);
   }
 }
