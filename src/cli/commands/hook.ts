@@ -54,6 +54,7 @@ const HOOK_HELP_AFTER =
   'With --strict it prints the coded error and exits with its code instead.\n\n' +
   'Examples:\n' +
   '  echo \'{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"merge two pdf files"}\' | skilldex hook claude-code\n' +
+  '  echo \'{"hook_event_name":"BeforeAgent","session_id":"g1","prompt":"merge two pdf files"}\' | skilldex hook gemini-cli\n' +
   '  echo "deploy this to kubernetes" | skilldex hook generic\n' +
   '  echo "what is the weather" | skilldex hook generic --strict   # abstain: true, no suggestions';
 
