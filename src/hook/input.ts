@@ -78,15 +78,25 @@ function firstString(o: Record<string, unknown>, keys: readonly string[]): strin
   return undefined;
 }
 
-// A prompt that is one host-made element: `<a-b …>` … `</a-b>` and nothing around it.
-const HOST_ELEMENT = /^<([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:\s[^>]*)?>[\s\S]*<\/\1>$/i;
+// The opening tag of a host-made element: a name of at most 64 characters with a hyphen inside
+// (`task-notification`); bounded, so a megabyte of prompt costs one pass.
+const OPEN_TAG = /^<([a-z][a-z0-9-]{1,62}[a-z0-9])[\s>]/i;
+
+// The name of the element `prompt` is, whole (`<a-b …>` … `</a-b>`), or undefined.
+function hostElement(prompt: string): string | undefined {
+  const t = prompt.trim();
+  const name = OPEN_TAG.exec(t)?.[1];
+  if (name === undefined || !name.includes('-') || name.includes('--')) return undefined;
+  return t.indexOf('>') > 0 && t.toLowerCase().endsWith(`</${name.toLowerCase()}>`)
+    ? name
+    : undefined;
+}
 
 /** Why `prompt` (with the event's fields `o`) is not a person's prompt; undefined when it is. */
 function notPersonReason(o: Record<string, unknown>, prompt: string): string | undefined {
   if (o['agent_id'] !== undefined && o['agent_id'] !== null) return 'a sub-agent event (agent_id)';
-  const m = HOST_ELEMENT.exec(prompt.trim());
-  if (m) return `a host-made <${m[1]!.slice(0, 40)}> message`;
-  return undefined;
+  const name = hostElement(prompt);
+  return name === undefined ? undefined : `a host-made <${name}> message`;
 }
 
 function fromObject(host: HookHost, o: Record<string, unknown>): HookInput {

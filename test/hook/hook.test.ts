@@ -106,6 +106,8 @@ describe('hook input', () => {
       '<div>hello</div>',
       'fix this: <task-notification>x</task-notification>',
       '<task-notification> is what I see in the log, why?',
+      // A tag name past 64 characters is not one a host makes (and is not scanned for).
+      `<${'a-'.repeat(40)}b>x</${'a-'.repeat(40)}b>`,
       'merge two pdf files',
     ])
       expect(parseHookInput('claude-code', ev({ prompt })).notPerson, prompt).toBeUndefined();
