@@ -212,7 +212,7 @@ export const ERROR_CODES = {
   // Output.
   OUTPUT_CLOSED: {
     exit: 2,
-    when: 'the reader of standard output went away (a closed pipe) before the output ended',
+    when: 'standard output could not take the rest of the output (ENOBUFS, a stream already ended); a closed pipe (EPIPE) is not an error: the run ends silently with exit 0',
     hint: 'the reader of standard output went away before the output ended',
   },
   // Writes.

@@ -4,8 +4,13 @@ import { run } from './program.js';
 import { ERROR_CODES, SkilldexError, type ExitCode } from '../errors.js';
 import { MAX_INPUT_BYTES } from './context.js';
 
-/** Exit code and stderr line for output that cannot be written (a closed pipe, ENOBUFS). */
+/**
+ * Ends the run when output cannot be written. A closed pipe (EPIPE: `skilldex --help | head -1`)
+ * is the reader saying it has enough, not an error: exit 0, silently (issue 35). Anything else
+ * (ENOBUFS, a stream already ended) is OUTPUT_CLOSED: one line on stderr, its exit code.
+ */
 function outputClosed(err: NodeJS.ErrnoException): never {
+  if (err.code === 'EPIPE') process.exit(0);
   process.stderr.write(
     `error OUTPUT_CLOSED: standard output closed (${err.code ?? err.message}); the rest of the output was dropped\n`,
   );
@@ -75,8 +80,8 @@ class StandardOutput {
   private open(): NodeJS.WriteStream {
     if (this.stream === undefined) {
       this.stream = process.stdout;
-      // A closed pipe (`skilldex search … | head`) or a stream that cannot take more (ENOBUFS)
-      // ends the run quietly: one coded line on stderr, no stack trace, the refusal exit code.
+      // A closed pipe (`skilldex search … | head`) ends the run silently with exit 0; a stream
+      // that cannot take more (ENOBUFS) with one coded line on stderr and the refusal exit code.
       this.stream.on('error', outputClosed);
     }
     return this.stream;

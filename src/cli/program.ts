@@ -215,6 +215,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     const coded = codedFromForeign(err);
     if (coded) {
       if (coded.code === 'OUTPUT_CLOSED') {
+        // A closed pipe is the reader having enough (`… | head`): exit 0, silently.
+        if (coded.details['errno'] === 'EPIPE') return 0;
         // Nobody reads stdout any more: say so on stderr only.
         ctx.err(`error ${coded.code}: ${coded.message}`);
         return coded.exitCode;

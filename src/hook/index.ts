@@ -4,6 +4,7 @@
  * Explicit named exports only.
  */
 export {
+  HOOK_EVENTS,
   HOOK_HOSTS,
   MAX_HOOK_INPUT_BYTES,
   MAX_HOOK_QUERY_CHARS,
@@ -36,7 +37,7 @@ export {
   type HookSuggestion,
   type SuggestOptions,
 } from './suggest.js';
-export { contextText, hookOutput } from './output.js';
+export { MAX_CONTEXT_CHARS, contextText, hookOutput, quotedData } from './output.js';
 export {
   DEFAULT_HOOK_DEADLINE_MS,
   MAX_LOG_BYTES,

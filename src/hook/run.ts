@@ -64,6 +64,8 @@ function asCoded(err: unknown): SkilldexError {
 
 function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
   const input = parseHookInput(o.host, inputText);
+  // A sub-agent's event or a host-made delivery is not a person asking: nothing to suggest.
+  if (input.notPerson !== undefined) return { stdout: '' };
   const query =
     o.host === 'generic'
       ? input.prompt.trim().slice(0, MAX_HOOK_QUERY_CHARS)

@@ -4,12 +4,13 @@
  * `disable-model-invocation: true`, without the skills already suggested on this session's topic,
  * at most `max` of them — or nothing when the router abstains. Each says how to load it: natively
  * when the host lists it (Claude Code: a personal or project skill, `/name` or the Skill tool;
- * Codex: a skill under one of its skill folders, `$name`) and the listing plan did not route it,
- * else through skilldex's `skill_fetch` with its pins. Reads the catalog and the listing state;
+ * Codex: a skill it lists, as src/hosts' codexListedSkills finds them, `$name`) and the listing
+ * plan did not route it, else through skilldex's `skill_fetch` with its pins. Reads the catalog and the listing state;
  * writes nothing (the caller records telemetry and session state).
  */
 import path from 'node:path';
-import { codexHome, listingStateDir, readListingState } from '../hosts/index.js';
+import { codexListedSkills, listingStateDir, readListingState } from '../hosts/index.js';
+import { realpathOrUndefined } from '../fsx/index.js';
 import type { Router, SearchResult } from '../router/index.js';
 import { sanitizeField } from '../text/index.js';
 import type { HookHost } from './input.js';
@@ -109,31 +110,23 @@ function claudeNative(
   return routed.has(name) ? undefined : name;
 }
 
-// Codex lists skills found (up to six folders deep) under $CODEX_HOME/skills, ~/.agents/skills,
-// /etc/codex/skills, and .agents/skills or .codex/skills of the project's folders, by frontmatter
-// name (openai/codex codex-rs/core-skills/src/loader.rs, as src/hosts/listing-codex.ts reads it).
+// Codex lists skills by frontmatter name under its own folders and rules; src/hosts knows them
+// (codexListedSkills, the same function `skilldex listing` uses), read once per run and only when
+// a suggestion needs it. A skill the listing plan routed is not listed natively any more.
 function codexNative(
   file: string,
-  name: string,
   o: SuggestOptions,
+  listed: () => ReadonlyMap<string, string>,
   routed: ReadonlySet<string>,
 ): string | undefined {
-  const roots = [
-    path.join(codexHome({ home: o.home, env: o.env }), 'skills'),
-    path.join(o.home, '.agents', 'skills'),
-    '/etc/codex/skills',
-    ...ancestors(o.cwd).flatMap((d) => [
-      path.join(d, '.agents', 'skills'),
-      path.join(d, '.codex', 'skills'),
-    ]),
-  ];
-  const inside = roots.some((r) => file.startsWith(r + path.sep));
-  return inside && !routed.has(file) ? name : undefined;
+  const real = realpathOrUndefined(file) ?? file;
+  const name = listed().get(real);
+  return name !== undefined && !routed.has(file) && !routed.has(real) ? name : undefined;
 }
 
 // The skills a listing plan (`skilldex listing --apply`) took out of the host's own listing.
 function routedSkills(o: SuggestOptions): ReadonlySet<string> {
-  if (o.host === 'generic') return new Set();
+  if (o.host !== 'claude-code' && o.host !== 'codex') return new Set();
   try {
     const s = readListingState(listingStateDir(o.home, o.env), o.host);
     if (s === undefined) return new Set();
@@ -149,14 +142,17 @@ function loadOf(
   c: SearchResult['candidates'][number],
   o: SuggestOptions,
   routed: ReadonlySet<string>,
+  listed: () => ReadonlyMap<string, string>,
 ): HookLoad {
-  const at = o.host === 'generic' ? undefined : router.locate([c.skill_id]).get(c.skill_id);
+  // Only Claude Code and Codex load skills natively; every other host gets the pins.
+  const nativeHost = o.host === 'claude-code' || o.host === 'codex';
+  const at = nativeHost ? router.locate([c.skill_id]).get(c.skill_id) : undefined;
   const native =
     at === undefined
       ? undefined
       : o.host === 'claude-code'
         ? claudeNative(at.path, o, routed)
-        : codexNative(at.path, c.name, o, routed);
+        : codexNative(at.path, o, listed, routed);
   if (native !== undefined && /^[\w.:-]{1,128}$/.test(native))
     return { kind: 'native', invoke: o.host === 'codex' ? `$${native}` : `/${native}` };
   return {
@@ -188,6 +184,21 @@ export function suggest(router: Router, query: string, o: SuggestOptions): HookA
   const above = eligible.map((c) => c.skill_id);
   const { hold, sameTopic } = sessionStep(o.state, above);
   const routed = eligible.length > 0 ? routedSkills(o) : new Set<string>();
+  let codexListed: ReadonlyMap<string, string> | undefined;
+  const listed = (): ReadonlyMap<string, string> => {
+    if (codexListed === undefined) {
+      try {
+        codexListed = codexListedSkills({
+          home: o.home,
+          env: o.env,
+          project: o.cwd !== undefined && path.isAbsolute(o.cwd) ? o.cwd : o.home,
+        });
+      } catch {
+        codexListed = new Map();
+      }
+    }
+    return codexListed;
+  };
   const chosen = eligible
     .filter((c) => !hold.has(c.skill_id))
     .slice(0, Math.min(o.max ?? DEFAULT_HOOK_SUGGESTIONS, MAX_HOOK_SUGGESTIONS));
@@ -203,7 +214,7 @@ export function suggest(router: Router, query: string, o: SuggestOptions): HookA
       confidence: c.confidence,
       skill_version: c.skill_version,
       revision_id: c.revision_id,
-      load: loadOf(router, r, c, o, routed),
+      load: loadOf(router, r, c, o, routed, listed),
     })),
     held_back: above.filter((id) => hold.has(id)),
     above,

@@ -57,6 +57,7 @@ export {
   codexConfigFile,
   codexConfigRules,
   codexHome,
+  codexListedSkills,
   codexRoots,
   codexSkills,
 } from './listing-codex.js';

@@ -193,3 +193,16 @@ function unreadableSettings(file: string, err: unknown): Problem {
     `${file}: ${(err as Error).message.split('\n')[0]}`,
   );
 }
+
+/**
+ * The skills Codex offers its model by name for `o.project`: real path of each SKILL.md → the
+ * name Codex lists it under (its frontmatter name). The one place that knows Codex's folders and
+ * rules (codexSkills: roots, depth, dot folders, `[[skills.config]]`, `allow_implicit_invocation`),
+ * shared by `skilldex listing` and the prompt hook, so the hook never offers `$name` for a skill
+ * Codex does not list (issue 33 item 8). A disabled or implicit-invocation-off skill is left out.
+ */
+export function codexListedSkills(o: HostScopeOptions): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const s of codexSkills(o).skills) if (s.visibility === 'full') out.set(s.path, s.id);
+  return out;
+}

@@ -166,7 +166,7 @@ describe('search --batch', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('a reader that goes away ends the batch quietly: OUTPUT_CLOSED on stderr, exit 2, no stack trace (child process)', async () => {
+  it('a reader that goes away ends the batch silently: exit 0, nothing on stderr (child process)', async () => {
     // A batch whose output is far larger than a pipe buffer: the reader takes one chunk and closes.
     const file = batchFile(3_000);
     const child = spawn(
@@ -196,9 +196,9 @@ describe('search --batch', () => {
         resolve(c);
       });
     });
-    expect(code).toBe(2);
-    expect(stderr).toContain('error OUTPUT_CLOSED');
-    expect(stderr).not.toMatch(/\n\s+at /);
+    // A closed pipe is the reader having enough, not an error (issue 35).
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
   }, 90_000);
 });
 

@@ -154,6 +154,11 @@ describe('skilldex hook never gets in the way', () => {
       ['--min-confidence', '2'],
       ['--no-such-option'],
       [],
+      // An option whose value is missing (issue 33 item 8): the parser must not refuse it.
+      ['--max'],
+      ['--min-confidence'],
+      ['--deadline-ms'],
+      ['--catalog'],
     ]) {
       const r = runBin(['hook', ...(args.length === 0 ? [] : ['claude-code']), ...args], {
         env: { HOME: home },
@@ -165,7 +170,9 @@ describe('skilldex hook never gets in the way', () => {
       path.join(home, '.local', 'state', 'skilldex', 'hook', 'hook.log'),
       'utf8',
     );
-    expect(log.match(/ INVALID_ARGUMENT: /g)).toHaveLength(4);
+    expect(log.match(/ INVALID_ARGUMENT: /g)).toHaveLength(8);
+    expect(log).toMatch(/ claude-code INVALID_ARGUMENT: --max needs a value/);
+    expect(log).toMatch(/ claude-code INVALID_ARGUMENT: --catalog needs a value/);
     // With --strict the same value is the coded refusal.
     const strict = runBin(['hook', 'claude-code', '--max', '9', '--strict', '--json'], {
       env: { HOME: home },
@@ -175,6 +182,70 @@ describe('skilldex hook never gets in the way', () => {
     expect((JSON.parse(strict.stdout) as { error: { code: string } }).error.code).toBe(
       'INVALID_ARGUMENT',
     );
+  });
+
+  it('a missing option value, an unknown option or host is refused with --strict (exit 2)', () => {
+    const home = tmpTree({});
+    for (const args of [['claude-code', '--max'], ['claude-code', '--catalog'], ['gemini']]) {
+      const r = runBin(['hook', ...args, '--strict', '--json'], {
+        env: { HOME: home },
+        input: ev('merge pdf files'),
+      });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe(
+        'INVALID_ARGUMENT',
+      );
+    }
+  });
+
+  it('answers Gemini CLI and VS Code in their own shapes, through the built binary', async () => {
+    const home = library();
+    const catalog = path.join(home, 'catalog.sqlite');
+    const idx = await runCli(['index', '--catalog', catalog, '--scope', 'lib', '--json'], {
+      cwd: home,
+      env: { HOME: home },
+    });
+    expect(idx.code).toBe(0);
+    const gemini = runBin(['hook', 'gemini-cli', '--catalog', catalog], {
+      cwd: home,
+      env: { HOME: home },
+      input: JSON.stringify({
+        hook_event_name: 'BeforeAgent',
+        session_id: 'g1',
+        cwd: home,
+        timestamp: '2026-01-01T00:00:00Z',
+        prompt: 'merge these two pdf files into one document',
+      }),
+    });
+    expect(gemini.code).toBe(0);
+    const g = JSON.parse(gemini.stdout) as Record<string, Record<string, string>>;
+    expect(g['hookSpecificOutput']!['hookEventName']).toBe('BeforeAgent');
+    expect(g['hookSpecificOutput']!['additionalContext']).toMatch(/^- pdf-merge /m);
+    const vscode = runBin(['hook', 'vscode', '--catalog', catalog], {
+      cwd: home,
+      env: { HOME: home },
+      input: JSON.stringify({
+        hookEventName: 'UserPromptSubmit',
+        sessionId: 'v1',
+        cwd: home,
+        prompt: 'merge these two pdf files into one document',
+      }),
+    });
+    expect(vscode.code).toBe(0);
+    const v = JSON.parse(vscode.stdout) as Record<string, Record<string, string>>;
+    expect(v['hookSpecificOutput']!['hookEventName']).toBe('UserPromptSubmit');
+    // A sub-agent's event gets nothing.
+    const sub = runBin(['hook', 'claude-code', '--catalog', catalog], {
+      cwd: home,
+      env: { HOME: home },
+      input: JSON.stringify({
+        hook_event_name: 'UserPromptSubmit',
+        session_id: 's9',
+        agent_id: 'a1',
+        prompt: 'merge these two pdf files into one document',
+      }),
+    });
+    expect(sub).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('a config file it cannot read is logged, not shown', () => {

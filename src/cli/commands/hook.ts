@@ -19,11 +19,13 @@ import {
 // The numeric options arrive as text and are checked inside the run: a bad value in a host's hook
 // command must be logged like any other error, never exit 2 (which Claude Code reads as "block
 // this prompt").
+// The value options are declared `[value]` (optional) for the same reason: a missing value is
+// `true` here and logged as INVALID_ARGUMENT, where `<value>` would be a parser error (exit 2).
 interface HookFlags {
-  catalog?: string;
-  max?: string;
-  minConfidence?: string;
-  deadlineMs?: string;
+  catalog?: string | true;
+  max?: string | true;
+  minConfidence?: string | true;
+  deadlineMs?: string | true;
   telemetry?: boolean;
   usage?: boolean;
   strict?: boolean;
@@ -34,18 +36,25 @@ const HOOK_HELP_AFTER =
   '\nHosts:\n' +
   '  claude-code  UserPromptSubmit command hook in ~/.claude/settings.json (skilldex init installs it)\n' +
   '  codex        UserPromptSubmit command hook in ~/.codex/hooks.json (Codex asks you to trust it once)\n' +
+  '  gemini-cli   BeforeAgent command hook in ~/.gemini/settings.json (the context is added to that turn)\n' +
+  "  vscode       UserPromptSubmit command hook of VS Code agent mode (Claude Code's hook format)\n" +
   '  generic      reads a prompt (plain text, or {"prompt": ...}) and prints the answer as JSON\n' +
   '  Cursor has no hook that adds context to a prompt (beforeSubmitPrompt can only allow or block):\n' +
   '  use the MCP server there (skilldex init --client cursor).\n\n' +
   'What it prints: at most --max skills whose confidence clears the floor, each on one line with how\n' +
   'to load it; nothing when nothing fits, when the prompt is a /command, or when the skill was\n' +
   'already suggested on the same topic in this session. Skills with disable-model-invocation: true\n' +
-  'are never suggested. Suggestions are recorded as telemetry events (source hook).\n\n' +
-  'It never blocks a prompt: on any error, or past --deadline-ms, it prints nothing, exits 0 and\n' +
+  "are never suggested. Events that are not a person's prompt (a sub-agent's, a host-made\n" +
+  'notification) get nothing. Skill text is quoted as data with every "<" escaped, and the context\n' +
+  'stays under 10,000 characters. Suggestions are recorded as telemetry events (source hook).\n' +
+  'What each host takes: docs/hosts.md.\n\n' +
+  'It never blocks a prompt: on any error (a bad input, a missing catalog, an unknown host or option,\n' +
+  'an option without its value), or past --deadline-ms, it prints nothing, exits 0 and\n' +
   'appends one line to $XDG_STATE_HOME/skilldex/hook/hook.log (default ~/.local/state/...).\n' +
   'With --strict it prints the coded error and exits with its code instead.\n\n' +
   'Examples:\n' +
   '  echo \'{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"merge two pdf files"}\' | skilldex hook claude-code\n' +
+  '  echo \'{"hook_event_name":"BeforeAgent","session_id":"g1","prompt":"merge two pdf files"}\' | skilldex hook gemini-cli\n' +
   '  echo "deploy this to kubernetes" | skilldex hook generic\n' +
   '  echo "what is the weather" | skilldex hook generic --strict   # abstain: true, no suggestions';
 
@@ -55,20 +64,21 @@ export function registerHook(program: Command, ctx: CliContext): void {
     .command('hook [host]')
     .summary("suggest the skills that fit a prompt, inside the host's prompt hook")
     .description(
-      'Read a host hook event (claude-code, codex) or a prompt (generic) on stdin, route it through the\n' +
-        "catalog, and print the skills whose confidence clears the floor in the host's hook output format.",
+      'Read a host hook event (claude-code, codex, gemini-cli, vscode) or a prompt (generic) on stdin,\n' +
+        'route it through the catalog, and print the skills whose confidence clears the floor in the\n' +
+        "host's hook output format.",
     )
     .option(
-      '--catalog <file>',
+      '--catalog [file]',
       'catalog file (default: $SKILLDEX_CATALOG, else the config file, else the default)',
     )
-    .option('--max <n>', 'most suggestions per prompt (1-5, default 3)')
+    .option('--max [n]', 'most suggestions per prompt (1-5, default 3)')
     .option(
-      '--min-confidence <p>',
+      '--min-confidence [p]',
       "confidence floor, 0-1 (default: min_confidence of the config, else the policy's)",
     )
     .option(
-      '--deadline-ms <ms>',
+      '--deadline-ms [ms]',
       'answer within this many milliseconds of start, else print nothing (default 1000)',
     )
     .option('--no-telemetry', 'do not record the suggestions or use history')
@@ -101,7 +111,9 @@ async function runHookCommand(
     lib.logHookError(stateDir, host || '-', err);
   };
   let n: ReturnType<typeof numbers>;
+  let catalog: string | undefined;
   try {
+    catalog = valueOf('--catalog', o.catalog);
     n = numbers(o);
   } catch (err) {
     fail(err as SkilldexError);
@@ -136,7 +148,7 @@ async function runHookCommand(
   let settings: ReturnType<CliContext['settings']>;
   try {
     settings = ctx.settings({
-      catalog: o.catalog,
+      catalog,
       telemetry: o.telemetry,
       minConfidence: n.minConfidence,
     });
@@ -164,13 +176,26 @@ async function runHookCommand(
   if (result.stdout !== '') ctx.io.stdout(result.stdout);
 }
 
+// An option's value: INVALID_ARGUMENT naming the option when it was given without one.
+function valueOf(name: string, v: string | true | undefined): string | undefined {
+  if (v === true)
+    throw new SkilldexError('INVALID_ARGUMENT', `${name} needs a value`, { option: name });
+  return v;
+}
+
 // The numeric options, checked: INVALID_ARGUMENT naming the option otherwise.
 function numbers(o: HookFlags): { max?: number; minConfidence?: number; deadlineMs?: number } {
-  const at = <T>(v: string | undefined, parse: (v: string) => T): T | undefined =>
-    v === undefined ? undefined : parse(v);
-  const max = at(o.max, parseIntOption('--max', 1, 5));
-  const minConfidence = at(o.minConfidence, parseProbability('--min-confidence'));
-  const deadlineMs = at(o.deadlineMs, parseIntOption('--deadline-ms', 50, 60_000));
+  const at = <T>(name: string, v: string | true | undefined, parse: (v: string) => T) => {
+    const text = valueOf(name, v);
+    return text === undefined ? undefined : parse(text);
+  };
+  const max = at('--max', o.max, parseIntOption('--max', 1, 5));
+  const minConfidence = at(
+    '--min-confidence',
+    o.minConfidence,
+    parseProbability('--min-confidence'),
+  );
+  const deadlineMs = at('--deadline-ms', o.deadlineMs, parseIntOption('--deadline-ms', 50, 60_000));
   return {
     ...(max === undefined ? {} : { max }),
     ...(minConfidence === undefined ? {} : { minConfidence }),

@@ -48,7 +48,7 @@ const SEARCH_HELP_AFTER =
   'Batch lines: {"id","ranking":[…],"candidates":[…]} (or {"id","ranking":[…]} with --fields ranking);\n' +
   'a line that cannot be used gives {"id","ranking":[],"error":{code,message,hint,details}} (id null\n' +
   'when none could be read) and the batch goes on. Output waits for a slow reader; a reader that\n' +
-  'goes away ends the run with OUTPUT_CLOSED on stderr (exit 2).';
+  'goes away (a closed pipe) ends the run silently with exit 0.';
 
 /** Registers `search`. */
 export function registerSearch(program: Command, ctx: CliContext): void {
