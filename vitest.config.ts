@@ -1,11 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: `unit` (everything but the browser), `postgres` (the router contract, property
-// and MCP tool tests again, every catalog on PostgreSQL: test/catalog/support.ts newCatalogPath) and
-// `browser` (the explorer page in headless Chromium, test/browser/). `npx vitest run` runs all three;
-// `--project NAME` runs one. The unit and postgres projects share a throwaway PostgreSQL cluster
-// per project (test/support/pg-global.ts). Before the unit project starts, test/support/fresh-build.ts
-// fails the run when a selected test file runs dist/ or bin/ and src/ changed since the last build.
+// Four projects:
+// - `unit`: the core's fast inner loop (`npm run test:unit`): everything but the suites below. It
+//   needs no PostgreSQL and no Chromium.
+// - `slow`: what a fast loop leaves out: `npm pack` + a global install, the load test, the
+//   SIGKILL-mid-index test, the suites that need PostgreSQL, and the checks over the bench corpora.
+// - `postgres`: the router contract, property and MCP tool tests again, every catalog on PostgreSQL
+//   (test/catalog/support.ts newCatalogPath).
+// - `browser`: the explorer page in headless Chromium (test/browser/).
+// `npx vitest run` (what `npm test` runs) runs all four; `--project NAME` runs one. The slow and
+// postgres projects share a throwaway PostgreSQL cluster per project (test/support/pg-global.ts).
+// Before the unit and slow projects start, test/support/fresh-build.ts fails the run when a selected
+// test file runs dist/ or bin/ and src/ changed since the last build.
+const SLOW_SUITES = [
+  'test/install/**',
+  'test/mcp/load.test.ts',
+  'test/catalog/concurrency.test.ts',
+  'test/catalog/postgres.test.ts',
+  'test/catalog/pg-*.test.ts',
+  'test/triggers/score-py.test.ts',
+  'test/lint/corpus.test.ts',
+  // Suites with a PostgreSQL part beside their SQLite one.
+  'test/catalog/copy.test.ts',
+  'test/catalog/migration.test.ts',
+  'test/catalog/batch.test.ts',
+];
+
 const POSTGRES_SUITES = [
   'test/router/fetch.test.ts',
   'test/router/search.test.ts',
@@ -32,7 +52,15 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**'],
+          exclude: ['test/browser/**', ...SLOW_SUITES],
+          globalSetup: ['test/support/fresh-build.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: SLOW_SUITES.map((g) => (g.endsWith('/**') ? `${g}/*.test.ts` : g)),
           globalSetup: ['test/support/fresh-build.ts', 'test/support/pg-global.ts'],
         },
       },

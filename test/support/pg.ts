@@ -10,7 +10,9 @@ let made = 0;
 
 /** True when this run has a PostgreSQL server to test against. */
 export function hasPg(): boolean {
-  return inject('pgUrl') !== '';
+  // A project without the PostgreSQL global setup (the `unit` project) provides nothing.
+  const url = inject('pgUrl') as string | undefined;
+  return url !== undefined && url !== '';
 }
 
 /** The run's throwaway cluster, or undefined when the server is external (restart tests skip). */
