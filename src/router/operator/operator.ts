@@ -442,7 +442,7 @@ export function getGenerations(options: OperatorOptions): GenerationInfo[] {
 }
 
 // The policy to publish under: the one asked for (remembered from now on), else the remembered one.
-// A PostgreSQL catalog has no FTS5 and serves bm25f.v3 only.
+// A PostgreSQL catalog has no FTS5 and serves the BM25F policies only (PG_POLICIES: v4 and v3).
 function choosePolicy(db: Db, asked: string | undefined): string {
   if (asked !== undefined) {
     checkPolicyId(asked);

@@ -21,7 +21,7 @@ export interface SearchRequest {
   /**
    * Rank under this known policy id instead of the generation's (the explorer's comparison; not
    * part of the MCP contract). A SQLite catalog carries the data of every policy; a PostgreSQL one
-   * serves bm25f.v3 only (v1 and v2 need FTS5: INVALID_ARGUMENT).
+   * serves the BM25F policies only, v4 and v3 (v1 and v2 need FTS5: INVALID_ARGUMENT).
    */
   readonly policy?: string;
 }
