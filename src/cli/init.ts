@@ -40,6 +40,7 @@ import {
 import { exists } from './init/files.js';
 import {
   backupsDir,
+  checkRecordTargets,
   readRecords,
   recordPath,
   writeRecords,
@@ -472,6 +473,27 @@ function runUndo(ctx: CliContext, o: InitFlags, client: Client | 'all'): UndoRep
   const record = recordPath(ctx.io.env, home);
   const apply = o.yes === true && o.dryRun !== true;
   const records = readRecords(record);
+  // The record is untrusted input (issue 36 L9): only files init itself writes, else refused.
+  const userConfig = ctx.configLayers().userPath;
+  checkRecordTargets(record, records, (c, step) => {
+    if (!(CLIENTS as readonly string[]).includes(c)) return [];
+    const p = clientPaths(c as Client, home, ctx.io.env);
+    const one = (f: string | undefined): string[] => (f === undefined ? [] : [f]);
+    switch (step) {
+      case 'config':
+        return [userConfig];
+      case 'router-skill':
+        return one(
+          p.skills === undefined ? undefined : path.join(p.skills, ROUTER_FOLDER, 'SKILL.md'),
+        );
+      case 'mcp':
+        return one(p.mcp);
+      case 'hook':
+        return one(p.hooks);
+      case 'move':
+        return [];
+    }
+  });
   const plan = planUndo(records, client === 'all' ? undefined : [client], o.force === true);
   const notes = [...plan.notes];
   if (records.length === 0) notes.push(`init has recorded no change to undo (${record}).`);
