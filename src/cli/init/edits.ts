@@ -260,7 +260,9 @@ function refusal(file: string, err: unknown, path: readonly string[], value: unk
       ? `${file} has comments (JSON with comments); skilldex edits only plain JSON files and left it untouched`
       : err.reason === 'syntax'
         ? `${file} is not valid JSON (${err.message.replace(/^it is not valid JSON: /, '')}); skilldex left it untouched`
-        : `${file} cannot take ${path.join('.')}: ${err.message}; skilldex left it untouched`;
+        : err.reason === 'depth'
+          ? `${file} ${err.message.replace(/^it /, '')}; skilldex left it untouched`
+          : `${file} cannot take ${path.join('.')}: ${err.message}; skilldex left it untouched`;
   return new SkilldexError(
     'CLIENT_CONFIG_INVALID',
     `${what}. Add this to it by hand:\n${manual}`,
