@@ -68,6 +68,8 @@ export interface InitReport {
   readonly client: Client;
   readonly applied: boolean;
   readonly library: string;
+  /** Every folder indexed as the library (library.scopes): more than one when init found the skills the client already loads. */
+  readonly library_scopes: readonly string[];
   readonly catalog: string;
   readonly steps: readonly InitStep[];
   /** Text to show the user: commands to run, snippets to paste, advice. */
@@ -125,6 +127,8 @@ export function registerInit(program: Command, ctx: CliContext): void {
         '  cursor       ~/.cursor/skills/skill-router; merges into ~/.cursor/mcp.json\n' +
         '  codex        ~/.codex/skills/skill-router; appends to ~/.codex/config.toml\n' +
         "  generic      prints the router skill's path and an mcpServers JSON snippet\n" +
+        'With no --library, init indexes the skills the client already loads where they are (its\n' +
+        'router skill never counts as one); with no skill anywhere it installs no prompt hook.\n' +
         'The library should live outside the folders the client loads natively (by default\n' +
         '~/.local/share/skilldex/library), so only the router skill is always loaded; a --library\n' +
         'inside one is reported, and --move moves its skills out. Without --yes, prints the plan\n' +
@@ -140,7 +144,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .option('--client <name>', `agent client: ${CLIENTS.join(', ')}`, 'claude-code')
     .option(
       '--library <dir>',
-      'the skill library folder (default: library.scopes of the user config, else ~/.local/share/skilldex/library)',
+      'the skill library folder (default: library.scopes of the user config, else the folders the client already loads skills from, indexed in place, else ~/.local/share/skilldex/library)',
     )
     .option('--yes', 'apply the plan (without it, init only prints the plan)')
     .option(
@@ -230,12 +234,19 @@ function runInit(
   const paths = clientPaths(client, home, env);
   const record = recordPath(env, home);
   const sc: StepContext = { client, force: o.force === true, backups: backupsDir(record) };
-  const lib = planLibrary(ctx, o, sc, settings['library.scopes'].value?.[0], paths, home);
+  const lib = planLibrary(ctx, o, sc, settings['library.scopes'].value, paths, home);
   const catalog = settings.catalog.value;
-  const index = indexStep(indexCatalog, catalog, lib.library, home, ctx.io.cwd, lib.move);
+  const index = indexStep(indexCatalog, catalog, lib.scopes, home, ctx.io.cwd, lib.move);
+  // A hook with no catalog behind it would log CATALOG_MISSING on every prompt and never suggest
+  // anything (issue 35): with no skill to index, the hook step is skipped and the report says so.
+  const noCatalog = index.planned.step.action === 'skip';
+  if (o.hook !== false && noCatalog && paths.hooks !== undefined)
+    warnings.push(
+      `no prompt hook installed: ${lib.scopes.join(', ')} holds no skill yet, so the hook would find no catalog. Add skill folders (each with a SKILL.md) there, or rerun with --library <folder of your skills>, then run skilldex init again.`,
+    );
   const planned: PlannedStep[] = [
     ...lib.planned,
-    planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.library),
+    planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.scopes),
     index.planned,
     routerStep(sc, paths.skills),
     planMcp(sc, paths.mcp, {
@@ -247,6 +258,9 @@ function runInit(
       paths.hooks,
       [process.execPath, BIN, 'hook', client, '--catalog', catalog].map(shellWord).join(' '),
       o.hook !== false,
+      noCatalog && o.hook !== false
+        ? 'no skill indexed yet: a hook would find no catalog'
+        : undefined,
     ),
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
@@ -258,6 +272,7 @@ function runInit(
     client,
     applied: apply,
     library: lib.library,
+    library_scopes: lib.scopes,
     catalog,
     steps,
     notes,
@@ -281,26 +296,53 @@ function applySteps(planned: readonly PlannedStep[], record: string): InitStep[]
   });
 }
 
-// The library: the flag, else the configured one, else the default outside every native folder;
-// with --move, a library inside a natively loaded folder is moved out.
+// The library: the flag, else the configured one, else the folders the client already loads skills
+// from (indexed in place, issue 35), else the default outside every native folder; with --move, a
+// library inside a natively loaded folder (with no --library: the client's own skills folder) is
+// moved out.
 function planLibrary(
   ctx: CliContext,
   o: InitFlags,
   sc: StepContext,
-  configured: string | undefined,
-  paths: { native: readonly string[] },
+  configured: readonly string[] | undefined,
+  paths: { native: readonly string[]; skills?: string },
   home: string,
 ): {
   library: string;
+  scopes: string[];
   move?: { from: string; names: string[] };
   planned: PlannedStep[];
   notes: string[];
 } {
   const outside = path.join(xdgBaseDir('XDG_DATA_HOME', ctx.io.env, home), 'skilldex', 'library');
-  let library =
-    o.library !== undefined ? path.resolve(ctx.io.cwd, o.library) : (configured ?? outside);
   const planned: PlannedStep[] = [];
   const notes: string[] = [];
+  if (o.library === undefined && (configured === undefined || configured.length === 0)) {
+    const found =
+      o.move === true ? [] : paths.native.filter((d) => movableSkills(d, true).length > 0);
+    if (found.length > 0) {
+      const count = found.reduce((n, d) => n + movableSkills(d, true).length, 0);
+      planned.push({
+        step: {
+          step: 'library',
+          action: 'unchanged',
+          target: found.join(', '),
+          detail: `the ${count} skill folder(s) ${sc.client} already loads, indexed in place (--library picks another folder)`,
+        },
+      });
+      notes.push(
+        `skilldex indexes the skills ${sc.client} already loads where they are (${found.join(', ')}): ${sc.client} still lists each of them natively too. ` +
+          `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`,
+      );
+      return { library: found[0]!, scopes: found, planned, notes };
+    }
+  }
+  let library =
+    o.library !== undefined
+      ? path.resolve(ctx.io.cwd, o.library)
+      : o.move === true && paths.skills !== undefined && configured === undefined
+        ? paths.skills
+        : (configured?.[0] ?? outside);
   const nativeHit = paths.native.find((n) => inside(n, library));
   let move: { from: string; names: string[] } | undefined;
   if (nativeHit !== undefined && o.move) {
@@ -312,20 +354,27 @@ function planLibrary(
       `${library} is inside ${nativeHit}, which ${sc.client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
         `Keep the library in ${outside} instead (rerun with --move to move the skill folders there).`,
     );
-  const dir = library;
-  planned.push({
-    step: {
-      step: 'library',
-      action: exists(dir) ? 'unchanged' : 'create',
-      target: dir,
-      detail: 'the skill library folder',
-    },
-    apply: () => {
-      mkdirSync(dir, { recursive: true });
-      return [];
-    },
-  });
-  return { library, ...(move ? { move } : {}), planned, notes };
+  const scopes =
+    o.library === undefined &&
+    move === undefined &&
+    configured !== undefined &&
+    configured.length > 0
+      ? [...configured]
+      : [library];
+  for (const dir of scopes)
+    planned.push({
+      step: {
+        step: 'library',
+        action: exists(dir) ? 'unchanged' : 'create',
+        target: dir,
+        detail: 'the skill library folder',
+      },
+      apply: () => {
+        mkdirSync(dir, { recursive: true });
+        return [];
+      },
+    });
+  return { library, scopes, ...(move ? { move } : {}), planned, notes };
 }
 
 // The router skill: written into the client's skills folder, or its path printed.
@@ -348,12 +397,22 @@ function routerStep(sc: StepContext, skills: string | undefined): PlannedStep {
   );
 }
 
-// The skill folders a --move would take (every folder but the router skill's).
-function movableSkills(from: string): string[] {
+// The skill folders a --move would take (every folder but the router skill's); `withSkill`: only
+// those holding a SKILL.md.
+function movableSkills(from: string, withSkill = false): string[] {
   if (!exists(from)) return [];
-  return readdirSync(from)
-    .sort()
-    .filter((n) => n !== ROUTER_FOLDER && statSync(path.join(from, n)).isDirectory());
+  try {
+    return readdirSync(from)
+      .sort()
+      .filter(
+        (n) =>
+          n !== ROUTER_FOLDER &&
+          statSync(path.join(from, n)).isDirectory() &&
+          (!withSkill || exists(path.join(from, n, 'SKILL.md'))),
+      );
+  } catch {
+    return [];
+  }
 }
 
 function planMove(
@@ -389,11 +448,12 @@ function planMove(
 function indexStep(
   indexCatalog: typeof IndexCatalog,
   catalog: string,
-  library: string,
+  scopes: readonly string[],
   home: string,
   cwd: string,
   move: { names: string[] } | undefined,
 ): { planned: PlannedStep; report: () => IndexReport | null; notes: string[] } {
+  const library = scopes.join(', ');
   const step = (action: InitStep['action'], detail: string): InitStep => ({
     step: 'index',
     action,
@@ -403,7 +463,7 @@ function indexStep(
   const notes: string[] = [];
   let report: IndexReport | null = null;
   let result: InitStep | undefined;
-  const options = { catalog, scopes: [library], home, project: cwd };
+  const options = { catalog, scopes, home, project: cwd };
   const apply = (): [] => {
     try {
       report = indexCatalog(options);
@@ -422,10 +482,10 @@ function indexStep(
     return [];
   };
   let planned: InitStep = step('run', `index ${library} into the catalog and publish`);
-  if ((move === undefined || move.names.length === 0) && !exists(library))
+  if ((move === undefined || move.names.length === 0) && !scopes.some((d) => exists(d)))
     planned = step('skip', `the library ${library} is empty: nothing to index yet`);
   else if (move === undefined || move.names.length === 0) {
-    const dry = indexCatalog({ ...options, dryRun: true });
+    const dry = indexCatalog({ ...options, scopes: scopes.filter((d) => exists(d)), dryRun: true });
     if (dry.added.length + dry.changed.length + dry.removed.length === 0)
       planned =
         dry.unchanged > 0

@@ -165,14 +165,14 @@ export function planConfig(
   file: string,
   current: ConfigFile | undefined,
   catalog: string,
-  library: string,
+  library: readonly string[],
 ): PlannedStep {
-  const detail = `catalog = ${catalog}, library.scopes = [${library}]`;
+  const detail = `catalog = ${catalog}, library.scopes = [${library.join(', ')}]`;
   const catalogSet = current?.catalog !== undefined;
   const scopes = current?.library?.scopes;
   const differs =
     (catalogSet && current.catalog !== catalog) ||
-    (scopes !== undefined && JSON.stringify(scopes) !== JSON.stringify([library]));
+    (scopes !== undefined && JSON.stringify(scopes) !== JSON.stringify(library));
   if (differs) {
     if (!sc.force)
       throw new SkilldexError(
@@ -183,7 +183,7 @@ export function planConfig(
     const wanted: ConfigFile = {
       ...(current ?? {}),
       catalog,
-      library: { ...(current?.library ?? {}), scopes: [library] },
+      library: { ...(current?.library ?? {}), scopes: [...library] },
     };
     return planWholeFile(sc, 'config', file, renderConfig(wanted), detail, true);
   }
@@ -198,8 +198,8 @@ export function planConfig(
   if (scopes === undefined)
     edits.push((t) =>
       json
-        ? jsonSetMember(file, t, ['library', 'scopes'], [library], false)
-        : tomlAddEntries(file, t, ['library'], { scopes: [library] }, CONFIG_HEADER),
+        ? jsonSetMember(file, t, ['library', 'scopes'], [...library], false)
+        : tomlAddEntries(file, t, ['library'], { scopes: [...library] }, CONFIG_HEADER),
     );
   return planEdits(sc, 'config', file, detail, edits, true);
 }
@@ -280,10 +280,13 @@ export function planHook(
   file: string | undefined,
   command: string,
   enabled: boolean,
+  /** Why the hook is not installed although it was asked for (no catalog to answer from). */
+  withheld?: string,
 ): PlannedStep {
   const skip = (detail: string): PlannedStep => ({
     step: { step: 'hook', action: 'skip', target: file ?? '-', detail },
   });
+  if (withheld !== undefined && file !== undefined) return skip(withheld);
   if (!enabled) return skip('--no-hook: no prompt hook installed');
   if (file === undefined)
     return skip(
