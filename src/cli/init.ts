@@ -14,6 +14,8 @@
  * skill folder in the client's skills folder, the client's MCP config file, and init's record.
  */
 import {
+  accessSync,
+  constants as fsConstants,
   cpSync,
   mkdirSync,
   readFileSync,
@@ -48,17 +50,18 @@ import {
 } from './init/record.js';
 import {
   currentConfig,
+  hookCommand,
   planConfig,
   planHook,
   planMcp,
   planWholeFile,
+  type HookRunner,
   type InitStep,
   type PlannedStep,
   type StepContext,
 } from './init/steps.js';
 import { planUndo, type UndoStep } from './init/undo.js';
 import { renderIndex } from './render/index-report.js';
-import { shellWord } from './render/shell.js';
 import type { resolveSettings as ResolveSettings } from './settings.js';
 
 export { CLIENTS, type Client, type InitStep };
@@ -192,6 +195,21 @@ export function registerInit(program: Command, ctx: CliContext): void {
     );
 }
 
+// Whether an executable `name` is in one of the PATH folders.
+function onPath(name: string, pathVar: string | undefined): boolean {
+  return (pathVar ?? '')
+    .split(path.delimiter)
+    .filter((d) => d !== '' && path.isAbsolute(d))
+    .some((d) => {
+      try {
+        accessSync(path.join(d, name), fsConstants.X_OK);
+        return statSync(path.join(d, name)).isFile();
+      } catch {
+        return false;
+      }
+    });
+}
+
 function checkClient(value: string | undefined): Client {
   if (!(CLIENTS as readonly string[]).includes(value ?? ''))
     throw new SkilldexError(
@@ -244,6 +262,17 @@ function runInit(
     warnings.push(
       `no prompt hook installed: ${lib.scopes.join(', ')} holds no skill yet, so the hook would find no catalog. Add skill folders (each with a SKILL.md) there, or rerun with --library <folder of your skills>, then run skilldex init again.`,
     );
+  // The hook runs the skilldex on PATH when there is one (issue 35), else this checkout: say so.
+  const runner: HookRunner = {
+    onPath: onPath('skilldex', env['PATH']),
+    node: process.execPath,
+    bin: BIN,
+  };
+  if (!runner.onPath && o.hook !== false && !noCatalog && paths.hooks !== undefined)
+    warnings.push(
+      `skilldex is not on your PATH, so the prompt hook runs ${BIN} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently) until you rerun init. ` +
+        'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
+    );
   const planned: PlannedStep[] = [
     ...lib.planned,
     planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.scopes),
@@ -256,7 +285,7 @@ function runInit(
     planHook(
       sc,
       paths.hooks,
-      [process.execPath, BIN, 'hook', client, '--catalog', catalog].map(shellWord).join(' '),
+      hookCommand(runner, client, catalog),
       o.hook !== false,
       noCatalog && o.hook !== false
         ? 'no skill indexed yet: a hook would find no catalog'

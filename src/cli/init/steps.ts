@@ -264,6 +264,40 @@ export function planMcp(
   );
 }
 
+/** Where the hook command finds skilldex: the `skilldex` on PATH, or this Node and this checkout's bin. */
+export interface HookRunner {
+  /** True when a `skilldex` command is on PATH (an `npm install -g`): the hook runs it by name. */
+  readonly onPath: boolean;
+  /** The Node that ran init (used only when skilldex is not on PATH). */
+  readonly node: string;
+  /** This checkout's bin/skilldex.js (used only when skilldex is not on PATH). */
+  readonly bin: string;
+}
+
+/** `s` as one POSIX shell word, exactly (quoted unless plain; nothing escaped for display). */
+function shWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command line a host runs for the prompt hook (issue 35): a `sh -c` wrapper that stays silent
+ * (exit 0, nothing printed) when what it needs is missing, so a moved clone, a switched Node (nvm)
+ * or an uninstalled skilldex never shows the user a hook error. Both hosts run a command hook's
+ * string through a shell: Claude Code runs `command` as a bash command (code.claude.com/docs/en/hooks,
+ * "command: The bash command to execute"); Codex runs it with `$SHELL -lc <command>`, else
+ * `/bin/sh -lc` (openai/codex codex-rs/hooks/src/engine/command_runner.rs, default_shell_command);
+ * the explicit `/bin/sh -c '…'` keeps the script POSIX whatever the user's shell. With skilldex on PATH
+ * it runs `skilldex` by name (found again on each prompt); else this Node and this checkout's bin,
+ * each checked first. Values are passed as positional arguments, never spliced into the script.
+ */
+export function hookCommand(runner: HookRunner, client: string, catalog: string): string {
+  const script = runner.onPath
+    ? `command -v node >/dev/null 2>&1 && command -v skilldex >/dev/null 2>&1 || exit 0; exec skilldex hook ${client} --catalog "$1"`
+    : `[ -x "$1" ] && [ -f "$2" ] || exit 0; exec "$1" "$2" hook ${client} --catalog "$3"`;
+  const args = runner.onPath ? [catalog] : [runner.node, runner.bin, catalog];
+  return ['/bin/sh', '-c', shWord(script), 'skilldex-hook', ...args.map(shWord)].join(' ');
+}
+
 /** Seconds the host waits for the hook before going on without it (the hook's own deadline is 1 s). */
 export const HOOK_TIMEOUT_SECONDS = 5;
 
