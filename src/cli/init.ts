@@ -588,7 +588,8 @@ function runUndo(ctx: CliContext, o: InitFlags, client: Client | 'all'): UndoRep
   if (records.length === 0) notes.push(`init has recorded no change to undo (${record}).`);
   if (records.some((r) => r.shared) && !plan.keep.some((r) => r.shared))
     notes.push(
-      'The library and the catalog stay where they are (your skills and their index): delete them by hand if you no longer want them.',
+      'Undo leaves in place: the library (your skills), the catalog (their index) and the telemetry/usage store beside the catalog (<catalog>.telemetry.sqlite), which holds what skilldex learned from your prompts, prompt text included. ' +
+        'skilldex forget --all --purge erases what was learned; delete the catalog and the library by hand if you no longer want them.',
     );
   if (apply) {
     plan.apply();

@@ -59,6 +59,9 @@ describe('init --undo', () => {
     expect(existsSync(path.join(home, '.claude/skills/skill-router'))).toBe(false);
     expect(existsSync(path.join(home, '.config/skilldex/config.toml'))).toBe(false);
     expect(undo.body.notes.join('\n')).toContain('claude mcp remove --scope user skilldex');
+    // It says truthfully what it leaves: the learned prompts too, and how to erase them (issue 35).
+    expect(undo.body.notes.join('\n')).toMatch(/telemetry\/usage store.*prompt text/);
+    expect(undo.body.notes.join('\n')).toContain('skilldex forget --all --purge');
     expect(existsSync(catalog)).toBe(true);
     expect(existsSync(path.join(home, 'lib/alpha/SKILL.md'))).toBe(true);
     // Nothing left to undo.
