@@ -129,6 +129,8 @@ export function registerInit(program: Command, ctx: CliContext): void {
         '  claude-code  ~/.claude/skills/skill-router; prints `claude mcp add …`\n' +
         '  cursor       ~/.cursor/skills/skill-router; merges into ~/.cursor/mcp.json\n' +
         '  codex        ~/.codex/skills/skill-router; appends to ~/.codex/config.toml\n' +
+        '  gemini-cli   ~/.gemini/skills/skill-router; merges into ~/.gemini/settings.json\n' +
+        '  vscode       ~/.copilot/skills/skill-router; prints `code --add-mcp …`\n' +
         "  generic      prints the router skill's path and an mcpServers JSON snippet\n" +
         'With no --library, init indexes the skills the client already loads where they are (its\n' +
         'router skill never counts as one); with no skill anywhere it installs no prompt hook.\n' +
@@ -141,8 +143,9 @@ export function registerInit(program: Command, ctx: CliContext): void {
         'flags decide what init writes; a project config is ignored. init records every change in\n' +
         '~/.local/state/skilldex/init.json, and --undo removes exactly those changes (for every\n' +
         'client, or the one --client names): the router skill, the MCP entry, the prompt hook, the\n' +
-        'config lines. For Claude Code and Codex init also adds a UserPromptSubmit hook that runs\n' +
-        'skilldex hook on every prompt (--no-hook to skip; see skilldex hook --help).',
+        'config lines. For Claude Code, Codex and VS Code init also adds a UserPromptSubmit hook (for\n' +
+        'Gemini CLI a BeforeAgent hook) that runs skilldex hook on every prompt (--no-hook to skip;\n' +
+        'see skilldex hook --help).',
     )
     .option('--client <name>', `agent client: ${CLIENTS.join(', ')}`, 'claude-code')
     .option(
@@ -164,7 +167,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     )
     .option(
       '--no-hook',
-      'do not install the prompt hook (Claude Code: ~/.claude/settings.json; Codex: ~/.codex/hooks.json)',
+      'do not install the prompt hook (Claude Code: ~/.claude/settings.json; Codex: ~/.codex/hooks.json; Gemini CLI: ~/.gemini/settings.json; VS Code: ~/.copilot/hooks/skilldex.json)',
     )
     .option('--dry-run', 'print the plan and change nothing (even with --yes)')
     .option('--json', 'print the plan or report as JSON')
@@ -293,6 +296,21 @@ function runInit(
     ),
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
+  // VS Code also runs the hooks of ~/.claude/settings.json (microsoft/vscode-docs
+  // docs/agent-customization/hooks.md): with Claude Code's skilldex hook there, it would run both.
+  const claudeSettings = path.join(home, '.claude', 'settings.json');
+  if (client === 'vscode' && o.hook !== false && exists(claudeSettings)) {
+    let text = '';
+    try {
+      text = readFileSync(claudeSettings, 'utf8');
+    } catch {
+      // Unreadable: nothing to say about it here.
+    }
+    if (text.includes('hook claude-code'))
+      warnings.push(
+        `VS Code also runs the hooks in ${claudeSettings}, which holds skilldex's Claude Code hook: VS Code would ask skilldex twice per prompt. Turn one off, e.g. "chat.hookFilesLocations": {"~/.claude/settings.json": false} in VS Code's settings, or init --no-hook for VS Code.`,
+      );
+  }
   const notes = [...lib.notes, ...planned.flatMap((p) => p.notes ?? [])];
   const apply = o.yes === true && o.dryRun !== true;
   const steps = apply ? applySteps(planned, record) : planned.map((p) => p.step);

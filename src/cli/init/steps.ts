@@ -74,29 +74,29 @@ export function planEdits(
   shared = false,
 ): PlannedStep {
   const read = readClientFile(file);
-  let text = read?.text;
-  const done: AnyEdit[] = [];
-  for (const edit of edits) {
-    const e = edit(text);
-    done.push(e);
-    text = e.text;
-  }
-  const changed = done.filter((e) => e.record !== undefined);
+  const plan = runEdits(read?.text, edits);
   const action: EditAction =
-    changed.length === 0
+    plan.changed.length === 0
       ? 'unchanged'
       : read === undefined
         ? 'create'
-        : changed.some((e) => e.action === 'replace')
+        : plan.changed.some((e) => e.action === 'replace')
           ? 'replace'
           : 'merge';
   return {
     step: { step, action, target: file, detail },
-    ...(changed.length > 0
+    ...(plan.changed.length > 0
       ? {
           apply: () => {
-            writeClientFile(file, text!, read?.mode ?? 0o644);
-            return changed.map(
+            // The file may have changed since the plan (the user saved it while init indexed, or
+            // an earlier step of this run wrote it): read it again right before the atomic write
+            // and, when its bytes differ, make the edits again over what is there now, so nothing
+            // written in between is lost (issue 36 L12). A file that no longer parses is refused.
+            const now = readClientFile(file);
+            const fresh = now?.text === read?.text ? plan : runEdits(now?.text, edits);
+            if (fresh.changed.length === 0) return [];
+            writeClientFile(file, fresh.text!, now?.mode ?? read?.mode ?? 0o644);
+            return fresh.changed.map(
               (e) =>
                 ({
                   ...e.record!,
@@ -110,6 +110,20 @@ export function planEdits(
         }
       : {}),
   };
+}
+
+// Runs `edits` in order over `text`: the final text and the edits that changed something.
+function runEdits(
+  text: string | undefined,
+  edits: readonly ((text: string | undefined) => AnyEdit)[],
+): { text: string | undefined; changed: AnyEdit[] } {
+  const done: AnyEdit[] = [];
+  for (const edit of edits) {
+    const e = edit(text);
+    done.push(e);
+    text = e.text;
+  }
+  return { text, changed: done.filter((e) => e.record !== undefined) };
 }
 
 /**
@@ -138,6 +152,14 @@ export function planWholeFile(
   return {
     step: { step, action: read === undefined ? 'create' : 'replace', target: file, detail },
     apply: () => {
+      // Changed since the plan (issue 36 L12): refused rather than overwritten.
+      const now = readClientFile(file);
+      if (now?.text !== read?.text)
+        throw new SkilldexError(
+          'FILE_EXISTS',
+          `${file} changed while init ran (after it planned this step); nothing was written to it: run init again`,
+          { file },
+        );
       const backup = read === undefined ? null : keepBackup(sc, file, read);
       writeClientFile(file, text, read?.mode ?? 0o644);
       return [
@@ -221,6 +243,21 @@ export function planMcp(
   server: ServerEntry,
 ): PlannedStep {
   const snippet = JSON.stringify({ mcpServers: { skilldex: server } }, null, 2);
+  if (sc.client === 'vscode') {
+    // `code --add-mcp <json>` adds a server to the user profile (code.visualstudio.com/docs/
+    // agent-customization/mcp-servers, "command line").
+    const json = JSON.stringify({ name: 'skilldex', command: server.command, args: server.args });
+    const cmd = `code --add-mcp ${shellWord(json)}`;
+    return {
+      step: {
+        step: 'mcp',
+        action: 'print',
+        target: cmd,
+        detail: 'register the MCP server with VS Code',
+      },
+      notes: [`Register the MCP server with VS Code (user profile):\n  ${cmd}`],
+    };
+  }
   if (sc.client === 'claude-code') {
     const cmd = `claude mcp add --scope user skilldex -- ${[server.command, ...server.args].map(shellWord).join(' ')}`;
     return {
@@ -245,7 +282,7 @@ export function planMcp(
       },
       notes: [`Add this server to your MCP client's configuration:\n${snippet}`],
     };
-  if (sc.client === 'cursor')
+  if (sc.client === 'cursor' || sc.client === 'gemini-cli')
     return planEdits(sc, 'mcp', file, 'mcpServers.skilldex (every other byte of the file kept)', [
       (t) => jsonSetMember(file, t, ['mcpServers', 'skilldex'], server, sc.force),
     ]);
@@ -328,13 +365,32 @@ export function planHook(
         ? "Cursor's beforeSubmitPrompt hook cannot add context to a prompt: the MCP server is the way in"
         : 'this client has no prompt hook: pipe prompts to skilldex hook generic yourself',
     );
-  const entry = { hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] };
+  // Gemini CLI: `hooks.BeforeAgent` groups of `{type, command, name, timeout}`, timeout in
+  // milliseconds (google-gemini/gemini-cli docs/hooks/reference.md). VS Code: flat entries
+  // `{type, command, timeout}` per event, timeout in seconds (microsoft/vscode-docs
+  // docs/agent-customization/hooks.md, "Hook command properties").
+  const [event, entry]: [string, unknown] =
+    sc.client === 'gemini-cli'
+      ? [
+          'BeforeAgent',
+          {
+            hooks: [
+              { type: 'command', name: 'skilldex', command, timeout: HOOK_TIMEOUT_SECONDS * 1000 },
+            ],
+          },
+        ]
+      : sc.client === 'vscode'
+        ? ['UserPromptSubmit', { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }]
+        : [
+            'UserPromptSubmit',
+            { hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] },
+          ];
   return planEdits(
     sc,
     'hook',
     file,
-    'hooks.UserPromptSubmit: skilldex hook suggests skills on every prompt (every other byte kept)',
-    [(t) => jsonAppendElement(file, t, ['hooks', 'UserPromptSubmit'], entry)],
+    `hooks.${event}: skilldex hook suggests skills on every prompt (every other byte kept)`,
+    [(t) => jsonAppendElement(file, t, ['hooks', event], entry)],
   );
 }
 
