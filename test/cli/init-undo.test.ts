@@ -192,6 +192,11 @@ describe('init --undo', () => {
     const edited = readFileSync(settings, 'utf8').replace('"timeout": 5', '"timeout": 10');
     expect(edited).toContain('"timeout": 10');
     writeTree(home, { '.claude/settings.json': edited });
+    // A second init does not add a twin next to the edited hook.
+    const again0 = await run(home, ['--yes']);
+    expect(again0.body.error, JSON.stringify(again0.body.error)).toBeUndefined();
+    expect(again0.code).toBe(0);
+    expect(readFileSync(settings, 'utf8')).toBe(edited);
     const undo = await run(home, ['--undo', '--yes']);
     expect(undo.code).toBe(1);
     expect(undo.body.steps.find((s) => s.step === 'hook')?.action).toBe('modified');

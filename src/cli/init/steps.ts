@@ -390,8 +390,20 @@ export function planHook(
     'hook',
     file,
     `hooks.${event}: skilldex hook suggests skills on every prompt (every other byte kept)`,
-    [(t) => jsonAppendElement(file, t, ['hooks', event], entry)],
+    [(t) => jsonAppendElement(file, t, ['hooks', event], entry, isSkilldexHook(sc.client))],
   );
+}
+
+// Whether a hook element already runs skilldex's hook for `client` (one init installed earlier,
+// with another timeout or an older command form): a second init leaves it, never adds a twin.
+function isSkilldexHook(client: string): (element: unknown) => boolean {
+  const leaves = (v: unknown): string[] =>
+    typeof v === 'string'
+      ? [v]
+      : v !== null && typeof v === 'object'
+        ? Object.values(v).flatMap(leaves)
+        : [];
+  return (e) => leaves(e).some((s) => s.includes('skilldex') && s.includes(` hook ${client} `));
 }
 
 // Keeps a copy of a file init is about to replace, named by its digest; returns its path.
