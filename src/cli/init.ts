@@ -285,14 +285,18 @@ function runInit(
       command: process.execPath,
       args: [BIN, 'mcp', '--catalog', catalog],
     }),
-    planHook(
-      sc,
-      paths.hooks,
-      hookCommand(runner, client, catalog),
-      o.hook !== false,
-      noCatalog && o.hook !== false
-        ? 'no skill indexed yet: a hook would find no catalog'
-        : undefined,
+    hookAfterIndex(
+      planHook(
+        sc,
+        paths.hooks,
+        hookCommand(runner, client, catalog),
+        o.hook !== false,
+        noCatalog && o.hook !== false
+          ? 'no skill indexed yet: a hook would find no catalog'
+          : undefined,
+      ),
+      index.planned,
+      warnings,
     ),
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
@@ -326,6 +330,29 @@ function runInit(
     warnings,
     index: index.report(),
     record,
+  };
+}
+
+// The hook step, withheld at apply time when the index step (applied before it) found no skill
+// after all (a --move of folders without a SKILL.md): a hook with no catalog never goes in.
+function hookAfterIndex(hook: PlannedStep, index: PlannedStep, warnings: string[]): PlannedStep {
+  if (hook.apply === undefined) return hook;
+  let withheld: InitStep | undefined;
+  return {
+    ...hook,
+    apply: () => {
+      if ((index.result?.() ?? index.step).action !== 'skip') return hook.apply!();
+      withheld = {
+        ...hook.step,
+        action: 'skip',
+        detail: 'no skill indexed: a hook would find no catalog',
+      };
+      warnings.push(
+        'no prompt hook installed: the index found no skill, so the hook would find no catalog. Add skill folders (each with a SKILL.md) to the library, then run skilldex init again.',
+      );
+      return [];
+    },
+    result: () => withheld ?? hook.result?.() ?? hook.step,
   };
 }
 

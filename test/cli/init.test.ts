@@ -291,6 +291,13 @@ describe('skilldex init', () => {
       expect(hook.action).toBe('skip');
       expect(r.report.warnings.join('\n')).toContain('no prompt hook installed');
       expect(existsSync(path.join(home, '.claude', 'settings.json'))).toBe(false);
+
+      // Nor when the index finds no skill only once applied: --move of folders without a SKILL.md.
+      const moved = tmpTree({ '.claude/skills/notes/readme.txt': 'not a skill\n' });
+      const m = await init(moved, ['--library', '.claude/skills', '--move', '--yes']);
+      expect(m.code).toBe(0);
+      expect(m.report.steps.find((s) => s.step === 'hook')?.action).toBe('skip');
+      expect(existsSync(path.join(moved, '.claude', 'settings.json'))).toBe(false);
     });
   });
 });
