@@ -385,13 +385,24 @@ export function planHook(
             'UserPromptSubmit',
             { hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] },
           ];
-  return planEdits(
+  const step = planEdits(
     sc,
     'hook',
     file,
     `hooks.${event}: skilldex hook suggests skills on every prompt (every other byte kept)`,
     [(t) => jsonAppendElement(file, t, ['hooks', event], entry, isSkilldexHook(sc.client))],
   );
+  // Stable Gemini CLI releases where hooks were still experimental run them only with
+  // "hooksConfig": {"enabled": true} (google-gemini/gemini-cli docs/hooks/index.md, "Availability"):
+  // init does not switch that on for you, it says so.
+  return sc.client === 'gemini-cli'
+    ? {
+        ...step,
+        notes: [
+          `If your Gemini CLI runs no hooks yet (hooks were experimental in older stable releases), add "hooksConfig": {"enabled": true} to ${file}.`,
+        ],
+      }
+    : step;
 }
 
 // Whether a hook element already runs skilldex's hook for `client` (one init installed earlier,
