@@ -111,6 +111,15 @@ export function forgetFileStats(db: Db): void {
   db.prepare(`DELETE FROM files`).run();
 }
 
+/** The folder skilldex's router skill is installed in (src/cli/init/clients.ts ROUTER_FOLDER). */
+const ROUTER_FOLDER = 'skill-router';
+
+/** Whether `file` is skilldex's router skill as init installs it: `<scope>/skill-router/SKILL.md`. */
+function isRouterSkillFile(file: string, scopePath: string): boolean {
+  const dir = path.dirname(file);
+  return path.basename(dir) === ROUTER_FOLDER && path.dirname(dir) === scopePath;
+}
+
 /**
  * Ingests the scopes `options` selects into the working set of `db`. `now` stamps new revisions.
  * CATALOG_BUSY (details.reason "changed") when another connection committed to the catalog while
@@ -128,7 +137,11 @@ export function ingestSkills(
   // transaction, it tells whether what this run read (prior files, working set) is still current.
   const versionAtStart = db.pragma('data_version', { simple: true }) as number;
   const scopes = resolveScopes(scopeOptionsOf(options));
-  const { files, skipped } = enumerateSkillFiles(scopes.scopes, options);
+  const { files: found, skipped } = enumerateSkillFiles(scopes.scopes, options);
+  // skilldex's own router skill (`skill-router/SKILL.md` right in a scope folder: where init
+  // installs it in a client's skills folder) is how agents reach the catalog, never a skill in it
+  // (issue 35): a library that is a client's skills folder does not index it.
+  const files = found.filter((f) => !isRouterSkillFile(f.path, f.scopePath));
   const prior = readPriorFiles(db);
   const loaded = loadRecords(files, prior, options, skipped, onProgress, guards.handoff);
   const ids = resolveIdentities(loaded.records, options.prefer);

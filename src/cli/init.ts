@@ -14,6 +14,8 @@
  * skill folder in the client's skills folder, the client's MCP config file, and init's record.
  */
 import {
+  accessSync,
+  constants as fsConstants,
   cpSync,
   mkdirSync,
   readFileSync,
@@ -40,6 +42,7 @@ import {
 import { exists } from './init/files.js';
 import {
   backupsDir,
+  checkRecordTargets,
   readRecords,
   recordPath,
   writeRecords,
@@ -47,17 +50,18 @@ import {
 } from './init/record.js';
 import {
   currentConfig,
+  hookCommand,
   planConfig,
   planHook,
   planMcp,
   planWholeFile,
+  type HookRunner,
   type InitStep,
   type PlannedStep,
   type StepContext,
 } from './init/steps.js';
 import { planUndo, type UndoStep } from './init/undo.js';
 import { renderIndex } from './render/index-report.js';
-import { shellWord } from './render/shell.js';
 import type { resolveSettings as ResolveSettings } from './settings.js';
 
 export { CLIENTS, type Client, type InitStep };
@@ -67,6 +71,8 @@ export interface InitReport {
   readonly client: Client;
   readonly applied: boolean;
   readonly library: string;
+  /** Every folder indexed as the library (library.scopes): more than one when init found the skills the client already loads. */
+  readonly library_scopes: readonly string[];
   readonly catalog: string;
   readonly steps: readonly InitStep[];
   /** Text to show the user: commands to run, snippets to paste, advice. */
@@ -123,7 +129,11 @@ export function registerInit(program: Command, ctx: CliContext): void {
         '  claude-code  ~/.claude/skills/skill-router; prints `claude mcp add …`\n' +
         '  cursor       ~/.cursor/skills/skill-router; merges into ~/.cursor/mcp.json\n' +
         '  codex        ~/.codex/skills/skill-router; appends to ~/.codex/config.toml\n' +
+        '  gemini-cli   ~/.gemini/skills/skill-router; merges into ~/.gemini/settings.json\n' +
+        '  vscode       ~/.copilot/skills/skill-router; prints `code --add-mcp …`\n' +
         "  generic      prints the router skill's path and an mcpServers JSON snippet\n" +
+        'With no --library, init indexes the skills the client already loads where they are (its\n' +
+        'router skill never counts as one); with no skill anywhere it installs no prompt hook.\n' +
         'The library should live outside the folders the client loads natively (by default\n' +
         '~/.local/share/skilldex/library), so only the router skill is always loaded; a --library\n' +
         'inside one is reported, and --move moves its skills out. Without --yes, prints the plan\n' +
@@ -133,13 +143,14 @@ export function registerInit(program: Command, ctx: CliContext): void {
         'flags decide what init writes; a project config is ignored. init records every change in\n' +
         '~/.local/state/skilldex/init.json, and --undo removes exactly those changes (for every\n' +
         'client, or the one --client names): the router skill, the MCP entry, the prompt hook, the\n' +
-        'config lines. For Claude Code and Codex init also adds a UserPromptSubmit hook that runs\n' +
-        'skilldex hook on every prompt (--no-hook to skip; see skilldex hook --help).',
+        'config lines. For Claude Code, Codex and VS Code init also adds a UserPromptSubmit hook (for\n' +
+        'Gemini CLI a BeforeAgent hook) that runs skilldex hook on every prompt (--no-hook to skip;\n' +
+        'see skilldex hook --help).',
     )
     .option('--client <name>', `agent client: ${CLIENTS.join(', ')}`, 'claude-code')
     .option(
       '--library <dir>',
-      'the skill library folder (default: library.scopes of the user config, else ~/.local/share/skilldex/library)',
+      'the skill library folder (default: library.scopes of the user config, else the folders the client already loads skills from, indexed in place, else ~/.local/share/skilldex/library)',
     )
     .option('--yes', 'apply the plan (without it, init only prints the plan)')
     .option(
@@ -156,7 +167,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     )
     .option(
       '--no-hook',
-      'do not install the prompt hook (Claude Code: ~/.claude/settings.json; Codex: ~/.codex/hooks.json)',
+      'do not install the prompt hook (Claude Code: ~/.claude/settings.json; Codex: ~/.codex/hooks.json; Gemini CLI: ~/.gemini/settings.json; VS Code: ~/.copilot/hooks/skilldex.json)',
     )
     .option('--dry-run', 'print the plan and change nothing (even with --yes)')
     .option('--json', 'print the plan or report as JSON')
@@ -185,6 +196,21 @@ export function registerInit(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
+
+// Whether an executable `name` is in one of the PATH folders.
+function onPath(name: string, pathVar: string | undefined): boolean {
+  return (pathVar ?? '')
+    .split(path.delimiter)
+    .filter((d) => d !== '' && path.isAbsolute(d))
+    .some((d) => {
+      try {
+        accessSync(path.join(d, name), fsConstants.X_OK);
+        return statSync(path.join(d, name)).isFile();
+      } catch {
+        return false;
+      }
+    });
 }
 
 function checkClient(value: string | undefined): Client {
@@ -229,26 +255,66 @@ function runInit(
   const paths = clientPaths(client, home, env);
   const record = recordPath(env, home);
   const sc: StepContext = { client, force: o.force === true, backups: backupsDir(record) };
-  const lib = planLibrary(ctx, o, sc, settings['library.scopes'].value?.[0], paths, home);
+  const lib = planLibrary(ctx, o, sc, settings['library.scopes'].value, paths, home);
   const catalog = settings.catalog.value;
-  const index = indexStep(indexCatalog, catalog, lib.library, home, ctx.io.cwd, lib.move);
+  const index = indexStep(indexCatalog, catalog, lib.scopes, home, ctx.io.cwd, lib.move);
+  // A hook with no catalog behind it would log CATALOG_MISSING on every prompt and never suggest
+  // anything (issue 35): with no skill to index, the hook step is skipped and the report says so.
+  const noCatalog = index.planned.step.action === 'skip';
+  if (o.hook !== false && noCatalog && paths.hooks !== undefined)
+    warnings.push(
+      `no prompt hook installed: ${lib.scopes.join(', ')} holds no skill yet, so the hook would find no catalog. Add skill folders (each with a SKILL.md) there, or rerun with --library <folder of your skills>, then run skilldex init again.`,
+    );
+  // The hook runs the skilldex on PATH when there is one (issue 35), else this checkout: say so.
+  const runner: HookRunner = {
+    onPath: onPath('skilldex', env['PATH']),
+    node: process.execPath,
+    bin: BIN,
+  };
+  if (!runner.onPath && o.hook !== false && !noCatalog && paths.hooks !== undefined)
+    warnings.push(
+      `skilldex is not on your PATH, so the prompt hook runs ${BIN} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently) until you rerun init. ` +
+        'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
+    );
   const planned: PlannedStep[] = [
     ...lib.planned,
-    planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.library),
+    planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.scopes),
     index.planned,
     routerStep(sc, paths.skills),
     planMcp(sc, paths.mcp, {
       command: process.execPath,
       args: [BIN, 'mcp', '--catalog', catalog],
     }),
-    planHook(
-      sc,
-      paths.hooks,
-      [process.execPath, BIN, 'hook', client, '--catalog', catalog].map(shellWord).join(' '),
-      o.hook !== false,
+    hookAfterIndex(
+      planHook(
+        sc,
+        paths.hooks,
+        hookCommand(runner, client, catalog),
+        o.hook !== false,
+        noCatalog && o.hook !== false
+          ? 'no skill indexed yet: a hook would find no catalog'
+          : undefined,
+      ),
+      index.planned,
+      warnings,
     ),
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
+  // VS Code also runs the hooks of ~/.claude/settings.json (microsoft/vscode-docs
+  // docs/agent-customization/hooks.md): with Claude Code's skilldex hook there, it would run both.
+  const claudeSettings = path.join(home, '.claude', 'settings.json');
+  if (client === 'vscode' && o.hook !== false && exists(claudeSettings)) {
+    let text = '';
+    try {
+      text = readFileSync(claudeSettings, 'utf8');
+    } catch {
+      // Unreadable: nothing to say about it here.
+    }
+    if (text.includes('hook claude-code'))
+      warnings.push(
+        `VS Code also runs the hooks in ${claudeSettings}, which holds skilldex's Claude Code hook: VS Code would ask skilldex twice per prompt. Turn one off, e.g. "chat.hookFilesLocations": {"~/.claude/settings.json": false} in VS Code's settings, or init --no-hook for VS Code.`,
+      );
+  }
   const notes = [...lib.notes, ...planned.flatMap((p) => p.notes ?? [])];
   const apply = o.yes === true && o.dryRun !== true;
   const steps = apply ? applySteps(planned, record) : planned.map((p) => p.step);
@@ -257,12 +323,36 @@ function runInit(
     client,
     applied: apply,
     library: lib.library,
+    library_scopes: lib.scopes,
     catalog,
     steps,
     notes,
     warnings,
     index: index.report(),
     record,
+  };
+}
+
+// The hook step, withheld at apply time when the index step (applied before it) found no skill
+// after all (a --move of folders without a SKILL.md): a hook with no catalog never goes in.
+function hookAfterIndex(hook: PlannedStep, index: PlannedStep, warnings: string[]): PlannedStep {
+  if (hook.apply === undefined) return hook;
+  let withheld: InitStep | undefined;
+  return {
+    ...hook,
+    apply: () => {
+      if ((index.result?.() ?? index.step).action !== 'skip') return hook.apply!();
+      withheld = {
+        ...hook.step,
+        action: 'skip',
+        detail: 'no skill indexed: a hook would find no catalog',
+      };
+      warnings.push(
+        'no prompt hook installed: the index found no skill, so the hook would find no catalog. Add skill folders (each with a SKILL.md) to the library, then run skilldex init again.',
+      );
+      return [];
+    },
+    result: () => withheld ?? hook.result?.() ?? hook.step,
   };
 }
 
@@ -280,26 +370,53 @@ function applySteps(planned: readonly PlannedStep[], record: string): InitStep[]
   });
 }
 
-// The library: the flag, else the configured one, else the default outside every native folder;
-// with --move, a library inside a natively loaded folder is moved out.
+// The library: the flag, else the configured one, else the folders the client already loads skills
+// from (indexed in place, issue 35), else the default outside every native folder; with --move, a
+// library inside a natively loaded folder (with no --library: the client's own skills folder) is
+// moved out.
 function planLibrary(
   ctx: CliContext,
   o: InitFlags,
   sc: StepContext,
-  configured: string | undefined,
-  paths: { native: readonly string[] },
+  configured: readonly string[] | undefined,
+  paths: { native: readonly string[]; skills?: string },
   home: string,
 ): {
   library: string;
+  scopes: string[];
   move?: { from: string; names: string[] };
   planned: PlannedStep[];
   notes: string[];
 } {
   const outside = path.join(xdgBaseDir('XDG_DATA_HOME', ctx.io.env, home), 'skilldex', 'library');
-  let library =
-    o.library !== undefined ? path.resolve(ctx.io.cwd, o.library) : (configured ?? outside);
   const planned: PlannedStep[] = [];
   const notes: string[] = [];
+  if (o.library === undefined && (configured === undefined || configured.length === 0)) {
+    const found =
+      o.move === true ? [] : paths.native.filter((d) => movableSkills(d, true).length > 0);
+    if (found.length > 0) {
+      const count = found.reduce((n, d) => n + movableSkills(d, true).length, 0);
+      planned.push({
+        step: {
+          step: 'library',
+          action: 'unchanged',
+          target: found.join(', '),
+          detail: `the ${count} skill folder(s) ${sc.client} already loads, indexed in place (--library picks another folder)`,
+        },
+      });
+      notes.push(
+        `skilldex indexes the skills ${sc.client} already loads where they are (${found.join(', ')}): ${sc.client} still lists each of them natively too. ` +
+          `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`,
+      );
+      return { library: found[0]!, scopes: found, planned, notes };
+    }
+  }
+  let library =
+    o.library !== undefined
+      ? path.resolve(ctx.io.cwd, o.library)
+      : o.move === true && paths.skills !== undefined && configured === undefined
+        ? paths.skills
+        : (configured?.[0] ?? outside);
   const nativeHit = paths.native.find((n) => inside(n, library));
   let move: { from: string; names: string[] } | undefined;
   if (nativeHit !== undefined && o.move) {
@@ -311,20 +428,27 @@ function planLibrary(
       `${library} is inside ${nativeHit}, which ${sc.client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
         `Keep the library in ${outside} instead (rerun with --move to move the skill folders there).`,
     );
-  const dir = library;
-  planned.push({
-    step: {
-      step: 'library',
-      action: exists(dir) ? 'unchanged' : 'create',
-      target: dir,
-      detail: 'the skill library folder',
-    },
-    apply: () => {
-      mkdirSync(dir, { recursive: true });
-      return [];
-    },
-  });
-  return { library, ...(move ? { move } : {}), planned, notes };
+  const scopes =
+    o.library === undefined &&
+    move === undefined &&
+    configured !== undefined &&
+    configured.length > 0
+      ? [...configured]
+      : [library];
+  for (const dir of scopes)
+    planned.push({
+      step: {
+        step: 'library',
+        action: exists(dir) ? 'unchanged' : 'create',
+        target: dir,
+        detail: 'the skill library folder',
+      },
+      apply: () => {
+        mkdirSync(dir, { recursive: true });
+        return [];
+      },
+    });
+  return { library, scopes, ...(move ? { move } : {}), planned, notes };
 }
 
 // The router skill: written into the client's skills folder, or its path printed.
@@ -347,12 +471,22 @@ function routerStep(sc: StepContext, skills: string | undefined): PlannedStep {
   );
 }
 
-// The skill folders a --move would take (every folder but the router skill's).
-function movableSkills(from: string): string[] {
+// The skill folders a --move would take (every folder but the router skill's); `withSkill`: only
+// those holding a SKILL.md.
+function movableSkills(from: string, withSkill = false): string[] {
   if (!exists(from)) return [];
-  return readdirSync(from)
-    .sort()
-    .filter((n) => n !== ROUTER_FOLDER && statSync(path.join(from, n)).isDirectory());
+  try {
+    return readdirSync(from)
+      .sort()
+      .filter(
+        (n) =>
+          n !== ROUTER_FOLDER &&
+          statSync(path.join(from, n)).isDirectory() &&
+          (!withSkill || exists(path.join(from, n, 'SKILL.md'))),
+      );
+  } catch {
+    return [];
+  }
 }
 
 function planMove(
@@ -388,11 +522,12 @@ function planMove(
 function indexStep(
   indexCatalog: typeof IndexCatalog,
   catalog: string,
-  library: string,
+  scopes: readonly string[],
   home: string,
   cwd: string,
   move: { names: string[] } | undefined,
 ): { planned: PlannedStep; report: () => IndexReport | null; notes: string[] } {
+  const library = scopes.join(', ');
   const step = (action: InitStep['action'], detail: string): InitStep => ({
     step: 'index',
     action,
@@ -402,7 +537,7 @@ function indexStep(
   const notes: string[] = [];
   let report: IndexReport | null = null;
   let result: InitStep | undefined;
-  const options = { catalog, scopes: [library], home, project: cwd };
+  const options = { catalog, scopes, home, project: cwd };
   const apply = (): [] => {
     try {
       report = indexCatalog(options);
@@ -421,10 +556,10 @@ function indexStep(
     return [];
   };
   let planned: InitStep = step('run', `index ${library} into the catalog and publish`);
-  if ((move === undefined || move.names.length === 0) && !exists(library))
+  if ((move === undefined || move.names.length === 0) && !scopes.some((d) => exists(d)))
     planned = step('skip', `the library ${library} is empty: nothing to index yet`);
   else if (move === undefined || move.names.length === 0) {
-    const dry = indexCatalog({ ...options, dryRun: true });
+    const dry = indexCatalog({ ...options, scopes: scopes.filter((d) => exists(d)), dryRun: true });
     if (dry.added.length + dry.changed.length + dry.removed.length === 0)
       planned =
         dry.unchanged > 0
@@ -472,12 +607,34 @@ function runUndo(ctx: CliContext, o: InitFlags, client: Client | 'all'): UndoRep
   const record = recordPath(ctx.io.env, home);
   const apply = o.yes === true && o.dryRun !== true;
   const records = readRecords(record);
+  // The record is untrusted input (issue 36 L9): only files init itself writes, else refused.
+  const userConfig = ctx.configLayers().userPath;
+  checkRecordTargets(record, records, (c, step) => {
+    if (!(CLIENTS as readonly string[]).includes(c)) return [];
+    const p = clientPaths(c as Client, home, ctx.io.env);
+    const one = (f: string | undefined): string[] => (f === undefined ? [] : [f]);
+    switch (step) {
+      case 'config':
+        return [userConfig];
+      case 'router-skill':
+        return one(
+          p.skills === undefined ? undefined : path.join(p.skills, ROUTER_FOLDER, 'SKILL.md'),
+        );
+      case 'mcp':
+        return one(p.mcp);
+      case 'hook':
+        return one(p.hooks);
+      case 'move':
+        return [];
+    }
+  });
   const plan = planUndo(records, client === 'all' ? undefined : [client], o.force === true);
   const notes = [...plan.notes];
   if (records.length === 0) notes.push(`init has recorded no change to undo (${record}).`);
   if (records.some((r) => r.shared) && !plan.keep.some((r) => r.shared))
     notes.push(
-      'The library and the catalog stay where they are (your skills and their index): delete them by hand if you no longer want them.',
+      'Undo leaves in place: the library (your skills), the catalog (their index) and the telemetry/usage store beside the catalog (<catalog>.telemetry.sqlite), which holds what skilldex learned from your prompts, prompt text included. ' +
+        'skilldex forget --all --purge erases what was learned; delete the catalog and the library by hand if you no longer want them.',
     );
   if (apply) {
     plan.apply();

@@ -177,11 +177,43 @@ describe('init across runs and clients', () => {
 
   it('warns when two clients read one skills folder and each has a router skill', async () => {
     const home = tmpTree(LIB);
-    expect((await init(home, ['--library', 'lib', '--yes'])).report.warnings).toEqual([]);
+    // (No skilldex on the test's PATH: the one warning is that the hook runs this checkout.)
+    expect(
+      (await init(home, ['--library', 'lib', '--yes'])).report.warnings.filter(
+        (w) => !w.includes('not on your PATH'),
+      ),
+    ).toEqual([]);
     const cursor = await init(home, ['--client', 'cursor', '--yes']);
     expect(cursor.report.warnings.join('\n')).toContain(path.join(home, '.claude', 'skills'));
     // And the other way round: Claude Code's init sees Cursor's copy reading its folder.
     const again = await init(home, ['--yes']);
     expect(again.report.warnings.join('\n')).toContain(path.join(home, '.cursor', 'skills'));
+  });
+
+  it('a settings.json of 5,000 nested arrays is CLIENT_CONFIG_INVALID (exit 2) naming the file, not INTERNAL (issue 36 L10)', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    for (const [client, file, text] of [
+      ['claude-code', '.claude/settings.json', deep],
+      ['cursor', '.cursor/mcp.json', `{"x": ${deep}}`],
+    ] as const) {
+      const home = tmpTree({ ...LIB, [file]: text });
+      const r = await init(home, ['--client', client, '--library', 'lib', '--yes']);
+      expect(r.code, client).toBe(2);
+      expect(r.error?.code, client).toBe('CLIENT_CONFIG_INVALID');
+      expect(r.error?.details['file'], client).toBe(path.join(home, file));
+      expect(readFileSync(path.join(home, file), 'utf8')).toBe(text);
+    }
+    // Undo over a hook file that became that deep leaves it alone instead of crashing.
+    const home = tmpTree(LIB);
+    expect((await init(home, ['--library', 'lib', '--yes'])).code).toBe(0);
+    writeTree(home, { '.claude/settings.json': `{"hooks": ${deep}}` });
+    const undo = await runCli(['init', '--undo', '--yes', '--json'], {
+      cwd: home,
+      env: { HOME: home },
+    });
+    expect(undo.code).toBe(1);
+    expect(readFileSync(path.join(home, '.claude/settings.json'), 'utf8')).toBe(
+      `{"hooks": ${deep}}`,
+    );
   });
 });

@@ -59,6 +59,9 @@ describe('init --undo', () => {
     expect(existsSync(path.join(home, '.claude/skills/skill-router'))).toBe(false);
     expect(existsSync(path.join(home, '.config/skilldex/config.toml'))).toBe(false);
     expect(undo.body.notes.join('\n')).toContain('claude mcp remove --scope user skilldex');
+    // It says truthfully what it leaves: the learned prompts too, and how to erase them (issue 35).
+    expect(undo.body.notes.join('\n')).toMatch(/telemetry\/usage store.*prompt text/);
+    expect(undo.body.notes.join('\n')).toContain('skilldex forget --all --purge');
     expect(existsSync(catalog)).toBe(true);
     expect(existsSync(path.join(home, 'lib/alpha/SKILL.md'))).toBe(true);
     // Nothing left to undo.
@@ -180,5 +183,86 @@ describe('init --undo', () => {
     expect(r.code).toBe(2);
     expect(r.body.error?.code).toBe('CLIENT_CONFIG_INVALID');
     expect(existsSync(path.join(home, '.claude/skills/skill-router/SKILL.md'))).toBe(true);
+  });
+
+  it('keeps a hook the user edited since (timeout 5 → 10): modified, exit 1, record kept (issue 36 L8)', async () => {
+    const home = tmpTree(LIB);
+    expect((await run(home, ['--library', 'lib', '--yes'])).code).toBe(0);
+    const settings = path.join(home, '.claude/settings.json');
+    const edited = readFileSync(settings, 'utf8').replace('"timeout": 5', '"timeout": 10');
+    expect(edited).toContain('"timeout": 10');
+    writeTree(home, { '.claude/settings.json': edited });
+    // A second init does not add a twin next to the edited hook.
+    const again0 = await run(home, ['--yes']);
+    expect(again0.body.error, JSON.stringify(again0.body.error)).toBeUndefined();
+    expect(again0.code).toBe(0);
+    expect(readFileSync(settings, 'utf8')).toBe(edited);
+    const undo = await run(home, ['--undo', '--yes']);
+    expect(undo.code).toBe(1);
+    expect(undo.body.steps.find((s) => s.step === 'hook')?.action).toBe('modified');
+    expect(readFileSync(settings, 'utf8')).toBe(edited);
+    // The record is kept: a second undo still knows the hook.
+    const again = await run(home, ['--undo', '--yes']);
+    expect(again.body.steps.map((s) => `${s.step} ${s.action}`)).toEqual(['hook modified']);
+  });
+
+  it('Codex {"hooks":{}} comes back byte for byte (issue 36 L11)', async () => {
+    const home = tmpTree({ ...LIB, '.codex/hooks.json': '{"hooks":{}}' });
+    expect((await run(home, ['--client', 'codex', '--library', 'lib', '--yes'])).code).toBe(0);
+    const file = path.join(home, '.codex/hooks.json');
+    expect(readFileSync(file, 'utf8')).toContain('UserPromptSubmit');
+    expect((await run(home, ['--undo', '--yes'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('{"hooks":{}}');
+  });
+
+  describe('a hand-made record is refused, and nothing is touched (issue 36 L9)', () => {
+    const recordOf = (home: string) => path.join(home, '.local/state/skilldex/init.json');
+    const edit = (home: string, change: (r: Record<string, unknown>) => void): void => {
+      const doc = JSON.parse(readFileSync(recordOf(home), 'utf8')) as {
+        records: Record<string, unknown>[];
+      };
+      const router = doc.records.find((r) => r['step'] === 'router-skill')!;
+      change(router);
+      writeTree(home, { '.local/state/skilldex/init.json': JSON.stringify(doc) });
+    };
+
+    it('a backup outside init-backups is not copied over the target nor deleted', async () => {
+      const home = tmpTree({ ...LIB, 'precious.txt': 'mine\n' });
+      await run(home, ['--library', 'lib', '--yes']);
+      edit(home, (r) => (r['backup'] = path.join(home, 'precious.txt')));
+      const r = await run(home, ['--undo', '--yes']);
+      expect(r.code).toBe(2);
+      expect(r.body.error?.code).toBe('CLIENT_CONFIG_INVALID');
+      expect(JSON.stringify(r.body)).toContain(recordOf(home));
+      expect(readFileSync(path.join(home, 'precious.txt'), 'utf8')).toBe('mine\n');
+      expect(existsSync(path.join(home, '.claude/skills/skill-router/SKILL.md'))).toBe(true);
+    });
+
+    it('a backup with a traversal in init-backups is refused too', async () => {
+      const home = tmpTree({ ...LIB, 'precious.txt': 'mine\n' });
+      await run(home, ['--library', 'lib', '--yes']);
+      edit(
+        home,
+        (r) =>
+          (r['backup'] = path.join(
+            home,
+            '.local/state/skilldex/init-backups/../../../../precious.txt',
+          )),
+      );
+      const r = await run(home, ['--undo', '--yes']);
+      expect(r.code).toBe(2);
+      expect(readFileSync(path.join(home, 'precious.txt'), 'utf8')).toBe('mine\n');
+    });
+
+    it('--force does not remove a file init never writes', async () => {
+      const home = tmpTree({ ...LIB, 'precious.txt': 'mine\n' });
+      await run(home, ['--library', 'lib', '--yes']);
+      edit(home, (r) => (r['file'] = path.join(home, 'precious.txt')));
+      const r = await run(home, ['--undo', '--yes', '--force']);
+      expect(r.code).toBe(2);
+      expect(r.body.error?.code).toBe('CLIENT_CONFIG_INVALID');
+      expect(readFileSync(path.join(home, 'precious.txt'), 'utf8')).toBe('mine\n');
+      expect(existsSync(path.join(home, '.claude/skills/skill-router/SKILL.md'))).toBe(true);
+    });
   });
 });

@@ -17,6 +17,8 @@ interface Report {
   catalog: string;
   steps: { step: string; action: string; target: string }[];
   notes: string[];
+  warnings: string[];
+  library_scopes: string[];
   index: { added: unknown[] } | null;
 }
 
@@ -236,5 +238,66 @@ describe('skilldex init', () => {
     const r = await runCli(['init', '--client', 'vim'], { cwd: home, env: { HOME: home } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('INVALID_ARGUMENT');
+  });
+
+  describe('finds what the host already has (issue 35)', () => {
+    const HOST = {
+      '.claude/skills/alpha/SKILL.md': skillMd('alpha', 'alpha tool for pdf tables'),
+      '.claude/skills/beta/SKILL.md': skillMd('beta', 'beta chart helper'),
+    };
+
+    it('with no --library, indexes the skills Claude Code already loads in place, never the router skill; a second init is all unchanged', async () => {
+      const home = tmpTree(HOST);
+      const skills = path.join(home, '.claude', 'skills');
+      const first = await init(home, ['--yes']);
+      expect(first.code).toBe(0);
+      expect(first.report.library_scopes).toEqual([skills]);
+      expect([...first.report.index!.added].sort()).toEqual(['alpha', 'beta']);
+      expect(first.report.steps.find((s) => s.step === 'hook')?.action).toBe('create');
+      const config = parseToml(
+        readFileSync(path.join(home, '.config', 'skilldex', 'config.toml'), 'utf8'),
+      ) as { library: { scopes: string[] } };
+      expect(config.library.scopes).toEqual([skills]);
+      // The skills stay where they were; the router skill sits beside them.
+      expect(readdirSync(skills).sort()).toEqual(['alpha', 'beta', 'skill-router']);
+
+      const second = await init(home, ['--yes']);
+      expect(second.code).toBe(0);
+      for (const s of second.report.steps)
+        expect(s.action, s.step).toBe(s.step === 'mcp' ? 'print' : 'unchanged');
+      const search = await runCli(['search', 'route a skill', '--json'], {
+        cwd: home,
+        env: { HOME: home },
+      });
+      const ids = (
+        JSON.parse(search.stdout) as { candidates?: { skill_id: string }[] }
+      ).candidates?.map((c) => c.skill_id);
+      expect(ids ?? []).not.toContain('skill-router');
+    });
+
+    it('--library set to the client skills folder: a second init does not index the router skill ("added 1")', async () => {
+      const home = tmpTree(HOST);
+      expect((await init(home, ['--library', '.claude/skills', '--yes'])).code).toBe(0);
+      const second = await init(home, ['--library', '.claude/skills', '--yes']);
+      expect(second.report.index?.added ?? []).toEqual([]);
+      expect(second.report.steps.find((s) => s.step === 'index')?.action).toBe('unchanged');
+    });
+
+    it('with no skill anywhere, installs no hook that cannot fire, and says so', async () => {
+      const home = tmpTree({});
+      const r = await init(home, ['--yes']);
+      expect(r.code).toBe(0);
+      const hook = r.report.steps.find((s) => s.step === 'hook')!;
+      expect(hook.action).toBe('skip');
+      expect(r.report.warnings.join('\n')).toContain('no prompt hook installed');
+      expect(existsSync(path.join(home, '.claude', 'settings.json'))).toBe(false);
+
+      // Nor when the index finds no skill only once applied: --move of folders without a SKILL.md.
+      const moved = tmpTree({ '.claude/skills/notes/readme.txt': 'not a skill\n' });
+      const m = await init(moved, ['--library', '.claude/skills', '--move', '--yes']);
+      expect(m.code).toBe(0);
+      expect(m.report.steps.find((s) => s.step === 'hook')?.action).toBe('skip');
+      expect(existsSync(path.join(moved, '.claude', 'settings.json'))).toBe(false);
+    });
   });
 });

@@ -8,7 +8,14 @@ import path from 'node:path';
 import { exists } from './files.js';
 
 /** The clients `init` knows how to configure. */
-export const CLIENTS = ['claude-code', 'cursor', 'codex', 'generic'] as const;
+export const CLIENTS = [
+  'claude-code',
+  'cursor',
+  'codex',
+  'gemini-cli',
+  'vscode',
+  'generic',
+] as const;
 /** One of CLIENTS. */
 export type Client = (typeof CLIENTS)[number];
 
@@ -58,6 +65,31 @@ export function clientPaths(
         native: [path.join(codexHome, 'skills'), path.join(home, '.agents', 'skills')],
         mcp: path.join(codexHome, 'config.toml'),
         hooks: path.join(codexHome, 'hooks.json'),
+      };
+    case 'gemini-cli':
+      // Skills: ~/.gemini/skills and the ~/.agents/skills alias (geminicli.com/docs/cli/using-agent-skills,
+      // "discovery tiers"); MCP servers and hooks both live in ~/.gemini/settings.json (`mcpServers`;
+      // `hooks.BeforeAgent`, google-gemini/gemini-cli docs/hooks/reference.md).
+      return {
+        skills: path.join(home, '.gemini', 'skills'),
+        native: [path.join(home, '.gemini', 'skills'), path.join(home, '.agents', 'skills')],
+        mcp: path.join(home, '.gemini', 'settings.json'),
+        hooks: path.join(home, '.gemini', 'settings.json'),
+      };
+    case 'vscode':
+      // VS Code agent mode: personal skills in ~/.copilot/skills, ~/.claude/skills, ~/.agents/skills
+      // (microsoft/vscode-docs docs/agent-customization/agent-skills.md); user hook files are every
+      // *.json in ~/.copilot/hooks, and ~/.claude/settings.json (docs/agent-customization/hooks.md,
+      // "Hook file locations"): init owns one file there. Its MCP file sits in the VS Code profile
+      // folder, which differs per OS and profile: printed (`code --add-mcp`) instead.
+      return {
+        skills: path.join(home, '.copilot', 'skills'),
+        native: [
+          path.join(home, '.copilot', 'skills'),
+          path.join(home, '.claude', 'skills'),
+          path.join(home, '.agents', 'skills'),
+        ],
+        hooks: path.join(home, '.copilot', 'hooks', 'skilldex.json'),
       };
     case 'generic':
       return { native: [] };

@@ -108,6 +108,8 @@ export function jsonAppendElement(
   text: string | undefined,
   path: readonly string[],
   value: unknown,
+  /** An element this one counts as already there (init's own, edited since): `unchanged`. */
+  same?: (element: unknown) => boolean,
 ): Edit<JsonEditRecord> {
   if (text === undefined || text.trim() === '') {
     const created = JSON.stringify(nest(path, [value]), null, 2) + '\n';
@@ -119,7 +121,7 @@ export function jsonAppendElement(
   }
   const doc = parseOrRefuse(file, text, path, [value]);
   const current = valueAt(doc, path);
-  if (Array.isArray(current) && current.some((e) => deepEqual(e, value)))
+  if (Array.isArray(current) && current.some((e) => deepEqual(e, value) || same?.(e) === true))
     return { action: 'unchanged', text };
   let added: { text: string; inserted: string };
   try {
@@ -260,7 +262,9 @@ function refusal(file: string, err: unknown, path: readonly string[], value: unk
       ? `${file} has comments (JSON with comments); skilldex edits only plain JSON files and left it untouched`
       : err.reason === 'syntax'
         ? `${file} is not valid JSON (${err.message.replace(/^it is not valid JSON: /, '')}); skilldex left it untouched`
-        : `${file} cannot take ${path.join('.')}: ${err.message}; skilldex left it untouched`;
+        : err.reason === 'depth'
+          ? `${file} ${err.message.replace(/^it /, '')}; skilldex left it untouched`
+          : `${file} cannot take ${path.join('.')}: ${err.message}; skilldex left it untouched`;
   return new SkilldexError(
     'CLIENT_CONFIG_INVALID',
     `${what}. Add this to it by hand:\n${manual}`,

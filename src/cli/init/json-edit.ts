@@ -11,8 +11,8 @@
 export class JsonShapeError extends Error {
   constructor(
     message: string,
-    /** `syntax` (JSON.parse refused it), `comments` (it has // or /* comments), `shape` (a value of another type on the path). */
-    readonly reason: 'syntax' | 'comments' | 'shape',
+    /** `syntax` (JSON.parse refused it), `comments` (it has // or /* comments), `shape` (a value of another type on the path), `depth` (nested deeper than MAX_JSON_DEPTH). */
+    readonly reason: 'syntax' | 'comments' | 'shape' | 'depth',
   ) {
     super(message);
   }
@@ -31,8 +31,24 @@ interface Member {
   readonly value: Node;
 }
 
-/** The parsed value of `text` (a byte order mark is allowed); JsonShapeError when it is not strict JSON. */
+/**
+ * Deepest nesting of arrays and objects init edits (a client's settings nest a handful deep). Deeper
+ * text is refused before it is parsed: the edits and checks walk values recursively, and 5,000
+ * nested arrays in 10 KB would exhaust the stack (issue 36 L10).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The parsed value of `text` (a byte order mark is allowed); JsonShapeError when it is not strict
+ * JSON or nests deeper than MAX_JSON_DEPTH.
+ */
 export function parseJsonText(text: string): unknown {
+  const depth = nestingDepth(text);
+  if (depth > MAX_JSON_DEPTH)
+    throw new JsonShapeError(
+      `it nests arrays or objects more than ${MAX_JSON_DEPTH} deep, which skilldex does not edit`,
+      'depth',
+    );
   try {
     return JSON.parse(stripBom(text)) as unknown;
   } catch (err) {
@@ -263,6 +279,23 @@ function lineIndent(text: string, pos: number): string {
 function indentUnit(text: string): string {
   const m = /\n([ \t]+)\S/.exec(text);
   return m ? m[1]! : '  ';
+}
+
+// The deepest nesting of [ and { outside strings (a linear scan: no recursion, any input).
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') max = Math.max(max, ++depth);
+    else if (c === ']' || c === '}') depth--;
+  }
+  return max;
 }
 
 function hasComments(text: string): boolean {

@@ -149,3 +149,49 @@ function isRecord(r: unknown): r is UndoRecord {
 function isPath(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
+
+/** The files init itself writes for one client's step (a record naming another file is refused). */
+export type KnownTargets = (client: string, step: RecordStep) => readonly string[];
+
+/**
+ * Checks that every record names only what init itself could have written (issue 36 L9): the
+ * record file is input like any other, and a hand-made record must not make undo overwrite or
+ * delete an arbitrary file. A record's file must be one `known` lists for its client and step; a
+ * backup must lie in init's own backups folder beside `file`, named after the file it copies with
+ * init's digest suffix. CLIENT_CONFIG_INVALID naming the record file and the entry otherwise,
+ * before anything is changed.
+ */
+export function checkRecordTargets(
+  file: string,
+  records: readonly UndoRecord[],
+  known: KnownTargets,
+): void {
+  const backups = backupsDir(file);
+  records.forEach((r, i) => {
+    const refuse = (why: string): SkilldexError =>
+      new SkilldexError(
+        'CLIENT_CONFIG_INVALID',
+        `${file} (what skilldex init added, for init --undo): entry ${i} ${why}; undo changed nothing. ` +
+          "If you ran init with --config or $SKILLDEX_CONFIG (or another $CODEX_HOME), run init --undo with the same; otherwise remove that entry or the file, and remove skilldex's entries by hand",
+        { file, entry: i, target: r.file },
+      );
+    if (r.kind === 'moved') return; // Only printed: undo never touches moved skills.
+    const wanted = known(r.client, r.step).map((p) => path.resolve(p));
+    if (!wanted.includes(path.resolve(r.file)))
+      throw refuse(
+        `names ${r.file} for the ${r.step} step of ${r.client}, which is not a file init writes there` +
+          (wanted.length > 0 ? ` (${wanted.join(', ')})` : ''),
+      );
+    if (r.kind !== 'file' || r.backup === null) return;
+    const name = path.basename(r.backup);
+    const digestName = new RegExp(`^${escapeRegExp(path.basename(r.file))}\\.[0-9a-f]{16}\\.bak$`);
+    if (path.resolve(path.dirname(r.backup)) !== path.resolve(backups) || !digestName.test(name))
+      throw refuse(
+        `names ${r.backup} as the copy of ${r.file}, which is not a copy init keeps (those are ${path.join(backups, `${path.basename(r.file)}.<digest>.bak`)})`,
+      );
+  });
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -74,29 +74,29 @@ export function planEdits(
   shared = false,
 ): PlannedStep {
   const read = readClientFile(file);
-  let text = read?.text;
-  const done: AnyEdit[] = [];
-  for (const edit of edits) {
-    const e = edit(text);
-    done.push(e);
-    text = e.text;
-  }
-  const changed = done.filter((e) => e.record !== undefined);
+  const plan = runEdits(read?.text, edits);
   const action: EditAction =
-    changed.length === 0
+    plan.changed.length === 0
       ? 'unchanged'
       : read === undefined
         ? 'create'
-        : changed.some((e) => e.action === 'replace')
+        : plan.changed.some((e) => e.action === 'replace')
           ? 'replace'
           : 'merge';
   return {
     step: { step, action, target: file, detail },
-    ...(changed.length > 0
+    ...(plan.changed.length > 0
       ? {
           apply: () => {
-            writeClientFile(file, text!, read?.mode ?? 0o644);
-            return changed.map(
+            // The file may have changed since the plan (the user saved it while init indexed, or
+            // an earlier step of this run wrote it): read it again right before the atomic write
+            // and, when its bytes differ, make the edits again over what is there now, so nothing
+            // written in between is lost (issue 36 L12). A file that no longer parses is refused.
+            const now = readClientFile(file);
+            const fresh = now?.text === read?.text ? plan : runEdits(now?.text, edits);
+            if (fresh.changed.length === 0) return [];
+            writeClientFile(file, fresh.text!, now?.mode ?? read?.mode ?? 0o644);
+            return fresh.changed.map(
               (e) =>
                 ({
                   ...e.record!,
@@ -110,6 +110,20 @@ export function planEdits(
         }
       : {}),
   };
+}
+
+// Runs `edits` in order over `text`: the final text and the edits that changed something.
+function runEdits(
+  text: string | undefined,
+  edits: readonly ((text: string | undefined) => AnyEdit)[],
+): { text: string | undefined; changed: AnyEdit[] } {
+  const done: AnyEdit[] = [];
+  for (const edit of edits) {
+    const e = edit(text);
+    done.push(e);
+    text = e.text;
+  }
+  return { text, changed: done.filter((e) => e.record !== undefined) };
 }
 
 /**
@@ -138,6 +152,14 @@ export function planWholeFile(
   return {
     step: { step, action: read === undefined ? 'create' : 'replace', target: file, detail },
     apply: () => {
+      // Changed since the plan (issue 36 L12): refused rather than overwritten.
+      const now = readClientFile(file);
+      if (now?.text !== read?.text)
+        throw new SkilldexError(
+          'FILE_EXISTS',
+          `${file} changed while init ran (after it planned this step); nothing was written to it: run init again`,
+          { file },
+        );
       const backup = read === undefined ? null : keepBackup(sc, file, read);
       writeClientFile(file, text, read?.mode ?? 0o644);
       return [
@@ -165,14 +187,14 @@ export function planConfig(
   file: string,
   current: ConfigFile | undefined,
   catalog: string,
-  library: string,
+  library: readonly string[],
 ): PlannedStep {
-  const detail = `catalog = ${catalog}, library.scopes = [${library}]`;
+  const detail = `catalog = ${catalog}, library.scopes = [${library.join(', ')}]`;
   const catalogSet = current?.catalog !== undefined;
   const scopes = current?.library?.scopes;
   const differs =
     (catalogSet && current.catalog !== catalog) ||
-    (scopes !== undefined && JSON.stringify(scopes) !== JSON.stringify([library]));
+    (scopes !== undefined && JSON.stringify(scopes) !== JSON.stringify(library));
   if (differs) {
     if (!sc.force)
       throw new SkilldexError(
@@ -183,7 +205,7 @@ export function planConfig(
     const wanted: ConfigFile = {
       ...(current ?? {}),
       catalog,
-      library: { ...(current?.library ?? {}), scopes: [library] },
+      library: { ...(current?.library ?? {}), scopes: [...library] },
     };
     return planWholeFile(sc, 'config', file, renderConfig(wanted), detail, true);
   }
@@ -198,8 +220,8 @@ export function planConfig(
   if (scopes === undefined)
     edits.push((t) =>
       json
-        ? jsonSetMember(file, t, ['library', 'scopes'], [library], false)
-        : tomlAddEntries(file, t, ['library'], { scopes: [library] }, CONFIG_HEADER),
+        ? jsonSetMember(file, t, ['library', 'scopes'], [...library], false)
+        : tomlAddEntries(file, t, ['library'], { scopes: [...library] }, CONFIG_HEADER),
     );
   return planEdits(sc, 'config', file, detail, edits, true);
 }
@@ -221,6 +243,21 @@ export function planMcp(
   server: ServerEntry,
 ): PlannedStep {
   const snippet = JSON.stringify({ mcpServers: { skilldex: server } }, null, 2);
+  if (sc.client === 'vscode') {
+    // `code --add-mcp <json>` adds a server to the user profile (code.visualstudio.com/docs/
+    // agent-customization/mcp-servers, "command line").
+    const json = JSON.stringify({ name: 'skilldex', command: server.command, args: server.args });
+    const cmd = `code --add-mcp ${shellWord(json)}`;
+    return {
+      step: {
+        step: 'mcp',
+        action: 'print',
+        target: cmd,
+        detail: 'register the MCP server with VS Code',
+      },
+      notes: [`Register the MCP server with VS Code (user profile):\n  ${cmd}`],
+    };
+  }
   if (sc.client === 'claude-code') {
     const cmd = `claude mcp add --scope user skilldex -- ${[server.command, ...server.args].map(shellWord).join(' ')}`;
     return {
@@ -245,7 +282,7 @@ export function planMcp(
       },
       notes: [`Add this server to your MCP client's configuration:\n${snippet}`],
     };
-  if (sc.client === 'cursor')
+  if (sc.client === 'cursor' || sc.client === 'gemini-cli')
     return planEdits(sc, 'mcp', file, 'mcpServers.skilldex (every other byte of the file kept)', [
       (t) => jsonSetMember(file, t, ['mcpServers', 'skilldex'], server, sc.force),
     ]);
@@ -264,6 +301,40 @@ export function planMcp(
   );
 }
 
+/** Where the hook command finds skilldex: the `skilldex` on PATH, or this Node and this checkout's bin. */
+export interface HookRunner {
+  /** True when a `skilldex` command is on PATH (an `npm install -g`): the hook runs it by name. */
+  readonly onPath: boolean;
+  /** The Node that ran init (used only when skilldex is not on PATH). */
+  readonly node: string;
+  /** This checkout's bin/skilldex.js (used only when skilldex is not on PATH). */
+  readonly bin: string;
+}
+
+/** `s` as one POSIX shell word, exactly (quoted unless plain; nothing escaped for display). */
+function shWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command line a host runs for the prompt hook (issue 35): a `sh -c` wrapper that stays silent
+ * (exit 0, nothing printed) when what it needs is missing, so a moved clone, a switched Node (nvm)
+ * or an uninstalled skilldex never shows the user a hook error. Both hosts run a command hook's
+ * string through a shell: Claude Code runs `command` as a bash command (code.claude.com/docs/en/hooks,
+ * "command: The bash command to execute"); Codex runs it with `$SHELL -lc <command>`, else
+ * `/bin/sh -lc` (openai/codex codex-rs/hooks/src/engine/command_runner.rs, default_shell_command);
+ * the explicit `/bin/sh -c '…'` keeps the script POSIX whatever the user's shell. With skilldex on PATH
+ * it runs `skilldex` by name (found again on each prompt); else this Node and this checkout's bin,
+ * each checked first. Values are passed as positional arguments, never spliced into the script.
+ */
+export function hookCommand(runner: HookRunner, client: string, catalog: string): string {
+  const script = runner.onPath
+    ? `command -v node >/dev/null 2>&1 && command -v skilldex >/dev/null 2>&1 || exit 0; exec skilldex hook ${client} --catalog "$1"`
+    : `[ -x "$1" ] && [ -f "$2" ] || exit 0; exec "$1" "$2" hook ${client} --catalog "$3"`;
+  const args = runner.onPath ? [catalog] : [runner.node, runner.bin, catalog];
+  return ['/bin/sh', '-c', shWord(script), 'skilldex-hook', ...args.map(shWord)].join(' ');
+}
+
 /** Seconds the host waits for the hook before going on without it (the hook's own deadline is 1 s). */
 export const HOOK_TIMEOUT_SECONDS = 5;
 
@@ -280,10 +351,13 @@ export function planHook(
   file: string | undefined,
   command: string,
   enabled: boolean,
+  /** Why the hook is not installed although it was asked for (no catalog to answer from). */
+  withheld?: string,
 ): PlannedStep {
   const skip = (detail: string): PlannedStep => ({
     step: { step: 'hook', action: 'skip', target: file ?? '-', detail },
   });
+  if (withheld !== undefined && file !== undefined) return skip(withheld);
   if (!enabled) return skip('--no-hook: no prompt hook installed');
   if (file === undefined)
     return skip(
@@ -291,14 +365,56 @@ export function planHook(
         ? "Cursor's beforeSubmitPrompt hook cannot add context to a prompt: the MCP server is the way in"
         : 'this client has no prompt hook: pipe prompts to skilldex hook generic yourself',
     );
-  const entry = { hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] };
-  return planEdits(
+  // Gemini CLI: `hooks.BeforeAgent` groups of `{type, command, name, timeout}`, timeout in
+  // milliseconds (google-gemini/gemini-cli docs/hooks/reference.md). VS Code: flat entries
+  // `{type, command, timeout}` per event, timeout in seconds (microsoft/vscode-docs
+  // docs/agent-customization/hooks.md, "Hook command properties").
+  const [event, entry]: [string, unknown] =
+    sc.client === 'gemini-cli'
+      ? [
+          'BeforeAgent',
+          {
+            hooks: [
+              { type: 'command', name: 'skilldex', command, timeout: HOOK_TIMEOUT_SECONDS * 1000 },
+            ],
+          },
+        ]
+      : sc.client === 'vscode'
+        ? ['UserPromptSubmit', { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }]
+        : [
+            'UserPromptSubmit',
+            { hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] },
+          ];
+  const step = planEdits(
     sc,
     'hook',
     file,
-    'hooks.UserPromptSubmit: skilldex hook suggests skills on every prompt (every other byte kept)',
-    [(t) => jsonAppendElement(file, t, ['hooks', 'UserPromptSubmit'], entry)],
+    `hooks.${event}: skilldex hook suggests skills on every prompt (every other byte kept)`,
+    [(t) => jsonAppendElement(file, t, ['hooks', event], entry, isSkilldexHook(sc.client))],
   );
+  // Stable Gemini CLI releases where hooks were still experimental run them only with
+  // "hooksConfig": {"enabled": true} (google-gemini/gemini-cli docs/hooks/index.md, "Availability"):
+  // init does not switch that on for you, it says so.
+  return sc.client === 'gemini-cli'
+    ? {
+        ...step,
+        notes: [
+          `If your Gemini CLI runs no hooks yet (hooks were experimental in older stable releases), add "hooksConfig": {"enabled": true} to ${file}.`,
+        ],
+      }
+    : step;
+}
+
+// Whether a hook element already runs skilldex's hook for `client` (one init installed earlier,
+// with another timeout or an older command form): a second init leaves it, never adds a twin.
+function isSkilldexHook(client: string): (element: unknown) => boolean {
+  const leaves = (v: unknown): string[] =>
+    typeof v === 'string'
+      ? [v]
+      : v !== null && typeof v === 'object'
+        ? Object.values(v).flatMap(leaves)
+        : [];
+  return (e) => leaves(e).some((s) => s.includes('skilldex') && s.includes(` hook ${client} `));
 }
 
 // Keeps a copy of a file init is about to replace, named by its digest; returns its path.

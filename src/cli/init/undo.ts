@@ -221,7 +221,11 @@ function undoJson(r: JsonRecord, text: string): string | undefined {
   }
   const current = valueAt(doc, r.path);
   if (r.element) {
-    if (!Array.isArray(current) || !current.some((e) => deepEqual(e, r.value))) return text;
+    const elements: unknown[] = Array.isArray(current) ? current : [];
+    // No element equal to init's: gone, unless one still carries init's command (the user edited
+    // init's hook, e.g. its timeout): that one is init's, changed since, and stays (issue 36 L8).
+    if (!elements.some((e) => deepEqual(e, r.value)))
+      return elements.some((e) => resembles(e, r.value)) ? undefined : text;
   } else if (current === undefined) return text;
   else if (!deepEqual(current, r.value)) return undefined;
   const expected = withoutValue(doc, r);
@@ -242,6 +246,20 @@ function undoJson(r: JsonRecord, text: string): string | undefined {
       return next;
   }
   return undefined;
+}
+
+// Whether `e` shares a distinctive string (12 characters or more: a hook's command, a server's
+// path) with init's `value`: the element init inserted, edited since.
+function resembles(e: unknown, value: unknown): boolean {
+  const mine = new Set(stringLeaves(value).filter((s) => s.length >= 12));
+  return stringLeaves(e).some((s) => mine.has(s));
+}
+
+function stringLeaves(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (v !== null && typeof v === 'object')
+    for (const x of Object.values(v)) stringLeaves(x, out);
+  return out;
 }
 
 function undoToml(r: TomlRecord, text: string): string | undefined {
@@ -274,7 +292,10 @@ function withoutValue(doc: unknown, r: JsonRecord): unknown[] {
       parent[key] = [...arr.slice(0, i), ...arr.slice(i + 1)];
     }
   });
-  return [removed, prune(removed, r.element ? r.path : r.path.slice(0, -1))];
+  // Every depth of pruning: init may have created the array and none, some or all of the objects
+  // above it (`{"hooks":{}}` got only the array: undo gives back `{"hooks":{}}`, issue 36 L11).
+  const above = r.element ? r.path : r.path.slice(0, -1);
+  return [removed, ...above.map((_, i) => prune(removed, above, i))];
 }
 
 function withPrevious(doc: unknown, r: JsonRecord): unknown[] {
@@ -307,10 +328,11 @@ function edit(
   return copy;
 }
 
-// `doc` without the objects along `path` that are (or became) empty, deepest first.
-function prune(doc: unknown, path: readonly string[]): unknown {
+// `doc` without the objects along `path` that are (or became) empty, deepest first, down to
+// (not below) `keep` keys of the path.
+function prune(doc: unknown, path: readonly string[], keep = 0): unknown {
   const copy = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
-  for (let n = path.length; n > 0; n--) {
+  for (let n = path.length; n > keep; n--) {
     const v = valueAt(copy, path.slice(0, n));
     const empty =
       (Array.isArray(v) && v.length === 0) ||
