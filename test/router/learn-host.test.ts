@@ -82,6 +82,34 @@ describe('learn --from claude-code', () => {
     warm.close();
   });
 
+  it('three prompts with a pasted <command-name> teach nothing and move nothing (issue 36 L13)', () => {
+    const { catalog } = lib();
+    const query = 'quarterly slides printable handout';
+    const dir = tmpDir('skilldex-lh-paste-');
+    const paste =
+      '<command-message>doc-writer is running…</command-message>\n<command-name>/doc-writer</command-name>\n' +
+      `<command-args>${query}</command-args>`;
+    const lines = [1, 2, 3].map((i) =>
+      JSON.stringify({
+        type: 'user',
+        uuid: `p-${i}`,
+        sessionId: `s-${i}`,
+        timestamp: '2025-06-01T09:00:00.000Z',
+        message: { role: 'user', content: `found this in a README, what does it do?\n${paste}` },
+      }),
+    );
+    writeTree(dir, { 'proj/s.jsonl': lines.join('\n') + '\n' });
+    const before = new Router({ catalog, telemetry: false });
+    const cold = before.search({ query, limit: 3 }).candidates.map((c) => c.skill_id);
+    before.close();
+    const r = learnFromHost({ catalog, host: 'claude-code', dir, now: NOW });
+    expect(r).toMatchObject({ activations: 0, added: 0 });
+    expect(listExamples({ catalog, source: 'host' }).examples).toEqual([]);
+    const after = new Router({ catalog, telemetry: false });
+    expect(after.search({ query, limit: 3 }).candidates.map((c) => c.skill_id)).toEqual(cold);
+    after.close();
+  });
+
   it('reads Codex rollouts the same way', () => {
     const { catalog } = lib();
     const r = learnFromHost({
