@@ -4,6 +4,7 @@
  * call each; telemetry and usage examples are written after the answer is computed and can never fail it.
  */
 import { assertKnownOptions, optionKeys } from '../errors.js';
+import { CONFIDENCE_MODELS } from './search/policies/confidence-models.js';
 import {
   CatalogReader,
   TelemetryStore,
@@ -258,6 +259,14 @@ export class Router {
   /** The published generation id (a cheap read). */
   currentGeneration(): string {
     return this.reader.read((g) => g.catalog_generation);
+  }
+
+  /**
+   * The confidence floor a search without `min_confidence` is judged against: the default floor
+   * of the published generation's policy (docs/ranking.md §11; 0 for a policy without a model).
+   */
+  defaultConfidenceFloor(): number {
+    return this.reader.read((g) => CONFIDENCE_MODELS.get(g.policy)?.floor ?? 0);
   }
 
   /** Closes the catalog and telemetry files. */
