@@ -24,7 +24,9 @@ import type { RankedCandidate } from '../../src/router/search/types.js';
 import { hookStateDir, runHook, suggest } from '../../src/hook/index.js';
 import { NOW } from '../catalog/support.js';
 import { REPO, tmpDir } from '../support/cli.js';
-import { call, closeAll, connectInProcess } from '../mcp/support.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, call, closeAll, connectInProcess, makeCatalog } from '../mcp/support.js';
 
 const TARGET = 'kubernetes-deploy';
 const HAIKU = 'write a haiku about autumn leaves';
@@ -181,5 +183,71 @@ describe('a skill the trust bound holds back stays below the floor (issue 36 M1)
     const k8s = s.candidates.find((c) => c.skill_id === TARGET);
     expect(k8s, 'kubernetes-deploy is still listed, held back').toBeDefined();
     expect(k8s!.confidence).toBeLessThan(s.min_confidence);
+  });
+});
+
+describe('the attack of issue 36 M1 end to end: three MCP stdio sessions of the built server', () => {
+  // One `skilldex mcp` process per client name, as three agents would run it.
+  async function session(catalogFile: string, name: string): Promise<Client> {
+    const cwd = tmpDir('skilldex-m1-cwd-');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--catalog', catalogFile],
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '', HOME: cwd },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name, version: '1.0.0' });
+    await client.connect(transport);
+    return client;
+  }
+
+  it('after the fetches, skill_search abstains and the hook suggests nothing', async () => {
+    const cat = await makeCatalog();
+    for (const name of ['agent-alpha', 'agent-beta', 'agent-gamma']) {
+      const client = await session(cat.catalog, name);
+      try {
+        const s = (await call(client, 'skill_search', { query: 'deploy to kubernetes' }))
+          .structuredContent as unknown as SearchResult;
+        const hit = s.candidates.find((c) => c.skill_id === TARGET)!;
+        const f = await call(client, 'skill_fetch', {
+          skill_id: TARGET,
+          expected_revision: hit.revision_id,
+          catalog_generation: hit.catalog_generation,
+          context: HAIKU,
+        });
+        expect(f.isError).not.toBe(true);
+      } finally {
+        await client.close();
+      }
+    }
+    const client = await session(cat.catalog, 'agent-delta');
+    try {
+      const s = (await call(client, 'skill_search', { query: HAIKU }))
+        .structuredContent as unknown as SearchResult;
+      const k8s = s.candidates.find((c) => c.skill_id === TARGET);
+      expect(k8s?.explanation.trust_bound?.role).toBe('held_back');
+      expect(k8s!.confidence).toBeLessThan(s.min_confidence);
+      expect(s.abstain).toBe(true);
+    } finally {
+      await client.close();
+    }
+    const env = { HOME: home };
+    const run = runHook(
+      JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'h2', prompt: HAIKU }),
+      {
+        host: 'claude-code',
+        catalog: cat.catalog,
+        telemetry: true,
+        usage: true,
+        home,
+        env,
+        stateDir: hookStateDir(home, env),
+        remaining: () => 1000,
+      },
+    );
+    expect(run.error).toBeUndefined();
+    expect(run.answer?.above ?? []).not.toContain(TARGET);
+    expect(run.stdout).toBe('');
   });
 });
