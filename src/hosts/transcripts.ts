@@ -148,8 +148,11 @@ class Collector {
  * person inside a typed prompt are not an activation. Shapes as Claude Code writes them:
  * `<command-message>name is running…</command-message>\n<command-name>/name</command-name>\n<command-args>…</command-args>`
  * (2.x) and `<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>`
- * (earlier), as transcript readers quote them (e.g. DRMacIver/claude-reliability
- * notes/transcript-format.md for the record shape; the envelopes in public transcript fixtures).
+ * (earlier), as public Claude Code transcripts and transcript readers' test fixtures show them
+ * (found with the search tool; the repositories were not named), always as the record's whole
+ * string `message.content` — a typed prompt is a string or text blocks too (record shape:
+ * kvsankar/agent-history docs/specs/agents/formats/claude-code-format.md,
+ * DRMacIver/claude-reliability notes/transcript-format.md).
  */
 export function slashCommandOf(text: string): { name: string; args: string } | undefined {
   const m = SLASH_ENVELOPE.exec(text);
