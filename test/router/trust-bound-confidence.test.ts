@@ -23,7 +23,8 @@ import { CONFIDENCE_MODELS } from '../../src/router/search/policies/confidence-m
 import type { RankedCandidate } from '../../src/router/search/types.js';
 import { hookStateDir, runHook, suggest } from '../../src/hook/index.js';
 import { NOW } from '../catalog/support.js';
-import { REPO, tmpDir } from '../support/cli.js';
+import { REPO, runCli, tmpDir } from '../support/cli.js';
+import { apiSearch, type ExplorerContext } from '../../src/explorer/api.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BIN, call, closeAll, connectInProcess, makeCatalog } from '../mcp/support.js';
@@ -172,6 +173,26 @@ describe('a skill the trust bound holds back stays below the floor (issue 36 M1)
     );
     expect(run.error).toBeUndefined();
     expect(run.stdout).toBe('');
+  });
+
+  it('CLI search --json and the explorer API agree: abstain, the held-back skill below the floor', async () => {
+    const cli = await runCli(['search', HAIKU, '--catalog', catalog, '--json', '--no-telemetry'], {
+      env: { HOME: home },
+    });
+    const viaCli = JSON.parse(cli.stdout) as SearchResult;
+    const router = new Router({ catalog, now: NOW, record: false });
+    try {
+      const ctx = { router } as unknown as ExplorerContext;
+      const viaExplorer = apiSearch(ctx, (n) => (n === 'q' ? HAIKU : undefined)) as SearchResult;
+      for (const r of [viaCli, viaExplorer]) {
+        expect(r.abstain).toBe(true);
+        const k8s = r.candidates.find((c) => c.skill_id === TARGET);
+        expect(k8s?.explanation.trust_bound?.role).toBe('held_back');
+        expect(k8s!.confidence).toBeLessThan(r.min_confidence);
+      }
+    } finally {
+      router.close();
+    }
   });
 
   it('MCP skill_search: abstain is true and the held-back skill is below the floor', async () => {
