@@ -50,6 +50,9 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
         'a `host` example; each activation is stored once, so running it again adds only what is new.\n' +
         'Examples live in <catalog>.telemetry.sqlite (at most 200 per skill and source, the newest kept), survive re-indexing,\n' +
         'and are dropped when their skill is retired or archived. Names the catalog does not serve are reported and skipped.\n' +
+        'Examples older than usage_retention_days of your own config (default 180) are not kept; `skilldex forget --all\n' +
+        '--purge` removes everything skilldex kept about your prompts. A <command-name> pasted inside a typed prompt is\n' +
+        'part of that prompt, never an activation.\n' +
         'Exit 0 when at least one example was stored (with --from: found), 1 when none was.',
     )
     .option('--from <host>', 'read the transcripts of this host: claude-code or codex')
