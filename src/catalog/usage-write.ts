@@ -287,7 +287,10 @@ export function purgePromptData(db: Db): PromptPurge {
   if (dialectOf(db) === 'sqlite') {
     try {
       db.exec('VACUUM');
-      db.pragma('wal_checkpoint(TRUNCATE)');
+      // In WAL mode the rebuilt file reaches the main file only at a checkpoint; a reader holding
+      // an old snapshot makes it busy, and the deleted text would stay until it ends.
+      const [c] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      if (c !== undefined && c.busy !== 0) throw new Error('another process is reading the file');
     } catch (err) {
       throw new SkilldexError(
         'WRITE_FAILED',

@@ -84,6 +84,24 @@ describe('forget --all --purge (issue 36 P1)', () => {
       if (existsSync(f)) expect(readFileSync(f).includes(Buffer.from('zanzibar'))).toBe(false);
   });
 
+  it('a reader holding the file open makes the purge WRITE_FAILED, never a silent half-purge', () => {
+    const { catalog } = catalogOf();
+    remember(catalog);
+    const reader = new Database(telemetryPathFor(catalog), { readonly: true });
+    try {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM usage_examples').get();
+      expect(codeOf(() => forgetExamples({ catalog, all: true, purge: true }))).toBe(
+        'WRITE_FAILED',
+      );
+    } finally {
+      reader.exec('COMMIT');
+      reader.close();
+    }
+    // Once the reader is gone, running it again completes.
+    expect(forgetExamples({ catalog, all: true, purge: true }).purged).toBeDefined();
+  });
+
   it('--purge without --all is INVALID_ARGUMENT, and a plain --all keeps the events', () => {
     const { catalog } = catalogOf();
     remember(catalog);
