@@ -34,6 +34,15 @@ export const MAX_EXAMPLE_CHARS = 1_000;
 /** Longest client or session label kept, in characters. */
 export const MAX_ORIGIN_CHARS = 200;
 
+/**
+ * Default retention of usage examples, in days (issue 36 P1, docs/integration.md §7): an example
+ * older than this is not stored, and every write drops the stored ones older than this. The user's
+ * own config may change it (`usage_retention_days`); a project config may not.
+ */
+export const DEFAULT_USAGE_RETENTION_DAYS = 180;
+/** Largest retention accepted, in days (100 years). */
+export const MAX_USAGE_RETENTION_DAYS = 36_500;
+
 /** The client recorded for a fetch that names none. */
 export const UNKNOWN_CLIENT = 'unknown';
 
@@ -111,8 +120,10 @@ function keyOf(
 
 /**
  * Adds examples of one source (each cut to MAX_EXAMPLE_CHARS; blank ones skipped; one already
- * stored under the same key skipped), then applies the caps to every skill and client touched.
- * A fetch without a client is recorded as UNKNOWN_CLIENT. Returns how many rows were added.
+ * stored under the same key skipped; one whose own time is older than `retentionDays` before `at`
+ * skipped), then applies the caps to every skill and client touched, and drops every stored
+ * example older than the retention. A fetch without a client is recorded as UNKNOWN_CLIENT.
+ * Returns how many rows were added.
  */
 export function addUsageExamples(
   db: Db,
@@ -120,7 +131,9 @@ export function addUsageExamples(
   source: ExampleSource,
   at: string,
   origin: UsageOrigin = {},
+  retentionDays: number = DEFAULT_USAGE_RETENTION_DAYS,
 ): number {
+  const cutoff = retentionCutoff(at, retentionDays);
   // RETURNING answers the new row's id (none when the key was already stored), on both engines.
   const ins = db.prepare(
     `INSERT INTO usage_examples (skill_id, query, source, at, client, session, key) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING id`,
@@ -133,10 +146,16 @@ export function addUsageExamples(
     for (const e of examples) {
       const q = e.query.trim().slice(0, MAX_EXAMPLE_CHARS);
       if (q === '') continue;
+      // Times are stored as ISO 8601 UTC (so the retention compares them as text); a time that does
+      // not parse, or lies after the write, is the write's (a future time would never expire).
+      const when = e.at !== undefined ? Date.parse(e.at) : NaN;
+      const stamp =
+        Number.isFinite(when) && when <= Date.parse(at) ? new Date(when).toISOString() : at;
+      if (stamp < cutoff) continue;
       const hash = exampleHash(e.skill_id, q);
       const session = label(e.session ?? origin.session);
       const key = keyOf(source, e, hash, { client, session });
-      const row = ins.get(e.skill_id, q, source, e.at ?? at, client, session, key) as
+      const row = ins.get(e.skill_id, q, source, stamp, client, session, key) as
         { id: number } | undefined;
       if (row === undefined) continue;
       if (Number(row.id) % GLOBAL_CAP_EVERY === 0) globalDue = true;
@@ -145,8 +164,37 @@ export function addUsageExamples(
     }
     for (const id of touched) applySkillCaps(db, id, source, client);
     if (source === 'fetch' && n > 0) applyFetchCaps(db, client!, globalDue);
+    dropExpiredUsage(db, cutoff);
     return n;
   })();
+}
+
+/** The ISO time before which an example is past a retention of `days` at `at`. */
+export function retentionCutoff(at: string, days: number): string {
+  checkRetentionDays(days);
+  const now = Date.parse(at);
+  return new Date((Number.isFinite(now) ? now : Date.now()) - days * 86_400_000).toISOString();
+}
+
+/** Validates a retention in days: a whole number from 1 to MAX_USAGE_RETENTION_DAYS. */
+export function checkRetentionDays(days: unknown, option = 'usage_retention_days'): number {
+  if (
+    typeof days !== 'number' ||
+    !Number.isInteger(days) ||
+    days < 1 ||
+    days > MAX_USAGE_RETENTION_DAYS
+  )
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `${option} must be a whole number of days from 1 to ${MAX_USAGE_RETENTION_DAYS}, got ${JSON.stringify(days)}`,
+      { option, value: days },
+    );
+  return days;
+}
+
+/** Drops the examples stored before `cutoff` (an ISO time); returns how many went. */
+export function dropExpiredUsage(db: Db, cutoff: string): number {
+  return db.prepare(`DELETE FROM usage_examples WHERE at < ?`).run(cutoff).changes;
 }
 
 // Deletes the rows matching `where` (with `params`) older than the newest `keep` of them.
@@ -215,6 +263,44 @@ export function forgetUsage(db: Db, target: ForgetTarget): number {
       if (exampleGroupOf(r) === group) n += del.run(r.id).changes;
     return n;
   })();
+}
+
+/** What purgePromptData removed. */
+export interface PromptPurge {
+  /** Usage example rows (the prompts learned from). */
+  readonly examples: number;
+  /** Telemetry event rows (each with its query's hash, a fetch's context text). */
+  readonly events: number;
+}
+
+/**
+ * Removes everything this store holds about the requests people made (issue 36 P1): every usage
+ * example and every telemetry event (query hashes, fetch contexts), in one transaction; on SQLite
+ * the file is then rebuilt (VACUUM) and its write-ahead log truncated, so the deleted text does not
+ * linger in free pages. The per-skill counts stay: they hold no request.
+ */
+export function purgePromptData(db: Db): PromptPurge {
+  const out = db.transaction(() => ({
+    examples: db.prepare(`DELETE FROM usage_examples`).run().changes,
+    events: db.prepare(`DELETE FROM events`).run().changes,
+  }))();
+  if (dialectOf(db) === 'sqlite') {
+    try {
+      db.exec('VACUUM');
+      // In WAL mode the rebuilt file reaches the main file only at a checkpoint; a reader holding
+      // an old snapshot makes it busy, and the deleted text would stay until it ends.
+      const [c] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      if (c !== undefined && c.busy !== 0) throw new Error('another process is reading the file');
+    } catch (err) {
+      throw new SkilldexError(
+        'WRITE_FAILED',
+        `removed ${out.examples} example and ${out.events} event rows, but could not rebuild the telemetry file (is a server using it? stop it and run again): ${(err as Error).message}`,
+        { ...out },
+        { cause: err },
+      );
+    }
+  }
+  return out;
 }
 
 /** Removes the examples of every skill not in `keep` (retired or archived skills keep none). */

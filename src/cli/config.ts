@@ -53,6 +53,11 @@ export interface ConfigFile {
    * The confidence floor of `search`, `hook` and `mcp`, 0–1 (docs/ranking.md §11; default: the policy's).
    */
   readonly min_confidence?: number;
+  /**
+   * User config only: days a usage example (a learned prompt) is kept, 1–36500 (default 180;
+   * issue 36 P1). Ignored in a project config.
+   */
+  readonly usage_retention_days?: number;
   readonly library?: {
     /** The skill folders `index` reads (replaces the default Claude Code scopes). */
     readonly scopes?: readonly string[];
@@ -153,6 +158,8 @@ export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.f
   telemetry: 'off-only',
   // A project that lowered the floor would make the prompt hook suggest more of its own skills.
   min_confidence: 'raise-only',
+  // How long a person's prompts are kept is the person's choice, never a project's.
+  usage_retention_days: 'never',
   'library.scopes': 'inside-project',
   'library.prefer': 'inside-project',
   // Lint suppressions only ever hide findings of a lint run in that project, and are counted.
@@ -162,6 +169,9 @@ export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.f
   'mcp.host': 'never',
   trust_project_config: 'never',
 });
+
+/** Largest `usage_retention_days`: MAX_USAGE_RETENTION_DAYS of src/catalog/usage-write.ts (not loaded at start-up). */
+const MAX_RETENTION_DAYS = 36_500;
 
 /** The floor a project's `min_confidence` must reach when the user config sets none: v4's default. */
 export const RAISE_ONLY_FLOOR = 0.6;
@@ -313,6 +323,8 @@ export function applyProjectRules(
       );
     else kept.min_confidence = config.min_confidence;
   }
+  if (config.usage_retention_days !== undefined)
+    drop('usage_retention_days', 'only the user config may say how long learned prompts are kept');
   const paths = (key: string, list: readonly string[] | undefined): boolean => {
     const out = list?.find((p) => !inside(p));
     if (out !== undefined) drop(key, `${out} is outside the project folder ${root}`);
@@ -399,6 +411,7 @@ const TOP_KEYS = [
   'policy',
   'telemetry',
   'min_confidence',
+  'usage_retention_days',
   'library',
   'mcp',
   'lint',
@@ -463,6 +476,15 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
       throw bad('min_confidence', 'must be a number from 0 to 1');
     out.min_confidence = v;
+  }
+  if (top['usage_retention_days'] !== undefined) {
+    const v = top['usage_retention_days'];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_RETENTION_DAYS)
+      throw bad(
+        'usage_retention_days',
+        `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}`,
+      );
+    out.usage_retention_days = v;
   }
   if (top['library'] !== undefined) {
     const lib = table(top['library'], 'library', LIBRARY_KEYS);

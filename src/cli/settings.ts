@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import {
+  DEFAULT_USAGE_RETENTION_DAYS,
   catalogLocation,
   isPgLocation,
   resolveCatalogLocation,
@@ -21,6 +22,8 @@ export interface Settings {
   readonly telemetry: Setting<boolean>;
   /** The confidence floor of `search`, `hook` and `mcp` (undefined: the policy's). */
   readonly min_confidence: Setting<number | undefined>;
+  /** Days a usage example is kept (user config only; default DEFAULT_USAGE_RETENTION_DAYS). */
+  readonly usage_retention_days: Setting<number>;
   readonly 'library.scopes': Setting<readonly string[] | undefined>;
   /** Folders whose skills win an id collision (`index --prefer` overrides). */
   readonly 'library.prefer': Setting<readonly string[] | undefined>;
@@ -112,6 +115,13 @@ export function resolveSettings(
       undefined,
       (c) => c.min_confidence,
       { value: undefined, source: 'default' },
+    ),
+    usage_retention_days: pick<number>(
+      layers,
+      undefined,
+      undefined,
+      (c) => c.usage_retention_days,
+      { value: DEFAULT_USAGE_RETENTION_DAYS, source: 'default' },
     ),
     'library.scopes': scopes.source === 'default' ? scopesFallback : scopes,
     'library.prefer': pick<readonly string[] | undefined>(

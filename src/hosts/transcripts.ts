@@ -9,8 +9,9 @@
  * and `assistant` records with `uuid`, `sessionId`, `timestamp`, `isMeta`, `isSidechain` and
  * `message.content` (a string, or blocks of `text`, `tool_use`, `tool_result`). A model activation
  * is an assistant `tool_use` block named `Skill` whose `input.skill` names the skill; a user's
- * `/name args` is a user record whose content carries `<command-name>/name</command-name>` and
- * `<command-args>args</command-args>`. Format as public parsers read it:
+ * `/name args` is a user record whose whole string content is the envelope
+ * `<command-name>/name</command-name>` `<command-args>args</command-args>` (slashCommandOf: the
+ * same tags inside a typed prompt are not an activation). Format as public parsers read it:
  * kvsankar/agent-history docs/specs/agents/formats/claude-code-format.md (records, content blocks),
  * lejoe/claude-plugins skills/cc-sessions-review/references/session-parsing.md (user text vs tool
  * results), and transcript readers that take `input.skill` from `tool_use` blocks named `Skill`.
@@ -139,13 +140,28 @@ class Collector {
   }
 }
 
-/** The slash command of a Claude Code user text: `/name` and its arguments, when it is one. */
+/**
+ * The slash command of a Claude Code user text: `/name` and its arguments, only when the whole text
+ * is the envelope Claude Code writes for a slash-command or skill activation — a
+ * `<command-name>/name</command-name>`, at most one `<command-message>` before or after it and at
+ * most one `<command-args>` last, separated by whitespace only (issue 36 L13). Tags pasted by a
+ * person inside a typed prompt are not an activation. Shapes as Claude Code writes them:
+ * `<command-message>name is running…</command-message>\n<command-name>/name</command-name>\n<command-args>…</command-args>`
+ * (2.x) and `<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>`
+ * (earlier), as public Claude Code transcripts and transcript readers' test fixtures show them
+ * (found with the search tool; the repositories were not named), always as the record's whole
+ * string `message.content` — a typed prompt is a string or text blocks too (record shape:
+ * kvsankar/agent-history docs/specs/agents/formats/claude-code-format.md,
+ * DRMacIver/claude-reliability notes/transcript-format.md).
+ */
 export function slashCommandOf(text: string): { name: string; args: string } | undefined {
-  const m = /<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/.exec(text);
-  if (!m) return undefined;
-  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1] ?? '';
-  return { name: m[1]!, args };
+  const m = SLASH_ENVELOPE.exec(text);
+  if (!m || (text.match(/<command-message>/g) ?? []).length > 1) return undefined;
+  return { name: m[1]!, args: m[2] ?? '' };
 }
+
+const SLASH_ENVELOPE =
+  /^\s*(?:<command-message>[^<]*<\/command-message>\s*)?<command-name>\/([^<\s/][^<\s]*)<\/command-name>\s*(?:<command-message>[^<]*<\/command-message>\s*)?(?:<command-args>([\s\S]*)<\/command-args>\s*)?$/;
 
 // The typed text of a Claude Code user record, or undefined for tool results, meta and harness text.
 function claudeUserText(rec: Rec): string | undefined {
@@ -174,7 +190,10 @@ export function parseClaudeCodeTranscript(
     if (rec['type'] === 'user') {
       const t = claudeUserText(rec);
       if (t === undefined) continue;
-      const slash = slashCommandOf(t);
+      // Claude Code writes an activation's envelope as the record's whole string content; a typed
+      // prompt (string or text blocks) that merely holds the tags is a prompt, never an activation.
+      const content = obj(rec['message'])?.['content'];
+      const slash = typeof content === 'string' ? slashCommandOf(content) : undefined;
       if (slash) {
         const args = cleanPrompt(slash.args);
         const prompt = args !== '' ? args : lastPrompt.get(session);

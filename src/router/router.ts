@@ -4,10 +4,13 @@
  * call each; telemetry and usage examples are written after the answer is computed and can never fail it.
  */
 import { assertKnownOptions, optionKeys } from '../errors.js';
+import { CONFIDENCE_MODELS } from './search/policies/confidence-models.js';
 import {
   CatalogReader,
   TelemetryStore,
+  DEFAULT_USAGE_RETENTION_DAYS,
   addUsageExamples,
+  checkRetentionDays,
   openUsageForWrite,
   telemetryPathFor,
   UsageWatch,
@@ -55,6 +58,11 @@ export interface RouterOptions {
    */
   readonly usage?: boolean;
   /**
+   * Days a usage example is kept (default DEFAULT_USAGE_RETENTION_DAYS): a fetch's write drops the
+   * older ones (issue 36 P1). The CLI passes `usage_retention_days` of the user's config.
+   */
+  readonly usageRetentionDays?: number;
+  /**
    * Lexical policies only: most fuzzy-term holders scored before the scan (default 200,
    * FUZZY_PRESCORE_LIMIT). Tests set 0 or 1 to run the slack path; ranking is the same either way.
    */
@@ -80,6 +88,7 @@ const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()(
   'telemetry',
   'now',
   'usage',
+  'usageRetentionDays',
   'fuzzyPrescoreLimit',
   'record',
   'recordSuggestions',
@@ -105,6 +114,7 @@ export class Router {
   private usageIndex = UsageIndex.EMPTY;
   private readonly record: boolean;
   private readonly recordSuggestions: boolean;
+  private readonly retentionDays: number;
   private readonly origin: Required<UsageOrigin>;
 
   /** A router over the catalog `options.catalog`. INVALID_ARGUMENT for an unknown option. */
@@ -118,6 +128,10 @@ export class Router {
     this.telemetry =
       options.telemetry === false ? undefined : new TelemetryStore(this.telemetryFile, this.now);
     this.useUsage = options.usage !== false;
+    this.retentionDays = checkRetentionDays(
+      options.usageRetentionDays ?? DEFAULT_USAGE_RETENTION_DAYS,
+      'usageRetentionDays',
+    );
     this.prescoreLimit = options.fuzzyPrescoreLimit ?? FUZZY_PRESCORE_LIMIT;
     this.recordSuggestions = options.recordSuggestions !== false;
     const client = options.origin?.client ?? 'library';
@@ -247,6 +261,14 @@ export class Router {
     return this.reader.read((g) => g.catalog_generation);
   }
 
+  /**
+   * The confidence floor a search without `min_confidence` is judged against: the default floor
+   * of the published generation's policy (docs/ranking.md §11; 0 for a policy without a model).
+   */
+  defaultConfidenceFloor(): number {
+    return this.reader.read((g) => CONFIDENCE_MODELS.get(g.policy)?.floor ?? 0);
+  }
+
   /** Closes the catalog and telemetry files. */
   close(): void {
     this.reader.close();
@@ -287,6 +309,7 @@ export class Router {
           'fetch',
           this.now().toISOString(),
           origin,
+          this.retentionDays,
         );
       } finally {
         db.close();

@@ -130,10 +130,86 @@ describe('search --batch', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(5);
     for (const [i, l] of lines.entries()) {
-      expect(Object.keys(l)).toEqual(['id', 'ranking']);
+      expect(Object.keys(l)).toEqual(['id', 'ranking', 'abstain', 'min_confidence']);
       expect(l['ranking']).toEqual(full[i]!.ranking);
     }
     expectCoded(await runCli([...args, '--fields', 'everything', '--json']), 'INVALID_ARGUMENT', 2);
+  });
+
+  it('every line carries abstain and min_confidence, judged as a single search, and honours --min-confidence (issue 33 item 8)', async () => {
+    const file = path.join(tmpDir(), 'q.jsonl');
+    const queries = ['merge two pdf files into one', 'tell me a joke about cats and the weather'];
+    writeFileSync(
+      file,
+      [...queries.map((query, i) => JSON.stringify({ id: `q${i}`, query })), 'not json'].join(
+        '\n',
+      ) + '\n',
+    );
+    type Line = {
+      id: string | null;
+      ranking: string[];
+      candidates?: { confidence: number }[];
+      abstain: boolean;
+      min_confidence: number;
+      error?: { code: string };
+    };
+    const batch = async (extra: string[]): Promise<Line[]> => {
+      const r = await runCli([
+        'search',
+        '--batch',
+        file,
+        '--catalog',
+        catalog,
+        '--no-telemetry',
+        ...extra,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Line);
+    };
+    const single = async (query: string, extra: string[]) => {
+      const r = await runCli([
+        'search',
+        query,
+        '--catalog',
+        catalog,
+        '--no-telemetry',
+        '--limit',
+        '10',
+        '--json',
+        ...extra,
+      ]);
+      return JSON.parse(r.stdout) as { abstain: boolean; min_confidence: number };
+    };
+    for (const extra of [[], ['--min-confidence', '0.95'], ['--min-confidence', '0']]) {
+      for (const fields of ['full', 'ranking']) {
+        const lines = await batch([...extra, '--fields', fields]);
+        expect(lines).toHaveLength(3);
+        for (const [i, query] of queries.entries()) {
+          const one = await single(query, extra);
+          expect(lines[i]!.min_confidence, `${query} ${extra.join(' ')}`).toBe(one.min_confidence);
+          expect(lines[i]!.abstain, `${query} ${extra.join(' ')}`).toBe(one.abstain);
+        }
+        // The line that cannot be used abstains, against the same floor.
+        expect(lines[2]).toMatchObject({
+          id: null,
+          abstain: true,
+          error: { code: expect.any(String) },
+        });
+        expect(lines[2]!.min_confidence).toBe(lines[0]!.min_confidence);
+      }
+    }
+    // The floors differ, and so do the answers: the policy's 0.6 by default, the flag's otherwise.
+    const def = await batch([]);
+    expect(def.map((l) => l.min_confidence)).toEqual([0.6, 0.6, 0.6]);
+    expect(def.map((l) => l.abstain)).toEqual([false, true, true]);
+    const high = await batch(['--min-confidence', '0.95']);
+    expect(high[0]!.min_confidence).toBe(0.95);
+    expect(high[0]!.abstain).toBe(!high[0]!.candidates!.some((c) => c.confidence >= 0.95));
+    const zero = await batch(['--min-confidence', '0']);
+    expect(zero.slice(0, 2).map((l) => l.abstain)).toEqual([false, false]);
   });
 
   it('awaits the writer between lines: never more than one write outstanding', async () => {

@@ -309,7 +309,7 @@ describe('skilldex search --batch', () => {
       .map((l) => JSON.parse(l) as BatchLine);
     expect(lines.map((l) => l.id)).toEqual(['q1', '2', 'q3']);
     for (const l of lines) {
-      expect(Object.keys(l)).toEqual(['id', 'ranking', 'candidates']);
+      expect(Object.keys(l)).toEqual(['id', 'ranking', 'candidates', 'abstain', 'min_confidence']);
       expect(l.ranking).toEqual(l.candidates.map((c) => c.skill_id));
       expect(l.ranking.length).toBeLessThanOrEqual(3);
     }

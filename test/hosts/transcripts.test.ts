@@ -130,6 +130,72 @@ describe('Claude Code transcripts', () => {
       args: 'fix it',
     });
     expect(slashCommandOf('plain text')).toBeUndefined();
+    // Both orders Claude Code writes, with and without a message or arguments.
+    expect(
+      slashCommandOf(
+        '<command-message>doc-writer is running…</command-message>\n<command-name>/doc-writer</command-name>\n<command-args>draft it</command-args>',
+      ),
+    ).toEqual({ name: 'doc-writer', args: 'draft it' });
+    expect(
+      slashCommandOf(
+        '<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>',
+      ),
+    ).toEqual({ name: 'clear', args: '' });
+    expect(slashCommandOf('<command-name>/orient</command-name>')).toEqual({
+      name: 'orient',
+      args: '',
+    });
+  });
+
+  it.each([
+    ['text before the tags', 'look at this: <command-name>/k8s</command-name>'],
+    [
+      'text after the tags',
+      '<command-name>/k8s</command-name> <command-args>x</command-args> thanks',
+    ],
+    [
+      'text between the tags',
+      '<command-name>/k8s</command-name> and <command-args>x</command-args>',
+    ],
+    ['a name without its slash', '<command-name>k8s</command-name>'],
+    [
+      'two messages',
+      '<command-message>a</command-message><command-name>/k8s</command-name><command-message>b</command-message>',
+    ],
+    [
+      'arguments before the name',
+      '<command-args>x</command-args><command-name>/k8s</command-name>',
+    ],
+  ])('is not a slash command: %s (issue 36 L13)', (_, text) => {
+    expect(slashCommandOf(text)).toBeUndefined();
+  });
+
+  it('tags pasted inside a typed prompt are never an activation (issue 36 L13)', () => {
+    const rec = (uuid: string, content: unknown): string =>
+      JSON.stringify({
+        type: 'user',
+        uuid,
+        sessionId: 's',
+        timestamp: '2025-07-01T00:00:00Z',
+        message: { role: 'user', content },
+      });
+    const envelope =
+      '<command-name>/k8s</command-name>\n<command-args>write a haiku</command-args>';
+    const text = [
+      rec('u1', `please deploy this ${envelope}`),
+      rec('u2', `${envelope}\nand also this`),
+      // The exact envelope, but in a text block: typed, not the host's record.
+      rec('u3', [{ type: 'text', text: envelope }]),
+      rec('u4', [
+        { type: 'text', text: 'see' },
+        { type: 'text', text: envelope },
+      ]),
+    ].join('\n');
+    const scan = parseClaudeCodeTranscript(text, { fallbackSession: 'f' });
+    expect(scan.activations).toEqual([]);
+    // The same envelope as the record's whole string content is the host's activation.
+    const real = parseClaudeCodeTranscript(rec('u5', envelope), { fallbackSession: 'f' });
+    expect(real.activations.map(brief)).toEqual([['k8s', 'write a haiku', 'u5', 'slash-command']]);
   });
 });
 

@@ -4,6 +4,7 @@
  * run adds nothing), reports the names the catalog does not serve, and the examples rank; the CLI's
  * `learn --from`, `usage list`, `forget --example` and `show` show and remove them with their codes.
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -82,6 +83,57 @@ describe('learn --from claude-code', () => {
     warm.close();
   });
 
+  it('three prompts with a pasted <command-name> teach nothing and move nothing (issue 36 L13)', () => {
+    const { catalog } = lib();
+    const query = 'quarterly slides printable handout';
+    const dir = tmpDir('skilldex-lh-paste-');
+    const paste =
+      '<command-message>doc-writer is running…</command-message>\n<command-name>/doc-writer</command-name>\n' +
+      `<command-args>${query}</command-args>`;
+    const lines = [1, 2, 3].map((i) =>
+      JSON.stringify({
+        type: 'user',
+        uuid: `p-${i}`,
+        sessionId: `s-${i}`,
+        timestamp: '2025-06-01T09:00:00.000Z',
+        message: { role: 'user', content: `found this in a README, what does it do?\n${paste}` },
+      }),
+    );
+    writeTree(dir, { 'proj/s.jsonl': lines.join('\n') + '\n' });
+    const before = new Router({ catalog, telemetry: false });
+    const cold = before.search({ query, limit: 3 }).candidates.map((c) => c.skill_id);
+    before.close();
+    const r = learnFromHost({ catalog, host: 'claude-code', dir, now: NOW });
+    expect(r).toMatchObject({ activations: 0, added: 0 });
+    expect(listExamples({ catalog, source: 'host' }).examples).toEqual([]);
+    const after = new Router({ catalog, telemetry: false });
+    expect(after.search({ query, limit: 3 }).candidates.map((c) => c.skill_id)).toEqual(cold);
+    after.close();
+  });
+
+  it('keeps no activation older than the retention, and says how many (issue 36 P1)', () => {
+    const { catalog } = lib();
+    const dir = path.join(FIXTURES, 'claude-code');
+    // The fixture's activations are from 2025-06-01: a year later they are past the default 180 days.
+    const later = (): Date => new Date('2026-06-01T00:00:00.000Z');
+    const r = learnFromHost({ catalog, host: 'claude-code', dir, now: later });
+    expect(r).toMatchObject({
+      activations: 4,
+      added: 0,
+      already_learned: 0,
+      older_than_retention: 4,
+    });
+    expect(listExamples({ catalog, source: 'host' }).examples).toEqual([]);
+    const kept = learnFromHost({
+      catalog,
+      host: 'claude-code',
+      dir,
+      now: later,
+      retentionDays: 400,
+    });
+    expect(kept).toMatchObject({ added: 4, older_than_retention: 0 });
+  });
+
   it('reads Codex rollouts the same way', () => {
     const { catalog } = lib();
     const r = learnFromHost({
@@ -109,10 +161,16 @@ describe('learn --from claude-code', () => {
 });
 
 describe('the CLI: learn --from, usage list, forget --example, show', () => {
+  // The fixture transcripts are from 2025: a user config keeps them past the default retention.
+  const config = path.join(tmpDir('skilldex-lh-cfg-'), 'config.toml');
+  writeFileSync(config, 'usage_retention_days = 36500\n');
+  const cli = (argv: string[]): ReturnType<typeof runCli> =>
+    runCli(argv, { env: { HOME: '/nonexistent-home', SKILLDEX_CONFIG: config } });
+
   it('imports, lists, shows counts and forgets one example', async () => {
     const { catalog } = lib();
     const dir = path.join(FIXTURES, 'claude-code');
-    const learn = await runCli([
+    const learn = await cli([
       'learn',
       '--from',
       'claude-code',
@@ -123,9 +181,9 @@ describe('the CLI: learn --from, usage list, forget --example, show', () => {
     ]);
     expect(learn.code, learn.stderr).toBe(0);
     expect(JSON.parse(learn.stdout)).toMatchObject({ host: 'claude-code', added: 4 });
-    const text = await runCli(['learn', '--from', 'claude-code', dir, '--catalog', catalog]);
+    const text = await cli(['learn', '--from', 'claude-code', dir, '--catalog', catalog]);
     expect(text.stdout).toContain('learned 0 host example(s) from 4 activation(s)');
-    const list = await runCli([
+    const list = await cli([
       'usage',
       'list',
       '--skill',
@@ -140,27 +198,20 @@ describe('the CLI: learn --from, usage list, forget --example, show', () => {
       examples: { id: number; source: string }[];
     };
     expect(report.total).toBe(2);
-    const human = await runCli(['usage', 'list', '--catalog', catalog]);
+    const human = await cli(['usage', 'list', '--catalog', catalog]);
     expect(human.stdout).toContain('4 usage example(s)');
     expect(human.stdout).toContain('host');
-    const show = await runCli(['show', 'pdf-toolkit', '--catalog', catalog, '--json']);
+    const show = await cli(['show', 'pdf-toolkit', '--catalog', catalog, '--json']);
     expect(JSON.parse(show.stdout)).toMatchObject({
       usage_examples: { import: 0, host: 2, fetch: 0 },
     });
-    const showText = await runCli(['show', 'pdf-toolkit', '--catalog', catalog]);
+    const showText = await cli(['show', 'pdf-toolkit', '--catalog', catalog]);
     expect(showText.stdout).toContain('examples:    0 import, 2 host, 0 fetch');
     const id = report.examples[0]!.id;
-    const forget = await runCli([
-      'forget',
-      '--example',
-      String(id),
-      '--catalog',
-      catalog,
-      '--json',
-    ]);
+    const forget = await cli(['forget', '--example', String(id), '--catalog', catalog, '--json']);
     expect(forget.code).toBe(0);
     expect(JSON.parse(forget.stdout)).toMatchObject({ removed: 1 });
-    const again = await runCli(['forget', '--example', String(id), '--catalog', catalog, '--json']);
+    const again = await cli(['forget', '--example', String(id), '--catalog', catalog, '--json']);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ error: { code: 'EXAMPLE_NOT_FOUND' } });
   });
@@ -177,7 +228,7 @@ describe('the CLI: learn --from, usage list, forget --example, show', () => {
       ['forget', '--example', 'x', '--catalog', catalog],
     ];
     for (const argv of cases) {
-      const r = await runCli([...argv, '--json']);
+      const r = await cli([...argv, '--json']);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(JSON.parse(r.stdout), argv.join(' ')).toMatchObject({
         error: { code: 'INVALID_ARGUMENT' },
@@ -187,7 +238,7 @@ describe('the CLI: learn --from, usage list, forget --example, show', () => {
 
   it('learn --from with a missing folder is FILE_NOT_FOUND; with no activation it exits 1', async () => {
     const { catalog } = lib();
-    const missing = await runCli([
+    const missing = await cli([
       'learn',
       '--from',
       'codex',
@@ -198,15 +249,7 @@ describe('the CLI: learn --from, usage list, forget --example, show', () => {
     ]);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'FILE_NOT_FOUND' } });
-    const empty = await runCli([
-      'learn',
-      '--from',
-      'codex',
-      tmpDir(),
-      '--catalog',
-      catalog,
-      '--json',
-    ]);
+    const empty = await cli(['learn', '--from', 'codex', tmpDir(), '--catalog', catalog, '--json']);
     expect(empty.code).toBe(1);
   });
 });

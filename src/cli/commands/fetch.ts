@@ -59,6 +59,7 @@ export function registerFetch(program: Command, ctx: CliContext): void {
           const router = new Router({
             catalog: catalogOf(ctx, o),
             telemetry: telemetryOf(ctx, o),
+            usageRetentionDays: ctx.settings().usage_retention_days.value,
             origin: { client: 'cli' },
           });
           try {

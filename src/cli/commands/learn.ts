@@ -5,9 +5,11 @@
  * write the telemetry file beside the catalog, never the catalog or a skill file, and are never MCP
  * tools. Every field a person or agent wrote is printed through the sanitiser.
  */
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
+import { xdgBaseDir } from '../../fsx/index.js';
 import type { ExampleSource, HostLearnReport, UsageListReport } from '../../index.js';
 import type * as Router from '../../router/index.js';
 import { escapeInvisible, sanitizeField } from '../../text/index.js';
@@ -48,6 +50,9 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
         'a `host` example; each activation is stored once, so running it again adds only what is new.\n' +
         'Examples live in <catalog>.telemetry.sqlite (at most 200 per skill and source, the newest kept), survive re-indexing,\n' +
         'and are dropped when their skill is retired or archived. Names the catalog does not serve are reported and skipped.\n' +
+        'Examples older than usage_retention_days of your own config (default 180) are not kept; `skilldex forget --all\n' +
+        '--purge` removes everything skilldex kept about your prompts. A <command-name> pasted inside a typed prompt is\n' +
+        'part of that prompt, never an activation.\n' +
         'Exit 0 when at least one example was stored (with --from: found), 1 when none was.',
     )
     .option('--from <host>', 'read the transcripts of this host: claude-code or codex')
@@ -82,7 +87,12 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
               {},
             );
           const { learnExamples } = await import('../../router/index.js');
-          const r = learnExamples({ catalog, text: await readInput(ctx, source), file: source });
+          const r = learnExamples({
+            catalog,
+            text: await readInput(ctx, source),
+            file: source,
+            retentionDays: ctx.settings().usage_retention_days.value,
+          });
           if (o.json) ctx.json(r);
           else {
             const lines = [
@@ -116,6 +126,7 @@ async function learnHost(
     ...(dir !== undefined ? { dir: path.resolve(ctx.io.cwd, dir) } : {}),
     ...(ctx.io.env['HOME'] !== undefined ? { home: ctx.io.env['HOME'] } : {}),
     ...(o.since !== undefined ? { since: o.since } : {}),
+    retentionDays: ctx.settings().usage_retention_days.value,
   });
   if (o.json) ctx.json(r);
   else ctx.out(renderHostLearn(r));
@@ -130,6 +141,10 @@ export function renderHostLearn(r: HostLearnReport): string {
   ];
   if (r.files_older > 0)
     lines.push(`  ${r.files_older} transcript(s) last written before --since, not read`);
+  if (r.older_than_retention > 0)
+    lines.push(
+      `  ${r.older_than_retention} activation(s) older than the retention of usage examples (usage_retention_days of your config), not kept`,
+    );
   if (r.without_prompt > 0)
     lines.push(`  ${r.without_prompt} activation(s) with no prompt before them, skipped`);
   if (r.unknown_skills.length > 0)
@@ -245,11 +260,16 @@ export function renderUsageList(r: UsageListReport): string {
 function registerForget(program: Command, ctx: CliContext): void {
   program
     .command('forget')
-    .summary('remove learned usage examples (--example ID, --skill ID or --all)')
+    .summary('remove learned usage examples (--example ID, --skill ID or --all [--purge])')
     .description(
       'Remove one usage example (--example ID, from skilldex usage list: every row of it), the examples of one\n' +
         'skill (--skill ID, optionally only one --source), or all of them, from the telemetry file beside the catalog.\n' +
-        'An example id no row has is EXAMPLE_NOT_FOUND (exit 1).',
+        'An example id no row has is EXAMPLE_NOT_FOUND (exit 1).\n\n' +
+        'forget --all --purge removes everything skilldex stored about your prompts: every usage example, every\n' +
+        'telemetry event (query hashes, fetch contexts) of the catalog, rebuilding the file so no deleted text\n' +
+        "stays in it, and the prompt hook's session files and log ($XDG_STATE_HOME/skilldex/hook). Per-skill\n" +
+        'counts stay (they hold no prompt). Examples also expire: usage_retention_days of your own config\n' +
+        '(default 180; a project config cannot set it). See docs/integration.md §7.',
     )
     .option(
       '--example <id>',
@@ -262,22 +282,74 @@ function registerForget(program: Command, ctx: CliContext): void {
       'with --skill: only the examples of this source (import, host, fetch)',
     )
     .option('--all', 'forget every example')
+    .option(
+      '--purge',
+      "with --all: also remove the telemetry events and the prompt hook's session files and log",
+    )
     .option('--catalog <file>', CATALOG_HELP)
     .option('--json', 'print the forget report object')
     .addHelpText(
       'after',
-      '\nExamples:\n  skilldex forget --example 42\n  skilldex forget --skill pdf-toolkit --source fetch\n  skilldex forget --all --json',
+      '\nExamples:\n  skilldex forget --example 42\n  skilldex forget --skill pdf-toolkit --source fetch\n  skilldex forget --all --json\n  skilldex forget --all --purge   # everything skilldex kept about your prompts',
     )
     .action(
       examplesAction(
         ctx,
-        (router, selected, o: ExampleFlags & { example?: number; all?: boolean }) =>
-          router.forgetExamples({
+        (
+          router,
+          selected,
+          o: ExampleFlags & { example?: number; all?: boolean; purge?: boolean },
+        ) => {
+          const r = router.forgetExamples({
             ...selected,
             ...(o.example !== undefined ? { example: o.example } : {}),
             ...(o.all ? { all: true } : {}),
-          }),
-        (r) => `forgot ${r.removed} example row(s)`,
+            ...(o.purge ? { purge: true } : {}),
+          });
+          if (r.purged === undefined) return r;
+          const home = ctx.io.env['HOME'] ?? '/';
+          // The prompt hook's state folder (src/hook/state.ts hookStateDir).
+          const dir = path.join(xdgBaseDir('XDG_STATE_HOME', ctx.io.env, home), 'skilldex', 'hook');
+          return {
+            ...r,
+            purged: { ...r.purged, hook_state: dir, hook_files: purgeHookFiles(dir) },
+          };
+        },
+        (r) =>
+          r.purged === undefined
+            ? `forgot ${r.removed} example row(s)`
+            : `forgot ${r.removed} example row(s) and ${r.purged.events} telemetry event(s); removed ${(r.purged as { hook_files?: number }).hook_files ?? 0} prompt hook file(s)`,
       ),
     );
+}
+
+/**
+ * Removes the prompt hook's own files under `dir`: its session files (`sessions/<32 hex>.json`)
+ * and its log (`hook.log`) — only names the hook writes, only regular files or links (a link is
+ * removed, never followed), nothing outside `dir`. Returns how many went.
+ */
+function purgeHookFiles(dir: string): number {
+  const files: string[] = [];
+  try {
+    for (const n of readdirSync(path.join(dir, 'sessions')))
+      if (/^[0-9a-f]{32}\.json$/.test(n)) files.push(path.join(dir, 'sessions', n));
+  } catch {
+    // No sessions folder: nothing to remove.
+  }
+  files.push(path.join(dir, 'hook.log'));
+  let n = 0;
+  for (const f of files) {
+    try {
+      const st = lstatSync(f);
+      if (!st.isFile() && !st.isSymbolicLink()) continue;
+      unlinkSync(f);
+      n++;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw new SkilldexError('WRITE_FAILED', `cannot remove ${f}: ${(err as Error).message}`, {
+        file: f,
+      });
+    }
+  }
+  return n;
 }

@@ -113,6 +113,7 @@ async function runMcp(ctx: CliContext, o: McpFlags): Promise<0> {
     catalog: setup.catalog,
     telemetry: setup.settings.telemetry.value,
     usage: usageEnabled(o.usage, ctx.io.env),
+    usageRetentionDays: setup.settings.usage_retention_days.value,
   });
   // The catalog must answer before we announce ourselves: a missing or empty one fails here, clearly.
   router.currentGeneration();

@@ -45,8 +45,9 @@ type SearchFlags = CatalogFlag & {
 /** The examples and the batch line format `search --help` ends with. */
 const SEARCH_HELP_AFTER =
   '\nExamples:\n  skilldex search "extract tables from a pdf"\n  skilldex search "kubernetes deploy" --limit 3 --json\n  skilldex search --batch queries.jsonl > rankings.jsonl\n  skilldex search --batch queries.jsonl --fields ranking --limit 50 > rankings.jsonl\n\n' +
-  'Batch lines: {"id","ranking":[…],"candidates":[…]} (or {"id","ranking":[…]} with --fields ranking);\n' +
-  'a line that cannot be used gives {"id","ranking":[],"error":{code,message,hint,details}} (id null\n' +
+  'Batch lines: {"id","ranking":[…],"candidates":[…],"abstain","min_confidence"} (or {"id","ranking":[…],\n' +
+  '"abstain","min_confidence"} with --fields ranking), judged against --min-confidence as a single search;\n' +
+  'a line that cannot be used gives {"id","ranking":[],"abstain":true,…,"error":{code,message,hint,details}} (id null\n' +
   'when none could be read) and the batch goes on. Output waits for a slow reader; a reader that\n' +
   'goes away (a closed pipe) ends the run silently with exit 0.';
 
@@ -119,6 +120,7 @@ async function runSearch(
           limit: o.limit ?? 10,
           includeDeprecated: o.includeDeprecated === true,
           fields: o.fields,
+          ...minConfidenceOf(ctx, o),
         });
         return 0;
       }
@@ -149,16 +151,23 @@ function minConfidenceOf(ctx: CliContext, o: SearchFlags): { min_confidence?: nu
 /**
  * Runs one search per query line and writes one JSON line each, in input order, awaiting the
  * stream between lines (backpressure). A bad line or a refused query is an error line for its id.
+ * Every line carries `abstain` and `min_confidence` as a single search does (issue 33 item 8):
+ * each query is judged against the same floor (`--min-confidence`, else the config's, else the
+ * policy's); an error line abstains.
  */
 async function runBatch(
   ctx: CliContext,
   router: Router,
   text: string,
   file: string,
-  o: { limit: number; includeDeprecated: boolean; fields: BatchFields },
+  o: { limit: number; includeDeprecated: boolean; fields: BatchFields; min_confidence?: number },
 ): Promise<void> {
   const { parseQueryLinesTolerant } = await import('../../router/index.js');
-  const empty = o.fields === 'full' ? { ranking: [], candidates: [] } : { ranking: [] };
+  const floor = o.min_confidence ?? router.defaultConfidenceFloor();
+  const empty =
+    o.fields === 'full'
+      ? { ranking: [], candidates: [], abstain: true, min_confidence: floor }
+      : { ranking: [], abstain: true, min_confidence: floor };
   for (const q of parseQueryLinesTolerant(text, file, false)) {
     let line: object;
     if ('error' in q) {
@@ -169,12 +178,14 @@ async function runBatch(
           query: q.query,
           limit: o.limit,
           include_deprecated: o.includeDeprecated,
+          min_confidence: floor,
         });
         const ranking = r.candidates.map((c) => c.skill_id);
+        const judged = { abstain: r.abstain, min_confidence: r.min_confidence };
         line =
           o.fields === 'full'
-            ? { id: q.id, ranking, candidates: r.candidates }
-            : { id: q.id, ranking };
+            ? { id: q.id, ranking, candidates: r.candidates, ...judged }
+            : { id: q.id, ranking, ...judged };
       } catch (err) {
         // Only a refusal of this one query is a line; a catalog failure ends the batch.
         if (

@@ -8,7 +8,9 @@
 import { SkilldexError, type Problem } from '../../errors.js';
 import {
   CatalogReader,
+  DEFAULT_USAGE_RETENTION_DAYS,
   addUsageExamples,
+  retentionCutoff,
   catalogExists,
   openUsageForWrite,
   servingRowidOf,
@@ -45,6 +47,11 @@ export interface HostLearnReport {
   /** Of those, stored now (the others were stored by an earlier run). */
   readonly added: number;
   readonly already_learned: number;
+  /**
+   * Of the activations, how many are older than the retention of usage examples (not stored:
+   * `usage_retention_days` of the user config, default DEFAULT_USAGE_RETENTION_DAYS).
+   */
+  readonly older_than_retention: number;
   /** Names the host used that the catalog does not serve (built-in commands, other skills), most frequent first. */
   readonly unknown_skills: readonly { readonly skill: string; readonly count: number }[];
   readonly without_prompt: number;
@@ -69,6 +76,8 @@ export interface HostLearnOptions {
   /** Only activations at or after this time. */
   readonly since?: Date;
   readonly now?: () => Date;
+  /** Days a usage example is kept (default DEFAULT_USAGE_RETENTION_DAYS): older activations are not stored. */
+  readonly retentionDays?: number;
 }
 
 /** Parses a host name; INVALID_ARGUMENT names the known ones. */
@@ -102,7 +111,18 @@ export function learnFromHost(options: HostLearnOptions): HostLearnReport {
       ...(a.at !== '' ? { at: a.at } : {}),
     }));
     const now = (options.now ?? (() => new Date()))().toISOString();
-    const added = addUsageExamples(db, examples, 'host', now, { client: host });
+    const cutoff = retentionCutoff(now, options.retentionDays ?? DEFAULT_USAGE_RETENTION_DAYS);
+    const expired = examples.filter(
+      (e) => e.at !== undefined && Date.parse(e.at) < Date.parse(cutoff),
+    ).length;
+    const added = addUsageExamples(
+      db,
+      examples,
+      'host',
+      now,
+      { client: host },
+      options.retentionDays,
+    );
     const counts = usageCounts(db, 'host');
     const per: Record<string, number> = {};
     for (const id of [...new Set(served.map((a) => a.skill))].sort()) per[id] = counts.get(id) ?? 0;
@@ -116,7 +136,8 @@ export function learnFromHost(options: HostLearnOptions): HostLearnReport {
       files_older: read.files_older,
       activations: served.length,
       added,
-      already_learned: served.length - added,
+      already_learned: served.length - added - expired,
+      older_than_retention: expired,
       unknown_skills: unknown,
       without_prompt: read.without_prompt,
       malformed_lines: read.malformed_lines,

@@ -12,6 +12,7 @@ import {
   CatalogReader,
   EXAMPLE_SOURCES,
   addUsageExamples,
+  purgePromptData,
   forgetUsage,
   listUsage,
   catalogExists,
@@ -52,6 +53,11 @@ export interface ForgetReport {
   readonly catalog: string;
   /** Rows removed (a fetch example has one per client and session that recorded it). */
   readonly removed: number;
+  /**
+   * With `purge`: the telemetry events removed too (query hashes, fetch contexts), the store
+   * rebuilt so no deleted text stays in the file (issue 36 P1). Absent without `purge`.
+   */
+  readonly purged?: { readonly events: number };
 }
 
 /** The usage examples of a catalog, as `skilldex usage list` shows them. */
@@ -119,6 +125,8 @@ export function learnExamples(options: {
   text: string;
   file: string;
   now?: () => Date;
+  /** Days a usage example is kept (default DEFAULT_USAGE_RETENTION_DAYS). */
+  retentionDays?: number;
 }): LearnReport {
   const parsed = parseExampleLines(options.text, options.file);
   const reader = openReader(options.catalog);
@@ -148,6 +156,8 @@ export function learnExamples(options: {
       keep,
       'import',
       (options.now ?? (() => new Date()))().toISOString(),
+      {},
+      options.retentionDays,
     );
     const counts = usageCounts(db, 'import');
     const per: Record<string, number> = {};
@@ -187,6 +197,8 @@ export function forgetExamples(options: {
   source?: ExampleSource;
   example?: number;
   all?: boolean;
+  /** With `all` only: remove the telemetry events too and rebuild the store (purgePromptData). */
+  purge?: boolean;
 }): ForgetReport {
   const targets = [
     options.skill_id !== undefined,
@@ -205,6 +217,11 @@ export function forgetExamples(options: {
       option: '--source',
     });
   }
+  if (options.purge === true && options.all !== true) {
+    throw new SkilldexError('INVALID_ARGUMENT', '--purge goes with --all', {
+      option: '--purge',
+    });
+  }
   if (!catalogExists(options.catalog)) {
     throw new SkilldexError('CATALOG_MISSING', `no catalog at ${options.catalog}`, {
       catalog: options.catalog,
@@ -212,6 +229,10 @@ export function forgetExamples(options: {
   }
   const db = openUsageForWrite(telemetryPathFor(options.catalog));
   try {
+    if (options.purge === true) {
+      const p = purgePromptData(db);
+      return { catalog: options.catalog, removed: p.examples, purged: { events: p.events } };
+    }
     const removed = forgetUsage(
       db,
       options.all === true

@@ -7,6 +7,13 @@
  * and description cover, how many words the request has, its rank — fitted per policy on the
  * trigger dev set (bench/calibrate.ts writes the coefficients; confidence-models.ts holds them).
  * Pure: the same result gives the same confidences.
+ *
+ * The trust bound bounds confidence as it bounds rank (issue 36 M1, docs/ranking.md §9): a
+ * candidate the bound holds back (`explanation.trust_bound.role` `held_back`: fetch examples had
+ * ranked it ahead of the skill put first) gets a confidence below the floor of the answer, so no
+ * surface (hook, MCP, CLI, explorer) suggests it and `abstain` does not flip on the evidence the
+ * bound discounts; every other candidate is judged against the list without the held-back ones, so
+ * a held-back skill's inflated score does not drag the skill put first below the floor either.
  */
 import type { Bm25fExplanation } from './policies/bm25f-v3.js';
 import type { Bm25fV4Explanation } from './policies/bm25f-v4.js';
@@ -101,4 +108,31 @@ export function confidenceOf(model: ConfidenceModel, x: readonly number[]): numb
     s += model.weights[j]! * ((v - model.means[j]!) / (model.scales[j]! || 1));
   });
   return Math.round(1e4 / (1 + Math.exp(-s))) / 1e4;
+}
+
+/** Whether the trust bound held this candidate back (search/trust-bound.ts). */
+export function isHeldBack(c: RankedCandidate): boolean {
+  return c.explanation.trust_bound?.role === 'held_back';
+}
+
+/**
+ * The confidence of each of `shown` (same order) under the trust bound (see the file header): the
+ * candidates the bound did not hold back are scored as the list without the held-back ones (`after`
+ * is the score of the first candidate past `shown` that is not held back, 0 when there is none);
+ * a held-back one is capped just below `floor` (0 when the floor is 0).
+ */
+export function boundedConfidences(
+  model: ConfidenceModel,
+  shown: readonly RankedCandidate[],
+  after: number,
+  floor: number,
+): number[] {
+  const kept = shown.filter((c) => !isHeldBack(c));
+  const own = new Map(
+    kept.map((c, i) => [c, confidenceOf(model, confidenceFeatures(kept, i, after))]),
+  );
+  const cap = Math.max(0, Math.round((floor - 1e-4) * 1e4) / 1e4);
+  return shown.map(
+    (c, i) => own.get(c) ?? Math.min(cap, confidenceOf(model, confidenceFeatures(shown, i, after))),
+  );
 }

@@ -23,7 +23,7 @@ import type { AnalyzedQuery } from './query-analysis.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
 import { policyById } from './policies/index.js';
 import { SHARED } from './policies/shared.js';
-import { confidenceFeatures, confidenceOf } from './confidence.js';
+import { boundedConfidences, isHeldBack } from './confidence.js';
 import { CONFIDENCE_MODELS } from './policies/confidence-models.js';
 import type { HistoryFn, RankedResult, SearchRequest, SearchResult } from './types.js';
 
@@ -219,8 +219,9 @@ export function checkMinConfidence(value: unknown): number | undefined {
 
 /**
  * The answer to `request` from an engine's ranking of `limit + 1` candidates: the first `limit`,
- * each with its confidence (the one after them gives the last one's lead), and the abstention
- * against `floor` (the policy's default floor when the request gives none).
+ * each with its confidence (the one after them gives the last one's lead; a candidate the trust
+ * bound held back stays below the floor, confidence.ts), and the abstention against `floor` (the
+ * policy's default floor when the request gives none).
  */
 function answer(
   ranked: RankedResult,
@@ -230,12 +231,11 @@ function answer(
 ): SearchResult {
   const model = CONFIDENCE_MODELS.get(ranked.policy);
   const shown = ranked.candidates.slice(0, limit);
-  const after = ranked.candidates[limit]?.score ?? 0;
-  const candidates = shown.map((c, i) => ({
-    ...c,
-    confidence: model ? confidenceOf(model, confidenceFeatures(shown, i, after)) : 0,
-  }));
+  // The lead of the last one shown is over the next candidate the trust bound did not hold back.
+  const after = ranked.candidates.slice(limit).find((c) => !isHeldBack(c))?.score ?? 0;
   const minConfidence = floor ?? model?.floor ?? 0;
+  const confidence = model ? boundedConfidences(model, shown, after, minConfidence) : [];
+  const candidates = shown.map((c, i) => ({ ...c, confidence: confidence[i] ?? 0 }));
   return {
     ...ranked,
     query: request.query,
