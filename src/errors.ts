@@ -73,7 +73,7 @@ export const ERROR_CODES = {
   },
   SUBSTRATE_NOT_FOUND: {
     exit: 2,
-    when: 'no substrate root was given and none is found at or above the current folder, or the root is not a folder',
+    when: 'no substrate root was given and none is found at or above the current folder (up to the repository root, below the home folder), the nearest belongs to another user, or the root is not a folder',
     hint: 'pass --root DIR or run inside a project with a substrate/ folder',
   },
   CONFIG_INVALID: {
