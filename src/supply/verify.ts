@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 import type { DiscoverOptions, ScanReport } from '../skills/index.js';
-import { digestChanges } from './file-changes.js';
+import { compareUtf8, digestChanges } from './file-changes.js';
 import { readLockFile, type LockFormat, type LockedEntry, type ParsedLock } from './lock-read.js';
 import { skillsLockHash } from './skills-lock-hash.js';
 import { folderNow, lockPathOf, snapshotLibrary, type CurrentSkill } from './snapshot.js';
@@ -17,7 +17,7 @@ import { folderNow, lockPathOf, snapshotLibrary, type CurrentSkill } from './sna
 /** The verify finding codes, each with its rule (docs/supply-chain.md; SARIF rule texts). */
 export const VERIFY_CODES = {
   SKILL_CHANGED:
-    'a locked skill is present but its files differ from the lock (changed, added or removed files)',
+    'a locked skill is present but its files differ from the lock (changed, added or removed files, links or folders, including behind a nested SKILL.md or in node_modules)',
   SKILL_ADDED: 'a skill is in the scopes but not in the lock',
   SKILL_REMOVED: 'a locked skill is no longer in the scopes',
   SKILL_MOVED: "a locked skill's files are unchanged but its folder moved",
@@ -248,8 +248,19 @@ function compareEntry(
           : `${now.skill_id}: the folder's computedHash is ${hash}, the lock has ${e.computed_hash} (skills-lock.json does not say which files)`,
     };
   }
-  const files = fileChanges(e.files ?? new Map(), now);
-  const same = format === 'skilldex' ? e.folder_digest === now.folder_digest : files.length === 0;
+  // Both sides of the folder: the listed files and what the listing leaves out (issue 36 L4:
+  // nested SKILL.md folders, node_modules, links). An APM lock lists deployed files of any kind.
+  const files =
+    format === 'apm'
+      ? fileChanges(e.files ?? new Map(), now, now.unlisted)
+      : [
+          ...fileChanges(e.files ?? new Map(), now),
+          ...digestChanges(e.unlisted ?? new Map(), now.unlisted, ['locked_digest', 'digest']),
+        ].sort((a, b) => compareUtf8(a.path, b.path));
+  const same =
+    format === 'skilldex'
+      ? e.folder_digest === now.folder_digest && files.length === 0
+      : files.length === 0;
   if (same && !moved) return undefined;
   if (same)
     return {
@@ -266,7 +277,11 @@ function compareEntry(
   };
 }
 
-function fileChanges(locked: ReadonlyMap<string, string>, now: CurrentSkill): VerifyFileChange[] {
-  const cur = new Map(now.files.map((f) => [f.path, f.digest]));
+function fileChanges(
+  locked: ReadonlyMap<string, string>,
+  now: CurrentSkill,
+  unlisted: ReadonlyMap<string, string> = new Map(),
+): VerifyFileChange[] {
+  const cur = new Map([...unlisted, ...now.files.map((f) => [f.path, f.digest] as const)]);
   return digestChanges(locked, cur, ['locked_digest', 'digest']);
 }
