@@ -126,6 +126,13 @@ export function renderLock(r: LockReport, where: string, changed: boolean): stri
   return lines.join('\n');
 }
 
+// A verified entry: a file's short digest, else what the lock's `unlisted` says it is (a link's
+// target, `dir`, `special`), sanitised: a link target is attacker-chosen text.
+function entryKind(d: string | undefined): string {
+  if (d === undefined || d.startsWith('sha256:')) return shortId(d ?? null);
+  return sanitizeField(d, 400);
+}
+
 /** Human rendering of `verify`: one block per finding, then the summary line (last, for CI logs). */
 export function renderVerify(r: VerifyReport): string {
   const lines: string[] = [];
@@ -140,8 +147,8 @@ export function renderVerify(r: VerifyReport): string {
       const mark = c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~';
       const digests =
         c.change === 'changed'
-          ? `${shortId(c.locked_digest ?? null)} → ${shortId(c.digest ?? null)}`
-          : shortId(c.digest ?? c.locked_digest ?? null);
+          ? `${entryKind(c.locked_digest)} → ${entryKind(c.digest)}`
+          : entryKind(c.digest ?? c.locked_digest);
       lines.push(`  ${mark} ${sanitizeField(c.path, 400)}  ${digests}`);
     }
     if (f.code === 'SKILL_CHANGED' && f.files === undefined)
