@@ -3,7 +3,9 @@
  * must be present with the same digests; the result is one coded finding per skill that is not —
  * SKILL_CHANGED (which files), SKILL_ADDED, SKILL_REMOVED, SKILL_MOVED — and a one-line summary for
  * CI logs. A skilldex lock is compared file by file; a vercel-labs `skills-lock.json` by its
- * `computedHash` (recomputed as its installer does, skills-lock-hash.ts); an APM `apm.lock.yaml` file
+ * `computedHash` (recomputed as its installer does, skills-lock-hash.ts), where only a mismatch is
+ * conclusive: a match is HASH_AMBIGUOUS, never a pass (that hash's framing is ambiguous); an APM
+ * `apm.lock.yaml` file
  * by file, its skills matched by folder. Reads the scopes and the lock file; writes nothing.
  */
 import path from 'node:path';
@@ -21,6 +23,8 @@ export const VERIFY_CODES = {
   SKILL_ADDED: 'a skill is in the scopes but not in the lock',
   SKILL_REMOVED: 'a locked skill is no longer in the scopes',
   SKILL_MOVED: "a locked skill's files are unchanged but its folder moved",
+  HASH_AMBIGUOUS:
+    "a skills-lock.json computedHash matches, but it runs each path into the file's bytes with no separator, so it cannot pin which file holds which bytes: re-lock with skilldex lock",
 } as const;
 
 /** A verify finding code. */
@@ -61,6 +65,8 @@ export interface VerifyReport {
     readonly added: number;
     readonly removed: number;
     readonly moved: number;
+    /** Skills a skills-lock.json hash matches without pinning their files (HASH_AMBIGUOUS). */
+    readonly ambiguous: number;
   };
   /** One finding per skill, by skill_id. */
   readonly findings: readonly VerifyFinding[];
@@ -199,15 +205,18 @@ export function compareToLock(
     added: n('SKILL_ADDED'),
     removed: n('SKILL_REMOVED'),
     moved: n('SKILL_MOVED'),
+    ambiguous: n('HASH_AMBIGUOUS'),
   };
   const ok = findings.length === 0;
+  // Codes added after the first release are named only when they occur: the line stays the same.
+  const more = counts.ambiguous > 0 ? `, ${counts.ambiguous} ambiguous` : '';
   return {
     lock_file: lock.file,
     format: lock.format,
     ok,
     counts,
     findings,
-    summary: `skilldex verify: ${counts.locked} locked, ${counts.unchanged} unchanged, ${counts.changed} changed, ${counts.added} added, ${counts.removed} removed, ${counts.moved} moved: ${ok ? 'OK' : 'FAILED'}`,
+    summary: `skilldex verify: ${counts.locked} locked, ${counts.unchanged} unchanged, ${counts.changed} changed, ${counts.added} added, ${counts.removed} removed, ${counts.moved} moved${more}: ${ok ? 'OK' : 'FAILED'}`,
     skipped,
   };
 }
@@ -238,7 +247,16 @@ function compareEntry(
   };
   if (format === 'skills-lock') {
     const hash = skillsLockHash(now.dir);
-    if (hash === e.computed_hash) return undefined;
+    // The installer's hash is path then bytes with no separator (vercel-labs/skills
+    // src/local-lock.ts computeSkillFolderHash): a difference proves a change, a match proves
+    // nothing about which file holds which bytes — a SKILL.md tail `zz-setup.sh<script>` moved into
+    // a new file `zz-setup.sh` hashes the same (issue 36 L5). Never a pass: re-lock with skilldex.
+    if (hash === e.computed_hash)
+      return {
+        code: 'HASH_AMBIGUOUS',
+        ...base,
+        message: `${now.skill_id}: the folder's computedHash matches skills-lock.json, but that hash runs each path into its file's bytes with no separator, so it cannot show that no text moved between files (or into a new file); pin the folder with skilldex lock and verify against skills.lock.json`,
+      };
     return {
       code: 'SKILL_CHANGED',
       ...base,

@@ -95,7 +95,9 @@ function registerVerify(program: Command, ctx: CliContext): void {
         'Compare the skills of the scopes with a lock file: exit 0 when every locked skill is there with\n' +
           'the same files, else 1 with one finding per skill: SKILL_CHANGED (which files), SKILL_ADDED,\n' +
           'SKILL_REMOVED, SKILL_MOVED, and a one-line summary last. Reads skilldex skills.lock.json,\n' +
-          'vercel-labs skills-lock.json (its computedHash, recomputed) and APM apm.lock.yaml (per-file\n' +
+          'vercel-labs skills-lock.json (its computedHash, recomputed: a mismatch is SKILL_CHANGED; a match\n' +
+          'is HASH_AMBIGUOUS, never a pass, as that hash cannot pin which file holds which bytes: re-lock\n' +
+          'with skilldex lock) and APM apm.lock.yaml (per-file\n' +
           "hashes). Without --scope: a skilldex lock's own scopes, an APM lock's deployment folders, else\n" +
           "the default scopes; the project folder defaults to the lock's folder.",
       ),
