@@ -23,6 +23,8 @@ export const VERIFY_CODES = {
   SKILL_ADDED: 'a skill is in the scopes but not in the lock',
   SKILL_REMOVED: 'a locked skill is no longer in the scopes',
   SKILL_MOVED: "a locked skill's files are unchanged but its folder moved",
+  SKILL_UNREADABLE:
+    "a locked skill's SKILL.md is still there but cannot be read or parsed (the reason and line are given); it is not served",
   HASH_AMBIGUOUS:
     "a skills-lock.json computedHash matches, but it runs each path into the file's bytes with no separator, so it cannot pin which file holds which bytes: re-lock with skilldex lock",
 } as const;
@@ -67,6 +69,8 @@ export interface VerifyReport {
     readonly moved: number;
     /** Skills a skills-lock.json hash matches without pinning their files (HASH_AMBIGUOUS). */
     readonly ambiguous: number;
+    /** Locked skills whose SKILL.md is there but unreadable or unparseable (SKILL_UNREADABLE). */
+    readonly unreadable: number;
   };
   /** One finding per skill, by skill_id. */
   readonly findings: readonly VerifyFinding[];
@@ -117,9 +121,19 @@ export function checkLock(options: VerifyOptions): {
   for (const r of snapshot.scan.skills)
     for (const p of r.provenance)
       seen.set(lockPathOf(path.dirname(p), dir, discover.home), r.skill_id);
+  // Every folder whose SKILL.md discovery skipped (unreadable, unparseable), by its lock path.
+  const skippedAt = new Map<string, Skipped>();
+  for (const k of snapshot.scan.skipped) {
+    const folder = path.basename(k.path) === 'SKILL.md' ? path.dirname(k.path) : k.path;
+    skippedAt.set(lockPathOf(folder, dir, discover.home), k);
+  }
   const folders: FolderView = {
     now: (rel: string, id: string): CurrentSkill | undefined =>
       folderNow(dir, rel, seen.get(rel) ?? id),
+    skipped: (rel: string | null, id: string): Skipped | undefined =>
+      rel !== null
+        ? skippedAt.get(rel)
+        : [...skippedAt].find(([p]) => path.posix.basename(p) === id)?.[1],
   };
   return {
     report: compareToLock(lock, snapshot.skills, snapshot.scan.skipped, folders),
@@ -152,10 +166,18 @@ function isWithin(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** A SKILL.md discovery skipped, with its coded reason. */
+type Skipped = ScanReport['skipped'][number];
+
 /** How a lock that pins folders (APM's) sees the library: each locked folder as it is now. */
 export interface FolderView {
   /** The folder `rel` (as the lock writes it) now; `skillId` names it when discovery did not. */
   now(rel: string, skillId: string): CurrentSkill | undefined;
+  /**
+   * The skip of the SKILL.md in the locked folder `rel` (null: a lock without folders, matched by
+   * the folder's name `skillId`), when discovery found it but could not read or parse it.
+   */
+  skipped?(rel: string | null, skillId: string): Skipped | undefined;
 }
 
 /**
@@ -177,7 +199,9 @@ export function compareToLock(
     const now = lock.format === 'apm' ? folders?.now(e.path!, e.skill_id) : current.get(e.skill_id);
     if (e.path !== null) lockedFolders.add(e.path);
     if (!now) {
-      findings.push(removed(e));
+      // Present but unreadable is not removed (issue 35): say so, with the reason and line.
+      const skip = folders?.skipped?.(e.path, e.skill_id);
+      findings.push(skip !== undefined ? unreadable(e, skip) : removed(e));
       continue;
     }
     matched.add(now.skill_id);
@@ -206,10 +230,13 @@ export function compareToLock(
     removed: n('SKILL_REMOVED'),
     moved: n('SKILL_MOVED'),
     ambiguous: n('HASH_AMBIGUOUS'),
+    unreadable: n('SKILL_UNREADABLE'),
   };
   const ok = findings.length === 0;
   // Codes added after the first release are named only when they occur: the line stays the same.
-  const more = counts.ambiguous > 0 ? `, ${counts.ambiguous} ambiguous` : '';
+  const more =
+    (counts.unreadable > 0 ? `, ${counts.unreadable} unreadable` : '') +
+    (counts.ambiguous > 0 ? `, ${counts.ambiguous} ambiguous` : '');
   return {
     lock_file: lock.file,
     format: lock.format,
@@ -218,6 +245,17 @@ export function compareToLock(
     findings,
     summary: `skilldex verify: ${counts.locked} locked, ${counts.unchanged} unchanged, ${counts.changed} changed, ${counts.added} added, ${counts.removed} removed, ${counts.moved} moved${more}: ${ok ? 'OK' : 'FAILED'}`,
     skipped,
+  };
+}
+
+function unreadable(e: LockedEntry, k: Skipped): VerifyFinding {
+  return {
+    code: 'SKILL_UNREADABLE',
+    skill_id: e.skill_id,
+    message: `${e.skill_id}: its SKILL.md is there but cannot be used (${k.code}${k.line !== undefined ? `, line ${k.line}` : ''}): ${k.reason}`,
+    path: k.path,
+    folder: e.path,
+    locked_folder: e.path,
   };
 }
 

@@ -54,6 +54,7 @@ describe('skilldex lock and verify', () => {
       'SKILL_ADDED',
       'SKILL_REMOVED',
       'SKILL_MOVED',
+      'SKILL_UNREADABLE',
       'HASH_AMBIGUOUS',
     ]);
     expect(sarif.runs[0].results).toEqual([

@@ -63,6 +63,7 @@ describe('lock and verify', () => {
       removed: 0,
       moved: 0,
       ambiguous: 0,
+      unreadable: 0,
     });
     expect(r.summary).toMatch(/: OK$/);
     // Without --scope, the lock's own scopes (relative to its folder) are read.
@@ -154,6 +155,24 @@ describe('lock and verify', () => {
       ['empty', 'removed'],
       ['node_modules/helper/index.js', 'changed'],
     ]);
+  });
+
+  it('codes a locked SKILL.md that is there but unparseable as SKILL_UNREADABLE, not removed (issue 35)', () => {
+    const { skills, lockFile } = exampleLibrary();
+    lockAndWrite(skills, lockFile);
+    const file = path.join(skills, 'pdf-toolkit', 'SKILL.md');
+    writeFileSync(file, '---\nname: pdf-toolkit\ndescription: [never closed\n---\n\nBody.\n');
+    const r = verify(skills, lockFile);
+    expect(r.ok).toBe(false);
+    expect(r.findings.map((f) => [f.code, f.skill_id, f.path, f.locked_folder])).toEqual([
+      ['SKILL_UNREADABLE', 'pdf-toolkit', file, 'skills/pdf-toolkit'],
+    ]);
+    expect(r.findings[0]!.message).toMatch(/MALFORMED_FRONTMATTER, line \d+\)/);
+    expect(r.counts).toMatchObject({ removed: 0, unreadable: 1 });
+    expect(r.summary).toMatch(/0 removed, 0 moved, 1 unreadable: FAILED$/);
+    // A folder that is gone is still SKILL_REMOVED.
+    rmSync(path.join(skills, 'pdf-toolkit'), { recursive: true });
+    expect(verify(skills, lockFile).findings.map((f) => f.code)).toEqual(['SKILL_REMOVED']);
   });
 
   it('codes skills added, removed and moved', () => {
