@@ -5,7 +5,7 @@
  * re-index with skill text escaped for the terminal; `diff --generation`; coded refusals; `lint
  * --only security` on the security fixtures.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runCli, tmpDir, writeTree } from '../support/cli.js';
@@ -181,6 +181,52 @@ describe('skilldex diff', () => {
     expect((await run(['diff', '--generation', '1', '2', '3', '--catalog', 'c.sqlite'])).code).toBe(
       2,
     );
+  });
+});
+
+describe('skilldex diff against the disk (issue 35)', () => {
+  it('says the disk differs from the catalog after a file is edited, where the catalog alone is identical', async () => {
+    const { dir, skills } = library();
+    const run = (argv: string[]) => runCli(argv, { cwd: dir, env: env(dir) });
+    expect((await run(['index', '--catalog', 'c.sqlite', '--scope', 'skills'])).code).toBe(0);
+    const same = await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite']);
+    expect(same.stdout).toContain('identical in the catalog');
+    expect(same.stdout).toContain("on disk: as the catalog's working set has it");
+    const file = path.join(skills, 'pdf-toolkit', 'SKILL.md');
+    writeFileSync(file, readFileSync(file, 'utf8') + 'Edited after the index.\n');
+    writeFileSync(path.join(skills, 'pdf-toolkit', 'zz-setup.sh'), 'echo hi\n');
+    const d = await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite']);
+    expect(d.code).toBe(0);
+    expect(d.stdout).toContain('identical in the catalog');
+    expect(d.stdout).toContain("the disk differs from the catalog's working set: 2 file(s)");
+    expect(d.stdout).toMatch(/ {2}~ SKILL\.md {2}[0-9a-f]{12} → [0-9a-f]{12}/);
+    expect(d.stdout).toMatch(/ {2}\+ zz-setup\.sh {2}[0-9a-f]{12}/);
+    const json = JSON.parse(
+      (await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite', '--json'])).stdout,
+    );
+    expect(json.identical).toBe(true);
+    expect(json.disk).toMatchObject({
+      path: file,
+      status: 'differs',
+      changes: [
+        { path: 'SKILL.md', change: 'changed' },
+        { path: 'zz-setup.sh', change: 'added' },
+      ],
+    });
+    expect(json.disk.disk_revision_id).not.toBe(json.disk.catalog_revision_id);
+    // Once indexed, the catalog has seen it: the disk is as the working set.
+    expect((await run(['index', '--catalog', 'c.sqlite', '--scope', 'skills'])).code).toBe(0);
+    const after = JSON.parse(
+      (await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite', '--json'])).stdout,
+    );
+    expect(after.disk.status).toBe('same');
+    expect(after.identical).toBe(false);
+    // A SKILL.md removed since: missing.
+    rmSync(file);
+    const gone = JSON.parse(
+      (await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite', '--json'])).stdout,
+    );
+    expect(gone.disk.status).toBe('missing');
   });
 });
 

@@ -185,7 +185,9 @@ function registerDiff(program: Command, ctx: CliContext): void {
         '--to each name a generation (sequence number, id or 8+ hex digits, or "published"), a revision\n' +
         'of the skill (sha256:… or 8+ hex digits) or "working" (what the next publish serves). Default:\n' +
         '--to working, --from the latest earlier state that differs. The body comes from the texts the\n' +
-        'catalog keeps (skilldex index --keep-revisions, default 10 per skill).\n' +
+        "catalog keeps (skilldex index --keep-revisions, default 10 per skill). Last, the skill's folder\n" +
+        "on disk is compared with the catalog's working set by digest: a file edited since the last\n" +
+        'index is named there ("the disk differs from the catalog").\n' +
         'diff --generation [A] [B]: the skills added, removed and changed from generation A to B\n' +
         '(default: the published generation and the one before it; "working" allowed).',
     )
