@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findSubstrateRoot, readSubstrate, type SubstrateHit } from '../../src/index.js';
 import { compareHits, rankHits, searchSubstrateRoot } from '../../src/substrate/index.js';
+import { CliContext } from '../../src/cli/context.js';
+import { defaultSubstrateRoot } from '../../src/cli/serving.js';
 import { REPO, runCli, tmpDir, tmpTree } from '../support/cli.js';
 
 const EXAMPLE = path.join(REPO, 'examples', 'substrate');
@@ -346,6 +348,20 @@ describe('findSubstrateRoot follows the project walk (issue 36 M5)', () => {
       expect(err.message).toContain(path.join(base, 'substrate'));
       expect(err.message).toContain('another user');
       expect(r.stdout).not.toContain('curl');
+      // mcp and serve (no --substrate) serve no substrate, and say which folder was refused.
+      let stderr = '';
+      const ctx = new CliContext({
+        stdout: () => {},
+        stderr: (t) => {
+          stderr += t;
+        },
+        env: { HOME: home },
+        cwd: path.join(base, 'proj'),
+        stderrIsTTY: false,
+      });
+      expect(await defaultSubstrateRoot(ctx)).toBeUndefined();
+      expect(stderr).toContain(`warning SUBSTRATE_NOT_FOUND: ${path.join(base, 'substrate')}`);
+      expect(stderr).toContain('another user');
     },
   );
 });
