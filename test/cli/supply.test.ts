@@ -5,7 +5,7 @@
  * re-index with skill text escaped for the terminal; `diff --generation`; coded refusals; `lint
  * --only security` on the security fixtures.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runCli, tmpDir, writeTree } from '../support/cli.js';
@@ -72,6 +72,36 @@ describe('skilldex lock and verify', () => {
         ],
       }),
     ]);
+  });
+
+  it('verify names an unparseable SKILL.md (exit 1) and a gained link by its target (issues 35, 36 L4)', async () => {
+    const { dir, skills } = library();
+    const run = (argv: string[]) => runCli(argv, { cwd: dir, env: env(dir) });
+    expect((await run(['lock', '--scope', 'skills'])).code).toBe(0);
+    writeFileSync(path.join(skills, 'pdf-toolkit', 'SKILL.md'), '---\nname: [x\n---\n');
+    symlinkSync('/etc/hostname', path.join(skills, 'csv-cleaner', 'notes.md'));
+    const bad = await run(['verify']);
+    expect(bad.code).toBe(1);
+    const lines = bad.stdout.trim().split('\n');
+    expect(lines).toContain('SKILL_CHANGED csv-cleaner  skills/csv-cleaner');
+    expect(lines).toContain('  + notes.md  link:/etc/hostname');
+    expect(lines).toContain('SKILL_UNREADABLE pdf-toolkit  skills/pdf-toolkit');
+    expect(bad.stdout).toMatch(
+      /its SKILL\.md is there but cannot be used \(MALFORMED_FRONTMATTER, line \d+\)/,
+    );
+    expect(lines.pop()).toMatch(/1 changed, 0 added, 0 removed, 0 moved, 1 unreadable: FAILED$/);
+    // index --locked refuses the same library (LOCK_MISMATCH, exit 3).
+    const idx = await run([
+      'index',
+      '--catalog',
+      'c.sqlite',
+      '--scope',
+      'skills',
+      '--locked',
+      'skills.lock.json',
+    ]);
+    expect(idx.code).toBe(3);
+    expect(idx.stderr).toContain('LOCK_MISMATCH');
   });
 
   it('writes the lock to standard output with --out -, and refuses bad arguments (2)', async () => {

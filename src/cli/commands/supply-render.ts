@@ -185,8 +185,13 @@ export function renderVerify(r: VerifyReport): string {
           : entryKind(c.digest ?? c.locked_digest);
       lines.push(`  ${mark} ${sanitizeField(c.path, 400)}  ${digests}`);
     }
-    if (f.code === 'SKILL_CHANGED' && f.files === undefined)
-      lines.push(`  ${sanitizeField(f.message, 400)}`);
+    // Findings whose message is the explanation: the parse error, why a hash match is no pass.
+    if (
+      (f.code === 'SKILL_CHANGED' && f.files === undefined) ||
+      f.code === 'SKILL_UNREADABLE' ||
+      f.code === 'HASH_AMBIGUOUS'
+    )
+      lines.push(`  ${sanitizeField(f.message, 600)}`);
   }
   for (const k of r.skipped)
     lines.push(`not verifiable (${k.code}): ${sanitizeField(k.path, 400)}`);
