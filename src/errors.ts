@@ -73,7 +73,7 @@ export const ERROR_CODES = {
   },
   SUBSTRATE_NOT_FOUND: {
     exit: 2,
-    when: 'no substrate root was given and none is found at or above the current folder, or the root is not a folder',
+    when: 'no substrate root was given and none is found at or above the current folder (up to the repository root, below the home folder), the nearest belongs to another user, or the root is not a folder',
     hint: 'pass --root DIR or run inside a project with a substrate/ folder',
   },
   CONFIG_INVALID: {
@@ -287,7 +287,8 @@ export const PROBLEM_CODES = {
   // SKILL.md frontmatter (skips).
   FRONTMATTER_MISSING: 'the file does not start with a --- fence',
   FRONTMATTER_UNCLOSED: 'the opening --- fence is never closed',
-  MALFORMED_FRONTMATTER: 'the YAML between the fences does not parse, or is not a mapping',
+  MALFORMED_FRONTMATTER:
+    'the YAML between the fences does not parse (a key given twice, a quote never closed, …), or is not a mapping',
   FRONTMATTER_TOO_LARGE:
     'the frontmatter, its parsed value (aliases expanded), or its keywords or tags are over their caps',
   MISSING_NAME: 'no usable name field',

@@ -25,7 +25,14 @@ import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
 import { SkilldexError } from '../errors.js';
 import { isPgLocation, resolveCatalogLocation } from '../catalog/location.js';
-import { isInside, readTextCapped, realpathOrUndefined, xdgBaseDir } from '../fsx/index.js';
+import {
+  isInside,
+  ownedByAnotherUser,
+  projectAncestors,
+  readTextCapped,
+  realpathOrUndefined,
+  xdgBaseDir,
+} from '../fsx/index.js';
 
 // smol-toml is loaded only when a config file is read or written, not at every start-up.
 /** The TOML parser, loaded on first use. */
@@ -197,20 +204,14 @@ export function userConfigPath(
  * the first folder holding `.git` (a repository root) or at the file-system root.
  */
 export function findProjectConfig(cwd: string, home?: string): string | undefined {
-  let dir = path.resolve(cwd);
-  const stop = home === undefined ? undefined : path.resolve(home);
-  for (;;) {
-    // The home folder and its ancestors hold no project: stop there.
-    if (stop !== undefined && isInside(dir, stop)) return undefined;
+  // The walk's rules (home, repository root) are shared with the substrate root: fsx/project-walk.
+  for (const dir of projectAncestors(cwd, home)) {
     for (const rel of [path.join('.skilldex', 'config.toml'), 'skilldex.toml']) {
       const p = path.join(dir, rel);
       if (existsSync(p)) return p;
     }
-    if (existsSync(path.join(dir, '.git'))) return undefined;
-    const up = path.dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
   }
+  return undefined;
 }
 
 /** The folder a project config belongs to: above `.skilldex/`, or beside `skilldex.toml`. */
@@ -242,7 +243,7 @@ export function loadConfigLayers(
     return { userPath, ...(user ? { user } : {}), ignored: [] };
   const projectRoot = projectRootOf(projectPath);
   const read = readConfig(projectPath, home);
-  if (uid !== undefined && read.uid !== uid && read.uid !== 0) {
+  if (ownedByAnotherUser(read.uid, uid)) {
     return {
       userPath,
       ...(user ? { user } : {}),

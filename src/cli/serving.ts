@@ -66,3 +66,19 @@ export function untilStopped(): Promise<void> {
     process.once('SIGTERM', stop);
   });
 }
+
+/**
+ * The substrate root `mcp` and `serve` use when none is named: the nearest `substrate/` at or
+ * above the current folder, found under the project walk's rules (issue 36 M5: repository root,
+ * home folder, owner). A refused folder is not served, and a note on stderr says which and why.
+ */
+export async function defaultSubstrateRoot(ctx: CliContext): Promise<string | undefined> {
+  const { searchSubstrateRoot } = await import('../substrate/index.js');
+  const home = ctx.io.env['HOME'];
+  const found = searchSubstrateRoot(ctx.io.cwd, home === undefined ? {} : { home });
+  if (found.refused !== undefined)
+    ctx.err(
+      `warning SUBSTRATE_NOT_FOUND: ${found.refused.path}: ${found.refused.reason}; no substrate is served`,
+    );
+  return found.root;
+}

@@ -35,5 +35,6 @@ export {
   type WalkResult,
   type WalkedFile,
 } from './walk.js';
+export { ownedByAnotherUser, projectAncestors } from './project-walk.js';
 export { removeInside, writeInside } from './write.js';
 export { xdgBaseDir } from './xdg.js';

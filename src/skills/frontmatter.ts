@@ -87,13 +87,12 @@ export function splitFrontmatter(
 
 /**
  * A value strict YAML refused and the lenient reading took anyway (file line, key): a one-line
- * plain value read as the whole line (`unquoted`), or a key given twice whose last value stands
- * (`duplicate-key`).
+ * plain value read as the whole line (`unquoted`). A key given twice is never read (issue 36 R1).
  */
 export interface LenientValue {
   readonly line: number;
   readonly key: string;
-  readonly reason: 'unquoted' | 'duplicate-key';
+  readonly reason: 'unquoted';
 }
 
 /** A parsed frontmatter, with the values read leniently (empty when strict YAML took it as written). */
@@ -111,12 +110,15 @@ export interface ParsedFrontmatter {
  * What hosts load, we load (docs/cli.md `skilldex scan`): when strict YAML refuses the text, each
  * top-level `key: value` line whose plain value YAML cannot hold as written — an inner `: `, a
  * ` #`, a tab, a leading reserved indicator (`@`, backquote, `%`) or a stray quote after a quoted
- * start — is read as the whole rest of its line, as a string, and the document is parsed again
+ * start that closes on the line — is read as the whole rest of its line, as a string, and the
+ * document is parsed again
  * with the same limits. The agentskills client guide recommends exactly this fallback ("Handling
  * malformed YAML": wrap such values in quotes and retry; agentskills/agentskills,
  * docs/client-implementation/integrating-skills.mdx), and hosts such as Claude Code load these
  * skills. Each value so read is listed in `lenient` (the caller reports FRONTMATTER_LENIENT);
- * when the retry fails too, the strict parser's error stands. `lenient: false` turns the fallback off.
+ * when the retry fails too, the strict parser's error stands. Never repaired: a key given twice
+ * (refused naming the key and line: parsers disagree on which value stands) and a quote that never
+ * closes (a YAML error). `lenient: false` turns the fallback off.
  */
 export function parseFrontmatter(
   yaml: string,
@@ -138,18 +140,11 @@ export function parseFrontmatter(
   }));
   const retry = parseStrict(repaired.yaml, label, yamlLine, true);
   if (retry.ok) return quoted.length > 0 ? { ...retry, lenient: quoted } : strict;
-  // A key given twice (PyYAML and many hosts keep the last): read, reported on the repeated key.
-  if (retry.problem.code === 'MALFORMED_FRONTMATTER' && retry.duplicateKey !== undefined) {
-    const last = parseStrict(repaired.yaml, label, yamlLine, false);
-    if (last.ok) {
-      const dup: LenientValue = {
-        line: retry.problem.line ?? yamlLine,
-        key: retry.duplicateKey,
-        reason: 'duplicate-key',
-      };
-      return { ...last, lenient: [...quoted, dup] };
-    }
-  }
+  // A key given twice is never read leniently (issue 36 R1): parsers disagree on which value
+  // stands (a reviewer reads the first, PyYAML the last, Codex refuses the file), a parser
+  // differential an attacker can use. Refused, naming the key and its repeated line, even when
+  // the strict error was about another line.
+  if (retry.duplicateKey !== undefined) return { ok: false, problem: retry.problem };
   return strict;
 }
 
@@ -187,13 +182,36 @@ function needsQuoting(value: string): boolean {
   const c = value[0]!;
   if ('[{|>&*!'.includes(c)) return false;
   if (c === '"' || c === "'") {
-    // A quoted start is fine when the quote closes at the end of the line.
-    return !(value.length > 1 && value.endsWith(c));
+    // A quote that never closes on the line is a YAML error, not a plain value (issue 36 R2): left
+    // for the strict parser to refuse. A quote closing at the end is fine as is; one closing
+    // earlier, with text after it, is the stray-quote case hosts read as the whole line.
+    const close = closingQuote(value);
+    return close !== undefined && close < value.length - 1;
   }
   return value.includes(': ') || value.includes(' #') || value.includes('\t') || '@`%'.includes(c);
 }
 
-// One parse with the full parser; `uniqueKeys: false` lets a repeated key keep its last value.
+// The index of the quote that closes the quoted scalar `value` opens, or undefined when none does
+// on this line. Double quotes: a `"` not escaped by a backslash; single quotes: a `'` not doubled.
+function closingQuote(value: string): number | undefined {
+  const q = value[0]!;
+  for (let i = 1; i < value.length; i++) {
+    const ch = value[i]!;
+    if (q === '"' && ch === '\\') {
+      i++;
+      continue;
+    }
+    if (ch !== q) continue;
+    if (q === "'" && value[i + 1] === "'") {
+      i++;
+      continue;
+    }
+    return i;
+  }
+  return undefined;
+}
+
+// One parse with the full parser; `uniqueKeys: false` would let a repeated key keep its last value.
 function parseStrict(
   yaml: string,
   label: string,
@@ -217,10 +235,14 @@ function parseStrict(
   const err = doc.errors[0];
   if (err) {
     const line = lineCounter.linePos(err.pos[0]).line + yamlLine - 1;
-    const what = err.code === 'DUPLICATE_KEY' ? 'duplicate key' : 'invalid YAML';
+    const dup = err.code === 'DUPLICATE_KEY' ? keyAt(yaml, err.pos[0]) : undefined;
+    const what =
+      dup !== undefined
+        ? `duplicate key ${JSON.stringify(dup)} (hosts disagree on which value stands; remove one)`
+        : 'invalid YAML';
     return {
       ok: false,
-      ...(err.code === 'DUPLICATE_KEY' ? { duplicateKey: keyAt(yaml, err.pos[0]) } : {}),
+      ...(dup !== undefined ? { duplicateKey: dup } : {}),
       problem: problem(
         'MALFORMED_FRONTMATTER',
         label,

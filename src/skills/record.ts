@@ -117,9 +117,7 @@ export function loadSkillFile(
     problem(
       'FRONTMATTER_LENIENT',
       label,
-      v.reason === 'duplicate-key'
-        ? `${label}:${v.line}: ${v.key} is given twice (invalid YAML); the last value is used, as hosts read it; remove one`
-        : `${label}:${v.line}: ${v.key} is not valid YAML as written (an unquoted ": " or similar); read as the whole line, as hosts read it; quote the value to make it valid`,
+      `${label}:${v.line}: ${v.key} is not valid YAML as written (an unquoted ": " or similar); read as the whole line, as hosts read it; quote the value to make it valid`,
       v.line,
     ),
   );

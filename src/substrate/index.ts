@@ -42,5 +42,11 @@ export {
   type SubstrateContents,
   type SubstrateEntryRef,
 } from './contents.js';
-export { SUBSTRATE_DIR, findSubstrateRoot } from './root.js';
+export {
+  SUBSTRATE_DIR,
+  findSubstrateRoot,
+  searchSubstrateRoot,
+  type SubstrateRootOptions,
+  type SubstrateRootSearch,
+} from './root.js';
 export { renderHitsYaml } from './render.js';

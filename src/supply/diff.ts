@@ -3,11 +3,21 @@
  * each frontmatter field, the body as unified-diff hunks, the supporting files by digest — and what
  * changed between two generations (skills added, removed, changed). A state is a generation, the
  * working set (`working`: what the next publish serves) or a revision of the skill. Reads the catalog
- * only (one read-only connection, one snapshot): the body comes from the revision texts the catalog
- * stored at index time (catalog/revision-texts.ts), never from the skill's file. Skill text comes
- * back as data; the faces sanitise it.
+ * (one read-only connection, one snapshot): the body comes from the revision texts the catalog
+ * stored at index time (catalog/revision-texts.ts). Then the skill's folder on disk is compared with
+ * the catalog's working set by digest (issue 35: a file edited since the last index differs from
+ * every state the catalog has seen), reading that folder only. Skill text comes back as data; the
+ * faces sanitise it.
  */
+import path from 'node:path';
 import { SkilldexError } from '../errors.js';
+import {
+  DEFAULT_MAX_SKILL_BYTES,
+  lstatOrUndefined,
+  readBytesCapped,
+  realpathOrUndefined,
+  sha256Of,
+} from '../fsx/index.js';
 import {
   TEXTS_SCHEMA_VERSION,
   compareMembers,
@@ -16,6 +26,7 @@ import {
   generationBefore,
   skillSeen,
   listingById,
+  listSupportingFiles,
   membersOf,
   openCatalogReadOnly,
   readRevisionText,
@@ -73,6 +84,32 @@ export interface BodyDiff {
   readonly removed_lines: number;
 }
 
+/**
+ * The skill's folder on disk against the catalog's working set (issue 35): the catalog's states
+ * are what the last index read, and a file edited since differs from all of them.
+ */
+export interface DiskCheck {
+  /** The SKILL.md the catalog recorded for the working set (absolute); null when it has none. */
+  readonly path: string | null;
+  /**
+   * `same`: SKILL.md and the supporting files are as the catalog's working set has them;
+   * `differs`: some differ (`changes`); `missing`: no SKILL.md there now; `unreadable`: it could not
+   * be read (`reason`); `unknown`: the catalog recorded no path to look at.
+   */
+  readonly status: 'same' | 'differs' | 'missing' | 'unreadable' | 'unknown';
+  /** The revision the catalog's working set holds, and the SKILL.md's digest on disk now. */
+  readonly catalog_revision_id: string | null;
+  readonly disk_revision_id: string | null;
+  /** SKILL.md and supporting files whose digests differ, catalog first. */
+  readonly changes: readonly {
+    readonly path: string;
+    readonly change: 'added' | 'removed' | 'changed';
+    readonly catalog_digest?: string;
+    readonly disk_digest?: string;
+  }[];
+  readonly reason?: string;
+}
+
 /** The diff of one skill between two states. */
 export interface SkillDiffReport {
   readonly skill_id: string;
@@ -87,6 +124,8 @@ export interface SkillDiffReport {
     /** A side whose listing a bound cut short (its missing files may differ too). */
     readonly truncated: boolean;
   };
+  /** The folder on disk now against the catalog's working set (`identical` is the catalog's). */
+  readonly disk: DiskCheck;
 }
 
 /** Options of `diffSkill`. */
@@ -182,7 +221,48 @@ export function skillDiffOf(
     options.from !== undefined
       ? resolveSide(src, history, id, options.from, '--from')
       : previousSide(history, to);
-  return compareSides(src, id, from, to);
+  return { ...compareSides(src, id, from, to), disk: diskCheck(src, id, history) };
+}
+
+// The skill's folder now against the working set (else the latest generation that served it):
+// SKILL.md by its digest, the supporting files listed as the index lists them. Reads the folder.
+function diskCheck(src: HistorySource, id: string, history: ServedHistory): DiskCheck {
+  const points = [...history.generations, history.working].filter((p) => p.revision_id !== null);
+  const base = points[points.length - 1];
+  const fields = base ? revisionFields(src, id, base.revision_id!) : undefined;
+  const none = { catalog_revision_id: base?.revision_id ?? null, disk_revision_id: null };
+  if (!base || !fields || !path.isAbsolute(fields.path))
+    return { path: null, status: 'unknown', ...none, changes: [] };
+  const md = fields.path;
+  if (lstatOrUndefined(md) === undefined)
+    return { path: md, status: 'missing', ...none, changes: [] };
+  const read = readBytesCapped(md, DEFAULT_MAX_SKILL_BYTES, md);
+  if (!read.ok)
+    return {
+      path: md,
+      status: 'unreadable',
+      ...none,
+      changes: [],
+      reason: read.problem.message,
+    };
+  const diskRevision = sha256Of(read.bytes);
+  const dir = realpathOrUndefined(path.dirname(md)) ?? path.dirname(md);
+  const catalogFiles = new Map([
+    ['SKILL.md', base.revision_id!],
+    ...listingById(src, base.manifest_id).files.map((f) => [f.path, f.digest] as const),
+  ]);
+  const diskFiles = new Map([
+    ['SKILL.md', diskRevision],
+    ...listSupportingFiles(dir).files.map((f) => [f.path, f.digest] as const),
+  ]);
+  const changes = digestChanges(catalogFiles, diskFiles, ['catalog_digest', 'disk_digest']);
+  return {
+    path: md,
+    status: changes.length === 0 ? 'same' : 'differs',
+    catalog_revision_id: base.revision_id,
+    disk_revision_id: diskRevision,
+    changes,
+  };
 }
 
 // A point of the skill's timeline: a generation or the working set, with the skill's state there.
@@ -286,7 +366,7 @@ function compareSides(
   id: string,
   a: ResolvedSide,
   b: ResolvedSide,
-): SkillDiffReport {
+): Omit<SkillDiffReport, 'disk'> {
   const fa = a.revision_id !== null ? revisionFields(src, id, a.revision_id) : undefined;
   const fb = b.revision_id !== null ? revisionFields(src, id, b.revision_id) : undefined;
   const files = fileChanges(src, a.manifest_id, b.manifest_id);

@@ -29,6 +29,8 @@ export interface LockedEntry {
   readonly path: string | null;
   /** Each file's `sha256:` digest by its path in the folder, when the format lists files. */
   readonly files?: ReadonlyMap<string, string>;
+  /** A skilldex lock's `unlisted` entries (inventory.ts); empty when the entry has none. */
+  readonly unlisted?: ReadonlyMap<string, string>;
   readonly folder_digest?: string;
   readonly revision_id?: string;
   /** skills-lock.json's `computedHash` (64 hex). */
@@ -106,6 +108,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
+// The kinds inventory.ts records for an entry the listing leaves out.
+const UNLISTED_KIND =
+  /^(sha256:[0-9a-f]{64}|link:[^]*|dir|special|unhashed:\d+|unreadable:[A-Z0-9_a-z]+)$/;
 
 function parseSkilldex(o: Record<string, unknown>, file: string): ParsedLock {
   if (o['lockfile_version'] !== LOCK_VERSION)
@@ -139,10 +144,17 @@ function parseSkilldex(o: Record<string, unknown>, file: string): ParsedLock {
       !Object.values(files).every((d) => typeof d === 'string' && DIGEST.test(d))
     )
       throw bad('files');
+    const unlisted = v['unlisted'] ?? {};
+    if (
+      !isObject(unlisted) ||
+      !Object.values(unlisted).every((k) => typeof k === 'string' && UNLISTED_KIND.test(k))
+    )
+      throw bad('unlisted');
     entries.push({
       skill_id: id,
       path: v['path'],
       files: new Map(Object.entries(files as Record<string, string>)),
+      unlisted: new Map(Object.entries(unlisted as Record<string, string>)),
       folder_digest: v['folder_digest'],
       revision_id: v['revision_id'],
     });

@@ -37,6 +37,13 @@ export interface LockedSkill {
   readonly files: Readonly<Record<string, string>>;
   /** Present (true) when a bound left files out of `files` and the digest. */
   readonly files_truncated?: true;
+  /**
+   * Present when the folder holds entries `files` leaves out (folders behind a nested SKILL.md,
+   * node_modules, links, special files, empty folders): path → kind (inventory.ts). Absent: none.
+   */
+  readonly unlisted?: Readonly<Record<string, string>>;
+  /** Present (true) when a bound cut `unlisted`. */
+  readonly unlisted_truncated?: true;
   readonly version: string | null;
   /** Where the folder comes from, when it is in a git work tree. */
   readonly origin?: { readonly type: 'git' } & GitOrigin;
@@ -112,6 +119,8 @@ export function lockOf(
       folder_digest: s.folder_digest,
       files: Object.fromEntries(s.files.map((f) => [f.path, f.digest])),
       ...(s.truncated ? { files_truncated: true as const } : {}),
+      ...(s.unlisted.size > 0 ? { unlisted: Object.fromEntries(s.unlisted) } : {}),
+      ...(s.unlisted_truncated ? { unlisted_truncated: true as const } : {}),
       version: s.version,
       ...(origin ? { origin: { type: 'git' as const, ...origin } } : {}),
     };

@@ -6,6 +6,13 @@
  * `localeCompare`, hashed as path then bytes into one sha256, lowercase hex. Bounded: past
  * MAX_FILES files, MAX_BYTES bytes or MAX_DEPTH levels no hash is given (undefined). Reads only
  * inside the folder.
+ *
+ * That framing is ambiguous (issue 36 L5): with no separator or length between a path and its
+ * bytes, the same hash covers different splits of the same byte stream — a SKILL.md whose tail is
+ * `zz-setup.sh` + a script hashes like a shorter SKILL.md beside a new `zz-setup.sh`. It is kept
+ * as the installer defines it, for compatibility, and used only to prove a change: verify.ts never
+ * counts a match as a pass (HASH_AMBIGUOUS). skilldex's own digests frame every file unambiguously
+ * (catalog/folder-digest.ts: one `<path as JSON> \t <sha256:…> \t <size>` line per file).
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';

@@ -4,7 +4,8 @@
  * their digests listed exactly as the index lists them (catalog `listSupportingFiles`: confined,
  * bounded, no link followed) plus SKILL.md, the folder digest over them, and where the folder is
  * written in a lock (relative to the lock's folder, else `~/…` under the home folder, else
- * absolute). Reads the scopes only.
+ * absolute), and everything else in the folder the listing leaves out (inventory.ts). Reads the
+ * scopes only.
  */
 import path from 'node:path';
 import {
@@ -22,6 +23,7 @@ import {
 } from '../catalog/index.js';
 import { discoverSkills, type DiscoverOptions, type ScanReport } from '../skills/index.js';
 import { compareUtf8 } from './file-changes.js';
+import { inventoryOf } from './inventory.js';
 
 /** One skill as it is on disk. */
 export interface CurrentSkill {
@@ -39,6 +41,10 @@ export interface CurrentSkill {
   readonly files: readonly SkillFile[];
   /** True when a bound left files out of the listing (and of the digest). */
   readonly truncated: boolean;
+  /** What the listing leaves out, path → kind (inventory.ts; issue 36 L4). */
+  readonly unlisted: ReadonlyMap<string, string>;
+  /** True when a bound cut `unlisted`. */
+  readonly unlisted_truncated: boolean;
   readonly version: string | null;
 }
 
@@ -74,6 +80,7 @@ export function snapshotLibrary(
       folder_digest: folderDigestOf(r.revision_id, r.size, listing),
       files: [...all.files].sort((a, b) => compareUtf8(a.path, b.path)),
       truncated: listing.truncated,
+      ...unlistedOf(dir, all.files),
       version: r.version ?? null,
     });
   }
@@ -106,8 +113,18 @@ export function folderNow(lockDir: string, rel: string, skillId: string): Curren
     folder_digest: folderDigestOf(revision, read.bytes.length, listing),
     files: [...all.files].sort((a, b) => compareUtf8(a.path, b.path)),
     truncated: listing.truncated,
+    ...unlistedOf(dir, all.files),
     version: null,
   };
+}
+
+// The folder's entries its listing leaves out (nested SKILL.md folders, node_modules, links, …).
+function unlistedOf(
+  dir: string,
+  listed: readonly SkillFile[],
+): { unlisted: ReadonlyMap<string, string>; unlisted_truncated: boolean } {
+  const inv = inventoryOf(dir, new Set(listed.map((f) => f.path)));
+  return { unlisted: inv.entries, unlisted_truncated: inv.truncated };
 }
 
 /**

@@ -3,13 +3,15 @@
  * must be present with the same digests; the result is one coded finding per skill that is not —
  * SKILL_CHANGED (which files), SKILL_ADDED, SKILL_REMOVED, SKILL_MOVED — and a one-line summary for
  * CI logs. A skilldex lock is compared file by file; a vercel-labs `skills-lock.json` by its
- * `computedHash` (recomputed as its installer does, skills-lock-hash.ts); an APM `apm.lock.yaml` file
+ * `computedHash` (recomputed as its installer does, skills-lock-hash.ts), where only a mismatch is
+ * conclusive: a match is HASH_AMBIGUOUS, never a pass (that hash's framing is ambiguous); an APM
+ * `apm.lock.yaml` file
  * by file, its skills matched by folder. Reads the scopes and the lock file; writes nothing.
  */
 import path from 'node:path';
 import { SkilldexError } from '../errors.js';
 import type { DiscoverOptions, ScanReport } from '../skills/index.js';
-import { digestChanges } from './file-changes.js';
+import { compareUtf8, digestChanges } from './file-changes.js';
 import { readLockFile, type LockFormat, type LockedEntry, type ParsedLock } from './lock-read.js';
 import { skillsLockHash } from './skills-lock-hash.js';
 import { folderNow, lockPathOf, snapshotLibrary, type CurrentSkill } from './snapshot.js';
@@ -17,10 +19,14 @@ import { folderNow, lockPathOf, snapshotLibrary, type CurrentSkill } from './sna
 /** The verify finding codes, each with its rule (docs/supply-chain.md; SARIF rule texts). */
 export const VERIFY_CODES = {
   SKILL_CHANGED:
-    'a locked skill is present but its files differ from the lock (changed, added or removed files)',
+    'a locked skill is present but its files differ from the lock (changed, added or removed files, links or folders, including behind a nested SKILL.md or in node_modules)',
   SKILL_ADDED: 'a skill is in the scopes but not in the lock',
   SKILL_REMOVED: 'a locked skill is no longer in the scopes',
   SKILL_MOVED: "a locked skill's files are unchanged but its folder moved",
+  SKILL_UNREADABLE:
+    "a locked skill's SKILL.md is still there but cannot be read or parsed (the reason and line are given); it is not served",
+  HASH_AMBIGUOUS:
+    "a skills-lock.json computedHash matches, but it runs each path into the file's bytes with no separator, so it cannot pin which file holds which bytes: re-lock with skilldex lock",
 } as const;
 
 /** A verify finding code. */
@@ -61,6 +67,10 @@ export interface VerifyReport {
     readonly added: number;
     readonly removed: number;
     readonly moved: number;
+    /** Skills a skills-lock.json hash matches without pinning their files (HASH_AMBIGUOUS). */
+    readonly ambiguous: number;
+    /** Locked skills whose SKILL.md is there but unreadable or unparseable (SKILL_UNREADABLE). */
+    readonly unreadable: number;
   };
   /** One finding per skill, by skill_id. */
   readonly findings: readonly VerifyFinding[];
@@ -111,9 +121,19 @@ export function checkLock(options: VerifyOptions): {
   for (const r of snapshot.scan.skills)
     for (const p of r.provenance)
       seen.set(lockPathOf(path.dirname(p), dir, discover.home), r.skill_id);
+  // Every folder whose SKILL.md discovery skipped (unreadable, unparseable), by its lock path.
+  const skippedAt = new Map<string, Skipped>();
+  for (const k of snapshot.scan.skipped) {
+    const folder = path.basename(k.path) === 'SKILL.md' ? path.dirname(k.path) : k.path;
+    skippedAt.set(lockPathOf(folder, dir, discover.home), k);
+  }
   const folders: FolderView = {
     now: (rel: string, id: string): CurrentSkill | undefined =>
       folderNow(dir, rel, seen.get(rel) ?? id),
+    skipped: (rel: string | null, id: string): Skipped | undefined =>
+      rel !== null
+        ? skippedAt.get(rel)
+        : [...skippedAt].find(([p]) => path.posix.basename(p) === id)?.[1],
   };
   return {
     report: compareToLock(lock, snapshot.skills, snapshot.scan.skipped, folders),
@@ -146,10 +166,18 @@ function isWithin(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** A SKILL.md discovery skipped, with its coded reason. */
+type Skipped = ScanReport['skipped'][number];
+
 /** How a lock that pins folders (APM's) sees the library: each locked folder as it is now. */
 export interface FolderView {
   /** The folder `rel` (as the lock writes it) now; `skillId` names it when discovery did not. */
   now(rel: string, skillId: string): CurrentSkill | undefined;
+  /**
+   * The skip of the SKILL.md in the locked folder `rel` (null: a lock without folders, matched by
+   * the folder's name `skillId`), when discovery found it but could not read or parse it.
+   */
+  skipped?(rel: string | null, skillId: string): Skipped | undefined;
 }
 
 /**
@@ -171,7 +199,9 @@ export function compareToLock(
     const now = lock.format === 'apm' ? folders?.now(e.path!, e.skill_id) : current.get(e.skill_id);
     if (e.path !== null) lockedFolders.add(e.path);
     if (!now) {
-      findings.push(removed(e));
+      // Present but unreadable is not removed (issue 35): say so, with the reason and line.
+      const skip = folders?.skipped?.(e.path, e.skill_id);
+      findings.push(skip !== undefined ? unreadable(e, skip) : removed(e));
       continue;
     }
     matched.add(now.skill_id);
@@ -199,16 +229,33 @@ export function compareToLock(
     added: n('SKILL_ADDED'),
     removed: n('SKILL_REMOVED'),
     moved: n('SKILL_MOVED'),
+    ambiguous: n('HASH_AMBIGUOUS'),
+    unreadable: n('SKILL_UNREADABLE'),
   };
   const ok = findings.length === 0;
+  // Codes added after the first release are named only when they occur: the line stays the same.
+  const more =
+    (counts.unreadable > 0 ? `, ${counts.unreadable} unreadable` : '') +
+    (counts.ambiguous > 0 ? `, ${counts.ambiguous} ambiguous` : '');
   return {
     lock_file: lock.file,
     format: lock.format,
     ok,
     counts,
     findings,
-    summary: `skilldex verify: ${counts.locked} locked, ${counts.unchanged} unchanged, ${counts.changed} changed, ${counts.added} added, ${counts.removed} removed, ${counts.moved} moved: ${ok ? 'OK' : 'FAILED'}`,
+    summary: `skilldex verify: ${counts.locked} locked, ${counts.unchanged} unchanged, ${counts.changed} changed, ${counts.added} added, ${counts.removed} removed, ${counts.moved} moved${more}: ${ok ? 'OK' : 'FAILED'}`,
     skipped,
+  };
+}
+
+function unreadable(e: LockedEntry, k: Skipped): VerifyFinding {
+  return {
+    code: 'SKILL_UNREADABLE',
+    skill_id: e.skill_id,
+    message: `${e.skill_id}: its SKILL.md is there but cannot be used (${k.code}${k.line !== undefined ? `, line ${k.line}` : ''}): ${k.reason}`,
+    path: k.path,
+    folder: e.path,
+    locked_folder: e.path,
   };
 }
 
@@ -238,7 +285,16 @@ function compareEntry(
   };
   if (format === 'skills-lock') {
     const hash = skillsLockHash(now.dir);
-    if (hash === e.computed_hash) return undefined;
+    // The installer's hash is path then bytes with no separator (vercel-labs/skills
+    // src/local-lock.ts computeSkillFolderHash): a difference proves a change, a match proves
+    // nothing about which file holds which bytes — a SKILL.md tail `zz-setup.sh<script>` moved into
+    // a new file `zz-setup.sh` hashes the same (issue 36 L5). Never a pass: re-lock with skilldex.
+    if (hash === e.computed_hash)
+      return {
+        code: 'HASH_AMBIGUOUS',
+        ...base,
+        message: `${now.skill_id}: the folder's computedHash matches skills-lock.json, but that hash runs each path into its file's bytes with no separator, so it cannot show that no text moved between files (or into a new file); pin the folder with skilldex lock and verify against skills.lock.json`,
+      };
     return {
       code: 'SKILL_CHANGED',
       ...base,
@@ -248,8 +304,19 @@ function compareEntry(
           : `${now.skill_id}: the folder's computedHash is ${hash}, the lock has ${e.computed_hash} (skills-lock.json does not say which files)`,
     };
   }
-  const files = fileChanges(e.files ?? new Map(), now);
-  const same = format === 'skilldex' ? e.folder_digest === now.folder_digest : files.length === 0;
+  // Both sides of the folder: the listed files and what the listing leaves out (issue 36 L4:
+  // nested SKILL.md folders, node_modules, links). An APM lock lists deployed files of any kind.
+  const files =
+    format === 'apm'
+      ? fileChanges(e.files ?? new Map(), now, now.unlisted)
+      : [
+          ...fileChanges(e.files ?? new Map(), now),
+          ...digestChanges(e.unlisted ?? new Map(), now.unlisted, ['locked_digest', 'digest']),
+        ].sort((a, b) => compareUtf8(a.path, b.path));
+  const same =
+    format === 'skilldex'
+      ? e.folder_digest === now.folder_digest && files.length === 0
+      : files.length === 0;
   if (same && !moved) return undefined;
   if (same)
     return {
@@ -266,7 +333,11 @@ function compareEntry(
   };
 }
 
-function fileChanges(locked: ReadonlyMap<string, string>, now: CurrentSkill): VerifyFileChange[] {
-  const cur = new Map(now.files.map((f) => [f.path, f.digest]));
+function fileChanges(
+  locked: ReadonlyMap<string, string>,
+  now: CurrentSkill,
+  unlisted: ReadonlyMap<string, string> = new Map(),
+): VerifyFileChange[] {
+  const cur = new Map([...unlisted, ...now.files.map((f) => [f.path, f.digest] as const)]);
   return digestChanges(locked, cur, ['locked_digest', 'digest']);
 }

@@ -5,7 +5,7 @@
  * re-index with skill text escaped for the terminal; `diff --generation`; coded refusals; `lint
  * --only security` on the security fixtures.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runCli, tmpDir, writeTree } from '../support/cli.js';
@@ -54,6 +54,8 @@ describe('skilldex lock and verify', () => {
       'SKILL_ADDED',
       'SKILL_REMOVED',
       'SKILL_MOVED',
+      'SKILL_UNREADABLE',
+      'HASH_AMBIGUOUS',
     ]);
     expect(sarif.runs[0].results).toEqual([
       expect.objectContaining({
@@ -70,6 +72,36 @@ describe('skilldex lock and verify', () => {
         ],
       }),
     ]);
+  });
+
+  it('verify names an unparseable SKILL.md (exit 1) and a gained link by its target (issues 35, 36 L4)', async () => {
+    const { dir, skills } = library();
+    const run = (argv: string[]) => runCli(argv, { cwd: dir, env: env(dir) });
+    expect((await run(['lock', '--scope', 'skills'])).code).toBe(0);
+    writeFileSync(path.join(skills, 'pdf-toolkit', 'SKILL.md'), '---\nname: [x\n---\n');
+    symlinkSync('/etc/hostname', path.join(skills, 'csv-cleaner', 'notes.md'));
+    const bad = await run(['verify']);
+    expect(bad.code).toBe(1);
+    const lines = bad.stdout.trim().split('\n');
+    expect(lines).toContain('SKILL_CHANGED csv-cleaner  skills/csv-cleaner');
+    expect(lines).toContain('  + notes.md  link:/etc/hostname');
+    expect(lines).toContain('SKILL_UNREADABLE pdf-toolkit  skills/pdf-toolkit');
+    expect(bad.stdout).toMatch(
+      /its SKILL\.md is there but cannot be used \(MALFORMED_FRONTMATTER, line \d+\)/,
+    );
+    expect(lines.pop()).toMatch(/1 changed, 0 added, 0 removed, 0 moved, 1 unreadable: FAILED$/);
+    // index --locked refuses the same library (LOCK_MISMATCH, exit 3).
+    const idx = await run([
+      'index',
+      '--catalog',
+      'c.sqlite',
+      '--scope',
+      'skills',
+      '--locked',
+      'skills.lock.json',
+    ]);
+    expect(idx.code).toBe(3);
+    expect(idx.stderr).toContain('LOCK_MISMATCH');
   });
 
   it('writes the lock to standard output with --out -, and refuses bad arguments (2)', async () => {
@@ -179,6 +211,52 @@ describe('skilldex diff', () => {
     expect((await run(['diff', '--generation', '1', '2', '3', '--catalog', 'c.sqlite'])).code).toBe(
       2,
     );
+  });
+});
+
+describe('skilldex diff against the disk (issue 35)', () => {
+  it('says the disk differs from the catalog after a file is edited, where the catalog alone is identical', async () => {
+    const { dir, skills } = library();
+    const run = (argv: string[]) => runCli(argv, { cwd: dir, env: env(dir) });
+    expect((await run(['index', '--catalog', 'c.sqlite', '--scope', 'skills'])).code).toBe(0);
+    const same = await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite']);
+    expect(same.stdout).toContain('identical in the catalog');
+    expect(same.stdout).toContain("on disk: as the catalog's working set has it");
+    const file = path.join(skills, 'pdf-toolkit', 'SKILL.md');
+    writeFileSync(file, readFileSync(file, 'utf8') + 'Edited after the index.\n');
+    writeFileSync(path.join(skills, 'pdf-toolkit', 'zz-setup.sh'), 'echo hi\n');
+    const d = await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite']);
+    expect(d.code).toBe(0);
+    expect(d.stdout).toContain('identical in the catalog');
+    expect(d.stdout).toContain("the disk differs from the catalog's working set: 2 file(s)");
+    expect(d.stdout).toMatch(/ {2}~ SKILL\.md {2}[0-9a-f]{12} → [0-9a-f]{12}/);
+    expect(d.stdout).toMatch(/ {2}\+ zz-setup\.sh {2}[0-9a-f]{12}/);
+    const json = JSON.parse(
+      (await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite', '--json'])).stdout,
+    );
+    expect(json.identical).toBe(true);
+    expect(json.disk).toMatchObject({
+      path: file,
+      status: 'differs',
+      changes: [
+        { path: 'SKILL.md', change: 'changed' },
+        { path: 'zz-setup.sh', change: 'added' },
+      ],
+    });
+    expect(json.disk.disk_revision_id).not.toBe(json.disk.catalog_revision_id);
+    // Once indexed, the catalog has seen it: the disk is as the working set.
+    expect((await run(['index', '--catalog', 'c.sqlite', '--scope', 'skills'])).code).toBe(0);
+    const after = JSON.parse(
+      (await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite', '--json'])).stdout,
+    );
+    expect(after.disk.status).toBe('same');
+    expect(after.identical).toBe(false);
+    // A SKILL.md removed since: missing.
+    rmSync(file);
+    const gone = JSON.parse(
+      (await run(['diff', 'pdf-toolkit', '--catalog', 'c.sqlite', '--json'])).stdout,
+    );
+    expect(gone.disk.status).toBe('missing');
   });
 });
 

@@ -129,6 +129,16 @@ describe('code blocks of the README and docs/', () => {
   });
 });
 
+describe('commands of the README and docs/ run skilldex, never npx skilldex', () => {
+  // skilldex is not on the npm registry: `npx skilldex` fetches someone else's package (issue 35).
+  it('no fenced block runs npx skilldex', () => {
+    for (const page of PAGES) {
+      for (const m of read(page).matchAll(/^```\w*\n([\s\S]*?)^```$/gm))
+        expect(m[1]!, `${page} runs npx skilldex`).not.toMatch(/\bnpx\s+skilldex\b/);
+    }
+  });
+});
+
 describe('links of the README and docs/', () => {
   it('reach files of the repository, and headings where they name one', () => {
     const broken: string[] = [];

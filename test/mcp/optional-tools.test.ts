@@ -156,8 +156,10 @@ describe('substrate_read', () => {
     const project = tmpDir('skilldex-mcp-project-');
     cpSync(EXAMPLE_SUBSTRATE, path.join(project, 'substrate'), { recursive: true });
     mkdirSync(path.join(project, 'src'));
+    // HOME elsewhere: the walk up for substrate/ never reads the home folder (issue 36 M5).
     const found = await connectStdio(['--catalog', cat.catalog], {
       cwd: path.join(project, 'src'),
+      home: tmpDir('skilldex-mcp-home-'),
     });
     expect((await found.client.listTools()).tools.map((t) => t.name)).toContain('substrate_read');
     const r = await call(found.client, 'substrate_read', { query: 'payment retries' });

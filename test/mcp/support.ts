@@ -141,14 +141,15 @@ export async function connectInProcess(options: InProcessOptions): Promise<Conne
 /** Starts `skilldex mcp <args>` on stdio and connects the SDK Client to it. */
 export async function connectStdio(
   args: readonly string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; home?: string } = {},
 ): Promise<Connection> {
   const cwd = options.cwd ?? tmpDir('skilldex-mcp-cwd-');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
     cwd,
-    env: serverEnv(cwd),
+    // HOME defaults to the working folder; a walk up for project files never reads HOME itself.
+    env: serverEnv(options.home ?? cwd),
     stderr: 'pipe',
   });
   let err = '';

@@ -278,15 +278,37 @@ describe('bad input', () => {
     expect(rec.warnings.map((w) => w.code)).toEqual(['NAME_FROM_FOLDER']);
   });
 
-  it('duplicate keys: read with the last value, FRONTMATTER_LENIENT on the line', () => {
+  it('duplicate keys: skipped as MALFORMED_FRONTMATTER naming the key and line (issue 36 R1)', () => {
     const dir = scope({
       'dup/SKILL.md': skillText('name: dup\ndescription: one\ndescription: two'),
+      'dup-name/SKILL.md': skillText('name: dup-name\ndescription: A helper\nname: trusted-helper'),
     });
     const report = scan(dir);
-    expect(ids(report)).toEqual(['dup', 'ok']);
-    const rec = report.skills.find((s) => s.skill_id === 'dup')!;
-    expect(rec.description).toBe('two');
-    expect(rec.warnings).toMatchObject([{ code: 'FRONTMATTER_LENIENT', line: 4 }]);
+    expect(ids(report)).toEqual(['ok']);
+    expect(skippedCodes(report, dir).sort()).toEqual([
+      ['MALFORMED_FRONTMATTER', 'dup-name/SKILL.md'],
+      ['MALFORMED_FRONTMATTER', 'dup/SKILL.md'],
+    ]);
+    const byPath = new Map(report.skipped.map((k) => [path.relative(dir, k.path), k]));
+    expect(byPath.get('dup/SKILL.md')).toMatchObject({ line: 4 });
+    expect(byPath.get('dup/SKILL.md')!.reason).toContain('duplicate key "description"');
+    expect(byPath.get('dup-name/SKILL.md')!.reason).toContain('duplicate key "name"');
+  });
+
+  it('a description opening a quote it never closes: skipped as MALFORMED_FRONTMATTER with the line (issue 36 R2)', () => {
+    const dir = scope({
+      'dq/SKILL.md': skillText('name: dq\ndescription: "Reads PDFs: and never closes'),
+      'sq/SKILL.md': skillText("name: sq\ndescription: 'Reads PDFs: and never closes"),
+      'stray/SKILL.md': skillText('name: stray\ndescription: "Fast" PDF tools: extract'),
+    });
+    const report = scan(dir);
+    // A quote closed on the line with text after it is still read as the whole line.
+    expect(ids(report)).toEqual(['ok', 'stray']);
+    expect(skippedCodes(report, dir)).toEqual([
+      ['MALFORMED_FRONTMATTER', 'dq/SKILL.md'],
+      ['MALFORMED_FRONTMATTER', 'sq/SKILL.md'],
+    ]);
+    for (const k of report.skipped) expect(k.line).toBeGreaterThanOrEqual(3);
   });
 
   it('name and description over the limits: indexed with warnings', () => {

@@ -1,9 +1,9 @@
 /**
  * Lenient frontmatter (issue #22, docs/cli.md `skilldex scan`): a SKILL.md that strict YAML refuses
  * only because a one-line plain value holds an inner `: ` (or ` #`, a tab, a reserved first
- * character), or because a key is given twice, is read the way hosts read it and indexed with a
- * FRONTMATTER_LENIENT warning carrying the line; everything else about frontmatter safety stays
- * (alias bombs, non-mappings, broken multi-line values are still refused). The description shapes
+ * character), is read the way hosts read it and indexed with a FRONTMATTER_LENIENT warning carrying
+ * the line; everything else about frontmatter safety stays (alias bombs, non-mappings, broken
+ * multi-line values, keys given twice and unclosed quotes are still refused: issue 36 R1, R2). The description shapes
  * are the real ones of ../shared/bench/trigger (the pipelinq persona testers, repo-proof).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -88,6 +88,21 @@ describe('parseFrontmatter, lenient reading', () => {
       ok: false,
       problem: { code: 'MALFORMED_FRONTMATTER' },
     });
+  });
+
+  it('never repairs a quote that does not close on its line (issue 36 R2)', () => {
+    for (const [description, line] of [
+      ['"Reads PDFs: and never closes', 3],
+      ["'Reads PDFs: and never closes", 3],
+      ['"Escaped \\" is not a close: still open', 3],
+    ] as const) {
+      expect(parseFrontmatter(`name: x\ndescription: ${description}\n`, L, 2)).toMatchObject({
+        ok: false,
+        problem: { code: 'MALFORMED_FRONTMATTER', line: expect.any(Number) },
+      });
+      const r = parseFrontmatter(`name: x\ndescription: ${description}\n`, L, 2);
+      if (!r.ok) expect(r.problem.line).toBeGreaterThanOrEqual(line);
+    }
   });
 
   it('lenient: false keeps the strict error', () => {

@@ -99,13 +99,26 @@ describe('parseFrontmatter', () => {
     });
   });
 
-  it('reads a duplicate key leniently: the last value stands, reported on its line', () => {
-    const r = parseFrontmatter('name: a\ndescription: b\nname: c\n', L, 2);
-    expect(r).toMatchObject({
-      ok: true,
-      data: { name: 'c', description: 'b' },
-      lenient: [{ line: 4, key: 'name', reason: 'duplicate-key' }],
-    });
+  it('refuses a duplicate key leniently too, naming the key and its line (issue 36 R1)', () => {
+    // Hosts disagree on which value stands: a reviewer reads the first, PyYAML the last, Codex
+    // refuses the file. skilldex refuses it, whatever else the lenient reading would repair.
+    for (const [yaml, key, line] of [
+      ['name: a\ndescription: b\nname: c\n', 'name', 4],
+      ['name: x\ndescription: one\ndescription: two\n', 'description', 4],
+      ['name: dup-name\ndescription: Use when: a PDF\nname: trusted-helper\n', 'name', 4],
+      [
+        'name: x\ndescription: Do: this\nlicense: MIT\ndescription: Other: that\n',
+        'description',
+        5,
+      ],
+    ] as const) {
+      const r = parseFrontmatter(yaml, L, 2);
+      expect(r).toMatchObject({
+        ok: false,
+        problem: { code: 'MALFORMED_FRONTMATTER', path: L, line },
+      });
+      if (!r.ok) expect(r.problem.message).toContain(`duplicate key "${key}"`);
+    }
   });
 
   it('refuses invalid YAML with the file line of the error', () => {

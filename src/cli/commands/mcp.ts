@@ -15,7 +15,7 @@ import {
   type CliContext,
 } from '../context.js';
 import { addCatalogOption } from '../options.js';
-import { existingFolder, httpToken, untilStopped } from '../serving.js';
+import { defaultSubstrateRoot, existingFolder, httpToken, untilStopped } from '../serving.js';
 import type { Settings } from '../settings.js';
 import { reportIndexError, startWatch, summarizeIndex } from '../watch.js';
 
@@ -152,7 +152,6 @@ async function runMcp(ctx: CliContext, o: McpFlags): Promise<0> {
 
 // The settings, folders and token `mcp` serves with; each bad one is refused before the catalog opens.
 async function mcpSetup(ctx: CliContext, o: McpFlags): Promise<McpSetup> {
-  const { findSubstrateRoot } = await import('../../substrate/index.js');
   const settings = ctx.settings({
     catalog: o.catalog,
     telemetry: o.telemetry,
@@ -190,7 +189,7 @@ async function mcpSetup(ctx: CliContext, o: McpFlags): Promise<McpSetup> {
     settings,
     catalog: settings.catalog.value,
     cascadeRoots,
-    substrateRoot: named.value ?? findSubstrateRoot(ctx.io.cwd),
+    substrateRoot: named.value ?? (await defaultSubstrateRoot(ctx)),
     token,
     minConfidence: settings.min_confidence.value,
   };

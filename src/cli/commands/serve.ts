@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { action, collect, parseIntOption, telemetryEnabled, type CliContext } from '../context.js';
 import { CATALOG_HELP, catalogOf } from '../options.js';
-import { existingFolder, httpToken, untilStopped } from '../serving.js';
+import { defaultSubstrateRoot, existingFolder, httpToken, untilStopped } from '../serving.js';
 
 interface ServeFlags {
   catalog?: string;
@@ -82,7 +82,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
 
 // The serve action: check the folders and token, open the catalog, serve until a signal.
 async function runServe(ctx: CliContext, o: ServeFlags): Promise<0> {
-  const { CatalogExplorer, Router, TelemetryReader, findSubstrateRoot, telemetryPathFor } =
+  const { CatalogExplorer, Router, TelemetryReader, telemetryPathFor } =
     await import('../../index.js');
   const catalog = catalogOf(ctx, o);
   const cascadeRoots = (o.cascadeRoot ?? []).map((d) =>
@@ -91,7 +91,7 @@ async function runServe(ctx: CliContext, o: ServeFlags): Promise<0> {
   const substrateRoot =
     o.substrate !== undefined
       ? path.resolve(ctx.io.cwd, o.substrate)
-      : findSubstrateRoot(ctx.io.cwd);
+      : await defaultSubstrateRoot(ctx);
   if (o.substrate !== undefined)
     existingFolder(substrateRoot!, '--substrate', 'SUBSTRATE_NOT_FOUND');
   const token = await httpToken(ctx, o.tokenFile, 'SKILLDEX_SERVE_TOKEN');

@@ -146,14 +146,23 @@ function registerLint(group: Command, ctx: CliContext): void {
 /** The root a command reads: `--root` against the CLI's cwd, else the nearest substrate/ above it. */
 async function rootOf(opts: SubstrateFlags, ctx: CliContext): Promise<string> {
   if (opts.root !== undefined) return path.resolve(ctx.io.cwd, opts.root);
-  const { findSubstrateRoot } = await import('../../substrate/index.js');
-  const found = findSubstrateRoot(ctx.io.cwd);
-  if (found === undefined) {
+  const { searchSubstrateRoot } = await import('../../substrate/index.js');
+  const home = ctx.io.env['HOME'];
+  // The project walk's rules (issue 36 M5): repository root, home folder, owner.
+  const found = searchSubstrateRoot(ctx.io.cwd, home === undefined ? {} : { home });
+  if (found.refused !== undefined) {
     throw new SkilldexError(
       'SUBSTRATE_NOT_FOUND',
-      `no substrate/ folder at or above ${ctx.io.cwd}`,
+      `${found.refused.path}: ${found.refused.reason}; pass --root to read it anyway`,
+      { cwd: ctx.io.cwd, file: found.refused.path },
+    );
+  }
+  if (found.root === undefined) {
+    throw new SkilldexError(
+      'SUBSTRATE_NOT_FOUND',
+      `no substrate/ folder at or above ${ctx.io.cwd} (the search stops at the repository root and below the home folder)`,
       { cwd: ctx.io.cwd },
     );
   }
-  return found;
+  return found.root;
 }

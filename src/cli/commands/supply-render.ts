@@ -41,7 +41,8 @@ export function renderSkillDiff(r: SkillDiffReport): string {
   const id = sanitizeField(r.skill_id);
   const lines = [`diff ${id}: ${sideLabel(r.from)} → ${sideLabel(r.to)}`];
   if (r.identical) {
-    lines.push('  identical: same revision, supporting files and state');
+    lines.push('  identical in the catalog: same revision, supporting files and state');
+    lines.push(...renderDisk(r.disk));
     return lines.join('\n');
   }
   if (r.from.state !== r.to.state)
@@ -80,7 +81,40 @@ export function renderSkillDiff(r: SkillDiffReport): string {
       lines.push(`  ~ ${p}  ${shortId(c.from_digest ?? null)} → ${shortId(c.to_digest ?? null)}`);
   }
   if (f.truncated) lines.push('  (a listing was cut at a bound: files past it are not compared)');
+  lines.push(...renderDisk(r.disk));
   return lines.join('\n');
+}
+
+// The folder on disk against the catalog's working set (issue 35): what the catalog has not seen.
+function renderDisk(d: SkillDiffReport['disk']): string[] {
+  const where = d.path !== null ? sanitizeField(d.path, 400) : '';
+  switch (d.status) {
+    case 'same':
+      return [`on disk: as the catalog's working set has it (${where})`];
+    case 'unknown':
+      return ['on disk: not compared (the catalog recorded no path for the skill)'];
+    case 'missing':
+      return [`on disk: ${where} is gone: the disk differs from the catalog (run skilldex index)`];
+    case 'unreadable':
+      return [
+        `on disk: ${where} cannot be read (${sanitizeField(d.reason ?? '', 400)}): the disk differs from the catalog`,
+      ];
+    case 'differs': {
+      const out = [
+        `on disk: the disk differs from the catalog's working set: ${d.changes.length} file(s) (run skilldex index --no-publish, then diff again to see the text)`,
+      ];
+      for (const c of d.changes) {
+        const p = sanitizeField(c.path, 400);
+        if (c.change === 'added') out.push(`  + ${p}  ${shortId(c.disk_digest ?? null)}`);
+        else if (c.change === 'removed') out.push(`  - ${p}  ${shortId(c.catalog_digest ?? null)}`);
+        else
+          out.push(
+            `  ~ ${p}  ${shortId(c.catalog_digest ?? null)} → ${shortId(c.disk_digest ?? null)}`,
+          );
+      }
+      return out;
+    }
+  }
 }
 
 /** Human rendering of a generation comparison. */
@@ -126,6 +160,13 @@ export function renderLock(r: LockReport, where: string, changed: boolean): stri
   return lines.join('\n');
 }
 
+// A verified entry: a file's short digest, else what the lock's `unlisted` says it is (a link's
+// target, `dir`, `special`), sanitised: a link target is attacker-chosen text.
+function entryKind(d: string | undefined): string {
+  if (d === undefined || d.startsWith('sha256:')) return shortId(d ?? null);
+  return sanitizeField(d, 400);
+}
+
 /** Human rendering of `verify`: one block per finding, then the summary line (last, for CI logs). */
 export function renderVerify(r: VerifyReport): string {
   const lines: string[] = [];
@@ -140,12 +181,17 @@ export function renderVerify(r: VerifyReport): string {
       const mark = c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~';
       const digests =
         c.change === 'changed'
-          ? `${shortId(c.locked_digest ?? null)} → ${shortId(c.digest ?? null)}`
-          : shortId(c.digest ?? c.locked_digest ?? null);
+          ? `${entryKind(c.locked_digest)} → ${entryKind(c.digest)}`
+          : entryKind(c.digest ?? c.locked_digest);
       lines.push(`  ${mark} ${sanitizeField(c.path, 400)}  ${digests}`);
     }
-    if (f.code === 'SKILL_CHANGED' && f.files === undefined)
-      lines.push(`  ${sanitizeField(f.message, 400)}`);
+    // Findings whose message is the explanation: the parse error, why a hash match is no pass.
+    if (
+      (f.code === 'SKILL_CHANGED' && f.files === undefined) ||
+      f.code === 'SKILL_UNREADABLE' ||
+      f.code === 'HASH_AMBIGUOUS'
+    )
+      lines.push(`  ${sanitizeField(f.message, 600)}`);
   }
   for (const k of r.skipped)
     lines.push(`not verifiable (${k.code}): ${sanitizeField(k.path, 400)}`);

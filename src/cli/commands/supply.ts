@@ -95,7 +95,9 @@ function registerVerify(program: Command, ctx: CliContext): void {
         'Compare the skills of the scopes with a lock file: exit 0 when every locked skill is there with\n' +
           'the same files, else 1 with one finding per skill: SKILL_CHANGED (which files), SKILL_ADDED,\n' +
           'SKILL_REMOVED, SKILL_MOVED, and a one-line summary last. Reads skilldex skills.lock.json,\n' +
-          'vercel-labs skills-lock.json (its computedHash, recomputed) and APM apm.lock.yaml (per-file\n' +
+          'vercel-labs skills-lock.json (its computedHash, recomputed: a mismatch is SKILL_CHANGED; a match\n' +
+          'is HASH_AMBIGUOUS, never a pass, as that hash cannot pin which file holds which bytes: re-lock\n' +
+          'with skilldex lock) and APM apm.lock.yaml (per-file\n' +
           "hashes). Without --scope: a skilldex lock's own scopes, an APM lock's deployment folders, else\n" +
           "the default scopes; the project folder defaults to the lock's folder.",
       ),
@@ -183,7 +185,9 @@ function registerDiff(program: Command, ctx: CliContext): void {
         '--to each name a generation (sequence number, id or 8+ hex digits, or "published"), a revision\n' +
         'of the skill (sha256:… or 8+ hex digits) or "working" (what the next publish serves). Default:\n' +
         '--to working, --from the latest earlier state that differs. The body comes from the texts the\n' +
-        'catalog keeps (skilldex index --keep-revisions, default 10 per skill).\n' +
+        "catalog keeps (skilldex index --keep-revisions, default 10 per skill). Last, the skill's folder\n" +
+        "on disk is compared with the catalog's working set by digest: a file edited since the last\n" +
+        'index is named there ("the disk differs from the catalog").\n' +
         'diff --generation [A] [B]: the skills added, removed and changed from generation A to B\n' +
         '(default: the published generation and the one before it; "working" allowed).',
     )
