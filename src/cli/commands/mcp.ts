@@ -205,10 +205,16 @@ async function catchUp(
   o: McpFlags,
   { settings, catalog }: McpSetup,
 ): Promise<RememberedScopes> {
-  const { indexCatalog, readCatalogScopes } = await import('../../router/index.js');
+  const { indexCatalog } = await import('../../router/index.js');
   const configured = settings['library.scopes'].value;
-  const watchScopes =
-    configured !== undefined ? { scopes: configured } : readCatalogScopes(catalog);
+  // A project catalog's remembered scopes outside the project are not re-read (issue 36 L3).
+  const { rememberedScopesOf } = await import('../settings.js');
+  const remembered = (): RememberedScopes | undefined => {
+    const r = rememberedScopesOf(ctx.configLayers(), settings.catalog, ctx.io.env, ctx.io.cwd);
+    if (r.ignored !== undefined) ctx.warnIgnored(r.ignored);
+    return r.remembered;
+  };
+  const watchScopes = configured !== undefined ? { scopes: configured } : remembered();
   if (watchScopes === undefined) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',

@@ -103,6 +103,12 @@ export interface IndexOptions extends OperatorOptions, DiscoverOptions {
    * published (the working set keeps what was read, unpublished).
    */
   readonly locked?: ReadonlyMap<string, string>;
+  /**
+   * Remember this run's scopes and preferences in the catalog for a later bare index (default
+   * true). The CLI passes false when they came from an untrusted project config and the catalog is
+   * not that project's (issue 36 M3): the user's catalog keeps what the user chose.
+   */
+  readonly rememberScopes?: boolean;
 }
 
 const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
@@ -114,6 +120,7 @@ const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
   'allowShrink',
   'keepRevisions',
   'locked',
+  'rememberScopes',
 );
 
 /** Options of `changeLifecycle`. */
@@ -200,7 +207,8 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
             // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
             // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
-            if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
+            if (!dryRun && options.rememberScopes !== false)
+              writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
             if (options.locked !== undefined && !dryRun) refuseUnlocked(db, options.locked);
             const publish =
               options.publish === false || dryRun
