@@ -58,7 +58,7 @@ export const ERROR_CODES = {
   },
   NOT_A_FILE: {
     exit: 2,
-    when: 'an input named by an argument is not a regular file (a folder, a FIFO, a device), or cannot be opened as one',
+    when: 'an input named by an argument is not a regular file (a folder, a FIFO, a device), or cannot be opened as one; or a SQLite catalog (or its `-wal`, `-shm`, `-journal` or telemetry file) is not a regular file, refused before it is opened',
     hint: 'give a regular file',
   },
   INVALID_INPUT_FILE: {

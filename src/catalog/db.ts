@@ -3,7 +3,7 @@
  * foreign keys; consumers open read-only and must find an existing file. A file that is not a
  * skilldex catalog is CATALOG_CORRUPT, never silently overwritten.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,7 @@ export const CATALOG_PAGE_SIZE = 16_384;
  */
 export function openCatalogForWrite(file: string): Db {
   if (isPgLocation(file)) return openPgForWrite(file);
+  assertRegularCatalogFile(file);
   mkdirSync(path.dirname(file), { recursive: true });
   // SQLite takes a zero-byte file for an empty database and would build a fresh catalog in it. A
   // catalog truncated to nothing (a failed copy, a full disk) must be noticed, not silently replaced.
@@ -163,7 +164,43 @@ export function openCatalogReadOnly(file: string): Db {
   return db;
 }
 
+/**
+ * NOT_A_FILE unless `file` and the SQLite files beside it (`-wal`, `-shm`, `-journal`) are regular
+ * files or absent (issue 36 L2). SQLite opens what it is given: a FIFO blocks the open or the first
+ * read with no timeout (a catalog named by a project config could stall the prompt hook past its
+ * deadline, which is checked only between steps), a device reads forever. `stat` follows links,
+ * so a link to a regular file is fine and a link to a FIFO is refused; nothing is opened here.
+ * _Limit:_ a file swapped for a FIFO between this check and SQLite's open is not caught.
+ */
+export function assertRegularCatalogFile(file: string): void {
+  if (file === ':memory:' || file === '') return;
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    let st: Stats;
+    try {
+      st = statSync(f);
+    } catch {
+      continue; // absent (or a dangling link): SQLite creates a regular file, or finds none
+    }
+    if (st.isFile()) continue;
+    const kind = st.isFIFO()
+      ? 'a FIFO'
+      : st.isDirectory()
+        ? 'a folder'
+        : st.isSocket()
+          ? 'a socket'
+          : st.isCharacterDevice() || st.isBlockDevice()
+            ? 'a device'
+            : 'not a regular file';
+    throw new SkilldexError(
+      'NOT_A_FILE',
+      `${f === file ? 'catalog' : "catalog's SQLite file"} ${f} is ${kind}, not a regular file; skilldex opens only regular files as a catalog`,
+      { catalog: file, file: f, kind },
+    );
+  }
+}
+
 function openRaw(file: string, readonly: boolean): Db {
+  assertRegularCatalogFile(file);
   try {
     const db = new Database(
       file,
@@ -259,6 +296,7 @@ const shared = new Map<string, PgDb>();
  */
 export function openSideStore(file: string, options: { readonly?: boolean } = {}): Db {
   if (!isPgLocation(file)) {
+    assertRegularCatalogFile(file);
     return new Database(
       file,
       sqliteOptions(options.readonly ? { readonly: true, fileMustExist: true } : {}),
