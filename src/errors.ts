@@ -122,6 +122,11 @@ export const ERROR_CODES = {
     when: 'the file is not a skilldex catalog, has damaged pages (SQLite `SQLITE_CORRUPT`, `SQLITE_NOTADB`) or is zero bytes; or a PostgreSQL schema holds tables that are not a catalog',
     hint: 'the catalog file is damaged or not a skilldex catalog: rebuild it with skilldex index',
   },
+  NATIVE_MODULE_UNAVAILABLE: {
+    exit: 3,
+    when: 'the native addon of `better-sqlite3` (SQLite) cannot be loaded: missing (an unfinished `npm ci`), built for another Node.js, or damaged; the catalog file was not opened',
+    hint: "skilldex's installation is incomplete, not the catalog: run npm ci (or npm rebuild better-sqlite3) where skilldex is installed; keep the catalog",
+  },
   CATALOG_TOO_NEW: {
     exit: 2,
     when: "the catalog's schema version or ranking policy is newer than this skilldex knows",

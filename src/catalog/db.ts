@@ -62,6 +62,40 @@ function sqliteOptions(options: Database.Options): Database.Options {
 }
 
 /**
+ * Points the SQLite addon at `file` (null: find it again as usual). For tests only: a file that is
+ * not an addon simulates a broken install without touching the real module.
+ */
+export function setSqliteAddonForTesting(file: string | null): void {
+  addonPath = file;
+}
+
+/**
+ * A better-sqlite3 connection. A failure to load its native addon (missing after an unfinished
+ * install, built for another Node.js, damaged) is NATIVE_MODULE_UNAVAILABLE naming the package and
+ * `npm ci`, never CATALOG_CORRUPT, whose hint would have the user rebuild a good catalog (issue 36
+ * R3). Other failures are rethrown as they are.
+ */
+function newSqlite(file: string, options: Database.Options): Database.Database {
+  try {
+    return new Database(file, sqliteOptions(options));
+  } catch (err) {
+    const e = err as { code?: unknown; message?: unknown };
+    const message = typeof e.message === 'string' ? e.message : '';
+    const addonFailed =
+      e.code === 'ERR_DLOPEN_FAILED' ||
+      e.code === 'MODULE_NOT_FOUND' ||
+      /Could not locate the bindings file|NODE_MODULE_VERSION|better_sqlite3\.node/.test(message);
+    if (!addonFailed) throw err;
+    throw new SkilldexError(
+      'NATIVE_MODULE_UNAVAILABLE',
+      `the SQLite module better-sqlite3 cannot load its native addon (${message.split('\n')[0]}); run npm ci where skilldex is installed. ${file} was not opened and is not damaged`,
+      { package: 'better-sqlite3', catalog: file },
+      { cause: err },
+    );
+  }
+}
+
+/**
  * Page size of a new SQLite catalog: 16 KiB. Serving and revision rows run to a few kilobytes each;
  * in SQLite's default 4 KiB pages most held one row and a third of a page unused, so a catalog of
  * 10,000 generated skills took 93.9 MB at 4 KiB and 81 MB at 16 KiB (bench/router.ts).
@@ -202,13 +236,11 @@ export function assertRegularCatalogFile(file: string): void {
 function openRaw(file: string, readonly: boolean): Db {
   assertRegularCatalogFile(file);
   try {
-    const db = new Database(
-      file,
-      sqliteOptions(readonly ? { readonly: true, fileMustExist: true } : {}),
-    );
+    const db = newSqlite(file, readonly ? { readonly: true, fileMustExist: true } : {});
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return db;
   } catch (err) {
+    if (err instanceof SkilldexError) throw err;
     throw new SkilldexError(
       'CATALOG_CORRUPT',
       `${file} could not be opened as a SQLite catalog: ${(err as Error).message}`,
@@ -297,10 +329,7 @@ const shared = new Map<string, PgDb>();
 export function openSideStore(file: string, options: { readonly?: boolean } = {}): Db {
   if (!isPgLocation(file)) {
     assertRegularCatalogFile(file);
-    return new Database(
-      file,
-      sqliteOptions(options.readonly ? { readonly: true, fileMustExist: true } : {}),
-    );
+    return newSqlite(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
   }
   let db = shared.get(file);
   if (!db || !db.open) {
