@@ -60,7 +60,8 @@ const INDEX_HELP_AFTER =
   '  skilldex index --scope ~/skills --watch        # re-index and publish on every change; a\n' +
   '                                                 # running skilldex mcp sees it without a restart\n\n' +
   'A --scope folder that does not exist is refused (exit 2, nothing written). A first index that\n' +
-  'finds no skill publishes nothing: NO_SKILLS_FOUND (exit 2) names the scopes it read. A run that\n' +
+  'finds no skill publishes nothing: NO_SKILLS_FOUND (exit 2) names the scopes it read (and, when\n' +
+  'it found SKILL.md files but skipped every one, how many and why, by skip code). A run that\n' +
   'would retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
   '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
   'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.\n' +

@@ -294,15 +294,24 @@ function refuseEmptyFirst(db: Db, summary: IngestSummary, discover: DiscoverOpti
   if (publishedPolicy(db) !== undefined) return;
   const scopes = resolveScopes(scopeOptionsOf(discover)).scopes;
   const listed = scopes.map((s) => `${s.path}${s.exists ? '' : ' (not found)'}`);
-  throw new SkilldexError(
-    'NO_SKILLS_FOUND',
-    `found no skill (no readable SKILL.md) in ${scopes.length === 0 ? 'any scope' : listed.join(', ')}; nothing was published`,
-    {
-      scopes: scopes.map((s) => ({ kind: s.kind, path: s.path, exists: s.exists })),
-      enumerated: summary.enumerated,
-      skipped: summary.skipped.length,
-    },
-  );
+  const where = scopes.length === 0 ? 'any scope' : listed.join(', ');
+  // Found but every one skipped (issue 36 R4): say how many, and why, by code, with the first.
+  const byCode = new Map<string, number>();
+  for (const f of summary.skipped) byCode.set(f.code, (byCode.get(f.code) ?? 0) + 1);
+  const reasons = [...byCode].map(([code, n]) => `${n} ${code}`).join(', ');
+  const first = summary.skipped[0];
+  const found =
+    summary.enumerated === 0
+      ? `found no SKILL.md in ${where}` + (reasons === '' ? '' : ` (skipped: ${reasons})`)
+      : `found ${summary.enumerated} SKILL.md file(s) in ${where} and skipped every one` +
+        (reasons === '' ? '' : ` (${reasons}; first: ${first!.reason})`) +
+        '; see skilldex scan --verbose';
+  throw new SkilldexError('NO_SKILLS_FOUND', `${found}; nothing was published`, {
+    scopes: scopes.map((s) => ({ kind: s.kind, path: s.path, exists: s.exists })),
+    enumerated: summary.enumerated,
+    skipped: summary.skipped.length,
+    skipped_by_code: Object.fromEntries(byCode),
+  });
 }
 
 // Runs an index; when it refuses with NO_SKILLS_FOUND a catalog file this run created is removed
