@@ -77,6 +77,24 @@ export interface IndexReport extends IngestSummary {
   readonly dry_run: boolean;
   /** The revision texts stored and pruned after the ingest (null for a dry run). */
   readonly revision_texts: RevisionTextsSummary | null;
+  /**
+   * One sentence on what the run did ("indexed 240 SKILL.md files into …"), or for a dry run what
+   * it would do ("would index 240 SKILL.md files into …; nothing was written").
+   */
+  readonly summary: string;
+}
+
+/** The `summary` sentence of an index report (issue 35: a dry run says what it would do). */
+export function indexSummary(
+  r: Pick<IndexReport, 'catalog' | 'enumerated' | 'added' | 'changed' | 'removed' | 'unchanged'> & {
+    readonly dry_run: boolean;
+  },
+): string {
+  const files = `${r.enumerated} SKILL.md file${r.enumerated === 1 ? '' : 's'} into ${r.catalog}`;
+  const counts = `${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} retired, ${r.unchanged} unchanged`;
+  return r.dry_run
+    ? `would index ${files} (${counts.replace(/ (added|changed|retired)/g, ' to be $1')}); nothing was written`
+    : `indexed ${files} (${counts})`;
 }
 
 /** The keys of OperatorOptions (also the first keys of every operator call's own list). */
@@ -228,13 +246,14 @@ export function indexCatalog(options: IndexOptions): IndexReport {
                 });
             // Retired and archived skills keep no usage examples (docs/ranking.md §9).
             if (publish) pruneUsageOf(options.catalog, db);
-            return {
+            const report = {
               catalog: options.catalog,
               ...summary,
               publish,
               dry_run: dryRun,
               revision_texts: texts,
             };
+            return { ...report, summary: indexSummary(report) };
           } catch (err) {
             // Another writer committed while this run read the files: read them again.
             const stale =
