@@ -425,6 +425,7 @@ export type { RollbackReport };
 export function rollbackCatalog(
   options: OperatorOptions & { generation?: string },
 ): RollbackReport {
+  assertKnownOptions(options, ROLLBACK_CATALOG_OPTION_KEYS, 'rollbackCatalog');
   return withCatalog(options.catalog, (db) =>
     rollbackWorkingSet(db, options.catalog, options.generation, options.now ?? (() => new Date())),
   );
@@ -528,3 +529,8 @@ function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
     closeCatalog(db);
   }
 }
+
+/** The keys `rollbackCatalog` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const ROLLBACK_CATALOG_OPTION_KEYS = optionKeys<
+  NonNullable<Parameters<typeof rollbackCatalog>[0]>
+>()('catalog', 'now', 'policy', 'generation');
