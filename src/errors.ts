@@ -492,6 +492,21 @@ export function codedFromForeign(err: unknown, what = ''): SkilldexError | undef
   const message = err instanceof Error ? err.message : String(code);
   const about = what === '' ? '' : `${what}: `;
   const options = { cause: err };
+  // better-sqlite3 missing, or its addon unloadable (an unfinished npm ci): the install, not the
+  // catalog (issue 36 R3; catalog/db.ts codes the addon's own load failure the same way).
+  if (
+    (code === 'ERR_MODULE_NOT_FOUND' ||
+      code === 'MODULE_NOT_FOUND' ||
+      code === 'ERR_DLOPEN_FAILED') &&
+    /better[-_]sqlite3/.test(message)
+  ) {
+    return new SkilldexError(
+      'NATIVE_MODULE_UNAVAILABLE',
+      `${about}the SQLite module better-sqlite3 cannot be loaded (${message.split('\n')[0]}); run npm ci where skilldex is installed`,
+      { package: 'better-sqlite3', errno: code },
+      options,
+    );
+  }
   if (CORRUPT_SQLITE.test(code)) {
     return new SkilldexError(
       'CATALOG_CORRUPT',

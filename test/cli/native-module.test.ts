@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setSqliteAddonForTesting } from '../../src/catalog/db.js';
-import { ERROR_CODES } from '../../src/errors.js';
+import { ERROR_CODES, codedFromForeign } from '../../src/errors.js';
 import { REPO, runCli, tmpTree } from '../support/cli.js';
 
 afterEach(() => setSqliteAddonForTesting(null));
@@ -53,5 +53,31 @@ describe('an unloadable SQLite addon', () => {
       env,
     });
     expect(ok.code, ok.stderr).toBe(0);
+  });
+});
+
+describe('codedFromForeign', () => {
+  it('codes a missing better-sqlite3 package or addon as NATIVE_MODULE_UNAVAILABLE, not INTERNAL', () => {
+    const missing = Object.assign(
+      new Error("Cannot find package 'better-sqlite3' imported from /x/dist/catalog/db.js"),
+      { code: 'ERR_MODULE_NOT_FOUND' },
+    );
+    const dlopen = Object.assign(
+      new Error(
+        '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node: invalid ELF header',
+      ),
+      { code: 'ERR_DLOPEN_FAILED' },
+    );
+    for (const err of [missing, dlopen]) {
+      const coded = codedFromForeign(err);
+      expect(coded?.code).toBe('NATIVE_MODULE_UNAVAILABLE');
+      expect(coded?.message).toContain('npm ci');
+      expect(coded?.details).toMatchObject({ package: 'better-sqlite3' });
+    }
+    // Another package that is missing stays unrecognised (a bug, reported as INTERNAL).
+    const other = Object.assign(new Error("Cannot find package 'left-pad'"), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
+    expect(codedFromForeign(other)).toBeUndefined();
   });
 });
