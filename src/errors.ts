@@ -58,7 +58,7 @@ export const ERROR_CODES = {
   },
   NOT_A_FILE: {
     exit: 2,
-    when: 'an input named by an argument is not a regular file (a folder, a FIFO, a device), or cannot be opened as one',
+    when: 'an input named by an argument is not a regular file (a folder, a FIFO, a device), or cannot be opened as one; or a SQLite catalog (or its `-wal`, `-shm`, `-journal` or telemetry file) is not a regular file, refused before it is opened',
     hint: 'give a regular file',
   },
   INVALID_INPUT_FILE: {
@@ -121,6 +121,11 @@ export const ERROR_CODES = {
     exit: 3,
     when: 'the file is not a skilldex catalog, has damaged pages (SQLite `SQLITE_CORRUPT`, `SQLITE_NOTADB`) or is zero bytes; or a PostgreSQL schema holds tables that are not a catalog',
     hint: 'the catalog file is damaged or not a skilldex catalog: rebuild it with skilldex index',
+  },
+  NATIVE_MODULE_UNAVAILABLE: {
+    exit: 3,
+    when: 'the native addon of `better-sqlite3` (SQLite) cannot be loaded: missing (an unfinished `npm ci`), built for another Node.js, or damaged; the catalog file was not opened',
+    hint: "skilldex's installation is incomplete, not the catalog: run npm ci (or npm rebuild better-sqlite3) where skilldex is installed; keep the catalog",
   },
   CATALOG_TOO_NEW: {
     exit: 2,
@@ -488,6 +493,21 @@ export function codedFromForeign(err: unknown, what = ''): SkilldexError | undef
   const message = err instanceof Error ? err.message : String(code);
   const about = what === '' ? '' : `${what}: `;
   const options = { cause: err };
+  // better-sqlite3 missing, or its addon unloadable (an unfinished npm ci): the install, not the
+  // catalog (issue 36 R3; catalog/db.ts codes the addon's own load failure the same way).
+  if (
+    (code === 'ERR_MODULE_NOT_FOUND' ||
+      code === 'MODULE_NOT_FOUND' ||
+      code === 'ERR_DLOPEN_FAILED') &&
+    /better[-_]sqlite3/.test(message)
+  ) {
+    return new SkilldexError(
+      'NATIVE_MODULE_UNAVAILABLE',
+      `${about}the SQLite module better-sqlite3 cannot be loaded (${message.split('\n')[0]}); run npm ci where skilldex is installed`,
+      { package: 'better-sqlite3', errno: code },
+      options,
+    );
+  }
   if (CORRUPT_SQLITE.test(code)) {
     return new SkilldexError(
       'CATALOG_CORRUPT',

@@ -23,6 +23,24 @@ import {
   readSubstrate,
   readTextCapped,
   resolveScopes,
+  applyListing,
+  buildLock,
+  checkLock,
+  claudeCodeBudget,
+  codexBudget,
+  diffGenerations,
+  diffSkill,
+  forgetExamples,
+  learnExamples,
+  learnFromHost,
+  lintLibrary,
+  listExamples,
+  listingReport,
+  renderSarif,
+  renderTriggerSarif,
+  rollbackCatalog,
+  undoListing,
+  verifyLock,
 } from '../src/index.js';
 import { assertKnownOptions, optionKeys } from '../src/errors.js';
 import { REPO, tmpDir } from './support/cli.js';
@@ -88,6 +106,43 @@ const CASES: [string, (bad: Record<string, unknown>) => unknown][] = [
     (bad) => getCatalogStatus({ catalog: path.join(NOWHERE, 'c.sqlite'), ...bad }),
   ],
   ['getGenerations', (bad) => getGenerations({ catalog: path.join(NOWHERE, 'c.sqlite'), ...bad })],
+  // Issue 33 item 8: the entry points that did not check their keys before.
+  [
+    'rollbackCatalog',
+    (bad) => rollbackCatalog({ catalog: path.join(NOWHERE, 'c.sqlite'), ...bad }),
+  ],
+  ['lintLibrary', (bad) => lintLibrary({ scopes: [NOWHERE], ...bad })],
+  ['buildLock', (bad) => buildLock({ lockFile: path.join(NOWHERE, 'l.json'), ...bad })],
+  ['checkLock', (bad) => checkLock({ lockFile: path.join(NOWHERE, 'l.json'), ...bad })],
+  ['verifyLock', (bad) => verifyLock({ lockFile: path.join(NOWHERE, 'l.json'), ...bad })],
+  ['diffGenerations', (bad) => diffGenerations({ catalog: path.join(NOWHERE, 'c'), ...bad })],
+  ['diffSkill', (bad) => diffSkill({ catalog: path.join(NOWHERE, 'c'), skill_id: 'x', ...bad })],
+  [
+    'learnExamples',
+    (bad) => learnExamples({ catalog: path.join(NOWHERE, 'c'), text: '', file: 'f', ...bad }),
+  ],
+  ['listExamples', (bad) => listExamples({ catalog: path.join(NOWHERE, 'c'), ...bad })],
+  ['forgetExamples', (bad) => forgetExamples({ catalog: path.join(NOWHERE, 'c'), ...bad })],
+  [
+    'learnFromHost',
+    (bad) => learnFromHost({ catalog: path.join(NOWHERE, 'c'), host: 'claude-code', ...bad }),
+  ],
+  [
+    'listingReport',
+    (bad) => listingReport({ host: 'codex', home: NOWHERE, env: {}, ...bad } as never),
+  ],
+  ['applyListing', (bad) => applyListing({ host: 'codex', home: NOWHERE, env: {}, ...bad }, [])],
+  ['undoListing', (bad) => undoListing({ host: 'codex', home: NOWHERE, env: {}, ...bad })],
+  ['claudeCodeBudget', (bad) => claudeCodeBudget({ fraction: 0.02, ...bad })],
+  ['codexBudget', (bad) => codexBudget({ contextTokens: 1000, ...bad })],
+  [
+    'renderSarif',
+    (bad) => renderSarif({} as never, { baseDir: NOWHERE, toolVersion: '0', ...bad }),
+  ],
+  [
+    'renderTriggerSarif',
+    (bad) => renderTriggerSarif({} as never, { baseDir: NOWHERE, toolVersion: '0', ...bad }),
+  ],
 ];
 
 describe('every public entry point that takes options', () => {

@@ -3,7 +3,7 @@
  * foreign keys; consumers open read-only and must find an existing file. A file that is not a
  * skilldex catalog is CATALOG_CORRUPT, never silently overwritten.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,40 @@ function sqliteOptions(options: Database.Options): Database.Options {
 }
 
 /**
+ * Points the SQLite addon at `file` (null: find it again as usual). For tests only: a file that is
+ * not an addon simulates a broken install without touching the real module.
+ */
+export function setSqliteAddonForTesting(file: string | null): void {
+  addonPath = file;
+}
+
+/**
+ * A better-sqlite3 connection. A failure to load its native addon (missing after an unfinished
+ * install, built for another Node.js, damaged) is NATIVE_MODULE_UNAVAILABLE naming the package and
+ * `npm ci`, never CATALOG_CORRUPT, whose hint would have the user rebuild a good catalog (issue 36
+ * R3). Other failures are rethrown as they are.
+ */
+function newSqlite(file: string, options: Database.Options): Database.Database {
+  try {
+    return new Database(file, sqliteOptions(options));
+  } catch (err) {
+    const e = err as { code?: unknown; message?: unknown };
+    const message = typeof e.message === 'string' ? e.message : '';
+    const addonFailed =
+      e.code === 'ERR_DLOPEN_FAILED' ||
+      e.code === 'MODULE_NOT_FOUND' ||
+      /Could not locate the bindings file|NODE_MODULE_VERSION|better_sqlite3\.node/.test(message);
+    if (!addonFailed) throw err;
+    throw new SkilldexError(
+      'NATIVE_MODULE_UNAVAILABLE',
+      `the SQLite module better-sqlite3 cannot load its native addon (${message.split('\n')[0]}); run npm ci where skilldex is installed. ${file} was not opened and is not damaged`,
+      { package: 'better-sqlite3', catalog: file },
+      { cause: err },
+    );
+  }
+}
+
+/**
  * Page size of a new SQLite catalog: 16 KiB. Serving and revision rows run to a few kilobytes each;
  * in SQLite's default 4 KiB pages most held one row and a third of a page unused, so a catalog of
  * 10,000 generated skills took 93.9 MB at 4 KiB and 81 MB at 16 KiB (bench/router.ts).
@@ -74,6 +108,7 @@ export const CATALOG_PAGE_SIZE = 16_384;
  */
 export function openCatalogForWrite(file: string): Db {
   if (isPgLocation(file)) return openPgForWrite(file);
+  assertRegularCatalogFile(file);
   mkdirSync(path.dirname(file), { recursive: true });
   // SQLite takes a zero-byte file for an empty database and would build a fresh catalog in it. A
   // catalog truncated to nothing (a failed copy, a full disk) must be noticed, not silently replaced.
@@ -163,15 +198,49 @@ export function openCatalogReadOnly(file: string): Db {
   return db;
 }
 
-function openRaw(file: string, readonly: boolean): Db {
-  try {
-    const db = new Database(
-      file,
-      sqliteOptions(readonly ? { readonly: true, fileMustExist: true } : {}),
+/**
+ * NOT_A_FILE unless `file` and the SQLite files beside it (`-wal`, `-shm`, `-journal`) are regular
+ * files or absent (issue 36 L2). SQLite opens what it is given: a FIFO blocks the open or the first
+ * read with no timeout (a catalog named by a project config could stall the prompt hook past its
+ * deadline, which is checked only between steps), a device reads forever. `stat` follows links,
+ * so a link to a regular file is fine and a link to a FIFO is refused; nothing is opened here.
+ * _Limit:_ a file swapped for a FIFO between this check and SQLite's open is not caught.
+ */
+export function assertRegularCatalogFile(file: string): void {
+  if (file === ':memory:' || file === '') return;
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    let st: Stats;
+    try {
+      st = statSync(f);
+    } catch {
+      continue; // absent (or a dangling link): SQLite creates a regular file, or finds none
+    }
+    if (st.isFile()) continue;
+    const kind = st.isFIFO()
+      ? 'a FIFO'
+      : st.isDirectory()
+        ? 'a folder'
+        : st.isSocket()
+          ? 'a socket'
+          : st.isCharacterDevice() || st.isBlockDevice()
+            ? 'a device'
+            : 'not a regular file';
+    throw new SkilldexError(
+      'NOT_A_FILE',
+      `${f === file ? 'catalog' : "catalog's SQLite file"} ${f} is ${kind}, not a regular file; skilldex opens only regular files as a catalog`,
+      { catalog: file, file: f, kind },
     );
+  }
+}
+
+function openRaw(file: string, readonly: boolean): Db {
+  assertRegularCatalogFile(file);
+  try {
+    const db = newSqlite(file, readonly ? { readonly: true, fileMustExist: true } : {});
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return db;
   } catch (err) {
+    if (err instanceof SkilldexError) throw err;
     throw new SkilldexError(
       'CATALOG_CORRUPT',
       `${file} could not be opened as a SQLite catalog: ${(err as Error).message}`,
@@ -259,10 +328,8 @@ const shared = new Map<string, PgDb>();
  */
 export function openSideStore(file: string, options: { readonly?: boolean } = {}): Db {
   if (!isPgLocation(file)) {
-    return new Database(
-      file,
-      sqliteOptions(options.readonly ? { readonly: true, fileMustExist: true } : {}),
-    );
+    assertRegularCatalogFile(file);
+    return newSqlite(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
   }
   let db = shared.get(file);
   if (!db || !db.open) {

@@ -139,8 +139,19 @@ export interface ConfigLayers {
 
 /** What a key may do when it comes from a project config. */
 export type ProjectRule =
-  /** Anything (ranking policy). */
+  /** Anything (lint suppressions). */
   | 'any'
+  /**
+   * Only for a catalog the same project config names inside the project (issue 36 M2): the
+   * ranking policy of the user's own catalog is the user's. Dropped when the project names none.
+   */
+  | 'own-catalog-only'
+  /**
+   * Only paths inside the project, and only to order the project's own `library.scopes` (issue 36
+   * M3): dropped when the same project config sets no `library.scopes`, so a project's skills
+   * never win an id collision over the user's scopes.
+   */
+  | 'own-scopes-only'
   /** Only paths inside the project folder (real paths): nothing outside it is read or served. */
   | 'inside-project'
   /** A SQLite file inside the project folder; never a URL (a URL decides where credentials go). */
@@ -161,14 +172,16 @@ export type ProjectRule =
  */
 export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.freeze({
   catalog: 'file-inside-project',
-  policy: 'any',
+  // A project that chose the policy of the user's catalog would republish it (and lower its floor).
+  policy: 'own-catalog-only',
   telemetry: 'off-only',
   // A project that lowered the floor would make the prompt hook suggest more of its own skills.
   min_confidence: 'raise-only',
   // How long a person's prompts are kept is the person's choice, never a project's.
   usage_retention_days: 'never',
   'library.scopes': 'inside-project',
-  'library.prefer': 'inside-project',
+  // A project that ordered the user's scopes would shadow a personal skill with its own copy.
+  'library.prefer': 'own-scopes-only',
   // Lint suppressions only ever hide findings of a lint run in that project, and are counted.
   'lint.ignore': 'any',
   'mcp.cascade_roots': 'inside-project',
@@ -299,13 +312,20 @@ export function applyProjectRules(
   const kept: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {};
   if (config.trust_project_config !== undefined)
     drop('trust_project_config', 'only the user config may say which projects to trust');
-  if (config.policy !== undefined) kept.policy = config.policy;
   if (config.catalog !== undefined) {
     if (isPgLocation(config.catalog))
       drop('catalog', 'a project config may not choose a database URL (where credentials go)');
     else if (!inside(config.catalog))
       drop('catalog', `${config.catalog} is outside the project folder ${root}`);
     else kept.catalog = config.catalog;
+  }
+  if (config.policy !== undefined) {
+    if (kept.catalog === undefined)
+      drop(
+        'policy',
+        "a project config may choose the ranking policy only of a catalog it names inside the project; the user's catalog keeps its own",
+      );
+    else kept.policy = config.policy;
   }
   if (config.telemetry !== undefined) {
     if (config.telemetry && user?.telemetry === false)
@@ -338,8 +358,14 @@ export function applyProjectRules(
   } = {};
   if (config.library?.scopes !== undefined && paths('library.scopes', config.library.scopes))
     library.scopes = config.library.scopes;
-  if (config.library?.prefer !== undefined && paths('library.prefer', config.library.prefer))
-    library.prefer = config.library.prefer;
+  if (config.library?.prefer !== undefined) {
+    if (library.scopes === undefined)
+      drop(
+        'library.prefer',
+        "a project config may only order its own library.scopes, never put its skills ahead of the user's scopes",
+      );
+    else if (paths('library.prefer', config.library.prefer)) library.prefer = config.library.prefer;
+  }
   if (Object.keys(library).length > 0) kept.library = library;
   if (config.lint !== undefined) kept.lint = config.lint;
   if (config.mcp !== undefined) {
@@ -360,8 +386,8 @@ export function applyProjectRules(
   return { kept, ignored };
 }
 
-// Inside by real path: the path's own when it exists, else its nearest existing ancestor's.
-function isInsideReal(root: string, p: string): boolean {
+/** Inside by real path: the path's own when it exists, else its nearest existing ancestor's. */
+export function isInsideReal(root: string, p: string): boolean {
   const realRoot = realpathOrUndefined(root) ?? root;
   let probe = path.resolve(p);
   let rest = '';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
 import { maskSecrets, registerSecret } from '../secrets.js';
 import { jsonText, sanitizeField } from '../text/index.js';
-import { loadConfigLayers, type ConfigLayers } from './config.js';
+import { loadConfigLayers, type ConfigLayers, type IgnoredProjectKey } from './config.js';
 import type * as SettingsModule from './settings.js';
 import type { SettingFlags, Settings } from './settings.js';
 
@@ -58,6 +58,8 @@ export class CliContext {
   /** The `--config FILE` given to the program (set by program.ts before a command runs). */
   configFlag: string | undefined;
   private layers: ConfigLayers | undefined;
+  // The project keys already reported as not applied (each warned once per run).
+  private readonly warned = new Set<string>();
   // settings.ts reads the catalog (its default path, its remembered scopes), so it is loaded by the
   // first action that runs, not at start-up: `--help` and `--version` never load the catalog.
   private settingsModule: typeof SettingsModule | undefined;
@@ -80,11 +82,7 @@ export class CliContext {
     if (this.layers === undefined) {
       this.layers = loadConfigLayers(this.configFlag, this.io.env, this.io.cwd);
       const { ignored, projectRoot, userPath } = this.layers;
-      for (const i of ignored) {
-        this.err(
-          `warning ${i.code}: ${sanitizeField(i.file, 2000)}: ${i.key === '*' ? 'the file' : i.key} ignored: ${sanitizeField(i.reason, 2000)}`,
-        );
-      }
+      for (const i of ignored) this.warnIgnored(i);
       if (projectRoot !== undefined && ignored.some((i) => i.key !== '*')) {
         this.err(
           `hint: a project config is untrusted; to trust this one, add trust_project_config = [${JSON.stringify(sanitizeField(projectRoot, 2000))}] to ${sanitizeField(userPath, 2000)}`,
@@ -94,17 +92,28 @@ export class CliContext {
     return this.layers;
   }
 
+  /** Prints a project key that was not applied as a coded warning, once per run. */
+  warnIgnored(i: IgnoredProjectKey): void {
+    const id = `${i.file}\0${i.key}`;
+    if (this.warned.has(id)) return;
+    this.warned.add(id);
+    this.err(
+      `warning ${i.code}: ${sanitizeField(i.file, 2000)}: ${i.key === '*' ? 'the file' : i.key} ignored: ${sanitizeField(i.reason, 2000)}`,
+    );
+  }
+
   /** The effective settings for a command's flags (flags > env > project > user > defaults). */
   settings(flags: SettingFlags = {}, withCatalogScopes = false): Settings {
     if (this.settingsModule === undefined)
       throw new Error('CliContext.settings() called before prepare()');
-    const s = this.settingsModule.resolveSettings(
+    const { settings: s, ignored } = this.settingsModule.resolveSettingsNoting(
       this.configLayers(),
       flags,
       this.io.env,
       this.io.cwd,
       withCatalogScopes,
     );
+    for (const i of ignored) this.warnIgnored(i);
     const file = this.passwordFile ?? this.io.env['SKILLDEX_PASSWORD_FILE'];
     return file === undefined
       ? s

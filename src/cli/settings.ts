@@ -12,8 +12,14 @@ import {
   resolveCatalogLocation,
   resolveCatalogPath,
 } from '../catalog/index.js';
-import { readCatalogScopes } from '../router/index.js';
-import { pick, type ConfigLayers, type Setting } from './config.js';
+import { readCatalogScopes, type RememberedScopes } from '../router/index.js';
+import {
+  isInsideReal,
+  pick,
+  type ConfigLayers,
+  type IgnoredProjectKey,
+  type Setting,
+} from './config.js';
 
 /** Every setting a command may read. `undefined` values mean "not set: the command's default". */
 export interface Settings {
@@ -56,6 +62,69 @@ export function resolveSettings(
   cwd: string,
   withCatalogScopes = false,
 ): Settings {
+  return resolveSettingsNoting(layers, flags, env, cwd, withCatalogScopes).settings;
+}
+
+/** The layers without the project config: what applies when a project key may not. */
+function userLayers(layers: ConfigLayers): ConfigLayers {
+  return { userPath: layers.userPath, ...(layers.user ? { user: layers.user } : {}), ignored: [] };
+}
+
+/** Whether a setting came from an untrusted project config. */
+function fromUntrustedProject(layers: ConfigLayers, s: Setting<unknown>): boolean {
+  return layers.projectTrusted !== true && s.source.startsWith('project ');
+}
+
+/**
+ * The scopes `catalog` remembers, when they may be used. A catalog an untrusted project config
+ * names may come with the repository (issue 36 L3): its remembered scopes are used only when every
+ * folder they name (scopes, prefer, project) is inside the project and their home is this run's
+ * home; otherwise they are not re-read (a PROJECT_CONFIG_IGNORED note says so) and the defaults
+ * apply, so indexing in a repository never copies an outside folder's texts into its catalog.
+ */
+export function rememberedScopesOf(
+  layers: ConfigLayers,
+  catalog: Setting<string>,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): { remembered: RememberedScopes | undefined; ignored?: IgnoredProjectKey } {
+  const remembered = readCatalogScopes(catalog.value);
+  if (remembered === undefined || !fromUntrustedProject(layers, catalog)) return { remembered };
+  const root = layers.projectRoot ?? cwd;
+  const folders = [
+    ...(remembered.scopes ?? []),
+    ...(remembered.prefer ?? []),
+    ...(remembered.project !== undefined ? [remembered.project] : []),
+  ];
+  const outside = folders.find((f) => !isInsideReal(root, f));
+  const home = path.resolve(cwd, env['HOME'] ?? '.');
+  const otherHome = remembered.home !== undefined && path.resolve(remembered.home) !== home;
+  if (outside === undefined && !otherHome) return { remembered };
+  return {
+    remembered: undefined,
+    ignored: {
+      code: 'PROJECT_CONFIG_IGNORED',
+      file: layers.projectPath ?? catalog.value,
+      key: 'catalog (remembered scopes)',
+      reason: `the project's catalog ${catalog.value} remembers ${outside !== undefined ? `${outside}, outside the project folder ${root}` : `another home folder (${remembered.home ?? ''})`}; its remembered scopes are not re-read, the default scopes apply`,
+    },
+  };
+}
+
+/**
+ * resolveSettings, with the project keys it did not apply (each a PROJECT_CONFIG_IGNORED note):
+ * a project's `policy` when the catalog is not the project's (a flag or the environment chose
+ * another), its `library.prefer` when the scopes are not the project's, and the remembered scopes
+ * of a project catalog that point outside the project (rememberedScopesOf).
+ */
+export function resolveSettingsNoting(
+  layers: ConfigLayers,
+  flags: SettingFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  withCatalogScopes = false,
+): { settings: Settings; ignored: IgnoredProjectKey[] } {
+  const ignored: IgnoredProjectKey[] = [];
   const abs = (p: string): string => path.resolve(cwd, p);
   // A catalog is a file path or a PostgreSQL URL (its password masked: resolveCatalogLocation).
   const loc = (p: string): string => resolveCatalogLocation(p, cwd);
@@ -85,10 +154,23 @@ export function resolveSettings(
     (c) => c.telemetry,
     { value: true, source: 'default' },
   );
-  const policy = pick<string | undefined>(layers, flags.policy, undefined, (c) => c.policy, {
+  let policy = pick<string | undefined>(layers, flags.policy, undefined, (c) => c.policy, {
     value: undefined,
     source: 'default',
   });
+  // A project's policy is for the project's own catalog only (issue 36 M2).
+  if (fromUntrustedProject(layers, policy) && !fromUntrustedProject(layers, catalog)) {
+    ignored.push({
+      code: 'PROJECT_CONFIG_IGNORED',
+      file: layers.projectPath ?? '',
+      key: 'policy',
+      reason: `the catalog is ${catalog.value} (${catalog.source}), not the one the project config names; its policy stays`,
+    });
+    policy = pick<string | undefined>(userLayers(layers), undefined, undefined, (c) => c.policy, {
+      value: undefined,
+      source: 'default',
+    });
+  }
   let scopesFallback: Setting<readonly string[] | undefined> = {
     value: undefined,
     source: 'default',
@@ -101,11 +183,35 @@ export function resolveSettings(
     scopesFallback,
   );
   if (scopes.source === 'default' && withCatalogScopes) {
-    const remembered = readCatalogScopes(catalog.value);
-    if (remembered?.scopes !== undefined)
-      scopesFallback = { value: remembered.scopes, source: `catalog ${catalog.value}` };
+    const r = rememberedScopesOf(layers, catalog, env, cwd);
+    if (r.ignored !== undefined) ignored.push(r.ignored);
+    if (r.remembered?.scopes !== undefined)
+      scopesFallback = { value: r.remembered.scopes, source: `catalog ${catalog.value}` };
   }
-  return {
+  let prefer = pick<readonly string[] | undefined>(
+    layers,
+    undefined,
+    undefined,
+    (c) => c.library?.prefer,
+    { value: undefined, source: 'default' },
+  );
+  // A project's preference orders the project's own scopes only, never the user's (issue 36 M3).
+  if (fromUntrustedProject(layers, prefer) && !fromUntrustedProject(layers, scopes)) {
+    ignored.push({
+      code: 'PROJECT_CONFIG_IGNORED',
+      file: layers.projectPath ?? '',
+      key: 'library.prefer',
+      reason: `the scopes read are not the project config's library.scopes (${scopes.source}); a project may not order them`,
+    });
+    prefer = pick<readonly string[] | undefined>(
+      userLayers(layers),
+      undefined,
+      undefined,
+      (c) => c.library?.prefer,
+      { value: undefined, source: 'default' },
+    );
+  }
+  const settings: Settings = {
     catalog,
     policy,
     telemetry,
@@ -124,13 +230,7 @@ export function resolveSettings(
       { value: DEFAULT_USAGE_RETENTION_DAYS, source: 'default' },
     ),
     'library.scopes': scopes.source === 'default' ? scopesFallback : scopes,
-    'library.prefer': pick<readonly string[] | undefined>(
-      layers,
-      undefined,
-      undefined,
-      (c) => c.library?.prefer,
-      { value: undefined, source: 'default' },
-    ),
+    'library.prefer': prefer,
     'mcp.cascade_roots': pick<readonly string[]>(
       layers,
       flags.cascadeRoots?.map(abs),
@@ -153,6 +253,7 @@ export function resolveSettings(
       source: 'default',
     }),
   };
+  return { settings, ignored };
 }
 
 /** `settings` with a PostgreSQL catalog's password read from `file` (--password-file). */

@@ -21,7 +21,7 @@
 import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { SkilldexError } from '../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
 import { readTextCapped, writeInside, xdgBaseDir } from '../fsx/index.js';
 import { codexConfigFile } from './listing-codex.js';
 import type { ListingHost } from './listing-rules.js';
@@ -193,11 +193,13 @@ export function applyListing(
   o: ListingControlOptions,
   routed: readonly string[],
 ): ListingControlReport {
+  assertKnownOptions(o, APPLY_LISTING_OPTION_KEYS, 'applyListing');
   return o.host === 'codex' ? applyCodex(o, routed) : applyClaude(o, routed);
 }
 
 /** Takes the last apply back. */
 export function undoListing(o: ListingControlOptions): ListingControlReport {
+  assertKnownOptions(o, UNDO_LISTING_OPTION_KEYS, 'undoListing');
   return o.host === 'codex' ? undoCodex(o) : undoClaude(o);
 }
 
@@ -399,3 +401,19 @@ function undoCodex(o: ListingControlOptions): ListingControlReport {
     done: true,
   };
 }
+
+/** The keys `applyListing` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const APPLY_LISTING_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof applyListing>[0]>>()(
+  'host',
+  'home',
+  'env',
+  'now',
+);
+
+/** The keys `undoListing` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const UNDO_LISTING_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof undoListing>[0]>>()(
+  'host',
+  'home',
+  'env',
+  'now',
+);

@@ -28,6 +28,7 @@ import {
   type HostSkill,
 } from './listing-scopes.js';
 import type { Problem } from '../errors.js';
+import { assertKnownOptions, optionKeys } from '../errors.js';
 
 /** The skilldex router skill, kept natively listed first when present. */
 export const ROUTER_SKILL = 'skill-router';
@@ -189,6 +190,7 @@ export function planListing(
 
 /** The listing report of `o.host` for this machine. */
 export function listingReport(o: ListingOptions): ListingReport {
+  assertKnownOptions(o, LISTING_REPORT_OPTION_KEYS, 'listingReport');
   const found = o.host === 'codex' ? codexSkills(o) : claudeCodeSkills(o);
   const own = o.ownControls ?? new Set<string>();
   // Controls skilldex wrote are planned again from scratch; the host's other controls stand.
@@ -237,3 +239,17 @@ export function listingReport(o: ListingOptions): ListingReport {
     problems: found.problems,
   };
 }
+
+/** The keys `listingReport` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const LISTING_REPORT_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof listingReport>[0]>>()(
+  'host',
+  'contextTokens',
+  'budgetChars',
+  'catalog',
+  'ownControls',
+  'home',
+  'project',
+  'env',
+  'now',
+  'systemRoot',
+);

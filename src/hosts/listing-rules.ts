@@ -34,6 +34,7 @@
  * the one whose 2 % Codex logs as `budget_limit=5440` (openai/codex issue #24299).
  */
 import { findClauses } from '../text/index.js';
+import { assertKnownOptions, optionKeys } from '../errors.js';
 
 /** A host whose listing skilldex computes. */
 export type ListingHost = 'claude-code' | 'codex';
@@ -150,6 +151,7 @@ function fixedCharsBudget(chars: number): ListingBudget {
 export function claudeCodeBudget(
   options: { contextTokens?: number; fraction?: number; fixedChars?: number } = {},
 ): ListingBudget {
+  assertKnownOptions(options, CLAUDE_CODE_BUDGET_OPTION_KEYS, 'claudeCodeBudget');
   if (options.fixedChars !== undefined) return fixedCharsBudget(options.fixedChars);
   const c = CLAUDE_CODE_LISTING;
   const window = options.contextTokens ?? c.DEFAULT_CONTEXT_TOKENS;
@@ -165,6 +167,7 @@ export function claudeCodeBudget(
 export function codexBudget(
   options: { contextTokens?: number; fixedChars?: number } = {},
 ): ListingBudget {
+  assertKnownOptions(options, CODEX_BUDGET_OPTION_KEYS, 'codexBudget');
   if (options.fixedChars !== undefined) return fixedCharsBudget(options.fixedChars);
   const window = options.contextTokens ?? CODEX_LISTING.DEFAULT_CONTEXT_TOKENS;
   return {
@@ -533,3 +536,14 @@ function finish(
     entries,
   };
 }
+
+/** The keys `claudeCodeBudget` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const CLAUDE_CODE_BUDGET_OPTION_KEYS = optionKeys<
+  NonNullable<Parameters<typeof claudeCodeBudget>[0]>
+>()('contextTokens', 'fraction', 'fixedChars');
+
+/** The keys `codexBudget` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const CODEX_BUDGET_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof codexBudget>[0]>>()(
+  'contextTokens',
+  'fixedChars',
+);

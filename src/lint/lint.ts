@@ -11,7 +11,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SkilldexError } from '../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
 import { TelemetryStore, isPgLocation, telemetryPathFor } from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { Router, indexCatalog } from '../router/index.js';
@@ -74,6 +74,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
 
 /** Lints the skills of the given scopes; see the module header. Unknown option keys are refused. */
 export function lintLibrary(options: LintOptions = {}): LintReport {
+  assertKnownOptions(options, LINT_LIBRARY_OPTION_KEYS, 'lintLibrary');
   const profile = checkOptions(options);
   const thresholds = resolveThresholds(options.thresholds);
   const scan = discoverSkills(discoverOptionsOf(options));
@@ -308,3 +309,23 @@ function rankAgainst(
   };
   return { skills: out, extra, rank, policy: () => policy, close: () => router.close() };
 }
+
+/** The keys `lintLibrary` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const LINT_LIBRARY_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof lintLibrary>[0]>>()(
+  'catalog',
+  'thresholds',
+  'tmpDir',
+  'onProgress',
+  'profile',
+  'suppressions',
+  'baseline',
+  'only',
+  'prefer',
+  'maxBytes',
+  'maxFrontmatterBytes',
+  'maxDepth',
+  'maxEntries',
+  'home',
+  'project',
+  'scopes',
+);

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LINT_CODES, type LintCode, type LintReport } from './codes.js';
+import { assertKnownOptions, optionKeys } from '../errors.js';
 
 /** The SARIF 2.1.0 JSON schema the output follows. */
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -79,6 +80,7 @@ export function renderSarif(
   report: LintReport,
   options: { baseDir: string; toolVersion: string },
 ): SarifLog {
+  assertKnownOptions(options, RENDER_SARIF_OPTION_KEYS, 'renderSarif');
   const codes = Object.keys(LINT_CODES) as LintCode[];
   const rules: SarifRule[] = codes.map((code) => ({
     id: code,
@@ -209,3 +211,9 @@ export function sarifLogOf(options: {
     })),
   );
 }
+
+/** The keys `renderSarif` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const RENDER_SARIF_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof renderSarif>[1]>>()(
+  'baseDir',
+  'toolVersion',
+);

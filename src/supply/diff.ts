@@ -10,7 +10,7 @@
  * faces sanitise it.
  */
 import path from 'node:path';
-import { SkilldexError } from '../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
 import {
   DEFAULT_MAX_SKILL_BYTES,
   lstatOrUndefined,
@@ -172,6 +172,7 @@ export interface GenerationDiffReport {
  * INVALID_ARGUMENT for a side that names both a generation and a revision, or several revisions.
  */
 export function diffSkill(options: SkillDiffOptions): SkillDiffReport {
+  assertKnownOptions(options, DIFF_SKILL_OPTION_KEYS, 'diffSkill');
   return withSnapshot(options.catalog, (src) => skillDiffOf(src, options));
 }
 
@@ -184,6 +185,7 @@ export function diffGenerations(options: {
   readonly from?: string;
   readonly to?: string;
 }): GenerationDiffReport {
+  assertKnownOptions(options, DIFF_GENERATIONS_OPTION_KEYS, 'diffGenerations');
   return withSnapshot(options.catalog, (src) => generationDiffOf(src, options.from, options.to));
 }
 
@@ -531,3 +533,16 @@ function pointOf(src: HistorySource, spec: string, option: string): GenerationRe
     );
   return g;
 }
+
+/** The keys `diffGenerations` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const DIFF_GENERATIONS_OPTION_KEYS = optionKeys<
+  NonNullable<Parameters<typeof diffGenerations>[0]>
+>()('catalog', 'from', 'to');
+
+/** The keys `diffSkill` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const DIFF_SKILL_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof diffSkill>[0]>>()(
+  'catalog',
+  'skill_id',
+  'from',
+  'to',
+);

@@ -18,6 +18,7 @@ import type { DiscoverOptions, ScanReport } from '../skills/index.js';
 import { canonicalJson } from './canonical-json.js';
 import { GitOrigins, type GitOrigin } from './git.js';
 import { lockPathOf, snapshotLibrary, type LibrarySnapshot } from './snapshot.js';
+import { assertKnownOptions, optionKeys } from '../errors.js';
 
 /** The lock format version this code writes and reads. */
 export const LOCK_VERSION = 1;
@@ -83,6 +84,7 @@ export interface LockReport {
 
 /** Builds the lock of the skills in the scopes `options` selects. */
 export function buildLock(options: LockOptions): LockReport {
+  assertKnownOptions(options, BUILD_LOCK_OPTION_KEYS, 'buildLock');
   const { lockFile, gitOrigin, onProgress, ...discover } = options;
   const dir = path.dirname(lockFile);
   const snapshot = snapshotLibrary(discover, dir, discover.home, onProgress);
@@ -132,3 +134,18 @@ export function lockOf(
     skills,
   };
 }
+
+/** The keys `buildLock` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const BUILD_LOCK_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof buildLock>[0]>>()(
+  'lockFile',
+  'gitOrigin',
+  'onProgress',
+  'prefer',
+  'maxBytes',
+  'maxFrontmatterBytes',
+  'maxDepth',
+  'maxEntries',
+  'home',
+  'project',
+  'scopes',
+);

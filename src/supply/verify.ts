@@ -9,7 +9,7 @@
  * by file, its skills matched by folder. Reads the scopes and the lock file; writes nothing.
  */
 import path from 'node:path';
-import { SkilldexError } from '../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
 import type { DiscoverOptions, ScanReport } from '../skills/index.js';
 import { compareUtf8, digestChanges } from './file-changes.js';
 import { readLockFile, type LockFormat, type LockedEntry, type ParsedLock } from './lock-read.js';
@@ -94,6 +94,7 @@ export interface VerifyOptions extends DiscoverOptions {
  * (readLockFile).
  */
 export function verifyLock(options: VerifyOptions): VerifyReport {
+  assertKnownOptions(options, VERIFY_LOCK_OPTION_KEYS, 'verifyLock');
   return checkLock(options).report;
 }
 
@@ -105,6 +106,7 @@ export function checkLock(options: VerifyOptions): {
   report: VerifyReport;
   digests: ReadonlyMap<string, string>;
 } {
+  assertKnownOptions(options, CHECK_LOCK_OPTION_KEYS, 'checkLock');
   const { lockFile, onProgress, ...discover } = options;
   const lock = readLockFile(lockFile);
   const dir = path.dirname(lockFile);
@@ -341,3 +343,31 @@ function fileChanges(
   const cur = new Map([...unlisted, ...now.files.map((f) => [f.path, f.digest] as const)]);
   return digestChanges(locked, cur, ['locked_digest', 'digest']);
 }
+
+/** The keys `checkLock` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const CHECK_LOCK_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof checkLock>[0]>>()(
+  'lockFile',
+  'onProgress',
+  'prefer',
+  'maxBytes',
+  'maxFrontmatterBytes',
+  'maxDepth',
+  'maxEntries',
+  'home',
+  'project',
+  'scopes',
+);
+
+/** The keys `verifyLock` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const VERIFY_LOCK_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof verifyLock>[0]>>()(
+  'lockFile',
+  'onProgress',
+  'prefer',
+  'maxBytes',
+  'maxFrontmatterBytes',
+  'maxDepth',
+  'maxEntries',
+  'home',
+  'project',
+  'scopes',
+);

@@ -22,6 +22,7 @@ import {
 import { escapeInvisible } from '../text/index.js';
 import type { TriggerReport } from './eval.js';
 import type { CaseOutcome } from './score.js';
+import { assertKnownOptions, optionKeys } from '../errors.js';
 
 /** The SARIF rule of a failing skill. */
 export const TRIGGER_RULE: SarifRule = {
@@ -37,6 +38,7 @@ export function renderTriggerSarif(
   report: TriggerReport,
   options: { baseDir: string; toolVersion: string },
 ): SarifLog {
+  assertKnownOptions(options, RENDER_TRIGGER_SARIF_OPTION_KEYS, 'renderTriggerSarif');
   const gated = new Set(report.gates.failures.map((f) => f.scope));
   const results: SarifResult[] = [];
   for (const s of report.per_skill) {
@@ -141,3 +143,8 @@ function attr(s: string): string {
     .replace(/\r/g, '&#13;')
     .replace(/\t/g, '&#9;');
 }
+
+/** The keys `renderTriggerSarif` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const RENDER_TRIGGER_SARIF_OPTION_KEYS = optionKeys<
+  NonNullable<Parameters<typeof renderTriggerSarif>[1]>
+>()('baseDir', 'toolVersion');

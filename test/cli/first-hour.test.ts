@@ -12,7 +12,7 @@ import { ERROR_CODES, checkFetchRequest, isSkilldexError } from '../../src/index
 import { runCli, skillMd, tmpTree, writeTree } from '../support/cli.js';
 
 interface ErrorBody {
-  error: { code: string; hint: string; details: Record<string, unknown> };
+  error: { code: string; message: string; hint: string; details: Record<string, unknown> };
 }
 
 const errorOf = (stdout: string): ErrorBody['error'] => (JSON.parse(stdout) as ErrorBody).error;
@@ -32,8 +32,38 @@ describe('an index that finds no skill', () => {
       const read = (e.details['scopes'] as { path: string }[]).map((s) => s.path);
       if (scopes.length > 0) expect(read).toEqual([path.join(home, 'empty')]);
       else expect(read).toContain(path.join(home, '.claude', 'skills'));
+      expect(e.message).toMatch(/^found no SKILL\.md in /);
       expect(readdirSync(home).filter((n) => n.startsWith('catalog'))).toEqual([]);
     }
+  });
+
+  it('says how many SKILL.md files it found and skipped, and why (issue 36 R4)', async () => {
+    const home = tmpTree({
+      'lib/a/SKILL.md': '---\nname: a\ndescription: [unclosed\n---\n\nBody.\n',
+      'lib/b/SKILL.md': '---\nname: b\n---\n\nBody without a description.\n',
+      'lib/c/SKILL.md': 'no frontmatter at all\n',
+    });
+    const catalog = path.join(home, 'catalog.sqlite');
+    const r = await runCli(['index', '--catalog', catalog, '--scope', 'lib', '--json'], {
+      cwd: home,
+      env: { HOME: home },
+    });
+    expect(r.code).toBe(2);
+    const e = errorOf(r.stdout);
+    expect(e.code).toBe('NO_SKILLS_FOUND');
+    expect(e.message).toContain(
+      `found 3 SKILL.md file(s) in ${path.join(home, 'lib')} and skipped every one`,
+    );
+    const byCode = e.details['skipped_by_code'] as Record<string, number>;
+    expect(Object.values(byCode).reduce((a, b) => a + b, 0)).toBe(3);
+    for (const [code, n] of Object.entries(byCode)) expect(e.message).toContain(`${n} ${code}`);
+    expect(e.message).toContain(path.join(home, 'lib', 'a', 'SKILL.md'));
+    expect(e.message).not.toContain('no readable SKILL.md');
+    const text = await runCli(['index', '--catalog', catalog, '--scope', 'lib'], {
+      cwd: home,
+      env: { HOME: home },
+    });
+    expect(text.stderr).toContain('skipped every one');
   });
 
   it('still publishes an empty generation over a published one when --allow-shrink says so, and search then says CATALOG_EMPTY', async () => {

@@ -80,6 +80,7 @@ describe('a hostile project config', () => {
         [
           'trust_project_config',
           'catalog',
+          'policy',
           'telemetry',
           'library.scopes',
           'mcp.cascade_roots',
@@ -96,10 +97,8 @@ describe('a hostile project config', () => {
       });
       expect(e.settings['mcp.host']?.value).toBe('127.0.0.1');
       expect(e.settings['library.scopes']?.source).not.toMatch(/^project/);
-      expect(e.settings['policy']).toEqual({
-        value: 'tf.skillrouter.hybrid-lexical.v1',
-        source: `project ${projectFile}`,
-      });
+      // The policy is for a catalog the project names; its catalog was dropped, so is the policy.
+      expect(e.settings['policy']).toEqual({ value: null, source: 'default' });
       expect(e.settings['mcp.substrate']).toEqual({
         value: path.join(clone, 'substrate'),
         source: `project ${projectFile}`,

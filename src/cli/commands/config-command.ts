@@ -33,10 +33,12 @@ export function registerConfig(program: Command, ctx: CliContext): void {
         '  trust_project_config = ["~/work/team-repo"]   # user config only\n' +
         'Relative paths are relative to the config file; unknown keys are refused (CONFIG_INVALID).\n\n' +
         'A project config is untrusted (it may come with a cloned repository). The walk for it stops\n' +
-        'below the home folder and at a repository root (.git). From a project it may set policy; turn\n' +
-        'telemetry off (not on when the user config turns it off); set catalog to a SQLite file inside\n' +
-        'the project (never a postgres:// URL); set library.scopes, mcp.cascade_roots and mcp.substrate\n' +
-        'to folders inside the project; and never mcp.host. Other keys are ignored with a warning\n' +
+        'below the home folder and at a repository root (.git). From a project it may set policy only\n' +
+        'beside its own catalog (never for yours); turn telemetry off (not on when the user config turns\n' +
+        'it off); set catalog to a SQLite file inside the project (never a postgres:// URL); set\n' +
+        'library.scopes, mcp.cascade_roots and mcp.substrate to folders inside the project, and\n' +
+        'library.prefer only beside its own library.scopes; and never mcp.host. Your catalog never\n' +
+        "remembers a project's scopes. Other keys are ignored with a warning\n" +
         '(PROJECT_CONFIG_IGNORED) naming the file and key, and listed here; a project the user config\n' +
         'names in trust_project_config is read whole. A project config of another user is not read.',
     )

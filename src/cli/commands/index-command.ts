@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { DiscoverOptions, IndexReport } from '../../index.js';
+import type { DiscoverOptions, IndexReport, RememberedScopes } from '../../index.js';
 import { DEFAULT_POLICY_ID, POLICIES } from '../../router/search/policies/index.js';
 import { jsonText } from '../../text/index.js';
 import { action, parseIntOption, type CliContext } from '../context.js';
@@ -60,7 +60,8 @@ const INDEX_HELP_AFTER =
   '  skilldex index --scope ~/skills --watch        # re-index and publish on every change; a\n' +
   '                                                 # running skilldex mcp sees it without a restart\n\n' +
   'A --scope folder that does not exist is refused (exit 2, nothing written). A first index that\n' +
-  'finds no skill publishes nothing: NO_SKILLS_FOUND (exit 2) names the scopes it read. A run that\n' +
+  'finds no skill publishes nothing: NO_SKILLS_FOUND (exit 2) names the scopes it read (and, when\n' +
+  'it found SKILL.md files but skipped every one, how many and why, by skip code). A run that\n' +
   'would retire more than half of the active skills is refused with CATALOG_SHRINK (exit 2) unless\n' +
   '--allow-shrink. If another index publishes while this one reads the files, it reads them\n' +
   'again (3 attempts, then CATALOG_BUSY) rather than publish an older view over a newer one.\n' +
@@ -110,15 +111,16 @@ async function runIndex(ctx: CliContext, o: IndexFlags): Promise<ExitCode> {
     );
   const { indexCatalog } = await import('../../router/index.js');
   const catalog = catalogOf(ctx, o);
-  const discover = await indexScopes(ctx, o, catalog);
+  const { rememberScopes, ...discover } = await indexScopes(ctx, o);
   const supply = await indexSupplyOptions(ctx, o, discover);
-  const policy = ctx.settings({ policy: o.policy }).policy.value;
+  const policy = ctx.settings({ policy: o.policy, catalog: o.catalog }).policy.value;
   // What the first index and every re-index of a watch share.
   const options = {
     catalog,
     ...discover,
     publish: o.publish !== false,
     ...(policy !== undefined ? { policy } : {}),
+    ...(rememberScopes === false ? { rememberScopes } : {}),
     allowShrink: o.allowShrink === true,
     ...supply,
   };
@@ -151,24 +153,48 @@ async function runIndex(ctx: CliContext, o: IndexFlags): Promise<ExitCode> {
  */
 async function indexScopes(
   ctx: CliContext,
-  o: ScopeFlags,
-  catalog: string,
-): Promise<DiscoverOptions> {
+  o: ScopeFlags & CatalogFlag,
+): Promise<DiscoverOptions & { rememberScopes?: false }> {
   const explicit = o.scope !== undefined || o.home !== undefined || o.project !== undefined;
-  const settings = ctx.settings({});
-  const { readCatalogScopes } = await import('../../router/index.js');
-  const remembered = explicit ? undefined : readCatalogScopes(catalog);
+  const settings = ctx.settings({ catalog: o.catalog });
+  const layers = ctx.configLayers();
+  const untrusted = (s: { source: string }): boolean =>
+    layers.projectTrusted !== true && s.source.startsWith('project ');
+  const { rememberedScopesOf } = await import('../settings.js');
+  let remembered: RememberedScopes | undefined;
+  if (!explicit) {
+    const r = rememberedScopesOf(layers, settings.catalog, ctx.io.env, ctx.io.cwd);
+    if (r.ignored !== undefined) ctx.warnIgnored(r.ignored);
+    remembered = r.remembered;
+  }
+  // A project's library.prefer orders only the project's own library.scopes: not scope flags.
+  let configuredPrefer = settings['library.prefer'];
+  if (explicit && o.prefer === undefined && untrusted(configuredPrefer)) {
+    ctx.warnIgnored({
+      code: 'PROJECT_CONFIG_IGNORED',
+      file: layers.projectPath ?? '',
+      key: 'library.prefer',
+      reason:
+        "the scopes read are the command line's, not the project config's library.scopes; a project may not order them",
+    });
+    configuredPrefer = { value: undefined, source: 'default' };
+  }
   // Which file wins an id collision: --prefer, else library.prefer, else what the catalog remembers.
   const prefer =
     o.prefer !== undefined
       ? o.prefer.map((p) => path.resolve(ctx.io.cwd, p))
-      : (settings['library.prefer'].value ?? remembered?.prefer);
+      : (configuredPrefer.value ?? remembered?.prefer);
   const withPrefer = (d: DiscoverOptions): DiscoverOptions =>
     prefer !== undefined && prefer.length > 0 ? { ...d, prefer } : d;
   if (explicit) return withPrefer(discoverOptions(o, ctx));
   const configured = settings['library.scopes'];
-  if (configured.value !== undefined)
-    return withPrefer({ ...discoverOptions(o, ctx), scopes: configured.value });
+  if (configured.value !== undefined) {
+    const d = withPrefer({ ...discoverOptions(o, ctx), scopes: configured.value });
+    // An untrusted project's scopes are not remembered by a catalog that is not the project's.
+    return untrusted(configured) && !untrusted(settings.catalog)
+      ? { ...d, rememberScopes: false }
+      : d;
+  }
   if (remembered !== undefined) return withPrefer({ ...discoverOptions(o, ctx), ...remembered });
   return withPrefer(discoverOptions(o, ctx));
 }

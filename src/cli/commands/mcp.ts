@@ -204,11 +204,26 @@ async function catchUp(
   ctx: CliContext,
   o: McpFlags,
   { settings, catalog }: McpSetup,
-): Promise<RememberedScopes> {
-  const { indexCatalog, readCatalogScopes } = await import('../../router/index.js');
+): Promise<RememberedScopes & { rememberScopes?: false }> {
+  const { indexCatalog } = await import('../../router/index.js');
   const configured = settings['library.scopes'].value;
-  const watchScopes =
-    configured !== undefined ? { scopes: configured } : readCatalogScopes(catalog);
+  // A project catalog's remembered scopes outside the project are not re-read (issue 36 L3).
+  const { rememberedScopesOf } = await import('../settings.js');
+  const remembered = (): RememberedScopes | undefined => {
+    const r = rememberedScopesOf(ctx.configLayers(), settings.catalog, ctx.io.env, ctx.io.cwd);
+    if (r.ignored !== undefined) ctx.warnIgnored(r.ignored);
+    return r.remembered;
+  };
+  // An untrusted project's library.scopes are not remembered by a catalog that is not the
+  // project's (issue 36 M3), as with index.
+  const layers = ctx.configLayers();
+  const untrusted = (s: { source: string }): boolean =>
+    layers.projectTrusted !== true && s.source.startsWith('project ');
+  const forget =
+    untrusted(settings['library.scopes']) && !untrusted(settings.catalog)
+      ? { rememberScopes: false as const }
+      : {};
+  const watchScopes = configured !== undefined ? { scopes: configured, ...forget } : remembered();
   if (watchScopes === undefined) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',

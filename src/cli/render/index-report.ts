@@ -12,10 +12,18 @@ import { relPath } from './text.js';
 export function renderIndex(r: IndexReport, cwd: string): string {
   // A catalog path is text from a flag or a config file: it may hold ESC or OSC sequences too.
   const rel = (p: string): string => sanitizeField(relPath(p, cwd), 2000);
-  const lines = [
-    `indexed ${r.enumerated} SKILL.md file${r.enumerated === 1 ? '' : 's'} into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`,
-    `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`,
-  ];
+  const files = `${r.enumerated} SKILL.md file${r.enumerated === 1 ? '' : 's'} into ${rel(r.catalog)} (${r.read} read, the rest unchanged by size and mtime)`;
+  const others = `skipped ${r.skipped.length}, duplicates ${r.duplicates.length}, shadowed ${r.shadowed.length}`;
+  // A dry run says what it would do (issue 35), never "indexed".
+  const lines = r.dry_run
+    ? [
+        `would index ${files}`,
+        `  would add ${r.added.length}, change ${r.changed.length}, remove ${r.removed.length}; unchanged ${r.unchanged}, ${others}`,
+      ]
+    : [
+        `indexed ${files}`,
+        `  added ${r.added.length}, changed ${r.changed.length}, removed ${r.removed.length}, unchanged ${r.unchanged}, ${others}`,
+      ];
   if (r.dry_run) lines.push('  dry run: nothing was written');
   else if (r.publish) {
     lines.push(

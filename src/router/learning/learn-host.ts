@@ -5,7 +5,7 @@
  * for a skill the published generation serves (not archived), with nothing but the prompt (at most
  * 1,000 characters), the skill id, the session and the time.
  */
-import { SkilldexError, type Problem } from '../../errors.js';
+import { SkilldexError, type Problem, assertKnownOptions, optionKeys } from '../../errors.js';
 import {
   CatalogReader,
   DEFAULT_USAGE_RETENTION_DAYS,
@@ -92,6 +92,7 @@ export function checkLearnHost(host: string): TranscriptHost {
 
 /** Imports the skill activations of a host's transcripts as `host` usage examples. */
 export function learnFromHost(options: HostLearnOptions): HostLearnReport {
+  assertKnownOptions(options, LEARN_FROM_HOST_OPTION_KEYS, 'learnFromHost');
   const host = checkLearnHost(options.host);
   if (!catalogExists(options.catalog))
     throw new SkilldexError('CATALOG_MISSING', `no catalog at ${options.catalog}`, {
@@ -183,3 +184,14 @@ function splitServed(
     .slice(0, MAX_UNKNOWN_LISTED);
   return { served, unknown: list };
 }
+
+/** The keys `learnFromHost` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const LEARN_FROM_HOST_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof learnFromHost>[0]>>()(
+  'catalog',
+  'host',
+  'dir',
+  'home',
+  'since',
+  'now',
+  'retentionDays',
+);

@@ -7,7 +7,7 @@
  * published generation does not serve (or serves archived) are reported and not stored. Host
  * transcripts are imported by learn-host.ts.
  */
-import { SkilldexError } from '../../errors.js';
+import { SkilldexError, assertKnownOptions, optionKeys } from '../../errors.js';
 import {
   CatalogReader,
   EXAMPLE_SOURCES,
@@ -128,6 +128,7 @@ export function learnExamples(options: {
   /** Days a usage example is kept (default DEFAULT_USAGE_RETENTION_DAYS). */
   retentionDays?: number;
 }): LearnReport {
+  assertKnownOptions(options, LEARN_EXAMPLES_OPTION_KEYS, 'learnExamples');
   const parsed = parseExampleLines(options.text, options.file);
   const reader = openReader(options.catalog);
   const unknown: { line: number; skill_id: string; did_you_mean: string[] }[] = [];
@@ -200,6 +201,7 @@ export function forgetExamples(options: {
   /** With `all` only: remove the telemetry events too and rebuild the store (purgePromptData). */
   purge?: boolean;
 }): ForgetReport {
+  assertKnownOptions(options, FORGET_EXAMPLES_OPTION_KEYS, 'forgetExamples');
   const targets = [
     options.skill_id !== undefined,
     options.all === true,
@@ -267,6 +269,7 @@ export function listExamples(options: {
   source?: ExampleSource;
   limit?: number;
 }): UsageListReport {
+  assertKnownOptions(options, LIST_EXAMPLES_OPTION_KEYS, 'listExamples');
   if (!catalogExists(options.catalog)) {
     throw new SkilldexError('CATALOG_MISSING', `no catalog at ${options.catalog}`, {
       catalog: options.catalog,
@@ -302,3 +305,30 @@ function openReader(catalog: string): CatalogReader {
     throw new SkilldexError('CATALOG_MISSING', `no catalog at ${catalog}`, { catalog });
   return new CatalogReader(catalog);
 }
+
+/** The keys `forgetExamples` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const FORGET_EXAMPLES_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof forgetExamples>[0]>>()(
+  'catalog',
+  'skill_id',
+  'source',
+  'example',
+  'all',
+  'purge',
+);
+
+/** The keys `learnExamples` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const LEARN_EXAMPLES_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof learnExamples>[0]>>()(
+  'catalog',
+  'text',
+  'file',
+  'now',
+  'retentionDays',
+);
+
+/** The keys `listExamples` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const LIST_EXAMPLES_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof listExamples>[0]>>()(
+  'catalog',
+  'skill_id',
+  'source',
+  'limit',
+);

@@ -77,6 +77,24 @@ export interface IndexReport extends IngestSummary {
   readonly dry_run: boolean;
   /** The revision texts stored and pruned after the ingest (null for a dry run). */
   readonly revision_texts: RevisionTextsSummary | null;
+  /**
+   * One sentence on what the run did ("indexed 240 SKILL.md files into …"), or for a dry run what
+   * it would do ("would index 240 SKILL.md files into …; nothing was written").
+   */
+  readonly summary: string;
+}
+
+/** The `summary` sentence of an index report (issue 35: a dry run says what it would do). */
+export function indexSummary(
+  r: Pick<IndexReport, 'catalog' | 'enumerated' | 'added' | 'changed' | 'removed' | 'unchanged'> & {
+    readonly dry_run: boolean;
+  },
+): string {
+  const files = `${r.enumerated} SKILL.md file${r.enumerated === 1 ? '' : 's'} into ${r.catalog}`;
+  const counts = `${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} retired, ${r.unchanged} unchanged`;
+  return r.dry_run
+    ? `would index ${files} (${counts.replace(/ (added|changed|retired)/g, ' to be $1')}); nothing was written`
+    : `indexed ${files} (${counts})`;
 }
 
 /** The keys of OperatorOptions (also the first keys of every operator call's own list). */
@@ -103,6 +121,12 @@ export interface IndexOptions extends OperatorOptions, DiscoverOptions {
    * published (the working set keeps what was read, unpublished).
    */
   readonly locked?: ReadonlyMap<string, string>;
+  /**
+   * Remember this run's scopes and preferences in the catalog for a later bare index (default
+   * true). The CLI passes false when they came from an untrusted project config and the catalog is
+   * not that project's (issue 36 M3): the user's catalog keeps what the user chose.
+   */
+  readonly rememberScopes?: boolean;
 }
 
 const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
@@ -114,6 +138,7 @@ const INDEX_OPTION_KEYS = optionKeys<IndexOptions>()(
   'allowShrink',
   'keepRevisions',
   'locked',
+  'rememberScopes',
 );
 
 /** Options of `changeLifecycle`. */
@@ -200,7 +225,8 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
             // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
             // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
-            if (!dryRun) writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
+            if (!dryRun && options.rememberScopes !== false)
+              writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
             if (options.locked !== undefined && !dryRun) refuseUnlocked(db, options.locked);
             const publish =
               options.publish === false || dryRun
@@ -220,13 +246,14 @@ export function indexCatalog(options: IndexOptions): IndexReport {
                 });
             // Retired and archived skills keep no usage examples (docs/ranking.md §9).
             if (publish) pruneUsageOf(options.catalog, db);
-            return {
+            const report = {
               catalog: options.catalog,
               ...summary,
               publish,
               dry_run: dryRun,
               revision_texts: texts,
             };
+            return { ...report, summary: indexSummary(report) };
           } catch (err) {
             // Another writer committed while this run read the files: read them again.
             const stale =
@@ -286,15 +313,24 @@ function refuseEmptyFirst(db: Db, summary: IngestSummary, discover: DiscoverOpti
   if (publishedPolicy(db) !== undefined) return;
   const scopes = resolveScopes(scopeOptionsOf(discover)).scopes;
   const listed = scopes.map((s) => `${s.path}${s.exists ? '' : ' (not found)'}`);
-  throw new SkilldexError(
-    'NO_SKILLS_FOUND',
-    `found no skill (no readable SKILL.md) in ${scopes.length === 0 ? 'any scope' : listed.join(', ')}; nothing was published`,
-    {
-      scopes: scopes.map((s) => ({ kind: s.kind, path: s.path, exists: s.exists })),
-      enumerated: summary.enumerated,
-      skipped: summary.skipped.length,
-    },
-  );
+  const where = scopes.length === 0 ? 'any scope' : listed.join(', ');
+  // Found but every one skipped (issue 36 R4): say how many, and why, by code, with the first.
+  const byCode = new Map<string, number>();
+  for (const f of summary.skipped) byCode.set(f.code, (byCode.get(f.code) ?? 0) + 1);
+  const reasons = [...byCode].map(([code, n]) => `${n} ${code}`).join(', ');
+  const first = summary.skipped[0];
+  const found =
+    summary.enumerated === 0
+      ? `found no SKILL.md in ${where}` + (reasons === '' ? '' : ` (skipped: ${reasons})`)
+      : `found ${summary.enumerated} SKILL.md file(s) in ${where} and skipped every one` +
+        (reasons === '' ? '' : ` (${reasons}; first: ${first!.reason})`) +
+        '; see skilldex scan --verbose';
+  throw new SkilldexError('NO_SKILLS_FOUND', `${found}; nothing was published`, {
+    scopes: scopes.map((s) => ({ kind: s.kind, path: s.path, exists: s.exists })),
+    enumerated: summary.enumerated,
+    skipped: summary.skipped.length,
+    skipped_by_code: Object.fromEntries(byCode),
+  });
 }
 
 // Runs an index; when it refuses with NO_SKILLS_FOUND a catalog file this run created is removed
@@ -389,6 +425,7 @@ export type { RollbackReport };
 export function rollbackCatalog(
   options: OperatorOptions & { generation?: string },
 ): RollbackReport {
+  assertKnownOptions(options, ROLLBACK_CATALOG_OPTION_KEYS, 'rollbackCatalog');
   return withCatalog(options.catalog, (db) =>
     rollbackWorkingSet(db, options.catalog, options.generation, options.now ?? (() => new Date())),
   );
@@ -492,3 +529,8 @@ function withCatalog<T>(file: string, fn: (db: Db) => T, create = false): T {
     closeCatalog(db);
   }
 }
+
+/** The keys `rollbackCatalog` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
+const ROLLBACK_CATALOG_OPTION_KEYS = optionKeys<
+  NonNullable<Parameters<typeof rollbackCatalog>[0]>
+>()('catalog', 'now', 'policy', 'generation');

@@ -48,6 +48,7 @@ const WATCH_OPTION_KEYS = optionKeys<WatchOptions>()(
   'publish',
   'allowShrink',
   'keepRevisions',
+  'rememberScopes',
   'debounceMs',
   'onIndex',
   'onError',
