@@ -82,3 +82,9 @@ export {
   type ListingControlReport,
   type ListingState,
 } from './listing-controls.js';
+export {
+  skilldexMcpServer,
+  type McpClient,
+  type McpLookupOptions,
+  type McpRegistration,
+} from './mcp-registration.js';
