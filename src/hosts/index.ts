@@ -61,10 +61,12 @@ export {
   codexSkills,
 } from './listing-codex.js';
 export {
+  PROJECT_SCOPES,
   ROUTER_SKILL,
   listingReport,
   planListing,
   skilldexUsage,
+  type KeepReason,
   type ListingOptions,
   type ListingReport,
   type ListingSkillReport,
@@ -78,7 +80,10 @@ export {
   listingStateDir,
   readListingState,
   undoListing,
+  type ApplyExtras,
+  type JsonTextEditor,
   type ListingControlOptions,
+  type RoutedOverride,
   type ListingControlReport,
   type ListingState,
 } from './listing-controls.js';
