@@ -48,6 +48,12 @@ export interface McpLookupOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The project folder (Claude Code's local and project scopes, Cursor's project file). */
   readonly cwd: string;
+  /**
+   * Count only registrations every project sees (Claude Code's user scope, Cursor's
+   * `~/.cursor/mcp.json`): what a change to the user's global settings may rely on. A project's
+   * `.mcp.json` is also untrusted (docs/integration.md §7).
+   */
+  readonly userScopeOnly?: boolean;
 }
 
 type Servers = Record<string, unknown>;
@@ -133,7 +139,7 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
       const top = skilldexEntry(state?.['mcpServers']);
       if (top) return found(`${user} mcpServers.${top[0]}`, top[1]);
       const projects = asObject(state?.['projects']);
-      for (const dir of upward(o.cwd)) {
+      for (const dir of o.userScopeOnly ? [] : upward(o.cwd)) {
         const local = skilldexEntry(asObject(projects?.[dir])?.['mcpServers']);
         if (local)
           return found(`${user} projects[${JSON.stringify(dir)}].mcpServers.${local[0]}`, local[1]);
@@ -146,7 +152,7 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
     case 'cursor': {
       for (const file of [
         path.join(o.home, '.cursor', 'mcp.json'),
-        ...upward(o.cwd).map((d) => path.join(d, '.cursor', 'mcp.json')),
+        ...(o.userScopeOnly ? [] : upward(o.cwd)).map((d) => path.join(d, '.cursor', 'mcp.json')),
       ]) {
         const e = skilldexEntry(readJson(file)?.['mcpServers']);
         if (e) return found(`${file} mcpServers.${e[0]}`, e[1]);

@@ -75,6 +75,21 @@ describe('listing --apply without the MCP server', () => {
     expect(r.stdout).toContain('claude mcp add --scope user skilldex --');
   });
 
+  it("Claude Code: a project's .mcp.json or local-scope server does not count for the global settings", async () => {
+    const h = home();
+    const server = { command: 'skilldex', args: ['mcp'] };
+    writeFileSync(
+      path.join(h.home, '.mcp.json'),
+      JSON.stringify({ mcpServers: { skilldex: server } }),
+    );
+    writeFileSync(
+      path.join(h.home, '.claude.json'),
+      JSON.stringify({ projects: { [h.home]: { mcpServers: { skilldex: server } } } }),
+    );
+    expect((await runCli(claude('--apply'), h.opts)).code).toBe(0);
+    expect(new Set(Object.values(overrides(h.settings)))).toEqual(new Set(['name-only']));
+  });
+
   it('Claude Code: refuses --control user-invocable-only with MCP_SERVER_MISSING naming claude mcp add, untouched', async () => {
     const h = home();
     const r = await runCli(claude('--apply', '--control', 'user-invocable-only', '--json'), h.opts);

@@ -155,7 +155,13 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
   }
   const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
   // A skill taken out of the listing is reachable through the MCP server's skill_fetch alone.
-  const mcp = hosts.skilldexMcpServer(host, { home, env: ctx.io.env, cwd: ctx.io.cwd });
+  // The controls go to the global settings: only a registration every project sees counts.
+  const mcp = hosts.skilldexMcpServer(host, {
+    home,
+    env: ctx.io.env,
+    cwd: ctx.io.cwd,
+    userScopeOnly: true,
+  });
   const addLine = `claude mcp add --scope user skilldex -- ${[process.execPath, BIN, 'mcp', '--catalog', catalog].map(shellWord).join(' ')}`;
   if (o.apply && !mcp.registered && (host === 'codex' || o.control === 'user-invocable-only'))
     throw new SkilldexError(
