@@ -509,11 +509,16 @@ function listingCheck(
       message: `${inForce} skill(s) are left to the router skill, which is gone`,
       fix: `${initFix(host)}, or ${undo}`,
     };
-  if (host === 'claude-code' && hidden > 0 && registered.get(host) !== true)
+  // The global settings may rely only on a registration every project sees (user scope).
+  const userScope =
+    host === 'claude-code' &&
+    hosts.skilldexMcpServer(host, { home: o.home, env: o.env, cwd: o.cwd, userScopeOnly: true })
+      .registered;
+  if (host === 'claude-code' && hidden > 0 && !userScope)
     return {
       id,
       status: 'fail',
-      message: `${hidden} skill(s) are out of Claude Code's listing (user-invocable-only) and reachable only through skill_fetch, but no skilldex MCP server is registered for Claude Code`,
+      message: `${hidden} skill(s) are out of Claude Code's listing (user-invocable-only) and reachable only through skill_fetch, but no skilldex MCP server is registered for Claude Code in user scope${registered.get(host) === true ? ' (only for this project)' : ''}`,
       fix: `${claudeMcpAddLine(undefined, o.catalog)}, or ${undo}`,
     };
   return {

@@ -305,6 +305,20 @@ describe('skilldex doctor', () => {
     expect(c.status).toBe('fail');
     expect(c.message).toContain('skill_fetch');
     expect(c.fix).toContain('skilldex listing --host claude-code --undo');
+    // A project's .mcp.json does not serve the global settings; a user-scope server does.
+    const server = { command: 'skilldex', args: ['mcp'] };
+    writeFileSync(
+      path.join(h.home, '.mcp.json'),
+      JSON.stringify({ mcpServers: { skilldex: server } }),
+    );
+    const project = check(await doctor(h), 'listing.claude-code');
+    expect(project.status).toBe('fail');
+    expect(project.message).toContain('only for this project');
+    writeFileSync(
+      path.join(h.home, '.claude.json'),
+      JSON.stringify({ mcpServers: { skilldex: server } }),
+    );
+    expect(check(await doctor(h), 'listing.claude-code')).toMatchObject({ status: 'ok' });
   });
 
   it('the CLI: exits 1 naming each problem and its fix, --json has the checks; status sums it up without running the hook', async () => {
