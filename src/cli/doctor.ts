@@ -143,9 +143,17 @@ async function runCommand(
       clearTimeout(timer);
       resolve({ code: null, timedOut, stderr: err.message });
     });
+    let exitCode: number | null = null;
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code, timedOut, stderr });
+      exitCode = code;
+      // A process the hook left behind must not hold doctor open through the pipe: its output
+      // gets a moment to arrive, then the pipe is closed.
+      setTimeout(() => child.stderr.destroy(), 300).unref();
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve({ code: exitCode, timedOut, stderr });
     });
   });
 }

@@ -164,6 +164,13 @@ describe('skilldex doctor', () => {
     expect(c.message).toContain('did not finish');
   });
 
+  it('is not held open by a process the hook leaves behind on its stderr', async () => {
+    const h = setUp({ script: '#!/bin/sh\ncat >/dev/null\nsleep 5 >&2 &\nexit 0\n' });
+    const t0 = Date.now();
+    expect(check(await doctor(h), 'hook.claude-code').status).toBe('ok');
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
   it('names a hook run that exits 0 but logs an error', async () => {
     const h = setUp({
       script:
