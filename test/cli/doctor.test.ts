@@ -18,7 +18,10 @@ import {
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDoctor, type DoctorCheck, type DoctorReport } from '../../src/cli/doctor.js';
-import { runCli, skillMd, tmpDir, writeTree } from '../support/cli.js';
+import { REPO, runCli, skillMd, tmpDir, writeTree } from '../support/cli.js';
+
+/** The built bin (needs npm run build): the real hook doctor runs in one test. */
+const BIN = path.join(REPO, 'bin', 'skilldex.js');
 
 interface Home {
   home: string;
@@ -119,6 +122,25 @@ describe('skilldex doctor', () => {
     for (const c of ['claude-code', 'codex', 'cursor', 'gemini-cli'])
       expect(check(r, `mcp.${c}`).status).toBe('ok');
     expect(check(r, 'listing.claude-code').status).toBe('skip');
+  });
+
+  it('runs the real hook command with its harmless prompt: exit 0, nothing logged', async () => {
+    const h = setUp();
+    const cmd = `'${process.execPath}' '${BIN}' hook claude-code --catalog '${path.join(h.home, 'none.db')}'`;
+    const settings = JSON.parse(readFileSync(h.settings, 'utf8')) as {
+      hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] };
+    };
+    settings.hooks.UserPromptSubmit[0]!.hooks[0]!.command = cmd;
+    writeFileSync(h.settings, JSON.stringify(settings));
+    const r = await doctor(h);
+    expect(check(r, 'hook.claude-code')).toMatchObject({ status: 'ok' });
+    expect(existsSync(path.join(h.home, '.local/state/skilldex/hook/hook.log'))).toBe(false);
+    // The same command with a flag it does not know logs an error, which doctor names.
+    settings.hooks.UserPromptSubmit[0]!.hooks[0]!.command = `${cmd} --max 99`;
+    writeFileSync(h.settings, JSON.stringify(settings));
+    const bad = check(await doctor(h), 'hook.claude-code');
+    expect(bad.status).toBe('fail');
+    expect(bad.message).toContain('logged INVALID_ARGUMENT');
   });
 
   it('names a machine init never set up', async () => {
