@@ -29,7 +29,9 @@ import { ERROR_CODES, isSkilldexError, type ErrorCode } from '../errors.js';
 import { readTextCapped } from '../fsx/index.js';
 import { sanitizeField } from '../text/index.js';
 import type * as Hosts from '../hosts/index.js';
+import { SKILLDEX_BIN } from './bin-path.js';
 import { CLIENTS, type Client } from './init/clients.js';
+import { shellWord } from './render/shell.js';
 import { parseJsonText, valueAt } from './init/json-edit.js';
 import { readRecords, recordPath, type UndoRecord } from './init/record.js';
 
@@ -210,7 +212,7 @@ export function claudeMcpAddLine(
   // The hook command init wrote names this node and bin: the server runs the same with `mcp`.
   const m = hookCommand ? /^(.*?)\shook\s+\S+(.*)$/.exec(hookCommand) : null;
   if (m) return `claude mcp add --scope user skilldex -- ${m[1]} mcp${m[2]}`;
-  return `claude mcp add --scope user skilldex -- skilldex mcp${catalog ? ` --catalog ${catalog}` : ''}`;
+  return `claude mcp add --scope user skilldex -- ${[process.execPath, SKILLDEX_BIN, 'mcp', ...(catalog ? ['--catalog', catalog] : [])].map(shellWord).join(' ')}`;
 }
 
 /** Runs every check. */

@@ -175,7 +175,8 @@ export type KeepReason = NonNullable<ListingSkillReport['keep_reason']>;
 /**
  * The plan (SKILL.md paths to keep and to route): skills with no control (fixed) stay; then the
  * router skill, the most used and the most distinctive are kept while their full lines fit the
- * budget (a line that does not fit is skipped, smaller later ones still tried); every other
+ * budget (a line that does not fit is skipped, smaller later ones still tried; the router skill is
+ * kept even when it does not fit); every other
  * controllable skill is routed. With `routeAs: 'name-only'` (Claude Code) a routed skill still
  * costs its name line, so that is set aside first. `why` says why each kept skill is kept.
  */
@@ -210,7 +211,8 @@ export function planListing(
   const why = new Map<string, KeepReason>();
   for (const s of order) {
     const cost = lineCostOf(host, s, budget, maxEntry) - nameCost(s);
-    if (cost <= room) {
+    // The router skill is the way in to every routed skill: it stays listed even over the budget.
+    if (cost <= room || s.id === ROUTER_SKILL) {
       keep.add(s.path);
       room -= cost;
       why.set(

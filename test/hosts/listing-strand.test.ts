@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tmpDir, writeTree } from '../support/cli.js';
+import { REPO, runCli, tmpDir, writeTree } from '../support/cli.js';
 
 function md(name: string, description: string): string {
   return `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\nBody.\n`;
@@ -73,6 +73,19 @@ describe('listing --apply without the MCP server', () => {
     expect(new Set(Object.values(ov))).toEqual(new Set(['name-only']));
     expect(r.stdout).toContain('no skilldex MCP server registered for claude-code');
     expect(r.stdout).toContain('claude mcp add --scope user skilldex --');
+    expect(r.stdout).toContain(` ${REPO}/bin/skilldex.js mcp --catalog `);
+  });
+
+  it('never routes the router skill, even when its line does not fit the budget', async () => {
+    const h = home();
+    const r = await runCli(
+      ['listing', '--host', 'claude-code', '--budget-chars', '20', '--apply', '--json'],
+      h.opts,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const rep = JSON.parse(r.stdout) as { skills: { id: string; plan: string }[] };
+    expect(rep.skills.find((s) => s.id === 'skill-router')?.plan).toBe('keep');
+    expect(overrides(h.settings)['skill-router']).toBeUndefined();
   });
 
   it("Claude Code: a project's .mcp.json or local-scope server does not count for the global settings", async () => {

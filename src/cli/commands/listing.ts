@@ -6,8 +6,6 @@
  * the sanitiser.
  */
 import type { Command } from 'commander';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SkilldexError, type ExitCode } from '../../errors.js';
 import type { JsonTextEditor } from '../../hosts/index.js';
 import type { ListingControlReport, ListingHost, ListingReport } from '../../index.js';
@@ -15,16 +13,7 @@ import { sanitizeField } from '../../text/index.js';
 import { action, parseIntOption, parseProbability, type CliContext } from '../context.js';
 import { addMember, removeMember } from '../init/json-edit.js';
 import { shellWord } from '../render/shell.js';
-
-/** The package's bin (this file is dist/cli/commands/listing.js): what `claude mcp add` runs. */
-const BIN = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'bin',
-  'skilldex.js',
-);
+import { SKILLDEX_BIN as BIN } from '../bin-path.js';
 
 /** init's byte-preserving JSON edits (src/cli/init/json-edit.ts), for the host's settings file. */
 export const JSON_EDITOR: JsonTextEditor = {
