@@ -488,7 +488,7 @@ function listingCheck(
   if (!state) return { id, status: 'skip', message: `no listing plan applied for ${host}` };
   const undo = `skilldex listing --host ${host} --undo`;
   let inForce = 0;
-  const written = Object.entries(state.written ?? {});
+  const written = Object.entries(hosts.controlsOf(state));
   try {
     if (host === 'claude-code') {
       const ov = valueAt(existsSync(state.file) ? readJsonFile(state.file) : {}, [

@@ -77,6 +77,7 @@ export {
   ROUTED_OVERRIDE,
   applyListing,
   controlFile,
+  controlsOf,
   listingStateDir,
   readListingState,
   undoListing,

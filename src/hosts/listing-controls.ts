@@ -65,8 +65,14 @@ export interface ListingState {
   readonly created_file: boolean;
   /** The copy of the file as it was before this apply (null when there was none). */
   readonly backup: string | null;
-  /** Claude Code: the overrides written and the values they replaced (null: none). */
+  /**
+   * Claude Code: the overrides written that take a skill out of the model's listing
+   * (`user-invocable-only`) — the skills the prompt hook loads with `skill_fetch` (src/hook/suggest.ts
+   * reads this) — and the values they replaced (`previous`, null: none).
+   */
   readonly written?: Readonly<Record<string, string>>;
+  /** Claude Code: the `name-only` overrides written (the skill stays loadable by the model itself). */
+  readonly listed_by_name?: Readonly<Record<string, string>>;
   readonly previous?: Readonly<Record<string, string | null>>;
   /** Codex: the SKILL.md paths disabled. */
   readonly paths?: readonly string[];
@@ -168,6 +174,11 @@ function overridesOf(file: string, settings: Record<string, unknown>): Record<st
   );
 }
 
+/** Every override an apply wrote (out of the listing, and by name only). */
+export function controlsOf(state: ListingState | undefined): Record<string, string> {
+  return { ...(state?.written ?? {}), ...(state?.listed_by_name ?? {}) };
+}
+
 // Takes a previous apply's overrides back out of `ov`; returns the ids restored and those kept.
 function revertOverrides(
   ov: Record<string, unknown>,
@@ -175,7 +186,7 @@ function revertOverrides(
 ): { changed: string[]; kept: string[] } {
   const changed: string[] = [];
   const kept: string[] = [];
-  for (const [id, value] of Object.entries(state?.written ?? {})) {
+  for (const [id, value] of Object.entries(controlsOf(state))) {
     if (ov[id] !== value) {
       kept.push(id);
       continue;
@@ -261,7 +272,10 @@ function commitApply(
   base: { text: string | undefined; created: boolean },
   out: string,
   changed: string[],
-  extra: Pick<ListingState, 'written' | 'previous' | 'paths' | 'budget_fraction'>,
+  extra: Pick<
+    ListingState,
+    'written' | 'listed_by_name' | 'previous' | 'paths' | 'budget_fraction'
+  >,
 ): ListingControlReport {
   const { dir, file, now } = w;
   const backup = backupOf(dir, host, file, base.text, now);
@@ -363,7 +377,8 @@ function applyClaude(
   }
   JSON.parse(out);
   return commitApply('claude-code', start, base, out, Object.keys(written), {
-    written,
+    // The hook reads `written` as the skills taken out of the listing: name-only ones are not.
+    ...(value === 'name-only' ? { written: {}, listed_by_name: written } : { written }),
     previous,
     ...(fraction ? { budget_fraction: fraction } : {}),
   });
@@ -436,7 +451,7 @@ function undoClaude(o: ListingControlOptions, editor?: JsonTextEditor): ListingC
     // The file still holds exactly what the apply wrote: put back every byte it had.
     if (exact.text === undefined) rmSync(state.file, { force: true });
     else writeKeepingMode(state.file, exact.text);
-    changed = Object.keys(state.written ?? {}).sort();
+    changed = Object.keys(controlsOf(state)).sort();
   } else if (text !== undefined) {
     const r = revertClaude(state.file, text, state, editor);
     ({ changed, kept } = r);
@@ -445,7 +460,7 @@ function undoClaude(o: ListingControlOptions, editor?: JsonTextEditor): ListingC
     else writeKeepingMode(state.file, r.text);
   } else {
     changed = [];
-    kept = Object.keys(state.written ?? {}).sort();
+    kept = Object.keys(controlsOf(state)).sort();
   }
   rmSync(stateFile, { force: true });
   return {

@@ -12,7 +12,8 @@
  *   off) — developers.openai.com/codex/mcp and openai/codex docs/config.md.
  * - Cursor: `mcpServers` in `~/.cursor/mcp.json` (and a project's `.cursor/mcp.json`) —
  *   cursor.com/docs/context/mcp.
- * - Gemini CLI: `mcpServers` in `~/.gemini/settings.json` — geminicli.com/docs/tools/mcp-server.
+ * - Gemini CLI: `mcpServers` in `~/.gemini/settings.json` — google-gemini/gemini-cli
+ *   docs/tools/mcp-server.md (geminicli.com/docs/tools/mcp-server).
  *
  * A server counts when it is named `skilldex`, or when its command line runs skilldex's `mcp`
  * command. Reads are capped; a file that does not parse is reported, never fatal.

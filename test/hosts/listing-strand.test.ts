@@ -76,6 +76,25 @@ describe('listing --apply without the MCP server', () => {
     expect(r.stdout).toContain(` ${REPO}/bin/skilldex.js mcp --catalog `);
   });
 
+  it('records name-only controls apart, so the prompt hook never sends the model to skill_fetch for them', async () => {
+    const h = home();
+    await runCli(claude('--apply'), h.opts);
+    // src/hook/suggest.ts reads `written` as the skills out of the listing (loaded with skill_fetch).
+    const state = JSON.parse(
+      readFileSync(path.join(h.home, 'data/skilldex/listing/claude-code.json'), 'utf8'),
+    ) as { written: Record<string, string>; listed_by_name: Record<string, string> };
+    expect(state.written).toEqual({});
+    expect(Object.keys(state.listed_by_name).sort()).toEqual(
+      Object.keys(overrides(h.settings)).sort(),
+    );
+    const withMcp = home({ mcp: true });
+    await runCli(claude('--apply'), withMcp.opts);
+    const s2 = JSON.parse(
+      readFileSync(path.join(withMcp.home, 'data/skilldex/listing/claude-code.json'), 'utf8'),
+    ) as { written: Record<string, string> };
+    expect(Object.keys(s2.written).length).toBeGreaterThan(0);
+  });
+
   it('never routes the router skill, even when its line does not fit the budget', async () => {
     const h = home();
     const r = await runCli(

@@ -166,7 +166,7 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
       : ('name-only' as const);
   // The controls the last --apply wrote are planned again, not taken as the user's own.
   const state = lib.readListingState(lib.listingStateDir(home, ctx.io.env), host);
-  const own = new Set([...Object.keys(state?.written ?? {}), ...(state?.paths ?? [])]);
+  const own = new Set([...Object.keys(hosts.controlsOf(state)), ...(state?.paths ?? [])]);
   const report = lib.listingReport({
     host,
     home,
