@@ -167,6 +167,11 @@ export const ERROR_CODES = {
     when: "`listing --apply` would take skills out of a host's listing while the skilldex router skill is not among that host's skills",
     hint: 'install it first (skilldex init --client claude-code or codex), or pass --force',
   },
+  MCP_SERVER_MISSING: {
+    exit: 2,
+    when: "`listing --apply` would take skills out of a host's listing (Claude Code `--control user-invocable-only`, Codex) while no skilldex MCP server is registered in the host's own config: the router's `skill_fetch` would not exist there",
+    hint: 'register the server first (the message names the command: claude mcp add … for Claude Code, skilldex init --client codex --yes for Codex), or for Claude Code use --control name-only',
+  },
   EXAMPLE_NOT_FOUND: {
     exit: 1,
     when: '`forget --example ID` names a usage example no row has (never stored, or already forgotten)',

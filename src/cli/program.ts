@@ -32,6 +32,7 @@ import { registerServe } from './commands/serve.js';
 import { registerConfig } from './commands/config-command.js';
 import { registerInit } from './init.js';
 import { registerListing } from './commands/listing.js';
+import { registerDoctor } from './commands/doctor.js';
 import { SUPPLY_COMMANDS } from './commands/supply.js';
 
 /** Help width when the output is not a terminal (a pipe, a file, a test): plain 80 columns. */
@@ -106,6 +107,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['config'], register: registerConfig },
   { names: ['init'], register: registerInit },
   { names: ['listing'], register: registerListing },
+  { names: ['doctor'], register: registerDoctor },
   { names: ['hook'], register: registerHook },
 ];
 

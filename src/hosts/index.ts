@@ -62,10 +62,12 @@ export {
   codexSkills,
 } from './listing-codex.js';
 export {
+  PROJECT_SCOPES,
   ROUTER_SKILL,
   listingReport,
   planListing,
   skilldexUsage,
+  type KeepReason,
   type ListingOptions,
   type ListingReport,
   type ListingSkillReport,
@@ -76,10 +78,20 @@ export {
   ROUTED_OVERRIDE,
   applyListing,
   controlFile,
+  controlsOf,
   listingStateDir,
   readListingState,
   undoListing,
+  type ApplyExtras,
+  type JsonTextEditor,
   type ListingControlOptions,
+  type RoutedOverride,
   type ListingControlReport,
   type ListingState,
 } from './listing-controls.js';
+export {
+  skilldexMcpServer,
+  type McpClient,
+  type McpLookupOptions,
+  type McpRegistration,
+} from './mcp-registration.js';

@@ -22,13 +22,35 @@ import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
-import { readTextCapped, writeInside, xdgBaseDir } from '../fsx/index.js';
+import { readTextCapped, sha256Hex, writeInside, xdgBaseDir } from '../fsx/index.js';
 import { codexConfigFile } from './listing-codex.js';
 import type { ListingHost } from './listing-rules.js';
 import { MAX_SETTINGS_BYTES } from './listing-scopes.js';
 
-/** The override value a routed Claude Code skill gets. */
+/** The override value a routed Claude Code skill gets by default (out of the model's listing). */
 export const ROUTED_OVERRIDE = 'user-invocable-only';
+/** The override values `listing --apply` writes: out of the model's listing, or listed by name. */
+export type RoutedOverride = typeof ROUTED_OVERRIDE | 'name-only';
+
+/**
+ * A byte-preserving editor of JSON text (the CLI passes init's, src/cli/init/json-edit.ts, which
+ * this layer cannot import): `set` replaces or adds `key` in the object at `path` (objects on the
+ * path created), `remove` takes the member at `path` out (undefined: no such member). Without one,
+ * the file is written back as `JSON.stringify(…, null, 2)`.
+ */
+export interface JsonTextEditor {
+  set(text: string, path: readonly string[], key: string, value: unknown): string;
+  remove(text: string, path: readonly string[]): string | undefined;
+}
+
+/** What an apply writes besides the routed skills. */
+export interface ApplyExtras {
+  /** Claude Code: the override value of routed skills (default ROUTED_OVERRIDE). */
+  readonly value?: RoutedOverride;
+  /** Claude Code: a `skillListingBudgetFraction` to write (the user asked for it). */
+  readonly budgetFraction?: number;
+  readonly editor?: JsonTextEditor;
+}
 /** The marker comments around the block skilldex appends to Codex's config.toml. */
 export const CODEX_BEGIN =
   '# >>> skilldex listing: skills left to the skilldex router (skilldex listing --undo removes this block)';
@@ -43,11 +65,21 @@ export interface ListingState {
   readonly created_file: boolean;
   /** The copy of the file as it was before this apply (null when there was none). */
   readonly backup: string | null;
-  /** Claude Code: the overrides written and the values they replaced (null: none). */
+  /**
+   * Claude Code: the overrides written that take a skill out of the model's listing
+   * (`user-invocable-only`) — the skills the prompt hook loads with `skill_fetch` (src/hook/suggest.ts
+   * reads this) — and the values they replaced (`previous`, null: none).
+   */
   readonly written?: Readonly<Record<string, string>>;
+  /** Claude Code: the `name-only` overrides written (the skill stays loadable by the model itself). */
+  readonly listed_by_name?: Readonly<Record<string, string>>;
   readonly previous?: Readonly<Record<string, string | null>>;
   /** Codex: the SKILL.md paths disabled. */
   readonly paths?: readonly string[];
+  /** sha256 of the text the apply wrote: undo restores the backup exactly while the file still holds it. */
+  readonly written_sha256?: string;
+  /** Claude Code: the `skillListingBudgetFraction` written and the value it replaced (null: none). */
+  readonly budget_fraction?: { readonly written: number; readonly previous: unknown };
 }
 
 /** What an apply or undo did. */
@@ -142,6 +174,11 @@ function overridesOf(file: string, settings: Record<string, unknown>): Record<st
   );
 }
 
+/** Every override an apply wrote (out of the listing, and by name only). */
+export function controlsOf(state: ListingState | undefined): Record<string, string> {
+  return { ...(state?.written ?? {}), ...(state?.listed_by_name ?? {}) };
+}
+
 // Takes a previous apply's overrides back out of `ov`; returns the ids restored and those kept.
 function revertOverrides(
   ov: Record<string, unknown>,
@@ -149,7 +186,7 @@ function revertOverrides(
 ): { changed: string[]; kept: string[] } {
   const changed: string[] = [];
   const kept: string[] = [];
-  for (const [id, value] of Object.entries(state?.written ?? {})) {
+  for (const [id, value] of Object.entries(controlsOf(state))) {
     if (ov[id] !== value) {
       kept.push(id);
       continue;
@@ -192,15 +229,33 @@ export interface ListingControlOptions {
 export function applyListing(
   o: ListingControlOptions,
   routed: readonly string[],
+  extras: ApplyExtras = {},
 ): ListingControlReport {
   assertKnownOptions(o, APPLY_LISTING_OPTION_KEYS, 'applyListing');
-  return o.host === 'codex' ? applyCodex(o, routed) : applyClaude(o, routed);
+  return o.host === 'codex' ? applyCodex(o, routed) : applyClaude(o, routed, extras);
 }
 
-/** Takes the last apply back. */
-export function undoListing(o: ListingControlOptions): ListingControlReport {
+/** Takes the last apply back: the file exactly as it was while it still holds what the apply wrote. */
+export function undoListing(
+  o: ListingControlOptions,
+  editor?: JsonTextEditor,
+): ListingControlReport {
   assertKnownOptions(o, UNDO_LISTING_OPTION_KEYS, 'undoListing');
-  return o.host === 'codex' ? undoCodex(o) : undoClaude(o);
+  return o.host === 'codex' ? undoCodex(o) : undoClaude(o, editor);
+}
+
+/**
+ * The file as it would be without the last apply, when it still holds exactly what that apply
+ * wrote: the backup's text (undefined text with `created`: there was no file). Undefined otherwise.
+ */
+function exactBefore(
+  text: string | undefined,
+  state: ListingState | undefined,
+): { text: string | undefined } | undefined {
+  if (!state || text === undefined || state.written_sha256 !== sha256Hex(text)) return undefined;
+  if (state.backup === null) return state.created_file ? { text: undefined } : undefined;
+  const b = readText(state.backup);
+  return b === undefined ? undefined : { text: b };
 }
 
 function writeState(dir: string, state: ListingState): string {
@@ -216,19 +271,24 @@ function writeState(dir: string, state: ListingState): string {
 function commitApply(
   host: ListingState['host'],
   w: ApplyStart,
+  base: { text: string | undefined; created: boolean },
   out: string,
   changed: string[],
-  extra: Pick<ListingState, 'written' | 'previous' | 'paths'>,
+  extra: Pick<
+    ListingState,
+    'written' | 'listed_by_name' | 'previous' | 'paths' | 'budget_fraction'
+  >,
 ): ListingControlReport {
   const { dir, file, now } = w;
-  const backup = backupOf(dir, host, file, w.text, now);
+  const backup = backupOf(dir, host, file, base.text, now);
   writeKeepingMode(file, out);
   const state = writeState(dir, {
     host,
     file,
     applied_at: now.toISOString(),
-    created_file: w.before?.created_file ?? w.text === undefined,
+    created_file: base.created,
     backup,
+    written_sha256: sha256Hex(out),
     ...extra,
   });
   return { host, action: 'apply', file, changed, kept: [], backup, state, done: true };
@@ -265,47 +325,145 @@ function applyStart(o: ListingControlOptions, host: ListingHost): ApplyStart {
   return { now, dir, file, text: readText(file), before };
 }
 
-function applyClaude(o: ListingControlOptions, routed: readonly string[]): ListingControlReport {
+function applyClaude(
+  o: ListingControlOptions,
+  routed: readonly string[],
+  x: ApplyExtras,
+): ListingControlReport {
   const start = applyStart(o, 'claude-code');
-  const { file, text } = start;
-  const settings = parseSettings(file, text);
+  const { file, before } = start;
+  // The file without the last apply: exactly as it was while it holds what that apply wrote, else
+  // that apply's controls taken back one by one (values changed since are the user's and stay).
+  const exact = exactBefore(start.text, before);
+  const base = exact
+    ? { text: exact.text, created: before!.created_file }
+    : before && start.text !== undefined
+      ? {
+          text: revertClaude(file, start.text, before, x.editor).text,
+          created: before.created_file,
+        }
+      : { text: start.text, created: before?.created_file ?? start.text === undefined };
+  const settings = parseSettings(file, base.text);
   const ov = overridesOf(file, settings);
-  revertOverrides(ov, start.before);
+  const value = x.value ?? ROUTED_OVERRIDE;
   const written: Record<string, string> = {};
   const previous: Record<string, string | null> = {};
   for (const id of [...routed].sort()) {
     const cur = ov[id];
     previous[id] = typeof cur === 'string' ? cur : null;
-    ov[id] = ROUTED_OVERRIDE;
-    written[id] = ROUTED_OVERRIDE;
+    ov[id] = value;
+    written[id] = value;
+  }
+  const fraction =
+    x.budgetFraction === undefined
+      ? undefined
+      : { written: x.budgetFraction, previous: settings['skillListingBudgetFraction'] ?? null };
+  let out: string;
+  if (x.editor && base.text !== undefined) {
+    let t = base.text;
+    try {
+      for (const id of Object.keys(written)) t = x.editor.set(t, ['skillOverrides'], id, value);
+      if (fraction) t = x.editor.set(t, [], 'skillListingBudgetFraction', fraction.written);
+    } catch (err) {
+      throw new SkilldexError('CONFIG_INVALID', `${file}: ${(err as Error).message}; not changed`, {
+        file,
+      });
+    }
+    out = t;
+  } else {
+    const next = { ...settings };
+    if (Object.keys(ov).length > 0) next['skillOverrides'] = ov;
+    else delete next['skillOverrides'];
+    if (fraction) next['skillListingBudgetFraction'] = fraction.written;
+    out = JSON.stringify(next, null, 2) + '\n';
+  }
+  JSON.parse(out);
+  return commitApply('claude-code', start, base, out, Object.keys(written), {
+    // The hook reads `written` as the skills taken out of the listing: name-only ones are not.
+    ...(value === 'name-only' ? { written: {}, listed_by_name: written } : { written }),
+    previous,
+    ...(fraction ? { budget_fraction: fraction } : {}),
+  });
+}
+
+/**
+ * `text` with the controls of `state` taken back one by one: each override still holding the
+ * value written gets the value it replaced (or goes); so does the budget fraction. Byte-preserving
+ * with `editor`; an emptied `skillOverrides` goes too.
+ */
+function revertClaude(
+  file: string,
+  text: string,
+  state: ListingState,
+  editor: JsonTextEditor | undefined,
+): { text: string; changed: string[]; kept: string[] } {
+  const settings = parseSettings(file, text);
+  const ov = overridesOf(file, settings);
+  const { changed, kept } = revertOverrides(ov, state);
+  const bf = state.budget_fraction;
+  const fractionBack = bf !== undefined && settings['skillListingBudgetFraction'] === bf.written;
+  if (editor) {
+    let t = text;
+    try {
+      for (const id of changed) {
+        const prev = state.previous?.[id] ?? null;
+        t =
+          prev === null
+            ? (editor.remove(t, ['skillOverrides', id]) ?? t)
+            : editor.set(t, ['skillOverrides'], id, prev);
+      }
+      if (Object.keys(ov).length === 0) t = editor.remove(t, ['skillOverrides']) ?? t;
+      if (fractionBack)
+        t =
+          bf.previous === null
+            ? (editor.remove(t, ['skillListingBudgetFraction']) ?? t)
+            : editor.set(t, [], 'skillListingBudgetFraction', bf.previous);
+    } catch (err) {
+      throw new SkilldexError('CONFIG_INVALID', `${file}: ${(err as Error).message}; not changed`, {
+        file,
+      });
+    }
+    return { text: t, changed, kept };
   }
   const next = { ...settings };
   if (Object.keys(ov).length > 0) next['skillOverrides'] = ov;
   else delete next['skillOverrides'];
-  const out = JSON.stringify(next, null, 2) + '\n';
-  JSON.parse(out);
-  return commitApply('claude-code', start, out, Object.keys(written), { written, previous });
+  if (fractionBack) {
+    if (bf.previous === null) delete next['skillListingBudgetFraction'];
+    else next['skillListingBudgetFraction'] = bf.previous;
+  }
+  return { text: JSON.stringify(next, null, 2) + '\n', changed, kept };
 }
 
 function readState(dir: string, host: ListingHost): ListingState | undefined {
   return readListingState(dir, host);
 }
 
-function undoClaude(o: ListingControlOptions): ListingControlReport {
+function undoClaude(o: ListingControlOptions, editor?: JsonTextEditor): ListingControlReport {
   const dir = listingStateDir(o.home, o.env);
   const file = controlFile('claude-code', o.home, o.env);
   const state = readState(dir, 'claude-code');
   const stateFile = path.join(dir, 'claude-code.json');
   if (!state) return nothingToUndo('claude-code', file, stateFile);
   const text = readText(state.file);
-  const settings = parseSettings(state.file, text);
-  const ov = overridesOf(state.file, settings);
-  const { changed, kept } = revertOverrides(ov, state);
-  const next = { ...settings };
-  if (Object.keys(ov).length > 0) next['skillOverrides'] = ov;
-  else delete next['skillOverrides'];
-  if (state.created_file && Object.keys(next).length === 0) rmSync(state.file, { force: true });
-  else if (text !== undefined) writeKeepingMode(state.file, JSON.stringify(next, null, 2) + '\n');
+  const exact = exactBefore(text, state);
+  let changed: string[];
+  let kept: string[] = [];
+  if (exact) {
+    // The file still holds exactly what the apply wrote: put back every byte it had.
+    if (exact.text === undefined) rmSync(state.file, { force: true });
+    else writeKeepingMode(state.file, exact.text);
+    changed = Object.keys(controlsOf(state)).sort();
+  } else if (text !== undefined) {
+    const r = revertClaude(state.file, text, state, editor);
+    ({ changed, kept } = r);
+    const left = parseSettings(state.file, r.text);
+    if (state.created_file && Object.keys(left).length === 0) rmSync(state.file, { force: true });
+    else writeKeepingMode(state.file, r.text);
+  } else {
+    changed = [];
+    kept = Object.keys(controlsOf(state)).sort();
+  }
   rmSync(stateFile, { force: true });
   return {
     host: 'claude-code',
@@ -348,7 +506,10 @@ function applyCodex(o: ListingControlOptions, routed: readonly string[]): Listin
   const start = applyStart(o, 'codex');
   const { file, text } = start;
   if (text !== undefined) parseToml(file, text);
-  const base = withoutBlock(text ?? '').text;
+  const exact = exactBefore(text, start.before);
+  const baseText = exact ? exact.text : text === undefined ? undefined : withoutBlock(text).text;
+  const created = start.before?.created_file ?? text === undefined;
+  const base = withoutBlock(baseText ?? '').text;
   const paths = [...routed].sort();
   const block =
     paths.length === 0
@@ -373,7 +534,7 @@ function applyCodex(o: ListingControlOptions, routed: readonly string[]): Listin
             ? base + '\n'
             : base + '\n\n') + block;
   parseToml(file, out);
-  return commitApply('codex', start, out, paths, { paths });
+  return commitApply('codex', start, { text: baseText, created }, out, paths, { paths });
 }
 
 function undoCodex(o: ListingControlOptions): ListingControlReport {
@@ -383,6 +544,22 @@ function undoCodex(o: ListingControlOptions): ListingControlReport {
   const file = state?.file ?? controlFile('codex', o.home, o.env);
   if (!state) return nothingToUndo('codex', file, stateFile);
   const text = readText(file);
+  const exact = exactBefore(text, state);
+  if (exact) {
+    if (exact.text === undefined) rmSync(file, { force: true });
+    else writeKeepingMode(file, exact.text);
+    rmSync(stateFile, { force: true });
+    return {
+      host: 'codex',
+      action: 'undo',
+      file,
+      changed: [...(state.paths ?? [])],
+      kept: [],
+      backup: state.backup,
+      state: stateFile,
+      done: true,
+    };
+  }
   const { text: out, removed } = withoutBlock(text ?? '');
   if (removed) {
     parseToml(file, out);

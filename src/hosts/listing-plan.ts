@@ -6,9 +6,11 @@
  * no other skill has), the rest left to the router skill and the prompt hook. Reads; the plan's
  * controls are written by listing-controls.ts.
  */
+import path from 'node:path';
 import { TelemetryReader, catalogExists, listUsage, telemetryPathFor } from '../catalog/index.js';
+import { realpathOrUndefined } from '../fsx/index.js';
 import { analyzeTerms } from '../text/index.js';
-import { codexSkills } from './listing-codex.js';
+import { codexHome, codexSkills } from './listing-codex.js';
 import {
   CLAUDE_CODE_LISTING,
   claudeCodeBudget,
@@ -47,7 +49,18 @@ export interface ListingOptions extends HostScopeOptions {
    * again as if uncontrolled.
    */
   readonly ownControls?: ReadonlySet<string>;
+  /**
+   * How routed skills are controlled: `hidden` (Claude Code `user-invocable-only`, Codex `enabled =
+   * false`: out of the model's listing) or `name-only` (Claude Code: listed by name alone, so the
+   * model can still load it itself). Default `hidden`.
+   */
+  readonly routeAs?: 'hidden' | 'name-only';
+  /** A `skillListingBudgetFraction` to plan with (Claude Code), as `listing --budget-fraction` writes. */
+  readonly budgetFraction?: number;
 }
+
+/** Scopes whose skills belong to one project: never planned into the user's global settings. */
+export const PROJECT_SCOPES: ReadonlySet<string> = new Set(['project', 'repo']);
 
 /** One skill in a listing report: how the host lists it now and under the plan. */
 export interface ListingSkillReport {
@@ -60,8 +73,14 @@ export interface ListingSkillReport {
   readonly usage: number;
   readonly now: ListingResult['entries'][number];
   readonly planned: ListingResult['entries'][number];
-  /** `keep` (natively listed), `route` (left to the router and the hook), `fixed` (no control). */
-  readonly plan: 'keep' | 'route' | 'fixed' | 'hidden';
+  /**
+   * `keep` (natively listed), `route` (left to the router and the hook), `fixed` (no control: plugin
+   * skills), `hidden` (kept out by the user's own control), `project` (a project's skill: the plan
+   * writes the user's global settings, so it neither controls nor makes room for project skills).
+   */
+  readonly plan: 'keep' | 'route' | 'fixed' | 'hidden' | 'project';
+  /** Why a kept skill is kept: `router`, `usage` (used N times) or `distinctive` (N words only it has). */
+  readonly keep_reason?: { readonly why: 'router' | 'usage' | 'distinctive'; readonly n: number };
 }
 
 /** The listing report. */
@@ -73,6 +92,8 @@ export interface ListingReport {
   readonly planned: Omit<ListingResult, 'entries'>;
   /** True when skilldex's router skill is among this host's skills. */
   readonly router_skill: boolean;
+  /** How the plan controls routed skills (see ListingOptions.routeAs). */
+  readonly route_as: 'hidden' | 'name-only';
   readonly skills: readonly ListingSkillReport[];
   readonly problems: readonly Problem[];
 }
@@ -99,15 +120,15 @@ function budgetOf(o: ListingOptions, settings: HostListingSettings): ListingBudg
     });
   }
   const fixed = o.budgetChars ?? settings.fixed_chars;
+  const fraction = o.budgetFraction ?? settings.budget_fraction;
   const b = claudeCodeBudget({
     ...(o.contextTokens !== undefined ? { contextTokens: o.contextTokens } : {}),
-    ...(settings.budget_fraction !== undefined ? { fraction: settings.budget_fraction } : {}),
+    ...(fraction !== undefined ? { fraction } : {}),
     ...(fixed !== undefined ? { fixedChars: fixed } : {}),
   });
   if (o.budgetChars === undefined && settings.fixed_chars !== undefined)
     return { ...b, source: 'env' };
-  if (fixed === undefined && settings.budget_fraction !== undefined)
-    return { ...b, source: 'settings' };
+  if (fixed === undefined && fraction !== undefined) return { ...b, source: 'settings' };
   return b;
 }
 
@@ -149,10 +170,16 @@ function lineCostOf(
     : Math.ceil(Buffer.byteLength(line, 'utf8') / 4);
 }
 
+/** Why a kept skill is kept (see ListingSkillReport.keep_reason). */
+export type KeepReason = NonNullable<ListingSkillReport['keep_reason']>;
+
 /**
- * The plan (SKILL.md paths to keep and to route): skills with no control (fixed) stay; then the router skill, the most used and the most
- * distinctive are kept while their full lines fit the budget (a line that does not fit is skipped,
- * smaller later ones still tried); every other controllable skill is routed.
+ * The plan (SKILL.md paths to keep and to route): skills with no control (fixed) stay; then the
+ * router skill, the most used and the most distinctive are kept while their full lines fit the
+ * budget (a line that does not fit is skipped, smaller later ones still tried; the router skill is
+ * kept even when it does not fit); every other
+ * controllable skill is routed. With `routeAs: 'name-only'` (Claude Code) a routed skill still
+ * costs its name line, so that is set aside first. `why` says why each kept skill is kept.
  */
 export function planListing(
   host: ListingHost,
@@ -160,11 +187,15 @@ export function planListing(
   budget: ListingBudget,
   usage: ReadonlyMap<string, number>,
   maxEntry: number = CLAUDE_CODE_LISTING.MAX_ENTRY_CHARS,
-): { keep: Set<string>; route: Set<string> } {
+  routeAs: 'hidden' | 'name-only' = 'hidden',
+): { keep: Set<string>; route: Set<string>; why: Map<string, KeepReason> } {
   // Keyed by SKILL.md path: two Codex skills may share a name.
   const visible = skills.filter((s) => s.visibility !== 'hidden');
   let room = budget.limit;
   for (const s of visible) if (!s.controllable) room -= lineCostOf(host, s, budget, maxEntry);
+  const nameCost = (s: HostSkill): number =>
+    routeAs === 'name-only' && host === 'claude-code' ? `- ${s.id}`.length + 1 : 0;
+  for (const s of visible) if (s.controllable) room -= nameCost(s);
   const uniq = uniqueness(visible);
   const score = (s: HostSkill): number => (usage.get(s.skill_id) ?? 0) + s.usage;
   const order = visible
@@ -178,14 +209,24 @@ export function planListing(
     );
   const keep = new Set<string>();
   const route = new Set<string>();
+  const why = new Map<string, KeepReason>();
   for (const s of order) {
-    const cost = lineCostOf(host, s, budget, maxEntry);
-    if (cost <= room) {
+    const cost = lineCostOf(host, s, budget, maxEntry) - nameCost(s);
+    // The router skill is the way in to every routed skill: it stays listed even over the budget.
+    if (cost <= room || s.id === ROUTER_SKILL) {
       keep.add(s.path);
       room -= cost;
+      why.set(
+        s.path,
+        s.id === ROUTER_SKILL
+          ? { why: 'router', n: 0 }
+          : score(s) > 0
+            ? { why: 'usage', n: score(s) }
+            : { why: 'distinctive', n: uniq.get(s.id) ?? 0 },
+      );
     } else route.add(s.path);
   }
-  return { keep, route };
+  return { keep, route, why };
 }
 
 /** The listing report of `o.host` for this machine. */
@@ -202,31 +243,58 @@ export function listingReport(o: ListingOptions): ListingReport {
   const maxEntry = found.settings.max_entry_chars ?? CLAUDE_CODE_LISTING.MAX_ENTRY_CHARS;
   const usage = skilldexUsage(o.catalog);
   const nowResult = listingOf(o.host, found.skills, budget, maxEntry);
-  const { keep, route } = planListing(o.host, skills, budget, usage, maxEntry);
+  const routeAs = o.host === 'claude-code' ? (o.routeAs ?? 'hidden') : 'hidden';
+  // The controls go to the user's global settings: planned from the user's own skills alone, so a
+  // project's skills never push a personal skill out of every other project's listing (L14).
+  // A project folder that is the home folder reads the user's own folders as a project's: those stay the user's.
+  const userRoots = new Set(
+    (o.host === 'codex'
+      ? [path.join(codexHome(o), 'skills'), path.join(o.home, '.agents', 'skills')]
+      : [path.join(o.home, '.claude', 'skills')]
+    ).map((r) => realpathOrUndefined(r) ?? path.resolve(r)),
+  );
+  const ofProject = (s: HostSkill): boolean =>
+    PROJECT_SCOPES.has(s.scope) &&
+    !userRoots.has(realpathOrUndefined(s.root) ?? path.resolve(s.root));
+  const { keep, route, why } = planListing(
+    o.host,
+    skills.filter((s) => !ofProject(s)),
+    budget,
+    usage,
+    maxEntry,
+    routeAs,
+  );
+  const routedVisibility = routeAs === 'name-only' ? ('name-only' as const) : ('hidden' as const);
   const plannedSkills = skills.map((s) =>
-    route.has(s.path) ? { ...s, visibility: 'hidden' as const } : s,
+    route.has(s.path) ? { ...s, visibility: routedVisibility } : s,
   );
   const plannedResult = listingOf(o.host, plannedSkills, budget, maxEntry);
   const nowByPath = new Map(nowResult.entries.map((e) => [e.path, e]));
   const plannedByPath = new Map(plannedResult.entries.map((e) => [e.path, e]));
-  const report: ListingSkillReport[] = found.skills.map((s) => ({
-    id: s.id,
-    skill_id: s.skill_id,
-    scope: s.scope,
-    path: s.path,
-    controllable: s.controllable,
-    control: s.control,
-    usage: (usage.get(s.skill_id) ?? 0) + s.usage,
-    now: nowByPath.get(s.path)!,
-    planned: plannedByPath.get(s.path)!,
-    plan: keep.has(s.path)
-      ? 'keep'
-      : route.has(s.path)
-        ? 'route'
-        : s.visibility === 'hidden' && !mine(s)
-          ? 'hidden'
-          : 'fixed',
-  }));
+  const report: ListingSkillReport[] = found.skills.map((s) => {
+    const reason = why.get(s.path);
+    return {
+      id: s.id,
+      skill_id: s.skill_id,
+      scope: s.scope,
+      path: s.path,
+      controllable: s.controllable,
+      control: s.control,
+      usage: (usage.get(s.skill_id) ?? 0) + s.usage,
+      now: nowByPath.get(s.path)!,
+      planned: plannedByPath.get(s.path)!,
+      plan: keep.has(s.path)
+        ? 'keep'
+        : route.has(s.path)
+          ? 'route'
+          : ofProject(s)
+            ? 'project'
+            : s.visibility === 'hidden' && !mine(s)
+              ? 'hidden'
+              : 'fixed',
+      ...(reason ? { keep_reason: reason } : {}),
+    };
+  });
   const summary = ({ entries: _e, ...rest }: ListingResult): Omit<ListingResult, 'entries'> => rest;
   return {
     host: o.host,
@@ -235,6 +303,7 @@ export function listingReport(o: ListingOptions): ListingReport {
     now: summary(nowResult),
     planned: summary(plannedResult),
     router_skill: found.skills.some((s) => s.id === ROUTER_SKILL),
+    route_as: routeAs,
     skills: report,
     problems: found.problems,
   };
@@ -252,4 +321,6 @@ const LISTING_REPORT_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof list
   'env',
   'now',
   'systemRoot',
+  'routeAs',
+  'budgetFraction',
 );

@@ -7,9 +7,22 @@
  */
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
+import type { JsonTextEditor } from '../../hosts/index.js';
 import type { ListingControlReport, ListingHost, ListingReport } from '../../index.js';
 import { sanitizeField } from '../../text/index.js';
-import { action, parseIntOption, type CliContext } from '../context.js';
+import { action, parseIntOption, parseProbability, type CliContext } from '../context.js';
+import { addMember, removeMember } from '../init/json-edit.js';
+import { shellWord } from '../render/shell.js';
+import { SKILLDEX_BIN as BIN } from '../bin-path.js';
+
+/** init's byte-preserving JSON edits (src/cli/init/json-edit.ts), for the host's settings file. */
+export const JSON_EDITOR: JsonTextEditor = {
+  set: (text, at, key, value) =>
+    addMember(removeMember(text, [...at, key]) ?? text, at, key, value).text,
+  remove: (text, at) => removeMember(text, at),
+};
+
+const CONTROLS = ['auto', 'name-only', 'user-invocable-only'] as const;
 
 const HOSTS: readonly ListingHost[] = ['claude-code', 'codex'];
 
@@ -23,6 +36,8 @@ interface ListingFlags {
   catalog?: string;
   apply?: boolean;
   undo?: boolean;
+  control: string;
+  budgetFraction?: number;
   force?: boolean;
   all?: boolean;
   json?: boolean;
@@ -40,7 +55,11 @@ export function registerListing(program: Command, ctx: CliContext): void {
         'budget. Then a plan: the skills that stay natively listed (the skilldex router skill, the most used, the\n' +
         'most distinctive) and the rest, left to the router skill and the prompt hook, with the size that results.\n' +
         "--apply writes the plan into the host's settings (Claude Code: skillOverrides in ~/.claude/settings.json;\n" +
-        'Codex: [[skills.config]] entries in ~/.codex/config.toml), keeping a backup; --undo takes it back.\n' +
+        'Codex: [[skills.config]] entries in ~/.codex/config.toml), keeping a backup and every byte it does not\n' +
+        'change; --undo takes it back (the file exactly as it was, while it holds what --apply wrote). The plan is\n' +
+        "made from your own skills only: a project's skills never push a personal skill out of the global settings.\n" +
+        'A routed skill is taken out of the listing only when the host has the skilldex MCP server registered (its\n' +
+        'skill_fetch is the way in): without it Claude Code gets name-only, and Codex is refused (MCP_SERVER_MISSING).\n' +
         'Without --apply or --undo nothing is written.',
     )
     .requiredOption('--host <host>', 'claude-code or codex')
@@ -58,6 +77,16 @@ export function registerListing(program: Command, ctx: CliContext): void {
       '--catalog <file>',
       'the skilldex catalog whose fetches and usage examples rank the skills (default: as for search)',
     )
+    .option(
+      '--control <how>',
+      'Claude Code: how routed skills are controlled: name-only (listed by name: the model can still load them), user-invocable-only (out of the listing: needs the skilldex MCP server), or auto (user-invocable-only when the server is registered, else name-only)',
+      'auto',
+    )
+    .option(
+      '--budget-fraction <f>',
+      'Claude Code: plan with this skillListingBudgetFraction (0-1, the share of the context window the listing gets) and, with --apply, write it into ~/.claude/settings.json',
+      parseProbability('--budget-fraction'),
+    )
     .option('--apply', "write the plan into the host's settings (a backup is kept)")
     .option('--undo', 'take the last --apply back')
     .option('--force', '--apply even when the skilldex router skill is not installed for the host')
@@ -65,7 +94,7 @@ export function registerListing(program: Command, ctx: CliContext): void {
     .option('--json', 'print the listing report (and the apply or undo report) as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  skilldex listing --host claude-code\n  skilldex listing --host claude-code --context-tokens 1000000 --json\n  skilldex listing --host codex --apply\n  skilldex listing --host codex --undo',
+      '\nExamples:\n  skilldex listing --host claude-code\n  skilldex listing --host claude-code --context-tokens 1000000 --json\n  skilldex listing --host claude-code --apply --control name-only --budget-fraction 0.02\n  skilldex listing --host codex --apply\n  skilldex listing --host codex --undo',
     )
     .action(action(ctx, (o: ListingFlags) => runListing(ctx, o)));
 }
@@ -88,18 +117,56 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
     throw new SkilldexError('INVALID_ARGUMENT', '--apply and --undo: give one of them', {
       option: '--undo',
     });
+  if (!(CONTROLS as readonly string[]).includes(o.control))
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `--control ${JSON.stringify(o.control)}: one of ${CONTROLS.join(', ')}`,
+      { option: '--control', value: o.control },
+    );
+  if (host === 'codex' && (o.control !== 'auto' || o.budgetFraction !== undefined))
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `${o.control !== 'auto' ? '--control' : '--budget-fraction'} is for --host claude-code: Codex has no such setting`,
+      { option: o.control !== 'auto' ? '--control' : '--budget-fraction' },
+    );
+  if (o.budgetFraction === 0)
+    throw new SkilldexError('INVALID_ARGUMENT', '--budget-fraction must be above 0', {
+      option: '--budget-fraction',
+    });
   const lib = await import('../../index.js');
+  const hosts = await import('../../hosts/index.js');
   const home = ctx.io.env['HOME'] ?? '/';
   if (o.undo) {
-    const r = lib.undoListing({ host, home, env: ctx.io.env });
+    const r = lib.undoListing({ host, home, env: ctx.io.env }, JSON_EDITOR);
     if (o.json) ctx.json({ undo: r });
     else ctx.out(renderControl(r));
     return r.done ? 0 : 1;
   }
   const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+  // A skill taken out of the listing is reachable through the MCP server's skill_fetch alone.
+  // The controls go to the global settings: only a registration every project sees counts.
+  const mcp = hosts.skilldexMcpServer(host, {
+    home,
+    env: ctx.io.env,
+    cwd: ctx.io.cwd,
+    userScopeOnly: true,
+  });
+  const addLine = `claude mcp add --scope user skilldex -- ${[process.execPath, BIN, 'mcp', '--catalog', catalog].map(shellWord).join(' ')}`;
+  if (o.apply && !mcp.registered && (host === 'codex' || o.control === 'user-invocable-only'))
+    throw new SkilldexError(
+      'MCP_SERVER_MISSING',
+      `no skilldex MCP server is registered for ${host} (read: ${mcp.files.join(', ') || 'no config file'}): skills taken out of its listing could be loaded only with skill_fetch, which it would not have. Register it first: ${host === 'codex' ? 'skilldex init --client codex --yes' : `${addLine}, or use --control name-only`}`,
+      { host, files: mcp.files },
+    );
+  const routeAs =
+    host === 'codex' ||
+    o.control === 'user-invocable-only' ||
+    (o.control === 'auto' && mcp.registered)
+      ? ('hidden' as const)
+      : ('name-only' as const);
   // The controls the last --apply wrote are planned again, not taken as the user's own.
   const state = lib.readListingState(lib.listingStateDir(home, ctx.io.env), host);
-  const own = new Set([...Object.keys(state?.written ?? {}), ...(state?.paths ?? [])]);
+  const own = new Set([...Object.keys(hosts.controlsOf(state)), ...(state?.paths ?? [])]);
   const report = lib.listingReport({
     host,
     home,
@@ -108,7 +175,9 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
     catalog,
     ...(o.contextTokens !== undefined ? { contextTokens: o.contextTokens } : {}),
     ...(o.budgetChars !== undefined ? { budgetChars: o.budgetChars } : {}),
+    ...(o.budgetFraction !== undefined ? { budgetFraction: o.budgetFraction } : {}),
     ownControls: own,
+    routeAs,
   });
   let applied: ListingControlReport | undefined;
   if (o.apply) {
@@ -121,17 +190,30 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
     const routed = report.skills
       .filter((s) => s.plan === 'route')
       .map((s) => (host === 'codex' ? s.path : s.id));
-    applied = lib.applyListing({ host, home, env: ctx.io.env }, routed);
+    applied = lib.applyListing({ host, home, env: ctx.io.env }, routed, {
+      value: routeAs === 'name-only' ? 'name-only' : 'user-invocable-only',
+      ...(o.budgetFraction !== undefined ? { budgetFraction: o.budgetFraction } : {}),
+      editor: JSON_EDITOR,
+    });
   }
-  if (o.json) ctx.json(applied ? { ...report, apply: applied } : report);
-  else
+  const mcpReport = { registered: mcp.registered, where: mcp.where, files: mcp.files };
+  if (o.json) ctx.json({ ...report, mcp: mcpReport, ...(applied ? { apply: applied } : {}) });
+  else {
+    const mcpLine = mcp.registered
+      ? `mcp:     skilldex MCP server registered (${sanitizeField(mcp.where ?? '', 300)})`
+      : host === 'codex'
+        ? 'mcp:     no skilldex MCP server registered for codex: --apply refuses (skilldex init --client codex --yes)'
+        : `mcp:     no skilldex MCP server registered for claude-code: routed skills are set name-only (still loadable by the model); for user-invocable-only register it: ${sanitizeField(addLine, 500)}`;
     ctx.out(
       renderListing(report, o.all === true) +
+        '\n' +
+        mcpLine +
         '\n' +
         (applied
           ? renderControl(applied)
           : 'dry run: nothing written (--apply writes the plan, --undo takes it back)'),
     );
+  }
   return 0;
 }
 
@@ -188,9 +270,33 @@ export function renderListing(r: ListingReport, all: boolean): string {
   const keep = r.skills.filter((s) => s.plan === 'keep').length;
   const route = r.skills.filter((s) => s.plan === 'route').length;
   const fixed = r.skills.filter((s) => s.plan === 'fixed').length;
+  const project = r.skills.filter((s) => s.plan === 'project').length;
+  const routedAs =
+    r.route_as === 'name-only'
+      ? 'listed by name only (name-only), left to the router skill and the hook'
+      : r.host === 'codex'
+        ? 'disabled (enabled = false), left to the router skill and the hook'
+        : 'out of the listing (user-invocable-only), left to the router skill and the hook';
   lines.push(
-    `plan:    keep ${keep} natively listed, route ${route} through the router skill and the hook${fixed > 0 ? `, ${fixed} without a control (plugin skills)` : ''}`,
+    `plan:    keep ${keep} natively listed, route ${route}: ${routedAs}${fixed > 0 ? `; ${fixed} without a control (plugin skills)` : ''}`,
     `         ${r.planned.total} of ${r.budget.limit} ${unit}: ${p.full} full, ${p.truncated} cut, ${p['name-only']} by name only, ${p.omitted} dropped`,
+  );
+  if (project > 0)
+    lines.push(
+      `         ${project} project skill(s) left out of the plan: the controls go to your global settings, planned from your own skills`,
+    );
+  group(
+    'kept',
+    (s) => s.plan === 'keep',
+    (s) => {
+      const k = s.keep_reason;
+      if (!k) return '';
+      return k.why === 'router'
+        ? '  (the router skill)'
+        : k.why === 'usage'
+          ? `  (used: ${Math.round(k.n * 10) / 10})`
+          : `  (distinctive: ${k.n} word(s) at most one other skill has)`;
+    },
   );
   if (!r.router_skill)
     lines.push(
@@ -206,7 +312,7 @@ export function renderControl(r: ListingControlReport): string {
     return `nothing to undo for ${r.host} (no listing plan applied)`;
   const lines = [
     r.action === 'apply'
-      ? `applied: ${r.changed.length} skill(s) routed in ${sanitizeField(r.file)}`
+      ? `applied: ${r.changed.length} skill(s) routed in ${sanitizeField(r.file)} (every other byte of the file kept)`
       : `undone: ${r.changed.length} control(s) taken back in ${sanitizeField(r.file)}`,
   ];
   if (r.kept.length > 0)

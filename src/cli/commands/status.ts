@@ -29,8 +29,17 @@ export function registerStatus(program: Command, ctx: CliContext): void {
       action(ctx, async (o: CatalogFlag): Promise<ExitCode> => {
         const { getCatalogStatus } = await import('../../router/index.js');
         const s = getCatalogStatus({ catalog: catalogOf(ctx, o) });
-        if (o.json) ctx.json(s);
-        else ctx.out(renderStatus(s));
+        // One line summing up `skilldex doctor`, without running the hook (cheap).
+        const { runDoctor } = await import('../doctor.js');
+        const d = await runDoctor({
+          home: ctx.io.env['HOME'] ?? '/',
+          env: ctx.io.env,
+          cwd: ctx.io.cwd,
+          runHook: false,
+        });
+        const setup = { healthy: d.healthy, problems: d.problems, warnings: d.warnings };
+        if (o.json) ctx.json({ ...s, setup });
+        else ctx.out(renderStatus(s) + '\n' + setupLine(setup));
         return s.drifted.length > 0 ? 1 : 0;
       }),
     );
@@ -53,4 +62,12 @@ export function renderStatus(s: CatalogStatus): string {
   for (const d of s.drifted)
     lines.push(`  ${d.reason.padEnd(8)} ${sanitizeField(d.skill_id)}  ${sanitizeField(d.path)}`);
   return lines.join('\n');
+}
+
+/** The one line of `status` that sums up `skilldex doctor` (run without executing the hook). */
+export function setupLine(d: { healthy: boolean; problems: number; warnings: number }): string {
+  if (d.problems > 0) return `set-up: ${d.problems} problem(s) — run skilldex doctor`;
+  return d.warnings > 0
+    ? `set-up: ok, ${d.warnings} warning(s) — run skilldex doctor`
+    : 'set-up: ok';
 }

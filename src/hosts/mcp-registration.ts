@@ -1,0 +1,193 @@
+/**
+ * Whether an agent client has the skilldex MCP server registered, read from the client's own
+ * configuration files (never written). `listing --apply` asks it before it takes skills out of a
+ * listing (a skill whose only way in is `skill_fetch` needs the server), and `skilldex doctor`
+ * reports it. The places each client reads:
+ *
+ * - Claude Code: `~/.claude.json`, top-level `mcpServers` (user scope) and
+ *   `projects["<project path>"].mcpServers` (local scope), and `.mcp.json` at the project root
+ *   (project scope) — code.claude.com/docs/en/mcp, "MCP installation scopes"; `claude mcp add
+ *   --scope user` writes the top-level member.
+ * - Codex: `[mcp_servers.<name>]` tables in `$CODEX_HOME/config.toml` (`enabled = false` switches one
+ *   off) — developers.openai.com/codex/mcp and openai/codex docs/config.md.
+ * - Cursor: `mcpServers` in `~/.cursor/mcp.json` (and a project's `.cursor/mcp.json`) —
+ *   cursor.com/docs/context/mcp.
+ * - Gemini CLI: `mcpServers` in `~/.gemini/settings.json` — google-gemini/gemini-cli
+ *   docs/tools/mcp-server.md (geminicli.com/docs/tools/mcp-server).
+ *
+ * A server counts when it is named `skilldex`, or when its command line runs skilldex's `mcp`
+ * command. Reads are capped; a file that does not parse is reported, never fatal.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { readTextCapped } from '../fsx/index.js';
+import { codexConfigFile } from './listing-codex.js';
+import { MAX_CLAUDE_STATE_BYTES, MAX_SETTINGS_BYTES } from './listing-scopes.js';
+
+/** The clients whose MCP configuration skilldex reads. */
+export type McpClient = 'claude-code' | 'cursor' | 'codex' | 'gemini-cli';
+
+/** Where a client's skilldex server is registered, if anywhere. */
+export interface McpRegistration {
+  readonly client: McpClient;
+  readonly registered: boolean;
+  /** The file and key it was found under (e.g. `~/.claude.json mcpServers.skilldex`). */
+  readonly where: string | null;
+  /** The registered command and arguments (stdio servers). */
+  readonly command: string | null;
+  readonly args: readonly string[];
+  /** The files read. */
+  readonly files: readonly string[];
+  /** Files that could not be read or parsed (the check went on without them). */
+  readonly problems: readonly string[];
+}
+
+/** What a registration look-up needs. */
+export interface McpLookupOptions {
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The project folder (Claude Code's local and project scopes, Cursor's project file). */
+  readonly cwd: string;
+  /**
+   * Count only registrations every project sees (Claude Code's user scope, Cursor's
+   * `~/.cursor/mcp.json`): what a change to the user's global settings may rely on. A project's
+   * `.mcp.json` is also untrusted (docs/integration.md §7).
+   */
+  readonly userScopeOnly?: boolean;
+}
+
+type Servers = Record<string, unknown>;
+
+function asObject(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
+}
+
+/** The server entry that is skilldex's among `servers`, with its name. */
+function skilldexEntry(servers: unknown): [string, Record<string, unknown>] | undefined {
+  const s = asObject(servers);
+  if (!s) return undefined;
+  const named = asObject(s['skilldex']);
+  if (named) return ['skilldex', named];
+  for (const [name, v] of Object.entries(s as Servers)) {
+    const e = asObject(v);
+    if (!e) continue;
+    const line = [e['command'], ...(Array.isArray(e['args']) ? e['args'] : [])]
+      .filter((x): x is string => typeof x === 'string')
+      .join(' ');
+    if (/skilldex/.test(line) && /(^|\s)mcp(\s|$)/.test(line)) return [name, e];
+  }
+  return undefined;
+}
+
+// The project folder and its ancestors, nearest first.
+function upward(cwd: string): string[] {
+  const out: string[] = [];
+  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
+    out.push(d);
+    if (path.dirname(d) === d) return out;
+  }
+}
+
+/** Whether `client` has a skilldex MCP server registered, and where. */
+export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRegistration {
+  const files: string[] = [];
+  const problems: string[] = [];
+  const readJson = (
+    file: string,
+    max = MAX_SETTINGS_BYTES,
+  ): Record<string, unknown> | undefined => {
+    if (!existsSync(file)) return undefined;
+    files.push(file);
+    const r = readTextCapped(file, { maxBytes: max });
+    if (!r.ok) {
+      problems.push(`${file}: ${r.problem.message}`);
+      return undefined;
+    }
+    try {
+      const v = asObject(JSON.parse(r.text));
+      if (!v) problems.push(`${file}: not a JSON object`);
+      return v;
+    } catch (err) {
+      problems.push(`${file}: ${(err as Error).message}`);
+      return undefined;
+    }
+  };
+  const found = (where: string, e: Record<string, unknown>): McpRegistration => ({
+    client,
+    registered: true,
+    where,
+    command: typeof e['command'] === 'string' ? e['command'] : null,
+    args: Array.isArray(e['args']) ? e['args'].filter((x) => typeof x === 'string') : [],
+    files,
+    problems,
+  });
+  const none = (): McpRegistration => ({
+    client,
+    registered: false,
+    where: null,
+    command: null,
+    args: [],
+    files,
+    problems,
+  });
+  switch (client) {
+    case 'claude-code': {
+      const user = path.join(o.home, '.claude.json');
+      const state = readJson(user, MAX_CLAUDE_STATE_BYTES);
+      const top = skilldexEntry(state?.['mcpServers']);
+      if (top) return found(`${user} mcpServers.${top[0]}`, top[1]);
+      const projects = asObject(state?.['projects']);
+      for (const dir of o.userScopeOnly ? [] : upward(o.cwd)) {
+        const local = skilldexEntry(asObject(projects?.[dir])?.['mcpServers']);
+        if (local)
+          return found(`${user} projects[${JSON.stringify(dir)}].mcpServers.${local[0]}`, local[1]);
+        const mcpJson = path.join(dir, '.mcp.json');
+        const project = skilldexEntry(readJson(mcpJson)?.['mcpServers']);
+        if (project) return found(`${mcpJson} mcpServers.${project[0]}`, project[1]);
+      }
+      return none();
+    }
+    case 'cursor': {
+      for (const file of [
+        path.join(o.home, '.cursor', 'mcp.json'),
+        ...(o.userScopeOnly ? [] : upward(o.cwd)).map((d) => path.join(d, '.cursor', 'mcp.json')),
+      ]) {
+        const e = skilldexEntry(readJson(file)?.['mcpServers']);
+        if (e) return found(`${file} mcpServers.${e[0]}`, e[1]);
+      }
+      return none();
+    }
+    case 'gemini-cli': {
+      const file = path.join(o.home, '.gemini', 'settings.json');
+      const e = skilldexEntry(readJson(file)?.['mcpServers']);
+      return e ? found(`${file} mcpServers.${e[0]}`, e[1]) : none();
+    }
+    case 'codex': {
+      const file = codexConfigFile(o);
+      if (!existsSync(file)) return none();
+      files.push(file);
+      const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
+      if (!r.ok) {
+        problems.push(`${file}: ${r.problem.message}`);
+        return none();
+      }
+      let doc: Record<string, unknown> | undefined;
+      try {
+        doc = asObject(
+          (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(
+            r.text,
+          ),
+        );
+      } catch (err) {
+        problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
+        return none();
+      }
+      const e = skilldexEntry(doc?.['mcp_servers']);
+      if (!e || e[1]['enabled'] === false) return none();
+      return found(`${file} [mcp_servers.${e[0]}]`, e[1]);
+    }
+  }
+}

@@ -1,0 +1,393 @@
+/**
+ * `skilldex doctor` (issue 35) on a made-up home: a healthy set-up passes, and each way to break it
+ * — nothing set up, the hook removed, its command failing, hanging or logging an error, errors in
+ * the hook's log, the catalog missing or drifted, the MCP server unregistered for Claude Code,
+ * Codex, Cursor or Gemini CLI (or naming a program that is gone), the router skill removed, listing
+ * controls that strand skills — is named, with its fix, and exits 1. `status` sums it up in one
+ * line without running the hook.
+ */
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runDoctor, type DoctorCheck, type DoctorReport } from '../../src/cli/doctor.js';
+import { REPO, runCli, skillMd, tmpDir, writeTree } from '../support/cli.js';
+
+/** The built bin (needs npm run build): the real hook doctor runs in one test. */
+const BIN = path.join(REPO, 'bin', 'skilldex.js');
+
+interface Home {
+  home: string;
+  env: Record<string, string>;
+  hookBin: string;
+  settings: string;
+}
+
+const HOOK_OK = '#!/bin/sh\ncat >/dev/null\nexit 0\n';
+
+/**
+ * A home where init set up `clients` (default Claude Code): its records, the hook in the host's
+ * settings running a script (`script`), the router skill, the MCP server registered.
+ */
+function setUp(opts: { clients?: string[]; script?: string } = {}): Home {
+  const home = tmpDir('skilldex-doctor-');
+  const env = { HOME: home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+  const hookBin = path.join(home, 'bin', 'fake-skilldex');
+  mkdirSync(path.dirname(hookBin), { recursive: true });
+  writeFileSync(hookBin, opts.script ?? HOOK_OK);
+  chmodSync(hookBin, 0o755);
+  const records: unknown[] = [];
+  const server = { command: process.execPath, args: [hookBin, 'mcp'] };
+  const hookFor = (client: string, file: string, event: string, more = {}): void => {
+    const value = {
+      hooks: [{ type: 'command', command: `'${hookBin}' hook ${client}`, timeout: 5 }],
+    };
+    writeTree(home, {
+      [path.relative(home, file)]: JSON.stringify({
+        theme: 'dark',
+        hooks: { [event]: [value] },
+        ...more,
+      }),
+    });
+    records.push({
+      kind: 'json',
+      client,
+      step: 'hook',
+      file,
+      path: ['hooks', event],
+      element: true,
+      value,
+      inserted: JSON.stringify(value),
+      created_file: false,
+    });
+  };
+  const routerFor = (client: string, dir: string): void => {
+    const file = path.join(dir, 'skill-router', 'SKILL.md');
+    writeTree(home, { [path.relative(home, file)]: skillMd('skill-router', 'Find a skill.') });
+    records.push({ kind: 'file', client, step: 'router-skill', file, sha256: 'x', backup: null });
+  };
+  for (const client of opts.clients ?? ['claude-code']) {
+    if (client === 'claude-code') {
+      hookFor(client, path.join(home, '.claude', 'settings.json'), 'UserPromptSubmit');
+      routerFor(client, path.join(home, '.claude', 'skills'));
+      writeTree(home, { '.claude.json': JSON.stringify({ mcpServers: { skilldex: server } }) });
+    } else if (client === 'codex') {
+      hookFor(client, path.join(home, '.codex', 'hooks.json'), 'UserPromptSubmit');
+      routerFor(client, path.join(home, '.codex', 'skills'));
+      writeTree(home, {
+        '.codex/config.toml': `model = "x"\n\n[mcp_servers.skilldex]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n`,
+      });
+    } else if (client === 'cursor') {
+      routerFor(client, path.join(home, '.cursor', 'skills'));
+      writeTree(home, { '.cursor/mcp.json': JSON.stringify({ mcpServers: { skilldex: server } }) });
+    } else if (client === 'gemini-cli') {
+      hookFor(client, path.join(home, '.gemini', 'settings.json'), 'BeforeAgent', {
+        mcpServers: { skilldex: server },
+      });
+    }
+  }
+  writeTree(home, {
+    '.local/state/skilldex/init.json': JSON.stringify({ version: 1, records }),
+  });
+  return { home, env, hookBin, settings: path.join(home, '.claude', 'settings.json') };
+}
+
+async function doctor(
+  h: Home,
+  extra: { catalog?: string; hookTimeoutMs?: number } = {},
+): Promise<DoctorReport> {
+  return runDoctor({ home: h.home, env: h.env, cwd: h.home, runHook: true, ...extra });
+}
+
+function check(r: DoctorReport, id: string): DoctorCheck {
+  const c = r.checks.find((x) => x.id === id);
+  expect(c, `check ${id} in ${JSON.stringify(r.checks.map((x) => x.id))}`).toBeDefined();
+  return c!;
+}
+
+describe('skilldex doctor', () => {
+  it('passes a healthy set-up: every check ok or skip', async () => {
+    const r = await doctor(setUp({ clients: ['claude-code', 'codex', 'cursor', 'gemini-cli'] }));
+    expect(r.checks.filter((c) => c.status === 'fail' || c.status === 'warn')).toEqual([]);
+    expect(r.healthy).toBe(true);
+    for (const id of ['init', 'hook.claude-code', 'hook.codex', 'hook.gemini-cli', 'hook-log'])
+      expect(check(r, id).status).toBe('ok');
+    for (const c of ['claude-code', 'codex', 'cursor', 'gemini-cli'])
+      expect(check(r, `mcp.${c}`).status).toBe('ok');
+    expect(check(r, 'listing.claude-code').status).toBe('skip');
+  });
+
+  it('runs the real hook command with its harmless prompt: exit 0, nothing logged', async () => {
+    const h = setUp();
+    const cmd = `'${process.execPath}' '${BIN}' hook claude-code --catalog '${path.join(h.home, 'none.db')}'`;
+    const settings = JSON.parse(readFileSync(h.settings, 'utf8')) as {
+      hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] };
+    };
+    settings.hooks.UserPromptSubmit[0]!.hooks[0]!.command = cmd;
+    writeFileSync(h.settings, JSON.stringify(settings));
+    const r = await doctor(h);
+    expect(check(r, 'hook.claude-code')).toMatchObject({ status: 'ok' });
+    expect(existsSync(path.join(h.home, '.local/state/skilldex/hook/hook.log'))).toBe(false);
+    // The same command with a flag it does not know logs an error, which doctor names.
+    settings.hooks.UserPromptSubmit[0]!.hooks[0]!.command = `${cmd} --max 99`;
+    writeFileSync(h.settings, JSON.stringify(settings));
+    const bad = check(await doctor(h), 'hook.claude-code');
+    expect(bad.status).toBe('fail');
+    expect(bad.message).toContain('logged INVALID_ARGUMENT');
+  });
+
+  it('names a machine init never set up', async () => {
+    const h = setUp();
+    rmSync(path.join(h.home, '.local/state/skilldex/init.json'));
+    const c = check(await doctor(h), 'init');
+    expect(c).toMatchObject({ status: 'fail' });
+    expect(c.fix).toContain('skilldex init');
+  });
+
+  it('names a hook removed from the host settings', async () => {
+    const h = setUp();
+    writeFileSync(h.settings, JSON.stringify({ theme: 'dark' }));
+    const r = await doctor(h);
+    expect(check(r, 'hook.claude-code')).toMatchObject({
+      status: 'fail',
+      fix: 'skilldex init --client claude-code --yes',
+    });
+    expect(check(r, 'hook.claude-code').message).toContain(h.settings);
+  });
+
+  it('names a hook command that does not run (its program gone)', async () => {
+    const h = setUp();
+    rmSync(h.hookBin);
+    const c = check(await doctor(h), 'hook.claude-code');
+    expect(c.status).toBe('fail');
+    expect(c.message).toMatch(/exited 127/);
+  });
+
+  it('names a hook command that exits non-zero', async () => {
+    const h = setUp({ script: '#!/bin/sh\ncat >/dev/null\necho broken >&2\nexit 3\n' });
+    const c = check(await doctor(h), 'hook.claude-code');
+    expect(c.status).toBe('fail');
+    expect(c.message).toContain('exited 3: broken');
+  });
+
+  it('names a hook command that hangs, and kills it in time', async () => {
+    const h = setUp({ script: '#!/bin/sh\nsleep 30\n' });
+    const t0 = Date.now();
+    const c = check(await doctor(h, { hookTimeoutMs: 300 }), 'hook.claude-code');
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(c.status).toBe('fail');
+    expect(c.message).toContain('did not finish');
+  });
+
+  it('is not held open by a process the hook leaves behind on its stderr', async () => {
+    const h = setUp({ script: '#!/bin/sh\ncat >/dev/null\nsleep 5 >&2 &\nexit 0\n' });
+    const t0 = Date.now();
+    expect(check(await doctor(h), 'hook.claude-code').status).toBe('ok');
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('names a hook run that exits 0 but logs an error', async () => {
+    const h = setUp({
+      script:
+        '#!/bin/sh\ncat >/dev/null\nmkdir -p "$HOME/.local/state/skilldex/hook"\necho "$(date -u +%Y-%m-%dT%H:%M:%S.000Z) claude-code CATALOG_MISSING: no catalog at /x" >> "$HOME/.local/state/skilldex/hook/hook.log"\nexit 0\n',
+    });
+    const r = await doctor(h);
+    expect(check(r, 'hook.claude-code').message).toContain('logged CATALOG_MISSING');
+    expect(check(r, 'hook-log')).toMatchObject({ status: 'fail' });
+    expect(check(r, 'hook-log').fix).toContain('CATALOG_MISSING: create one with');
+  });
+
+  it('names errors the hook logged since its last success, with codes and hints', async () => {
+    const h = setUp();
+    const dir = path.join(h.home, '.local/state/skilldex/hook');
+    mkdirSync(path.join(dir, 'sessions'), { recursive: true });
+    const old = new Date(Date.now() - 3_600_000).toISOString();
+    appendFileSync(path.join(dir, 'hook.log'), `${old} claude-code HOOK_DEADLINE: too slow\n`);
+    // A session state written after the old error: the hook answered since.
+    writeFileSync(path.join(dir, 'sessions', '0'.repeat(32) + '.json'), '{}');
+    expect(check(await doctor(h), 'hook-log').status).toBe('ok');
+    const now = new Date(Date.now() + 1000).toISOString();
+    appendFileSync(path.join(dir, 'hook.log'), `${now} claude-code HOOK_INPUT_INVALID: bad\n`);
+    const c = check(await doctor(h), 'hook-log');
+    // The live run passed after it: a warning, naming the code and its hint.
+    expect(c.status).toBe('warn');
+    expect(c.message).toContain('HOOK_INPUT_INVALID');
+    expect(c.message).not.toContain('HOOK_DEADLINE');
+    expect(c.fix).toContain('UserPromptSubmit');
+  });
+
+  it('names a missing catalog and a drifted one', async () => {
+    const h = setUp();
+    const missing = check(await doctor(h, { catalog: path.join(h.home, 'none.db') }), 'catalog');
+    expect(missing.status).toBe('fail');
+    expect(missing.message).toContain('CATALOG_MISSING');
+    const lib = path.join(h.home, 'lib');
+    writeTree(lib, { 'a/SKILL.md': skillMd('a-skill', 'Sort widgets.') });
+    const catalog = path.join(h.home, 'catalog.db');
+    expect(
+      (await runCli(['index', '--catalog', catalog, '--scope', lib], { env: h.env })).code,
+    ).toBe(0);
+    expect(check(await doctor(h, { catalog }), 'catalog').status).toBe('ok');
+    writeFileSync(path.join(lib, 'a/SKILL.md'), skillMd('a-skill', 'Sort widgets blue.'));
+    const drifted = check(await doctor(h, { catalog }), 'catalog');
+    expect(drifted).toMatchObject({ status: 'fail', fix: 'skilldex index' });
+    expect(drifted.message).toContain('changed');
+  });
+
+  it('names an MCP server Claude Code does not have, with the claude mcp add line', async () => {
+    const h = setUp();
+    writeFileSync(path.join(h.home, '.claude.json'), JSON.stringify({ projects: {} }));
+    const c = check(await doctor(h), 'mcp.claude-code');
+    expect(c.status).toBe('fail');
+    expect(c.fix).toBe(`claude mcp add --scope user skilldex -- '${h.hookBin}' mcp`);
+  });
+
+  it("finds Claude Code's local-scope and project-scope registrations", async () => {
+    const h = setUp();
+    const server = { command: 'skilldex', args: ['mcp'] };
+    writeFileSync(
+      path.join(h.home, '.claude.json'),
+      JSON.stringify({ projects: { [h.home]: { mcpServers: { skilldex: server } } } }),
+    );
+    expect(check(await doctor(h), 'mcp.claude-code').status).toBe('ok');
+    writeFileSync(path.join(h.home, '.claude.json'), '{}');
+    writeFileSync(path.join(h.home, '.mcp.json'), JSON.stringify({ mcpServers: { sd: server } }));
+    expect(check(await doctor(h), 'mcp.claude-code')).toMatchObject({ status: 'ok' });
+  });
+
+  it('names a registered server whose program is gone', async () => {
+    const h = setUp();
+    writeFileSync(
+      path.join(h.home, '.claude.json'),
+      JSON.stringify({
+        mcpServers: { skilldex: { command: '/gone/node', args: ['/gone/skilldex.js', 'mcp'] } },
+      }),
+    );
+    const c = check(await doctor(h), 'mcp.claude-code');
+    expect(c.status).toBe('fail');
+    expect(c.message).toContain('/gone/node');
+  });
+
+  it('names Codex, Cursor and Gemini CLI without the server', async () => {
+    const h = setUp({ clients: ['codex', 'cursor', 'gemini-cli'] });
+    writeFileSync(
+      path.join(h.home, '.codex/config.toml'),
+      'model = "x"\n[mcp_servers.skilldex]\ncommand = "skilldex"\nenabled = false\n',
+    );
+    rmSync(path.join(h.home, '.cursor/mcp.json'));
+    const gemini = path.join(h.home, '.gemini/settings.json');
+    const g = JSON.parse(readFileSync(gemini, 'utf8')) as Record<string, unknown>;
+    delete g['mcpServers'];
+    writeFileSync(gemini, JSON.stringify(g));
+    const r = await doctor(h);
+    expect(check(r, 'mcp.codex').status).toBe('fail');
+    expect(check(r, 'mcp.cursor').status).toBe('fail');
+    expect(check(r, 'mcp.gemini-cli').status).toBe('fail');
+    expect(r.problems).toBe(3);
+  });
+
+  it('names a Gemini CLI hook gone from BeforeAgent', async () => {
+    const h = setUp({ clients: ['gemini-cli'] });
+    writeFileSync(
+      path.join(h.home, '.gemini/settings.json'),
+      JSON.stringify({ hooks: { BeforeAgent: [] } }),
+    );
+    const c = check(await doctor(h), 'hook.gemini-cli');
+    expect(c.status).toBe('fail');
+    expect(c.message).toContain('hooks.BeforeAgent');
+  });
+
+  it('names a router skill that was removed', async () => {
+    const h = setUp();
+    rmSync(path.join(h.home, '.claude/skills/skill-router'), { recursive: true });
+    expect(check(await doctor(h), 'router-skill.claude-code')).toMatchObject({
+      status: 'fail',
+      fix: 'skilldex init --client claude-code --yes',
+    });
+  });
+
+  it('names listing controls that strand skills without the MCP server', async () => {
+    const h = setUp();
+    writeFileSync(path.join(h.home, '.claude.json'), '{}');
+    const settings = JSON.parse(readFileSync(h.settings, 'utf8')) as Record<string, unknown>;
+    settings['skillOverrides'] = { pdf: 'user-invocable-only' };
+    writeFileSync(h.settings, JSON.stringify(settings));
+    writeTree(h.home, {
+      '.local/share/skilldex/listing/claude-code.json': JSON.stringify({
+        host: 'claude-code',
+        file: h.settings,
+        applied_at: '2026-01-01T00:00:00.000Z',
+        created_file: false,
+        backup: null,
+        written: { pdf: 'user-invocable-only' },
+        previous: { pdf: null },
+      }),
+    });
+    const c = check(await doctor(h), 'listing.claude-code');
+    expect(c.status).toBe('fail');
+    expect(c.message).toContain('skill_fetch');
+    expect(c.fix).toContain('skilldex listing --host claude-code --undo');
+    // A project's .mcp.json does not serve the global settings; a user-scope server does.
+    const server = { command: 'skilldex', args: ['mcp'] };
+    writeFileSync(
+      path.join(h.home, '.mcp.json'),
+      JSON.stringify({ mcpServers: { skilldex: server } }),
+    );
+    const project = check(await doctor(h), 'listing.claude-code');
+    expect(project.status).toBe('fail');
+    expect(project.message).toContain('only for this project');
+    writeFileSync(
+      path.join(h.home, '.claude.json'),
+      JSON.stringify({ mcpServers: { skilldex: server } }),
+    );
+    expect(check(await doctor(h), 'listing.claude-code')).toMatchObject({ status: 'ok' });
+  });
+
+  it('the CLI: exits 1 naming each problem and its fix, --json has the checks; status sums it up without running the hook', async () => {
+    const marker = 'ran-marker';
+    const h = setUp({ script: `#!/bin/sh\ncat >/dev/null\ntouch "$HOME/${marker}"\nexit 0\n` });
+    rmSync(path.join(h.home, '.claude/skills/skill-router'), { recursive: true });
+    const lib = path.join(h.home, 'lib');
+    writeTree(lib, { 'a/SKILL.md': skillMd('a-skill', 'Sort widgets.') });
+    const catalog = path.join(h.home, 'catalog.db');
+    await runCli(['index', '--catalog', catalog, '--scope', lib], { env: h.env, cwd: h.home });
+    const status = await runCli(['status', '--catalog', catalog], { env: h.env, cwd: h.home });
+    expect(status.stdout).toContain('set-up: 1 problem(s) — run skilldex doctor');
+    expect(existsSync(path.join(h.home, marker))).toBe(false);
+    const sj = await runCli(['status', '--catalog', catalog, '--json'], {
+      env: h.env,
+      cwd: h.home,
+    });
+    expect(JSON.parse(sj.stdout).setup).toEqual({ healthy: false, problems: 1, warnings: 0 });
+    const text = await runCli(['doctor', '--catalog', catalog], { env: h.env, cwd: h.home });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/fail {2}router-skill\.claude-code: .*\n {6}fix: skilldex init/);
+    expect(text.stdout).toContain('1 problem(s)');
+    expect(existsSync(path.join(h.home, marker))).toBe(true);
+    const json = await runCli(['doctor', '--catalog', catalog, '--json'], {
+      env: h.env,
+      cwd: h.home,
+    });
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as DoctorReport;
+    for (const c of report.checks) expect(['ok', 'warn', 'fail', 'skip']).toContain(c.status);
+    expect(report.checks.find((c) => c.id === 'catalog')?.status).toBe('ok');
+    mkdirSync(path.join(h.home, '.claude/skills/skill-router'), { recursive: true });
+    writeFileSync(
+      path.join(h.home, '.claude/skills/skill-router/SKILL.md'),
+      skillMd('skill-router', 'x'),
+    );
+    expect((await runCli(['doctor', '--catalog', catalog], { env: h.env, cwd: h.home })).code).toBe(
+      0,
+    );
+    const help = await runCli(['doctor', '--help'], { env: h.env });
+    expect(help.stdout).toContain('hook-log');
+  });
+});
