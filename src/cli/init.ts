@@ -129,7 +129,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
         '  claude-code  ~/.claude/skills/skill-router; prints `claude mcp add …`\n' +
         '  cursor       ~/.cursor/skills/skill-router; merges into ~/.cursor/mcp.json\n' +
         '  codex        ~/.codex/skills/skill-router; appends to ~/.codex/config.toml\n' +
-        '  gemini-cli   ~/.gemini/skills/skill-router; merges into ~/.gemini/settings.json\n' +
+        '  gemini-cli   ~/.gemini/skills/skill-router; adds to ~/.gemini/settings.json\n' +
         '  vscode       ~/.copilot/skills/skill-router; prints `code --add-mcp …`\n' +
         "  generic      prints the router skill's path and an mcpServers JSON snippet\n" +
         'With no --library, init indexes the skills the client already loads where they are (its\n' +
