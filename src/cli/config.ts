@@ -155,7 +155,8 @@ export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.f
   min_confidence: 'raise-only',
   'library.scopes': 'inside-project',
   'library.prefer': 'inside-project',
-  // Lint suppressions only ever hide findings of a lint run in that project, and are counted.
+  // Lint suppressions only ever hide findings of a lint run in that project, and are counted; a
+  // project's rules never hide a security code (src/lint/suppress.ts, SUPPRESSION_REFUSED).
   'lint.ignore': 'any',
   'mcp.cascade_roots': 'inside-project',
   'mcp.substrate': 'inside-project',

@@ -74,6 +74,10 @@ export const LINT_CODES = {
     severity: 'warning',
     rule: 'an inline suppression (metadata skilldex-lint-ignore) names no lint code, or one that does not exist',
   },
+  SUPPRESSION_REFUSED: {
+    severity: 'warning',
+    rule: "security: a skill's inline suppression or an untrusted project config tries to suppress a security code; refused, the findings stay",
+  },
   NAME_FROM_FOLDER: {
     severity: 'warning',
     rule: 'spec profile: the frontmatter has no name (hosts name the skill after its folder; the spec requires one)',
@@ -196,6 +200,11 @@ export interface SuppressionCount {
   readonly reason?: string;
   /** Findings it took out (0: the rule matched nothing this run). */
   readonly findings: number;
+  /**
+   * Present (true) when the rule was refused: an inline or untrusted project rule naming a security
+   * code. It took nothing out; a SUPPRESSION_REFUSED finding reports it.
+   */
+  readonly refused?: true;
 }
 
 /** Where every finding went: printed, folded into a group, suppressed or known from the baseline. */

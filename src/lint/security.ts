@@ -40,6 +40,7 @@ export const SECURITY_CODES: readonly LintCode[] = [
   'SUSPICIOUS_URL',
   'WIDE_ALLOWED_TOOLS',
   'HOOK_COMMAND',
+  'SUPPRESSION_REFUSED',
 ];
 
 /**
