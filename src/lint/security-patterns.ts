@@ -40,29 +40,73 @@ function matchesOf(text: string, re: RegExp, kind: string): PatternMatch[] {
   return out;
 }
 
-// A shell that runs what it reads on standard input (`| sh`, `| sudo bash -s -- --yes`), or an
-// interpreter given no program of its own (`| python3`, `| node -`; not `| python3 -m json.tool`).
-const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi)?sh\b(?![-.\w])|(?:python[23]?|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\x60"'#])))`;
+// A shell that runs what it reads on standard input (`| sh`, `| sudo bash -s -- --yes`, `| /bin/bash`,
+// `| env bash`, `| /usr/bin/env zsh`, `| $SHELL`), or an interpreter given no program of its own
+// (`| python3`, `| node -`; not `| python3 -m json.tool`).
+const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\/usr)?(?:\/local)?\/bin\/)?(?:env\s+(?:-\S+\s+)*)?(?:(?:(?:ba|z|k|da|fi|a)?sh|\$\{?SHELL\}?)(?![-.\w])|(?:python[23]?|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\x60"'#])))`;
 // A downloader command naming what it fetches (a URL, a host name or a variable), up to its pipe, on
 // one line: `curl … | sh` in prose about the danger names nothing and is not a match.
 const FETCH = String.raw`\b(?:curl|wget|fetch)\s+[^\n|;&]*?(?::\/\/|\$|\w\.\w)[^\n|;&]*`;
+// Pipeline stages that pass a download on unchanged or unpacked (`| tee x | sh`, `| gunzip | sh`).
+const PASS = String.raw`(?:\|\s*(?:tee|cat|gunzip|zcat|bzcat|gzip\s+-d|xz\s+-d|tr|sed|base64\s+(?:-d|--decode|-D))\b[^\n|;&]*)*`;
+// A shell or interpreter given a file or a substitution to run (`bash f`, `. f`, `source f`).
+const RUNNER = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\/usr)?\/bin\/)?(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|perl|ruby|node)`;
 
 /**
- * Remote content run by a shell: `curl … | sh`, `wget -O- … | bash`, `bash <(curl …)`,
- * `sh -c "$(curl …)"`, PowerShell `iwr … | iex` / `iex (irm …)` /
- * `(New-Object Net.WebClient).DownloadString(…) | iex`. `kind`: the form matched.
+ * The text the shell patterns read: line continuations (a line ending in `\`, `|`, `&&` or `||`)
+ * joined to the next line, and the quoting tricks that hide a command name from a plain pattern
+ * undone inside words (`c"u"rl`, `'cu'rl`, `cu''rl`, `c\url`, `\curl`: the shell reads each as
+ * `curl`). `line` maps a line of the normalised text back to the line of `text` it starts on.
+ */
+export function normalizeShell(text: string): { text: string; line: (n: number) => number } {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  const origin: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const start = i;
+    let cur = lines[i]!;
+    while (i + 1 < lines.length && /(?:\\|\||&&)\s*\r?$/.test(cur)) {
+      cur = `${cur.replace(/\\\s*\r?$/, '')} ${lines[++i]!.trimStart()}`;
+    }
+    out.push(unquoteWords(cur));
+    origin.push(start + 1);
+  }
+  return { text: out.join('\n'), line: (n) => origin[n - 1] ?? n };
+}
+
+// Quotes and backslashes inside a word removed (what the shell does before running it).
+function unquoteWords(line: string): string {
+  let s = line;
+  for (let pass = 0; pass < 4; pass++) {
+    const next = s
+      .replace(/(?<=\w)(["'])(\w*)\1/g, '$2')
+      .replace(/(["'])(\w+)\1(?=\w)/g, '$2')
+      .replace(/(?<=\w|^|[\s;|&(\x60])\\(?=[A-Za-z])/g, '');
+    if (next === s) break;
+    s = next;
+  }
+  return s;
+}
+
+/**
+ * Remote content run by a shell: `curl … | sh` (also `| /bin/bash`, `| env bash`, `| $SHELL`,
+ * through `| tee` or `| gunzip`), `wget -O- … | bash`, `bash <(curl …)`, `source <(curl …)`,
+ * `. <(wget …)`, `sh -c "$(curl …)"`, `` eval `curl …` ``, `curl -o f … && sh f`, Python
+ * `exec(urlopen(…).read())`, `npx`/`pip install` of a URL, PowerShell `iwr … | iex` / `iex (irm …)` /
+ * `(New-Object Net.WebClient).DownloadString(…) | iex`. The caller normalises the text first
+ * (normalizeShell: continued lines, `c"u"rl`). `kind`: the form matched.
  */
 export function remoteCodePipes(text: string): PatternMatch[] {
   return [
     ...matchesOf(
       text,
-      new RegExp(String.raw`${FETCH}\|\s*${SHELL}`, 'gim'),
+      new RegExp(String.raw`${FETCH}${PASS}\|\s*${SHELL}`, 'gim'),
       'download piped to a shell',
     ),
     ...matchesOf(
       text,
       new RegExp(
-        String.raw`\b(?:sudo\s+)?(?:ba|z|k)?sh\s+(?:-\w+\s+)*<\(\s*(?:curl|wget)\b[^)\n]*\)`,
+        String.raw`(?:\b(?:sudo\s+)?(?:ba|z|k)?sh|\bsource|(?<![\w./-])\.|\bpython[23]?|\bperl|\bruby|\bnode)\s+(?:-\w+\s+)*<\(\s*(?:curl|wget)\b[^)\n]*\)`,
         'gi',
       ),
       'download run by process substitution',
@@ -70,10 +114,30 @@ export function remoteCodePipes(text: string): PatternMatch[] {
     ...matchesOf(
       text,
       new RegExp(
-        String.raw`\b(?:(?:ba|z|k)?sh\s+-c|eval)\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)`,
+        String.raw`\b(?:(?:ba|z|k)?sh\s+-c|eval|source|python[23]?\s+-c|perl\s+-e|ruby\s+-e|node\s+-e)\s+["']?(?:\$\(\s*(?:curl|wget)\b[^)\n]*\)|\x60\s*(?:curl|wget)\b[^\x60\n]*\x60)`,
         'gi',
       ),
       'download run by command substitution',
+    ),
+    ...matchesOf(
+      text,
+      new RegExp(
+        String.raw`\b(?:curl|wget)\b[^\n]*?(?:\s-o|\s-O|--output(?:-document)?|>)[=\s]*["']?([\w./~\${}-]*\w)["']?[^\n]*?(?:&&|;|\n)\s*${RUNNER}\s+["']?\1(?![\w./-])`,
+        'gi',
+      ),
+      'download saved, then run',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:exec|eval)\s*\(\s*(?:(?:\w+\.)*urlopen|(?:requests|httpx|session)\.get|__import__\s*\(\s*["'](?:urllib|requests))\b[^\n]{0,160}/g,
+      'downloaded code evaluated',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:npx|bunx|uvx|npm\s+(?:i|install|exec|x)|pnpm\s+(?:add|dlx|i|install)|yarn\s+(?:add|dlx)|pip[23]?\s+install|python[23]?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|tool\s+(?:install|run)|add)|pipx\s+(?:install|run))(?:\s+(?:-y|--yes|-U|--upgrade|--user|-e|--editable|-q|--quiet|--no-deps|--force-reinstall|-g|--global|-p|--package)\b)*\s+["']?(?:git\+)?(?:https?|ftp):\/\/[^\s"'`<>)]+/gi,
+      // The URL is the package itself (`npx https://…`, `pip install git+https://…`), not an argument
+      // of it (`npx jscodeshift -t https://…`, `pip install torch --index-url https://…`).
+      'package installed from a URL',
     ),
     ...matchesOf(
       text,
@@ -120,7 +184,7 @@ export function executableDownloads(text: string): PatternMatch[] {
 }
 
 // Credential stores: SSH keys, cloud and tool credentials, browser profiles, keychains.
-const CREDENTIAL_PATH = String.raw`~\/\.ssh\/|\$HOME\/\.ssh\/|\.ssh\/(?:id_[a-z0-9]+|authorized_keys|known_hosts)|~\/\.aws\/|\.aws\/credentials|~\/\.config\/gcloud|~\/\.azure\/|~\/\.kube\/config|~\/\.docker\/config\.json|~\/\.netrc|~\/\.npmrc|~\/\.pypirc|~\/\.git-credentials|~\/\.gnupg\/|\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|Library\/Keychains|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bsecurity\s+dump-keychain|Google\/Chrome\/(?:Default|Profile)|\.mozilla\/firefox|\bwallet\.dat\b`;
+const CREDENTIAL_PATH = String.raw`(?:~|\$HOME|\$\{HOME\})\/\.(?:ssh|aws|gnupg|azure)(?![\w.-])|\.ssh\/(?:id_[a-z0-9]+|authorized_keys|known_hosts)|~\/\.aws\/|\.aws\/credentials|~\/\.config\/gcloud|~\/\.azure\/|~\/\.kube\/config|~\/\.docker\/config\.json|~\/\.netrc|~\/\.npmrc|~\/\.pypirc|~\/\.git-credentials|~\/\.gnupg\/|\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|Library\/Keychains|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bsecurity\s+dump-keychain|Google\/Chrome\/(?:Default|Profile)|\.mozilla\/firefox|\bwallet\.dat\b`;
 
 /**
  * Credential locations read: a command or call reading (cat, cp, tar, base64, open, readFile, …)
@@ -153,6 +217,23 @@ export function credentialReads(text: string): PatternMatch[] {
     ),
     ...matchesOf(
       text,
+      new RegExp(
+        String.raw`\b(?:curl|wget)\b[^\n]*?(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file)[=\s]+["']?[^\s"']*?@?(?:${CREDENTIAL_PATH})[^\s"'\x60)]*`,
+        'gi',
+      ),
+      'credential store uploaded',
+    ),
+    // Prose telling the agent to read a store and send it (either order, one sentence, not negated).
+    ...matchesOf(
+      text,
+      new RegExp(
+        String.raw`\b(?:read|open|cat|copy|collect|gather|grab|extract|load|include|attach|take|upload|send|post|submit|transmit|forward|exfiltrate|paste)\b[^\n]{0,80}?(?:${CREDENTIAL_PATH})[^\s"'\x60)]*[^\n]{0,120}?\b(?:upload|send|post|submit|transmit|forward|exfiltrate|paste|to\s+https?:\/\/)\w*`,
+        'gi',
+      ),
+      'instruction to send a credential store',
+    ).filter((m) => !/\b(?:never|not|don't|avoid|without)\b/i.test(m.text)),
+    ...matchesOf(
+      text,
       /(?:\bcat\s+[^\n|;]*\.env\b[^\n]*\|\s*(?:curl|nc)\b|\bcurl\b[^\n]*(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)[=\s]+["']?@?[^\s"']*\.env\b)/gi,
       '.env file sent',
     ),
@@ -172,6 +253,11 @@ export function networkSends(text: string): PatternMatch[] {
       'curl upload',
     ),
     ...matchesOf(text, /\bwget\b[^\n]*--post-(?:data|file)\b[^\n]*/gi, 'wget upload'),
+    ...matchesOf(
+      text,
+      /\b(?:scp|rsync)\b[^\n]*\s(?:[\w.-]+@)?[\w-]+(?:\.[\w-]+)+:[^\s]*/gi,
+      'copy to a remote host',
+    ),
     ...matchesOf(
       text,
       /\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\.[a-z]{2,}\s+\d{2,5}\b/gi,

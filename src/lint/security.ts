@@ -21,6 +21,7 @@ import {
   executableDownloads,
   hiddenCharacters,
   networkSends,
+  normalizeShell,
   pasteSiteUrls,
   rawIpUrls,
   remoteCodePipes,
@@ -94,11 +95,15 @@ export function checkSecurity(s: SecuritySkill): RawFinding[] {
   for (const t of s.texts) {
     const at = (ms: PatternMatch[]): PatternMatch[] =>
       ms.map((m) => ({ ...m, line: m.line + t.firstLine - 1 }));
-    const remote = at(remoteCodePipes(t.text));
+    // The shell patterns read the text as the shell would: continued lines joined, `c"u"rl` undone.
+    const shell = normalizeShell(t.text);
+    const atShell = (ms: PatternMatch[]): PatternMatch[] =>
+      ms.map((m) => ({ ...m, line: shell.line(m.line) + t.firstLine - 1 }));
+    const remote = atShell(remoteCodePipes(shell.text));
     if (remote.length > 0) out.push(remoteFinding(s, t, remote));
-    const exec = at(decodeExec(t.text));
+    const exec = atShell(decodeExec(shell.text));
     if (exec.length > 0) out.push(finding(s, t.path, 'ENCODED_EXEC', exec, 'decoded content run'));
-    const downloads = at(executableDownloads(t.text));
+    const downloads = atShell(executableDownloads(shell.text));
     if (downloads.length > 0)
       out.push(finding(s, t.path, 'EXECUTABLE_DOWNLOAD', downloads, 'executable downloaded'));
     const blobs = at(encodedBlobs(t.text));
@@ -107,9 +112,9 @@ export function checkSecurity(s: SecuritySkill): RawFinding[] {
     if (odd.length > 0) out.push(finding(s, t.path, 'SUSPICIOUS_URL', odd, 'suspicious URL'));
     const hidden = at(hiddenCharacters(t.text));
     if (hidden.length > 0) out.push(hiddenFinding(s, t.path, hidden));
-    const c = at(credentialReads(t.text));
+    const c = atShell(credentialReads(shell.text));
     if (c.length > 0) creds.push({ file: t, matches: c });
-    sends.push(...at(networkSends(t.text)), ...odd);
+    sends.push(...atShell(networkSends(shell.text)), ...odd);
     urls.push(/\bhttps?:\/\/(?!localhost\b|127\.0\.0\.1\b)[\w.-]+\.[a-z]{2,}/i.test(t.text));
   }
   // A credential read is reported only in a skill that can also send it somewhere.

@@ -187,10 +187,14 @@ describe.skipIf(!existsSync(CORPUS))(
           .filter((f) => f.code === code)
           .map((f) => f.skill_ids.join())
           .sort();
-      // Official installers piped to sh from https (uv, linkerd, flux): warnings, not errors.
+      // Official installers piped to sh from https (uv, linkerd, flux), and packages installed from
+      // their projects' GitHub URLs (geniml, neurokit2: `uv pip install git+https://…`, issue 36
+      // L6): warnings, not errors.
       expect(by('REMOTE_CODE_PIPE')).toEqual([
+        'geniml',
         'gitops-workflow',
         'linkerd-patterns',
+        'neurokit2',
         'uv-package-manager',
       ]);
       expect(
