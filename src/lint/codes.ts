@@ -127,6 +127,10 @@ export const LINT_CODES = {
     severity: 'warning',
     rule: 'security: allowed-tools lets any shell command run without a prompt (Bash, Bash(*), *) in a skill not from ~/.claude/skills',
   },
+  SCAN_INCOMPLETE: {
+    severity: 'warning',
+    rule: "security: a file of the skill was not fully scanned (over 512 KiB: only its first 512 KiB; past the 4 MiB per-skill budget; a link leading outside the skill's scope; unreadable)",
+  },
   HOOK_COMMAND: {
     severity: 'warning',
     rule: "security: the skill's frontmatter hooks or its plugin's hooks run shell commands on host events",

@@ -162,7 +162,8 @@ const EXECUTABLE_EXT = String.raw`(?:exe|msi|scr|com|bat|cmd|ps1|vbs|dll|dmg|pkg
 
 /**
  * Downloads of executables: a downloader (curl, wget, Invoke-WebRequest, certutil, bitsadmin)
- * fetching a file whose name ends in a program or installer extension, or one whose output is made
+ * fetching a file whose name (in the URL's path, not its host: `https://x.com"` is no .com program)
+ * ends in a program or installer extension, or one whose output is made
  * executable on the same line (`curl -o x … && chmod +x x`).
  */
 export function executableDownloads(text: string): PatternMatch[] {
@@ -170,7 +171,7 @@ export function executableDownloads(text: string): PatternMatch[] {
     ...matchesOf(
       text,
       new RegExp(
-        String.raw`\b(?:curl|wget|iwr|invoke-webrequest|certutil(?:\.exe)?\s+-urlcache|bitsadmin)\b[^\n]*?https?:\/\/[^\s"'\`<>)]+\.${EXECUTABLE_EXT}\b(?![./\w-])`,
+        String.raw`\b(?:curl|wget|iwr|invoke-webrequest|certutil(?:\.exe)?\s+-urlcache|bitsadmin)\b[^\n]*?https?:\/\/[^\s"'\`<>)/]+\/[^\s"'\`<>)]*\.${EXECUTABLE_EXT}\b(?![./\w-])`,
         'gi',
       ),
       'download of a program or installer',

@@ -42,6 +42,7 @@ export const SECURITY_CODES: readonly LintCode[] = [
   'WIDE_ALLOWED_TOOLS',
   'HOOK_COMMAND',
   'SUPPRESSION_REFUSED',
+  'SCAN_INCOMPLETE',
 ];
 
 /**
@@ -62,6 +63,11 @@ export interface SecurityText {
   readonly text: string;
   /** 1-based line where the scanned part starts (a SKILL.md's body; 1 for a script). */
   readonly firstLine: number;
+  /**
+   * True for a SKILL.md's frontmatter: scanned like the body, except for invisible characters,
+   * which the per-field HIDDEN_TEXT check reports (file-checks.ts).
+   */
+  readonly frontmatter?: boolean;
 }
 
 /** A hooks file a skill comes with (its plugin's hooks/hooks.json, or inline in plugin.json). */
@@ -110,7 +116,7 @@ export function checkSecurity(s: SecuritySkill): RawFinding[] {
     if (blobs.length > 0) out.push(finding(s, t.path, 'ENCODED_BLOB', blobs, 'long encoded blob'));
     const odd = at([...pasteSiteUrls(t.text), ...rawIpUrls(t.text)]);
     if (odd.length > 0) out.push(finding(s, t.path, 'SUSPICIOUS_URL', odd, 'suspicious URL'));
-    const hidden = at(hiddenCharacters(t.text));
+    const hidden = t.frontmatter === true ? [] : at(hiddenCharacters(t.text));
     if (hidden.length > 0) out.push(hiddenFinding(s, t.path, hidden));
     const c = atShell(credentialReads(shell.text));
     if (c.length > 0) creds.push({ file: t, matches: c });

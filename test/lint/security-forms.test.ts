@@ -153,6 +153,10 @@ const BENIGN: [string, string][] = [
   ['SHELL set', 'export SHELL=/bin/bash'],
   ['a Windows path', 'Run C:\\tools\\curl.exe --version to check the install.'],
   ['quotes in prose', `Don't "curl" it; it's "bash"-only.`],
+  [
+    'a quoted URL on a .com host',
+    'curl -s "https://api.example.com" -H "Accept: application/json"',
+  ],
   ['uv from a registry', 'uv pip install -e . && uvx ruff check'],
   // From corpus-real: a URL given to the package, not the package itself.
   [

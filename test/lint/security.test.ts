@@ -89,7 +89,11 @@ describe('the security group on its fixtures', () => {
   });
 
   it("reports hooks that run commands, in the skill's frontmatter and in its plugin", () => {
-    expect(of('hooks')).toEqual([['HOOK_COMMAND', 'warning', 'hooks/SKILL.md', 4]]);
+    // The frontmatter is scanned like the body (issue 36 L7): the hook's `curl … | sh` is reported too.
+    expect(of('hooks')).toEqual([
+      ['REMOTE_CODE_PIPE', 'warning', 'hooks/SKILL.md', 9],
+      ['HOOK_COMMAND', 'warning', 'hooks/SKILL.md', 4],
+    ]);
     expect(of('acme-tool')).toEqual([
       ['HOOK_COMMAND', 'warning', 'plugins/acme/hooks/hooks.json', 4],
     ]);
