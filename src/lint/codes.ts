@@ -68,7 +68,7 @@ export const LINT_CODES = {
   },
   FRONTMATTER_LENIENT: {
     severity: 'warning',
-    rule: 'the frontmatter is not strict YAML (an unquoted value holding ": "); hosts read it, strict parsers refuse it',
+    rule: 'the frontmatter is not strict YAML (an unquoted value holding ": ", a repeated key); skilldex reads it leniently, but Claude Code and other strict hosts list the skill without its description, so it never routes there',
   },
   SUPPRESSION_INVALID: {
     severity: 'warning',

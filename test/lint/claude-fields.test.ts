@@ -50,3 +50,23 @@ describe("Claude Code's documented frontmatter fields", () => {
     expect(f.map((x) => [x.code, x.field])).toEqual([['UNKNOWN_FIELD', 'colour']]);
   });
 });
+
+describe('a frontmatter only the lenient reader parses', () => {
+  it('is a warning saying Claude Code will not read its description, with the fix', () => {
+    const f = lint({
+      'persona-tester/SKILL.md':
+        '---\nname: persona-tester\ndescription: Persona Tester: Fatima tests signup forms and checkout flows end to end\n---\n\n# Persona\n',
+    });
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({
+      code: 'FRONTMATTER_LENIENT',
+      severity: 'warning',
+      line: 3,
+      field: 'description',
+      details: { hosts_without_description: ['claude-code'] },
+    });
+    expect(f[0]!.message).toMatch(/Claude Code .* do not read its description/);
+    expect(f[0]!.fix).toMatch(/quote the value/);
+    expect(f[0]!.fix).toMatch(/Claude Code then reads the description/);
+  });
+});
