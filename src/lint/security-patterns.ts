@@ -46,7 +46,9 @@ function matchesOf(text: string, re: RegExp, kind: string): PatternMatch[] {
 const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\/usr)?(?:\/local)?\/bin\/)?(?:env\s+(?:-\S+\s+)*)?(?:(?:(?:ba|z|k|da|fi|a)?sh|\$\{?SHELL\}?)(?![-.\w])|(?:python[23]?|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\x60"'#])))`;
 // A downloader command naming what it fetches (a URL, a host name or a variable), up to its pipe, on
 // one line: `curl … | sh` in prose about the danger names nothing and is not a match.
-const FETCH = String.raw`\b(?:curl|wget|fetch)\s+[^\n|;&]*?(?::\/\/|\$|\w\.\w)[^\n|;&]*`;
+// The arguments are taken whole (a lookahead and its backreference: no backtracking into them, so
+// a long line costs time in proportion to its length, not a power of it).
+const FETCH = String.raw`\b(?:curl|wget|fetch)\s+(?=[^\n|;&]*?(?::\/\/|\$|\w\.\w))(?=(?<fetchArgs>[^\n|;&]*))\k<fetchArgs>`;
 // Pipeline stages that pass a download on unchanged or unpacked (`| tee x | sh`, `| gunzip | sh`).
 const PASS = String.raw`(?:\|\s*(?:tee|cat|gunzip|zcat|bzcat|gzip\s+-d|xz\s+-d|tr|sed|base64\s+(?:-d|--decode|-D))\b[^\n|;&]*)*`;
 // A shell or interpreter given a file or a substitution to run (`bash f`, `. f`, `source f`).
@@ -57,6 +59,12 @@ const RUNNER = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\/usr)?\/bin\/)?(?:(?:ba
  * joined to the next line, and the quoting tricks that hide a command name from a plain pattern
  * undone inside words (`c"u"rl`, `'cu'rl`, `cu''rl`, `c\url`, `\curl`: the shell reads each as
  * `curl`). `line` maps a line of the normalised text back to the line of `text` it starts on.
+ *
+ * A line longer than SHELL_WINDOW characters is cut into windows of SHELL_WINDOW that overlap by
+ * half (each window its own line, mapped to the same original line): the shell patterns backtrack
+ * within a line, so a long crafted line would otherwise cost time growing with a power of its
+ * length (a hang); every command of up to SHELL_WINDOW / 2 characters lies whole in some window.
+ * A match found twice in an overlap is the same match (the caller drops repeats).
  */
 export function normalizeShell(text: string): { text: string; line: (n: number) => number } {
   const lines = text.split('\n');
@@ -64,15 +72,78 @@ export function normalizeShell(text: string): { text: string; line: (n: number) 
   const origin: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     const start = i;
-    let cur = lines[i]!;
-    while (i + 1 < lines.length && /(?:\\|\||&&)\s*\r?$/.test(cur)) {
-      cur = `${cur.replace(/\\\s*\r?$/, '')} ${lines[++i]!.trimStart()}`;
+    // Pieces joined once at the end (a string grown line by line would cost the square of its length).
+    const pieces = [lines[i]!];
+    while (i + 1 < lines.length && /(?:\\|\||&&)[ \t]*\r?$/.test(pieces.at(-1)!)) {
+      pieces[pieces.length - 1] = pieces.at(-1)!.replace(/\\[ \t]*\r?$/, '');
+      pieces.push(lines[++i]!.trimStart());
     }
-    out.push(unquoteWords(cur));
-    origin.push(start + 1);
+    const line = unquoteWords(pieces.join(' '));
+    if (line.length <= SHELL_WINDOW) {
+      out.push(line);
+      origin.push(start + 1);
+    } else {
+      for (let at = 0; at < line.length - SHELL_WINDOW / 2; at += SHELL_WINDOW / 2) {
+        out.push(line.slice(at, at + SHELL_WINDOW));
+        origin.push(start + 1);
+      }
+    }
   }
   return { text: out.join('\n'), line: (n) => origin[n - 1] ?? n };
 }
+
+/**
+ * A download saved to a file (`curl … -o f`, `wget -O f …`, `curl … > f`) whose next command (after
+ * `&&` or `;`, or on the next line when `nextLine`) is `then(f)`: found command by command, in time
+ * proportional to the text (one pattern spanning both commands backtracks without bound).
+ */
+function downloadThen(
+  text: string,
+  then: (file: string) => RegExp,
+  kind: string,
+  nextLine = true,
+): PatternMatch[] {
+  const out: PatternMatch[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    if (!/\b(?:curl|wget)\b/i.test(line)) return;
+    // Commands and the separators between them: [cmd, sep, cmd, sep, …].
+    const parts = line.split(/(&&|\|\||;|\|)/);
+    for (let k = 0; k < parts.length; k += 2) {
+      const cmd = parts[k]!;
+      const dl = /\b(?:curl|wget)\b/i.exec(cmd);
+      if (!dl) continue;
+      const file = /(?:\s-o|\s-O|--output(?:-document)?|>)[=\s]*["']?([\w./~${}-]*\w)/.exec(
+        cmd.slice(dl.index),
+      )?.[1];
+      if (file === undefined) continue;
+      // The next command after && or ; (a pipe sends the output elsewhere), or the next line.
+      const sep = parts[k + 1];
+      const next =
+        sep === undefined
+          ? nextLine
+            ? lines[i + 1]
+            : undefined
+          : sep === '&&' || sep === ';'
+            ? parts[k + 2]
+            : undefined;
+      if (next === undefined || !then(file).test(next)) continue;
+      out.push({
+        line: i + 1,
+        text: `${cmd.slice(dl.index).trim()} … ${next.trim()}`.slice(0, MAX_MATCH_CHARS),
+        kind,
+      });
+    }
+  });
+  return out;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Longest line the shell patterns read at once (normalizeShell cuts longer ones into windows). */
+export const SHELL_WINDOW = 512;
 
 // Quotes and backslashes inside a word removed (what the shell does before running it).
 function unquoteWords(line: string): string {
@@ -119,12 +190,9 @@ export function remoteCodePipes(text: string): PatternMatch[] {
       ),
       'download run by command substitution',
     ),
-    ...matchesOf(
+    ...downloadThen(
       text,
-      new RegExp(
-        String.raw`\b(?:curl|wget)\b[^\n]*?(?:\s-o|\s-O|--output(?:-document)?|>)[=\s]*["']?([\w./~\${}-]*\w)["']?[^\n]*?(?:&&|;|\n)\s*${RUNNER}\s+["']?\1(?![\w./-])`,
-        'gi',
-      ),
+      (file) => new RegExp(String.raw`^\s*${RUNNER}\s+["']?${escapeRe(file)}(?![\w./-])`, 'i'),
       'download saved, then run',
     ),
     ...matchesOf(
@@ -176,10 +244,15 @@ export function executableDownloads(text: string): PatternMatch[] {
       ),
       'download of a program or installer',
     ),
-    ...matchesOf(
+    ...downloadThen(
       text,
-      /\b(?:curl|wget)\b[^\n]*?(?:-o|-O|--output(?:-document)?)[=\s]+["']?([\w./~-]+)["']?[^\n]*?(?:&&|;)\s*chmod\s+(?:[ugoa]*\+x|[0-7]*[157][0-7]{0,2})\s+["']?[\w./~-]+/gi,
+      (file) =>
+        new RegExp(
+          String.raw`^\s*chmod\s+(?:[ugoa]*\+x|[0-7]*[157][0-7]{0,2})\s+["']?${escapeRe(file)}(?![\w./-])`,
+          'i',
+        ),
       'download made executable',
+      false,
     ),
   ];
 }

