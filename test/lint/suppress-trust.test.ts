@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintLibrary, type LintReport } from '../../src/index.js';
 import { runCli, tmpDir, tmpTree } from '../support/cli.js';
+import { sarifErrors } from '../support/sarif.js';
 
 // A skill that pipes a download to bash and sends an SSH key out, and tries to hide both.
 const EVIL =
@@ -110,6 +111,7 @@ describe('skilldex lint (CLI): project config vs user config', () => {
       cwd: project,
     });
     expect(sarif.code).toBe(1);
+    expect(sarifErrors(JSON.parse(sarif.stdout))).toEqual([]);
     const results = (
       JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string }[] }[] }
     ).runs[0]!.results.map((x) => x.ruleId);
@@ -132,5 +134,17 @@ describe('skilldex lint (CLI): project config vs user config', () => {
     const report = JSON.parse(mine.stdout) as LintReport;
     expect(report.findings.map((f) => f.code)).not.toContain('REMOTE_CODE_PIPE');
     expect(report.findings.map((f) => f.code)).not.toContain('CREDENTIAL_EXFIL');
+
+    // A project the user trusts (trust_project_config) is as good as the user's own config.
+    const trusting = path.join(tmpDir(), 'config.toml');
+    writeFileSync(trusting, `trust_project_config = [${JSON.stringify(project)}]\n`);
+    const trusted = await runCli(['lint', '--scope', root, '--only', 'security', '--json'], {
+      env: { HOME: '/nonexistent-home', SKILLDEX_CONFIG: trusting },
+      cwd: project,
+    });
+    const codes = (JSON.parse(trusted.stdout) as LintReport).findings.map((f) => f.code);
+    expect(codes).not.toContain('REMOTE_CODE_PIPE');
+    expect(codes).not.toContain('CREDENTIAL_EXFIL');
+    expect(codes.filter((c) => c === 'SUPPRESSION_REFUSED')).toHaveLength(2); // the skill's own
   });
 });
