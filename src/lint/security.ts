@@ -64,8 +64,9 @@ export interface SecurityText {
   /** 1-based line where the scanned part starts (a SKILL.md's body; 1 for a script). */
   readonly firstLine: number;
   /**
-   * True for a SKILL.md's frontmatter: scanned like the body, except for invisible characters,
-   * which the per-field HIDDEN_TEXT check reports (file-checks.ts).
+   * True for a SKILL.md's frontmatter (from its line 1): scanned like the body, except for
+   * invisible characters in the routed fields, which the per-field HIDDEN_TEXT check reports
+   * (file-checks.ts).
    */
   readonly frontmatter?: boolean;
 }
@@ -90,6 +91,29 @@ export interface SecuritySkill extends Pick<
   readonly text: string;
   /** The body of the SKILL.md and the supporting text files. */
   readonly texts: readonly SecurityText[];
+}
+
+// The routed fields, whose invisible characters file-checks.ts reports per field (HIDDEN_TEXT).
+const ROUTED_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'description',
+  'when_to_use',
+  'keywords',
+  'tags',
+]);
+
+// The lines of a frontmatter text (from line 1) that hold a routed field: its key line to the line
+// before the next top-level key.
+function routedLines(frontmatter: string): Set<number> {
+  const keys = [...frontmatterLines(frontmatter)].sort((a, b) => a[1] - b[1]);
+  const last = frontmatter.split('\n').length;
+  const out = new Set<number>();
+  keys.forEach(([key, line], i) => {
+    if (!ROUTED_FIELDS.has(key)) return;
+    const end = (keys[i + 1]?.[1] ?? last + 1) - 1;
+    for (let l = line; l <= end; l++) out.add(l);
+  });
+  return out;
 }
 
 /** The security findings of one skill (its plugin's hooks are checked by `checkPluginHooks`). */
@@ -124,7 +148,9 @@ export function checkSecurity(s: SecuritySkill): RawFinding[] {
     if (blobs.length > 0) out.push(finding(s, t.path, 'ENCODED_BLOB', blobs, 'long encoded blob'));
     const odd = at([...pasteSiteUrls(t.text), ...rawIpUrls(t.text)]);
     if (odd.length > 0) out.push(finding(s, t.path, 'SUSPICIOUS_URL', odd, 'suspicious URL'));
-    const hidden = t.frontmatter === true ? [] : at(hiddenCharacters(t.text));
+    const hidden = at(hiddenCharacters(t.text)).filter(
+      (m) => t.frontmatter !== true || !routedLines(t.text).has(m.line),
+    );
     if (hidden.length > 0) out.push(hiddenFinding(s, t.path, hidden));
     const c = atShell(credentialReads(shell.text));
     if (c.length > 0) creds.push({ file: t, matches: c });

@@ -114,6 +114,17 @@ describe('files the security lint used to skip', () => {
     expect(about(fs, 'fm-meta')).toEqual([['CREDENTIAL_EXFIL', 'SKILL.md', 5]]);
   });
 
+  it('reports invisible characters in metadata once, and in routed fields once (per field)', () => {
+    const root = tmpTree({
+      'fm-hidden/SKILL.md': `---\nname: fm-hidden\ndescription: "Formats release\u200b notes for changelogs with sections."\nmetadata:\n  note: "ok\u200b\u{E0041}"\n---\n\n# x\n`,
+    });
+    const hidden = lint(root).filter((f) => f.code === 'HIDDEN_TEXT');
+    expect(hidden.map((f) => [f.line, f.field])).toEqual([
+      [3, 'description'],
+      [5, undefined],
+    ]);
+  });
+
   it('leaves binary files alone and decodes text as a scanner should', () => {
     const root = tmpTree({
       'bin/SKILL.md': skill('bin'),
