@@ -182,7 +182,8 @@ export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.f
   'library.scopes': 'inside-project',
   // A project that ordered the user's scopes would shadow a personal skill with its own copy.
   'library.prefer': 'own-scopes-only',
-  // Lint suppressions only ever hide findings of a lint run in that project, and are counted.
+  // Lint suppressions only ever hide findings of a lint run in that project, and are counted; a
+  // project's rules never hide a security code (src/lint/suppress.ts, SUPPRESSION_REFUSED).
   'lint.ignore': 'any',
   'mcp.cascade_roots': 'inside-project',
   'mcp.substrate': 'inside-project',

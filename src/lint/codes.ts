@@ -68,11 +68,15 @@ export const LINT_CODES = {
   },
   FRONTMATTER_LENIENT: {
     severity: 'warning',
-    rule: 'the frontmatter is not strict YAML (an unquoted value holding ": "); hosts read it, strict parsers refuse it',
+    rule: 'the frontmatter is not strict YAML (an unquoted value holding ": ", a repeated key); skilldex reads it leniently, but Claude Code and other strict hosts list the skill without its description, so it never routes there',
   },
   SUPPRESSION_INVALID: {
     severity: 'warning',
     rule: 'an inline suppression (metadata skilldex-lint-ignore) names no lint code, or one that does not exist',
+  },
+  SUPPRESSION_REFUSED: {
+    severity: 'warning',
+    rule: "security: a skill's inline suppression or an untrusted project config tries to suppress a security code; refused, the findings stay",
   },
   NAME_FROM_FOLDER: {
     severity: 'warning',
@@ -122,6 +126,10 @@ export const LINT_CODES = {
   WIDE_ALLOWED_TOOLS: {
     severity: 'warning',
     rule: 'security: allowed-tools lets any shell command run without a prompt (Bash, Bash(*), *) in a skill not from ~/.claude/skills',
+  },
+  SCAN_INCOMPLETE: {
+    severity: 'warning',
+    rule: "security: a file of the skill was not fully scanned (over 512 KiB: only its first 512 KiB; past the 4 MiB per-skill budget; a link leading outside the skill's scope; unreadable)",
   },
   HOOK_COMMAND: {
     severity: 'warning',
@@ -196,6 +204,11 @@ export interface SuppressionCount {
   readonly reason?: string;
   /** Findings it took out (0: the rule matched nothing this run). */
   readonly findings: number;
+  /**
+   * Present (true) when the rule was refused: an inline or untrusted project rule naming a security
+   * code. It took nothing out; a SUPPRESSION_REFUSED finding reports it.
+   */
+  readonly refused?: true;
 }
 
 /** Where every finding went: printed, folded into a group, suppressed or known from the baseline. */

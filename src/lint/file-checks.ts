@@ -56,9 +56,15 @@ const SPEC_FIX: Partial<Record<LintCode, string>> = {
   UNKNOWN_FIELD: 'remove the field, or move it under metadata:',
   CONFUSABLE_CHARACTERS: 'retype the word in Latin letters',
   FRONTMATTER_LENIENT:
-    'quote the value (description: "…: …") so every YAML parser reads it; hosts read it as is, strict tools refuse the file',
+    'quote the value (description: "…: …") so every YAML parser reads it: Claude Code then reads the description and can route the skill',
   NAME_FROM_FOLDER: 'add name: <the folder name> to the frontmatter',
 };
+
+// Issue 35: Claude Code parses frontmatter strictly; on a file strict YAML refuses it still lists the
+// skill, but without its description, so no request routes to it there. skilldex's lenient reader
+// routes it; the finding says which host cannot.
+const LENIENT_HOSTS =
+  '. Claude Code and other strict-YAML hosts do not read its description: they list the skill without one, so it is never routed there (skilldex reads it leniently and routes it)';
 
 /** Every validation warning of `skill` the profile reports, with the field it is about. */
 export function checkSpec(
@@ -73,13 +79,16 @@ export function checkSpec(
       const field = fieldOf(w, skill);
       // A warning that carries its own line (FRONTMATTER_LENIENT) is reported there.
       const line = w.line ?? (field !== undefined ? lines(skill, field) : undefined);
+      const lenient = code === 'FRONTMATTER_LENIENT';
       return skillFinding(code, skill, line, field, {
-        message: `${field !== undefined ? `field ${field}: ` : ''}${escapeInvisible(stripLabel(w.message, w.path))}`,
+        message: `${field !== undefined ? `field ${field}: ` : ''}${escapeInvisible(stripLabel(w.message, w.path))}${lenient ? LENIENT_HOSTS : ''}`,
         fix: fixOf(w, code),
         details: {
           problem_code: w.code,
           ...(field !== undefined ? { field } : {}),
           ...namePattern(code, skill),
+          // Issue 35: where the skill is listed without its description (so never routed).
+          ...(lenient ? { hosts_without_description: ['claude-code'] } : {}),
         },
       });
     });
@@ -159,7 +168,7 @@ function keyAtLine(text: string, line: number): string | undefined {
 // The fix of a warning: per code, except a repeated key (FRONTMATTER_LENIENT), which is removed.
 function fixOf(w: Problem, code: LintCode): string | undefined {
   if (code === 'FRONTMATTER_LENIENT' && /given twice/.test(w.message))
-    return 'remove the repeated key: hosts keep its last value, strict YAML refuses the file';
+    return 'remove the repeated key: strict YAML (Claude Code) refuses the file and drops its description; lenient readers keep the last value';
   return SPEC_FIX[code];
 }
 

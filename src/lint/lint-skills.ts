@@ -50,6 +50,7 @@ import {
   configRules,
   fingerprintOf,
   inlineRules,
+  refusedSuppressions,
   type LintBaseline,
   type LintSuppression,
 } from './suppress.js';
@@ -111,9 +112,12 @@ export function lintSkills(input: LintInput, t: LintThresholds): LintResult {
   const raw = codes === undefined ? all : all.filter((f) => codes.has(f.code));
   const inline = skills.map((s) => inlineRules(s, lines(s, 'metadata')));
   raw.push(...inline.flatMap((r) => r.invalid));
+  const rules = [...configRules(input.suppressions ?? []), ...inline.flatMap((r) => r.rules)];
+  // A skill or an untrusted project naming a security code is refused, and says so.
+  if (codes === undefined || codes.has('SUPPRESSION_REFUSED'))
+    raw.push(...refusedSuppressions(raw, rules));
   const rel = input.relPath ?? ((p: string) => p);
   const printed: LintFinding[] = raw.map((f) => ({ ...f, fingerprints: [fingerprintOf(f, rel)] }));
-  const rules = [...configRules(input.suppressions ?? []), ...inline.flatMap((r) => r.rules)];
   const sup = applySuppressions(printed, rules);
   const base = applyBaseline(sup.kept, input.baseline);
   const famOf = new Map<string, SkillFamily>();

@@ -40,29 +40,144 @@ function matchesOf(text: string, re: RegExp, kind: string): PatternMatch[] {
   return out;
 }
 
-// A shell that runs what it reads on standard input (`| sh`, `| sudo bash -s -- --yes`), or an
-// interpreter given no program of its own (`| python3`, `| node -`; not `| python3 -m json.tool`).
-const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi)?sh\b(?![-.\w])|(?:python[23]?|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\x60"'#])))`;
+// A shell that runs what it reads on standard input (`| sh`, `| sudo bash -s -- --yes`, `| /bin/bash`,
+// `| env bash`, `| /usr/bin/env zsh`, `| $SHELL`), or an interpreter given no program of its own
+// (`| python3`, `| node -`; not `| python3 -m json.tool`).
+const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\/usr)?(?:\/local)?\/bin\/)?(?:env\s+(?:-\S+\s+)*)?(?:(?:(?:ba|z|k|da|fi|a)?sh|\$\{?SHELL\}?)(?![-.\w])|(?:python[23]?|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\x60"'#])))`;
 // A downloader command naming what it fetches (a URL, a host name or a variable), up to its pipe, on
 // one line: `curl … | sh` in prose about the danger names nothing and is not a match.
-const FETCH = String.raw`\b(?:curl|wget|fetch)\s+[^\n|;&]*?(?::\/\/|\$|\w\.\w)[^\n|;&]*`;
+// The arguments are taken whole (a lookahead and its backreference: no backtracking into them, so
+// a long line costs time in proportion to its length, not a power of it).
+const FETCH = String.raw`\b(?:curl|wget|fetch)\s+(?=[^\n|;&]*?(?::\/\/|\$|\w\.\w))(?=(?<fetchArgs>[^\n|;&]*))\k<fetchArgs>`;
+// Pipeline stages that pass a download on unchanged or unpacked (`| tee x | sh`, `| gunzip | sh`).
+const PASS = String.raw`(?:\|\s*(?:tee|cat|gunzip|zcat|bzcat|gzip\s+-d|xz\s+-d|tr|sed|base64\s+(?:-d|--decode|-D))\b[^\n|;&]*)*`;
+// A shell or interpreter given a file or a substitution to run (`bash f`, `. f`, `source f`).
+const RUNNER = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\/usr)?\/bin\/)?(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|perl|ruby|node)`;
 
 /**
- * Remote content run by a shell: `curl … | sh`, `wget -O- … | bash`, `bash <(curl …)`,
- * `sh -c "$(curl …)"`, PowerShell `iwr … | iex` / `iex (irm …)` /
- * `(New-Object Net.WebClient).DownloadString(…) | iex`. `kind`: the form matched.
+ * The text the shell patterns read: line continuations (a line ending in `\`, `|`, `&&` or `||`)
+ * joined to the next line, and the quoting tricks that hide a command name from a plain pattern
+ * undone inside words (`c"u"rl`, `'cu'rl`, `cu''rl`, `c\url`, `\curl`: the shell reads each as
+ * `curl`). `line` maps a line of the normalised text back to the line of `text` it starts on.
+ *
+ * A line longer than SHELL_WINDOW characters is cut into windows of SHELL_WINDOW that overlap by
+ * half (each window its own line, mapped to the same original line): the shell patterns backtrack
+ * within a line, so a long crafted line would otherwise cost time growing with a power of its
+ * length (a hang); every command of up to SHELL_WINDOW / 2 characters lies whole in some window.
+ * A match found twice in an overlap is the same match (the caller drops repeats).
+ */
+export function normalizeShell(text: string): { text: string; line: (n: number) => number } {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  const origin: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const start = i;
+    // Pieces joined once at the end (a string grown line by line would cost the square of its length).
+    const pieces = [lines[i]!];
+    while (i + 1 < lines.length && /(?:\\|\||&&)[ \t]*\r?$/.test(pieces.at(-1)!)) {
+      pieces[pieces.length - 1] = pieces.at(-1)!.replace(/\\[ \t]*\r?$/, '');
+      pieces.push(lines[++i]!.trimStart());
+    }
+    const line = unquoteWords(pieces.join(' '));
+    if (line.length <= SHELL_WINDOW) {
+      out.push(line);
+      origin.push(start + 1);
+    } else {
+      for (let at = 0; at < line.length - SHELL_WINDOW / 2; at += SHELL_WINDOW / 2) {
+        out.push(line.slice(at, at + SHELL_WINDOW));
+        origin.push(start + 1);
+      }
+    }
+  }
+  return { text: out.join('\n'), line: (n) => origin[n - 1] ?? n };
+}
+
+/**
+ * A download saved to a file (`curl … -o f`, `wget -O f …`, `curl … > f`) whose next command (after
+ * `&&` or `;`, or on the next line when `nextLine`) is `then(f)`: found command by command, in time
+ * proportional to the text (one pattern spanning both commands backtracks without bound).
+ */
+function downloadThen(
+  text: string,
+  then: (file: string) => RegExp,
+  kind: string,
+  nextLine = true,
+): PatternMatch[] {
+  const out: PatternMatch[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    if (!/\b(?:curl|wget)\b/i.test(line)) return;
+    // Commands and the separators between them: [cmd, sep, cmd, sep, …].
+    const parts = line.split(/(&&|\|\||;|\|)/);
+    for (let k = 0; k < parts.length; k += 2) {
+      const cmd = parts[k]!;
+      const dl = /\b(?:curl|wget)\b/i.exec(cmd);
+      if (!dl) continue;
+      const file = /(?:\s-o|\s-O|--output(?:-document)?|>)[=\s]*["']?([\w./~${}-]*\w)/.exec(
+        cmd.slice(dl.index),
+      )?.[1];
+      if (file === undefined) continue;
+      // The next command after && or ; (a pipe sends the output elsewhere), or the next line.
+      const sep = parts[k + 1];
+      const next =
+        sep === undefined
+          ? nextLine
+            ? lines[i + 1]
+            : undefined
+          : sep === '&&' || sep === ';'
+            ? parts[k + 2]
+            : undefined;
+      if (next === undefined || !then(file).test(next)) continue;
+      out.push({
+        line: i + 1,
+        text: `${cmd.slice(dl.index).trim()} … ${next.trim()}`.slice(0, MAX_MATCH_CHARS),
+        kind,
+      });
+    }
+  });
+  return out;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Longest line the shell patterns read at once (normalizeShell cuts longer ones into windows). */
+export const SHELL_WINDOW = 512;
+
+// Quotes and backslashes inside a word removed (what the shell does before running it).
+function unquoteWords(line: string): string {
+  let s = line;
+  for (let pass = 0; pass < 4; pass++) {
+    const next = s
+      .replace(/(?<=\w)(["'])(\w*)\1/g, '$2')
+      .replace(/(["'])(\w+)\1(?=\w)/g, '$2')
+      .replace(/(?<=\w|^|[\s;|&(\x60])\\(?=[A-Za-z])/g, '');
+    if (next === s) break;
+    s = next;
+  }
+  return s;
+}
+
+/**
+ * Remote content run by a shell: `curl … | sh` (also `| /bin/bash`, `| env bash`, `| $SHELL`,
+ * through `| tee` or `| gunzip`), `wget -O- … | bash`, `bash <(curl …)`, `source <(curl …)`,
+ * `. <(wget …)`, `sh -c "$(curl …)"`, `` eval `curl …` ``, `curl -o f … && sh f`, Python
+ * `exec(urlopen(…).read())`, `npx`/`pip install` of a URL, PowerShell `iwr … | iex` / `iex (irm …)` /
+ * `(New-Object Net.WebClient).DownloadString(…) | iex`. The caller normalises the text first
+ * (normalizeShell: continued lines, `c"u"rl`). `kind`: the form matched.
  */
 export function remoteCodePipes(text: string): PatternMatch[] {
   return [
     ...matchesOf(
       text,
-      new RegExp(String.raw`${FETCH}\|\s*${SHELL}`, 'gim'),
+      new RegExp(String.raw`${FETCH}${PASS}\|\s*${SHELL}`, 'gim'),
       'download piped to a shell',
     ),
     ...matchesOf(
       text,
       new RegExp(
-        String.raw`\b(?:sudo\s+)?(?:ba|z|k)?sh\s+(?:-\w+\s+)*<\(\s*(?:curl|wget)\b[^)\n]*\)`,
+        String.raw`(?:\b(?:sudo\s+)?(?:ba|z|k)?sh|\bsource|(?<![\w./-])\.|\bpython[23]?|\bperl|\bruby|\bnode)\s+(?:-\w+\s+)*<\(\s*(?:curl|wget)\b[^)\n]*\)`,
         'gi',
       ),
       'download run by process substitution',
@@ -70,10 +185,27 @@ export function remoteCodePipes(text: string): PatternMatch[] {
     ...matchesOf(
       text,
       new RegExp(
-        String.raw`\b(?:(?:ba|z|k)?sh\s+-c|eval)\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)`,
+        String.raw`\b(?:(?:ba|z|k)?sh\s+-c|eval|source|python[23]?\s+-c|perl\s+-e|ruby\s+-e|node\s+-e)\s+["']?(?:\$\(\s*(?:curl|wget)\b[^)\n]*\)|\x60\s*(?:curl|wget)\b[^\x60\n]*\x60)`,
         'gi',
       ),
       'download run by command substitution',
+    ),
+    ...downloadThen(
+      text,
+      (file) => new RegExp(String.raw`^\s*${RUNNER}\s+["']?${escapeRe(file)}(?![\w./-])`, 'i'),
+      'download saved, then run',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:exec|eval)\s*\(\s*(?:(?:\w+\.)*urlopen|(?:requests|httpx|session)\.get|__import__\s*\(\s*["'](?:urllib|requests))\b[^\n]{0,160}/g,
+      'downloaded code evaluated',
+    ),
+    ...matchesOf(
+      text,
+      /\b(?:npx|bunx|uvx|npm\s+(?:i|install|exec|x)|pnpm\s+(?:add|dlx|i|install)|yarn\s+(?:add|dlx)|pip[23]?\s+install|python[23]?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|tool\s+(?:install|run)|add)|pipx\s+(?:install|run))(?:\s+(?:-y|--yes|-U|--upgrade|--user|-e|--editable|-q|--quiet|--no-deps|--force-reinstall|-g|--global|-p|--package)\b)*\s+["']?(?:git\+)?(?:https?|ftp):\/\/[^\s"'`<>)]+/gi,
+      // The URL is the package itself (`npx https://…`, `pip install git+https://…`), not an argument
+      // of it (`npx jscodeshift -t https://…`, `pip install torch --index-url https://…`).
+      'package installed from a URL',
     ),
     ...matchesOf(
       text,
@@ -98,7 +230,8 @@ const EXECUTABLE_EXT = String.raw`(?:exe|msi|scr|com|bat|cmd|ps1|vbs|dll|dmg|pkg
 
 /**
  * Downloads of executables: a downloader (curl, wget, Invoke-WebRequest, certutil, bitsadmin)
- * fetching a file whose name ends in a program or installer extension, or one whose output is made
+ * fetching a file whose name (in the URL's path, not its host: `https://x.com"` is no .com program)
+ * ends in a program or installer extension, or one whose output is made
  * executable on the same line (`curl -o x … && chmod +x x`).
  */
 export function executableDownloads(text: string): PatternMatch[] {
@@ -106,21 +239,26 @@ export function executableDownloads(text: string): PatternMatch[] {
     ...matchesOf(
       text,
       new RegExp(
-        String.raw`\b(?:curl|wget|iwr|invoke-webrequest|certutil(?:\.exe)?\s+-urlcache|bitsadmin)\b[^\n]*?https?:\/\/[^\s"'\`<>)]+\.${EXECUTABLE_EXT}\b(?![./\w-])`,
+        String.raw`\b(?:curl|wget|iwr|invoke-webrequest|certutil(?:\.exe)?\s+-urlcache|bitsadmin)\b[^\n]*?https?:\/\/[^\s"'\`<>)/]+\/[^\s"'\`<>)]*\.${EXECUTABLE_EXT}\b(?![./\w-])`,
         'gi',
       ),
       'download of a program or installer',
     ),
-    ...matchesOf(
+    ...downloadThen(
       text,
-      /\b(?:curl|wget)\b[^\n]*?(?:-o|-O|--output(?:-document)?)[=\s]+["']?([\w./~-]+)["']?[^\n]*?(?:&&|;)\s*chmod\s+(?:[ugoa]*\+x|[0-7]*[157][0-7]{0,2})\s+["']?[\w./~-]+/gi,
+      (file) =>
+        new RegExp(
+          String.raw`^\s*chmod\s+(?:[ugoa]*\+x|[0-7]*[157][0-7]{0,2})\s+["']?${escapeRe(file)}(?![\w./-])`,
+          'i',
+        ),
       'download made executable',
+      false,
     ),
   ];
 }
 
 // Credential stores: SSH keys, cloud and tool credentials, browser profiles, keychains.
-const CREDENTIAL_PATH = String.raw`~\/\.ssh\/|\$HOME\/\.ssh\/|\.ssh\/(?:id_[a-z0-9]+|authorized_keys|known_hosts)|~\/\.aws\/|\.aws\/credentials|~\/\.config\/gcloud|~\/\.azure\/|~\/\.kube\/config|~\/\.docker\/config\.json|~\/\.netrc|~\/\.npmrc|~\/\.pypirc|~\/\.git-credentials|~\/\.gnupg\/|\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|Library\/Keychains|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bsecurity\s+dump-keychain|Google\/Chrome\/(?:Default|Profile)|\.mozilla\/firefox|\bwallet\.dat\b`;
+const CREDENTIAL_PATH = String.raw`(?:~|\$HOME|\$\{HOME\})\/\.(?:ssh|aws|gnupg|azure)(?![\w.-])|\.ssh\/(?:id_[a-z0-9]+|authorized_keys|known_hosts)|~\/\.aws\/|\.aws\/credentials|~\/\.config\/gcloud|~\/\.azure\/|~\/\.kube\/config|~\/\.docker\/config\.json|~\/\.netrc|~\/\.npmrc|~\/\.pypirc|~\/\.git-credentials|~\/\.gnupg\/|\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|Library\/Keychains|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bsecurity\s+dump-keychain|Google\/Chrome\/(?:Default|Profile)|\.mozilla\/firefox|\bwallet\.dat\b`;
 
 /**
  * Credential locations read: a command or call reading (cat, cp, tar, base64, open, readFile, …)
@@ -153,6 +291,23 @@ export function credentialReads(text: string): PatternMatch[] {
     ),
     ...matchesOf(
       text,
+      new RegExp(
+        String.raw`\b(?:curl|wget)\b[^\n]*?(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file)[=\s]+["']?[^\s"']*?@?(?:${CREDENTIAL_PATH})[^\s"'\x60)]*`,
+        'gi',
+      ),
+      'credential store uploaded',
+    ),
+    // Prose telling the agent to read a store and send it (either order, one sentence, not negated).
+    ...matchesOf(
+      text,
+      new RegExp(
+        String.raw`\b(?:read|open|cat|copy|collect|gather|grab|extract|load|include|attach|take|upload|send|post|submit|transmit|forward|exfiltrate|paste)\b[^\n]{0,80}?(?:${CREDENTIAL_PATH})[^\s"'\x60)]*[^\n]{0,120}?\b(?:upload|send|post|submit|transmit|forward|exfiltrate|paste|to\s+https?:\/\/)\w*`,
+        'gi',
+      ),
+      'instruction to send a credential store',
+    ).filter((m) => !/\b(?:never|not|don't|avoid|without)\b/i.test(m.text)),
+    ...matchesOf(
+      text,
       /(?:\bcat\s+[^\n|;]*\.env\b[^\n]*\|\s*(?:curl|nc)\b|\bcurl\b[^\n]*(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)[=\s]+["']?@?[^\s"']*\.env\b)/gi,
       '.env file sent',
     ),
@@ -172,6 +327,11 @@ export function networkSends(text: string): PatternMatch[] {
       'curl upload',
     ),
     ...matchesOf(text, /\bwget\b[^\n]*--post-(?:data|file)\b[^\n]*/gi, 'wget upload'),
+    ...matchesOf(
+      text,
+      /\b(?:scp|rsync)\b[^\n]*\s(?:[\w.-]+@)?[\w-]+(?:\.[\w-]+)+:[^\s]*/gi,
+      'copy to a remote host',
+    ),
     ...matchesOf(
       text,
       /\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\.[a-z]{2,}\s+\d{2,5}\b/gi,

@@ -21,6 +21,7 @@ import {
   executableDownloads,
   hiddenCharacters,
   networkSends,
+  normalizeShell,
   pasteSiteUrls,
   rawIpUrls,
   remoteCodePipes,
@@ -40,6 +41,8 @@ export const SECURITY_CODES: readonly LintCode[] = [
   'SUSPICIOUS_URL',
   'WIDE_ALLOWED_TOOLS',
   'HOOK_COMMAND',
+  'SUPPRESSION_REFUSED',
+  'SCAN_INCOMPLETE',
 ];
 
 /**
@@ -60,6 +63,12 @@ export interface SecurityText {
   readonly text: string;
   /** 1-based line where the scanned part starts (a SKILL.md's body; 1 for a script). */
   readonly firstLine: number;
+  /**
+   * True for a SKILL.md's frontmatter (from its line 1): scanned like the body, except for
+   * invisible characters in the routed fields, which the per-field HIDDEN_TEXT check reports
+   * (file-checks.ts).
+   */
+  readonly frontmatter?: boolean;
 }
 
 /** A hooks file a skill comes with (its plugin's hooks/hooks.json, or inline in plugin.json). */
@@ -84,6 +93,29 @@ export interface SecuritySkill extends Pick<
   readonly texts: readonly SecurityText[];
 }
 
+// The routed fields, whose invisible characters file-checks.ts reports per field (HIDDEN_TEXT).
+const ROUTED_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'description',
+  'when_to_use',
+  'keywords',
+  'tags',
+]);
+
+// The lines of a frontmatter text (from line 1) that hold a routed field: its key line to the line
+// before the next top-level key.
+function routedLines(frontmatter: string): Set<number> {
+  const keys = [...frontmatterLines(frontmatter)].sort((a, b) => a[1] - b[1]);
+  const last = frontmatter.split('\n').length;
+  const out = new Set<number>();
+  keys.forEach(([key, line], i) => {
+    if (!ROUTED_FIELDS.has(key)) return;
+    const end = (keys[i + 1]?.[1] ?? last + 1) - 1;
+    for (let l = line; l <= end; l++) out.add(l);
+  });
+  return out;
+}
+
 /** The security findings of one skill (its plugin's hooks are checked by `checkPluginHooks`). */
 export function checkSecurity(s: SecuritySkill): RawFinding[] {
   const out: RawFinding[] = [];
@@ -93,22 +125,36 @@ export function checkSecurity(s: SecuritySkill): RawFinding[] {
   for (const t of s.texts) {
     const at = (ms: PatternMatch[]): PatternMatch[] =>
       ms.map((m) => ({ ...m, line: m.line + t.firstLine - 1 }));
-    const remote = at(remoteCodePipes(t.text));
+    // The shell patterns read the text as the shell would: continued lines joined, `c"u"rl` undone.
+    const shell = normalizeShell(t.text);
+    const atShell = (ms: PatternMatch[]): PatternMatch[] => {
+      // Overlapping windows of one long line can find one match twice: kept once.
+      const seen = new Set<string>();
+      return ms
+        .map((m) => ({ ...m, line: shell.line(m.line) + t.firstLine - 1 }))
+        .filter((m) => {
+          const key = `${m.line}\u0000${m.kind}\u0000${m.text}`;
+          return seen.has(key) ? false : (seen.add(key), true);
+        });
+    };
+    const remote = atShell(remoteCodePipes(shell.text));
     if (remote.length > 0) out.push(remoteFinding(s, t, remote));
-    const exec = at(decodeExec(t.text));
+    const exec = atShell(decodeExec(shell.text));
     if (exec.length > 0) out.push(finding(s, t.path, 'ENCODED_EXEC', exec, 'decoded content run'));
-    const downloads = at(executableDownloads(t.text));
+    const downloads = atShell(executableDownloads(shell.text));
     if (downloads.length > 0)
       out.push(finding(s, t.path, 'EXECUTABLE_DOWNLOAD', downloads, 'executable downloaded'));
     const blobs = at(encodedBlobs(t.text));
     if (blobs.length > 0) out.push(finding(s, t.path, 'ENCODED_BLOB', blobs, 'long encoded blob'));
     const odd = at([...pasteSiteUrls(t.text), ...rawIpUrls(t.text)]);
     if (odd.length > 0) out.push(finding(s, t.path, 'SUSPICIOUS_URL', odd, 'suspicious URL'));
-    const hidden = at(hiddenCharacters(t.text));
+    const hidden = at(hiddenCharacters(t.text)).filter(
+      (m) => t.frontmatter !== true || !routedLines(t.text).has(m.line),
+    );
     if (hidden.length > 0) out.push(hiddenFinding(s, t.path, hidden));
-    const c = at(credentialReads(t.text));
+    const c = atShell(credentialReads(shell.text));
     if (c.length > 0) creds.push({ file: t, matches: c });
-    sends.push(...at(networkSends(t.text)), ...odd);
+    sends.push(...atShell(networkSends(shell.text)), ...odd);
     urls.push(/\bhttps?:\/\/(?!localhost\b|127\.0\.0\.1\b)[\w.-]+\.[a-z]{2,}/i.test(t.text));
   }
   // A credential read is reported only in a skill that can also send it somewhere.

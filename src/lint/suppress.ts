@@ -10,8 +10,13 @@
  * - a baseline: a saved `--json` report; a finding whose fingerprint it holds is known.
  *
  * A finding about several skills (a confusable pair) is suppressed only when every skill it names
- * is covered: one author's suppression never hides the other skill's problem. Pure, except
- * `parseLintBaseline`, which only parses the text it is given.
+ * is covered: one author's suppression never hides the other skill's problem.
+ *
+ * Security codes (security.ts SECURITY_CODES) are suppressed only by a trusted rule: the user's own
+ * config, a project config the user trusts, or the library caller (the command line). A skill's
+ * inline rule or an untrusted project rule naming one is refused: it hides nothing, and each such
+ * rule is reported as SUPPRESSION_REFUSED (issue 36 M4: a skill must not silence its own
+ * `curl … | bash`). Pure, except `parseLintBaseline`, which only parses the text it is given.
  */
 import { SkilldexError } from '../errors.js';
 import { globMatches, parseGlob, type Glob } from '../substrate/index.js';
@@ -23,7 +28,8 @@ import {
   type RawFinding,
   type SuppressionCount,
 } from './codes.js';
-import { skillFinding } from './finding.js';
+import { findingAt, skillFinding } from './finding.js';
+import { SECURITY_CODES } from './security.js';
 import type { LintSkill } from './skill.js';
 
 /** The frontmatter metadata key of an inline suppression. */
@@ -36,6 +42,12 @@ export interface LintSuppression {
   readonly reason?: string;
   /** Where the rule was written (a config file), for the summary. */
   readonly source: string;
+  /**
+   * False for a rule from a config file the user does not trust (a project's
+   * `.skilldex/config.toml`): it may hide findings, but never a security code. Default true (the
+   * user's config, the command line, a library caller).
+   */
+  readonly trusted?: boolean;
 }
 
 /** A rule ready to match: config rules with parsed globs, inline rules with their skill. */
@@ -46,6 +58,10 @@ interface Rule {
   readonly skills: readonly string[];
   readonly globs: readonly Glob[] | undefined;
   readonly reason?: string;
+  /** Whether the rule may hide security codes (only the user's config or the caller). */
+  readonly trusted: boolean;
+  /** Line of the rule in its source (an inline rule's metadata line), when known. */
+  readonly line?: number;
   count: number;
 }
 
@@ -82,6 +98,7 @@ export function configRules(rules: readonly LintSuppression[]): Rule[] {
       skills: skills ?? ['*'],
       globs,
       ...(r.reason !== undefined ? { reason: r.reason } : {}),
+      trusted: r.trusted !== false,
       count: 0,
     };
   });
@@ -114,6 +131,9 @@ export function inlineRules(
     code,
     skills: [skill.skill_id],
     globs: undefined,
+    // A skill never vouches for itself: its rule cannot hide a security code.
+    trusted: false,
+    ...(line !== undefined ? { line } : {}),
     count: 0,
   }));
   const invalid: RawFinding[] =
@@ -136,10 +156,11 @@ export function inlineRules(
  */
 export function applySuppressions(
   findings: readonly LintFinding[],
-  rules: readonly Rule[],
+  allRules: readonly Rule[],
 ): { kept: LintFinding[]; suppressed: number; counts: SuppressionCount[] } {
   const kept: LintFinding[] = [];
   let suppressed = 0;
+  const rules = allRules.filter((r) => !isRefused(r));
   const byCode = new Map<string, Rule[]>();
   for (const r of rules) byCode.set(r.code, [...(byCode.get(r.code) ?? []), r]);
   const inlineOf = new Map<string, Rule>();
@@ -160,15 +181,67 @@ export function applySuppressions(
     }
     suppressed++;
   }
-  const counts = rules.map((r) => ({
+  const counts = allRules.map((r) => ({
     kind: r.kind,
     source: r.source,
     code: r.code,
     skills: r.skills,
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
     findings: r.count,
+    ...(isRefused(r) ? { refused: true as const } : {}),
   }));
   return { kept, suppressed, counts };
+}
+
+/** True for a rule that may not apply: an untrusted one (inline, a project's) naming a security code. */
+export function isRefused(r: Pick<Rule, 'trusted' | 'code'>): boolean {
+  return !r.trusted && SECURITY_CODES.includes(r.code);
+}
+
+/**
+ * One SUPPRESSION_REFUSED finding per refused rule (isRefused), naming the findings of `findings`
+ * it tried to hide (they stay in the report). An inline rule is located at its skill's metadata
+ * line, a config rule at its file.
+ */
+export function refusedSuppressions(
+  findings: readonly RawFinding[],
+  rules: readonly Rule[],
+): RawFinding[] {
+  return rules.filter(isRefused).map((r) => {
+    const hit = findings.filter(
+      (f) =>
+        f.code === r.code &&
+        (r.kind === 'inline'
+          ? f.skill_ids.includes(r.skills[0]!)
+          : f.skill_ids.length === 0
+            ? r.globs === undefined
+            : covers(r, f.skill_ids)),
+    );
+    const who =
+      r.kind === 'inline'
+        ? `skill ${escapeInvisible(r.skills[0]!)} tries to suppress its own security code ${r.code} (metadata ${INLINE_KEY})`
+        : `the untrusted project config tries to suppress the security code ${r.code} (lint.ignore)`;
+    const place = {
+      skill_ids: r.kind === 'inline' ? [r.skills[0]!] : [],
+      path: r.source,
+      line: r.line,
+      ...(r.kind === 'inline' ? { field: 'metadata' } : {}),
+    };
+    return findingAt('SUPPRESSION_REFUSED', place, {
+      message: `${who}: refused, ${hit.length} finding(s) kept`,
+      fix:
+        r.kind === 'inline'
+          ? `review the ${r.code} findings; only your own config (~/.config/skilldex/config.toml [[lint.ignore]]) can suppress a security code`
+          : `review the ${r.code} findings; to accept them, suppress the code in your own config or trust this project (trust_project_config)`,
+      details: {
+        kind: r.kind,
+        code: r.code,
+        skills: r.skills,
+        source: r.source,
+        refused_findings: hit.length,
+      },
+    });
+  });
 }
 
 // Whether a config rule covers every skill of a finding (no skills: only a rule without globs).
@@ -190,7 +263,9 @@ export function fingerprintOf(f: RawFinding, rel: (p: string) => string): string
       ? f.details['kind'] === 'near-duplicate-family'
         ? 'family'
         : 'pair'
-      : (f.field ?? '');
+      : f.code === 'SUPPRESSION_REFUSED'
+        ? `${f.field ?? ''}:${String(f.details['code'])}`
+        : (f.field ?? '');
   const ids = [...f.skill_ids].sort().join(',');
   const byFile = f.code === 'DUPLICATE' || f.code === 'SHADOWED' || f.skill_ids.length === 0;
   const subject = byFile ? `${ids}@${rel(f.path)}` : ids;

@@ -39,14 +39,24 @@ export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'version',
   'keywords',
   'tags',
-  // Claude Code's own fields.
+  // Claude Code's own fields: the frontmatter reference of code.claude.com/docs/en/skills
+  // ("Frontmatter reference"): name, description, when_to_use, argument-hint, arguments,
+  // disable-model-invocation, user-invocable, allowed-tools, disallowed-tools, model, effort,
+  // context, agent, background, hooks, paths, shell, plus the spec's metadata, license and
+  // compatibility (issue 35; checked against copies of that reference found with the search tool).
   'argument-hint',
+  'arguments',
   'disable-model-invocation',
   'user-invocable',
+  'disallowed-tools',
   'model',
+  'effort',
   'context',
   'agent',
+  'background',
   'hooks',
+  'paths',
+  'shell',
 ]);
 
 /** The fields skilldex reads from a validated frontmatter. */

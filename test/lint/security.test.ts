@@ -89,7 +89,11 @@ describe('the security group on its fixtures', () => {
   });
 
   it("reports hooks that run commands, in the skill's frontmatter and in its plugin", () => {
-    expect(of('hooks')).toEqual([['HOOK_COMMAND', 'warning', 'hooks/SKILL.md', 4]]);
+    // The frontmatter is scanned like the body (issue 36 L7): the hook's `curl … | sh` is reported too.
+    expect(of('hooks')).toEqual([
+      ['REMOTE_CODE_PIPE', 'warning', 'hooks/SKILL.md', 9],
+      ['HOOK_COMMAND', 'warning', 'hooks/SKILL.md', 4],
+    ]);
     expect(of('acme-tool')).toEqual([
       ['HOOK_COMMAND', 'warning', 'plugins/acme/hooks/hooks.json', 4],
     ]);
@@ -187,10 +191,14 @@ describe.skipIf(!existsSync(CORPUS))(
           .filter((f) => f.code === code)
           .map((f) => f.skill_ids.join())
           .sort();
-      // Official installers piped to sh from https (uv, linkerd, flux): warnings, not errors.
+      // Official installers piped to sh from https (uv, linkerd, flux), and packages installed from
+      // their projects' GitHub URLs (geniml, neurokit2: `uv pip install git+https://…`, issue 36
+      // L6): warnings, not errors.
       expect(by('REMOTE_CODE_PIPE')).toEqual([
+        'geniml',
         'gitops-workflow',
         'linkerd-patterns',
+        'neurokit2',
         'uv-package-manager',
       ]);
       expect(

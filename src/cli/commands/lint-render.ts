@@ -79,7 +79,7 @@ function summaryLines(report: LintReport, rel: (p: string) => string): string[] 
   const out = [`findings: ${parts.join(', ')}`];
   for (const r of config)
     out.push(
-      `  lint.ignore ${r.code} ${r.skills.join(',')} (${rel(r.source)}): ${r.findings}${r.findings === 0 ? ' (matched nothing)' : ''}${r.reason !== undefined ? ` — ${r.reason}` : ''}`,
+      `  lint.ignore ${r.code} ${r.skills.join(',')} (${rel(r.source)}): ${r.findings}${r.refused === true ? ' (refused: a security code; SUPPRESSION_REFUSED)' : r.findings === 0 ? ' (matched nothing)' : ''}${r.reason !== undefined ? ` — ${r.reason}` : ''}`,
     );
   const hosts = report.listing.hosts.map((h) => {
     const unit = h.budget_unit === 'characters' ? 'characters' : 'tokens';

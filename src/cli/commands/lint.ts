@@ -93,7 +93,9 @@ export function registerLint(program: Command, ctx: CliContext): void {
         '  skilldex lint --scope third-party/skills --only security     # no catalog is built\n' +
         '\nSuppress a code in the config file ([[lint.ignore]] code = "DESCRIPTION_WEAK", skills = "*-automation",\n' +
         'reason = "…") or in a skill (metadata: { skilldex-lint-ignore: "CONFUSABLE" }); every suppression is\n' +
-        'counted in the summary. Templated families are one finding each, with their size and members.\n' +
+        'counted in the summary. Security codes are suppressed only by your own config (or a project you\n' +
+        'trust): a skill or a project config naming one is refused and reported as SUPPRESSION_REFUSED.\n' +
+        'Templated families are one finding each, with their size and members.\n' +
         '\nExit codes: 0 no finding at or above --fail-on, 1 such findings (or no skill found), 2 refused\n' +
         '(bad arguments, a bad lint.ignore rule, a --baseline file that is not a lint report).',
     )
@@ -171,7 +173,8 @@ function configured<T>(fn: () => T): T {
 }
 
 // The lint.ignore rules of the user and the project config, each tagged with its file. A rule
-// naming an unknown code or a bad glob is CONFIG_INVALID naming the file and key.
+// naming an unknown code or a bad glob is CONFIG_INVALID naming the file and key. A project's rules
+// are untrusted (never hide a security code) unless the user's trust_project_config lists it.
 function configSuppressions(ctx: CliContext): LintSuppression[] {
   const layers = ctx.configLayers();
   const out: LintSuppression[] = [];
@@ -180,7 +183,8 @@ function configSuppressions(ctx: CliContext): LintSuppression[] {
     [layers.projectPath, layers.project],
   ] as const) {
     if (file === undefined || config?.lint?.ignore === undefined) continue;
-    for (const r of config.lint.ignore) out.push({ ...r, source: file });
+    const trusted = file === layers.userPath || layers.projectTrusted === true;
+    for (const r of config.lint.ignore) out.push({ ...r, source: file, trusted });
   }
   return out;
 }
