@@ -87,12 +87,13 @@ export function splitFrontmatter(
 
 /**
  * A value strict YAML refused and the lenient reading took anyway (file line, key): a one-line
- * plain value read as the whole line (`unquoted`). A key given twice is never read (issue 36 R1).
+ * plain value read as the whole line (`unquoted`), or a key given twice inside a nested map, whose
+ * last value stands (`duplicate-key`). A top-level key given twice is never read (issue 36 R1).
  */
 export interface LenientValue {
   readonly line: number;
   readonly key: string;
-  readonly reason: 'unquoted';
+  readonly reason: 'unquoted' | 'duplicate-key';
 }
 
 /** A parsed frontmatter, with the values read leniently (empty when strict YAML took it as written). */
@@ -140,11 +141,25 @@ export function parseFrontmatter(
   }));
   const retry = parseStrict(repaired.yaml, label, yamlLine, true);
   if (retry.ok) return quoted.length > 0 ? { ...retry, lenient: quoted } : strict;
-  // A key given twice is never read leniently (issue 36 R1): parsers disagree on which value
-  // stands (a reviewer reads the first, PyYAML the last, Codex refuses the file), a parser
-  // differential an attacker can use. Refused, naming the key and its repeated line, even when
-  // the strict error was about another line.
-  if (retry.duplicateKey !== undefined) return { ok: false, problem: retry.problem };
+  // A top-level key given twice is never read leniently (issue 36 R1): parsers disagree on which
+  // value stands (a reviewer reads the first, PyYAML the last, Codex refuses the file), a parser
+  // differential an attacker can use on `name`, `description` or any field a host acts on.
+  // Refused, naming the key and its repeated line, even when the strict error was about another
+  // line. A key repeated only inside a nested map (`metadata: { version, …, version }`, as real
+  // skills ship) names nothing a host routes or runs by: read with its last value, as PyYAML
+  // reads it, and reported as lenient (lint: strict hosts drop the description).
+  if (retry.duplicateKey !== undefined) {
+    if (!retry.nestedDuplicatesOnly) return { ok: false, problem: retry.problem };
+    const last = parseStrict(repaired.yaml, label, yamlLine, false);
+    if (last.ok) {
+      const dup: LenientValue = {
+        line: retry.problem.line ?? yamlLine,
+        key: retry.duplicateKey,
+        reason: 'duplicate-key',
+      };
+      return { ...last, lenient: [...quoted, dup] };
+    }
+  }
   return strict;
 }
 
@@ -217,7 +232,9 @@ function parseStrict(
   label: string,
   yamlLine: number,
   uniqueKeys: boolean,
-): ParsedFrontmatter | { ok: false; problem: Problem; duplicateKey?: string } {
+):
+  | ParsedFrontmatter
+  | { ok: false; problem: Problem; duplicateKey?: string; nestedDuplicatesOnly?: boolean } {
   // Without prettyErrors, yaml gives errors an offset only: the line counter turns it into a line.
   const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
@@ -240,9 +257,13 @@ function parseStrict(
       dup !== undefined
         ? `duplicate key ${JSON.stringify(dup)} (hosts disagree on which value stands; remove one)`
         : 'invalid YAML';
+    // Every error is a key repeated on an indented line: only nested maps repeat a key.
+    const nestedDuplicatesOnly = doc.errors.every(
+      (e) => e.code === 'DUPLICATE_KEY' && /^\s/.test(lineAt(yaml, e.pos[0])),
+    );
     return {
       ok: false,
-      ...(dup !== undefined ? { duplicateKey: dup } : {}),
+      ...(dup !== undefined ? { duplicateKey: dup, nestedDuplicatesOnly } : {}),
       problem: problem(
         'MALFORMED_FRONTMATTER',
         label,
@@ -286,10 +307,15 @@ function refused(
 }
 
 // The key of the mapping entry whose line holds `offset` (what a DUPLICATE_KEY error points into).
-function keyAt(yaml: string, offset: number): string {
+// The whole line of `yaml` that holds `offset`.
+function lineAt(yaml: string, offset: number): string {
   const start = yaml.lastIndexOf('\n', offset - 1) + 1;
   const end = yaml.indexOf('\n', offset);
-  const line = yaml.slice(start, end < 0 ? undefined : end);
+  return yaml.slice(start, end < 0 ? undefined : end);
+}
+
+function keyAt(yaml: string, offset: number): string {
+  const line = lineAt(yaml, offset);
   return /^\s*(?:- )?["']?([^"':]+)/.exec(line)?.[1]?.trim() ?? line.trim();
 }
 

@@ -117,7 +117,9 @@ export function loadSkillFile(
     problem(
       'FRONTMATTER_LENIENT',
       label,
-      `${label}:${v.line}: ${v.key} is not valid YAML as written (an unquoted ": " or similar); read as the whole line, as hosts read it; quote the value to make it valid`,
+      v.reason === 'duplicate-key'
+        ? `${label}:${v.line}: ${v.key} is given twice inside a nested map (invalid YAML); the last value is used, as PyYAML reads it; remove one`
+        : `${label}:${v.line}: ${v.key} is not valid YAML as written (an unquoted ": " or similar); read as the whole line, as hosts read it; quote the value to make it valid`,
       v.line,
     ),
   );

@@ -121,6 +121,22 @@ describe('parseFrontmatter', () => {
     }
   });
 
+  it('reads a key repeated only inside a nested map with its last value, reported as lenient', () => {
+    // As a real skill of the trigger set ships it (metadata.version twice): nothing a host routes
+    // or runs by, read as PyYAML reads it; a top-level key beside it is still refused.
+    const yaml =
+      'name: x\ndescription: d\nmetadata:\n  version: "1.0"\n  author: a\n  version: v2\n';
+    const r = parseFrontmatter(yaml, L, 2);
+    expect(r).toMatchObject({
+      ok: true,
+      data: { name: 'x', description: 'd', metadata: { version: 'v2', author: 'a' } },
+      lenient: [{ key: 'version', line: 7, reason: 'duplicate-key' }],
+    });
+    const both = parseFrontmatter(`${yaml}name: y\n`, L, 2);
+    expect(both).toMatchObject({ ok: false, problem: { code: 'MALFORMED_FRONTMATTER' } });
+    expect(parseFrontmatter(yaml, L, 2, { lenient: false })).toMatchObject({ ok: false });
+  });
+
   it('refuses invalid YAML with the file line of the error', () => {
     const r = parseFrontmatter('name: a\ndescription: b\nkeywords: [x, y\n', L, 2);
     expect(r).toMatchObject({ ok: false, problem: { code: 'MALFORMED_FRONTMATTER' } });
