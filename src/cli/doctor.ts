@@ -215,42 +215,146 @@ export function claudeMcpAddLine(
   return `claude mcp add --scope user skilldex -- ${[process.execPath, SKILLDEX_BIN, 'mcp', ...(catalog ? ['--catalog', catalog] : [])].map(shellWord).join(' ')}`;
 }
 
-/** Runs every check. */
-export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
-  const checks: DoctorCheck[] = [];
-  const add = (c: DoctorCheck): void => {
-    checks.push(c);
-  };
-  let records: UndoRecord[] = [];
+/** The `init` check (init's record file reads and names clients), with the records it read. */
+function initCheck(o: DoctorOptions): { check: DoctorCheck; records: UndoRecord[] } {
   const recordFile = recordPath(o.env, o.home);
+  let records: UndoRecord[] = [];
   try {
     records = readRecords(recordFile);
     if (records.length === 0)
-      add({
-        id: 'init',
-        status: 'fail',
-        message: `skilldex init has set nothing up on this machine (no ${recordFile})`,
-        fix: 'skilldex init --yes (or --client claude-code|codex|cursor)',
-      });
-    else
-      add({
+      return {
+        records,
+        check: {
+          id: 'init',
+          status: 'fail',
+          message: `skilldex init has set nothing up on this machine (no ${recordFile})`,
+          fix: 'skilldex init --yes (or --client claude-code|codex|cursor)',
+        },
+      };
+    return {
+      records,
+      check: {
         id: 'init',
         status: 'ok',
         message: `skilldex init set up: ${clientsOf(records).join(', ')}`,
-      });
+      },
+    };
   } catch (err) {
-    add({
-      id: 'init',
+    return {
+      records,
+      check: {
+        id: 'init',
+        status: 'fail',
+        message: isSkilldexError(err) ? `${err.code}: ${err.message}` : String(err),
+        fix: isSkilldexError(err) ? err.hint : `remove ${recordFile} and run skilldex init again`,
+      },
+    };
+  }
+}
+
+/** One `hook.<client>` check, with the hook command found, and whether it ran and passed. */
+interface HookOutcome {
+  readonly check: DoctorCheck;
+  readonly command?: string;
+  readonly ran: boolean;
+  readonly passed: boolean;
+}
+
+/** The `hook.<client>` check: the hook init added is still there and (runHook) runs clean. */
+async function hookCheck(
+  o: DoctorOptions,
+  client: string,
+  event: string,
+  rec: UndoRecord | undefined,
+  logFile: string,
+): Promise<HookOutcome> {
+  const id = `hook.${client}`;
+  const checked = (check: DoctorCheck): HookOutcome => ({ check, ran: false, passed: false });
+  if (!rec)
+    return checked({
+      id,
+      status: 'skip',
+      message: `init installed no prompt hook for ${client} (--no-hook)`,
+    });
+  let cmds: string[];
+  try {
+    cmds = existsSync(rec.file) ? hookCommands(rec.file, event, client) : [];
+  } catch (err) {
+    return checked({
+      id,
       status: 'fail',
-      message: isSkilldexError(err) ? `${err.code}: ${err.message}` : String(err),
-      fix: isSkilldexError(err) ? err.hint : `remove ${recordFile} and run skilldex init again`,
+      message: `${rec.file} cannot be read: ${(err as Error).message}`,
+      fix: `fix ${rec.file} (it must be JSON), then ${initFix(client)}`,
     });
   }
-  const clients = clientsOf(records);
+  if (cmds.length === 0)
+    return checked({
+      id,
+      status: 'fail',
+      message: `the prompt hook init added to ${rec.file} (hooks.${event}) is gone`,
+      fix: initFix(client),
+    });
+  const cmd = cmds[0]!;
+  if (!o.runHook)
+    return {
+      check: { id, status: 'ok', message: `installed in ${rec.file} (not run)` },
+      command: cmd,
+      ran: false,
+      passed: false,
+    };
+  return { ...(await runHookCheck(o, client, event, rec.file, cmd, logFile)), command: cmd };
+}
 
-  // The prompt hooks.
-  const stateDir = hookStateDir(o.home, o.env);
-  const logFile = path.join(stateDir, 'hook.log');
+/** Runs the hook command with a harmless slash-command prompt: it must exit 0 and log no error. */
+async function runHookCheck(
+  o: DoctorOptions,
+  client: string,
+  event: string,
+  file: string,
+  cmd: string,
+  logFile: string,
+): Promise<HookOutcome> {
+  const id = `hook.${client}`;
+  const logBefore = logErrorsSince(logFile, 0).length;
+  const input = JSON.stringify({
+    hook_event_name: event,
+    prompt: '/skilldex-doctor',
+    cwd: o.cwd,
+  });
+  const r = await runCommand(cmd, input, o);
+  const logged = logErrorsSince(logFile, 0).slice(logBefore);
+  if (r.timedOut || r.code !== 0 || logged.length > 0) {
+    const why = r.timedOut
+      ? `did not finish in ${(o.hookTimeoutMs ?? HOOK_RUN_TIMEOUT_MS) / 1000} s`
+      : r.code !== 0
+        ? `exited ${r.code ?? 'without a code'}${r.stderr.trim() ? `: ${sanitizeField(r.stderr.trim().split('\n')[0]!, 300)}` : ''}`
+        : `logged ${logged[0]!.code}: ${sanitizeField(logged[0]!.message, 300)}`;
+    return {
+      ran: true,
+      passed: false,
+      check: {
+        id,
+        status: 'fail',
+        message: `the hook command in ${file} ${why} (command: ${sanitizeField(cmd, 500)})`,
+        fix: `${logged[0] ? `${hintOf(logged[0].code)}; ` : ''}check the command runs by hand (echo '{"prompt":"test"}' | ${sanitizeField(cmd, 500)} --strict), or reinstall it: ${initFix(client)} --force`,
+      },
+    };
+  }
+  return {
+    ran: true,
+    passed: true,
+    check: { id, status: 'ok', message: `installed in ${file}; its command ran and exited 0` },
+  };
+}
+
+/** The `hook.<client>` checks of every client with a prompt hook, in order, one run at a time. */
+async function hookChecks(
+  o: DoctorOptions,
+  clients: readonly string[],
+  records: readonly UndoRecord[],
+  logFile: string,
+): Promise<{ checks: DoctorCheck[]; hookCmd: string | undefined; livePassed: boolean }> {
+  const checks: DoctorCheck[] = [];
   let hookCmd: string | undefined;
   let liveOk = false;
   let liveRan = false;
@@ -258,102 +362,47 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     const event = HOOK_EVENT[client];
     if (event === undefined) continue;
     const rec = records.find((r) => r.client === client && r.step === 'hook');
-    const id = `hook.${client}`;
-    if (!rec) {
-      add({
-        id,
-        status: 'skip',
-        message: `init installed no prompt hook for ${client} (--no-hook)`,
-      });
-      continue;
-    }
-    let cmds: string[];
-    try {
-      cmds = existsSync(rec.file) ? hookCommands(rec.file, event, client) : [];
-    } catch (err) {
-      add({
-        id,
-        status: 'fail',
-        message: `${rec.file} cannot be read: ${(err as Error).message}`,
-        fix: `fix ${rec.file} (it must be JSON), then ${initFix(client)}`,
-      });
-      continue;
-    }
-    if (cmds.length === 0) {
-      add({
-        id,
-        status: 'fail',
-        message: `the prompt hook init added to ${rec.file} (hooks.${event}) is gone`,
-        fix: initFix(client),
-      });
-      continue;
-    }
-    const cmd = cmds[0]!;
-    if (client === 'claude-code') hookCmd = cmd;
-    if (!o.runHook) {
-      add({ id, status: 'ok', message: `installed in ${rec.file} (not run)` });
-      continue;
-    }
-    const logBefore = logErrorsSince(logFile, 0).length;
-    const input = JSON.stringify({
-      hook_event_name: event,
-      prompt: '/skilldex-doctor',
-      cwd: o.cwd,
-    });
-    const r = await runCommand(cmd, input, o);
-    liveRan = true;
-    const logged = logErrorsSince(logFile, 0).slice(logBefore);
-    if (r.timedOut || r.code !== 0 || logged.length > 0) {
-      const why = r.timedOut
-        ? `did not finish in ${(o.hookTimeoutMs ?? HOOK_RUN_TIMEOUT_MS) / 1000} s`
-        : r.code !== 0
-          ? `exited ${r.code ?? 'without a code'}${r.stderr.trim() ? `: ${sanitizeField(r.stderr.trim().split('\n')[0]!, 300)}` : ''}`
-          : `logged ${logged[0]!.code}: ${sanitizeField(logged[0]!.message, 300)}`;
-      add({
-        id,
-        status: 'fail',
-        message: `the hook command in ${rec.file} ${why} (command: ${sanitizeField(cmd, 500)})`,
-        fix: `${logged[0] ? `${hintOf(logged[0].code)}; ` : ''}check the command runs by hand (echo '{"prompt":"test"}' | ${sanitizeField(cmd, 500)} --strict), or reinstall it: ${initFix(client)} --force`,
-      });
-    } else {
-      liveOk = true;
-      add({ id, status: 'ok', message: `installed in ${rec.file}; its command ran and exited 0` });
-    }
+    const h = await hookCheck(o, client, event, rec, logFile);
+    checks.push(h.check);
+    if (client === 'claude-code' && h.command !== undefined) hookCmd = h.command;
+    liveRan ||= h.ran;
+    liveOk ||= h.passed;
   }
+  return { checks, hookCmd, livePassed: liveRan && liveOk };
+}
 
-  // The hook's log.
-  if (clients.some((c) => HOOK_EVENT[c] !== undefined)) {
-    const since = lastHookSuccess(stateDir);
-    const errors = logErrorsSince(logFile, since);
-    if (errors.length === 0)
-      add({
-        id: 'hook-log',
-        status: 'ok',
-        message: `no error logged${since > 0 ? ' since the last answered prompt' : ''} (${logFile})`,
-      });
-    else {
-      const byCode = new Map<string, { n: number; last: (typeof errors)[number] }>();
-      for (const e of errors) byCode.set(e.code, { n: (byCode.get(e.code)?.n ?? 0) + 1, last: e });
-      const codes = [...byCode].slice(0, MAX_LOG_CODES);
-      add({
-        id: 'hook-log',
-        // A live run that passed after the errors makes them history: a warning.
-        status: liveRan && liveOk ? 'warn' : 'fail',
-        message: `the hook logged ${errors.length} error(s) since its last success: ${codes
-          .map(
-            ([c, v]) => `${c} ×${v.n} (last ${v.last.at}: ${sanitizeField(v.last.message, 200)})`,
-          )
-          .join('; ')} (${logFile})`,
-        fix: codes.map(([c]) => `${c}: ${hintOf(c) || 'see docs/integration.md §4'}`).join('; '),
-      });
-    }
-  }
+/** The `hook-log` check: errors the hook logged since its last success (warn after a live pass). */
+function hookLogCheck(stateDir: string, logFile: string, livePassed: boolean): DoctorCheck {
+  const since = lastHookSuccess(stateDir);
+  const errors = logErrorsSince(logFile, since);
+  if (errors.length === 0)
+    return {
+      id: 'hook-log',
+      status: 'ok',
+      message: `no error logged${since > 0 ? ' since the last answered prompt' : ''} (${logFile})`,
+    };
+  const byCode = new Map<string, { n: number; last: (typeof errors)[number] }>();
+  for (const e of errors) byCode.set(e.code, { n: (byCode.get(e.code)?.n ?? 0) + 1, last: e });
+  const codes = [...byCode].slice(0, MAX_LOG_CODES);
+  return {
+    id: 'hook-log',
+    // A live run that passed after the errors makes them history: a warning.
+    status: livePassed ? 'warn' : 'fail',
+    message: `the hook logged ${errors.length} error(s) since its last success: ${codes
+      .map(([c, v]) => `${c} ×${v.n} (last ${v.last.at}: ${sanitizeField(v.last.message, 200)})`)
+      .join('; ')} (${logFile})`,
+    fix: codes.map(([c]) => `${c}: ${hintOf(c) || 'see docs/integration.md §4'}`).join('; '),
+  };
+}
 
-  // The catalog.
-  if (o.catalog !== undefined) checks.push(await catalogCheck(o.catalog));
-
-  // MCP registrations and router skills.
-  const hosts = await import('../hosts/index.js');
+/** The `mcp.<client>` checks, with whether each client has the skilldex MCP server registered. */
+function mcpChecks(
+  hosts: typeof Hosts,
+  o: DoctorOptions,
+  clients: readonly string[],
+  hookCmd: string | undefined,
+): { checks: DoctorCheck[]; registered: Map<string, boolean> } {
+  const checks: DoctorCheck[] = [];
   const registered = new Map<string, boolean>();
   for (const client of clients) {
     if (client === 'generic') continue;
@@ -364,49 +413,70 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       cwd: o.cwd,
     });
     registered.set(client, reg.registered);
-    const id = `mcp.${client}`;
-    const fix =
-      client === 'claude-code'
-        ? claudeMcpAddLine(hookCmd, o.catalog)
-        : client === 'gemini-cli'
-          ? 'add a "skilldex" entry under mcpServers in ~/.gemini/settings.json'
-          : `${initFix(client)} (it adds the server to ${reg.files[0] ?? 'the client config'})`;
-    if (!reg.registered) {
-      add({
-        id,
-        status: 'fail',
-        message: `no skilldex MCP server registered for ${client} (read: ${reg.files.length > 0 ? reg.files.join(', ') : 'no config file found'})${reg.problems.length > 0 ? `; ${reg.problems.map((p) => sanitizeField(p, 200)).join('; ')}` : ''}`,
-        fix,
-      });
-      continue;
-    }
-    const missing = [reg.command, ...reg.args.filter((a) => a.endsWith('.js'))].filter(
-      (p): p is string => p !== null && path.isAbsolute(p) && !existsSync(p),
-    );
-    if (missing.length > 0)
-      add({
-        id,
-        status: 'fail',
-        message: `the skilldex MCP server in ${reg.where} names ${missing.join(', ')}, which does not exist`,
-        fix:
-          client === 'claude-code'
-            ? `claude mcp remove skilldex, then ${fix}`
-            : `${initFix(client)} --force`,
-      });
-    else add({ id, status: 'ok', message: `registered in ${reg.where}` });
+    checks.push(mcpCheck(client, reg, hookCmd, o.catalog));
   }
+  return { checks, registered };
+}
+
+/** One `mcp.<client>` check: the server is registered and the files its command names exist. */
+function mcpCheck(
+  client: string,
+  reg: Hosts.McpRegistration,
+  hookCmd: string | undefined,
+  catalog: string | undefined,
+): DoctorCheck {
+  const id = `mcp.${client}`;
+  const fix =
+    client === 'claude-code'
+      ? claudeMcpAddLine(hookCmd, catalog)
+      : client === 'gemini-cli'
+        ? 'add a "skilldex" entry under mcpServers in ~/.gemini/settings.json'
+        : `${initFix(client)} (it adds the server to ${reg.files[0] ?? 'the client config'})`;
+  if (!reg.registered)
+    return {
+      id,
+      status: 'fail',
+      message: `no skilldex MCP server registered for ${client} (read: ${reg.files.length > 0 ? reg.files.join(', ') : 'no config file found'})${reg.problems.length > 0 ? `; ${reg.problems.map((p) => sanitizeField(p, 200)).join('; ')}` : ''}`,
+      fix,
+    };
+  const missing = [reg.command, ...reg.args.filter((a) => a.endsWith('.js'))].filter(
+    (p): p is string => p !== null && path.isAbsolute(p) && !existsSync(p),
+  );
+  if (missing.length > 0)
+    return {
+      id,
+      status: 'fail',
+      message: `the skilldex MCP server in ${reg.where} names ${missing.join(', ')}, which does not exist`,
+      fix:
+        client === 'claude-code'
+          ? `claude mcp remove skilldex, then ${fix}`
+          : `${initFix(client)} --force`,
+    };
+  return { id, status: 'ok', message: `registered in ${reg.where}` };
+}
+
+/** The `router-skill.<client>` checks, with whether each installed router skill is still there. */
+function routerSkillChecks(
+  clients: readonly string[],
+  records: readonly UndoRecord[],
+): { checks: DoctorCheck[]; routerOf: Map<string, boolean> } {
+  const checks: DoctorCheck[] = [];
   const routerOf = new Map<string, boolean>();
   for (const client of clients) {
     const rec = records.find((r) => r.client === client && r.step === 'router-skill');
     const id = `router-skill.${client}`;
     if (!rec) {
       if (client !== 'generic')
-        add({ id, status: 'skip', message: `init installed no router skill for ${client}` });
+        checks.push({
+          id,
+          status: 'skip',
+          message: `init installed no router skill for ${client}`,
+        });
       continue;
     }
     const ok = existsSync(rec.file);
     routerOf.set(client, ok);
-    add(
+    checks.push(
       ok
         ? { id, status: 'ok', message: `installed at ${rec.file}` }
         : {
@@ -417,10 +487,38 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
           },
     );
   }
+  return { checks, routerOf };
+}
+
+/** Runs every check. */
+export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
+  const checks: DoctorCheck[] = [];
+  const init = initCheck(o);
+  checks.push(init.check);
+  const records = init.records;
+  const clients = clientsOf(records);
+
+  // The prompt hooks and their log.
+  const stateDir = hookStateDir(o.home, o.env);
+  const logFile = path.join(stateDir, 'hook.log');
+  const hooks = await hookChecks(o, clients, records, logFile);
+  checks.push(...hooks.checks);
+  if (clients.some((c) => HOOK_EVENT[c] !== undefined))
+    checks.push(hookLogCheck(stateDir, logFile, hooks.livePassed));
+
+  // The catalog.
+  if (o.catalog !== undefined) checks.push(await catalogCheck(o.catalog));
+
+  // MCP registrations and router skills.
+  const hosts = await import('../hosts/index.js');
+  const mcp = mcpChecks(hosts, o, clients, hooks.hookCmd);
+  checks.push(...mcp.checks);
+  const router = routerSkillChecks(clients, records);
+  checks.push(...router.checks);
 
   // Listing controls in force.
   for (const host of ['claude-code', 'codex'] as const) {
-    checks.push(listingCheck(hosts, host, o, registered, routerOf));
+    checks.push(listingCheck(hosts, host, o, mcp.registered, router.routerOf));
   }
 
   const problems = checks.filter((c) => c.status === 'fail').length;

@@ -229,6 +229,71 @@ function homeOf(ctx: CliContext): string {
 
 type Resolve = typeof ResolveSettings;
 
+/** The prompt hook's warnings: none goes in with no catalog, or it would run this checkout. */
+function hookPlanWarnings(
+  o: InitFlags,
+  hooksFile: string | undefined,
+  scopes: readonly string[],
+  noCatalog: boolean,
+  runner: HookRunner,
+): string[] {
+  const warnings: string[] = [];
+  if (o.hook !== false && noCatalog && hooksFile !== undefined)
+    warnings.push(
+      `no prompt hook installed: ${scopes.join(', ')} holds no skill yet, so the hook would find no catalog. Add skill folders (each with a SKILL.md) there, or rerun with --library <folder of your skills>, then run skilldex init again.`,
+    );
+  if (!runner.onPath && o.hook !== false && !noCatalog && hooksFile !== undefined)
+    warnings.push(
+      `skilldex is not on your PATH, so the prompt hook runs ${BIN} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently) until you rerun init. ` +
+        'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
+    );
+  return warnings;
+}
+
+/** The prompt hook step: skipped with no skill to index, withheld on apply if none got indexed. */
+function planHookAfterIndex(
+  sc: StepContext,
+  o: InitFlags,
+  hooksFile: string | undefined,
+  command: string,
+  noCatalog: boolean,
+  index: PlannedStep,
+  warnings: string[],
+): PlannedStep {
+  return hookAfterIndex(
+    planHook(
+      sc,
+      hooksFile,
+      command,
+      o.hook !== false,
+      noCatalog && o.hook !== false
+        ? 'no skill indexed yet: a hook would find no catalog'
+        : undefined,
+    ),
+    index,
+    warnings,
+  );
+}
+
+/** VS Code's warning when ~/.claude/settings.json (whose hooks it runs too) holds skilldex's. */
+function vscodeDoubleHookWarnings(client: Client, o: InitFlags, home: string): string[] {
+  // VS Code also runs the hooks of ~/.claude/settings.json (microsoft/vscode-docs
+  // docs/agent-customization/hooks.md): with Claude Code's skilldex hook there, it would run both.
+  const claudeSettings = path.join(home, '.claude', 'settings.json');
+  if (client !== 'vscode' || o.hook === false || !exists(claudeSettings)) return [];
+  let text = '';
+  try {
+    text = readFileSync(claudeSettings, 'utf8');
+  } catch {
+    // Unreadable: nothing to say about it here.
+  }
+  if (!text.includes('hook claude-code')) return [];
+  return [
+    `VS Code also runs the hooks in ${claudeSettings}, which holds skilldex's Claude Code hook: VS Code would ask skilldex twice per prompt. Turn one off, e.g. "chat.hookFilesLocations": {"~/.claude/settings.json": false} in VS Code's settings, or init --no-hook for VS Code.`,
+  ];
+}
+
+/** Plans init for `client` and, with --yes and no --dry-run, applies the plan. */
 function runInit(
   ctx: CliContext,
   o: InitFlags,
@@ -261,21 +326,13 @@ function runInit(
   // A hook with no catalog behind it would log CATALOG_MISSING on every prompt and never suggest
   // anything (issue 35): with no skill to index, the hook step is skipped and the report says so.
   const noCatalog = index.planned.step.action === 'skip';
-  if (o.hook !== false && noCatalog && paths.hooks !== undefined)
-    warnings.push(
-      `no prompt hook installed: ${lib.scopes.join(', ')} holds no skill yet, so the hook would find no catalog. Add skill folders (each with a SKILL.md) there, or rerun with --library <folder of your skills>, then run skilldex init again.`,
-    );
-  // The hook runs the skilldex on PATH when there is one (issue 35), else this checkout: say so.
+  // The hook runs the skilldex on PATH when there is one (issue 35), else this checkout.
   const runner: HookRunner = {
     onPath: onPath('skilldex', env['PATH']),
     node: process.execPath,
     bin: BIN,
   };
-  if (!runner.onPath && o.hook !== false && !noCatalog && paths.hooks !== undefined)
-    warnings.push(
-      `skilldex is not on your PATH, so the prompt hook runs ${BIN} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently) until you rerun init. ` +
-        'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
-    );
+  warnings.push(...hookPlanWarnings(o, paths.hooks, lib.scopes, noCatalog, runner));
   const planned: PlannedStep[] = [
     ...lib.planned,
     planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.scopes),
@@ -285,36 +342,18 @@ function runInit(
       command: process.execPath,
       args: [BIN, 'mcp', '--catalog', catalog],
     }),
-    hookAfterIndex(
-      planHook(
-        sc,
-        paths.hooks,
-        hookCommand(runner, client, catalog),
-        o.hook !== false,
-        noCatalog && o.hook !== false
-          ? 'no skill indexed yet: a hook would find no catalog'
-          : undefined,
-      ),
+    planHookAfterIndex(
+      sc,
+      o,
+      paths.hooks,
+      hookCommand(runner, client, catalog),
+      noCatalog,
       index.planned,
       warnings,
     ),
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
-  // VS Code also runs the hooks of ~/.claude/settings.json (microsoft/vscode-docs
-  // docs/agent-customization/hooks.md): with Claude Code's skilldex hook there, it would run both.
-  const claudeSettings = path.join(home, '.claude', 'settings.json');
-  if (client === 'vscode' && o.hook !== false && exists(claudeSettings)) {
-    let text = '';
-    try {
-      text = readFileSync(claudeSettings, 'utf8');
-    } catch {
-      // Unreadable: nothing to say about it here.
-    }
-    if (text.includes('hook claude-code'))
-      warnings.push(
-        `VS Code also runs the hooks in ${claudeSettings}, which holds skilldex's Claude Code hook: VS Code would ask skilldex twice per prompt. Turn one off, e.g. "chat.hookFilesLocations": {"~/.claude/settings.json": false} in VS Code's settings, or init --no-hook for VS Code.`,
-      );
-  }
+  warnings.push(...vscodeDoubleHookWarnings(client, o, home));
   const notes = [...lib.notes, ...planned.flatMap((p) => p.notes ?? [])];
   const apply = o.yes === true && o.dryRun !== true;
   const steps = apply ? applySteps(planned, record) : planned.map((p) => p.step);

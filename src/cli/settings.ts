@@ -111,25 +111,19 @@ export function rememberedScopesOf(
   };
 }
 
-/**
- * resolveSettings, with the project keys it did not apply (each a PROJECT_CONFIG_IGNORED note):
- * a project's `policy` when the catalog is not the project's (a flag or the environment chose
- * another), its `library.prefer` when the scopes are not the project's, and the remembered scopes
- * of a project catalog that point outside the project (rememberedScopesOf).
- */
-export function resolveSettingsNoting(
+/** The environment, as every function here receives it. */
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The catalog setting: a file path made absolute, or a PostgreSQL URL with its password masked. */
+function pickCatalog(
   layers: ConfigLayers,
   flags: SettingFlags,
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
   cwd: string,
-  withCatalogScopes = false,
-): { settings: Settings; ignored: IgnoredProjectKey[] } {
-  const ignored: IgnoredProjectKey[] = [];
-  const abs = (p: string): string => path.resolve(cwd, p);
-  // A catalog is a file path or a PostgreSQL URL (its password masked: resolveCatalogLocation).
+): Setting<string> {
   const loc = (p: string): string => resolveCatalogLocation(p, cwd);
   const envCatalog = env['SKILLDEX_CATALOG'] ? loc(env['SKILLDEX_CATALOG']) : undefined;
-  const catalog = pick(
+  return pick(
     layers,
     flags.catalog !== undefined ? loc(flags.catalog) : undefined,
     { name: 'SKILLDEX_CATALOG', value: envCatalog },
@@ -143,8 +137,12 @@ export function resolveSettingsNoting(
       source: 'default',
     },
   );
+}
+
+/** The telemetry setting: `--no-telemetry`, then SKILLDEX_TELEMETRY=off|on, then the configs. */
+function pickTelemetry(layers: ConfigLayers, flags: SettingFlags, env: Env): Setting<boolean> {
   const telemetryEnv = env['SKILLDEX_TELEMETRY'];
-  const telemetry = pick(
+  return pick(
     layers,
     flags.telemetry === false ? false : undefined,
     {
@@ -154,30 +152,57 @@ export function resolveSettingsNoting(
     (c) => c.telemetry,
     { value: true, source: 'default' },
   );
-  let policy = pick<string | undefined>(layers, flags.policy, undefined, (c) => c.policy, {
+}
+
+/** The policy setting, the project's left out (and noted) when the catalog is not the project's. */
+function pickPolicy(
+  layers: ConfigLayers,
+  flags: SettingFlags,
+  catalog: Setting<string>,
+  ignored: IgnoredProjectKey[],
+): Setting<string | undefined> {
+  const policy = pick<string | undefined>(layers, flags.policy, undefined, (c) => c.policy, {
     value: undefined,
     source: 'default',
   });
   // A project's policy is for the project's own catalog only (issue 36 M2).
-  if (fromUntrustedProject(layers, policy) && !fromUntrustedProject(layers, catalog)) {
-    ignored.push({
-      code: 'PROJECT_CONFIG_IGNORED',
-      file: layers.projectPath ?? '',
-      key: 'policy',
-      reason: `the catalog is ${catalog.value} (${catalog.source}), not the one the project config names; its policy stays`,
-    });
-    policy = pick<string | undefined>(userLayers(layers), undefined, undefined, (c) => c.policy, {
-      value: undefined,
-      source: 'default',
-    });
-  }
+  if (!fromUntrustedProject(layers, policy) || fromUntrustedProject(layers, catalog)) return policy;
+  ignored.push({
+    code: 'PROJECT_CONFIG_IGNORED',
+    file: layers.projectPath ?? '',
+    key: 'policy',
+    reason: `the catalog is ${catalog.value} (${catalog.source}), not the one the project config names; its policy stays`,
+  });
+  return pick<string | undefined>(userLayers(layers), undefined, undefined, (c) => c.policy, {
+    value: undefined,
+    source: 'default',
+  });
+}
+
+/**
+ * The library scopes: `picked` is what the flags and config files set (its source tells whether a
+ * project set them), `effective` the setting in force (the catalog's remembered scopes, when asked
+ * for and nothing set them).
+ */
+function pickScopes(
+  layers: ConfigLayers,
+  flags: SettingFlags,
+  catalog: Setting<string>,
+  env: Env,
+  cwd: string,
+  withCatalogScopes: boolean,
+  ignored: IgnoredProjectKey[],
+): {
+  picked: Setting<readonly string[] | undefined>;
+  effective: Setting<readonly string[] | undefined>;
+} {
   let scopesFallback: Setting<readonly string[] | undefined> = {
     value: undefined,
     source: 'default',
   };
   const scopes = pick<readonly string[] | undefined>(
     layers,
-    flags.scopes?.map(abs),
+    flags.scopes?.map((p) => path.resolve(cwd, p)),
     undefined,
     (c) => c.library?.scopes,
     scopesFallback,
@@ -188,7 +213,16 @@ export function resolveSettingsNoting(
     if (r.remembered?.scopes !== undefined)
       scopesFallback = { value: r.remembered.scopes, source: `catalog ${catalog.value}` };
   }
-  let prefer = pick<readonly string[] | undefined>(
+  return { picked: scopes, effective: scopes.source === 'default' ? scopesFallback : scopes };
+}
+
+/** The library.prefer setting, the project's left out (and noted) when the scopes are not its. */
+function pickPrefer(
+  layers: ConfigLayers,
+  scopes: Setting<readonly string[] | undefined>,
+  ignored: IgnoredProjectKey[],
+): Setting<readonly string[] | undefined> {
+  const prefer = pick<readonly string[] | undefined>(
     layers,
     undefined,
     undefined,
@@ -196,25 +230,33 @@ export function resolveSettingsNoting(
     { value: undefined, source: 'default' },
   );
   // A project's preference orders the project's own scopes only, never the user's (issue 36 M3).
-  if (fromUntrustedProject(layers, prefer) && !fromUntrustedProject(layers, scopes)) {
-    ignored.push({
-      code: 'PROJECT_CONFIG_IGNORED',
-      file: layers.projectPath ?? '',
-      key: 'library.prefer',
-      reason: `the scopes read are not the project config's library.scopes (${scopes.source}); a project may not order them`,
-    });
-    prefer = pick<readonly string[] | undefined>(
-      userLayers(layers),
-      undefined,
-      undefined,
-      (c) => c.library?.prefer,
-      { value: undefined, source: 'default' },
-    );
-  }
-  const settings: Settings = {
-    catalog,
-    policy,
-    telemetry,
+  if (!fromUntrustedProject(layers, prefer) || fromUntrustedProject(layers, scopes)) return prefer;
+  ignored.push({
+    code: 'PROJECT_CONFIG_IGNORED',
+    file: layers.projectPath ?? '',
+    key: 'library.prefer',
+    reason: `the scopes read are not the project config's library.scopes (${scopes.source}); a project may not order them`,
+  });
+  return pick<readonly string[] | undefined>(
+    userLayers(layers),
+    undefined,
+    undefined,
+    (c) => c.library?.prefer,
+    { value: undefined, source: 'default' },
+  );
+}
+
+/** The settings no other setting depends on: min_confidence, usage_retention_days and mcp.*. */
+function pickOthers(
+  layers: ConfigLayers,
+  flags: SettingFlags,
+  cwd: string,
+): Pick<
+  Settings,
+  'min_confidence' | 'usage_retention_days' | 'mcp.cascade_roots' | 'mcp.substrate' | 'mcp.host'
+> {
+  const abs = (p: string): string => path.resolve(cwd, p);
+  return {
     min_confidence: pick<number | undefined>(
       layers,
       flags.minConfidence,
@@ -229,8 +271,6 @@ export function resolveSettingsNoting(
       (c) => c.usage_retention_days,
       { value: DEFAULT_USAGE_RETENTION_DAYS, source: 'default' },
     ),
-    'library.scopes': scopes.source === 'default' ? scopesFallback : scopes,
-    'library.prefer': prefer,
     'mcp.cascade_roots': pick<readonly string[]>(
       layers,
       flags.cascadeRoots?.map(abs),
@@ -252,6 +292,40 @@ export function resolveSettingsNoting(
       value: DEFAULT_MCP_HOST,
       source: 'default',
     }),
+  };
+}
+
+/**
+ * resolveSettings, with the project keys it did not apply (each a PROJECT_CONFIG_IGNORED note):
+ * a project's `policy` when the catalog is not the project's (a flag or the environment chose
+ * another), its `library.prefer` when the scopes are not the project's, and the remembered scopes
+ * of a project catalog that point outside the project (rememberedScopesOf).
+ */
+export function resolveSettingsNoting(
+  layers: ConfigLayers,
+  flags: SettingFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  withCatalogScopes = false,
+): { settings: Settings; ignored: IgnoredProjectKey[] } {
+  const ignored: IgnoredProjectKey[] = [];
+  const catalog = pickCatalog(layers, flags, env, cwd);
+  const telemetry = pickTelemetry(layers, flags, env);
+  const policy = pickPolicy(layers, flags, catalog, ignored);
+  const scopes = pickScopes(layers, flags, catalog, env, cwd, withCatalogScopes, ignored);
+  const prefer = pickPrefer(layers, scopes.picked, ignored);
+  const others = pickOthers(layers, flags, cwd);
+  const settings: Settings = {
+    catalog,
+    policy,
+    telemetry,
+    min_confidence: others.min_confidence,
+    usage_retention_days: others.usage_retention_days,
+    'library.scopes': scopes.effective,
+    'library.prefer': prefer,
+    'mcp.cascade_roots': others['mcp.cascade_roots'],
+    'mcp.substrate': others['mcp.substrate'],
+    'mcp.host': others['mcp.host'],
   };
   return { settings, ignored };
 }

@@ -7,7 +7,9 @@
  */
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { JsonTextEditor } from '../../hosts/index.js';
+import type * as Hosts from '../../hosts/index.js';
+import type { JsonTextEditor, McpRegistration } from '../../hosts/index.js';
+import type * as Lib from '../../index.js';
 import type { ListingControlReport, ListingHost, ListingReport } from '../../index.js';
 import { sanitizeField } from '../../text/index.js';
 import { action, parseIntOption, parseProbability, type CliContext } from '../context.js';
@@ -25,6 +27,9 @@ export const JSON_EDITOR: JsonTextEditor = {
 const CONTROLS = ['auto', 'name-only', 'user-invocable-only'] as const;
 
 const HOSTS: readonly ListingHost[] = ['claude-code', 'codex'];
+
+/** How the plan takes routed skills out of the model's listing. */
+type RouteAs = 'hidden' | 'name-only';
 
 /** Skills listed per group in the text report without --all. */
 export const LISTED_PER_GROUP = 15;
@@ -111,8 +116,8 @@ function checkHost(host: string): ListingHost {
   );
 }
 
-async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
-  const host = checkHost(o.host);
+/** The flag combinations listing refuses, checked before anything is read. */
+function checkListingFlags(host: ListingHost, o: ListingFlags): void {
   if (o.apply && o.undo)
     throw new SkilldexError('INVALID_ARGUMENT', '--apply and --undo: give one of them', {
       option: '--undo',
@@ -133,41 +138,59 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
     throw new SkilldexError('INVALID_ARGUMENT', '--budget-fraction must be above 0', {
       option: '--budget-fraction',
     });
-  const lib = await import('../../index.js');
-  const hosts = await import('../../hosts/index.js');
-  const home = ctx.io.env['HOME'] ?? '/';
-  if (o.undo) {
-    const r = lib.undoListing({ host, home, env: ctx.io.env }, JSON_EDITOR);
-    if (o.json) ctx.json({ undo: r });
-    else ctx.out(renderControl(r));
-    return r.done ? 0 : 1;
-  }
-  const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
-  // A skill taken out of the listing is reachable through the MCP server's skill_fetch alone.
-  // The controls go to the global settings: only a registration every project sees counts.
-  const mcp = hosts.skilldexMcpServer(host, {
-    home,
-    env: ctx.io.env,
-    cwd: ctx.io.cwd,
-    userScopeOnly: true,
-  });
-  const addLine = `claude mcp add --scope user skilldex -- ${[process.execPath, BIN, 'mcp', '--catalog', catalog].map(shellWord).join(' ')}`;
+}
+
+/** `--undo`: takes the last --apply back and prints what it did. */
+function undoLastApply(
+  ctx: CliContext,
+  lib: typeof Lib,
+  host: ListingHost,
+  home: string,
+  o: ListingFlags,
+): ExitCode {
+  const r = lib.undoListing({ host, home, env: ctx.io.env }, JSON_EDITOR);
+  if (o.json) ctx.json({ undo: r });
+  else ctx.out(renderControl(r));
+  return r.done ? 0 : 1;
+}
+
+/** MCP_SERVER_MISSING when `--apply` would take skills out of the listing with no skill_fetch. */
+function checkMcpForApply(
+  host: ListingHost,
+  o: ListingFlags,
+  mcp: McpRegistration,
+  addLine: string,
+): void {
   if (o.apply && !mcp.registered && (host === 'codex' || o.control === 'user-invocable-only'))
     throw new SkilldexError(
       'MCP_SERVER_MISSING',
       `no skilldex MCP server is registered for ${host} (read: ${mcp.files.join(', ') || 'no config file'}): skills taken out of its listing could be loaded only with skill_fetch, which it would not have. Register it first: ${host === 'codex' ? 'skilldex init --client codex --yes' : `${addLine}, or use --control name-only`}`,
       { host, files: mcp.files },
     );
-  const routeAs =
-    host === 'codex' ||
-    o.control === 'user-invocable-only' ||
-    (o.control === 'auto' && mcp.registered)
-      ? ('hidden' as const)
-      : ('name-only' as const);
+}
+
+/** How routed skills leave the listing: hidden (needs the MCP server) or listed by name only. */
+function routeAsOf(host: ListingHost, control: string, registered: boolean): RouteAs {
+  return host === 'codex' || control === 'user-invocable-only' || (control === 'auto' && registered)
+    ? 'hidden'
+    : 'name-only';
+}
+
+/** The listing report and its plan, with the controls the last --apply wrote planned again. */
+function planListing(
+  ctx: CliContext,
+  lib: typeof Lib,
+  hosts: typeof Hosts,
+  host: ListingHost,
+  home: string,
+  catalog: string,
+  routeAs: RouteAs,
+  o: ListingFlags,
+): ListingReport {
   // The controls the last --apply wrote are planned again, not taken as the user's own.
   const state = lib.readListingState(lib.listingStateDir(home, ctx.io.env), host);
   const own = new Set([...Object.keys(hosts.controlsOf(state)), ...(state?.paths ?? [])]);
-  const report = lib.listingReport({
+  return lib.listingReport({
     host,
     home,
     project: ctx.io.cwd,
@@ -179,23 +202,44 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
     ownControls: own,
     routeAs,
   });
-  let applied: ListingControlReport | undefined;
-  if (o.apply) {
-    if (!report.router_skill && o.force !== true)
-      throw new SkilldexError(
-        'ROUTER_SKILL_MISSING',
-        `the skilldex router skill (${lib.ROUTER_SKILL}) is not among ${host}'s skills: routed skills would be reachable by nobody`,
-        { host },
-      );
-    const routed = report.skills
-      .filter((s) => s.plan === 'route')
-      .map((s) => (host === 'codex' ? s.path : s.id));
-    applied = lib.applyListing({ host, home, env: ctx.io.env }, routed, {
-      value: routeAs === 'name-only' ? 'name-only' : 'user-invocable-only',
-      ...(o.budgetFraction !== undefined ? { budgetFraction: o.budgetFraction } : {}),
-      editor: JSON_EDITOR,
-    });
-  }
+}
+
+/** `--apply`: writes the plan's routed skills into the host's settings (needs the router skill). */
+function applyPlan(
+  ctx: CliContext,
+  lib: typeof Lib,
+  host: ListingHost,
+  home: string,
+  report: ListingReport,
+  routeAs: RouteAs,
+  o: ListingFlags,
+): ListingControlReport {
+  if (!report.router_skill && o.force !== true)
+    throw new SkilldexError(
+      'ROUTER_SKILL_MISSING',
+      `the skilldex router skill (${lib.ROUTER_SKILL}) is not among ${host}'s skills: routed skills would be reachable by nobody`,
+      { host },
+    );
+  const routed = report.skills
+    .filter((s) => s.plan === 'route')
+    .map((s) => (host === 'codex' ? s.path : s.id));
+  return lib.applyListing({ host, home, env: ctx.io.env }, routed, {
+    value: routeAs === 'name-only' ? 'name-only' : 'user-invocable-only',
+    ...(o.budgetFraction !== undefined ? { budgetFraction: o.budgetFraction } : {}),
+    editor: JSON_EDITOR,
+  });
+}
+
+/** Prints the report, the MCP registration and what --apply wrote (or that nothing was written). */
+function printListing(
+  ctx: CliContext,
+  host: ListingHost,
+  report: ListingReport,
+  mcp: McpRegistration,
+  addLine: string,
+  applied: ListingControlReport | undefined,
+  o: ListingFlags,
+): void {
   const mcpReport = { registered: mcp.registered, where: mcp.where, files: mcp.files };
   if (o.json) ctx.json({ ...report, mcp: mcpReport, ...(applied ? { apply: applied } : {}) });
   else {
@@ -214,6 +258,31 @@ async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
           : 'dry run: nothing written (--apply writes the plan, --undo takes it back)'),
     );
   }
+}
+
+/** `skilldex listing`: checks the flags, then takes the last --apply back, or plans (and applies). */
+async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
+  const host = checkHost(o.host);
+  checkListingFlags(host, o);
+  const lib = await import('../../index.js');
+  const hosts = await import('../../hosts/index.js');
+  const home = ctx.io.env['HOME'] ?? '/';
+  if (o.undo) return undoLastApply(ctx, lib, host, home, o);
+  const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+  // A skill taken out of the listing is reachable through the MCP server's skill_fetch alone.
+  // The controls go to the global settings: only a registration every project sees counts.
+  const mcp = hosts.skilldexMcpServer(host, {
+    home,
+    env: ctx.io.env,
+    cwd: ctx.io.cwd,
+    userScopeOnly: true,
+  });
+  const addLine = `claude mcp add --scope user skilldex -- ${[process.execPath, BIN, 'mcp', '--catalog', catalog].map(shellWord).join(' ')}`;
+  checkMcpForApply(host, o, mcp, addLine);
+  const routeAs = routeAsOf(host, o.control, mcp.registered);
+  const report = planListing(ctx, lib, hosts, host, home, catalog, routeAs, o);
+  const applied = o.apply ? applyPlan(ctx, lib, host, home, report, routeAs, o) : undefined;
+  printListing(ctx, host, report, mcp, addLine, applied, o);
   return 0;
 }
 
