@@ -12,25 +12,18 @@
  *
  * Writes only: the user config file, `<library>`, the catalog (and its telemetry file), the router
  * skill folder in the client's skills folder, the client's MCP config file, and init's record.
+ *
+ * This file registers the command and runs it (runInit, runUndo); the steps and their pieces live
+ * in init/: the library and --move steps (library.ts), the index step (index-step.ts), the hook
+ * planning and its warnings (hook-plan.ts), the reports and their rendering (report.ts), and the
+ * file steps (steps.ts and the files it draws on).
  */
-import {
-  accessSync,
-  constants as fsConstants,
-  cpSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { SkilldexError, isSkilldexError, type ExitCode } from '../errors.js';
-import type { IndexReport, indexCatalog as IndexCatalog } from '../index.js';
-import { xdgBaseDir } from '../fsx/index.js';
-import { escapeInvisible } from '../text/index.js';
+import { SkilldexError, type ExitCode } from '../errors.js';
+import type { indexCatalog as IndexCatalog } from '../index.js';
 import { action, type CliContext } from './context.js';
 import {
   CLIENTS,
@@ -39,20 +32,32 @@ import {
   ROUTER_FOLDER,
   type Client,
 } from './init/clients.js';
-import { exists } from './init/files.js';
+import {
+  hookPlanWarnings,
+  onPath,
+  planHookAfterIndex,
+  vscodeDoubleHookWarnings,
+} from './init/hook-plan.js';
+import { indexStep } from './init/index-step.js';
+import { planLibrary } from './init/library.js';
 import {
   backupsDir,
   checkRecordTargets,
   readRecords,
   recordPath,
   writeRecords,
-  type UndoRecord,
 } from './init/record.js';
+import {
+  renderInit,
+  renderUndo,
+  type InitFlags,
+  type InitReport,
+  type UndoReport,
+} from './init/report.js';
 import {
   currentConfig,
   hookCommand,
   planConfig,
-  planHook,
   planMcp,
   planWholeFile,
   type HookRunner,
@@ -60,62 +65,16 @@ import {
   type PlannedStep,
   type StepContext,
 } from './init/steps.js';
-import { planUndo, type UndoStep } from './init/undo.js';
-import { renderIndex } from './render/index-report.js';
+import { planUndo } from './init/undo.js';
 import type { resolveSettings as ResolveSettings } from './settings.js';
 
 export { CLIENTS, type Client, type InitStep };
-
-/** The init report: the plan, whether it was applied, and what the user still has to do. */
-export interface InitReport {
-  readonly client: Client;
-  readonly applied: boolean;
-  readonly library: string;
-  /** Every folder indexed as the library (library.scopes): more than one when init found the skills the client already loads. */
-  readonly library_scopes: readonly string[];
-  readonly catalog: string;
-  readonly steps: readonly InitStep[];
-  /** Text to show the user: commands to run, snippets to paste, advice. */
-  readonly notes: readonly string[];
-  /** Things that will not work as the user expects (a router skill listed twice, an ignored project config). */
-  readonly warnings: readonly string[];
-  readonly index: IndexReport | null;
-  /** The file that records what init changed, for `init --undo`. */
-  readonly record: string;
-}
-
-/** The `init --undo` report. */
-export interface UndoReport {
-  readonly undo: true;
-  /** The client undone, or `all`. */
-  readonly client: Client | 'all';
-  readonly applied: boolean;
-  readonly steps: readonly UndoStep[];
-  readonly notes: readonly string[];
-  readonly record: string;
-}
-
-interface InitFlags {
-  client?: string;
-  library?: string;
-  yes?: boolean;
-  move?: boolean;
-  force?: boolean;
-  dryRun?: boolean;
-  undo?: boolean;
-  json?: boolean;
-  hook?: boolean;
-}
+export { renderInit, renderUndo, type InitReport, type UndoReport };
 
 /** The package root (this file is dist/cli/init.js): where skills/ and bin/ ship. */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROUTER_SKILL = path.join(PACKAGE_ROOT, 'skills', ROUTER_FOLDER, 'SKILL.md');
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'skilldex.js');
-
-const inside = (dir: string, p: string): boolean => {
-  const r = path.relative(dir, p);
-  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
-};
 
 /** Registers `init`. */
 export function registerInit(program: Command, ctx: CliContext): void {
@@ -198,21 +157,6 @@ export function registerInit(program: Command, ctx: CliContext): void {
     );
 }
 
-// Whether an executable `name` is in one of the PATH folders.
-function onPath(name: string, pathVar: string | undefined): boolean {
-  return (pathVar ?? '')
-    .split(path.delimiter)
-    .filter((d) => d !== '' && path.isAbsolute(d))
-    .some((d) => {
-      try {
-        accessSync(path.join(d, name), fsConstants.X_OK);
-        return statSync(path.join(d, name)).isFile();
-      } catch {
-        return false;
-      }
-    });
-}
-
 function checkClient(value: string | undefined): Client {
   if (!(CLIENTS as readonly string[]).includes(value ?? ''))
     throw new SkilldexError(
@@ -228,70 +172,6 @@ function homeOf(ctx: CliContext): string {
 }
 
 type Resolve = typeof ResolveSettings;
-
-/** The prompt hook's warnings: none goes in with no catalog, or it would run this checkout. */
-function hookPlanWarnings(
-  o: InitFlags,
-  hooksFile: string | undefined,
-  scopes: readonly string[],
-  noCatalog: boolean,
-  runner: HookRunner,
-): string[] {
-  const warnings: string[] = [];
-  if (o.hook !== false && noCatalog && hooksFile !== undefined)
-    warnings.push(
-      `no prompt hook installed: ${scopes.join(', ')} holds no skill yet, so the hook would find no catalog. Add skill folders (each with a SKILL.md) there, or rerun with --library <folder of your skills>, then run skilldex init again.`,
-    );
-  if (!runner.onPath && o.hook !== false && !noCatalog && hooksFile !== undefined)
-    warnings.push(
-      `skilldex is not on your PATH, so the prompt hook runs ${BIN} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently) until you rerun init. ` +
-        'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
-    );
-  return warnings;
-}
-
-/** The prompt hook step: skipped with no skill to index, withheld on apply if none got indexed. */
-function planHookAfterIndex(
-  sc: StepContext,
-  o: InitFlags,
-  hooksFile: string | undefined,
-  command: string,
-  noCatalog: boolean,
-  index: PlannedStep,
-  warnings: string[],
-): PlannedStep {
-  return hookAfterIndex(
-    planHook(
-      sc,
-      hooksFile,
-      command,
-      o.hook !== false,
-      noCatalog && o.hook !== false
-        ? 'no skill indexed yet: a hook would find no catalog'
-        : undefined,
-    ),
-    index,
-    warnings,
-  );
-}
-
-/** VS Code's warning when ~/.claude/settings.json (whose hooks it runs too) holds skilldex's. */
-function vscodeDoubleHookWarnings(client: Client, o: InitFlags, home: string): string[] {
-  // VS Code also runs the hooks of ~/.claude/settings.json (microsoft/vscode-docs
-  // docs/agent-customization/hooks.md): with Claude Code's skilldex hook there, it would run both.
-  const claudeSettings = path.join(home, '.claude', 'settings.json');
-  if (client !== 'vscode' || o.hook === false || !exists(claudeSettings)) return [];
-  let text = '';
-  try {
-    text = readFileSync(claudeSettings, 'utf8');
-  } catch {
-    // Unreadable: nothing to say about it here.
-  }
-  if (!text.includes('hook claude-code')) return [];
-  return [
-    `VS Code also runs the hooks in ${claudeSettings}, which holds skilldex's Claude Code hook: VS Code would ask skilldex twice per prompt. Turn one off, e.g. "chat.hookFilesLocations": {"~/.claude/settings.json": false} in VS Code's settings, or init --no-hook for VS Code.`,
-  ];
-}
 
 /** Plans init for `client` and, with --yes and no --dry-run, applies the plan. */
 function runInit(
@@ -372,29 +252,6 @@ function runInit(
   };
 }
 
-// The hook step, withheld at apply time when the index step (applied before it) found no skill
-// after all (a --move of folders without a SKILL.md): a hook with no catalog never goes in.
-function hookAfterIndex(hook: PlannedStep, index: PlannedStep, warnings: string[]): PlannedStep {
-  if (hook.apply === undefined) return hook;
-  let withheld: InitStep | undefined;
-  return {
-    ...hook,
-    apply: () => {
-      if ((index.result?.() ?? index.step).action !== 'skip') return hook.apply!();
-      withheld = {
-        ...hook.step,
-        action: 'skip',
-        detail: 'no skill indexed: a hook would find no catalog',
-      };
-      warnings.push(
-        'no prompt hook installed: the index found no skill, so the hook would find no catalog. Add skill folders (each with a SKILL.md) to the library, then run skilldex init again.',
-      );
-      return [];
-    },
-    result: () => withheld ?? hook.result?.() ?? hook.step,
-  };
-}
-
 // Applies the steps in order, saving the record after each one that changed something (a failure
 // further on still leaves a record of what was done); returns the steps as they turned out.
 function applySteps(planned: readonly PlannedStep[], record: string): InitStep[] {
@@ -407,87 +264,6 @@ function applySteps(planned: readonly PlannedStep[], record: string): InitStep[]
     }
     return p.result?.() ?? p.step;
   });
-}
-
-// The library: the flag, else the configured one, else the folders the client already loads skills
-// from (indexed in place, issue 35), else the default outside every native folder; with --move, a
-// library inside a natively loaded folder (with no --library: the client's own skills folder) is
-// moved out.
-function planLibrary(
-  ctx: CliContext,
-  o: InitFlags,
-  sc: StepContext,
-  configured: readonly string[] | undefined,
-  paths: { native: readonly string[]; skills?: string },
-  home: string,
-): {
-  library: string;
-  scopes: string[];
-  move?: { from: string; names: string[] };
-  planned: PlannedStep[];
-  notes: string[];
-} {
-  const outside = path.join(xdgBaseDir('XDG_DATA_HOME', ctx.io.env, home), 'skilldex', 'library');
-  const planned: PlannedStep[] = [];
-  const notes: string[] = [];
-  if (o.library === undefined && (configured === undefined || configured.length === 0)) {
-    const found =
-      o.move === true ? [] : paths.native.filter((d) => movableSkills(d, true).length > 0);
-    if (found.length > 0) {
-      const count = found.reduce((n, d) => n + movableSkills(d, true).length, 0);
-      planned.push({
-        step: {
-          step: 'library',
-          action: 'unchanged',
-          target: found.join(', '),
-          detail: `the ${count} skill folder(s) ${sc.client} already loads, indexed in place (--library picks another folder)`,
-        },
-      });
-      notes.push(
-        `skilldex indexes the skills ${sc.client} already loads where they are (${found.join(', ')}): ${sc.client} still lists each of them natively too. ` +
-          `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`,
-      );
-      return { library: found[0]!, scopes: found, planned, notes };
-    }
-  }
-  let library =
-    o.library !== undefined
-      ? path.resolve(ctx.io.cwd, o.library)
-      : o.move === true && paths.skills !== undefined && configured === undefined
-        ? paths.skills
-        : (configured?.[0] ?? outside);
-  const nativeHit = paths.native.find((n) => inside(n, library));
-  let move: { from: string; names: string[] } | undefined;
-  if (nativeHit !== undefined && o.move) {
-    move = { from: library, names: movableSkills(library) };
-    library = outside;
-    planned.push(planMove(sc, move, library));
-  } else if (nativeHit !== undefined)
-    notes.push(
-      `${library} is inside ${nativeHit}, which ${sc.client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
-        `Keep the library in ${outside} instead (rerun with --move to move the skill folders there).`,
-    );
-  const scopes =
-    o.library === undefined &&
-    move === undefined &&
-    configured !== undefined &&
-    configured.length > 0
-      ? [...configured]
-      : [library];
-  for (const dir of scopes)
-    planned.push({
-      step: {
-        step: 'library',
-        action: exists(dir) ? 'unchanged' : 'create',
-        target: dir,
-        detail: 'the skill library folder',
-      },
-      apply: () => {
-        mkdirSync(dir, { recursive: true });
-        return [];
-      },
-    });
-  return { library, scopes, ...(move ? { move } : {}), planned, notes };
 }
 
 // The router skill: written into the client's skills folder, or its path printed.
@@ -508,137 +284,6 @@ function routerStep(sc: StepContext, skills: string | undefined): PlannedStep {
     readFileSync(ROUTER_SKILL, 'utf8'),
     'the always-loaded router skill',
   );
-}
-
-// The skill folders a --move would take (every folder but the router skill's); `withSkill`: only
-// those holding a SKILL.md.
-function movableSkills(from: string, withSkill = false): string[] {
-  if (!exists(from)) return [];
-  try {
-    return readdirSync(from)
-      .sort()
-      .filter(
-        (n) =>
-          n !== ROUTER_FOLDER &&
-          statSync(path.join(from, n)).isDirectory() &&
-          (!withSkill || exists(path.join(from, n, 'SKILL.md'))),
-      );
-  } catch {
-    return [];
-  }
-}
-
-function planMove(
-  sc: StepContext,
-  move: { from: string; names: string[] },
-  to: string,
-): PlannedStep {
-  return {
-    step: {
-      step: 'move',
-      action: move.names.length > 0 ? 'run' : 'unchanged',
-      target: to,
-      detail: `move ${move.names.length} skill folder(s) from ${move.from} (loaded natively by ${sc.client}) to ${to}`,
-    },
-    apply: () => {
-      if (move.names.length === 0) return [];
-      moveSkills(move.from, to, move.names);
-      const r: UndoRecord = {
-        kind: 'moved',
-        client: sc.client,
-        step: 'move',
-        file: to,
-        from: move.from,
-        names: move.names,
-      };
-      return [r];
-    },
-  };
-}
-
-// The index step: planned from a dry run (`unchanged` when nothing would change, `skip` for an
-// empty library, else `run`); applied, it indexes and publishes, and reports what happened.
-function indexStep(
-  indexCatalog: typeof IndexCatalog,
-  catalog: string,
-  scopes: readonly string[],
-  home: string,
-  cwd: string,
-  move: { names: string[] } | undefined,
-): { planned: PlannedStep; report: () => IndexReport | null; notes: string[] } {
-  const library = scopes.join(', ');
-  const step = (action: InitStep['action'], detail: string): InitStep => ({
-    step: 'index',
-    action,
-    target: catalog,
-    detail,
-  });
-  const notes: string[] = [];
-  let report: IndexReport | null = null;
-  let result: InitStep | undefined;
-  const options = { catalog, scopes, home, project: cwd };
-  const apply = (): [] => {
-    try {
-      report = indexCatalog(options);
-      const changed = report.publish === null || report.publish.changed;
-      result = changed
-        ? step('run', `indexed ${library} and published generation ${report.publish?.seq ?? '—'}`)
-        : step('unchanged', `the catalog already holds the skills of ${library}`);
-    } catch (err) {
-      // An empty library is the usual state right after a first init: say what to do, do not fail.
-      if (!isSkilldexError(err) || err.code !== 'NO_SKILLS_FOUND') throw err;
-      result = step('skip', `the library ${library} holds no skill yet`);
-      notes.push(
-        `The library ${library} holds no skill yet: add skill folders (each with a SKILL.md) to it, then run skilldex index.`,
-      );
-    }
-    return [];
-  };
-  let planned: InitStep = step('run', `index ${library} into the catalog and publish`);
-  if ((move === undefined || move.names.length === 0) && !scopes.some((d) => exists(d)))
-    planned = step('skip', `the library ${library} is empty: nothing to index yet`);
-  else if (move === undefined || move.names.length === 0) {
-    const dry = indexCatalog({ ...options, scopes: scopes.filter((d) => exists(d)), dryRun: true });
-    if (dry.added.length + dry.changed.length + dry.removed.length === 0)
-      planned =
-        dry.unchanged > 0
-          ? step(
-              'unchanged',
-              `the catalog already holds the ${dry.unchanged} skill(s) of ${library}`,
-            )
-          : step('skip', `the library ${library} holds no skill yet: nothing to index`);
-  }
-  return {
-    planned: { step: planned, apply, result: () => result ?? planned },
-    report: () => report,
-    notes,
-  };
-}
-
-function moveSkills(from: string, to: string, names: readonly string[]): void {
-  mkdirSync(to, { recursive: true });
-  for (const name of names) {
-    const src = path.join(from, name);
-    const dst = path.join(to, name);
-    if (exists(dst))
-      throw new SkilldexError('FILE_EXISTS', `cannot move ${src}: ${dst} already exists`, {
-        file: dst,
-      });
-    try {
-      renameSync(src, dst);
-    } catch (err) {
-      // Another file system: copy, then remove the original.
-      if ((err as NodeJS.ErrnoException).code !== 'EXDEV')
-        throw new SkilldexError(
-          'WRITE_FAILED',
-          `cannot move ${src} to ${dst}: ${(err as Error).message}`,
-          { file: src },
-          { cause: err },
-        );
-      cpSync(src, dst, { recursive: true, verbatimSymlinks: true });
-      rmSync(src, { recursive: true });
-    }
-  }
 }
 
 function runUndo(ctx: CliContext, o: InitFlags, client: Client | 'all'): UndoReport {
@@ -680,41 +325,4 @@ function runUndo(ctx: CliContext, o: InitFlags, client: Client | 'all'): UndoRep
     if (plan.keep.length > 0 || records.length > 0) writeRecords(record, plan.keep);
   }
   return { undo: true, client, applied: apply, steps: plan.steps, notes, record };
-}
-
-/** Human rendering of the plan or report. */
-export function renderInit(r: InitReport, cwd: string): string {
-  const lines = [
-    r.applied
-      ? `skilldex init (${r.client}): done`
-      : `skilldex init (${r.client}): plan (nothing changed; rerun with --yes to apply)`,
-  ];
-  for (const s of r.steps)
-    lines.push(
-      `  ${s.step.padEnd(12)} ${s.action.padEnd(9)} ${escapeInvisible(s.target)}  — ${escapeInvisible(s.detail)}`,
-    );
-  for (const w of r.warnings) lines.push('', `warning: ${escapeInvisible(w)}`);
-  if (r.index) lines.push('', renderIndex(r.index, cwd));
-  for (const n of r.notes) lines.push('', escapeInvisible(n));
-  if (r.applied)
-    lines.push(
-      '',
-      `Add skills to ${escapeInvisible(r.library)} and run \`skilldex index\` to re-index them; \`skilldex init --undo --yes\` removes what init added.`,
-    );
-  return lines.join('\n');
-}
-
-/** Human rendering of an undo plan or report. */
-export function renderUndo(r: UndoReport): string {
-  const lines = [
-    r.applied
-      ? `skilldex init --undo (${r.client}): done`
-      : `skilldex init --undo (${r.client}): plan (nothing changed; rerun with --yes to apply)`,
-  ];
-  for (const s of r.steps)
-    lines.push(
-      `  ${s.client.padEnd(11)} ${s.step.padEnd(12)} ${s.action.padEnd(9)} ${escapeInvisible(s.target)}  — ${escapeInvisible(s.detail)}`,
-    );
-  for (const n of r.notes) lines.push('', escapeInvisible(n));
-  return lines.join('\n');
 }

@@ -1,0 +1,120 @@
+/**
+ * init's planning around the prompt hook: whether skilldex is on PATH (so the hook runs it rather
+ * than this checkout), the warnings about a hook that would find no catalog or run this checkout,
+ * the hook step that is skipped with no skill to index and withheld at apply time if none got
+ * indexed, and VS Code's warning when it would also run Claude Code's skilldex hook.
+ */
+import { accessSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from './clients.js';
+import { exists } from './files.js';
+import type { InitFlags } from './report.js';
+import {
+  planHook,
+  type HookRunner,
+  type InitStep,
+  type PlannedStep,
+  type StepContext,
+} from './steps.js';
+
+// Whether an executable `name` is in one of the PATH folders.
+export function onPath(name: string, pathVar: string | undefined): boolean {
+  return (pathVar ?? '')
+    .split(path.delimiter)
+    .filter((d) => d !== '' && path.isAbsolute(d))
+    .some((d) => {
+      try {
+        accessSync(path.join(d, name), fsConstants.X_OK);
+        return statSync(path.join(d, name)).isFile();
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** The prompt hook's warnings: none goes in with no catalog, or it would run this checkout. */
+export function hookPlanWarnings(
+  o: InitFlags,
+  hooksFile: string | undefined,
+  scopes: readonly string[],
+  noCatalog: boolean,
+  runner: HookRunner,
+): string[] {
+  const warnings: string[] = [];
+  if (o.hook !== false && noCatalog && hooksFile !== undefined)
+    warnings.push(
+      `no prompt hook installed: ${scopes.join(', ')} holds no skill yet, so the hook would find no catalog. Add skill folders (each with a SKILL.md) there, or rerun with --library <folder of your skills>, then run skilldex init again.`,
+    );
+  if (!runner.onPath && o.hook !== false && !noCatalog && hooksFile !== undefined)
+    warnings.push(
+      `skilldex is not on your PATH, so the prompt hook runs ${runner.bin} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently) until you rerun init. ` +
+        'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
+    );
+  return warnings;
+}
+
+/** The prompt hook step: skipped with no skill to index, withheld on apply if none got indexed. */
+export function planHookAfterIndex(
+  sc: StepContext,
+  o: InitFlags,
+  hooksFile: string | undefined,
+  command: string,
+  noCatalog: boolean,
+  index: PlannedStep,
+  warnings: string[],
+): PlannedStep {
+  return hookAfterIndex(
+    planHook(
+      sc,
+      hooksFile,
+      command,
+      o.hook !== false,
+      noCatalog && o.hook !== false
+        ? 'no skill indexed yet: a hook would find no catalog'
+        : undefined,
+    ),
+    index,
+    warnings,
+  );
+}
+
+/** VS Code's warning when ~/.claude/settings.json (whose hooks it runs too) holds skilldex's. */
+export function vscodeDoubleHookWarnings(client: Client, o: InitFlags, home: string): string[] {
+  // VS Code also runs the hooks of ~/.claude/settings.json (microsoft/vscode-docs
+  // docs/agent-customization/hooks.md): with Claude Code's skilldex hook there, it would run both.
+  const claudeSettings = path.join(home, '.claude', 'settings.json');
+  if (client !== 'vscode' || o.hook === false || !exists(claudeSettings)) return [];
+  let text = '';
+  try {
+    text = readFileSync(claudeSettings, 'utf8');
+  } catch {
+    // Unreadable: nothing to say about it here.
+  }
+  if (!text.includes('hook claude-code')) return [];
+  return [
+    `VS Code also runs the hooks in ${claudeSettings}, which holds skilldex's Claude Code hook: VS Code would ask skilldex twice per prompt. Turn one off, e.g. "chat.hookFilesLocations": {"~/.claude/settings.json": false} in VS Code's settings, or init --no-hook for VS Code.`,
+  ];
+}
+
+// The hook step, withheld at apply time when the index step (applied before it) found no skill
+// after all (a --move of folders without a SKILL.md): a hook with no catalog never goes in.
+function hookAfterIndex(hook: PlannedStep, index: PlannedStep, warnings: string[]): PlannedStep {
+  if (hook.apply === undefined) return hook;
+  let withheld: InitStep | undefined;
+  return {
+    ...hook,
+    apply: () => {
+      if ((index.result?.() ?? index.step).action !== 'skip') return hook.apply!();
+      withheld = {
+        ...hook.step,
+        action: 'skip',
+        detail: 'no skill indexed: a hook would find no catalog',
+      };
+      warnings.push(
+        'no prompt hook installed: the index found no skill, so the hook would find no catalog. Add skill folders (each with a SKILL.md) to the library, then run skilldex init again.',
+      );
+      return [];
+    },
+    result: () => withheld ?? hook.result?.() ?? hook.step,
+  };
+}

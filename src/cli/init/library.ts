@@ -1,0 +1,175 @@
+/**
+ * init's library steps: which folder(s) become the skill library (the --library flag, the
+ * configured library.scopes, the folders the client already loads skills from, or the default
+ * outside every natively loaded folder), the `library` steps that create them, and the `move` step
+ * that, with --move, takes the skill folders out of a natively loaded folder (renaming, or copying
+ * across file systems).
+ */
+import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { SkilldexError } from '../../errors.js';
+import { xdgBaseDir } from '../../fsx/index.js';
+import type { CliContext } from '../context.js';
+import { ROUTER_FOLDER } from './clients.js';
+import { exists } from './files.js';
+import type { UndoRecord } from './record.js';
+import type { InitFlags } from './report.js';
+import type { PlannedStep, StepContext } from './steps.js';
+
+const inside = (dir: string, p: string): boolean => {
+  const r = path.relative(dir, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+};
+
+// The library: the flag, else the configured one, else the folders the client already loads skills
+// from (indexed in place, issue 35), else the default outside every native folder; with --move, a
+// library inside a natively loaded folder (with no --library: the client's own skills folder) is
+// moved out.
+export function planLibrary(
+  ctx: CliContext,
+  o: InitFlags,
+  sc: StepContext,
+  configured: readonly string[] | undefined,
+  paths: { native: readonly string[]; skills?: string },
+  home: string,
+): {
+  library: string;
+  scopes: string[];
+  move?: { from: string; names: string[] };
+  planned: PlannedStep[];
+  notes: string[];
+} {
+  const outside = path.join(xdgBaseDir('XDG_DATA_HOME', ctx.io.env, home), 'skilldex', 'library');
+  const planned: PlannedStep[] = [];
+  const notes: string[] = [];
+  if (o.library === undefined && (configured === undefined || configured.length === 0)) {
+    const found =
+      o.move === true ? [] : paths.native.filter((d) => movableSkills(d, true).length > 0);
+    if (found.length > 0) {
+      const count = found.reduce((n, d) => n + movableSkills(d, true).length, 0);
+      planned.push({
+        step: {
+          step: 'library',
+          action: 'unchanged',
+          target: found.join(', '),
+          detail: `the ${count} skill folder(s) ${sc.client} already loads, indexed in place (--library picks another folder)`,
+        },
+      });
+      notes.push(
+        `skilldex indexes the skills ${sc.client} already loads where they are (${found.join(', ')}): ${sc.client} still lists each of them natively too. ` +
+          `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`,
+      );
+      return { library: found[0]!, scopes: found, planned, notes };
+    }
+  }
+  let library =
+    o.library !== undefined
+      ? path.resolve(ctx.io.cwd, o.library)
+      : o.move === true && paths.skills !== undefined && configured === undefined
+        ? paths.skills
+        : (configured?.[0] ?? outside);
+  const nativeHit = paths.native.find((n) => inside(n, library));
+  let move: { from: string; names: string[] } | undefined;
+  if (nativeHit !== undefined && o.move) {
+    move = { from: library, names: movableSkills(library) };
+    library = outside;
+    planned.push(planMove(sc, move, library));
+  } else if (nativeHit !== undefined)
+    notes.push(
+      `${library} is inside ${nativeHit}, which ${sc.client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
+        `Keep the library in ${outside} instead (rerun with --move to move the skill folders there).`,
+    );
+  const scopes =
+    o.library === undefined &&
+    move === undefined &&
+    configured !== undefined &&
+    configured.length > 0
+      ? [...configured]
+      : [library];
+  for (const dir of scopes)
+    planned.push({
+      step: {
+        step: 'library',
+        action: exists(dir) ? 'unchanged' : 'create',
+        target: dir,
+        detail: 'the skill library folder',
+      },
+      apply: () => {
+        mkdirSync(dir, { recursive: true });
+        return [];
+      },
+    });
+  return { library, scopes, ...(move ? { move } : {}), planned, notes };
+}
+
+// The skill folders a --move would take (every folder but the router skill's); `withSkill`: only
+// those holding a SKILL.md.
+function movableSkills(from: string, withSkill = false): string[] {
+  if (!exists(from)) return [];
+  try {
+    return readdirSync(from)
+      .sort()
+      .filter(
+        (n) =>
+          n !== ROUTER_FOLDER &&
+          statSync(path.join(from, n)).isDirectory() &&
+          (!withSkill || exists(path.join(from, n, 'SKILL.md'))),
+      );
+  } catch {
+    return [];
+  }
+}
+
+function planMove(
+  sc: StepContext,
+  move: { from: string; names: string[] },
+  to: string,
+): PlannedStep {
+  return {
+    step: {
+      step: 'move',
+      action: move.names.length > 0 ? 'run' : 'unchanged',
+      target: to,
+      detail: `move ${move.names.length} skill folder(s) from ${move.from} (loaded natively by ${sc.client}) to ${to}`,
+    },
+    apply: () => {
+      if (move.names.length === 0) return [];
+      moveSkills(move.from, to, move.names);
+      const r: UndoRecord = {
+        kind: 'moved',
+        client: sc.client,
+        step: 'move',
+        file: to,
+        from: move.from,
+        names: move.names,
+      };
+      return [r];
+    },
+  };
+}
+
+function moveSkills(from: string, to: string, names: readonly string[]): void {
+  mkdirSync(to, { recursive: true });
+  for (const name of names) {
+    const src = path.join(from, name);
+    const dst = path.join(to, name);
+    if (exists(dst))
+      throw new SkilldexError('FILE_EXISTS', `cannot move ${src}: ${dst} already exists`, {
+        file: dst,
+      });
+    try {
+      renameSync(src, dst);
+    } catch (err) {
+      // Another file system: copy, then remove the original.
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV')
+        throw new SkilldexError(
+          'WRITE_FAILED',
+          `cannot move ${src} to ${dst}: ${(err as Error).message}`,
+          { file: src },
+          { cause: err },
+        );
+      cpSync(src, dst, { recursive: true, verbatimSymlinks: true });
+      rmSync(src, { recursive: true });
+    }
+  }
+}
