@@ -54,17 +54,10 @@ import {
   type InitReport,
   type UndoReport,
 } from './init/report.js';
-import {
-  currentConfig,
-  hookCommand,
-  planConfig,
-  planMcp,
-  planWholeFile,
-  type HookRunner,
-  type InitStep,
-  type PlannedStep,
-  type StepContext,
-} from './init/steps.js';
+import { currentConfig, planConfig } from './init/config-step.js';
+import { hookCommand, type HookRunner } from './init/hook-step.js';
+import { planMcp } from './init/mcp-step.js';
+import { planWholeFile, type InitStep, type PlannedStep, type StepContext } from './init/steps.js';
 import { planUndo } from './init/undo.js';
 import type { resolveSettings as ResolveSettings } from './settings.js';
 

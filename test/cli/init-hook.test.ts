@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hookCommand } from '../../src/cli/init/steps.js';
+import { hookCommand } from '../../src/cli/init/hook-step.js';
 import { runCli, skillMd, tmpTree, writeTree } from '../support/cli.js';
 
 const LIB = { 'lib/alpha/SKILL.md': skillMd('alpha', 'alpha tool for pdf tables') };

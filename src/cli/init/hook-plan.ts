@@ -9,13 +9,8 @@ import path from 'node:path';
 import type { Client } from './clients.js';
 import { exists } from './files.js';
 import type { InitFlags } from './report.js';
-import {
-  planHook,
-  type HookRunner,
-  type InitStep,
-  type PlannedStep,
-  type StepContext,
-} from './steps.js';
+import { planHook, type HookRunner } from './hook-step.js';
+import type { InitStep, PlannedStep, StepContext } from './steps.js';
 
 // Whether an executable `name` is in one of the PATH folders.
 export function onPath(name: string, pathVar: string | undefined): boolean {
