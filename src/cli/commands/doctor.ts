@@ -2,7 +2,7 @@
  * `skilldex doctor` (issue 35): checks the set-up `skilldex init` made — the prompt hook (installed,
  * and its command runs), the errors it logged, the catalog, the MCP server in each client's own
  * config, the router skill, the listing controls — and names each problem with its fix. Exit 0
- * when healthy, 1 when a check failed. The checks are in src/cli/doctor.ts, loaded in the action.
+ * when healthy, 1 when a check failed. The checks are in src/cli/doctor.ts and src/cli/doctor/, loaded in the action.
  */
 import type { Command } from 'commander';
 import type { ExitCode } from '../../errors.js';
