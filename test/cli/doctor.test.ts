@@ -246,7 +246,29 @@ describe('skilldex doctor', () => {
     writeFileSync(path.join(h.home, '.claude.json'), JSON.stringify({ projects: {} }));
     const c = check(await doctor(h), 'mcp.claude-code');
     expect(c.status).toBe('fail');
-    expect(c.fix).toBe(`claude mcp add --scope user skilldex -- '${h.hookBin}' mcp`);
+    // The line init prints (this Node, this package's bin, mcp), never one derived from the hook
+    // command: init's hook is a silent /bin/sh wrapper, no MCP server command.
+    expect(c.fix).toBe(
+      `claude mcp add --scope user skilldex -- ${process.execPath} ${path.join(REPO, 'bin', 'skilldex.js')} mcp`,
+    );
+  });
+
+  it("gives init's claude mcp add line after a real init, whose hook is a shell wrapper", async () => {
+    const home = tmpDir('skilldex-doctor-init-');
+    writeTree(path.join(home, '.claude', 'skills'), {
+      'pdf-kit/SKILL.md': skillMd('pdf-kit', 'Merge and split PDF files.'),
+    });
+    const env = { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', XDG_STATE_HOME: '' };
+    const init = await runCli(['init', '--client', 'claude-code', '--yes', '--json'], { env });
+    expect(init.code).toBe(0);
+    const catalog = path.join(home, '.local', 'share', 'skilldex', 'catalog.sqlite');
+    const r = await runCli(['doctor', '--json'], { env });
+    const report = JSON.parse(r.stdout) as DoctorReport;
+    const mcp = report.checks.find((x) => x.id === 'mcp.claude-code')!;
+    expect(mcp.status).toBe('fail');
+    expect(mcp.fix).toContain(`mcp --catalog ${catalog}`);
+    expect(mcp.fix).not.toContain('skilldex-hook');
+    expect(mcp.fix).not.toContain('/bin/sh');
   });
 
   it("finds Claude Code's local-scope and project-scope registrations", async () => {

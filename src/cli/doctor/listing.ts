@@ -76,7 +76,7 @@ export function listingCheck(
       id,
       status: 'fail',
       message: `${hidden} skill(s) are out of Claude Code's listing (user-invocable-only) and reachable only through skill_fetch, but no skilldex MCP server is registered for Claude Code in user scope${registered.get(host) === true ? ' (only for this project)' : ''}`,
-      fix: `${claudeMcpAddLine(undefined, o.catalog)}, or ${undo}`,
+      fix: `${claudeMcpAddLine(o.catalog)}, or ${undo}`,
     };
   return {
     id,

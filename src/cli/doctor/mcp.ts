@@ -12,13 +12,9 @@ import { shellWord } from '../render/shell.js';
 import { initFix, type DoctorCheck, type DoctorOptions } from './check.js';
 
 /** The `claude mcp add` line for this skilldex (the fix of a missing Claude Code registration). */
-export function claudeMcpAddLine(
-  hookCommand: string | undefined,
-  catalog: string | undefined,
-): string {
-  // The hook command init wrote names this node and bin: the server runs the same with `mcp`.
-  const m = hookCommand ? /^(.*?)\shook\s+\S+(.*)$/.exec(hookCommand) : null;
-  if (m) return `claude mcp add --scope user skilldex -- ${m[1]} mcp${m[2]}`;
+export function claudeMcpAddLine(catalog: string | undefined): string {
+  // The line init prints (src/cli/init.ts planMcp): this Node and this package's bin, `mcp`. Not
+  // derived from the hook command, which init wraps in a shell that stays silent (hook-step.ts).
   return `claude mcp add --scope user skilldex -- ${[process.execPath, SKILLDEX_BIN, 'mcp', ...(catalog ? ['--catalog', catalog] : [])].map(shellWord).join(' ')}`;
 }
 
@@ -55,7 +51,7 @@ function mcpCheck(
   const id = `mcp.${client}`;
   const fix =
     client === 'claude-code'
-      ? claudeMcpAddLine(hookCmd, catalog)
+      ? claudeMcpAddLine(catalog)
       : client === 'gemini-cli'
         ? 'add a "skilldex" entry under mcpServers in ~/.gemini/settings.json'
         : `${initFix(client)} (it adds the server to ${reg.files[0] ?? 'the client config'})`;
