@@ -70,7 +70,7 @@ const log = (line: string): void => {
 
 function freshSqlite(workDir: string): string {
   const file = path.join(workDir, 'catalog.sqlite');
-  // The catalog and its telemetry side store (src/catalog/telemetry.ts), with their WAL files.
+  // The catalog and its telemetry side store (src/catalog/side/telemetry.ts), with their WAL files.
   for (const f of [file, path.join(workDir, 'catalog.telemetry.sqlite')])
     for (const ext of ['', '-wal', '-shm']) rmSync(`${f}${ext}`, { force: true });
   return file;

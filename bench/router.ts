@@ -29,7 +29,7 @@ import { readFileSync } from 'node:fs';
 import { POLICY_ID, Router, discoverSkills, indexCatalog, publishCatalog } from '../src/index.js';
 import type { SearchResult } from '../src/index.js';
 import { BODY_INDEX_CHARS } from '../src/catalog/index.js';
-import { PgDb } from '../src/catalog/pg.js';
+import { PgDb } from '../src/catalog/store/pg.js';
 import { findPgBin, startCluster, stopCluster, type Cluster } from '../test/support/pg-cluster.js';
 import {
   WORK,

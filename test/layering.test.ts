@@ -177,7 +177,7 @@ describe('start-up', () => {
   // What `skilldex --version`, `--help` and every command load before their action runs: the static
   // import closure of src/cli/main.ts. The capabilities (catalog, router, cascade, substrate, enrich,
   // lint, skills) and the MCP and explorer faces load inside the actions, with import(). Light
-  // leaves are allowed: the policy table and the catalog's location parser (catalog/location.ts).
+  // leaves are allowed: the policy table and the catalog's location parser (catalog/store/location.ts).
   const LIGHT = new Set(['cli', 'secrets.ts', 'errors.ts', 'version.ts', 'text', 'fsx']);
 
   it('reads static imports only, type-only ones left out', () => {
@@ -206,7 +206,7 @@ describe('start-up', () => {
       (f) =>
         !LIGHT.has(moduleOf(path.join(SRC, f))) &&
         !f.startsWith('router/search/policies/') &&
-        f !== 'catalog/location.ts',
+        f !== 'catalog/store/location.ts',
     );
     expect(heavy, 'loaded at start-up').toEqual([]);
     expect(rel).toContain('cli/commands/search.ts');
@@ -286,7 +286,7 @@ describe('layering', () => {
         // public barrel (src/<module>/index.ts, whose names src/index.ts re-exports), the leaf files
         // errors.ts and version.ts, and the router's policy table (src/router/search/policies/index.ts,
         // pure data quoted in `index --help`) and the catalog's location parser
-        // (src/catalog/location.ts: is it a postgres:// URL, its password masked; node:fs only),
+        // (src/catalog/store/location.ts: is it a postgres:// URL, its password masked; node:fs only),
         // which config and rendering need before any catalog is opened. Never another deep import. That start-up loads none of the
         // heavy barrels is checked below ('start-up').
         if (from === 'cli') {
@@ -298,7 +298,7 @@ describe('layering', () => {
             rel === 'version.ts' ||
             rel === `${to}/index.ts` ||
             rel === 'router/search/policies/index.ts' ||
-            rel === 'catalog/location.ts';
+            rel === 'catalog/store/location.ts';
           expect(
             allowed,
             `${where}: the CLI imports only src/index.ts or a module's index.ts`,

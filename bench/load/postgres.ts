@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PgDb } from '../../src/catalog/pg.js';
+import { PgDb } from '../../src/catalog/store/pg.js';
 import {
   findPgBin,
   startCluster,

@@ -4,7 +4,7 @@
  * forwarding without closing anything — what a frozen database host or a partition behind a proxy
  * looks like to a client, and what TCP keepalives alone never notice (the proxy's kernel keeps
  * acknowledging). Clients call skill_search and poll GET /healthz throughout. The case shows that
- * no call hangs past the servers' bound (statement timeout + margin, src/catalog/pg-wait.ts): while
+ * no call hangs past the servers' bound (statement timeout + margin, src/catalog/store/pg-wait.ts): while
  * the database is silent the servers answer CATALOG_UNAVAILABLE (a tool error) and /healthz 503,
  * and once the proxy forwards again every server answers searches on its own.
  */

@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SkilldexError } from '../errors.js';
 import { xdgBaseDir } from '../fsx/index.js';
-import { foreignMessage, tableCount, type Db } from './db-type.js';
-import { isPgLocation, resolveCatalogLocation } from './location.js';
-import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './migrations.js';
-import { PgDb } from './pg.js';
+import { foreignMessage, tableCount, type Db } from './store/db-type.js';
+import { isPgLocation, resolveCatalogLocation } from './store/location.js';
+import { CATALOG_FORMAT, LATEST_VERSION, migrate } from './store/migrations.js';
+import { PgDb } from './store/pg.js';
 
-export type { Db } from './db-type.js';
+export type { Db } from './store/db-type.js';
 
 /** How long a connection waits for a lock before SQLITE_BUSY, in ms. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -45,7 +45,8 @@ export function resolveCatalogPath(
 let addonPath: string | undefined | null = null;
 function sqliteOptions(options: Database.Options): Database.Options {
   if (addonPath === null) {
-    // The package's own node_modules (two folders up from src/catalog, dist/catalog and dist/cli)
+    // The package's own node_modules (two folders up from src/catalog, dist/catalog and dist/cli;
+    // why this file stays at the top of src/catalog rather than in store/)
     // is where resolution would look first; only elsewhere (a hoisted install) is it resolved,
     // which walks the tree (~0.4 ms of a one-shot command).
     const own = path.join(

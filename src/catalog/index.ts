@@ -1,4 +1,9 @@
-/** Public surface of src/catalog: the SQLite store, its ingest, lifecycle, generations and telemetry. */
+/**
+ * Public surface of src/catalog: the SQLite store, its ingest, lifecycle, generations and telemetry.
+ * Its files are grouped by what they serve: store/ (connection type, drivers, migrations), write/
+ * (the index and publish path), read/ (the read models), side/ (telemetry and usage); db.ts opens
+ * every connection. Other modules import only this file.
+ */
 export {
   BUSY_TIMEOUT_MS,
   catalogExists,
@@ -8,17 +13,17 @@ export {
   resolveCatalogPath,
   type Db,
 } from './db.js';
-export { dialectOf } from './db-type.js';
-export { LATEST_VERSION, CATALOG_FORMAT } from './migrations.js';
+export { dialectOf } from './store/db-type.js';
+export { LATEST_VERSION, CATALOG_FORMAT } from './store/migrations.js';
 export {
   MASK,
   catalogLocation,
   isPgLocation,
   maskUrlText,
   resolveCatalogLocation,
-} from './location.js';
-export { computeGeneration, type Member } from './generation.js';
-export { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
+} from './store/location.js';
+export { computeGeneration, type Member } from './write/generation.js';
+export { tokenSet, tokenStrings, type TokenStrings } from './write/tokens.js';
 export {
   SHRINK_LIMIT,
   forgetFileStats,
@@ -27,7 +32,7 @@ export {
   type IngestSummary,
   type ProgressFn,
   type SupportingFilesSummary,
-} from './ingest.js';
+} from './write/ingest.js';
 export {
   MAX_SKILL_DEPTH,
   MAX_SKILL_ENTRIES,
@@ -43,10 +48,10 @@ export {
   type FolderListing,
   type SkillFile,
   type SkillFiles,
-} from './skill-files.js';
-export { FILES_SCHEMA_VERSION, servedFilesBetween, servedFilesOf } from './queries-files.js';
-export { publishWorkingSet, type GenerationCounts, type PublishResult } from './publish.js';
-export { setLifecycle, type LifecycleChange, type LifecycleState } from './lifecycle.js';
+} from './write/skill-files.js';
+export { FILES_SCHEMA_VERSION, servedFilesBetween, servedFilesOf } from './read/queries-files.js';
+export { publishWorkingSet, type GenerationCounts, type PublishResult } from './write/publish.js';
+export { setLifecycle, type LifecycleChange, type LifecycleState } from './write/lifecycle.js';
 export {
   TelemetryStore,
   telemetryPathFor,
@@ -54,21 +59,21 @@ export {
   MAX_EVENT_ROWS,
   type EventOrigin,
   type SkillHistory,
-} from './telemetry.js';
+} from './side/telemetry.js';
 export {
   CatalogReader,
   SNAPSHOT_RETRIES,
   type FirstRead,
   type PublishedGeneration,
-} from './reader.js';
+} from './read/reader.js';
 export {
   catalogStatus,
   listGenerations,
   type CatalogStatus,
   type DriftedFile,
   type GenerationInfo,
-} from './status.js';
-export { publishedPolicy, readMeta, unarchivedServedIds, writeMeta } from './meta.js';
+} from './read/status.js';
+export { publishedPolicy, readMeta, unarchivedServedIds, writeMeta } from './store/meta.js';
 export {
   BODY_INDEX_CHARS,
   DOC_FIELDS,
@@ -84,14 +89,14 @@ export {
   type DocumentTerms,
   type FieldCounts,
   type Posting,
-} from './postings.js';
+} from './write/postings.js';
 export {
   DOC_NAME_TERMS,
   DOC_STATE,
   DOC_STRIDE,
   STATE_CODES,
   type ServingDocs,
-} from './postings-store.js';
+} from './write/postings-store.js';
 export {
   allBm25fRows,
   bm25fRowsOf,
@@ -105,7 +110,7 @@ export {
   servingSkillIdsOf,
   type Bm25fRow,
   type TermPostings,
-} from './queries-bm25f.js';
+} from './read/queries-bm25f.js';
 export {
   EXAMPLE_SOURCES,
   FETCH_FULL_WEIGHT_SESSIONS,
@@ -119,7 +124,7 @@ export {
   type UsageExample,
   type UsageExampleDetail,
   type UsageSnapshot,
-} from './usage.js';
+} from './side/usage.js';
 export {
   MAX_EXAMPLES_PER_SKILL,
   MAX_EXAMPLE_CHARS,
@@ -144,9 +149,9 @@ export {
   type NewUsageExample,
   type PromptPurge,
   type UsageOrigin,
-} from './usage-write.js';
-export { SIDE_VERSION } from './side-schema.js';
-export { normalizeExampleQuery } from './side-migrate.js';
+} from './side/usage-write.js';
+export { SIDE_VERSION } from './side/side-schema.js';
+export { normalizeExampleQuery } from './side/side-migrate.js';
 export {
   allLexicalRows,
   bm25All,
@@ -176,15 +181,15 @@ export {
   type RankRow,
   type ServedRow,
   type ServingState,
-} from './queries.js';
-export { rollbackWorkingSet, type RollbackReport } from './rollback.js';
+} from './read/queries.js';
+export { rollbackWorkingSet, type RollbackReport } from './write/rollback.js';
 export {
   SKILL_MD,
   folderDigestOf,
   folderFiles,
   workingSetDigests,
   type RecordedFolder,
-} from './folder-digest.js';
+} from './read/folder-digest.js';
 export {
   compareMembers,
   findGeneration,
@@ -203,7 +208,7 @@ export {
   type RevisionFields,
   type ServedHistory,
   type SkillState,
-} from './history.js';
+} from './read/history.js';
 export {
   DEFAULT_KEEP_REVISIONS,
   MAX_KEEP_REVISIONS,
@@ -216,9 +221,9 @@ export {
   storeRevisionTexts,
   type RevisionText,
   type RevisionTextsSummary,
-} from './revision-texts.js';
-export { copyCatalog, type CopyReport } from './copy.js';
-export { storedJson, storedWords } from './stored.js';
+} from './write/revision-texts.js';
+export { copyCatalog, type CopyReport } from './write/copy.js';
+export { storedJson, storedWords } from './store/stored.js';
 export {
   CatalogExplorer,
   DEFAULT_GENERATION_LIMIT,
@@ -228,14 +233,19 @@ export {
   type LifecycleStep,
   type RevisionSeen,
   type SkillRecordView,
-} from './explore.js';
-export { TOP_RANK, TelemetryReader, type UsageCount, type UsageDay } from './telemetry-read.js';
+} from './read/explore.js';
+export {
+  TOP_RANK,
+  TelemetryReader,
+  type UsageCount,
+  type UsageDay,
+} from './side/telemetry-read.js';
 export {
   COMPACT_BODY,
   bodyCountsOfTerms,
   decodeBodyCounts,
   encodeBodyCounts,
-} from './body-counts.js';
+} from './write/body-counts.js';
 export {
   BodyHandoff,
   HANDOFF_TERMS,
@@ -251,4 +261,4 @@ export {
   type BodyLine,
   type IndexKind,
   type V4Counts,
-} from './documents-v4.js';
+} from './write/documents-v4.js';

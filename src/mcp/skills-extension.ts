@@ -5,7 +5,7 @@
  * size. `<skill-path>` is the skill's name, or `<plugin>/<name>` for a plugin's skill, so the final
  * segment is always the frontmatter name. Reads verify the digest: drift is an error, never stale
  * bytes. The skill's supporting files (scripts, references, assets) are listed too, as the index
- * recorded them (what is listed, bounds and confinement: src/catalog/skill-files.ts; nothing is
+ * recorded them (what is listed, bounds and confinement: src/catalog/write/skill-files.ts; nothing is
  * walked at list time), as `skill://<skill-path>/<file path>` with the recorded digest and size,
  * and read verified against that digest (src/router/served/skill-files.ts): a file changed or removed
  * since indexing is INDEX_DRIFT.

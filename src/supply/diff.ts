@@ -4,7 +4,7 @@
  * changed between two generations (skills added, removed, changed). A state is a generation, the
  * working set (`working`: what the next publish serves) or a revision of the skill. Reads the catalog
  * (one read-only connection, one snapshot): the body comes from the revision texts the catalog
- * stored at index time (catalog/revision-texts.ts). Then the skill's folder on disk is compared with
+ * stored at index time (catalog/write/revision-texts.ts). Then the skill's folder on disk is compared with
  * the catalog's working set by digest (issue 35: a file edited since the last index differs from
  * every state the catalog has seen), reading that folder only. Skill text comes back as data; the
  * faces sanitise it.

@@ -1,7 +1,7 @@
 /**
  * `skilldex lock` (issue #28): the library's skills pinned in a lock file, `skills.lock.json` by
  * default — per skill id its scope, folder, `revision_id` (the SKILL.md's sha256), the digest over
- * the whole folder and every file's digest (catalog/folder-digest.ts: the digests the index records
+ * the whole folder and every file's digest (catalog/read/folder-digest.ts: the digests the index records
  * and the MCP Skills extension lists), its version, and its git origin when the folder is in a work
  * tree (git.ts). Canonical JSON (canonical-json.ts): sorted keys and entries, no timestamp, so the
  * same library gives the same bytes and a re-run that changes nothing changes no byte.
@@ -32,7 +32,7 @@ export interface LockedSkill {
   /** The skill folder: relative to the lock's folder, `~/…`, or absolute (snapshot.ts lockPathOf). */
   readonly path: string;
   readonly revision_id: string;
-  /** `sha256:` over the folder's files (catalog/folder-digest.ts). */
+  /** `sha256:` over the folder's files (catalog/read/folder-digest.ts). */
   readonly folder_digest: string;
   /** Every file of the folder (SKILL.md included) → its `sha256:` digest. */
   readonly files: Readonly<Record<string, string>>;

@@ -12,7 +12,7 @@
  * `zz-setup.sh` + a script hashes like a shorter SKILL.md beside a new `zz-setup.sh`. It is kept
  * as the installer defines it, for compatibility, and used only to prove a change: verify.ts never
  * counts a match as a pass (HASH_AMBIGUOUS). skilldex's own digests frame every file unambiguously
- * (catalog/folder-digest.ts: one `<path as JSON> \t <sha256:…> \t <size>` line per file).
+ * (catalog/read/folder-digest.ts: one `<path as JSON> \t <sha256:…> \t <size>` line per file).
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Batched catalog statements (src/catalog/batch.ts, issue #16) and the batched index that uses
+ * Batched catalog statements (src/catalog/store/batch.ts, issue #16) and the batched index that uses
  * them: IN lists padded to powers of two, multi-row INSERTs split into power-of-two chunks, on
  * SQLite and on PostgreSQL; and an incremental index that changes, moves, removes and adds more
  * skills than one statement holds ends in the same catalog as a fresh index of the final tree
@@ -18,10 +18,10 @@ import {
   placeholders,
   runIn,
   selectIn,
-} from '../../src/catalog/batch.js';
-import type { Db } from '../../src/catalog/db-type.js';
+} from '../../src/catalog/store/batch.js';
+import type { Db } from '../../src/catalog/store/db-type.js';
 import { CatalogReader, revisionsOf } from '../../src/catalog/index.js';
-import { PgDb } from '../../src/catalog/pg.js';
+import { PgDb } from '../../src/catalog/store/pg.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';
 import { NOW, skillText } from './support.js';

@@ -1,5 +1,5 @@
 /**
- * Opening catalogs (src/catalog/db.ts, migrations.ts): the real migrations on a new file, refusal of
+ * Opening catalogs (src/catalog/db.ts, store/migrations.ts): the real migrations on a new file, refusal of
  * files that are not skilldex catalogs (garbage bytes, a foreign SQLite database) without touching
  * them, and CATALOG_MISSING for a consumer (library and CLI) when no catalog exists.
  */

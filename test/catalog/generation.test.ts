@@ -1,5 +1,5 @@
 /**
- * Content-derived generation ids (docs/integration.md §1, src/catalog/generation.ts): the id depends on the
+ * Content-derived generation ids (docs/integration.md §1, src/catalog/write/generation.ts): the id depends on the
  * published content and the policy only — not on the member order, the catalog file, the folder
  * the tree lives in, or the clock.
  */

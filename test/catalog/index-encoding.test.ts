@@ -17,7 +17,7 @@ import {
   encodePostings,
   forwardOfTerms,
   type FieldCounts,
-} from '../../src/catalog/postings.js';
+} from '../../src/catalog/write/postings.js';
 import {
   BodyHandoff,
   decodeForwardHeadV4,
@@ -26,15 +26,15 @@ import {
   encodeForwardV4,
   encodeForwardV4Json,
   type V4Counts,
-} from '../../src/catalog/documents-v4.js';
+} from '../../src/catalog/write/documents-v4.js';
 import {
   bodyCountsOfTerms,
   decodeBodyCounts,
   encodeBodyCounts,
   encodeBodyCountsJson,
-} from '../../src/catalog/body-counts.js';
+} from '../../src/catalog/write/body-counts.js';
 import { CATALOG_PAGE_SIZE } from '../../src/catalog/db.js';
-import { deflateRawFitted } from '../../src/catalog/deflate.js';
+import { deflateRawFitted } from '../../src/catalog/store/deflate.js';
 import { inflateRawSync } from 'node:zlib';
 import { indexCatalog } from '../../src/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * Incremental ingest and publishing (src/catalog/ingest.ts, publish.ts through indexCatalog):
+ * Incremental ingest and publishing (src/catalog/write/ingest.ts, publish.ts through indexCatalog):
  * unchanged files are not re-read and publish nothing new; a changed file makes a new revision and
  * `r<N>` version; deleted files retire their skill; new files are added; `publish: false` stages a
  * working set that consumers see only after publishCatalog; a moved file keeps its revision.

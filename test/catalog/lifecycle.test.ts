@@ -1,5 +1,5 @@
 /**
- * Lifecycle, generations and status (src/catalog/lifecycle.ts, status.ts through the operator
+ * Lifecycle, generations and status (src/catalog/write/lifecycle.ts, read/status.ts through the operator
  * calls): deprecated skills are hidden unless asked for and then penalised ×0.5 in the explanation;
  * archived skills are never candidates and fetch answers SKILL_ARCHIVED; restore brings a skill
  * back; the generation history names parents; status counts unpublished changes and drifted files.

@@ -24,8 +24,8 @@ import {
   closeCatalog,
   openCatalogForWrite,
 } from '../../src/catalog/index.js';
-import { migrate } from '../../src/catalog/migrations.js';
-import { PgDb } from '../../src/catalog/pg.js';
+import { migrate } from '../../src/catalog/store/migrations.js';
+import { PgDb } from '../../src/catalog/store/pg.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';
 import { NOW } from './support.js';

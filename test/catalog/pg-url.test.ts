@@ -14,8 +14,8 @@ import {
   connectionString,
   pgSchemaOf,
   pgSessionOf,
-} from '../../src/catalog/location.js';
-import { PgDb } from '../../src/catalog/pg.js';
+} from '../../src/catalog/store/location.js';
+import { PgDb } from '../../src/catalog/store/pg.js';
 import { indexCatalog } from '../../src/index.js';
 import { maskSecrets } from '../../src/secrets.js';
 import { REPO } from '../support/cli.js';

@@ -21,7 +21,7 @@ import {
   publishCatalog,
   type SearchRequest,
 } from '../../src/index.js';
-import { PgDb } from '../../src/catalog/pg.js';
+import { PgDb } from '../../src/catalog/store/pg.js';
 import { CatalogReader, SNAPSHOT_RETRIES } from '../../src/catalog/index.js';
 import { SearchCache, searchCatalog } from '../../src/router/search/dispatch.js';
 import type { HistoryFn } from '../../src/router/search/types.js';

@@ -1,5 +1,5 @@
 /**
- * The stored forward terms (src/catalog/postings.ts): `forwardOfTerms`, which reads a search's
+ * The stored forward terms (src/catalog/write/postings.ts): `forwardOfTerms`, which reads a search's
  * query terms from a row without parsing its body terms, equals `decodeForward` on random
  * documents, for terms that are present, absent, prefixes of present terms, or `len`.
  */
@@ -11,7 +11,7 @@ import {
   documentTerms,
   encodeForward,
   forwardOfTerms,
-} from '../../src/catalog/postings.js';
+} from '../../src/catalog/write/postings.js';
 
 const WORDS = ['pdf', 'pdfs', 'table', 'tf', 'len', 'a', 'extract', 'x1', '2024', 'résumé', 't'];
 const text = fc.array(fc.constantFrom(...WORDS, 'The', 'of', '-', ' '), { maxLength: 30 });

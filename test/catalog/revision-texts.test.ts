@@ -1,5 +1,5 @@
 /**
- * Revision texts (issue #28; src/catalog/revision-texts.ts, migration 4): an index stores each new
+ * Revision texts (issue #28; src/catalog/write/revision-texts.ts, migration 4): an index stores each new
  * working-set revision's SKILL.md compressed, once per revision_id (byte-identical files of two
  * skills share it); keeps per skill the `keep` most recent texts plus the served ones; never stores
  * bytes that no longer hash to the revision; a catalog of schema 3 gets its texts on the next index;

@@ -1,5 +1,5 @@
 /**
- * Supporting files recorded at index time (issue #12; src/catalog/skill-files.ts,
+ * Supporting files recorded at index time (issue #12; src/catalog/write/skill-files.ts,
  * file-manifests.ts): the index records each skill's files with digest and size, never a link out,
  * a nested skill's files or a skipped folder, within the bounds; a re-index re-reads only files
  * whose size or mtime changed and notices a changed, added or removed file even when SKILL.md is

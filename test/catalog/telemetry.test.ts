@@ -1,5 +1,5 @@
 /**
- * Telemetry (src/catalog/telemetry.ts through Router and the CLI): search records suggestion
+ * Telemetry (src/catalog/side/telemetry.ts through Router and the CLI): search records suggestion
  * events, fetch records fetch events, both in `<catalog>.telemetry.sqlite`; `--no-telemetry` and
  * SKILLDEX_TELEMETRY=off write nothing; a broken telemetry file never fails a search or a fetch;
  * history changes the telemetry multiplier shown in the explanation.

@@ -29,7 +29,7 @@ import {
   usageCounts,
   type NewUsageExample,
 } from '../../src/catalog/index.js';
-import { TELEMETRY_SCHEMA, USAGE_SCHEMA } from '../../src/catalog/side-schema.js';
+import { TELEMETRY_SCHEMA, USAGE_SCHEMA } from '../../src/catalog/side/side-schema.js';
 import { indexCatalog } from '../../src/index.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { isPgLocation, openUsageForWrite } from '../../src/catalog/index.js';
-import { TELEMETRY_SCHEMA } from '../../src/catalog/side-schema.js';
+import { TELEMETRY_SCHEMA } from '../../src/catalog/side/side-schema.js';
 import {
   changeLifecycle,
   publishCatalog,

@@ -3,7 +3,7 @@
  * tests never share state. `hasPg()` is false only when the run has no PostgreSQL (see pg-global.ts).
  */
 import { inject } from 'vitest';
-import { PgDb } from '../../src/catalog/pg.js';
+import { PgDb } from '../../src/catalog/store/pg.js';
 import type { Cluster } from './pg-cluster.js';
 
 let made = 0;

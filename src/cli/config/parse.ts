@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
 import { SkilldexError } from '../../errors.js';
-import { resolveCatalogLocation } from '../../catalog/location.js';
+import { resolveCatalogLocation } from '../../catalog/store/location.js';
 import { readTextCapped } from '../../fsx/index.js';
 import type { ConfigFile, LintIgnoreRule } from './shape.js';
 
@@ -21,7 +21,7 @@ export function toml(): typeof SmolToml {
 /** Largest config file read: 1 MiB (a config is a few lines). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/** Largest `usage_retention_days`: MAX_USAGE_RETENTION_DAYS of src/catalog/usage-write.ts (not loaded at start-up). */
+/** Largest `usage_retention_days`: MAX_USAGE_RETENTION_DAYS of src/catalog/side/usage-write.ts (not loaded at start-up). */
 const MAX_RETENTION_DAYS = 36_500;
 
 /** Reads and validates one config file; paths come back absolute. */

@@ -5,7 +5,7 @@
  * and drops the others with a coded PROJECT_CONFIG_IGNORED reason. Paths are compared by real path.
  */
 import path from 'node:path';
-import { isPgLocation } from '../../catalog/location.js';
+import { isPgLocation } from '../../catalog/store/location.js';
 import { isInside, realpathOrUndefined } from '../../fsx/index.js';
 import type { ConfigFile, IgnoredProjectKey } from './shape.js';
 

@@ -4,7 +4,7 @@
  * the terminal is the sanitiser's job (src/text/sanitize.ts), called by each renderer.
  */
 import path from 'node:path';
-import { isPgLocation } from '../../catalog/location.js';
+import { isPgLocation } from '../../catalog/store/location.js';
 
 /** `s` on one line (runs of white space become one space), cut to `n` characters with '…'. */
 export function oneLine(s: string, n: number): string {

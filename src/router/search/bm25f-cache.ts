@@ -36,7 +36,7 @@ export interface SkillUsage {
 /**
  * The usage field of every skill with examples, built from a snapshot of the telemetry file. Each
  * example counts its `weight` (1 for imported and host examples; a fetch example grows to 1 with
- * the sessions that agree on it: catalog/usage.ts exampleWeight), both in the field's term counts
+ * the sessions that agree on it: catalog/side/usage.ts exampleWeight), both in the field's term counts
  * and in its length. `trusted()` is the same snapshot without the fetch examples: what the trust
  * bound (trust-bound.ts) ranks with to decide which skills may be first.
  */

@@ -1,6 +1,6 @@
 /**
  * Verified reads of a served skill's supporting files (issue #12, MCP Skills extension). What a
- * skill lists is what the index recorded (src/catalog/skill-files.ts: confinement, skip rules and
+ * skill lists is what the index recorded (src/catalog/write/skill-files.ts: confinement, skip rules and
  * bounds); this file never walks a folder. A read opens only a recorded path, checks that it is
  * still its own real path (no folder on the way swapped for a link), opens it without following a
  * link at its place, reads it once capped at the recorded size, and returns those bytes only when

@@ -167,7 +167,7 @@ export function readServedSkill(
 }
 
 /**
- * The supporting files of a served skill as the index recorded them (src/catalog/skill-files.ts says
+ * The supporting files of a served skill as the index recorded them (src/catalog/write/skill-files.ts says
  * what is listed and the bounds).
  */
 export function listServedSkillFiles(

@@ -31,7 +31,7 @@ export interface RankingPolicy {
 
 /**
  * A BM25F policy (v3, v4): scored over the catalog's postings (src/router/search/bm25f.ts), which a
- * catalog builds for the policy's index kind (src/catalog/documents-v4.ts).
+ * catalog builds for the policy's index kind (src/catalog/write/documents-v4.ts).
  */
 export interface Bm25fPolicy {
   readonly kind: 'bm25f';

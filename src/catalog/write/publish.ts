@@ -1,0 +1,699 @@
+/**
+ * Publishing (docs/integration.md §1, §5): in one immediate transaction, freeze the working set into a new
+ * generation (content-derived id, monotonically increasing sequence; each member keeps its
+ * supporting-files listing), bring the serving tables — `serving`, its FTS5 index and the fuzzy
+ * vocabulary — to exactly that set by diff, and move the published pointer. Readers in WAL mode keep their snapshot until their read ends, so they never
+ * see half a generation; a crash before COMMIT leaves the previous generation serving.
+ */
+import { SkilldexError } from '../../errors.js';
+import type { Db } from '../db.js';
+import { dialectOf } from '../store/db-type.js';
+import type { RevisionRow } from '../store/rows.js';
+import { computeGeneration, type Member } from './generation.js';
+import { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
+import { readMeta, writeMeta } from '../store/meta.js';
+import {
+  decodeForward,
+  documentTerms,
+  encodeForward,
+  PackedPostings,
+  type BodyTerms,
+  type FieldCounts,
+} from './postings.js';
+import { applyPostings, writeServingDocs } from './postings-store.js';
+import { decodeBodyCounts, encodeBodyCounts } from './body-counts.js';
+import {
+  decodeBodyV4,
+  decodeForwardV4,
+  decodeLineKeys,
+  decodeTemplateKeys,
+  documentTermsV4,
+  effectiveBody,
+  encodeForwardV4,
+  encodeTemplateKeys,
+  indexKindOf,
+  templateKeysOf,
+  type BodyHandoff,
+  type IndexKind,
+} from './documents-v4.js';
+import { MAX_IN_LIST, insertRows, runIn, selectIn } from '../store/batch.js';
+
+/** What a publish did. */
+export interface PublishResult {
+  /** False when the working set equals the published generation (nothing written). */
+  readonly changed: boolean;
+  readonly seq: number;
+  readonly catalog_generation: string;
+  readonly counts: GenerationCounts;
+}
+
+/** Counts of a generation by state. */
+export interface GenerationCounts {
+  readonly total: number;
+  readonly active: number;
+  readonly deprecated: number;
+  readonly archived: number;
+}
+
+/**
+ * Publishes the working set under `policy`; `now` gives the timestamp recorded (never hashed). The
+ * serving tables are built for the policy's index kind (documents-v4.ts); a catalog whose index was
+ * built for the other kind is rebuilt. REINDEX_REQUIRED when the policy reads bodies in a way the
+ * catalog has not read them (a v4 publish of revisions ingested for v3): nothing is written.
+ * `handoff` holds the body lines the ingest of the same `index` analysed (read from the catalog
+ * for any revision it does not hold).
+ */
+export function publishWorkingSet(
+  db: Db,
+  policy: string,
+  now: () => Date,
+  handoff?: BodyHandoff,
+): PublishResult {
+  return db
+    .transaction((): PublishResult => {
+      const members = db
+        .prepare(
+          `SELECT s.skill_id, s.revision_id, s.state, s.manifest_id, r.real_path FROM skills s
+           JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id ORDER BY s.skill_id`,
+        )
+        .all() as ServingMember[];
+      const kind = indexKindOf(policy);
+      requireBodiesOf(db, policy, kind);
+      const generation = computeGeneration(members, policy);
+      const counts = countStates(members);
+      const current = db
+        .prepare(
+          `SELECT g.seq, g.generation_id FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
+        )
+        .get() as { seq: number; generation_id: string } | undefined;
+      const rebuild =
+        readMeta(db, 'serving_rebuild') === '1' || (readMeta(db, 'index_kind') ?? 'v3') !== kind;
+      if (rebuild) clearServing(db);
+      if (current && current.generation_id === generation) {
+        // Same content: nothing to publish, but a file that moved must be served from its new path
+        // (and serving tables cleared by a migration must be rebuilt).
+        if (rebuild || servingStale(db, members)) syncServing(db, members, kind, handoff);
+        return { changed: false, seq: current.seq, catalog_generation: generation, counts };
+      }
+      const seq =
+        ((db.prepare(`SELECT max(seq) AS m FROM generations`).get() as { m: number | null }).m ??
+          0) + 1;
+      db.prepare(
+        `INSERT INTO generations (seq, generation_id, parent_seq, policy, created_at, counts) VALUES (@seq, @generation_id, @parent, @policy, @created_at, @counts)`,
+      ).run({
+        seq,
+        generation_id: generation,
+        parent: current?.seq ?? null,
+        policy,
+        created_at: now().toISOString(),
+        counts: JSON.stringify(counts),
+      });
+      insertRows(
+        db,
+        'generation_members',
+        ['seq', 'skill_id', 'revision_id', 'state', 'manifest_id'],
+        members.map((m) => ({
+          seq,
+          skill_id: m.skill_id,
+          revision_id: m.revision_id,
+          state: m.state,
+          manifest_id: m.manifest_id ?? null,
+        })),
+      );
+      syncServing(db, members, kind, handoff);
+      db.prepare(
+        `INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
+      ).run({ seq });
+      return { changed: true, seq, catalog_generation: generation, counts };
+    })
+    .immediate();
+}
+
+// REINDEX_REQUIRED when a working-set revision has no body of the kind the policy's index reads
+// (bm25f.v4's body_lines; v3's body_terms once the catalog has read files for v4: before that, a null
+// body_terms is a revision read before migration 2, served with an empty body as always).
+function requireBodiesOf(db: Db, policy: string, kind: IndexKind): void {
+  if (kind === 'v3' && (readMeta(db, 'body_kind') ?? 'v3') === 'v3') return;
+  const column = kind === 'v4' ? 'body_lines' : 'body_terms';
+  const missing = db
+    .prepare(
+      `SELECT count(*) AS n FROM skills s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE r.${column} IS NULL`,
+    )
+    .get() as { n: number };
+  if (Number(missing.n) === 0) return;
+  throw new SkilldexError(
+    'REINDEX_REQUIRED',
+    `policy ${policy} reads skill bodies as the ${kind} index does, and ${missing.n} skills of the working set were read for another index; nothing was published`,
+    { policy, index: kind, skills: Number(missing.n) },
+  );
+}
+
+/** A member plus where its file is now (a moved file keeps its revision but changes path). */
+interface ServingMember extends Member {
+  readonly real_path: string;
+  readonly manifest_id: string | null;
+}
+
+// True when a serving row's file moved (same content, same generation, new path), or names another
+// files listing than its member (rows served before migration 3 name none).
+function servingStale(db: Db, members: readonly ServingMember[]): boolean {
+  const rows = new Map<string, { real_path: string; manifest_id: string | null }>();
+  for (const r of db
+    .prepare(`SELECT skill_id, real_path, manifest_id FROM serving`)
+    .iterate() as Iterable<{ skill_id: string; real_path: string; manifest_id: string | null }>) {
+    rows.set(r.skill_id, r);
+  }
+  return members.some((m) => {
+    const r = rows.get(m.skill_id);
+    return r?.real_path !== m.real_path || r.manifest_id !== m.manifest_id;
+  });
+}
+
+// The serving columns a publish writes, in the order of the INSERT.
+const SERVING_COLUMNS = [
+  'rowid',
+  'skill_id',
+  'revision_id',
+  'skill_version',
+  'state',
+  'name',
+  'description',
+  'path',
+  'real_path',
+  'size',
+  'body_offset',
+  'name_tok',
+  'kw_tok',
+  'desc_tok',
+  'name_st',
+  'kw_st',
+  'desc_st',
+  'fwd',
+  'len_n',
+  'len_k',
+  'len_d',
+  'len_b',
+  'len_x',
+  'body_tf',
+  'name_terms',
+  'manifest_id',
+] as const;
+
+/** What a publish reads of a revision to serve it. */
+type ServedRevision = Pick<
+  RevisionRow,
+  | 'skill_id'
+  | 'revision_id'
+  | 'seq'
+  | 'version'
+  | 'name'
+  | 'description'
+  | 'when_to_use'
+  | 'keywords'
+  | 'tags'
+  | 'path'
+  | 'real_path'
+  | 'size'
+  | 'body_offset'
+  | 'body_terms'
+> & {
+  body_v4: string | null;
+  body_lines: Buffer | null;
+  line_keys: Buffer | null;
+  frontmatter: string | null;
+};
+
+/** A serving row as the diff reads it. */
+interface ServingEntry {
+  rowid: number;
+  revision_id: string;
+  state: string;
+  real_path: string;
+  manifest_id: string | null;
+  name_tok: string;
+  kw_tok: string;
+  desc_tok: string;
+}
+
+// Brings `serving` (and its FTS index and vocabulary) to exactly `members`, touching only what
+// differs, with the BM25F index of `kind`. Reads and writes many rows per statement (batch.ts): on
+// PostgreSQL each is a round trip. `handoff` holds body lines this index's ingest analysed.
+function syncServing(
+  db: Db,
+  members: readonly ServingMember[],
+  kind: IndexKind,
+  handoff?: BodyHandoff,
+): void {
+  const serving = readServing(db);
+  const diff = diffServing(db, serving, members);
+  // v4: the template lines of the new member set.
+  const template = kind === 'v4' ? templateOf(db, members) : undefined;
+  if (template)
+    serveTemplatedAgain(members, serving, diff, template, readMeta(db, 'template_keys'));
+  for (const [state, rowids] of diff.restate)
+    runIn(db, `UPDATE serving SET state = ? WHERE rowid IN (%s)`, rowids, [state]);
+  const changes: IndexChanges = { df: new Map(), removed: new Map(), added: new PackedPostings() };
+  const fts = ftsStatements(db);
+  removeServed(db, diff.gone, kind, changes, fts);
+  // Rowids are assigned here rather than by the engine, so both backends number rows alike.
+  let nextRowid =
+    ((db.prepare(`SELECT max(rowid) AS m FROM serving`).get() as { m: number | null }).m ?? 0) + 1;
+  // The members to add a chunk at a time: their revisions read in one statement, their rows
+  // written in a few, so a rebuild never holds every revision's text at once.
+  for (let c = 0; c < diff.adds.length; c += MAX_IN_LIST) {
+    const chunk = diff.adds.slice(c, c + MAX_IN_LIST);
+    const served = { kind, template: template?.keys, handoff, fts, changes };
+    nextRowid = addServed(db, chunk, nextRowid, served);
+  }
+  writeVocab(db, changes.df);
+  applyPostings(db, changes.removed, changes.added);
+  writeServingDocs(db);
+  writeMeta(db, 'serving_rebuild', '0');
+  writeMeta(db, 'index_kind', kind);
+  writeMeta(db, 'template_keys', template ? encodeTemplateKeys(template.keys) : '');
+}
+
+/** What a publish changes in the vocabulary and the postings, gathered row by row. */
+interface IndexChanges {
+  /** Per fuzzy-vocabulary token, the change of its document frequency. */
+  readonly df: Map<string, number>;
+  /** bm25f postings: rows removed per term. */
+  readonly removed: Map<string, number[]>;
+  /** bm25f postings added, packed per term. */
+  readonly added: PackedPostings;
+}
+
+/** The difference between the serving rows and the members to serve. */
+interface ServingDiff {
+  /** Rowids whose state alone changes, by new state. */
+  readonly restate: Map<string, number[]>;
+  /** Rows to remove. */
+  readonly gone: ServingEntry[];
+  /** Members to add. */
+  readonly adds: ServingMember[];
+  /** The skill_ids of the members. */
+  readonly wanted: Set<string>;
+}
+
+function readServing(db: Db): Map<string, ServingEntry> {
+  const serving = new Map<string, ServingEntry>();
+  for (const r of db
+    .prepare(
+      `SELECT rowid, skill_id, revision_id, state, real_path, manifest_id, name_tok, kw_tok, desc_tok FROM serving`,
+    )
+    .iterate() as Iterable<ServingEntry & { skill_id: string }>) {
+    serving.set(r.skill_id, r);
+  }
+  return serving;
+}
+
+// The diff of the serving rows against the members; a supporting-file change alone is written at
+// once (it leaves the row's text, tokens and postings as they are).
+function diffServing(
+  db: Db,
+  serving: ReadonlyMap<string, ServingEntry>,
+  members: readonly ServingMember[],
+): ServingDiff {
+  const setManifest = db.prepare(`UPDATE serving SET manifest_id = ? WHERE rowid = ?`);
+  const diff: ServingDiff = { restate: new Map(), gone: [], adds: [], wanted: new Set() };
+  for (const m of members) {
+    diff.wanted.add(m.skill_id);
+    const cur = serving.get(m.skill_id);
+    if (cur && cur.revision_id === m.revision_id && cur.real_path === m.real_path) {
+      if (cur.state !== m.state) {
+        const l = diff.restate.get(m.state);
+        if (l) l.push(cur.rowid);
+        else diff.restate.set(m.state, [cur.rowid]);
+      }
+      if (cur.manifest_id !== m.manifest_id) setManifest.run(m.manifest_id, cur.rowid);
+      continue;
+    }
+    if (cur) diff.gone.push(cur);
+    diff.adds.push(m);
+  }
+  for (const [id, row] of serving) if (!diff.wanted.has(id)) diff.gone.push(row);
+  return diff;
+}
+
+// v4: kept rows whose body gains or loses a template line (against the generation served before,
+// whose template keys are `storedKeys`) are served again: their body terms change, nothing else.
+function serveTemplatedAgain(
+  members: readonly ServingMember[],
+  serving: ReadonlyMap<string, ServingEntry>,
+  diff: ServingDiff,
+  template: { keys: Set<number>; byRevision: Map<string, number[]> },
+  storedKeys: string | undefined,
+): void {
+  const moved = symmetricDifference(template.keys, decodeTemplateKeys(storedKeys));
+  if (moved.size === 0) return;
+  const changing = new Set([
+    ...diff.gone.map((g) => g.revision_id),
+    ...diff.adds.map((a) => a.revision_id),
+  ]);
+  for (const m of members) {
+    const cur = serving.get(m.skill_id);
+    if (!cur || changing.has(m.revision_id) || !diff.wanted.has(m.skill_id)) continue;
+    if (cur.revision_id !== m.revision_id || cur.real_path !== m.real_path) continue;
+    const keys = template.byRevision.get(m.revision_id);
+    if (keys && keys.some((k) => moved.has(k))) {
+      diff.gone.push(cur);
+      diff.adds.push(m);
+    }
+  }
+}
+
+/** The FTS5 statements of policies v1 and v2 (SQLite only). */
+interface FtsStatements {
+  readonly del: { run(row: Record<string, unknown>): unknown };
+  readonly ins: { run(row: Record<string, unknown>): unknown };
+}
+
+function ftsStatements(db: Db): FtsStatements | undefined {
+  // The FTS5 index of policies v1 and v2 exists on SQLite only.
+  if (dialectOf(db) !== 'sqlite') return undefined;
+  return {
+    del: db.prepare(
+      `INSERT INTO serving_fts (serving_fts, rowid, name_tok, kw_tok, desc_tok) VALUES ('delete', @rowid, @name_tok, @kw_tok, @desc_tok)`,
+    ),
+    ins: db.prepare(
+      `INSERT INTO serving_fts (rowid, name_tok, kw_tok, desc_tok) VALUES (@rowid, @name_tok, @kw_tok, @desc_tok)`,
+    ),
+  };
+}
+
+// Counts the distinct tokens of a row's token strings into the vocabulary's df changes.
+function bumpDf(
+  df: Map<string, number>,
+  toks: { name_tok: string; kw_tok: string; desc_tok: string },
+  by: number,
+): void {
+  for (const t of tokenSet(toks.name_tok + toks.kw_tok + toks.desc_tok))
+    df.set(t, (df.get(t) ?? 0) + by);
+}
+
+// Removes the `gone` rows: their postings (as they were indexed) and vocabulary counts noted in
+// `changes`, their FTS entries and rows deleted. Before the inserts: a changed skill's new row
+// reuses its skill_id.
+function removeServed(
+  db: Db,
+  gone: readonly ServingEntry[],
+  kind: IndexKind,
+  changes: IndexChanges,
+  fts: FtsStatements | undefined,
+): void {
+  const oldTerms = new Map<number, OldTerms>();
+  for (const r of selectIn(
+    db,
+    `SELECT s.rowid AS rowid, s.fwd, s.body_tf, r.body_terms, r.body_v4 FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
+    gone.map((g) => g.rowid),
+  ) as OldTerms[])
+    oldTerms.set(r.rowid, r);
+  for (const row of gone) {
+    const old = oldTerms.get(row.rowid);
+    for (const term of old ? termsOfRow(old, kind) : []) {
+      let l = changes.removed.get(term);
+      if (!l) changes.removed.set(term, (l = []));
+      l.push(row.rowid);
+    }
+    fts?.del.run(row as unknown as Record<string, unknown>);
+    bumpDf(changes.df, row, -1);
+  }
+  runIn(
+    db,
+    `DELETE FROM serving WHERE rowid IN (%s)`,
+    gone.map((g) => g.rowid),
+  );
+}
+
+/** How the rows of a publish are built: the index kind and what it reads besides the revisions. */
+interface ServedBuild {
+  readonly kind: IndexKind;
+  /** v4: the generation's template keys. */
+  readonly template: ReadonlySet<number> | undefined;
+  readonly handoff: BodyHandoff | undefined;
+  readonly fts: FtsStatements | undefined;
+  readonly changes: IndexChanges;
+}
+
+// Writes the serving rows of `chunk` (at most MAX_IN_LIST members) from rowid `nextRowid` on, with
+// their FTS entries, and notes their postings and vocabulary counts; returns the next free rowid.
+function addServed(
+  db: Db,
+  chunk: readonly ServingMember[],
+  nextRowid: number,
+  b: ServedBuild,
+): number {
+  const revisions = readServedRevisions(db, chunk, b);
+  const rows: Record<string, unknown>[] = [];
+  for (const m of chunk) {
+    const rev = revisions.get(`${m.skill_id}\t${m.revision_id}`);
+    if (!rev)
+      throw new Error(
+        `working set names revision ${m.revision_id} of ${m.skill_id}, which the catalog does not hold`,
+      );
+    const fields = {
+      name: rev.name,
+      keywords: JSON.parse(rev.keywords) as string[],
+      tags: JSON.parse(rev.tags) as string[],
+      description: rev.description,
+      when_to_use: rev.when_to_use,
+    };
+    const toks = tokenStrings(fields);
+    const built =
+      b.kind === 'v4' ? servedV4(rev, fields, b.template!, b.handoff) : servedV3(rev, fields);
+    const rowid = nextRowid++;
+    rows.push(servingRow(rowid, m, rev, toks, built));
+    for (const [term, tf] of built.postings) b.changes.added.add(term, rowid, tf);
+    b.fts?.ins.run({
+      rowid,
+      name_tok: toks.name_tok,
+      kw_tok: toks.kw_tok,
+      desc_tok: toks.desc_tok,
+    });
+    bumpDf(b.changes.df, toks, +1);
+  }
+  insertRows(db, 'serving', SERVING_COLUMNS, rows);
+  return nextRowid;
+}
+
+// The revisions of `chunk` in one statement, by `skill_id \t revision_id`. A v4 build reads the
+// stored body lines only of revisions the handoff does not hold.
+function readServedRevisions(
+  db: Db,
+  chunk: readonly ServingMember[],
+  b: ServedBuild,
+): Map<string, ServedRevision> {
+  const v4 =
+    b.kind === 'v4'
+      ? 'body_v4, body_lines, line_keys, frontmatter'
+      : 'NULL AS body_v4, NULL AS body_lines, NULL AS line_keys, NULL AS frontmatter';
+  const revisions = new Map<string, ServedRevision>();
+  for (const r of selectIn(
+    db,
+    `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms, ${v4}
+       FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
+    chunk,
+    2,
+    (m) => [m.skill_id, m.revision_id],
+  ) as ServedRevision[])
+    revisions.set(`${r.skill_id}\t${r.revision_id}`, r);
+  return revisions;
+}
+
+// The serving row of member `m` at `rowid`.
+function servingRow(
+  rowid: number,
+  m: ServingMember,
+  rev: ServedRevision,
+  toks: TokenStrings,
+  built: ServedTerms,
+): Record<string, unknown> {
+  return {
+    rowid,
+    skill_id: m.skill_id,
+    revision_id: m.revision_id,
+    skill_version: rev.version ?? `r${rev.seq}`,
+    state: m.state,
+    name: rev.name,
+    description: rev.description,
+    path: rev.path,
+    real_path: rev.real_path,
+    size: rev.size,
+    body_offset: rev.body_offset,
+    ...toks,
+    fwd: built.fwd,
+    len_n: built.lens[0],
+    len_k: built.lens[1],
+    len_d: built.lens[2],
+    len_b: built.lens[3],
+    len_x: built.lenX,
+    body_tf: built.bodyTf,
+    name_terms: built.nameTerms,
+    manifest_id: m.manifest_id ?? null,
+  };
+}
+
+// Applies the vocabulary's df changes; a token no row holds any more is deleted.
+function writeVocab(db: Db, df: ReadonlyMap<string, number>): void {
+  const changes = [...df].filter(([, d]) => d !== 0);
+  insertRows(
+    db,
+    'vocab',
+    ['term', 'df'],
+    changes.map(([term, d]) => ({ term, df: d })),
+    `ON CONFLICT (term) DO UPDATE SET df = vocab.df + excluded.df`,
+  );
+  runIn(
+    db,
+    `DELETE FROM vocab WHERE df <= 0 AND term IN (%s)`,
+    changes.filter(([, d]) => d < 0).map(([term]) => term),
+  );
+}
+
+// What a removal reads of a serving row to know which postings hold it.
+interface OldTerms {
+  rowid: number;
+  fwd: string;
+  body_terms: string | null;
+  body_v4: string | null;
+  body_tf: string | null;
+}
+
+// The terms whose postings list a serving row, as it was indexed (v4: its body as served).
+function termsOfRow(old: OldTerms, kind: IndexKind): string[] {
+  if (kind === 'v3') return Object.keys(decodeForward(old.fwd, old.body_terms));
+  const body = decodeBodyCounts(old.body_tf ?? old.body_v4);
+  return [...decodeForwardV4(old.fwd, body).entries()]
+    .filter(([, c]) => c[0] + c[1] + c[2] + c[3] > 0)
+    .map(([t]) => t);
+}
+
+/** A serving row's BM25F data as a publish writes it. */
+interface ServedTerms {
+  readonly fwd: string;
+  readonly lens: FieldCounts;
+  /** Length of the boundary field (v4; 0 under v3). */
+  readonly lenX: number;
+  /** v4: the body counts without template lines, when any were taken out (else null). */
+  readonly bodyTf: string | null;
+  readonly nameTerms: number;
+  /** Per term its frequencies in name, keywords, description and body: the postings entries. */
+  readonly postings: ReadonlyMap<string, FieldCounts>;
+}
+
+type ServedFields = {
+  name: string;
+  keywords: string[];
+  tags: string[];
+  description: string;
+  when_to_use: string | null;
+};
+
+function servedV3(rev: ServedRevision, fields: ServedFields): ServedTerms {
+  const doc = documentTerms({
+    ...fields,
+    body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
+  });
+  return {
+    fwd: encodeForward(doc.terms),
+    lens: doc.lens,
+    lenX: 0,
+    bodyTf: null,
+    nameTerms: countNameTerms(doc.terms),
+    postings: doc.terms,
+  };
+}
+
+function servedV4(
+  rev: ServedRevision,
+  fields: ServedFields,
+  template: ReadonlySet<number>,
+  handoff: BodyHandoff | undefined,
+): ServedTerms {
+  // The body without its template lines, from the lines this index's ingest analysed or the stored
+  // ones; a revision ingested before body lines were kept for v4 has only its counts (body_v4).
+  const lines = handoff?.get(rev.revision_id) ?? decodeBodyV4(rev.body_lines);
+  const body =
+    rev.body_lines === null && lines.length === 0
+      ? decodeBodyCounts(rev.body_v4)
+      : effectiveBody(lines, template);
+  const frontmatter = rev.frontmatter
+    ? (JSON.parse(rev.frontmatter) as Record<string, unknown>)
+    : {};
+  const doc = documentTermsV4({ ...fields, frontmatter }, body);
+  const postings = new Map<string, FieldCounts>();
+  let nameTerms = 0;
+  for (const [t, c] of doc.terms) {
+    if (c[0] > 0) nameTerms++;
+    // A term only in boundary clauses has no posting: it never counts for the skill.
+    if (c[0] + c[1] + c[2] + c[3] > 0) postings.set(t, [c[0], c[1], c[2], c[3]]);
+  }
+  return {
+    fwd: encodeForwardV4(doc.terms),
+    lens: [doc.lens[0], doc.lens[1], doc.lens[2], doc.lens[3]],
+    lenX: doc.lens[4],
+    // Every v4 row keeps its served body counts: revisions no longer store them (documents-v4.ts).
+    bodyTf: encodeBodyCounts(body),
+    nameTerms,
+    postings,
+  };
+}
+
+// The template keys of a member set: the keys at least TEMPLATE_MIN_SKILLS of its unarchived
+// revisions share, and each revision's keys.
+function templateOf(
+  db: Db,
+  members: readonly ServingMember[],
+): { keys: Set<number>; byRevision: Map<string, number[]> } {
+  const byRevision = new Map<string, number[]>();
+  const live = members.filter((m) => m.state !== 'archived');
+  for (let c = 0; c < live.length; c += MAX_IN_LIST) {
+    for (const r of selectIn(
+      db,
+      `SELECT revision_id, line_keys FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
+      live.slice(c, c + MAX_IN_LIST),
+      2,
+      (m) => [m.skill_id, m.revision_id],
+    ) as { revision_id: string; line_keys: Buffer | null }[])
+      byRevision.set(r.revision_id, [...decodeLineKeys(r.line_keys)]);
+  }
+  return {
+    keys: templateKeysOf([...byRevision.values()].map((k) => Uint32Array.from(k))),
+    byRevision,
+  };
+}
+
+function symmetricDifference(a: ReadonlySet<number>, b: ReadonlySet<number>): Set<number> {
+  const out = new Set<number>();
+  for (const k of a) if (!b.has(k)) out.add(k);
+  for (const k of b) if (!a.has(k)) out.add(k);
+  return out;
+}
+
+// The number of distinct terms of a document's name (the name bonus applies when they are the query's).
+function countNameTerms(terms: ReadonlyMap<string, FieldCounts>): number {
+  let n = 0;
+  for (const c of terms.values()) if (c[0] > 0) n++;
+  return n;
+}
+
+// Empties every serving table (a migration asked for a rebuild from the working set).
+function clearServing(db: Db): void {
+  db.exec(
+    `DELETE FROM serving; DELETE FROM vocab; DELETE FROM postings; DELETE FROM serving_docs;`,
+  );
+  if (dialectOf(db) === 'sqlite')
+    db.exec(`INSERT INTO serving_fts (serving_fts) VALUES ('delete-all')`);
+}
+
+function countStates(members: readonly Member[]): GenerationCounts {
+  let active = 0;
+  let deprecated = 0;
+  let archived = 0;
+  for (const m of members) {
+    if (m.state === 'active') active++;
+    else if (m.state === 'deprecated') deprecated++;
+    else archived++;
+  }
+  return { total: members.length, active, deprecated, archived };
+}
