@@ -14,7 +14,7 @@
  * writes the file.
  */
 import path from 'node:path';
-import type { DiscoverOptions, ScanReport } from '../skills/index.js';
+import { DISCOVER_OPTION_KEYS, type DiscoverOptions, type ScanReport } from '../skills/index.js';
 import { canonicalJson } from './canonical-json.js';
 import { GitOrigins, type GitOrigin } from './git.js';
 import { lockPathOf, snapshotLibrary, type LibrarySnapshot } from './snapshot.js';
@@ -140,12 +140,5 @@ const BUILD_LOCK_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof buildLoc
   'lockFile',
   'gitOrigin',
   'onProgress',
-  'prefer',
-  'maxBytes',
-  'maxFrontmatterBytes',
-  'maxDepth',
-  'maxEntries',
-  'home',
-  'project',
-  'scopes',
+  ...DISCOVER_OPTION_KEYS,
 );

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { SkilldexError, assertKnownOptions, optionKeys } from '../errors.js';
-import type { DiscoverOptions, ScanReport } from '../skills/index.js';
+import { DISCOVER_OPTION_KEYS, type DiscoverOptions, type ScanReport } from '../skills/index.js';
 import { compareUtf8, digestChanges } from './file-changes.js';
 import { readLockFile, type LockFormat, type LockedEntry, type ParsedLock } from './lock-read.js';
 import { skillsLockHash } from './skills-lock-hash.js';
@@ -348,26 +348,12 @@ function fileChanges(
 const CHECK_LOCK_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof checkLock>[0]>>()(
   'lockFile',
   'onProgress',
-  'prefer',
-  'maxBytes',
-  'maxFrontmatterBytes',
-  'maxDepth',
-  'maxEntries',
-  'home',
-  'project',
-  'scopes',
+  ...DISCOVER_OPTION_KEYS,
 );
 
 /** The keys `verifyLock` accepts; any other is INVALID_ARGUMENT (issue 33 item 8). */
 const VERIFY_LOCK_OPTION_KEYS = optionKeys<NonNullable<Parameters<typeof verifyLock>[0]>>()(
   'lockFile',
   'onProgress',
-  'prefer',
-  'maxBytes',
-  'maxFrontmatterBytes',
-  'maxDepth',
-  'maxEntries',
-  'home',
-  'project',
-  'scopes',
+  ...DISCOVER_OPTION_KEYS,
 );
