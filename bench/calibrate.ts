@@ -23,7 +23,7 @@ import {
   Router,
   indexCatalog,
   type Candidate,
-} from '../src/index.js';
+} from '../src/internal.js';
 import {
   CONFIDENCE_FEATURES,
   confidenceFeatures,

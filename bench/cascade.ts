@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { CRAWL_OUTCOMES, crawlCascade, type CrawlOutcome } from '../src/index.js';
+import { CRAWL_OUTCOMES, crawlCascade, type CrawlOutcome } from '../src/internal.js';
 import {
   WORK,
   fmt,

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { discoverSkills, enrichSkills, planEnrichment } from '../src/index.js';
+import { discoverSkills, enrichSkills, planEnrichment } from '../src/internal.js';
 import { WORK, fmt, machineLine, median, rng, time, writeResult, zipfWords } from './lib.js';
 
 /** Skills generated per scope; enabled-plugin skills are split over PLUGINS plugins. */

@@ -19,7 +19,7 @@ import {
   buildCascade,
   indexCatalog,
   telemetryPathFor,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { startExplorer } from '../src/explorer/index.js';
 import { REPO, WORK, fmt, machineLine, median, now, writeResult } from './lib.js';
 

@@ -15,7 +15,7 @@ import {
   TelemetryReader,
   indexCatalog,
   telemetryPathFor,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { startExplorer } from '../src/explorer/index.js';
 import {
   REPO,

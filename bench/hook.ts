@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/index.js';
+import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/internal.js';
 import { suggest } from '../src/hook/index.js';
 import { REPO, WORK, fmt, machineLine, now, percentile, writeResult } from './lib.js';
 

@@ -15,7 +15,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { indexCatalog } from '../src/index.js';
+import { indexCatalog } from '../src/internal.js';
 import {
   WORK,
   fmt,

@@ -18,7 +18,7 @@
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { indexCatalog, lintLibrary, type LintReport } from '../src/index.js';
+import { indexCatalog, lintLibrary, type LintReport } from '../src/internal.js';
 import { WORK, fmt, generateSkillLibrary, machineLine, time, writeResult } from './lib.js';
 
 /** Skills in each library. */

@@ -10,7 +10,7 @@
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { discoverSkills, listingReport, type ListingReport } from '../src/index.js';
+import { discoverSkills, listingReport, type ListingReport } from '../src/internal.js';
 import { REPO, WORK, machineLine, now, writeResult } from './lib.js';
 
 const CORPUS = path.resolve(REPO, '..', 'shared', 'bench', 'corpus-real');

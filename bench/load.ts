@@ -21,7 +21,7 @@
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
-import { Router } from '../src/index.js';
+import { Router } from '../src/internal.js';
 import { killAll, maskLocation } from './load/cluster.js';
 import { DEFAULT_LOAD, runLoad, type LoadReport } from './load/harness.js';
 import { makeQueries } from './load/library.js';

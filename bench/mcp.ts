@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/index.js';
+import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/internal.js';
 import {
   REPO,
   WORK,

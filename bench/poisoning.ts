@@ -29,7 +29,7 @@ import {
   readUsage,
   telemetryPathFor,
 } from '../src/catalog/index.js';
-import { POLICY_V3_ID, POLICY_V4_ID, Router, indexCatalog } from '../src/index.js';
+import { POLICY_V3_ID, POLICY_V4_ID, Router, indexCatalog } from '../src/internal.js';
 import { UsageIndex } from '../src/router/index.js';
 import { SearchCache, searchCatalog } from '../src/router/search/dispatch.js';
 import { TRUST_BOUND_K } from '../src/router/search/trust-bound.js';

@@ -41,7 +41,7 @@ import {
   MRR_DEPTH,
   type LabelledQuery,
   type Metrics,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { baselineRankings, loadBaselineSkills, type BaselineSkill } from './bm25-baseline.js';
 import { REPO, WORK, fmt, machineLine, writeResult } from './lib.js';
 import {

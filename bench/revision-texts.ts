@@ -14,7 +14,7 @@ import { appendFileSync, cpSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { indexCatalog } from '../src/index.js';
+import { indexCatalog } from '../src/internal.js';
 import { WORK, fmt, machineLine, median, time, writeResult } from './lib.js';
 
 const arg = (name: string): string | undefined => {

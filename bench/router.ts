@@ -26,8 +26,14 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
-import { POLICY_ID, Router, discoverSkills, indexCatalog, publishCatalog } from '../src/index.js';
-import type { SearchResult } from '../src/index.js';
+import {
+  POLICY_ID,
+  Router,
+  discoverSkills,
+  indexCatalog,
+  publishCatalog,
+} from '../src/internal.js';
+import type { SearchResult } from '../src/internal.js';
 import { BODY_INDEX_CHARS } from '../src/catalog/index.js';
 import { PgDb } from '../src/catalog/store/pg.js';
 import { findPgBin, startCluster, stopCluster, type Cluster } from '../test/support/pg-cluster.js';

@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { discoverSkills } from '../src/index.js';
+import { discoverSkills } from '../src/internal.js';
 import { WORK, fmt, machineLine, median, rng, time, writeResult, zipfWords } from './lib.js';
 
 /** Skill folders in the generated tree. */

@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { readSubstrate, SUBSTRATE_TYPES } from '../src/index.js';
+import { readSubstrate, SUBSTRATE_TYPES } from '../src/internal.js';
 import {
   WORK,
   fmt,

@@ -13,7 +13,7 @@
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { Router, indexCatalog, MRR_DEPTH } from '../src/index.js';
+import { Router, indexCatalog, MRR_DEPTH } from '../src/internal.js';
 import { baselineRankings, loadBaselineSkills, type BaselineMethod } from './bm25-baseline.js';
 import { WORK, fmt } from './lib.js';
 

@@ -11,7 +11,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { evalTriggers, indexCatalog, type TriggerReport } from '../src/index.js';
+import { evalTriggers, indexCatalog, type TriggerReport } from '../src/internal.js';
 import { REPO, WORK, fmt, machineLine, time, writeResult } from './lib.js';
 
 const SHARED = path.resolve(REPO, '..', 'shared', 'bench');

@@ -1,36 +1,35 @@
 /**
- * The skilldex library API. The CLI and the MCP server use only what this file exports, so
- * whatever they can do, a library user can do. Explicit named exports only.
+ * The skilldex library API: what `import … from 'skilldex'` gives. Small and task-oriented, one
+ * documented group per job (route a query, keep the catalog, lint, evaluate, read cascades and the
+ * substrate, enrich, lock and verify), each group the functions, their option and report types and
+ * the few constants a caller passes or compares against. Every name here is re-exported from the
+ * package-internal barrel (src/internal.ts), which the CLI, the MCP server and the explorer use; the
+ * analysers, policy tables, encoding and file helpers stay there and are not reachable from outside
+ * the package. docs/development.md § "The library API" lists the groups and what left the API.
+ */
+
+/**
+ * Errors: every failure is a {@link SkilldexError} with a stable `code`; `ERROR_CODES` maps each
+ * code to its exit code and hint, `PROBLEM_CODES` the codes of the non-fatal problems in reports.
  */
 export {
   ERROR_CODES,
   PROBLEM_CODES,
   SkilldexError,
-  codedFromForeign,
   isSkilldexError,
   type ErrorCode,
   type ExitCode,
   type Problem,
   type ProblemCode,
-} from './errors.js';
-export { VERSION } from './version.js';
-export {
-  escapeInvisible,
-  jsonText,
-  markdownInline,
-  markdownQuote,
-  sanitizeBlock,
-  sanitizeField,
-  MAX_FIELD_CHARS,
-} from './text/index.js';
-export { maskSecrets } from './secrets.js';
-export {
-  isInside,
-  readTextCapped,
-  realpathOrUndefined,
-  resolveInside,
-  toPosixRelative,
-} from './fsx/index.js';
+} from './internal.js';
+
+/** The package version, read from package.json (what `--version` and the MCP server report). */
+export { VERSION } from './internal.js';
+
+/**
+ * Discovery: find and read SKILL.md files in scopes (folders), the way `skilldex scan` does.
+ * `SKILL_FILE` is the file name looked for.
+ */
 export {
   SKILL_FILE,
   discoverSkills,
@@ -42,204 +41,199 @@ export {
   type ScopeKind,
   type SkillRecord,
   type SkippedFile,
-} from './skills/index.js';
+} from './internal.js';
+
+/**
+ * Routing: a {@link Router} over a published catalog answers `search`, `fetch` and the served
+ * listings; `describeSkill` and `locateSkills` are the `show` and `where` reads. The limits are the
+ * bounds `search` accepts; the policy ids name the ranking policies (`DEFAULT_POLICY_ID` is used
+ * when none is pinned).
+ */
 export {
-  ARTIFACTS as ENRICH_ARTIFACTS,
-  DEFAULT_FLOOR as ENRICH_DEFAULT_FLOOR,
-  MAX_CANDIDATES as ENRICH_MAX_CANDIDATES,
-  MAX_DESCRIPTION_CHARS as ENRICH_MAX_DESCRIPTION_CHARS,
-  MIN_CANDIDATES as ENRICH_MIN_CANDIDATES,
-  EVIDENCE_FOLDER,
-  briefTerms,
-  enrichSkills,
-  formatFloor,
-  formatScore,
-  planEnrichment,
-  renderArtifacts,
-  renderCandidatesMd,
-  renderIndexMd,
-  renderRawInventory,
-  renderRefusalMd,
-  renderSkippedMd,
-  resolveEnrichInputs,
-  resolveEvidenceTarget,
-  scoreDescription,
-  selectCandidates,
-  writeEvidence,
-  type DescriptionScore,
-  type EnrichCandidate,
-  type EnrichOptions,
-  type EnrichPlan,
-  type EnrichRefusal,
-  type EnrichReport,
-  type EnrichResult,
-  type EnrichSkipped,
-  type EvidenceTarget,
-} from './enrich/index.js';
+  Router,
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  MAX_QUERY_CHARS,
+  DEFAULT_POLICY_ID,
+  POLICY_ID,
+  POLICY_V2_ID,
+  POLICY_V3_ID,
+  POLICY_V4_ID,
+  describeSkill,
+  locateSkills,
+  type RouterOptions,
+  type SearchRequest,
+  type SearchResult,
+  type Candidate,
+  type ScoreExplanation,
+  type Bm25fExplanation,
+  type Bm25fV4Explanation,
+  type DroppedToken,
+  type FetchRequest,
+  type FetchResult,
+  type ServedFilesPage,
+  type ServedPage,
+  type ServedSkill,
+  type ServedSkillWithFiles,
+  type SkillFile,
+  type SkillFiles,
+  type RevisionInfo,
+  type SkillDetail,
+  type SkillLocation,
+} from './internal.js';
+
+/**
+ * The catalog's operator side: index scopes into a new generation, publish it, roll back, change a
+ * skill's lifecycle, read status and history, watch scopes, copy a catalog, and where a catalog and
+ * its telemetry live.
+ */
 export {
-  SHRINK_LIMIT,
-  CatalogExplorer,
-  TelemetryReader,
-  catalogLocation,
-  isPgLocation,
-  maskUrlText,
+  indexCatalog,
+  publishCatalog,
+  rollbackCatalog,
+  changeLifecycle,
+  getCatalogStatus,
+  getGenerations,
+  readCatalogScopes,
+  watchCatalog,
   copyCatalog,
-  type CopyReport,
   resolveCatalogPath,
   telemetryPathFor,
-  type CatalogOverview,
-  type GenerationChange,
-  type LifecycleStep,
-  type RevisionSeen,
-  type SkillRecordView,
-  type UsageCount,
-  type UsageDay,
-  type EventOrigin,
-  type ExampleSource,
-  type UsageExample,
-  type UsageExampleDetail,
-  type UsageOrigin,
-  EXAMPLE_SOURCES,
-  FETCH_FULL_WEIGHT_SESSIONS,
-  exampleWeight,
-  listUsage,
+  type IndexOptions,
+  type IndexReport,
+  type RollbackReport,
+  type RememberedScopes,
+  type LifecycleReport,
+  type LifecycleState,
+  type PublishResult,
   type CatalogStatus,
   type DriftedFile,
   type GenerationCounts,
   type GenerationInfo,
   type IngestSummary,
-  type LifecycleState,
-  type PublishResult,
   type SupportingFilesSummary,
-} from './catalog/index.js';
+  type CatalogWatch,
+  type WatchOptions,
+  type CopyReport,
+} from './internal.js';
+
+/**
+ * Learning and usage: labelled examples that steer routing (learned by hand or from a host's
+ * transcripts), the usage counts telemetry records, and the explorer's read model of a catalog.
+ */
 export {
-  DEFAULT_LIMIT,
-  MAX_FETCH_CONTEXT_CHARS,
-  MAX_LIMIT,
-  MAX_PIN_CHARS,
-  MAX_QUERY_CHARS,
-  MRR_DEPTH,
-  DEFAULT_POLICY_ID,
-  POLICIES,
-  POLICY_ID,
-  POLICY_V2_ID,
-  POLICY_V3_ID,
-  POLICY_V4_ID,
-  Router,
-  V2,
-  V1,
-  V3,
-  V4,
-  analyzeQuery,
-  analyzeQueryV4,
-  forgetExamples,
   learnExamples,
-  learnFromHost,
+  forgetExamples,
   listExamples,
-  exampleCountsOf,
-  checkExampleSource,
-  checkLearnHost,
+  learnFromHost,
   LEARN_HOSTS,
-  DEFAULT_USAGE_LIST_LIMIT,
-  changeLifecycle,
-  checkFetchRequest,
-  getCatalogStatus,
-  getGenerations,
-  indexCatalog,
-  readCatalogScopes,
-  macroAverage,
-  meanMetrics,
-  parseQueryLines,
-  parseQueryLinesTolerant,
-  publishCatalog,
-  rollbackCatalog,
-  MAX_INDEX_ATTEMPTS,
-  queryTokens,
-  scoreRanking,
-  type Candidate,
-  type FetchRequest,
-  type FetchResult,
-  type IndexOptions,
-  type IndexReport,
-  type RollbackReport,
-  type RememberedScopes,
-  type LabelledQuery,
-  type LifecycleReport,
-  type Metrics,
-  type RouterOptions,
-  type ScoreExplanation,
-  type Bm25fExplanation,
-  type Bm25fV4Explanation,
-  type DroppedToken,
+  EXAMPLE_SOURCES,
+  listUsage,
+  TelemetryReader,
+  CatalogExplorer,
   type ForgetReport,
   type LearnReport,
   type HostLearnReport,
   type UsageListReport,
-  type SearchRequest,
-  type SearchResult,
-  type ServedFilesPage,
-  type ServedPage,
-  type ServedSkill,
-  type ServedSkillWithFiles,
-  DEFAULT_RECENT_REVISIONS,
-  describeSkill,
-  locateSkills,
-  suggestSkillIds,
-  type RevisionInfo,
-  type SkillDetail,
-  type SkillLocation,
-  DEFAULT_DEBOUNCE_MS,
-  watchCatalog,
-  type CatalogWatch,
-  type WatchOptions,
-  MAX_SKILL_FILES,
-  MAX_SKILL_FILES_BYTES,
-  type SkillFile,
-  type SkillFiles,
-} from './router/index.js';
+  type ExampleSource,
+  type EventOrigin,
+  type UsageExample,
+  type UsageExampleDetail,
+  type UsageOrigin,
+  type UsageCount,
+  type UsageDay,
+  type CatalogOverview,
+  type GenerationChange,
+  type LifecycleStep,
+  type RevisionSeen,
+  type SkillRecordView,
+} from './internal.js';
+
+/** Evaluation: parse a labelled query file and score rankings (`skilldex eval`). */
 export {
-  DEFAULT_READ_OPTIONS,
-  RELEVANCE_RULE,
-  SUBSTRATE_DIR,
-  SUBSTRATE_TYPES,
-  findSubstrateRoot,
-  isSubstrateType,
-  lintSubstrate,
-  listSubstrate,
-  readSubstrate,
-  renderHitsYaml,
-  type ListSubstrateOptions,
-  type SubstrateContents,
-  type SubstrateEntryRef,
-  type LintSubstrateOptions,
-  type MatchStrength,
-  type OpenedFile,
-  type QueryKind,
-  type ReadSubstrateOptions,
-  type StopDepth,
-  type SubstrateHit,
-  type SubstrateLintReport,
-  type SubstrateReport,
-  type TagNearMiss,
-  type SubstrateType,
-} from './substrate/index.js';
+  parseQueryLines,
+  scoreRanking,
+  meanMetrics,
+  macroAverage,
+  type LabelledQuery,
+  type Metrics,
+} from './internal.js';
+
+/**
+ * Lint: check a library's skills (spec, security, routing reach) and write SARIF. `lintSkills` is
+ * the pure core; `atOrAbove` compares severities.
+ */
+export {
+  LINT_CODES,
+  LINT_DEFAULT_THRESHOLDS,
+  atOrAbove,
+  lintLibrary,
+  lintSkills,
+  renderSarif,
+  type LintCode,
+  type LintCounts,
+  type LintFinding,
+  type LintInput,
+  type LintOptions,
+  type LintReport,
+  type LintSeverity,
+  type LintSkill,
+  type LintThresholds,
+  type SarifLog,
+} from './internal.js';
+
+/** Trigger evaluations: does each skill's description make the router pick it (`eval-triggers`). */
+export {
+  evalTriggers,
+  parseTriggerBaseline,
+  parseTriggerFile,
+  renderTriggerJunit,
+  renderTriggerSarif,
+  type TriggerCaseOutcome,
+  type TriggerGateFailure,
+  type SkillTriggerReport,
+  type TriggerBaseline,
+  type TriggerEvalOptions,
+  type TriggerGates,
+  type TriggerReport,
+  type TriggerSuggestion,
+} from './internal.js';
+
+/** Host listings: what Claude Code and Codex list of a library, within their budgets, and its undo. */
+export {
+  applyListing,
+  undoListing,
+  listingReport,
+  claudeCodeBudget,
+  claudeCodeListing,
+  codexBudget,
+  codexListing,
+  type ListingBudget,
+  type ListingControlReport,
+  type ListingHost,
+  type ListingOptions,
+  type ListingReport,
+  type ListingResult,
+  type ListingSkill,
+  type ListingSkillReport,
+} from './internal.js';
+
+/**
+ * Index cascades: build, audit and crawl trees of `skill-index.md` files, read one as a tree, and
+ * the file format's parser and printer. `CRAWL_EXIT_CODES` maps a crawl's outcome to its exit code.
+ */
 export {
   CRAWL_EXIT_CODES,
   CRAWL_OUTCOMES,
-  DEFAULT_MAX_INDEX_BYTES,
-  MAX_NEED_CHARS,
-  FS_READER,
   INDEX_FILE,
-  OVERLAY_FILE,
-  STAMP_FILE,
   auditCascade,
   buildCascade,
   crawlCascade,
-  formatStamp,
-  parseSkillIndex,
-  parseStamp,
-  printSkillIndex,
   readCascadeTree,
+  parseSkillIndex,
+  printSkillIndex,
+  parseStamp,
+  formatStamp,
   type CascadeTree,
   type CascadeTreeEntry,
   type CascadeTreeNode,
@@ -257,77 +251,68 @@ export {
   type Suggestion,
   type IndexEntry,
   type ParsedIndex,
-} from './cascade/index.js';
+} from './internal.js';
+
+/** The substrate: find, read, list and lint a project's `.substrate/` notes, and print hits as YAML. */
 export {
-  DEFAULT_THRESHOLDS as LINT_DEFAULT_THRESHOLDS,
-  LINT_CODES,
-  RANK_DEPTH as LINT_RANK_DEPTH,
-  SARIF_SCHEMA,
-  atOrAbove,
-  lintLibrary,
-  lintSkills,
-  renderSarif,
-  type LintCode,
-  type LintCounts,
-  type LintFinding,
-  type LintInput,
-  type LintOptions,
-  type LintReport,
-  type LintSeverity,
-  type LintSkill,
-  type LintThresholds,
-  type SarifLog,
-} from './lint/index.js';
+  SUBSTRATE_DIR,
+  SUBSTRATE_TYPES,
+  findSubstrateRoot,
+  readSubstrate,
+  listSubstrate,
+  lintSubstrate,
+  renderHitsYaml,
+  type ListSubstrateOptions,
+  type SubstrateContents,
+  type SubstrateEntryRef,
+  type LintSubstrateOptions,
+  type MatchStrength,
+  type OpenedFile,
+  type QueryKind,
+  type ReadSubstrateOptions,
+  type StopDepth,
+  type SubstrateHit,
+  type SubstrateLintReport,
+  type SubstrateReport,
+  type TagNearMiss,
+  type SubstrateType,
+} from './internal.js';
+
+/**
+ * Enrichment: score skill descriptions and pick the weakest for a rewrite brief (`planEnrichment`
+ * writes nothing), then render and write the evidence folder.
+ */
 export {
-  CLAUDE_CODE_LISTING,
-  CODEX_LISTING,
-  ROUTER_SKILL,
-  applyListing,
-  claudeCodeBudget,
-  claudeCodeListing,
-  codexBudget,
-  codexListing,
-  defaultTranscriptDir,
-  listingReport,
-  listingStateDir,
-  readListingState,
-  undoListing,
-  type ListingBudget,
-  type ListingControlReport,
-  type ListingHost,
-  type ListingOptions,
-  type ListingReport,
-  type ListingResult,
-  type ListingSkill,
-  type ListingSkillReport,
-} from './hosts/index.js';
-export {
-  evalTriggers,
-  parseTriggerBaseline,
-  parseTriggerFile,
-  renderTriggerJunit,
-  renderTriggerSarif,
-  type CaseOutcome as TriggerCaseOutcome,
-  type GateFailure as TriggerGateFailure,
-  type SkillTriggerReport,
-  type TriggerBaseline,
-  type TriggerEvalOptions,
-  type TriggerGates,
-  type TriggerReport,
-  type TriggerSuggestion,
-} from './triggers/index.js';
+  enrichSkills,
+  planEnrichment,
+  scoreDescription,
+  renderArtifacts,
+  writeEvidence,
+  type DescriptionScore,
+  type EnrichCandidate,
+  type EnrichOptions,
+  type EnrichPlan,
+  type EnrichRefusal,
+  type EnrichReport,
+  type EnrichResult,
+  type EnrichSkipped,
+  type EvidenceTarget,
+} from './internal.js';
+
+/**
+ * Supply chain: pin a library in a lock file and verify it, and diff generations or one skill's
+ * revisions.
+ */
 export {
   DEFAULT_LOCK_FILE,
-  LOCK_VERSION,
   VERIFY_CODES,
   buildLock,
   checkLock,
-  compareToLock,
+  verifyLock,
   parseLock,
   readLockFile,
-  skillsLockHash,
-  stripCredentials,
-  verifyLock,
+  diffGenerations,
+  diffSkill,
   type LockFormat,
   type LockOptions,
   type LockReport,
@@ -339,9 +324,6 @@ export {
   type VerifyFinding,
   type VerifyOptions,
   type VerifyReport,
-  diffGenerations,
-  diffSkill,
-  generationDiffOf,
   type BodyDiff,
   type DiffSide,
   type FieldChange,
@@ -350,4 +332,4 @@ export {
   type GenerationMember,
   type SkillDiffOptions,
   type SkillDiffReport,
-} from './supply/index.js';
+} from './internal.js';

@@ -1,7 +1,8 @@
 /**
  * Guards the one-way import graph of docs/development.md: faces → capabilities →
  * catalog/skills → fsx/text → errors.ts. A module imports another only through its index.ts; the
- * MCP and explorer faces import only src/index.ts, the CLI also a module's barrel (see below). Every
+ * MCP and explorer faces import only the package-internal barrel src/internal.ts (or the library API,
+ * src/index.ts, a curated subset of it), the CLI also a module's barrel (see below). Every
  * import counts: value, type-only (`import type`), re-export
  * (`export … from`), side-effect (`import './x.js'`) and dynamic (`import('./x.js')`), read by
  * TypeScript's own pre-processor rather than a regular expression. No two files may import each
@@ -17,7 +18,9 @@ const SRC = path.resolve(__dirname, '../src');
 
 // Layer of each top-level module: a module may import only from strictly lower layers
 // (or from itself). errors.ts and version.ts are layer 0; the catalog stores what skills
-// discovers, so it sits above it; index.ts (the library API) sits just below the faces.
+// discovers, so it sits above it; internal.ts (the package-internal barrel of every capability's
+// names) sits below the faces, and index.ts (the library API, a curated subset that re-exports
+// from internal.ts only) just above it.
 const LAYER: Record<string, number> = {
   // The secret masker: imports nothing, and every SkilldexError masks through it.
   'secrets.ts': -1,
@@ -44,7 +47,8 @@ const LAYER: Record<string, number> = {
   triggers: 4.6,
   // the prompt hook routes through the router and reads the hosts' listing state.
   hook: 4.7,
-  'index.ts': 5,
+  'internal.ts': 5,
+  'index.ts': 5.5,
   cli: 6,
   mcp: 6,
   explorer: 6,
@@ -281,9 +285,10 @@ describe('layering', () => {
           continue;
         }
         // The CLI loads, per command, only the capability that command runs (issue #12: a one-shot
-        // `skilldex search` must start near bare Node, and src/index.ts loads every capability,
-        // the MCP SDK's neighbours included). So besides the library API it may import a module's
-        // public barrel (src/<module>/index.ts, whose names src/index.ts re-exports), the leaf files
+        // `skilldex search` must start near bare Node, and src/internal.ts loads every capability,
+        // the MCP SDK's neighbours included). So besides the internal barrel (and the library API)
+        // it may import a module's public barrel (src/<module>/index.ts, whose names
+        // src/internal.ts re-exports), the leaf files
         // errors.ts and version.ts, and the router's policy table (src/router/search/policies/index.ts,
         // pure data quoted in `index --help`) and the catalog's location parser
         // (src/catalog/store/location.ts: is it a postgres:// URL, its password masked; node:fs only),
@@ -292,6 +297,7 @@ describe('layering', () => {
         if (from === 'cli') {
           const rel = path.relative(SRC, target).split(path.sep).join('/');
           const allowed =
+            rel === 'internal.ts' ||
             rel === 'index.ts' ||
             rel === 'errors.ts' ||
             rel === 'secrets.ts' ||
@@ -301,17 +307,18 @@ describe('layering', () => {
             rel === 'catalog/store/location.ts';
           expect(
             allowed,
-            `${where}: the CLI imports only src/index.ts or a module's index.ts`,
+            `${where}: the CLI imports only src/internal.ts, src/index.ts or a module's index.ts`,
           ).toBe(true);
           continue;
         }
-        // The MCP and explorer faces use only the library API, and the HTTP guard they share
-        // (src/http, through its index.ts), which is no part of that API.
+        // The MCP and explorer faces use only the package-internal barrel (src/internal.ts, every
+        // capability's names; src/index.ts, the library API, is a subset of it), and the HTTP guard
+        // they share (src/http, through its index.ts), which is no part of either.
         if (from === 'mcp' || from === 'explorer') {
           const rel = path.relative(SRC, target).split(path.sep).join('/');
           expect(
-            rel === 'index.ts' || rel === 'http/index.ts',
-            `${where}: faces import only src/index.ts and src/http/index.ts`,
+            rel === 'internal.ts' || rel === 'index.ts' || rel === 'http/index.ts',
+            `${where}: faces import only src/internal.ts, src/index.ts and src/http/index.ts`,
           ).toBe(true);
           continue;
         }

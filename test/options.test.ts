@@ -41,7 +41,7 @@ import {
   rollbackCatalog,
   undoListing,
   verifyLock,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { assertKnownOptions, optionKeys } from '../src/errors.js';
 import { REPO, tmpDir } from './support/cli.js';
 

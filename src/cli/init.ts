@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
-import type { indexCatalog as IndexCatalog } from '../index.js';
+import type { indexCatalog as IndexCatalog } from '../internal.js';
 import { action, type CliContext } from './context.js';
 import {
   CLIENTS,

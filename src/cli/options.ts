@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, codedFromForeign } from '../errors.js';
-import type { DiscoverOptions } from '../index.js';
+import type { DiscoverOptions } from '../internal.js';
 import { collect, parseIntOption, type CliContext } from './context.js';
 
 /** Help text of every `--catalog` option that names the catalog a command reads or writes. */

@@ -3,7 +3,7 @@
  * re-index and each failure; the caller stops it (index on SIGINT/SIGTERM, mcp when it stops serving).
  */
 import { SkilldexError, codedFromForeign } from '../errors.js';
-import type { CatalogWatch, IndexReport, WatchOptions } from '../index.js';
+import type { CatalogWatch, IndexReport, WatchOptions } from '../internal.js';
 import { jsonText, sanitizeField } from '../text/index.js';
 import type { CliContext } from './context.js';
 

@@ -25,7 +25,7 @@ import {
   type CatalogExplorer,
   type Router,
   type TelemetryReader,
-} from '../index.js';
+} from '../internal.js';
 
 /** Longest query the explorer accepts, in characters: a query travels in the URL, and Node refuses request heads over 16 KiB. */
 export const MAX_EXPLORER_QUERY_CHARS = 1000;

@@ -20,7 +20,7 @@ import {
   jsonText,
   maskSecrets,
   type ErrorCode,
-} from '../index.js';
+} from '../internal.js';
 import {
   apiCascadeAudit,
   apiCascadeCrawl,

@@ -17,7 +17,7 @@ import {
   listen,
   type GuardConfig,
 } from '../http/index.js';
-import { SkilldexError } from '../index.js';
+import { SkilldexError } from '../internal.js';
 import type { ExplorerContext } from './api.js';
 import { createExplorerApp } from './app.js';
 

@@ -8,7 +8,7 @@
  * output schema even on error results, so a structured error would make real clients throw.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SkilldexError, codedFromForeign, jsonText, type Router } from '../index.js';
+import { SkilldexError, codedFromForeign, jsonText, type Router } from '../internal.js';
 
 /** The server's fixed configuration: one catalog router, and the roots non-catalog tools may read. */
 export interface ServerContext {

@@ -10,7 +10,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { UsageOrigin } from '../index.js';
+import type { UsageOrigin } from '../internal.js';
 
 /** The part of a tool handler's `extra` this reads. */
 export interface RequestExtra {

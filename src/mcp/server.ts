@@ -5,7 +5,7 @@
  * (index, publish, lifecycle) is reachable from here.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { VERSION } from '../index.js';
+import { VERSION } from '../internal.js';
 import type { ServerContext } from './context.js';
 import { newSessionId } from './origin.js';
 import { registerSkillsExtension } from './skills-extension.js';

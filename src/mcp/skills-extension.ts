@@ -13,7 +13,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { codedFromForeign, type ServedSkill, type SkillFiles } from '../index.js';
+import { codedFromForeign, type ServedSkill, type SkillFiles } from '../internal.js';
 import type { ServerContext } from './context.js';
 
 /** The extension identifier. */

@@ -25,7 +25,7 @@ import {
   listen,
   type GuardConfig,
 } from '../http/index.js';
-import { SkilldexError, jsonText } from '../index.js';
+import { SkilldexError, jsonText } from '../internal.js';
 import type { ServerContext } from './context.js';
 import { parsePost } from './http-post.js';
 import { SharedHttpTransport } from './http-transport.js';

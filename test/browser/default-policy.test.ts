@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router } from '../../src/index.js';
+import { Router } from '../../src/internal.js';
 import {
   makeLibrary,
   reindex,

@@ -12,7 +12,7 @@ import { cpSync, existsSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router, buildCascade } from '../../src/index.js';
+import { Router, buildCascade } from '../../src/internal.js';
 import { NEVER_IN_TOP_FIVE_MIN_SEARCHES } from '../../src/explorer/index.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import {

@@ -20,7 +20,7 @@ import {
   crawlCascade,
   discoverSkills,
   parseSkillIndex,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { REPO, runCli, skillMd, tmpDir, tmpTree } from '../support/cli.js';
 import { real } from './support.js';
 

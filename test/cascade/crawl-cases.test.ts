@@ -11,7 +11,7 @@ import {
   crawlCascade,
   type CrawlReport,
   type EntryRef,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSkillIndex, parseStamp, printSkillIndex } from '../../src/index.js';
+import { parseSkillIndex, parseStamp, printSkillIndex } from '../../src/internal.js';
 import {
   classifyKey,
   escapeReason,

@@ -9,7 +9,7 @@ import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { Router, indexCatalog } from '../../src/index.js';
+import { Router, indexCatalog } from '../../src/internal.js';
 import {
   MAX_INSERT_ROWS,
   MAX_IN_LIST,

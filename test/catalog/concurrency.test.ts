@@ -20,7 +20,7 @@ import {
   type Candidate,
   type FetchResult,
   type SearchResult,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { REPO, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, codeOf, indexTree, newCatalogPath, skillText } from './support.js';
 

@@ -12,7 +12,7 @@ import {
   indexCatalog,
   learnExamples,
   telemetryPathFor,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';
 

@@ -14,7 +14,7 @@ import {
   openCatalogReadOnly,
   resolveCatalogPath,
 } from '../../src/catalog/index.js';
-import { Router } from '../../src/index.js';
+import { Router } from '../../src/internal.js';
 import { runCli, tmpDir } from '../support/cli.js';
 import { bytesOf, codeOf, newCatalogPath } from './support.js';
 

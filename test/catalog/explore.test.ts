@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CatalogExplorer, Router, TelemetryReader, telemetryPathFor } from '../../src/index.js';
+import { CatalogExplorer, Router, TelemetryReader, telemetryPathFor } from '../../src/internal.js';
 import { makeLibrary } from '../explorer/support.js';
 
 const DAY1 = new Date('2026-03-01T10:00:00Z');

@@ -16,7 +16,7 @@ import {
   getGenerations,
   indexCatalog,
   telemetryPathFor,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { MAX_EVENT_ROWS, TelemetryStore } from '../../src/catalog/index.js';
 import { runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, bytesOf, codeOf, indexTree, newCatalogPath, skillText } from './support.js';

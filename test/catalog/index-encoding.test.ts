@@ -36,7 +36,7 @@ import {
 import { CATALOG_PAGE_SIZE } from '../../src/catalog/db.js';
 import { deflateRawFitted } from '../../src/catalog/store/deflate.js';
 import { inflateRawSync } from 'node:zlib';
-import { indexCatalog } from '../../src/index.js';
+import { indexCatalog } from '../../src/internal.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skilldex-index-encoding-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

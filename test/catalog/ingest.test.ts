@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Router, getGenerations, publishCatalog, type Candidate } from '../../src/index.js';
+import { Router, getGenerations, publishCatalog, type Candidate } from '../../src/internal.js';
 import { tmpTree, writeTree } from '../support/cli.js';
 import { NOW, codeOf, indexTree, newCatalogPath, skillText } from './support.js';
 

@@ -14,7 +14,7 @@ import {
   getCatalogStatus,
   getGenerations,
   publishCatalog,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { tmpTree } from '../support/cli.js';
 import { NOW, ON_PG, codeOf, indexTree, newCatalogPath, skillText } from './support.js';
 

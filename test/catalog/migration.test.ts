@@ -17,7 +17,7 @@ import {
   getGenerations,
   indexCatalog,
   POLICY_V3_ID,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import {
   CatalogExplorer,
   LATEST_VERSION,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { PgDb } from '../../src/catalog/store/pg.js';
-import { Router, indexCatalog } from '../../src/index.js';
+import { Router, indexCatalog } from '../../src/internal.js';
 import { REPO } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';
 import { startSilentProxy, type SilentProxy } from '../support/proxy.js';

@@ -16,7 +16,7 @@ import {
   pgSessionOf,
 } from '../../src/catalog/store/location.js';
 import { PgDb } from '../../src/catalog/store/pg.js';
-import { indexCatalog } from '../../src/index.js';
+import { indexCatalog } from '../../src/internal.js';
 import { maskSecrets } from '../../src/secrets.js';
 import { REPO } from '../support/cli.js';
 import { hasPg } from '../support/pg.js';

@@ -20,7 +20,7 @@ import {
   learnExamples,
   publishCatalog,
   type SearchRequest,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { PgDb } from '../../src/catalog/store/pg.js';
 import { CatalogReader, SNAPSHOT_RETRIES } from '../../src/catalog/index.js';
 import { SearchCache, searchCatalog } from '../../src/router/search/dispatch.js';

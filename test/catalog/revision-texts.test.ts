@@ -8,7 +8,7 @@
 import { copyFileSync, cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCatalog, indexCatalog } from '../../src/index.js';
+import { copyCatalog, indexCatalog } from '../../src/internal.js';
 import {
   DEFAULT_KEEP_REVISIONS,
   TEXTS_SCHEMA_VERSION,

@@ -21,7 +21,7 @@ import {
   getCatalogStatus,
   rollbackCatalog,
   type IndexReport,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import {
   CatalogExplorer,
   computeGeneration,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { POLICY_ID, POLICY_V3_ID, indexCatalog, type IndexReport } from '../../src/index.js';
+import { POLICY_ID, POLICY_V3_ID, indexCatalog, type IndexReport } from '../../src/internal.js';
 import { tmpDir } from '../support/cli.js';
 import { freshPgDatabase } from '../support/pg.js';
 

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { Router, telemetryPathFor, type SearchResult } from '../../src/index.js';
+import { Router, telemetryPathFor, type SearchResult } from '../../src/internal.js';
 import { TelemetryStore } from '../../src/catalog/index.js';
 import { queryHash } from '../../src/router/index.js';
 import { runCli, tmpTree } from '../support/cli.js';

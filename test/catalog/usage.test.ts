@@ -30,7 +30,7 @@ import {
   type NewUsageExample,
 } from '../../src/catalog/index.js';
 import { TELEMETRY_SCHEMA, USAGE_SCHEMA } from '../../src/catalog/side/side-schema.js';
-import { indexCatalog } from '../../src/index.js';
+import { indexCatalog } from '../../src/internal.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';
 import { NOW, skillText } from './support.js';

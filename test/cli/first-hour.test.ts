@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, checkFetchRequest, isSkilldexError } from '../../src/index.js';
+import { ERROR_CODES, checkFetchRequest, isSkilldexError } from '../../src/internal.js';
 import { runCli, skillMd, tmpTree, writeTree } from '../support/cli.js';
 
 interface ErrorBody {

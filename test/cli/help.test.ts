@@ -13,7 +13,7 @@ import {
   MAX_NEED_CHARS,
   POLICIES,
   SUBSTRATE_TYPES,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 
 function leaves(cmd: Command, prefix: string[] = []): string[][] {
   return cmd.commands.flatMap((c) =>

@@ -73,7 +73,7 @@ describe('--quiet', () => {
 
 describe('discoverSkills progress', () => {
   it('reports (0, total) first and (total, total) last', async () => {
-    const { discoverSkills } = await import('../../src/index.js');
+    const { discoverSkills } = await import('../../src/internal.js');
     const root = tmpTree({
       'a/SKILL.md': skillMd('a', 'alpha'),
       'b/SKILL.md': skillMd('b', 'beta'),
@@ -150,7 +150,7 @@ describe('progress of cascade build, cascade audit and enrich', () => {
 
 describe('library progress callbacks', () => {
   it('buildCascade, auditCascade and enrichSkills report (0, total) first and (total, total) last', async () => {
-    const { auditCascade, buildCascade, enrichSkills } = await import('../../src/index.js');
+    const { auditCascade, buildCascade, enrichSkills } = await import('../../src/internal.js');
     const root = tmpTree({
       '.claude/skills/a/SKILL.md': skillMd('alpha-tool', 'alpha charts'),
       '.claude/skills/b/SKILL.md': skillMd('beta-tool', 'beta tables'),

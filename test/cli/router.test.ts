@@ -14,7 +14,7 @@ import type {
   LifecycleReport,
   Metrics,
   SearchResult,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { REPO, runBin, runCli, tmpDir, tmpTree } from '../support/cli.js';
 import { newCatalogPath, skillText } from '../catalog/support.js';
 

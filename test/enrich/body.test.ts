@@ -13,7 +13,7 @@ import {
   planEnrichment,
   scoreDescription,
   type EnrichReport,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { BODY_CANARY, BRIEF, buildFixture, trapBody, type Fixture } from './fixture.js';
 
 const TRAP = path.join('crucible-plugin', 'skills', 'body-trap', 'SKILL.md');

@@ -15,7 +15,7 @@ import {
   formatScore,
   scoreDescription,
   selectCandidates,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 
 const terms = (brief: string): Set<string> => new Set(briefTerms(brief));
 

@@ -7,7 +7,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, POLICIES, SUBSTRATE_TYPES } from '../../src/index.js';
+import { ERROR_CODES, POLICIES, SUBSTRATE_TYPES } from '../../src/internal.js';
 import {
   CONTENT_SECURITY_POLICY,
   MAX_EXPLORER_QUERY_CHARS,

@@ -13,7 +13,7 @@ import {
   TelemetryReader,
   indexCatalog,
   telemetryPathFor,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { startExplorer, type ExplorerHandle } from '../../src/explorer/index.js';
 import { REPO, tmpDir } from '../support/cli.js';
 

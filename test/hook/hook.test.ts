@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync }
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY_ID, Router, indexCatalog, telemetryPathFor } from '../../src/index.js';
+import { DEFAULT_POLICY_ID, Router, indexCatalog, telemetryPathFor } from '../../src/internal.js';
 import {
   MAX_CONTEXT_CHARS,
   MAX_HOOK_QUERY_CHARS,

@@ -11,7 +11,7 @@ import {
   lintSkills,
   type LintFinding,
   type LintSkill,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { parseLintBaseline, type LintSuppression } from '../../src/lint/index.js';
 import type { Problem } from '../../src/errors.js';
 

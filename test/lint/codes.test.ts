@@ -13,7 +13,7 @@ import {
   type LintCode,
   type LintFinding,
   type LintReport,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { newCatalogPath } from '../catalog/support.js';
 import { tmpTree } from '../support/cli.js';
 import { CLEAN, LONG_DESCRIPTION, cleanLibrary, plantedLibrary } from './support.js';

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LINT_DEFAULT_THRESHOLDS, lintSkills, type LintSkill } from '../../src/index.js';
+import { LINT_DEFAULT_THRESHOLDS, lintSkills, type LintSkill } from '../../src/internal.js';
 import {
   frontmatterLines,
   jaccard,

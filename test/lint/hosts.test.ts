@@ -6,7 +6,7 @@
  * the "use when" and "do not use for" clauses a cut hides.
  */
 import { describe, expect, it } from 'vitest';
-import { LINT_DEFAULT_THRESHOLDS, lintSkills, type LintSkill } from '../../src/index.js';
+import { LINT_DEFAULT_THRESHOLDS, lintSkills, type LintSkill } from '../../src/internal.js';
 import { HOST_RULES, cutFor, findClauses, lengthIn, listingCosts } from '../../src/lint/index.js';
 
 const T = LINT_DEFAULT_THRESHOLDS;

@@ -5,7 +5,7 @@
  * for the same call in process, and pinning errors must stay errors under load.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router, type SearchResult } from '../../src/index.js';
+import { Router, type SearchResult } from '../../src/internal.js';
 import {
   call,
   closeAll,

@@ -9,7 +9,7 @@
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/index.js';
+import { ERROR_CODES } from '../../src/internal.js';
 import {
   call,
   closeAll,

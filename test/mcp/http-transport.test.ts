@@ -12,7 +12,7 @@ import type {
   JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router } from '../../src/index.js';
+import { Router } from '../../src/internal.js';
 import { createServer } from '../../src/mcp/index.js';
 import { parsePost, type PostMessages, type PostRefusal } from '../../src/mcp/http-post.js';
 import { SharedHttpTransport } from '../../src/mcp/http-transport.js';

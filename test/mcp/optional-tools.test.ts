@@ -8,7 +8,7 @@
 import { cpSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlCascade, readSubstrate } from '../../src/index.js';
+import { crawlCascade, readSubstrate } from '../../src/internal.js';
 import { REPO, runBin, tmpDir } from '../support/cli.js';
 import {
   call,

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Router, listExamples, telemetryPathFor } from '../../src/index.js';
+import { Router, listExamples, telemetryPathFor } from '../../src/internal.js';
 import { serveHttp } from '../../src/mcp/start.js';
 import {
   call,

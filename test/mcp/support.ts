@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
-import { Router } from '../../src/index.js';
+import { Router } from '../../src/internal.js';
 import { createServer } from '../../src/mcp/index.js';
 import { REPO, runCli, tmpDir } from '../support/cli.js';
 

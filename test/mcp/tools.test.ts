@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router } from '../../src/index.js';
+import { Router } from '../../src/internal.js';
 import {
   call,
   closeAll,

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router } from '../../src/index.js';
+import { Router } from '../../src/internal.js';
 import { CONFIDENCE_MODELS } from '../../src/router/search/policies/confidence-models.js';
 import {
   CONFIDENCE_FEATURES,

@@ -11,7 +11,7 @@ import {
   parseQueryLines,
   scoreRanking,
   type LabelledQuery,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 
 const q = (relevant: string[], graded?: Record<string, number>): LabelledQuery => ({
   id: 'q',

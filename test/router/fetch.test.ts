@@ -6,7 +6,12 @@
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Router, changeLifecycle, type FetchRequest, type SearchResult } from '../../src/index.js';
+import {
+  Router,
+  changeLifecycle,
+  type FetchRequest,
+  type SearchResult,
+} from '../../src/internal.js';
 import { runCli, tmpTree, writeTree } from '../support/cli.js';
 import { NOW, codeOf, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
 

@@ -15,7 +15,7 @@ import {
   POLICY_V4_ID,
   Router,
   indexCatalog,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import { NOW, ON_PG } from '../catalog/support.js';
 

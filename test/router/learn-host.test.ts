@@ -13,7 +13,7 @@ import {
   indexCatalog,
   learnFromHost,
   listExamples,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, newCatalogPath, skillText } from '../catalog/support.js';
 

@@ -12,12 +12,12 @@ import {
   V2,
   changeLifecycle,
   indexCatalog,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { idfWeight } from '../../src/router/index.js';
 import { REPO, runCli } from '../support/cli.js';
 import { NOW, newCatalogPath } from '../catalog/support.js';
 import path from 'node:path';
-import type { Candidate, ScoreExplanation } from '../../src/index.js';
+import type { Candidate, ScoreExplanation } from '../../src/internal.js';
 
 /** The explanation of a candidate of a lexical (v1/v2) catalog, which these tests pin. */
 function lx(c: Candidate): ScoreExplanation {

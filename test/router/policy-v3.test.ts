@@ -20,7 +20,7 @@ import {
   learnExamples,
   type Bm25fExplanation,
   type SearchResult,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { MAX_EXAMPLES_PER_SKILL, readUsage, telemetryPathFor } from '../../src/catalog/index.js';
 import { runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, ON_PG, propertyRuns, newCatalogPath, skillText } from '../catalog/support.js';

@@ -20,7 +20,7 @@ import {
   publishCatalog,
   type Bm25fV4Explanation,
   type SearchResult,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { NOW, codeOf, newCatalogPath, propertyRuns, skillText } from '../catalog/support.js';
 import {

@@ -17,7 +17,7 @@ import {
   readUsage,
   telemetryPathFor,
 } from '../../src/catalog/index.js';
-import { Router, forgetExamples, indexCatalog, learnExamples } from '../../src/index.js';
+import { Router, forgetExamples, indexCatalog, learnExamples } from '../../src/internal.js';
 import { REPO, runCli, tmpDir, tmpTree } from '../support/cli.js';
 import { NOW, codeOf } from '../catalog/support.js';
 

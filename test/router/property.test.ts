@@ -10,7 +10,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { POLICY_V2_ID, Router } from '../../src/index.js';
+import { POLICY_V2_ID, Router } from '../../src/internal.js';
 import { REPO, tmpDir, writeTree } from '../support/cli.js';
 import {
   NOW,

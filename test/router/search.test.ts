@@ -16,7 +16,7 @@ import {
   type Candidate,
   type ScoreExplanation,
   type SearchResult,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { REPO, runCli } from '../support/cli.js';
 import { NOW, ON_PG, codeOf, indexTree, newCatalogPath } from '../catalog/support.js';
 

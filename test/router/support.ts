@@ -17,7 +17,7 @@ import {
   type Router,
   type SearchRequest,
   type SearchResult,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { NOW, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
 

@@ -11,7 +11,7 @@ import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogReader, readUsage, telemetryPathFor } from '../../src/catalog/index.js';
-import { POLICY_V4_ID, Router, indexCatalog, type SearchResult } from '../../src/index.js';
+import { POLICY_V4_ID, Router, indexCatalog, type SearchResult } from '../../src/internal.js';
 import { UsageIndex } from '../../src/router/index.js';
 import {
   boundedConfidences,

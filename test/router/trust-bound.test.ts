@@ -28,7 +28,7 @@ import {
   learnExamples,
   type SearchRequest,
   type SearchResult,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { UsageIndex } from '../../src/router/index.js';
 import {
   SearchCache,

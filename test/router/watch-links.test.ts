@@ -12,7 +12,7 @@ import {
   watchCatalog,
   type CatalogWatch,
   type IndexReport,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { skillMd, tmpDir, writeTree } from '../support/cli.js';
 
 /** inotify watches this process holds, summed over its inotify descriptors. */

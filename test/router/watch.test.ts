@@ -12,7 +12,7 @@ import {
   watchCatalog,
   type CatalogWatch,
   type IndexReport,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { newCatalogPath, skillText } from '../catalog/support.js';
 

@@ -2,7 +2,7 @@
  * Test support for the supply-chain tests (lock, verify, diff): the library calls they use and a
  * lifecycle change with the fixed clock. Real files and catalogs only.
  */
-import { changeLifecycle } from '../../src/index.js';
+import { changeLifecycle } from '../../src/internal.js';
 import { NOW } from '../catalog/support.js';
 
 export {
@@ -13,7 +13,7 @@ export {
   indexCatalog,
   parseLock,
   verifyLock,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 
 /** Deprecates `skillId` in `catalog` and publishes, with the tests' clock. */
 export function deprecateSkill(catalog: string, skillId: string): void {

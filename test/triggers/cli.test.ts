@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TriggerReport } from '../../src/index.js';
+import type { TriggerReport } from '../../src/internal.js';
 import { REPO, runCli, tmpDir } from '../support/cli.js';
 import { sarifErrors } from '../support/sarif.js';
 

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Router, evalTriggers, indexCatalog } from '../../src/index.js';
+import { Router, evalTriggers, indexCatalog } from '../../src/internal.js';
 import { tmpDir } from '../support/cli.js';
 
 const TRIGGER = path.resolve(__dirname, '../../../shared/bench/trigger');

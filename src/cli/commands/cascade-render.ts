@@ -3,7 +3,7 @@
  * nodes, changes and problems, every key, path and message escaped for the terminal. `--json`
  * prints the report objects themselves and never comes here.
  */
-import type { AuditReport, BuildReport, CrawlReport, Problem } from '../../index.js';
+import type { AuditReport, BuildReport, CrawlReport, Problem } from '../../internal.js';
 import { sanitizeField } from '../../text/index.js';
 import { shellWord } from '../render/shell.js';
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { AuditReport, BuildReport } from '../../index.js';
+import type { AuditReport, BuildReport } from '../../internal.js';
 import { action, readInput, type CliContext } from '../context.js';
 import { progressLine } from '../progress.js';
 import { renderAudit, renderBuild, renderCrawl } from './cascade-render.js';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { EnrichReport } from '../../index.js';
+import type { EnrichReport } from '../../internal.js';
 import { action, collect, parseIntOption, type CliContext } from '../context.js';
 import { progressLine } from '../progress.js';
 

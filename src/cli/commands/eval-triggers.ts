@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { TriggerGates } from '../../index.js';
+import type { TriggerGates } from '../../internal.js';
 import { readInput, usageEnabled, type CliContext } from '../context.js';
 import {
   addScopeOptions,

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { LabelledQuery, Metrics, Router } from '../../index.js';
+import type { LabelledQuery, Metrics, Router } from '../../internal.js';
 import { escapeInvisible, markdownInline, sanitizeField } from '../../text/index.js';
 import { action, readInput, usageEnabled, type CliContext } from '../context.js';
 import { addCatalogOption, catalogOf, namingCatalog, type CatalogFlag } from '../options.js';

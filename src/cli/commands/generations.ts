@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { ExitCode } from '../../errors.js';
-import type { GenerationInfo } from '../../index.js';
+import type { GenerationInfo } from '../../internal.js';
 import { action, type CliContext } from '../context.js';
 import { addCatalogOption, catalogOf, type CatalogFlag } from '../options.js';
 

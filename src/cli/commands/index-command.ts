@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { DiscoverOptions, IndexReport, RememberedScopes } from '../../index.js';
+import type { DiscoverOptions, IndexReport, RememberedScopes } from '../../internal.js';
 import { DEFAULT_POLICY_ID, POLICIES } from '../../router/search/policies/index.js';
 import { jsonText } from '../../text/index.js';
 import { action, parseIntOption, type CliContext } from '../context.js';

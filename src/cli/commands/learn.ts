@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
 import { xdgBaseDir } from '../../fsx/index.js';
-import type { ExampleSource, HostLearnReport, UsageListReport } from '../../index.js';
+import type { ExampleSource, HostLearnReport, UsageListReport } from '../../internal.js';
 import type * as Router from '../../router/index.js';
 import { escapeInvisible, sanitizeField } from '../../text/index.js';
 import { action, parseIntOption, readInput, type CliContext } from '../context.js';

@@ -9,7 +9,7 @@
  */
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { LintReport, LintSeverity } from '../../index.js';
+import type { LintReport, LintSeverity } from '../../internal.js';
 import type { LintSuppression } from '../../lint/index.js';
 import { action, readInput, type CliContext } from '../context.js';
 import { progressLine } from '../progress.js';

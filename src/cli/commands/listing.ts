@@ -9,8 +9,8 @@ import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
 import type * as Hosts from '../../hosts/index.js';
 import type { JsonTextEditor, McpRegistration } from '../../hosts/index.js';
-import type * as Lib from '../../index.js';
-import type { ListingControlReport, ListingHost, ListingReport } from '../../index.js';
+import type * as Lib from '../../internal.js';
+import type { ListingControlReport, ListingHost, ListingReport } from '../../internal.js';
 import { sanitizeField } from '../../text/index.js';
 import { action, parseIntOption, parseProbability, type CliContext } from '../context.js';
 import { addMember, removeMember } from '../init/json-edit.js';
@@ -264,7 +264,7 @@ function printListing(
 async function runListing(ctx: CliContext, o: ListingFlags): Promise<ExitCode> {
   const host = checkHost(o.host);
   checkListingFlags(host, o);
-  const lib = await import('../../index.js');
+  const lib = await import('../../internal.js');
   const hosts = await import('../../hosts/index.js');
   const home = ctx.io.env['HOME'] ?? '/';
   if (o.undo) return undoLastApply(ctx, lib, host, home, o);

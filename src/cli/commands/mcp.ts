@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { SkilldexError } from '../../errors.js';
-import type { RememberedScopes } from '../../index.js';
+import type { RememberedScopes } from '../../internal.js';
 import {
   action,
   collect,

@@ -5,7 +5,7 @@
  * through the sanitiser; `--json` prints the report itself and never comes here.
  */
 import path from 'node:path';
-import type { ScanReport } from '../../index.js';
+import type { ScanReport } from '../../internal.js';
 import { sanitizeField } from '../../text/index.js';
 import { oneLine } from '../render/text.js';
 

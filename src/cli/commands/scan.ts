@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { ExitCode } from '../../errors.js';
-import type { ScanReport } from '../../index.js';
+import type { ScanReport } from '../../internal.js';
 import { action, type CliContext } from '../context.js';
 import { addPreferOption, addScopeOptions, discoverOptions, type ScopeFlags } from '../options.js';
 import { progressLine } from '../progress.js';

@@ -3,7 +3,7 @@
  * one-line reason for its score and a ready fetch command. Every field a skill author controls
  * goes through the sanitiser; `--json` prints the result object itself and never comes here.
  */
-import type { Candidate, SearchResult, SkillLocation } from '../../index.js';
+import type { Candidate, SearchResult, SkillLocation } from '../../internal.js';
 import { escapeInvisible, sanitizeField } from '../../text/index.js';
 import { shellWord } from '../render/shell.js';
 import { oneLine, relPath } from '../render/text.js';

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { Router } from '../../index.js';
+import type { Router } from '../../internal.js';
 import { DEFAULT_POLICY_ID } from '../../router/search/policies/index.js';
 import { jsonText } from '../../text/index.js';
 import {

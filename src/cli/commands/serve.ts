@@ -83,7 +83,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
 // The serve action: check the folders and token, open the catalog, serve until a signal.
 async function runServe(ctx: CliContext, o: ServeFlags): Promise<0> {
   const { CatalogExplorer, Router, TelemetryReader, telemetryPathFor } =
-    await import('../../index.js');
+    await import('../../internal.js');
   const catalog = catalogOf(ctx, o);
   const cascadeRoots = (o.cascadeRoot ?? []).map((d) =>
     existingFolder(path.resolve(ctx.io.cwd, d), '--cascade-root', 'FILE_NOT_FOUND'),

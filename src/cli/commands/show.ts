@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { ExitCode } from '../../errors.js';
-import type { ExampleSource, SkillDetail } from '../../index.js';
+import type { ExampleSource, SkillDetail } from '../../internal.js';
 import { escapeInvisible } from '../../text/index.js';
 import { action, parseIntOption, type CliContext } from '../context.js';
 import { addCatalogOption, catalogOf, checkOneId, type CatalogFlag } from '../options.js';

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { ExitCode } from '../../errors.js';
-import type { CatalogStatus } from '../../index.js';
+import type { CatalogStatus } from '../../internal.js';
 import { sanitizeField } from '../../text/index.js';
 import { action, type CliContext } from '../context.js';
 import { addCatalogOption, catalogOf, type CatalogFlag } from '../options.js';

@@ -5,7 +5,12 @@
  */
 import path from 'node:path';
 import type { Problem } from '../../errors.js';
-import type { OpenedFile, SubstrateLintReport, SubstrateReport, TagNearMiss } from '../../index.js';
+import type {
+  OpenedFile,
+  SubstrateLintReport,
+  SubstrateReport,
+  TagNearMiss,
+} from '../../internal.js';
 import { sanitizeField } from '../../text/index.js';
 
 /** Human rendering of a read. */

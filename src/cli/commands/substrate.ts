@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { SubstrateType } from '../../index.js';
+import type { SubstrateType } from '../../internal.js';
 import { action, type CliContext } from '../context.js';
 import { renderLint, renderNearMisses, renderOpened, renderRead } from './substrate-render.js';
 

@@ -10,7 +10,7 @@ import type {
   LockReport,
   SkillDiffReport,
   VerifyReport,
-} from '../../index.js';
+} from '../../internal.js';
 import { renderUnified, sanitizeBlock, sanitizeField } from '../../text/index.js';
 
 /** Short form of a `sha256:` id: its first 12 hex digits. */

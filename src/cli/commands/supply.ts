@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import type { LockReport, VerifyReport } from '../../index.js';
+import type { LockReport, VerifyReport } from '../../internal.js';
 import type { DiscoverOptions } from '../../skills/index.js';
 import { action, type CliContext, type CommandEntry } from '../context.js';
 import { progressLine } from '../progress.js';

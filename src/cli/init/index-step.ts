@@ -5,7 +5,7 @@
  * failure.
  */
 import { isSkilldexError } from '../../errors.js';
-import type { IndexReport, indexCatalog as IndexCatalog } from '../../index.js';
+import type { IndexReport, indexCatalog as IndexCatalog } from '../../internal.js';
 import { exists } from './files.js';
 import type { InitStep, PlannedStep } from './steps.js';
 

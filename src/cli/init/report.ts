@@ -4,7 +4,7 @@
  * their human renderings. The command itself (init.ts) builds the reports; this file only shapes
  * and prints them.
  */
-import type { IndexReport } from '../../index.js';
+import type { IndexReport } from '../../internal.js';
 import { escapeInvisible } from '../../text/index.js';
 import { renderIndex } from '../render/index-report.js';
 import type { Client } from './clients.js';

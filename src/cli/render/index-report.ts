@@ -4,7 +4,7 @@
  * (terminal controls and invisible characters escaped, lengths capped); `--json` prints the report
  * object itself and never comes here.
  */
-import type { IndexReport } from '../../index.js';
+import type { IndexReport } from '../../internal.js';
 import { sanitizeField } from '../../text/index.js';
 import { relPath } from './text.js';
 

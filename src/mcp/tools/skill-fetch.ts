@@ -6,7 +6,7 @@ import {
   MAX_PIN_CHARS,
   checkFetchRequest,
   sanitizeBlock,
-} from '../../index.js';
+} from '../../internal.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 import { requestOrigin } from '../origin.js';
 

@@ -15,7 +15,7 @@ import {
   resolveInside,
   sanitizeField,
   type CrawlReport,
-} from '../../index.js';
+} from '../../internal.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 /** Registers skill_index_crawl (only when the server has cascade roots). */

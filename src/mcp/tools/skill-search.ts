@@ -7,7 +7,7 @@ import {
   MAX_QUERY_CHARS,
   sanitizeField,
   type SearchResult,
-} from '../../index.js';
+} from '../../internal.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 import { requestOrigin } from '../origin.js';
 

@@ -4,7 +4,12 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SUBSTRATE_TYPES, readSubstrate, sanitizeField, type SubstrateType } from '../../index.js';
+import {
+  SUBSTRATE_TYPES,
+  readSubstrate,
+  sanitizeField,
+  type SubstrateType,
+} from '../../internal.js';
 import { guarded, ok, type ServerContext } from '../context.js';
 
 /** Registers substrate_read (only when the server has a substrate root). */

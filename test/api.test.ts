@@ -1,0 +1,69 @@
+/**
+ * The library API (src/index.ts, what `import … from 'skilldex'` gives) is deliberate (issue 33
+ * item 6): at most 100 run-time exports, every one a name of the package-internal barrel
+ * (src/internal.ts) re-exported unchanged, every export statement under a doc comment, and none of
+ * the internals that left it in this release reachable from it. package.json exports only
+ * dist/index.js, so src/internal.ts stays inside the package.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+import * as internal from '../src/internal.js';
+
+const ROOT = path.resolve(__dirname, '..');
+const MAX_RUNTIME_EXPORTS = 100;
+
+describe('the library API', () => {
+  it(`has at most ${MAX_RUNTIME_EXPORTS} run-time exports, each the internal barrel's own`, () => {
+    const names = Object.keys(api);
+    expect(names.length).toBeLessThanOrEqual(MAX_RUNTIME_EXPORTS);
+    const all = internal as Record<string, unknown>;
+    for (const n of names)
+      expect(all[n], `${n} is not the internal barrel's`).toBe((api as Record<string, unknown>)[n]);
+  });
+
+  it('leaves the analysers, policy tables and helpers internal', () => {
+    for (const n of [
+      'V1',
+      'V2',
+      'V3',
+      'V4',
+      'POLICIES',
+      'analyzeQuery',
+      'analyzeQueryV4',
+      'queryTokens',
+      'codedFromForeign',
+      'sanitizeField',
+      'jsonText',
+      'readTextCapped',
+      'maskSecrets',
+    ]) {
+      expect(n in internal, `${n} is still internal`).toBe(true);
+      expect(n in api, `${n} left the API`).toBe(false);
+    }
+  });
+
+  it('documents every export statement and re-exports from src/internal.ts only', () => {
+    const file = path.join(ROOT, 'src', 'index.ts');
+    const text = readFileSync(file, 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+    for (const st of sf.statements) {
+      expect(ts.isExportDeclaration(st), 'only export … from statements').toBe(true);
+      const decl = st as ts.ExportDeclaration;
+      expect((decl.moduleSpecifier as ts.StringLiteral).text).toBe('./internal.js');
+      const docs = ts.getLeadingCommentRanges(text, st.getFullStart()) ?? [];
+      const doc = docs.map((r) => text.slice(r.pos, r.end)).find((c) => c.startsWith('/**'));
+      expect(doc, `undocumented: ${st.getText().slice(0, 60)}`).toBeDefined();
+    }
+  });
+
+  it('is the only entry point package.json exports', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, { default: string }>;
+    };
+    expect(Object.keys(pkg.exports)).toEqual(['.']);
+    expect(pkg.exports['.']!.default).toBe('./dist/index.js');
+  });
+});
