@@ -70,7 +70,7 @@ function named(r: Ranked, rule: Rule): string[] {
   return out;
 }
 
-function figures(rs: readonly Ranked[], rule: Rule): Figures {
+function figures(rs: readonly Ranked[], rule: Rule | ((r: Ranked) => Rule)): Figures {
   let pos = 0;
   let neg = 0;
   let hit = 0;
@@ -78,7 +78,7 @@ function figures(rs: readonly Ranked[], rule: Rule): Figures {
   let shown = 0;
   let silent = 0;
   for (const r of rs) {
-    const ids = named(r, rule);
+    const ids = named(r, typeof rule === 'function' ? rule(r) : rule);
     shown += ids.length;
     if (r.q.should_trigger) {
       pos++;
@@ -152,7 +152,7 @@ const repos = [...new Set(ranked.map((r) => r.q.repo))].sort();
 // Leave one repository out: choose on the rest, apply to it; pool what each held-out repo got.
 const heldOut: Ranked[] = [];
 const chosenRules = new Map<string, number>();
-const pooled: { r: Ranked; rule: Rule }[] = [];
+const ruleOf = new Map<Ranked, Rule>();
 for (const repo of repos) {
   const train = ranked.filter((r) => r.q.repo !== repo);
   const rule = choose(train, rules);
@@ -160,33 +160,11 @@ for (const repo of repos) {
   chosenRules.set(key, (chosenRules.get(key) ?? 0) + 1);
   for (const r of ranked.filter((x) => x.q.repo === repo)) {
     heldOut.push(r);
-    pooled.push({ r, rule });
+    ruleOf.set(r, rule);
   }
 }
-let pos = 0;
-let neg = 0;
-let hit = 0;
-let falseNamed = 0;
-let shown = 0;
-let silent = 0;
-for (const { r, rule } of pooled) {
-  const ids = named(r, rule);
-  shown += ids.length;
-  if (r.q.should_trigger) {
-    pos++;
-    if (ids.includes(r.q.skill)) hit++;
-    if (ids.length === 0) silent++;
-  } else {
-    neg++;
-    if (ids.includes(r.q.skill)) falseNamed++;
-  }
-}
-const cv: Figures = {
-  hit: hit / pos,
-  falseNamed: falseNamed / neg,
-  shown: shown / pooled.length,
-  silentPositive: silent / pos,
-};
+// Each held-out request judged by the rule its fold chose.
+const cv = figures(heldOut, (r) => ruleOf.get(r)!);
 const today = figures(ranked, TODAY);
 const inSample = choose(ranked, rules);
 const inSampleFig = figures(ranked, inSample);
@@ -230,7 +208,7 @@ const md = [
   '',
   machineLine(),
   '',
-  `${pos} should-trigger and ${neg} should-not requests of ${repos.length} repositories, ranked once by ${DEFAULT_POLICY_ID} among ${'1,318'} skills (top 5 with confidence). A rule names rank 1 at or above f1 and ranks 2..k at or above f2. "named" is the labelled skill among the names on should-trigger requests, "false" the must-not skill among them on should-not requests, "shown" the names per request over all requests. The router's part only: no session holds, no host-hidden skills.`,
+  `${ranked.filter((r) => r.q.should_trigger).length} should-trigger and ${ranked.filter((r) => !r.q.should_trigger).length} should-not requests of ${repos.length} repositories, ranked once by ${DEFAULT_POLICY_ID} among ${'1,318'} skills (top 5 with confidence). A rule names rank 1 at or above f1 and ranks 2..k at or above f2. "named" is the labelled skill among the names on should-trigger requests, "false" the must-not skill among them on should-not requests, "shown" the names per request over all requests. The router's part only: no session holds, no host-hidden skills.`,
   '',
   '| rule | named | silent (should) | false | shown per request |',
   '|---|---|---|---|---|',
