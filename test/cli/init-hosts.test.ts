@@ -11,8 +11,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonAppendElement } from '../../src/cli/init/edits.js';
-import { planEdits } from '../../src/cli/init/steps.js';
-import { runCli, skillMd, tmpTree } from '../support/cli.js';
+import { planEdits, planWholeFile } from '../../src/cli/init/steps.js';
+import { runCli, skillMd, tmpTree, writeTree } from '../support/cli.js';
 
 interface Report {
   steps: { step: string; action: string; target: string }[];
@@ -110,5 +110,22 @@ describe('init for Gemini CLI and VS Code', () => {
       model: 'opus',
       hooks: { UserPromptSubmit: [entry] },
     });
+  });
+
+  it('a whole file init owns that changed between the plan and the write is FILE_EXISTS, not overwritten (issue 36 L12)', () => {
+    const home = tmpTree({});
+    const file = path.join(home, 'skill-router', 'SKILL.md');
+    const step = planWholeFile(
+      { client: 'claude-code', force: false, backups: path.join(home, 'backups') },
+      'router-skill',
+      file,
+      '---\nname: skill-router\ndescription: Route.\n---\n',
+      'the router skill',
+    );
+    expect(step.step.action).toBe('create');
+    // Something writes the file while init indexes.
+    writeTree(home, { 'skill-router/SKILL.md': 'mine\n' });
+    expect(() => step.apply!()).toThrow(expect.objectContaining({ code: 'FILE_EXISTS' }));
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
   });
 });
