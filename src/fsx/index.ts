@@ -12,6 +12,7 @@ export {
   DEFAULT_MAX_SKILL_BYTES,
   errCode,
   readBytesCapped,
+  readFirstBytes,
   readTextCapped,
   sha256Hex,
   sha256Of,

@@ -109,6 +109,48 @@ export function withoutBom(text: string): { text: string; hasBom: boolean } {
 }
 
 /**
+ * The first `maxBytes` bytes of the regular file `path` and its whole size, for a scanner that
+ * reads the head of a file of any size (readBytesCapped refuses a file over its cap). Never follows
+ * a link at `path` itself (one planted since a walk), opens non-blocking (a FIFO never waits for a
+ * writer), and refuses what is not a regular file: UNREADABLE or NOT_A_FILE naming the file.
+ */
+export function readFirstBytes(
+  path: string,
+  maxBytes: number,
+  label: string = path,
+): { ok: true; bytes: Buffer; size: number } | RefusedFile {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    return refuse(
+      path,
+      problem('UNREADABLE', label, `${label} could not be opened (${errCode(err)})`),
+    );
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      return refuse(path, problem('NOT_A_FILE', label, `${label} is not a regular file`));
+    const buf = Buffer.alloc(Math.min(maxBytes, st.size));
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    return { ok: true, bytes: buf.subarray(0, n), size: st.size };
+  } catch (err) {
+    return refuse(
+      path,
+      problem('UNREADABLE', label, `${label} could not be read (${errCode(err)})`),
+    );
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Reads the exact bytes of a regular file up to `maxBytes`; refuses larger and non-regular files.
  * With `noFollow`, a symbolic link at `path` itself is refused (PATH_OUTSIDE_ROOT): for a path
  * that was a real path when it was recorded, a link there now was planted since.

@@ -15,10 +15,10 @@
  * folder holds `.claude-plugin/plugin.json`; its hooks are `hooks/hooks.json` and the `hooks` of
  * plugin.json. Never reads outside a skill's scope or its plugin's root.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import {
   SKIPPED_DIRS,
+  readFirstBytes,
   readTextCapped,
   realpathOrUndefined,
   resolveInside,
@@ -141,9 +141,9 @@ export function securitySkillOf(
       continue;
     }
     // A link inside the scope is read at its target (a real path: nothing left to follow).
-    const head = readHead(f.realPath, Math.min(MAX_SCANNED_FILE_BYTES, budget));
+    const head = readFirstBytes(f.realPath, Math.min(MAX_SCANNED_FILE_BYTES, budget));
     if (!head.ok) {
-      unscanned.push({ path: shown(f.path), reason: 'unreadable', detail: head.detail });
+      unscanned.push({ path: shown(f.path), reason: 'unreadable', detail: head.problem.message });
       continue;
     }
     budget -= head.bytes.length;
@@ -167,45 +167,6 @@ export function securitySkillOf(
     frontmatter: r.frontmatter,
     texts,
   };
-}
-
-/**
- * The first `maxBytes` bytes of the regular file `file` (no link followed at `file` itself) and its
- * size; `ok: false` with the reason when it cannot be opened as a regular file.
- */
-export function readHead(
-  file: string,
-  maxBytes: number,
-): { ok: true; bytes: Buffer; size: number } | { ok: false; detail: string } {
-  let fd: number;
-  try {
-    // O_NONBLOCK: a FIFO would otherwise wait for a writer; O_NOFOLLOW: a link planted since the walk.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    return {
-      ok: false,
-      detail: `${file} could not be opened (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
-    };
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { ok: false, detail: `${file} is not a regular file` };
-    const buf = Buffer.alloc(Math.min(maxBytes, st.size));
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, n);
-      if (got === 0) break;
-      n += got;
-    }
-    return { ok: true, bytes: buf.subarray(0, n), size: st.size };
-  } catch (err) {
-    return {
-      ok: false,
-      detail: `${file} could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
-    };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
