@@ -2,10 +2,10 @@
  * The skilldex library API: what `import … from 'skilldex'` gives. Small and task-oriented, one
  * documented group per job (route a query, keep the catalog, lint, evaluate, read cascades and the
  * substrate, enrich, lock and verify), each group the functions, their option and report types and
- * the few constants a caller passes or compares against. Every name here is re-exported from the
- * package-internal barrel (src/internal.ts), which the CLI, the MCP server and the explorer use; the
- * analysers, policy tables, encoding and file helpers stay there and are not reachable from outside
- * the package. docs/development.md § "The library API" lists the groups and what left the API.
+ * the few constants a caller passes or compares against, each taken from its module's barrel. The
+ * package-internal barrel (src/internal.ts), which the CLI, the MCP server and the explorer use,
+ * re-exports every name here and adds the analysers, policy tables, encoding and file helpers, which
+ * are not reachable from outside the package. docs/development.md § "The library API" lists the groups and what left the API.
  */
 
 /**
@@ -21,10 +21,10 @@ export {
   type ExitCode,
   type Problem,
   type ProblemCode,
-} from './internal.js';
+} from './errors.js';
 
 /** The package version, read from package.json (what `--version` and the MCP server report). */
-export { VERSION } from './internal.js';
+export { VERSION } from './version.js';
 
 /**
  * Discovery: find and read SKILL.md files in scopes (folders), the way `skilldex scan` does.
@@ -41,7 +41,7 @@ export {
   type ScopeKind,
   type SkillRecord,
   type SkippedFile,
-} from './internal.js';
+} from './skills/index.js';
 
 /**
  * Routing: a {@link Router} over a published catalog answers `search`, `fetch` and the served
@@ -80,7 +80,7 @@ export {
   type RevisionInfo,
   type SkillDetail,
   type SkillLocation,
-} from './internal.js';
+} from './router/index.js';
 
 /**
  * The catalog's operator side: index scopes into a new generation, publish it, roll back, change a
@@ -96,14 +96,19 @@ export {
   getGenerations,
   readCatalogScopes,
   watchCatalog,
-  copyCatalog,
-  resolveCatalogPath,
-  telemetryPathFor,
   type IndexOptions,
   type IndexReport,
   type RollbackReport,
   type RememberedScopes,
   type LifecycleReport,
+  type CatalogWatch,
+  type WatchOptions,
+} from './router/index.js';
+/** The catalog's own part of that: copy it, find it and its telemetry, and the report shapes. */
+export {
+  copyCatalog,
+  resolveCatalogPath,
+  telemetryPathFor,
   type LifecycleState,
   type PublishResult,
   type CatalogStatus,
@@ -112,10 +117,8 @@ export {
   type GenerationInfo,
   type IngestSummary,
   type SupportingFilesSummary,
-  type CatalogWatch,
-  type WatchOptions,
   type CopyReport,
-} from './internal.js';
+} from './catalog/index.js';
 
 /**
  * Learning and usage: labelled examples that steer routing (learned by hand or from a host's
@@ -127,14 +130,17 @@ export {
   listExamples,
   learnFromHost,
   LEARN_HOSTS,
-  EXAMPLE_SOURCES,
-  listUsage,
-  TelemetryReader,
-  CatalogExplorer,
   type ForgetReport,
   type LearnReport,
   type HostLearnReport,
   type UsageListReport,
+} from './router/index.js';
+/** The catalog's own part of that: usage counts, telemetry and the explorer's read model. */
+export {
+  EXAMPLE_SOURCES,
+  listUsage,
+  TelemetryReader,
+  CatalogExplorer,
   type ExampleSource,
   type EventOrigin,
   type UsageExample,
@@ -147,7 +153,7 @@ export {
   type LifecycleStep,
   type RevisionSeen,
   type SkillRecordView,
-} from './internal.js';
+} from './catalog/index.js';
 
 /** Evaluation: parse a labelled query file and score rankings (`skilldex eval`). */
 export {
@@ -157,7 +163,7 @@ export {
   macroAverage,
   type LabelledQuery,
   type Metrics,
-} from './internal.js';
+} from './router/index.js';
 
 /**
  * Lint: check a library's skills (spec, security, routing reach) and write SARIF. `lintSkills` is
@@ -165,7 +171,7 @@ export {
  */
 export {
   LINT_CODES,
-  LINT_DEFAULT_THRESHOLDS,
+  DEFAULT_THRESHOLDS as LINT_DEFAULT_THRESHOLDS,
   atOrAbove,
   lintLibrary,
   lintSkills,
@@ -180,7 +186,7 @@ export {
   type LintSkill,
   type LintThresholds,
   type SarifLog,
-} from './internal.js';
+} from './lint/index.js';
 
 /** Trigger evaluations: does each skill's description make the router pick it (`eval-triggers`). */
 export {
@@ -189,15 +195,15 @@ export {
   parseTriggerFile,
   renderTriggerJunit,
   renderTriggerSarif,
-  type TriggerCaseOutcome,
-  type TriggerGateFailure,
+  type CaseOutcome as TriggerCaseOutcome,
+  type GateFailure as TriggerGateFailure,
   type SkillTriggerReport,
   type TriggerBaseline,
   type TriggerEvalOptions,
   type TriggerGates,
   type TriggerReport,
   type TriggerSuggestion,
-} from './internal.js';
+} from './triggers/index.js';
 
 /** Host listings: what Claude Code and Codex list of a library, within their budgets, and its undo. */
 export {
@@ -216,7 +222,7 @@ export {
   type ListingResult,
   type ListingSkill,
   type ListingSkillReport,
-} from './internal.js';
+} from './hosts/index.js';
 
 /**
  * Index cascades: build, audit and crawl trees of `skill-index.md` files, read one as a tree, and
@@ -251,7 +257,7 @@ export {
   type Suggestion,
   type IndexEntry,
   type ParsedIndex,
-} from './internal.js';
+} from './cascade/index.js';
 
 /** The substrate: find, read, list and lint a project's `.substrate/` notes, and print hits as YAML. */
 export {
@@ -276,7 +282,7 @@ export {
   type SubstrateReport,
   type TagNearMiss,
   type SubstrateType,
-} from './internal.js';
+} from './substrate/index.js';
 
 /**
  * Enrichment: score skill descriptions and pick the weakest for a rewrite brief (`planEnrichment`
@@ -297,7 +303,7 @@ export {
   type EnrichResult,
   type EnrichSkipped,
   type EvidenceTarget,
-} from './internal.js';
+} from './enrich/index.js';
 
 /**
  * Supply chain: pin a library in a lock file and verify it, and diff generations or one skill's
@@ -332,4 +338,4 @@ export {
   type GenerationMember,
   type SkillDiffOptions,
   type SkillDiffReport,
-} from './internal.js';
+} from './supply/index.js';

@@ -18,9 +18,9 @@ const SRC = path.resolve(__dirname, '../src');
 
 // Layer of each top-level module: a module may import only from strictly lower layers
 // (or from itself). errors.ts and version.ts are layer 0; the catalog stores what skills
-// discovers, so it sits above it; internal.ts (the package-internal barrel of every capability's
-// names) sits below the faces, and index.ts (the library API, a curated subset that re-exports
-// from internal.ts only) just above it.
+// discovers, so it sits above it; index.ts (the library API, a curated subset taken from the
+// modules' barrels) sits below the faces, and internal.ts (the package-internal barrel: all of
+// index.ts plus every capability's internal names) just above it.
 const LAYER: Record<string, number> = {
   // The secret masker: imports nothing, and every SkilldexError masks through it.
   'secrets.ts': -1,
@@ -47,8 +47,8 @@ const LAYER: Record<string, number> = {
   triggers: 4.6,
   // the prompt hook routes through the router and reads the hosts' listing state.
   hook: 4.7,
-  'internal.ts': 5,
-  'index.ts': 5.5,
+  'index.ts': 5,
+  'internal.ts': 5.5,
   cli: 6,
   mcp: 6,
   explorer: 6,
