@@ -25,7 +25,6 @@ export {
   toPosixRelative,
 } from './fsx/index.js';
 export {
-  ARTIFACTS as ENRICH_ARTIFACTS,
   DEFAULT_FLOOR as ENRICH_DEFAULT_FLOOR,
   MAX_CANDIDATES as ENRICH_MAX_CANDIDATES,
   MAX_DESCRIPTION_CHARS as ENRICH_MAX_DESCRIPTION_CHARS,
@@ -76,7 +75,7 @@ export {
   MAX_SKILL_FILES,
   MAX_SKILL_FILES_BYTES,
 } from './router/index.js';
-export { DEFAULT_READ_OPTIONS, RELEVANCE_RULE, isSubstrateType } from './substrate/index.js';
+export { RELEVANCE_RULE, isSubstrateType } from './substrate/index.js';
 export {
   DEFAULT_MAX_INDEX_BYTES,
   MAX_NEED_CHARS,
@@ -84,7 +83,7 @@ export {
   OVERLAY_FILE,
   STAMP_FILE,
 } from './cascade/index.js';
-export { RANK_DEPTH as LINT_RANK_DEPTH, SARIF_SCHEMA } from './lint/index.js';
+export { SARIF_SCHEMA } from './lint/index.js';
 export {
   CLAUDE_CODE_LISTING,
   CODEX_LISTING,

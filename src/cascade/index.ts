@@ -18,7 +18,7 @@ export {
   type ParsedIndex,
 } from './index-file.js';
 export { MAX_NEED_CHARS, foldText } from './match.js';
-export { OVERLAY_FILE, parseOverlay, printOverlay, type OverlaySection } from './overlay.js';
+export { OVERLAY_FILE, parseOverlay, printOverlay } from './overlay.js';
 export { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 export {
   CRAWL_EXIT_CODES,

@@ -13,7 +13,6 @@ export { resolveEnrichInputs } from './inputs.js';
 export { EVIDENCE_FOLDER, resolveEvidenceTarget, type EvidenceTarget } from './target.js';
 export { makePathDisplay } from './display.js';
 export {
-  ARTIFACTS,
   type EnrichCandidate,
   type EnrichRefusal,
   type EnrichReport,

@@ -20,22 +20,11 @@ export {
 } from './read.js';
 export {
   DEFAULT_MAX_FILE_BYTES,
-  DEFAULT_MAX_HEAD_BYTES,
   readHeadHashed,
   readPrefixUntil,
-  type PrefixText,
   type FileIdentity,
-  type HeadFile,
-  type HeadOptions,
 } from './read-head.js';
-export {
-  DEFAULT_WALK_OPTIONS,
-  SKIPPED_DIRS,
-  walkFiles,
-  type WalkOptions,
-  type WalkResult,
-  type WalkedFile,
-} from './walk.js';
+export { SKIPPED_DIRS, walkFiles, type WalkResult } from './walk.js';
 export { ownedByAnotherUser, projectAncestors } from './project-walk.js';
 export { removeInside, writeInside } from './write.js';
 export { xdgBaseDir } from './xdg.js';

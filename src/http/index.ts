@@ -11,14 +11,6 @@ export {
   sameSecret,
   type GuardConfig,
   type GuardHeaders,
-  type Refusal,
 } from './guard.js';
-export {
-  MAX_TOKEN_FILE_BYTES,
-  MIN_TOKEN_CHARS,
-  assertTokenLength,
-  readToken,
-  readTokenFile,
-  type TokenSource,
-} from './token.js';
-export { baseUrlOf, bindAddress, bindError, listen } from './listen.js';
+export { MIN_TOKEN_CHARS, assertTokenLength, readToken } from './token.js';
+export { baseUrlOf, bindAddress, listen } from './listen.js';

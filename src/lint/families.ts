@@ -253,12 +253,7 @@ function jaccardAtLeast(a: Int32Array, b: Int32Array, threshold: number): number
   return sim >= threshold - 1e-9 ? sim : undefined;
 }
 
-/** The MinHash signature of a set of words: per hash function, the least hash over its words. */
-export function minHash(words: readonly string[]): Uint32Array {
-  const hashes = [...new Set(words)].map(fnv1a);
-  return minHashOf(Int32Array.from(hashes.keys()), hashes);
-}
-
+/** The MinHash signature of a set (word ids into `hashes`): per hash function, the least hash. */
 function minHashOf(set: Int32Array, hashes: readonly number[]): Uint32Array {
   const sig = new Uint32Array(SIGNATURE).fill(0xffffffff);
   for (const id of set) {

@@ -275,13 +275,10 @@ export function checkConfusable(
 const SEPARATING_WORDS = 6;
 
 /**
- * Words that tell `a` and `b` apart: content words of each one's whole SKILL.md text (name,
- * frontmatter, body) absent from the other's, the most frequent first (ties by the word).
+ * Words that tell two skills apart, from their term counts (termCounts): content words of each
+ * one's whole SKILL.md text (name, frontmatter, body) absent from the other's, the most frequent
+ * first (ties by the word).
  */
-export function separatingWords(a: LintSkill, b: LintSkill): { a: string[]; b: string[] } {
-  return separatingFrom(termCounts(a), termCounts(b));
-}
-
 function separatingFrom(
   ta: Map<string, number>,
   tb: Map<string, number>,

@@ -458,9 +458,14 @@ export function decodeExec(text: string): PatternMatch[] {
 }
 
 /** Shortest single run of base64 characters reported as a blob: 200 (150 bytes decoded). */
-export const MIN_BASE64_RUN = 200;
+const MIN_BASE64_RUN = 200;
 /** Shortest run of hex digits (or `\xNN` escapes) reported as a blob: 256 characters (128 bytes). */
-export const MIN_HEX_RUN = 256;
+const MIN_HEX_RUN = 256;
+const BASE64_RUN_RE = new RegExp(`[A-Za-z0-9+/]{${MIN_BASE64_RUN},}={0,2}`, 'g');
+const HEX_RUN_RE = new RegExp(
+  `(?:[0-9a-fA-F]{${MIN_HEX_RUN},}|(?:\\\\x[0-9a-fA-F]{2}){${MIN_HEX_RUN / 2},})`,
+  'g',
+);
 
 /**
  * Long encoded blobs: a run of at least MIN_BASE64_RUN base64 characters holding upper case, lower
@@ -470,7 +475,7 @@ export const MIN_HEX_RUN = 256;
  */
 export function encodedBlobs(text: string): PatternMatch[] {
   const out: PatternMatch[] = [];
-  for (const m of text.matchAll(/[A-Za-z0-9+/]{200,}={0,2}/g)) {
+  for (const m of text.matchAll(BASE64_RUN_RE)) {
     const before = text.slice(Math.max(0, m.index - 40), m.index);
     if (/data:image\/[\w.+-]+;base64,\s*$/i.test(before)) continue;
     const s = m[0];
@@ -481,7 +486,7 @@ export function encodedBlobs(text: string): PatternMatch[] {
       kind: `base64 run of ${s.length} characters`,
     });
   }
-  for (const m of text.matchAll(/(?:[0-9a-fA-F]{256,}|(?:\\x[0-9a-fA-F]{2}){128,})/g))
+  for (const m of text.matchAll(HEX_RUN_RE))
     out.push({
       line: lineAt(text, m.index),
       text: excerpt(m[0]),

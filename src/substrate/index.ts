@@ -34,7 +34,7 @@ export {
 } from './relevance.js';
 export { entryBody, readEntrySummary } from './entry.js';
 export { compareHits, rankHits } from './rank.js';
-export { DEFAULT_READ_OPTIONS, readSubstrate, type ReadSubstrateOptions } from './read.js';
+export { readSubstrate, type ReadSubstrateOptions } from './read.js';
 export { lintSubstrate, type LintSubstrateOptions } from './lint.js';
 export {
   listSubstrate,
@@ -42,11 +42,5 @@ export {
   type SubstrateContents,
   type SubstrateEntryRef,
 } from './contents.js';
-export {
-  SUBSTRATE_DIR,
-  findSubstrateRoot,
-  searchSubstrateRoot,
-  type SubstrateRootOptions,
-  type SubstrateRootSearch,
-} from './root.js';
+export { SUBSTRATE_DIR, findSubstrateRoot, searchSubstrateRoot } from './root.js';
 export { renderHitsYaml } from './render.js';

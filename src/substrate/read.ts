@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { entryBody, readEntrySummary, summaryIsComplete, type EntrySummary } from './entry.js';
-import { DEFAULT_MAX_SUBSTRATE_BYTES, type EntryLocation, type SubstrateFiles } from './files.js';
+import { type EntryLocation, type SubstrateFiles } from './files.js';
 import { globIncludes, globOverlap, parseGlob, type Glob } from './glob.js';
 import { checkRoot, openIndexes, typesToRead } from './load-index.js';
 import { parseQuery, tagNearMissKey, type ParsedQuery } from './query.js';
@@ -42,12 +42,6 @@ export interface ReadSubstrateOptions {
   /** Size cap per file in bytes. Default 1 MiB. */
   readonly maxBytes?: number;
 }
-
-/** Defaults of the optional read options. */
-export const DEFAULT_READ_OPTIONS = Object.freeze({
-  explain: false,
-  maxBytes: DEFAULT_MAX_SUBSTRATE_BYTES,
-});
 
 const READ_OPTION_KEYS = optionKeys<ReadSubstrateOptions>()('root', 'type', 'explain', 'maxBytes');
 

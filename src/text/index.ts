@@ -10,28 +10,14 @@ export {
   findInstructionLike,
   escapeInvisible,
 } from './flags.js';
-export { analyzeTerms, analyzeTermsV4, identifierTokens, splitIdentifier } from './analyze.js';
+export { analyzeTerms, analyzeTermsV4, identifierTokens } from './analyze.js';
 export { cjkTerms, hasCjk } from './cjk.js';
-export {
-  splitBoundaries,
-  splitQueryNegation,
-  type Boundaries,
-  type QueryNegation,
-} from './boundaries.js';
+export { splitBoundaries, splitQueryNegation } from './boundaries.js';
 export { findClauses, type RoutingClause } from './clauses.js';
-export { MIN_LINE_KEY_CHARS, fnv1a, lineKey, nameWords } from './template-lines.js';
-export {
-  CUT_MARK,
-  MAX_FIELD_CHARS,
-  hasUnsafeCharacters,
-  jsonText,
-  sanitizeBlock,
-  sanitizeField,
-} from './sanitize.js';
+export { fnv1a, lineKey, nameWords } from './template-lines.js';
+export { CUT_MARK, MAX_FIELD_CHARS, jsonText, sanitizeBlock, sanitizeField } from './sanitize.js';
 export { escapeBlockStart, markdownInline, markdownQuote } from './markdown.js';
 export {
-  DEFAULT_CONTEXT,
-  MAX_EDIT_DISTANCE,
   diffLines,
   renderUnified,
   splitLines,

@@ -66,11 +66,6 @@ export function sanitizeBlock(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(UNSAFE_BLOCK_RE_G, escapeChar);
 }
 
-/** True when `text` holds a character `sanitizeField` would escape. */
-export function hasUnsafeCharacters(text: string): boolean {
-  return UNSAFE_RE.test(text);
-}
-
 function escapeChar(c: string): string {
   if (c === '\n') return '\\n';
   if (c === '\r') return '\\r';
