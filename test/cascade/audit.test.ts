@@ -6,7 +6,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditCascade, buildCascade } from '../../src/internal.js';
+import { auditCascade, buildCascade } from '../../src/cascade/index.js';
 import { runCli, skillMd, tmpDir, tmpTree, writeTree } from '../support/cli.js';
 import { real, writeStampedIndexes } from './support.js';
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crawlCascade } from '../../src/internal.js';
+import { crawlCascade } from '../../src/cascade/index.js';
 import { tmpDir } from '../support/cli.js';
 import { real } from './support.js';
 

@@ -18,9 +18,9 @@ import {
   auditCascade,
   buildCascade,
   crawlCascade,
-  discoverSkills,
   parseSkillIndex,
-} from '../../src/internal.js';
+} from '../../src/cascade/index.js';
+import { discoverSkills } from '../../src/skills/index.js';
 import { REPO, runCli, skillMd, tmpDir, tmpTree } from '../support/cli.js';
 import { real } from './support.js';
 

@@ -4,7 +4,7 @@
  * binary on the bundled example cascade.
  */
 import { describe, expect, it } from 'vitest';
-import { CRAWL_EXIT_CODES } from '../../src/internal.js';
+import { CRAWL_EXIT_CODES } from '../../src/cascade/index.js';
 import { runBin, runCli } from '../support/cli.js';
 
 const FIX = 'test/cascade/fixtures';

@@ -11,7 +11,7 @@ import {
   crawlCascade,
   type CrawlReport,
   type EntryRef,
-} from '../../src/internal.js';
+} from '../../src/cascade/index.js';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 

@@ -7,7 +7,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crawlCascade } from '../../src/internal.js';
+import { crawlCascade } from '../../src/cascade/index.js';
 import { tmpDir } from '../support/cli.js';
 import { loggingReader, real, under, writeStampedIndexes } from './support.js';
 

@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CRAWL_OUTCOMES, buildCascade, crawlCascade } from '../../src/internal.js';
+import { CRAWL_OUTCOMES, buildCascade, crawlCascade } from '../../src/cascade/index.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { loggingReader, real, under } from './support.js';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSkillIndex, parseStamp, printSkillIndex } from '../../src/internal.js';
+import { parseSkillIndex, parseStamp, printSkillIndex } from '../../src/cascade/index.js';
 import {
   classifyKey,
   escapeReason,

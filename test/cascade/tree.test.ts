@@ -8,7 +8,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditCascade, buildCascade, readCascadeTree } from '../../src/internal.js';
+import { auditCascade, buildCascade, readCascadeTree } from '../../src/cascade/index.js';
 import { skillMd, tmpDir, tmpTree, writeTree } from '../support/cli.js';
 import { real, writeStampedIndexes } from './support.js';
 

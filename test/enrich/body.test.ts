@@ -13,7 +13,7 @@ import {
   planEnrichment,
   scoreDescription,
   type EnrichReport,
-} from '../../src/internal.js';
+} from '../../src/enrich/index.js';
 import { BODY_CANARY, BRIEF, buildFixture, trapBody, type Fixture } from './fixture.js';
 
 const TRAP = path.join('crucible-plugin', 'skills', 'body-trap', 'SKILL.md');

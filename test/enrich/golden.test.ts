@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderArtifacts, type EnrichReport } from '../../src/internal.js';
+import { renderArtifacts, type EnrichReport } from '../../src/enrich/index.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { BRIEF, buildFixture, type Fixture } from './fixture.js';
 

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveEnrichInputs, resolveEvidenceTarget } from '../../src/internal.js';
+import { resolveEnrichInputs, resolveEvidenceTarget } from '../../src/enrich/index.js';
 import { runCli } from '../support/cli.js';
 import { BRIEF, buildFixture, type Fixture } from './fixture.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { enrichSkills, type EnrichReport } from '../../src/internal.js';
+import { enrichSkills, type EnrichReport } from '../../src/enrich/index.js';
 import { makePathDisplay } from '../../src/enrich/index.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planEnrichment, type EnrichReport } from '../../src/internal.js';
+import { planEnrichment, type EnrichReport } from '../../src/enrich/index.js';
 import { runCli } from '../support/cli.js';
 import { BRIEF, buildFixture } from './fixture.js';
 

@@ -11,7 +11,7 @@ import {
   renderIndexMd,
   renderRefusalMd,
   type EnrichReport,
-} from '../../src/internal.js';
+} from '../../src/enrich/index.js';
 import { markdownInline, markdownQuote } from '../../src/text/index.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 

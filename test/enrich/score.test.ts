@@ -7,15 +7,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ENRICH_MAX_CANDIDATES,
-  ENRICH_MAX_DESCRIPTION_CHARS,
-  ENRICH_MIN_CANDIDATES,
+  MAX_CANDIDATES as ENRICH_MAX_CANDIDATES,
+  MAX_DESCRIPTION_CHARS as ENRICH_MAX_DESCRIPTION_CHARS,
+  MIN_CANDIDATES as ENRICH_MIN_CANDIDATES,
   briefTerms,
   formatFloor,
   formatScore,
   scoreDescription,
   selectCandidates,
-} from '../../src/internal.js';
+} from '../../src/enrich/index.js';
 
 const terms = (brief: string): Set<string> => new Set(briefTerms(brief));
 

@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  LINT_DEFAULT_THRESHOLDS,
+  DEFAULT_THRESHOLDS as LINT_DEFAULT_THRESHOLDS,
   lintSkills,
   type LintFinding,
   type LintSkill,
-} from '../../src/internal.js';
+} from '../../src/lint/index.js';
 import { parseLintBaseline, type LintSuppression } from '../../src/lint/index.js';
 import type { Problem } from '../../src/errors.js';
 

@@ -6,7 +6,7 @@
  * saying Claude Code will not read its description, with the fix.
  */
 import { describe, expect, it } from 'vitest';
-import { lintLibrary, type LintFinding } from '../../src/internal.js';
+import { lintLibrary, type LintFinding } from '../../src/lint/index.js';
 import { tmpTree } from '../support/cli.js';
 
 const NO_HOME = { home: '/nonexistent-home', project: '/nonexistent-project' };

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LintReport } from '../../src/internal.js';
+import type { LintReport } from '../../src/lint/index.js';
 import { runCli, tmpDir, tmpTree, writeTree } from '../support/cli.js';
 import { sarifErrors } from '../support/sarif.js';
 import { skillText } from '../catalog/support.js';

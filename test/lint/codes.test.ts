@@ -6,14 +6,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Router, indexCatalog } from '../../src/router/index.js';
 import {
-  Router,
-  indexCatalog,
   lintLibrary,
   type LintCode,
   type LintFinding,
   type LintReport,
-} from '../../src/internal.js';
+} from '../../src/lint/index.js';
 import { newCatalogPath } from '../catalog/support.js';
 import { tmpTree } from '../support/cli.js';
 import { CLEAN, LONG_DESCRIPTION, cleanLibrary, plantedLibrary } from './support.js';

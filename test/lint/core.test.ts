@@ -7,7 +7,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LINT_DEFAULT_THRESHOLDS, lintSkills, type LintSkill } from '../../src/internal.js';
+import {
+  DEFAULT_THRESHOLDS as LINT_DEFAULT_THRESHOLDS,
+  lintSkills,
+  type LintSkill,
+} from '../../src/lint/index.js';
 import {
   frontmatterLines,
   jaccard,

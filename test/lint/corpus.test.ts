@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintLibrary } from '../../src/internal.js';
+import { lintLibrary } from '../../src/lint/index.js';
 import { tmpDir } from '../support/cli.js';
 
 const CORPUS = path.resolve(__dirname, '../../../shared/bench/corpus-real');

@@ -6,7 +6,11 @@
  * the "use when" and "do not use for" clauses a cut hides.
  */
 import { describe, expect, it } from 'vitest';
-import { LINT_DEFAULT_THRESHOLDS, lintSkills, type LintSkill } from '../../src/internal.js';
+import {
+  DEFAULT_THRESHOLDS as LINT_DEFAULT_THRESHOLDS,
+  lintSkills,
+  type LintSkill,
+} from '../../src/lint/index.js';
 import { HOST_RULES, cutFor, findClauses, lengthIn, listingCosts } from '../../src/lint/index.js';
 
 const T = LINT_DEFAULT_THRESHOLDS;

@@ -8,7 +8,7 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintLibrary, type LintFinding } from '../../src/internal.js';
+import { lintLibrary, type LintFinding } from '../../src/lint/index.js';
 import { decodeText } from '../../src/lint/security-inputs.js';
 import { tmpDir, tmpTree } from '../support/cli.js';
 

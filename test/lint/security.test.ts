@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintLibrary, type LintFinding } from '../../src/internal.js';
+import { lintLibrary, type LintFinding } from '../../src/lint/index.js';
 import {
   LINT_GROUPS,
   SECURITY_CODES,

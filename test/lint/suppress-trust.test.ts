@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintLibrary, type LintReport } from '../../src/internal.js';
+import { lintLibrary, type LintReport } from '../../src/lint/index.js';
 import { runCli, tmpDir, tmpTree } from '../support/cli.js';
 import { sarifErrors } from '../support/sarif.js';
 

@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSkills } from '../../src/internal.js';
+import { discoverSkills } from '../../src/skills/index.js';
 import { parseFrontmatter } from '../../src/skills/index.js';
 import { tmpDir } from '../support/cli.js';
 

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { discoverSkills } from '../../src/internal.js';
+import { discoverSkills } from '../../src/skills/index.js';
 import { REPO } from '../support/cli.js';
 
 const SKILLS = path.join(REPO, 'skills');

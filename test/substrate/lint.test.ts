@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintSubstrate } from '../../src/internal.js';
+import { lintSubstrate } from '../../src/substrate/index.js';
 import { REPO, runCli } from '../support/cli.js';
 
 const EXAMPLE = path.join(REPO, 'examples', 'substrate');

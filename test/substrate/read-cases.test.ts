@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSubstrate, type SubstrateType } from '../../src/internal.js';
+import { readSubstrate, type SubstrateType } from '../../src/substrate/index.js';
 import { runCli } from '../support/cli.js';
 
 interface Case {

@@ -7,8 +7,14 @@ import { chownSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } fr
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findSubstrateRoot, readSubstrate, type SubstrateHit } from '../../src/internal.js';
-import { compareHits, rankHits, searchSubstrateRoot } from '../../src/substrate/index.js';
+import {
+  compareHits,
+  findSubstrateRoot,
+  rankHits,
+  readSubstrate,
+  searchSubstrateRoot,
+  type SubstrateHit,
+} from '../../src/substrate/index.js';
 import { CliContext } from '../../src/cli/context.js';
 import { defaultSubstrateRoot } from '../../src/cli/serving.js';
 import { REPO, runCli, tmpDir, tmpTree } from '../support/cli.js';

@@ -18,7 +18,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getGenerations, stripCredentials } from '../../src/internal.js';
+import { getGenerations } from '../../src/router/index.js';
+import { stripCredentials } from '../../src/supply/index.js';
 import { REPO, skillMd, tmpDir, tmpTree, writeTree } from '../support/cli.js';
 import { NOW, codeOf, newCatalogPath } from '../catalog/support.js';
 import { buildLock, checkLock, indexCatalog, parseLock, verifyLock } from './support.js';

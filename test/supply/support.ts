@@ -2,7 +2,7 @@
  * Test support for the supply-chain tests (lock, verify, diff): the library calls they use and a
  * lifecycle change with the fixed clock. Real files and catalogs only.
  */
-import { changeLifecycle } from '../../src/internal.js';
+import { changeLifecycle } from '../../src/router/index.js';
 import { NOW } from '../catalog/support.js';
 
 export {
@@ -10,10 +10,10 @@ export {
   checkLock,
   diffGenerations,
   diffSkill,
-  indexCatalog,
   parseLock,
   verifyLock,
-} from '../../src/internal.js';
+} from '../../src/supply/index.js';
+export { indexCatalog } from '../../src/router/index.js';
 
 /** Deprecates `skillId` in `catalog` and publishes, with the tests' clock. */
 export function deprecateSkill(catalog: string, skillId: string): void {
