@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { VERSION } from '../src/internal.js';
+import { VERSION } from '../src/version.js';
 import { REPO, runBin, runCli } from './support/cli.js';
 import { closeAll, connectInProcess, makeCatalog } from './mcp/support.js';
 

@@ -8,7 +8,8 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, checkFetchRequest, isSkilldexError } from '../../src/internal.js';
+import { ERROR_CODES, isSkilldexError } from '../../src/errors.js';
+import { checkFetchRequest } from '../../src/router/index.js';
 import { runCli, skillMd, tmpTree, writeTree } from '../support/cli.js';
 
 interface ErrorBody {

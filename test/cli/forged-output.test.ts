@@ -6,7 +6,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Router } from '../../src/internal.js';
+import { Router } from '../../src/router/index.js';
 import { renderSearchText } from '../../src/mcp/tools/skill-search.js';
 import { NOW, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
 import { runCli, tmpTree } from '../support/cli.js';

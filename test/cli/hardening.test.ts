@@ -9,7 +9,7 @@ import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/program.js';
-import { MAX_NEED_CHARS } from '../../src/internal.js';
+import { MAX_NEED_CHARS } from '../../src/cascade/index.js';
 import { REPO, runCli, tmpDir } from '../support/cli.js';
 import { newCatalogPath } from '../catalog/support.js';
 

@@ -7,13 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS, buildProgram, commandNameOf, run } from '../../src/cli/program.js';
 import { CliContext } from '../../src/cli/context.js';
 import { runCli } from '../support/cli.js';
-import {
-  DEFAULT_POLICY_ID,
-  ENRICH_DEFAULT_FLOOR,
-  MAX_NEED_CHARS,
-  POLICIES,
-  SUBSTRATE_TYPES,
-} from '../../src/internal.js';
+import { DEFAULT_POLICY_ID, POLICIES } from '../../src/router/index.js';
+import { DEFAULT_FLOOR as ENRICH_DEFAULT_FLOOR } from '../../src/enrich/index.js';
+import { MAX_NEED_CHARS } from '../../src/cascade/index.js';
+import { SUBSTRATE_TYPES } from '../../src/substrate/index.js';
 
 function leaves(cmd: Command, prefix: string[] = []): string[][] {
   return cmd.commands.flatMap((c) =>

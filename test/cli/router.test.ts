@@ -7,14 +7,13 @@
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogStatus, GenerationInfo } from '../../src/catalog/index.js';
 import type {
-  CatalogStatus,
-  GenerationInfo,
   IndexReport,
   LifecycleReport,
   Metrics,
   SearchResult,
-} from '../../src/internal.js';
+} from '../../src/router/index.js';
 import { REPO, runBin, runCli, tmpDir, tmpTree } from '../support/cli.js';
 import { newCatalogPath, skillText } from '../catalog/support.js';
 

@@ -6,7 +6,7 @@
 import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ScanReport } from '../../src/internal.js';
+import type { ScanReport } from '../../src/skills/index.js';
 import { REPO, runBin, runCli, tmpDir, writeTree, skillMd } from '../support/cli.js';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'scan-small');

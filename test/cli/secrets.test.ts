@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Router, indexCatalog } from '../../src/internal.js';
+import { Router, indexCatalog } from '../../src/router/index.js';
 import { REPO, runCli, tmpDir } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';
 
