@@ -52,6 +52,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          // One module cache per worker instead of one per file: a fresh fork re-evaluates src/ for
+          // every file (about 1 s each on 2 cores). No unit test mocks modules or changes process
+          // state; one that must runs its code in a child process. Measured on the shared 2-core
+          // machine, the unit project in four runs: 287 s without isolation.
+          isolate: false,
           exclude: ['test/browser/**', ...SLOW_SUITES],
           globalSetup: ['test/support/fresh-build.ts'],
         },
