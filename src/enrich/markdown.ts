@@ -4,7 +4,7 @@
  * block quotes and plain text with Markdown's active characters escaped (src/text markdown), so a
  * description can never add a heading, a fence, a link, a table cell or raw HTML to an artifact.
  */
-import { escapeInvisible, markdownInline, markdownQuote } from '../text/index.js';
+import { escapeInvisible } from '../text/index.js';
 
 /** `text` on one line: invisible and control characters escaped, line breaks and tabs as `\n`, `\r`, `\t`. */
 export function oneLine(text: string): string {
@@ -22,20 +22,6 @@ export function code(text: string, inTable = false): string {
   // A span that starts or ends with a backtick needs a space of padding (CommonMark strips one).
   const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${s}${pad}${fence}`;
-}
-
-/** `text` as plain Markdown on one line, with every character that could start markup escaped. */
-export function plain(text: string): string {
-  return markdownInline(text);
-}
-
-/**
- * `text` quoted as a Markdown block quote, line breaks kept: every line starts with `> ` and is
- * escaped so it can open no heading, table row, fence or other markup (a description can never
- * forge a `## REFUSED` heading); invisible and control characters are shown as `\uXXXX`.
- */
-export function quoted(text: string): string {
-  return markdownQuote(text);
 }
 
 /** `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st… */

@@ -5,7 +5,8 @@
  * are quoted as data in block quotes whose lines are escaped (no line can start a heading, a
  * table row or a fence); nothing they say is acted on.
  */
-import { code, count, grouped, ordinal, quoted } from './markdown.js';
+import { markdownQuote } from '../text/index.js';
+import { code, count, grouped, ordinal } from './markdown.js';
 import type { EnrichCandidate, EnrichReport } from './report.js';
 import { MAX_DESCRIPTION_CHARS, formatFloor, formatScore } from './score.js';
 import { MAX_CANDIDATES } from './select.js';
@@ -54,7 +55,7 @@ function candidateSection(report: EnrichReport, i: number): string[] {
   out.push(
     `${code(c.skill_id)} is ${from} at ${code(c.path)} (revision ${code(c.revision_id)}). Its frontmatter description, verbatim:`,
   );
-  out.push('', quoted(c.description), '');
+  out.push('', markdownQuote(c.description), '');
   const terms = c.matched_terms.map((t) => code(t)).join(', ');
   const window = c.truncated
     ? `the first ${grouped(MAX_DESCRIPTION_CHARS)} of its ${grouped(c.description_chars)} characters`

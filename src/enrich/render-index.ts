@@ -3,7 +3,8 @@
  * path, score, one-line rationale), the scopes read and how plugins were filtered. A pure function
  * of the report; no timestamps, so one library and brief always give the same bytes.
  */
-import { code, count, grouped, plain, quoted } from './markdown.js';
+import { markdownInline, markdownQuote } from '../text/index.js';
+import { code, count, grouped } from './markdown.js';
 import { ARTIFACTS, type EnrichReport } from './report.js';
 import { MAX_DESCRIPTION_CHARS, formatFloor, formatScore } from './score.js';
 import { MAX_CANDIDATES } from './select.js';
@@ -13,7 +14,7 @@ export function renderIndexMd(report: EnrichReport): string {
   const n = report.candidates.length;
   const lines: string[] = [];
   lines.push(`# Skill enrichment: ${count(n, 'candidate')}`, '');
-  lines.push('Task brief:', '', quoted(report.task_brief), '');
+  lines.push('Task brief:', '', markdownQuote(report.task_brief), '');
   lines.push(
     `Brief terms (${report.brief_terms.length}): ${report.brief_terms.map((t) => code(t)).join(', ') || '(none)'}.`,
     '',
@@ -33,7 +34,7 @@ export function renderIndexMd(report: EnrichReport): string {
   );
   for (const c of report.candidates) {
     lines.push(
-      `| ${c.rank} | ${code(c.skill_id, true)} | ${code(c.path, true)} | ${formatScore(c.score)} | ${plain(c.rationale)} |`,
+      `| ${c.rank} | ${code(c.skill_id, true)} | ${code(c.path, true)} | ${formatScore(c.score)} | ${markdownInline(c.rationale)} |`,
     );
   }
   lines.push('');
@@ -65,7 +66,8 @@ export function renderScopes(report: EnrichReport): string[] {
     const label = s.plugin !== undefined ? `plugin ${code(s.plugin, true)}` : s.scope;
     lines.push(`| ${label} | ${code(s.path, true)} | ${s.exists ? 'yes' : 'no (missing)'} |`);
   }
-  lines.push('', plain(report.plugin_note));
-  for (const note of report.notes) lines.push('', `Note ${note.code}: ${plain(note.message)}`);
+  lines.push('', markdownInline(report.plugin_note));
+  for (const note of report.notes)
+    lines.push('', `Note ${note.code}: ${markdownInline(note.message)}`);
   return lines;
 }

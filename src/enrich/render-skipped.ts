@@ -4,7 +4,8 @@
  * its coded reason; raw-inventory.txt lists every enumerated SKILL.md, one per line, uncapped.
  * Pure functions of the report.
  */
-import { code, count, oneLine, plain } from './markdown.js';
+import { markdownInline } from '../text/index.js';
+import { code, count, oneLine } from './markdown.js';
 import type { EnrichReport } from './report.js';
 
 /** Renders SKIPPED.md. */
@@ -23,12 +24,13 @@ export function renderSkippedMd(report: EnrichReport): string {
     );
     lines.push('| path | code | reason |', '| --- | --- | --- |');
     for (const s of report.skipped) {
-      lines.push(`| ${code(s.path, true)} | ${s.code} | ${plain(s.reason)} |`);
+      lines.push(`| ${code(s.path, true)} | ${s.code} | ${markdownInline(s.reason)} |`);
     }
   }
   if (report.notes.length > 0) {
     lines.push('', '## Scope notes', '');
-    for (const n of report.notes) lines.push(`- ${n.code} ${code(n.path)}: ${plain(n.message)}`);
+    for (const n of report.notes)
+      lines.push(`- ${n.code} ${code(n.path)}: ${markdownInline(n.message)}`);
   }
   return lines.join('\n') + '\n';
 }
