@@ -13,13 +13,14 @@ export function renderCrawl(report: CrawlReport, root = 'ROOT'): string {
   const where = report.visited.at(-1) ?? '.';
   if (report.outcome === 'hit' && report.hit) {
     lines.push(
-      `hit: ${esc(report.hit.path)} (key ${JSON.stringify(esc(report.hit.key))} in ${where})`,
+      `hit: ${sanitizeField(report.hit.path)} (key ${JSON.stringify(sanitizeField(report.hit.key))} in ${where})`,
     );
   } else if (report.outcome === 'ambiguous') {
     const c = report.candidates ?? [];
     lines.push(`ambiguous: ${c.length} entries of ${where} tie`);
-    const width = Math.max(...c.map((x) => esc(x.key).length));
-    for (const x of c) lines.push(`  ${esc(x.key).padEnd(width)}  ${esc(x.path)}`);
+    const width = Math.max(...c.map((x) => sanitizeField(x.key).length));
+    for (const x of c)
+      lines.push(`  ${sanitizeField(x.key).padEnd(width)}  ${sanitizeField(x.path)}`);
   } else if (report.outcome === 'no match') {
     lines.push(`no match in ${where}`);
     lines.push(
@@ -29,23 +30,23 @@ export function renderCrawl(report: CrawlReport, root = 'ROOT'): string {
     const near = report.suggestions ?? [];
     if (near.length > 0) {
       lines.push(`  entries of ${where}, closest first:`);
-      const width = Math.max(...near.map((x) => esc(x.key).length));
+      const width = Math.max(...near.map((x) => sanitizeField(x.key).length));
       for (const x of near)
         lines.push(
-          `    ${esc(x.key).padEnd(width)}  ${x.closest === x.key.replace(/\/$/, '').toLowerCase() ? '' : `(${esc(x.closest)})`}`.trimEnd(),
+          `    ${sanitizeField(x.key).padEnd(width)}  ${x.closest === x.key.replace(/\/$/, '').toLowerCase() ? '' : `(${sanitizeField(x.closest)})`}`.trimEnd(),
         );
     }
   } else if (report.outcome === 'no index here') {
     lines.push(
-      `no index here: ${esc(root)} has no skill.index`,
-      `  build one from the skills below it with: skilldex cascade build ${esc(shellWord(root))}`,
+      `no index here: ${sanitizeField(root)} has no skill.index`,
+      `  build one from the skills below it with: skilldex cascade build ${sanitizeField(shellWord(root))}`,
       '  (or give the folder that holds the top skill.index)',
     );
   } else {
     lines.push(report.outcome);
   }
   lines.push(
-    `visited: ${report.visited.length > 0 ? report.visited.map(esc).join(' → ') : '(none)'}`,
+    `visited: ${report.visited.length > 0 ? report.visited.map((v) => sanitizeField(v)).join(' → ') : '(none)'}`,
   );
   lines.push(...renderProblems('inconsistencies', report.inconsistencies));
   return lines.join('\n');
@@ -67,7 +68,7 @@ export function renderBuild(report: BuildReport): string {
       `built ${what}: ${report.changes.length} files written, ${report.unchanged} unchanged`,
     );
   }
-  for (const c of report.changes) lines.push(`  ${c.change.padEnd(6)} ${esc(c.path)}`);
+  for (const c of report.changes) lines.push(`  ${c.change.padEnd(6)} ${sanitizeField(c.path)}`);
   lines.push(...renderProblems('problems', report.problems));
   if (report.audit !== undefined) {
     const when = report.check ? 'as it would be built' : 'as built';
@@ -98,10 +99,6 @@ function renderProblems(title: string, problems: readonly Problem[]): string[] {
   const width = Math.max(...problems.map((p) => p.code.length));
   return [
     `${title} (${problems.length}):`,
-    ...problems.map((p) => `  ${p.code.padEnd(width)}  ${esc(p.message)}`),
+    ...problems.map((p) => `  ${p.code.padEnd(width)}  ${sanitizeField(p.message)}`),
   ];
-}
-
-function esc(s: string): string {
-  return sanitizeField(s);
 }
