@@ -11,8 +11,12 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import {
   CatalogReader,
+  SIDE_VERSION,
+  addUsageExamples,
+  openUsageForWrite,
   MAX_AUTHOR_EXAMPLES_PER_SKILL,
   MAX_AUTHOR_EXAMPLE_CHARS,
   readUsage,
@@ -34,6 +38,12 @@ import {
   optInAuthorEvidence,
 } from '../../src/router/search/stages/author-evidence.js';
 import { TRUST_BOUND_K } from '../../src/router/search/trust-bound.js';
+import {
+  SIDE_STEP_2_SQLITE,
+  TELEMETRY_SCHEMA,
+  USAGE_SCHEMA,
+} from '../../src/catalog/side/side-schema.js';
+import { renderSearch } from '../../src/cli/commands/search-render.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { NOW, newCatalogPath, skillText } from '../catalog/support.js';
 
@@ -169,6 +179,38 @@ describe('index reads each skill’s own trigger evaluations as author examples'
   });
 });
 
+describe('the side store of version 2', () => {
+  it('is migrated to version 3 by its first writer: rows and ids kept as positive, author rows accepted', () => {
+    const file = path.join(tmpDir('skilldex-side-v2-'), 'catalog.sqlite.telemetry.sqlite');
+    const old = new Database(file);
+    old.exec(TELEMETRY_SCHEMA + USAGE_SCHEMA + SIDE_STEP_2_SQLITE);
+    old.pragma('user_version = 2');
+    old
+      .prepare(
+        `INSERT INTO usage_examples (skill_id, query, source, at, client, session, key) VALUES ('pdf', 'old', 'host', ?, 'codex', 's', 'k1')`,
+      )
+      .run(NOW().toISOString());
+    old.close();
+    const db = openUsageForWrite(file);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SIDE_VERSION);
+      expect(SIDE_VERSION).toBe(3);
+      addUsageExamples(
+        db,
+        [{ skill_id: 'pdf', query: 'merge pdfs', polarity: 'negative' }],
+        'author',
+        NOW().toISOString(),
+      );
+    } finally {
+      db.close();
+    }
+    expect(readUsage(file).examples.map((e) => [e.id, e.query, e.source, e.polarity])).toEqual([
+      [1, 'old', 'host', 'positive'],
+      [2, 'merge pdfs', 'author', 'negative'],
+    ]);
+  });
+});
+
 describe('learn takes negative examples', () => {
   it('"should_trigger": false stores a negative import example; a non-boolean is INVALID_INPUT_FILE', () => {
     const { root, catalog } = library();
@@ -246,6 +288,9 @@ describe('ranking with author evidence', () => {
       polarity: 'negative',
     });
     expect(own(on)!.explanation.author!.factor).toBeLessThan(1);
+    // The why line names the example and the penalty.
+    expect(renderSearch(on)).toContain('author examples: penalty ×');
+    expect(renderSearch(on)).toContain('should-not "rebase my feature branch');
     // Every other skill keeps its score.
     for (const c of on.candidates.filter((c) => c.skill_id !== 'worktree-helper'))
       expect(c.score).toBe(off.candidates.find((o) => o.skill_id === c.skill_id)!.score);
