@@ -157,6 +157,7 @@ export { SIDE_VERSION } from './side/side-schema.js';
 export {
   servedSkillFiles,
   syncAuthorExamples,
+  trimAuthorExamples,
   type AuthorExample,
   type AuthorSyncReport,
 } from './side/author.js';

@@ -127,6 +127,11 @@ export {
 } from './learning/trigger-formats.js';
 export { readAuthorExamples, syncAuthorExamplesOf } from './learning/author-sync.js';
 export {
+  AUTHOR_EVIDENCE_POLICY_ID,
+  authorEvidenceEnabled,
+  optInAuthorEvidence,
+} from './search/stages/author-evidence.js';
+export {
   DEFAULT_RECENT_REVISIONS,
   SUGGESTION_MAX_DISTANCE,
   describeSkill,

@@ -36,6 +36,7 @@ describe('the examples library', () => {
       'policy',
       'recall_at',
       'confidence',
+      'split',
       'files',
       'problems',
       'totals',
@@ -46,6 +47,9 @@ describe('the examples library', () => {
       'cases',
     ]);
     expect(report.problems).toEqual([]);
+    // v4 does not learn from the skills' own cases: nothing split off, nothing learned (issue 34 item 3).
+    expect(report.split).toMatchObject({ method: 'none', train: 0, learned: 0 });
+    expect(report.split.validation).toBe(report.cases.length);
     expect(report.per_skill.map((s) => s.skill_id)).toEqual([
       'csv-cleaner',
       'git-commit-writer',

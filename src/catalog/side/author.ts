@@ -9,7 +9,7 @@
  * store.
  */
 import type { Db } from '../db.js';
-import { exampleHash } from './side-migrate.js';
+import { exampleHash, normalizeExampleQuery } from './side-migrate.js';
 import type { ExamplePolarity } from './usage.js';
 import {
   MAX_AUTHOR_EXAMPLE_CHARS,
@@ -91,4 +91,20 @@ export function servedSkillFiles(catalog: Db): { skill_id: string; path: string 
   return catalog
     .prepare(`SELECT skill_id, path FROM serving WHERE state != 'archived' ORDER BY skill_id`)
     .all() as { skill_id: string; path: string }[];
+}
+
+/**
+ * Removes the author examples whose normalised request `keep` refuses (`eval --triggers` keeps only
+ * the train part of its split in a temporary catalog); returns how many rows went.
+ */
+export function trimAuthorExamples(db: Db, keep: (normalizedQuery: string) => boolean): number {
+  return db.transaction(() => {
+    const rows = db
+      .prepare(`SELECT id, query FROM usage_examples WHERE source = 'author'`)
+      .all() as { id: number; query: string }[];
+    const del = db.prepare(`DELETE FROM usage_examples WHERE id = ?`);
+    let n = 0;
+    for (const r of rows) if (!keep(normalizeExampleQuery(r.query))) n += del.run(r.id).changes;
+    return n;
+  })();
 }
