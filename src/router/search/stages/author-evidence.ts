@@ -60,6 +60,19 @@ export const DEFAULT_PENALTY: PenaltyParams = {
 };
 
 const optedIn = new Set<string>();
+let current: PenaltyParams = DEFAULT_PENALTY;
+
+/**
+ * Ranks with `params` instead of DEFAULT_PENALTY until the returned function is called (the
+ * bench's cross-validation; no CLI or MCP path calls this).
+ */
+export function setAuthorPenalty(params: PenaltyParams): () => void {
+  const before = current;
+  current = params;
+  return () => {
+    current = before;
+  };
+}
 
 /** True when `policyId` ranks with author examples and negative examples (see the file header). */
 export function authorEvidenceEnabled(policyId: string): boolean {
@@ -152,7 +165,7 @@ export function authorStage(result: RankedResult, x: AuthorStageInput): RankedRe
   if (!authorEvidenceEnabled(x.policyId)) return result;
   const evidence = evidenceOf(x.usage, x.kind);
   if (evidence.size === 0 || result.candidates.length === 0) return result;
-  const p = x.params ?? DEFAULT_PENALTY;
+  const p = x.params ?? current;
   const q = new Set((x.kind === 'v4' ? analyzeTermsV4 : analyzeTerms)(x.query));
   let changed = false;
   const staged = result.candidates.map((c) => {
