@@ -45,6 +45,7 @@ import {
 } from '../../src/catalog/side/side-schema.js';
 import { renderSearch } from '../../src/cli/commands/search-render.js';
 import { tmpDir, writeTree } from '../support/cli.js';
+import { closeAll, connectInProcess, search as mcpSearch } from '../mcp/support.js';
 import { NOW, newCatalogPath, skillText } from '../catalog/support.js';
 
 const jsonl = (rows: readonly object[]): string => rows.map((r) => JSON.stringify(r)).join('\n');
@@ -273,7 +274,7 @@ describe('ranking with author evidence', () => {
     }
   });
 
-  it('a should-not example lowers only its own skill, for requests close to it, and says so', () => {
+  it('a should-not example lowers only its own skill, for requests close to it, and says so (CLI, MCP)', async () => {
     const q = 'rebase my feature branch onto main, fix the conflicts';
     const off = search(catalog, q);
     restore = optInAuthorEvidence(POLICY_V4_ID);
@@ -295,6 +296,15 @@ describe('ranking with author evidence', () => {
     for (const c of on.candidates.filter((c) => c.skill_id !== 'worktree-helper'))
       expect(c.score).toBe(off.candidates.find((o) => o.skill_id === c.skill_id)!.score);
     expect(ids(on)[0]).toBe('rebase-helper');
+    // MCP's skill_search returns the same explanation.
+    const conn = await connectInProcess({ catalog });
+    try {
+      const wire = await mcpSearch(conn.client, q);
+      const c = wire.candidates.find((x) => x.skill_id === 'worktree-helper')!;
+      expect((c.explanation as { author?: unknown }).author).toEqual(own(on)!.explanation.author);
+    } finally {
+      await closeAll();
+    }
     // A request far from the should-not example is not penalised.
     const far = search(catalog, 'set up a worktree for the hotfix');
     expect(far.candidates[0]!.skill_id).toBe('worktree-helper');

@@ -63,7 +63,12 @@ describe('learn --from claude-code', () => {
       ['pdf-toolkit', 'Write a design doc for the cache layer', 1],
     ]);
     expect(examples[0]).toMatchObject({ client_names: ['claude-code'], sessions: 1 });
-    expect(exampleCountsOf(catalog, 'pdf-toolkit')).toEqual({ import: 0, host: 2, fetch: 0, author: 0 });
+    expect(exampleCountsOf(catalog, 'pdf-toolkit')).toEqual({
+      import: 0,
+      host: 2,
+      fetch: 0,
+      author: 0,
+    });
   });
 
   it('a host example ranks its skill for the words of the prompt', () => {

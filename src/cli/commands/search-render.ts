@@ -74,8 +74,8 @@ function why(c: Candidate): string {
   if (tb)
     parts.push(
       tb.role === 'first'
-        ? `trust bound: put first over ${escapeInvisible(tb.skill)}, which only fetch examples ranked first (not in the first ${tb.k} without them)`
-        : `trust bound: held back behind ${escapeInvisible(tb.skill)} (not in the first ${tb.k} without fetch examples)`,
+        ? `trust bound: put first over ${escapeInvisible(tb.skill)}, which only fetch or author examples ranked first (not in the first ${tb.k} without them)`
+        : `trust bound: held back behind ${escapeInvisible(tb.skill)} (not in the first ${tb.k} without fetch or author examples)`,
     );
   // issue 34 item 1: the skill's own author / negative examples that matched, lift or penalty.
   const au = c.explanation.author;
