@@ -87,6 +87,8 @@ interface Answer {
   readonly off: readonly string[];
   /** v4 with the author examples, penalty off. */
   readonly on: RankedResult | undefined;
+  /** The same without the trust bound (not shipped: what the bound costs). */
+  readonly unbounded: readonly string[];
 }
 
 function rankAll(catalog: string, valid: readonly TriggerQuery[]): Answer[] {
@@ -94,9 +96,9 @@ function rankAll(catalog: string, valid: readonly TriggerQuery[]): Answer[] {
   const cache = new SearchCache();
   const usage = new UsageIndex(readUsage(telemetryPathFor(catalog)).examples);
   const options: SearchOptions = { usage, maxLimit: DEPTH };
-  const ask = (query: string): RankedResult | undefined => {
+  const ask = (query: string, extra: SearchOptions = {}): RankedResult | undefined => {
     try {
-      return searchCatalog(reader, cache, { query, limit: DEPTH }, options);
+      return searchCatalog(reader, cache, { query, limit: DEPTH }, { ...options, ...extra });
     } catch {
       return undefined; // no searchable word: nothing ranked, as score.py counts it
     }
@@ -106,7 +108,12 @@ function rankAll(catalog: string, valid: readonly TriggerQuery[]): Answer[] {
     const restore = optInAuthorEvidence(POLICY_V4_ID);
     const restoreP = setAuthorPenalty(NO_PENALTY);
     try {
-      return valid.map((q, i) => ({ q, off: off[i]!, on: ask(q.query) }));
+      return valid.map((q, i) => ({
+        q,
+        off: off[i]!,
+        on: ask(q.query),
+        unbounded: ask(q.query, { trustBound: false })?.candidates.map((c) => c.skill_id) ?? [],
+      }));
     } finally {
       restoreP();
       restore();
@@ -206,6 +213,11 @@ function main(): void {
   const all = (): boolean => true;
   const off = countsOf(answers, firsts(answers, usage, 'off'), all);
   const lift = countsOf(answers, firsts(answers, usage, 'lift'), all);
+  const unbounded = countsOf(
+    answers,
+    answers.map((a) => a.unbounded[0]),
+    all,
+  );
   const restore = optInAuthorEvidence(POLICY_V4_ID);
   let gridFirsts: (string | undefined)[][];
   let defaults: Counts;
@@ -274,6 +286,11 @@ function main(): void {
     row('without author evidence (v4 today)', off),
     row('author examples, should-trigger only (usage field, trust bound)', lift),
     row(
+      'the same without the trust bound (not shipped)',
+      unbounded,
+      'what the bound costs: author examples are untrusted',
+    ),
+    row(
       '**+ penalty stage, constants cross-validated by repository**',
       cv,
       'leave-one-repository-out (34 folds): each repository answered with the constants best on the other 33',
@@ -290,7 +307,7 @@ function main(): void {
     '',
     `Reading: the cross-validated figures ${rate(cv.hits, cv.pos) >= 0.85 ? 'meet' : 'miss'} the top-1 target and ${rate(cv.falses, cv.neg) <= 0.04 ? 'meet' : 'miss'} the false-trigger target. The should-trigger examples lift the labelled skill (top-1 ${fmt(rate(off.hits, off.pos), 3)} → ${fmt(rate(lift.hits, lift.pos), 3)}) but also the must-not skill on its near-misses, which authors write close to their should-trigger requests (false trigger@1 ${fmt(rate(off.falses, off.neg), 3)} → ${fmt(rate(lift.falses, lift.neg), 3)}). The penalty cannot take that back from the words alone: only ${sepNeg} of ${negV.length} validation should-not requests are closer (term cosine) to a should-not example of their skill than to a should-trigger one, while ${sepPos} of ${posV.length} should-trigger requests are too. Author evidence therefore stays behind the policy gate (authorEvidenceEnabled): on these figures it should not become the default.`,
     '',
-    `Time: index ${fmt(indexed / 1000, 1)} s, ${answers.length * 2} searches ${fmt(ranked / 1000, 1)} s, total ${fmt(total / 1000, 1)} s.`,
+    `Time: index ${fmt(indexed / 1000, 1)} s, ${answers.length * 3} searches ${fmt(ranked / 1000, 1)} s, total ${fmt(total / 1000, 1)} s.`,
   ].join('\n');
   writeResult('author-evidence', md);
   rmSync(dir, { recursive: true, force: true });
