@@ -159,6 +159,23 @@ describe('index reads each skill’s own trigger evaluations as author examples'
     expect(left.every((e) => e.polarity === 'positive')).toBe(true);
   });
 
+  it('index applies no retention to learned examples (it does not know the user’s), at its own clock', () => {
+    const { root, catalog } = library();
+    index(root, catalog);
+    const old = new Date(NOW().getTime() - 300 * 86_400_000);
+    learnExamples({
+      catalog,
+      file: 'x.jsonl',
+      text: jsonl([{ query: 'forecast for Bergen', skill_id: 'weather' }]),
+      now: () => old,
+      retentionDays: 400,
+    });
+    rmSync(path.join(root, 'worktree-helper/evals/trigger-evals.jsonl'));
+    index(root, catalog);
+    const left = listExamples({ catalog }).examples;
+    expect(left.map((e) => [e.source, e.query])).toEqual([['import', 'forecast for Bergen']]);
+  });
+
   it('caps what one skill can store (count per polarity and length)', () => {
     const { root, catalog } = library();
     const rows = Array.from({ length: 3_000 }, (_, i) => ({

@@ -78,7 +78,8 @@ export function syncAuthorExamples(
       else removed += del.run(r.id).changes;
     }
     const fresh = [...wanted].filter(([k]) => !have.has(k)).map(([, e]) => e);
-    const added = addUsageExamples(db, fresh, 'author', at);
+    // No retention pass: index does not know the user's retention (author rows never expire).
+    const added = fresh.length > 0 ? addUsageExamples(db, fresh, 'author', at, {}, null) : 0;
     const total = Number(
       db.prepare(`SELECT count(*) FROM usage_examples WHERE source = 'author'`).pluck().get(),
     );

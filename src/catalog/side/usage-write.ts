@@ -142,9 +142,11 @@ export function addUsageExamples(
   source: ExampleSource,
   at: string,
   origin: UsageOrigin = {},
-  retentionDays: number = DEFAULT_USAGE_RETENTION_DAYS,
+  retentionDays: number | null = DEFAULT_USAGE_RETENTION_DAYS,
 ): number {
-  const cutoff = retentionCutoff(at, retentionDays);
+  // null: no retention pass (author examples: `index` does not know the user's retention, and an
+  // author example is not a prompt; issue 34).
+  const cutoff = retentionDays === null ? '' : retentionCutoff(at, retentionDays);
   // RETURNING answers the new row's id (none when the key was already stored), on both engines.
   const ins = db.prepare(
     `INSERT INTO usage_examples (skill_id, query, source, at, client, session, key, polarity) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING id`,
@@ -178,7 +180,7 @@ export function addUsageExamples(
     }
     for (const id of touched) applySkillCaps(db, id, source, client);
     if (source === 'fetch' && n > 0) applyFetchCaps(db, client!, globalDue);
-    dropExpiredUsage(db, cutoff);
+    if (retentionDays !== null) dropExpiredUsage(db, cutoff);
     return n;
   })();
 }

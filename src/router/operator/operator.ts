@@ -248,7 +248,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             // Retired and archived skills keep no usage examples (docs/ranking.md §9).
             if (publish) pruneUsageOf(options.catalog, db);
             // issue 34 item 1 (author examples): the skills' own trigger evaluations (learning/author-sync.ts).
-            if (publish) syncAuthorExamplesOf(options.catalog, db);
+            if (publish) syncAuthorExamplesOf(options.catalog, db, now);
             const report = {
               catalog: options.catalog,
               ...summary,
@@ -466,7 +466,7 @@ export function changeLifecycle(options: LifecycleOptions): LifecycleReport {
           );
     if (publish) pruneUsageOf(options.catalog, db);
     // issue 34 item 1 (author examples): the skills' own trigger evaluations (learning/author-sync.ts).
-    if (publish) syncAuthorExamplesOf(options.catalog, db);
+    if (publish) syncAuthorExamplesOf(options.catalog, db, options.now);
     return { change, publish };
   });
 }
