@@ -31,7 +31,7 @@ import {
   type SearchResult,
 } from '../../src/internal.js';
 import { UsageIndex } from '../../src/router/index.js';
-import { SearchCache, searchCatalog } from '../../src/router/search/dispatch.js';
+import { SearchCache, bruteForceSearch, searchCatalog } from '../../src/router/search/dispatch.js';
 import {
   AUTHOR_EVIDENCE_POLICY_ID,
   authorEvidenceEnabled,
@@ -326,6 +326,33 @@ describe('ranking with author evidence', () => {
     const far = search(catalog, 'set up a worktree for the hotfix');
     expect(far.candidates[0]!.skill_id).toBe('worktree-helper');
     expect(far.candidates[0]!.explanation.author?.effect).not.toBe('penalty');
+  });
+});
+
+describe('the fast path and the reference scorer agree under author evidence', () => {
+  it('searchCatalog = bruteForceSearch with author and negative examples, opted in', () => {
+    const { root, catalog } = library();
+    index(root, catalog);
+    const restore = optInAuthorEvidence(POLICY_V4_ID);
+    const reader = new CatalogReader(catalog);
+    try {
+      const usage = usageOf(catalog);
+      for (const query of [
+        'rebase my feature branch onto main, fix the conflicts',
+        'make a separate worktree for the hotfix branch',
+        'git branches side by side',
+        'commit message for the staged diff',
+      ]) {
+        const fast = searchCatalog(reader, new SearchCache(), { query, limit: 5 }, { usage });
+        const slow = bruteForceSearch(reader, { query, limit: 5 }, { usage });
+        expect(fast.candidates.map((c) => [c.skill_id, c.score, c.explanation.author])).toEqual(
+          slow.candidates.map((c) => [c.skill_id, c.score, c.explanation.author]),
+        );
+      }
+    } finally {
+      reader.close();
+      restore();
+    }
   });
 });
 
