@@ -11,7 +11,7 @@
  *   candidate whose own skill has should-not examples (source `author`, or learned with
  *   `"should_trigger": false`) is lowered when the request is closer to its should-not examples
  *   than to its should-trigger ones: score × max(PENALTY_FLOOR, 1 − PENALTY_STRENGTH × (neg − pos))
- *   when neg ≥ PENALTY_MIN_SIMILARITY and neg − pos ≥ PENALTY_MARGIN (neg, pos: the best cosine of
+ *   when neg ≥ PENALTY_MIN_SIMILARITY and neg − pos ≥ PENALTY_MARGIN and > 0 (neg, pos: the best cosine of
  *   the request's terms with the skill's should-not / should-trigger examples). A penalty only
  *   ever lowers the skill whose example it is; no skill is raised. A candidate whose skill has
  *   author examples gets `explanation.author` (the matched examples, lift or penalty, factor).
@@ -219,7 +219,8 @@ function noteOf(
   const pos = Math.max(0, ...scored.filter((s) => s.polarity === 'positive').map((s) => s.sim));
   const neg = Math.max(0, ...scored.filter((s) => s.polarity === 'negative').map((s) => s.sim));
   const lead = neg - pos;
-  const penalise = neg >= p.minSimilarity && lead >= p.margin;
+  // A tie (lead 0) lowers nothing: the request is as close to a should-trigger example.
+  const penalise = neg >= p.minSimilarity && lead >= p.margin && lead > 0;
   const factor = penalise ? Math.max(p.floor, 1 - p.strength * lead) : 1;
   const matched = scored
     .filter((s) => s.polarity === 'negative' || s.x.e.source === 'author')
