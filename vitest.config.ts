@@ -33,6 +33,7 @@ const POSTGRES_SUITES = [
   'test/router/policy-v4.test.ts',
   'test/router/property.test.ts',
   'test/router/trust-bound.test.ts',
+  'test/router/author-evidence.test.ts', // issue 34 item 1
   'test/catalog/lifecycle.test.ts',
   'test/catalog/generation.test.ts',
   'test/catalog/skill-files.test.ts',

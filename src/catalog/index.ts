@@ -120,12 +120,15 @@ export {
   readUsage,
   usageSignature,
   UsageWatch,
+  type ExamplePolarity,
   type ExampleSource,
   type UsageExample,
   type UsageExampleDetail,
   type UsageSnapshot,
 } from './side/usage.js';
 export {
+  MAX_AUTHOR_EXAMPLES_PER_SKILL,
+  MAX_AUTHOR_EXAMPLE_CHARS,
   MAX_EXAMPLES_PER_SKILL,
   MAX_EXAMPLE_CHARS,
   MAX_FETCH_EXAMPLES,
@@ -151,6 +154,13 @@ export {
   type UsageOrigin,
 } from './side/usage-write.js';
 export { SIDE_VERSION } from './side/side-schema.js';
+export {
+  servedSkillFiles,
+  syncAuthorExamples,
+  trimAuthorExamples,
+  type AuthorExample,
+  type AuthorSyncReport,
+} from './side/author.js';
 export { normalizeExampleQuery } from './side/side-migrate.js';
 export {
   allLexicalRows,

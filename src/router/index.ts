@@ -118,6 +118,19 @@ export {
   type HostLearnOptions,
   type HostLearnReport,
 } from './learning/learn-host.js';
+// Issue 34 item 1 (author examples): the trigger-eval formats and the index's sync of them.
+export {
+  TRIGGER_FILE_RE,
+  parseTriggerFile,
+  type ParsedTriggerFile,
+  type RawCase,
+} from './learning/trigger-formats.js';
+export { readAuthorExamples, syncAuthorExamplesOf } from './learning/author-sync.js';
+export {
+  AUTHOR_EVIDENCE_POLICY_ID,
+  authorEvidenceEnabled,
+  optInAuthorEvidence,
+} from './search/stages/author-evidence.js';
 export {
   DEFAULT_RECENT_REVISIONS,
   SUGGESTION_MAX_DISTANCE,

@@ -14,12 +14,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError, problem, type Problem } from '../errors.js';
 import { readTextCapped, walkFiles } from '../fsx/index.js';
-import { parseTriggerFile, type RawCase } from './formats.js';
+import { TRIGGER_FILE_RE, parseTriggerFile, type RawCase } from '../router/index.js';
 import type { ScoredCaseInput } from './score.js';
 
-/** File names read as trigger evals (the names the 34 repositories of shared/bench/trigger use). */
-export const TRIGGER_FILE_RE =
-  /^(?:trigger[-_]?(?:evals?|quer(?:y|ies)|evals?[-_]set|tests?|cases)|eval[-_]queries|evals)\.jsonl?$/i;
+export { TRIGGER_FILE_RE };
 /** The project-level file of extra cases `{ query, skill, should_trigger }`. */
 export const PROJECT_FILE = 'skilldex-evals.jsonl';
 /** Largest trigger-eval file read (a few thousand cases are ~1 MB). */

@@ -11,13 +11,28 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SkilldexError, assertKnownOptions, type Problem } from '../errors.js';
-import { isPgLocation } from '../catalog/index.js';
+import {
+  CatalogReader,
+  isPgLocation,
+  normalizeExampleQuery,
+  openUsageForWrite,
+  readUsage,
+  telemetryPathFor,
+  trimAuthorExamples,
+} from '../catalog/index.js';
 import { readTextCapped } from '../fsx/index.js';
 import { frontmatterLines } from '../lint/index.js';
 import { Router, indexCatalog } from '../router/index.js';
 import { DISCOVER_OPTION_KEYS, discoverOptionsOf, discoverSkills } from '../skills/index.js';
 import type { DiscoverOptions, SkillRecord } from '../skills/index.js';
-import { findTriggerCases } from './discover.js';
+import { findTriggerCases, type TriggerCase } from './discover.js';
+import {
+  learnedQueries,
+  splitMethodOf,
+  splitPartOf,
+  type SplitMode,
+  type TriggerSplit,
+} from './split.js';
 import { checkGates, type GateFailure, type TriggerBaseline, type TriggerGates } from './gates.js';
 import {
   scoreCases,
@@ -53,6 +68,11 @@ export interface TriggerEvalOptions extends DiscoverOptions {
   /** Folder for the temporary catalog (default: the OS temp folder). */
   readonly tmpDir?: string;
   readonly onProgress?: (stage: 'index' | 'rank', done: number, total: number) => void;
+  /**
+   * How the cases are split so no learned request is graded (split.ts, issue 34 item 3): `auto`
+   * (default), `holdout` or `none`.
+   */
+  readonly split?: SplitMode;
 }
 
 /** One skill's numbers with where its description is (for SARIF and editors). */
@@ -70,6 +90,8 @@ export interface TriggerReport {
   readonly recall_at: number;
   /** Whether candidates carried a confidence, and the floor false triggers were judged by. */
   readonly confidence: { readonly available: boolean; readonly floor: number | null };
+  /** How the cases were split; only the validation part's requests the ranking did not learn are graded. */
+  readonly split: TriggerSplit;
   readonly files: readonly {
     readonly path: string;
     readonly cases: number;
@@ -97,6 +119,7 @@ const OPTION_KEYS = [
   'floor',
   'tmpDir',
   'onProgress',
+  'split',
 ];
 
 /** Routes every trigger case of the library; see the module header. Unknown option keys are refused. */
@@ -115,8 +138,15 @@ export function evalTriggers(options: TriggerEvalOptions = {}): TriggerReport {
     options.project,
     options.files ?? [],
   );
-  return withRanker(options, scan.skills.length, (rank, policy, confident) => {
-    const outcomes = scoreCases(found.cases, rank, recallAt, options.floor, (d, n) =>
+  const split = options.split ?? 'auto';
+  if (!['auto', 'holdout', 'none'].includes(split))
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `evalTriggers: split must be auto, holdout or none, got ${JSON.stringify(split)}`,
+      { option: 'split', value: split },
+    );
+  return withRanker(options, scan.skills.length, found.cases, (rank, policy, confident, cut) => {
+    const outcomes = scoreCases(cut.graded, rank, recallAt, options.floor, (d, n) =>
       options.onProgress?.('rank', d, n),
     );
     const results = skillResults(outcomes);
@@ -129,6 +159,7 @@ export function evalTriggers(options: TriggerEvalOptions = {}): TriggerReport {
       policy: policy(),
       recall_at: recallAt,
       confidence: { available: confident(), floor: options.floor ?? null },
+      split: cut.split,
       files: found.files,
       problems: found.problems,
       totals,
@@ -146,7 +177,13 @@ export function evalTriggers(options: TriggerEvalOptions = {}): TriggerReport {
 function withRanker<T>(
   options: TriggerEvalOptions,
   skills: number,
-  fn: (rank: TriggerRankFn, policy: () => string | null, confident: () => boolean) => T,
+  cases: readonly TriggerCase[],
+  fn: (
+    rank: TriggerRankFn,
+    policy: () => string | null,
+    confident: () => boolean,
+    cut: GradedCases,
+  ) => T,
 ): T {
   const temp =
     options.catalog === undefined
@@ -168,7 +205,9 @@ function withRanker<T>(
         () => ({ candidates: [], abstain: true }),
         () => null,
         () => false,
+        splitCases(options, cases, catalog, temp !== undefined, null),
       );
+    const cut = splitCases(options, cases, catalog, temp !== undefined, publishedPolicyOf(catalog));
     const router = new Router({ catalog, telemetry: false, usage: options.usage !== false });
     try {
       let policy: string | null = null;
@@ -202,8 +241,9 @@ function withRanker<T>(
       };
       return fn(
         rank,
-        () => policy,
+        () => policy ?? cut.policy,
         () => confident,
+        cut,
       );
     } finally {
       router.close();
@@ -211,6 +251,63 @@ function withRanker<T>(
   } finally {
     if (temp !== undefined) rmSync(temp, { recursive: true, force: true });
   }
+}
+
+/** The cases to grade and how they were split. */
+interface GradedCases {
+  readonly graded: readonly TriggerCase[];
+  readonly split: TriggerSplit;
+  readonly policy: string | null;
+}
+
+// The policy the catalog's published generation ranks with (null when it publishes none).
+function publishedPolicyOf(catalog: string): string | null {
+  const reader = new CatalogReader(catalog);
+  try {
+    return reader.read((g) => g.policy);
+  } catch {
+    return null;
+  } finally {
+    reader.close();
+  }
+}
+
+// Splits the cases (split.ts): in a temporary catalog the router keeps only the train part's author
+// examples; the validation part is graded, less the requests the ranking reads as examples.
+function splitCases(
+  options: TriggerEvalOptions,
+  cases: readonly TriggerCase[],
+  catalog: string,
+  temp: boolean,
+  policy: string | null,
+): GradedCases {
+  const usage = options.usage !== false;
+  const { method, reason } = splitMethodOf(options.split ?? 'auto', policy, usage);
+  const validation =
+    method === 'none' ? [...cases] : cases.filter((c) => splitPartOf(c.query) === 'validation');
+  const held = new Set(validation.map((c) => normalizeExampleQuery(c.query)));
+  const file = telemetryPathFor(catalog);
+  if (temp && method !== 'none' && existsSync(file)) {
+    const db = openUsageForWrite(file);
+    try {
+      trimAuthorExamples(db, (q) => !held.has(q));
+    } finally {
+      db.close();
+    }
+  }
+  const learned = usage ? learnedQueries(readUsage(file).examples, policy) : new Set<string>();
+  const graded = validation.filter((c) => !learned.has(normalizeExampleQuery(c.query)));
+  return {
+    graded,
+    policy,
+    split: {
+      method,
+      reason,
+      train: cases.length - validation.length,
+      validation: graded.length,
+      learned: validation.length - graded.length,
+    },
+  };
 }
 
 // A skill's numbers with the path and `description:` line of its SKILL.md.

@@ -73,7 +73,9 @@ export function renderTriggerSarif(
       },
     });
   }
-  return sarifLog('skilldex eval --triggers', options, [TRIGGER_RULE], results);
+  const log = sarifLog('skilldex eval --triggers', options, [TRIGGER_RULE], results);
+  // issue 34 item 3: the split is stated in every report format (SARIF: the run's property bag).
+  return { ...log, runs: log.runs.map((r) => ({ ...r, properties: { split: report.split } })) };
 }
 
 /** `report` as JUnit XML: a suite per skill, a test case per request. */
@@ -91,12 +93,27 @@ export function renderTriggerJunit(report: TriggerReport): string {
     const failed = cases.filter((c) => !c.passed).length;
     lines.push(
       `  <testsuite name="${attr(skill)}" tests="${cases.length}" failures="${failed}" errors="0" skipped="0" time="0">`,
+      ...splitProperties(report),
     );
     for (const c of cases) lines.push(...testcase(c, report.recall_at));
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>');
   return lines.join('\n') + '\n';
+}
+
+// issue 34 item 3: the split, as properties of each suite (junit-10.xsd: properties come first).
+function splitProperties(report: TriggerReport): string[] {
+  const x = report.split;
+  return [
+    '    <properties>',
+    `      <property name="split" value="${attr(x.method)}"/>`,
+    `      <property name="split.train_not_graded" value="${x.train}"/>`,
+    `      <property name="split.graded" value="${x.validation}"/>`,
+    `      <property name="split.learned_not_graded" value="${x.learned}"/>`,
+    `      <property name="split.reason" value="${attr(x.reason)}"/>`,
+    '    </properties>',
+  ];
 }
 
 function testcase(c: CaseOutcome, recallAt: number): string[] {

@@ -47,7 +47,7 @@ describe('MCP requests are recorded with their client and session', () => {
     const cat = await makeCatalog();
     const a = await connectInProcess({ catalog: cat.catalog, telemetry: true });
     for (let i = 0; i < 10; i++) await fetchOnce(a.client);
-    let [e] = listExamples({ catalog: cat.catalog }).examples;
+    let [e] = listExamples({ catalog: cat.catalog, source: 'fetch' }).examples;
     expect(e).toMatchObject({
       source: 'fetch',
       rows: 1,
@@ -57,7 +57,7 @@ describe('MCP requests are recorded with their client and session', () => {
     });
     const b = await connectInProcess({ catalog: cat.catalog, telemetry: true });
     await fetchOnce(b.client);
-    [e] = listExamples({ catalog: cat.catalog }).examples;
+    [e] = listExamples({ catalog: cat.catalog, source: 'fetch' }).examples;
     expect(e).toMatchObject({ rows: 2, sessions: 2, weight: 0.5 });
     expect(clientsOfEvents(cat)).toEqual([
       { kind: 'fetch', source: 'fetch', client: 'mcp:skilldex-test' },
@@ -90,7 +90,7 @@ describe('MCP requests are recorded with their client and session', () => {
       await handle.close();
       router.close();
     }
-    const [e] = listExamples({ catalog: cat.catalog }).examples;
+    const [e] = listExamples({ catalog: cat.catalog, source: 'fetch' }).examples;
     expect(e!.sessions).toBe(1);
     expect(e!.rows).toBe(1);
     expect(e!.client_names).toHaveLength(1);

@@ -63,7 +63,12 @@ describe('learn --from claude-code', () => {
       ['pdf-toolkit', 'Write a design doc for the cache layer', 1],
     ]);
     expect(examples[0]).toMatchObject({ client_names: ['claude-code'], sessions: 1 });
-    expect(exampleCountsOf(catalog, 'pdf-toolkit')).toEqual({ import: 0, host: 2, fetch: 0 });
+    expect(exampleCountsOf(catalog, 'pdf-toolkit')).toEqual({
+      import: 0,
+      host: 2,
+      fetch: 0,
+      author: 0,
+    });
   });
 
   it('a host example ranks its skill for the words of the prompt', () => {
@@ -203,7 +208,7 @@ describe('the CLI: learn --from, usage list, forget --example, show', () => {
     expect(human.stdout).toContain('host');
     const show = await cli(['show', 'pdf-toolkit', '--catalog', catalog, '--json']);
     expect(JSON.parse(show.stdout)).toMatchObject({
-      usage_examples: { import: 0, host: 2, fetch: 0 },
+      usage_examples: { import: 0, host: 2, fetch: 0, author: 0 },
     });
     const showText = await cli(['show', 'pdf-toolkit', '--catalog', catalog]);
     expect(showText.stdout).toContain('examples:    0 import, 2 host, 0 fetch');

@@ -405,7 +405,10 @@ describe('learning from use', () => {
       now: NOW,
     });
     indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW });
-    expect(readUsage(telemetryPathFor(catalog)).examples).toHaveLength(1);
+    // (the author examples index reads beside the skills are not learned ones: issue 34)
+    expect(
+      readUsage(telemetryPathFor(catalog)).examples.filter((e) => e.source !== 'author'),
+    ).toHaveLength(1);
     const router = new Router({ catalog, now: NOW });
     const hit = router.search({ query: 'write long documents' }).candidates[0]!;
     router.fetch({

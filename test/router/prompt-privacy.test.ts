@@ -37,6 +37,10 @@ function catalogOf(): { root: string; catalog: string } {
 }
 
 // A search, a fetch with a context and an imported example: prompts in every table that holds them.
+// The learned examples (not the author examples index reads from examples/skills, issue 34).
+const learned = (catalog: string) =>
+  readUsage(telemetryPathFor(catalog)).examples.filter((e) => e.source !== 'author');
+
 function remember(catalog: string): void {
   const router = new Router({ catalog, now: NOW, origin: { client: 'mcp:x', session: 's1' } });
   try {
@@ -58,6 +62,20 @@ function remember(catalog: string): void {
   });
 }
 
+// The author examples index read from examples/skills' evals files (issue 34).
+function authorRows(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (
+      db.prepare(`SELECT count(*) AS n FROM usage_examples WHERE source = 'author'`).get() as {
+        n: number;
+      }
+    ).n;
+  } finally {
+    db.close();
+  }
+}
+
 function rows(file: string, table: string): number {
   const db = new Database(file, { readonly: true });
   try {
@@ -72,10 +90,12 @@ describe('forget --all --purge (issue 36 P1)', () => {
     const { catalog } = catalogOf();
     remember(catalog);
     const file = telemetryPathFor(catalog);
-    expect(rows(file, 'usage_examples')).toBe(2);
+    // Besides the 2 learned, the author examples index read from examples/skills (issue 34).
+    const all = rows(file, 'usage_examples');
+    expect(all - authorRows(file)).toBe(2);
     expect(rows(file, 'events')).toBeGreaterThan(0);
     const r = forgetExamples({ catalog, all: true, purge: true });
-    expect(r.removed).toBe(2);
+    expect(r.removed).toBe(all);
     expect(r.purged!.events).toBeGreaterThan(0);
     expect(rows(file, 'usage_examples')).toBe(0);
     expect(rows(file, 'events')).toBe(0);
@@ -116,6 +136,7 @@ describe('forget --all --purge (issue 36 P1)', () => {
   it('the CLI removes the prompt hook files too, only the ones the hook writes', async () => {
     const { root, catalog } = catalogOf();
     remember(catalog);
+    const authorCount = authorRows(telemetryPathFor(catalog));
     const home = path.join(root, 'home');
     const hook = path.join(home, '.local', 'state', 'skilldex', 'hook');
     mkdirSync(path.join(hook, 'sessions'), { recursive: true });
@@ -131,7 +152,7 @@ describe('forget --all --purge (issue 36 P1)', () => {
       removed: number;
       purged: { events: number; hook_files: number; hook_state: string };
     };
-    expect(out.removed).toBe(2);
+    expect(out.removed).toBe(2 + authorCount); // and the author examples of examples/skills (issue 34)
     expect(out.purged).toMatchObject({ hook_files: 2, hook_state: hook });
     expect(readdirSync(path.join(hook, 'sessions'))).toEqual(['keep-me.txt']);
     expect(existsSync(path.join(hook, 'hook.log'))).toBe(false);
@@ -177,7 +198,11 @@ describe('retention of usage examples (issue 36 P1)', () => {
     }
     const kept = new Database(telemetryPathFor(catalog), { readonly: true });
     try {
-      expect(kept.prepare(`SELECT query, at FROM usage_examples ORDER BY query`).all()).toEqual([
+      expect(
+        kept
+          .prepare(`SELECT query, at FROM usage_examples WHERE source != 'author' ORDER BY query`)
+          .all(),
+      ).toEqual([
         { query: 'future host', at: iso(now) },
         { query: 'recent host', at: iso(now - 10 * day) },
       ]);
@@ -206,7 +231,7 @@ describe('retention of usage examples (issue 36 P1)', () => {
     } finally {
       db.close();
     }
-    expect(readUsage(telemetryPathFor(catalog)).examples.map((e) => e.query)).toEqual(['b']);
+    expect(learned(catalog).map((e) => e.query)).toEqual(['b']);
     expect(codeOf(() => new Router({ catalog, usageRetentionDays: 0 }))).toBe('INVALID_ARGUMENT');
   });
 
@@ -231,9 +256,7 @@ describe('retention of usage examples (issue 36 P1)', () => {
     } finally {
       router.close();
     }
-    expect(readUsage(telemetryPathFor(catalog)).examples.map((e) => e.query)).toEqual([
-      'merge these two pdfs',
-    ]);
+    expect(learned(catalog).map((e) => e.query)).toEqual(['merge these two pdfs']);
   });
 
   it('usage_retention_days comes from the user config only; a project config cannot set it', async () => {

@@ -36,6 +36,7 @@ describe('the examples library', () => {
       'policy',
       'recall_at',
       'confidence',
+      'split',
       'files',
       'problems',
       'totals',
@@ -46,6 +47,9 @@ describe('the examples library', () => {
       'cases',
     ]);
     expect(report.problems).toEqual([]);
+    // v4 does not learn from the skills' own cases: nothing split off, nothing learned (issue 34 item 3).
+    expect(report.split).toMatchObject({ method: 'none', train: 0, learned: 0 });
+    expect(report.split.validation).toBe(report.cases.length);
     expect(report.per_skill.map((s) => s.skill_id)).toEqual([
       'csv-cleaner',
       'git-commit-writer',
@@ -216,11 +220,27 @@ describe('gates, baselines and exit codes', () => {
       ['--recall-at', '2'],
       ['--min-recall', '1.5'],
       ['--format', 'xml'],
+      ['--split', 'sometimes'],
     ]) {
       const b = await run(['--scope', EXAMPLES, '--json', ...args]);
       expect(b.code).toBe(2);
       expect(JSON.parse(b.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
     }
+  });
+
+  it('--split holdout grades only the validation part and says so in JSON and JUnit (issue 34 item 3)', async () => {
+    const r = await run(['--scope', EXAMPLES, '--json', '--split', 'holdout']);
+    const held = JSON.parse(r.stdout) as TriggerReport;
+    expect(held.split.method).toBe('hash-60-40');
+    expect(held.split.train).toBeGreaterThan(0);
+    expect(held.split.train + held.split.validation + held.split.learned).toBe(report.cases.length);
+    expect(held.cases).toHaveLength(held.split.validation);
+    const junit = await run(['--scope', EXAMPLES, '--format', 'junit', '--split', 'holdout']);
+    expect(junit.stdout).toContain('<property name="split" value="hash-60-40"/>');
+    const text = await run(['--scope', EXAMPLES, '--quiet', '--split', 'holdout']);
+    expect(text.stdout).toContain(
+      `split 60/40 train/validation by request hash: ${held.split.train}`,
+    );
   });
 
   it('1 when no trigger case is found; eval without files or --triggers is refused', async () => {

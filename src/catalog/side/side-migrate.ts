@@ -12,6 +12,8 @@ import { dialectOf, type Db } from '../store/db-type.js';
 import {
   SIDE_STEP_2_PG,
   SIDE_STEP_2_SQLITE,
+  SIDE_STEP_3_PG,
+  SIDE_STEP_3_SQLITE,
   SIDE_VERSION,
   TELEMETRY_SCHEMA,
   USAGE_SCHEMA,
@@ -52,7 +54,8 @@ export function migrateSideStore(db: Db): void {
     const current = sideVersionOf(db);
     if (current >= SIDE_VERSION) return;
     if (!pg && current < 1) db.exec(TELEMETRY_SCHEMA + USAGE_SCHEMA);
-    db.exec(pg ? SIDE_STEP_2_PG : SIDE_STEP_2_SQLITE);
+    if (current < 2) db.exec(pg ? SIDE_STEP_2_PG : SIDE_STEP_2_SQLITE);
+    db.exec(pg ? SIDE_STEP_3_PG : SIDE_STEP_3_SQLITE);
     if (pg) {
       db.prepare(
         `INSERT INTO meta (key, value) VALUES ('side_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,

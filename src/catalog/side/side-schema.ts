@@ -49,7 +49,7 @@ export function pgSideSchema(): string {
 }
 
 /** The side tables' schema version this code writes (SQLite: the file's user_version; PostgreSQL: meta `side_version`). */
-export const SIDE_VERSION = 2;
+export const SIDE_VERSION = 3;
 
 /**
  * Step 2 on SQLite (issue 23 "learning you can trust"): usage examples keep their source
@@ -100,4 +100,47 @@ export const SIDE_STEP_2_PG = `
   ALTER TABLE events ADD COLUMN IF NOT EXISTS source TEXT COLLATE "C";
   ALTER TABLE events ADD COLUMN IF NOT EXISTS client TEXT COLLATE "C";
   ALTER TABLE events ADD COLUMN IF NOT EXISTS session TEXT COLLATE "C";
+`;
+
+/**
+ * Step 3 on SQLite (issue 34 item 1): the source `author` (a skill's own trigger evaluations, read by
+ * `index`) and a polarity per example: 1 for a should-trigger request, -1 for a should-not one
+ * (rows written before are should-trigger). The CHECK constraint changes, so the table is rebuilt;
+ * the old rows keep their ids, keys and indexes. `usage_forgotten` holds the keys of author examples
+ * an operator forgot (`skilldex forget`), so the next `index` does not read them back from the file.
+ */
+export const SIDE_STEP_3_SQLITE = `
+  CREATE TABLE usage_examples_v3 (
+    id INTEGER PRIMARY KEY,
+    skill_id TEXT NOT NULL,
+    query TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('fetch', 'import', 'host', 'author')),
+    at TEXT NOT NULL,
+    client TEXT,
+    session TEXT,
+    key TEXT,
+    polarity INTEGER NOT NULL DEFAULT 1 CHECK (polarity IN (1, -1))
+  ) STRICT;
+  INSERT INTO usage_examples_v3 (id, skill_id, query, source, at, client, session, key)
+    SELECT id, skill_id, query, source, at, client, session, key FROM usage_examples;
+  DROP TABLE usage_examples;
+  ALTER TABLE usage_examples_v3 RENAME TO usage_examples;
+  CREATE INDEX usage_examples_skill ON usage_examples (skill_id, source, id);
+  CREATE INDEX usage_examples_skill_client ON usage_examples (skill_id, source, client, id);
+  CREATE INDEX usage_examples_client ON usage_examples (source, client, id);
+  CREATE INDEX usage_examples_source ON usage_examples (source, id);
+  CREATE UNIQUE INDEX usage_examples_key ON usage_examples (key);
+  CREATE TABLE IF NOT EXISTS usage_forgotten (key TEXT PRIMARY KEY, at TEXT NOT NULL) STRICT;
+`;
+
+/** Step 3 on PostgreSQL: the source `author` and the polarity column, in place. */
+export const SIDE_STEP_3_PG = `
+  ALTER TABLE usage_examples ADD COLUMN IF NOT EXISTS polarity INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE usage_examples DROP CONSTRAINT IF EXISTS usage_examples_source_check;
+  ALTER TABLE usage_examples ADD CONSTRAINT usage_examples_source_check
+    CHECK (source IN ('fetch', 'import', 'host', 'author'));
+  ALTER TABLE usage_examples DROP CONSTRAINT IF EXISTS usage_examples_polarity_check;
+  ALTER TABLE usage_examples ADD CONSTRAINT usage_examples_polarity_check
+    CHECK (polarity IN (1, -1));
+  CREATE TABLE IF NOT EXISTS usage_forgotten (key TEXT COLLATE "C" PRIMARY KEY, at TEXT NOT NULL);
 `;

@@ -11,7 +11,7 @@ import { sha256Hex } from '../../fsx/index.js';
 import { openSideStore, type Db } from '../db.js';
 import { dialectOf } from '../store/db-type.js';
 import { exampleHash, migrateSideStore } from './side-migrate.js';
-import { exampleGroupOf, usageRows, type ExampleSource } from './usage.js';
+import { exampleGroupOf, usageRows, type ExamplePolarity, type ExampleSource } from './usage.js';
 
 /** Most examples of one source (`import`, `host`) kept per skill; the oldest go first. */
 export const MAX_EXAMPLES_PER_SKILL = 200;
@@ -31,6 +31,13 @@ export const MAX_FETCH_EXAMPLES = 20_000;
 export const GLOBAL_CAP_EVERY = 64;
 /** Longest example query kept, in characters (longer text is cut). */
 export const MAX_EXAMPLE_CHARS = 1_000;
+/**
+ * Most author examples (a skill's own trigger evaluations, read by `index`) kept per skill and
+ * polarity: a skill's files cannot bloat the catalog (issue 34 item 1). The first in file order win.
+ */
+export const MAX_AUTHOR_EXAMPLES_PER_SKILL = 64;
+/** Longest author example kept, in characters (longer text is cut). */
+export const MAX_AUTHOR_EXAMPLE_CHARS = 300;
 /** Longest client or session label kept, in characters. */
 export const MAX_ORIGIN_CHARS = 200;
 
@@ -67,6 +74,8 @@ export interface NewUsageExample {
    * with a key already stored is not added again. Imports and fetches get theirs from the query.
    */
   readonly key?: string;
+  /** Should-trigger (default) or should-not. */
+  readonly polarity?: ExamplePolarity;
 }
 
 /** Opens (creating and migrating if needed) the usage table of a telemetry file for writing. */
@@ -110,6 +119,8 @@ function keyOf(
   origin: { client: string | null; session: string | null },
 ): string | null {
   if (e.key !== undefined) return `${source}:${e.key}`.slice(0, 2 * MAX_ORIGIN_CHARS);
+  if (e.polarity === 'negative' || source === 'author')
+    return `${source}:${e.polarity === 'negative' ? 'neg' : 'pos'}:${hash}`;
   if (source === 'fetch') {
     const who = sha256Hex(`${origin.client ?? ''}\u0000${origin.session ?? ''}`).slice(0, 32);
     return `fetch:${who}:${hash}`;
@@ -131,12 +142,14 @@ export function addUsageExamples(
   source: ExampleSource,
   at: string,
   origin: UsageOrigin = {},
-  retentionDays: number = DEFAULT_USAGE_RETENTION_DAYS,
+  retentionDays: number | null = DEFAULT_USAGE_RETENTION_DAYS,
 ): number {
-  const cutoff = retentionCutoff(at, retentionDays);
+  // null: no retention pass (author examples: `index` does not know the user's retention, and an
+  // author example is not a prompt; issue 34).
+  const cutoff = retentionDays === null ? '' : retentionCutoff(at, retentionDays);
   // RETURNING answers the new row's id (none when the key was already stored), on both engines.
   const ins = db.prepare(
-    `INSERT INTO usage_examples (skill_id, query, source, at, client, session, key) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING id`,
+    `INSERT INTO usage_examples (skill_id, query, source, at, client, session, key, polarity) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING id`,
   );
   const client = label(origin.client) ?? (source === 'fetch' ? UNKNOWN_CLIENT : null);
   return db.transaction(() => {
@@ -144,7 +157,9 @@ export function addUsageExamples(
     let n = 0;
     let globalDue = false;
     for (const e of examples) {
-      const q = e.query.trim().slice(0, MAX_EXAMPLE_CHARS);
+      const q = e.query
+        .trim()
+        .slice(0, source === 'author' ? MAX_AUTHOR_EXAMPLE_CHARS : MAX_EXAMPLE_CHARS);
       if (q === '') continue;
       // Times are stored as ISO 8601 UTC (so the retention compares them as text); a time that does
       // not parse, or lies after the write, is the write's (a future time would never expire).
@@ -155,7 +170,8 @@ export function addUsageExamples(
       const hash = exampleHash(e.skill_id, q);
       const session = label(e.session ?? origin.session);
       const key = keyOf(source, e, hash, { client, session });
-      const row = ins.get(e.skill_id, q, source, stamp, client, session, key) as
+      const polarity = e.polarity === 'negative' ? -1 : 1;
+      const row = ins.get(e.skill_id, q, source, stamp, client, session, key, polarity) as
         { id: number } | undefined;
       if (row === undefined) continue;
       if (Number(row.id) % GLOBAL_CAP_EVERY === 0) globalDue = true;
@@ -164,7 +180,7 @@ export function addUsageExamples(
     }
     for (const id of touched) applySkillCaps(db, id, source, client);
     if (source === 'fetch' && n > 0) applyFetchCaps(db, client!, globalDue);
-    dropExpiredUsage(db, cutoff);
+    if (retentionDays !== null) dropExpiredUsage(db, cutoff);
     return n;
   })();
 }
@@ -192,9 +208,13 @@ export function checkRetentionDays(days: unknown, option = 'usage_retention_days
   return days;
 }
 
-/** Drops the examples stored before `cutoff` (an ISO time); returns how many went. */
+/**
+ * Drops the examples stored before `cutoff` (an ISO time); returns how many went. Author examples
+ * are the skill's own files, not requests anyone made: `index` keeps them in step with the files.
+ */
 export function dropExpiredUsage(db: Db, cutoff: string): number {
-  return db.prepare(`DELETE FROM usage_examples WHERE at < ?`).run(cutoff).changes;
+  return db.prepare(`DELETE FROM usage_examples WHERE at < ? AND source != 'author'`).run(cutoff)
+    .changes;
 }
 
 // Deletes the rows matching `where` (with `params`) older than the newest `keep` of them.
@@ -204,6 +224,13 @@ function keepNewest(db: Db, where: string, params: readonly unknown[], keep: num
   ).run(...params, ...params, keep);
 }
 
+// Deletes the author rows matching `where` after the first MAX_AUTHOR_EXAMPLES_PER_SKILL of them.
+function keepOldest(db: Db, where: string, params: readonly unknown[]): void {
+  db.prepare(
+    `DELETE FROM usage_examples WHERE ${where} AND id >= (SELECT id FROM usage_examples WHERE ${where} ORDER BY id LIMIT 1 OFFSET ?)`,
+  ).run(...params, ...params, MAX_AUTHOR_EXAMPLES_PER_SKILL);
+}
+
 // The per-skill caps: one budget per source, and within fetch, one per client.
 function applySkillCaps(
   db: Db,
@@ -211,6 +238,11 @@ function applySkillCaps(
   source: ExampleSource,
   client: string | null,
 ): void {
+  if (source === 'author') {
+    for (const p of [1, -1])
+      keepOldest(db, `skill_id = ? AND source = 'author' AND polarity = ?`, [skillId, p]);
+    return;
+  }
   if (source !== 'fetch') {
     keepNewest(db, 'skill_id = ? AND source = ?', [skillId, source], MAX_EXAMPLES_PER_SKILL);
     return;
@@ -242,6 +274,38 @@ export type ForgetTarget =
  * has that id.
  */
 export function forgetUsage(db: Db, target: ForgetTarget): number {
+  return db.transaction(() => {
+    remember(db, target);
+    return forgetRows(db, target);
+  })();
+}
+
+// Keeps the keys of the author examples `target` removes (usage_forgotten), so `index` does not
+// read them back from the skill's files.
+function remember(db: Db, target: ForgetTarget): void {
+  const at = new Date().toISOString();
+  const keep = (where: string, ...params: unknown[]): void => {
+    db.prepare(
+      `INSERT INTO usage_forgotten (key, at) SELECT key, ? FROM usage_examples WHERE source = 'author' AND key IS NOT NULL AND ${where} ON CONFLICT (key) DO NOTHING`,
+    ).run(at, ...params);
+  };
+  if ('all' in target) keep('1 = 1');
+  else if ('skill_id' in target) {
+    if (target.source === undefined || target.source === 'author')
+      keep('skill_id = ?', target.skill_id);
+  } else {
+    const row = db
+      .prepare(`SELECT skill_id, source, query, polarity FROM usage_examples WHERE id = ?`)
+      .get(target.example) as
+      { skill_id: string; source: ExampleSource; query: string; polarity: number } | undefined;
+    if (row?.source !== 'author') return;
+    const group = exampleGroupOf(row);
+    for (const r of usageRows(db, row.skill_id))
+      if (exampleGroupOf(r) === group) keep('id = ?', r.id);
+  }
+}
+
+function forgetRows(db: Db, target: ForgetTarget): number {
   if ('all' in target) return db.prepare(`DELETE FROM usage_examples`).run().changes;
   if ('skill_id' in target) {
     return target.source === undefined
@@ -250,19 +314,17 @@ export function forgetUsage(db: Db, target: ForgetTarget): number {
           .prepare(`DELETE FROM usage_examples WHERE skill_id = ? AND source = ?`)
           .run(target.skill_id, target.source).changes;
   }
-  return db.transaction(() => {
-    const row = db
-      .prepare(`SELECT skill_id, source, query FROM usage_examples WHERE id = ?`)
-      .get(target.example) as
-      { skill_id: string; source: ExampleSource; query: string } | undefined;
-    if (!row) return 0;
-    const group = exampleGroupOf(row);
-    const del = db.prepare(`DELETE FROM usage_examples WHERE id = ?`);
-    let n = 0;
-    for (const r of usageRows(db, row.skill_id))
-      if (exampleGroupOf(r) === group) n += del.run(r.id).changes;
-    return n;
-  })();
+  const row = db
+    .prepare(`SELECT skill_id, source, query, polarity FROM usage_examples WHERE id = ?`)
+    .get(target.example) as
+    { skill_id: string; source: ExampleSource; query: string; polarity: number } | undefined;
+  if (!row) return 0;
+  const group = exampleGroupOf(row);
+  const del = db.prepare(`DELETE FROM usage_examples WHERE id = ?`);
+  let n = 0;
+  for (const r of usageRows(db, row.skill_id))
+    if (exampleGroupOf(r) === group) n += del.run(r.id).changes;
+  return n;
 }
 
 /** What purgePromptData removed. */

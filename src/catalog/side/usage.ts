@@ -15,11 +15,22 @@ import { dialectOf } from '../store/db-type.js';
 import { isPgLocation, locationIdentity } from '../store/location.js';
 import { normalizeExampleQuery, sideVersionOf } from './side-migrate.js';
 
-/** Where a usage example came from. */
-export type ExampleSource = 'import' | 'host' | 'fetch';
+/**
+ * Where a usage example came from. `author`: a skill's own trigger evaluations (its should and
+ * should-not requests), read by `index` (router/learning/author-sync.ts; issue 34 item 1).
+ */
+export type ExampleSource = 'import' | 'host' | 'fetch' | 'author';
 
 /** Every example source, in the order reports list them. */
-export const EXAMPLE_SOURCES: readonly ExampleSource[] = ['import', 'host', 'fetch'];
+export const EXAMPLE_SOURCES: readonly ExampleSource[] = ['import', 'host', 'fetch', 'author'];
+
+/**
+ * Whether an example says the request should use its skill (`positive`, every example before issue
+ * 34) or should not (`negative`: an author's should-not request, or a learned `"should_trigger":
+ * false`). Negative examples never enter the usage field; they may only lower their own skill
+ * (router/search/stages/author-penalty.ts).
+ */
+export type ExamplePolarity = 'positive' | 'negative';
 
 /**
  * Distinct sessions a fetch example needs before it weighs as much as an imported one (4: one
@@ -53,6 +64,8 @@ export interface UsageExample {
   readonly clients: number;
   /** exampleWeight(source, sessions): what the example counts for in the usage field. */
   readonly weight: number;
+  /** Should-trigger (`positive`, also when absent) or should-not (`negative`). */
+  readonly polarity?: ExamplePolarity;
 }
 
 /** A usage example as `skilldex usage list` shows it: the ranking's view plus its history. */
@@ -90,11 +103,15 @@ export interface UsageRow {
   readonly at: string;
   readonly client: string | null;
   readonly session: string | null;
+  /** 1 should-trigger, -1 should-not (a store before side version 3 has only 1). */
+  readonly polarity: number;
 }
 
 // Every row, in the order examples are read; a file of the first shape has no client or session.
 function rowsSql(version: number, where = ''): string {
-  const extra = version >= 2 ? 'client, session' : 'NULL AS client, NULL AS session';
+  const extra =
+    (version >= 2 ? 'client, session' : 'NULL AS client, NULL AS session') +
+    (version >= 3 ? ', polarity' : ', 1 AS polarity');
   return `SELECT id, skill_id, query, source, at, ${extra} FROM usage_examples ${where} ORDER BY skill_id, id`;
 }
 
@@ -107,8 +124,11 @@ export function usageRows(db: Db, skillId?: string): UsageRow[] {
 }
 
 /** The group of a row: its skill, source and normalised query. */
-export function exampleGroupOf(row: Pick<UsageRow, 'skill_id' | 'source' | 'query'>): string {
-  return `${row.skill_id}\u0000${row.source}\u0000${normalizeExampleQuery(row.query)}`;
+export function exampleGroupOf(
+  row: Pick<UsageRow, 'skill_id' | 'source' | 'query'> & { readonly polarity?: number },
+): string {
+  const neg = Number(row.polarity ?? 1) < 0 ? '\u0000-' : '';
+  return `${row.skill_id}\u0000${row.source}\u0000${normalizeExampleQuery(row.query)}${neg}`;
 }
 
 /** Groups rows (in skill_id, id order) into examples, each in the order of its first row. */
@@ -133,6 +153,7 @@ export function groupExamples(rows: readonly UsageRow[]): UsageExampleDetail[] {
       sessions,
       clients: distinctCount(g.map((r) => r.client)),
       weight: exampleWeight(first.source, sessions),
+      polarity: Number(first.polarity) < 0 ? 'negative' : 'positive',
       rows: g.length,
       first_at: g.reduce((a, r) => (r.at < a ? r.at : a), first.at),
       last_at: g.reduce((a, r) => (r.at > a ? r.at : a), first.at),
@@ -162,6 +183,7 @@ function rankingView(e: UsageExampleDetail): UsageExample {
     sessions: e.sessions,
     clients: e.clients,
     weight: e.weight,
+    polarity: e.polarity ?? 'positive',
   };
 }
 

@@ -26,6 +26,7 @@ export function renderTriggerText(
     `eval --triggers: ${report.per_skill.length} skills with cases, ${t.cases} requests (${t.positives} should, ${t.negatives} should not) routed against ${report.skills} skills${report.policy !== null ? ` (${report.policy})` : ''}`,
     `recall ${f(t.recall)} (${report.recall_at === 1 ? 'first' : `top ${report.recall_at}`}) · top-1 ${f(ratio(t.top1, t.positives))} · top-3 ${f(ratio(t.top3, t.positives))} · MRR ${f(t.mrr)} · false triggers ${t.false_triggers}/${t.negatives} (${f(t.false_rate)}) · abstained ${t.abstained} · macro recall ${f(t.macro.recall)}`,
   ];
+  lines.push(splitLine(report)); // issue 34 item 3
   if (!report.confidence.available)
     lines.push('confidence: not given by this ranking policy; a false trigger is a first rank');
   if (!options.quiet) lines.push('', ...table(report), ...confusions(report), ...stealing(report));
@@ -135,4 +136,14 @@ function f(x: number | null): string {
 
 function cut(s: string, n: number): string {
   return [...s].length > n ? `${[...s].slice(0, n - 1).join('')}…` : s;
+}
+
+/** The split of the cases in one line (issue 34 item 3: every report format states it). */
+export function splitLine(report: TriggerReport): string {
+  const x = report.split;
+  const what =
+    x.method === 'hash-60-40'
+      ? `60/40 train/validation by request hash: ${x.train} train requests not graded, ${x.validation} graded`
+      : `none: ${x.validation} graded`;
+  return `split ${what}${x.learned > 0 ? `, ${x.learned} not graded because the ranking learned them` : ''} (${x.reason})`;
 }

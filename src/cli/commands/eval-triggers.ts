@@ -36,6 +36,7 @@ export interface TriggerFlags extends ScopeFlags {
   baseline?: string;
   suggest?: boolean;
   quiet?: boolean;
+  split?: string;
 }
 
 const FORMATS = ['text', 'json', 'junit', 'sarif'] as const;
@@ -80,7 +81,12 @@ export function addTriggerOptions(cmd: Command): Command {
         '--floor <confidence>',
         '--triggers: confidence floor a should-not request must not reach (when the ranking gives confidence)',
       )
-      .option('--quiet', '--triggers: text: the totals and failures only; no progress bar'),
+      .option('--quiet', '--triggers: text: the totals and failures only; no progress bar')
+      .option(
+        '--split <mode>',
+        "--triggers: auto (default: 60/40 train/validation by request hash when the policy learns from the skills' own cases), holdout (always) or none; a request the ranking learned is never graded",
+        'auto',
+      ),
   );
 }
 
@@ -103,6 +109,13 @@ export async function runTriggerEval(
       },
     );
   const gates = gatesOf(o);
+  const split = o.split ?? 'auto';
+  if (split !== 'auto' && split !== 'holdout' && split !== 'none')
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `--split must be auto, holdout or none, got ${JSON.stringify(o.split)}`,
+      { option: '--split', value: o.split },
+    );
   const floor = o.floor !== undefined ? share('--floor', o.floor) : undefined;
   const lib = await import('../../triggers/index.js');
   const baseline =
@@ -120,6 +133,7 @@ export async function runTriggerEval(
       usage: usageEnabled(o.usage, ctx.io.env),
       files: files.map((f) => path.resolve(ctx.io.cwd, f)),
       recall_at: recallAt,
+      split,
       gates,
       ...(baseline !== undefined ? { baseline } : {}),
       suggest: o.suggest === true,

@@ -45,6 +45,8 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
     .description(
       'Import usage examples from FILE ("-" for stdin), one JSON object per line: {"query": "...", "skill_id": "..."},\n' +
         'or the {"id","query","relevant":[...]} lines of skilldex eval files (one example per relevant skill): `import` examples.\n' +
+        'A line with "should_trigger": false is a negative example: it never lifts its skill, and under a policy that ranks\n' +
+        'with author evidence it may only lower that skill for requests close to it (docs/ranking.md §9a).\n' +
         "With --from claude-code or --from codex, read that host's own session transcripts instead (SOURCE is their folder,\n" +
         'default ~/.claude/projects or ~/.codex/sessions): each skill the host used, with the user prompt before it, becomes\n' +
         'a `host` example; each activation is stored once, so running it again adds only what is new.\n' +
@@ -65,7 +67,7 @@ function registerLearnCommand(program: Command, ctx: CliContext): void {
     .option('--json', 'print the learn report object')
     .addHelpText(
       'after',
-      '\nExamples:\n  skilldex learn examples.jsonl\n  echo \'{"query":"slides to pdf handout","skill_id":"pdf-toolkit"}\' | skilldex learn -\n  skilldex learn --from claude-code\n  skilldex learn --from claude-code ~/.claude/projects/-home-me-work --since 2025-06-01',
+      '\nExamples:\n  skilldex learn examples.jsonl\n  echo \'{"query":"slides to pdf handout","skill_id":"pdf-toolkit"}\' | skilldex learn -\n  echo \'{"query":"merge two pdfs","skill_id":"pdf-toolkit","should_trigger":false}\' | skilldex learn -\n  skilldex learn --from claude-code\n  skilldex learn --from claude-code ~/.claude/projects/-home-me-work --since 2025-06-01',
     )
     .action(
       action(
@@ -202,8 +204,9 @@ function registerUsage(program: Command, ctx: CliContext): void {
     .summary('list the usage examples the ranking learns from, with their sources')
     .description(
       'Inspect the usage examples kept beside the catalog (docs/ranking.md §9). Each example shows its id (for\n' +
-        'skilldex forget --example), its source (import, host, fetch), the sessions and clients that recorded it, and\n' +
-        'the weight it counts for in the ranking.',
+        'skilldex forget --example), its source (import, host, fetch, or author: the should / should-not requests a\n' +
+        'skill ships beside it, read by index), its polarity (+ should trigger, - should not), the sessions and clients\n' +
+        'that recorded it, and the weight it counts for in the ranking.',
     );
   usage
     .command('list')
@@ -211,7 +214,7 @@ function registerUsage(program: Command, ctx: CliContext): void {
       "List usage examples, in (skill, id) order: all of them, one skill's (--skill), or one source's (--source).",
     )
     .option('--skill <skill_id>', 'only the examples of this skill')
-    .option('--source <source>', 'only examples of this source: import, host or fetch')
+    .option('--source <source>', 'only examples of this source: import, host, fetch or author')
     .option(
       '--limit <n>',
       'most examples printed (1-100000, default 1000)',
@@ -221,7 +224,7 @@ function registerUsage(program: Command, ctx: CliContext): void {
     .option('--json', 'print the list report object')
     .addHelpText(
       'after',
-      '\nExamples:\n  skilldex usage list\n  skilldex usage list --skill pdf-toolkit\n  skilldex usage list --source fetch --json',
+      '\nExamples:\n  skilldex usage list\n  skilldex usage list --skill pdf-toolkit\n  skilldex usage list --source fetch --json\n  skilldex usage list --source author   # the requests skills ship in their evals/ files',
     )
     .action(
       examplesAction(
@@ -240,7 +243,7 @@ function registerUsage(program: Command, ctx: CliContext): void {
 export function renderUsageList(r: UsageListReport): string {
   const c = r.counts;
   const lines = [
-    `${r.total} usage example(s) in ${sanitizeField(r.telemetry)}: ${c.import} import, ${c.host} host, ${c.fetch} fetch`,
+    `${r.total} usage example(s) in ${sanitizeField(r.telemetry)}: ${c.import} import, ${c.host} host, ${c.fetch} fetch, ${c.author} author`,
   ];
   for (const e of r.examples) {
     const who =
@@ -248,7 +251,7 @@ export function renderUsageList(r: UsageListReport): string {
         ? `  ${e.client_names.map((n) => sanitizeField(n, 40)).join(', ')}${e.clients > e.client_names.length ? ', …' : ''}`
         : '';
     lines.push(
-      `${String(e.id).padStart(6)}  ${e.source.padEnd(6)}  w ${e.weight.toFixed(2)}  ${e.sessions} session(s)  ${sanitizeField(e.skill_id, 80)}`,
+      `${String(e.id).padStart(6)}  ${e.source.padEnd(6)} ${e.polarity === 'negative' ? '-' : '+'}  w ${e.weight.toFixed(2)}  ${e.sessions} session(s)  ${sanitizeField(e.skill_id, 80)}`,
       `        ${sanitizeField(e.query, 160)}`,
       `        ${e.first_at === e.last_at ? e.first_at : `${e.first_at} … ${e.last_at}`}${who}`,
     );
@@ -264,7 +267,8 @@ function registerForget(program: Command, ctx: CliContext): void {
     .description(
       'Remove one usage example (--example ID, from skilldex usage list: every row of it), the examples of one\n' +
         'skill (--skill ID, optionally only one --source), or all of them, from the telemetry file beside the catalog.\n' +
-        'An example id no row has is EXAMPLE_NOT_FOUND (exit 1).\n\n' +
+        'An example id no row has is EXAMPLE_NOT_FOUND (exit 1). A forgotten author example (one a skill ships in its\n' +
+        'evals/ files) stays forgotten: the next index does not read it back.\n\n' +
         'forget --all --purge removes everything skilldex stored about your prompts: every usage example, every\n' +
         'telemetry event (query hashes, fetch contexts) of the catalog, rebuilding the file so no deleted text\n' +
         "stays in it, and the prompt hook's session files and log ($XDG_STATE_HOME/skilldex/hook). Per-skill\n" +
@@ -279,7 +283,7 @@ function registerForget(program: Command, ctx: CliContext): void {
     .option('--skill <skill_id>', 'forget the examples of this skill')
     .option(
       '--source <source>',
-      'with --skill: only the examples of this source (import, host, fetch)',
+      'with --skill: only the examples of this source (import, host, fetch, author)',
     )
     .option('--all', 'forget every example')
     .option(

@@ -74,10 +74,30 @@ function why(c: Candidate): string {
   if (tb)
     parts.push(
       tb.role === 'first'
-        ? `trust bound: put first over ${escapeInvisible(tb.skill)}, which only fetch examples ranked first (not in the first ${tb.k} without them)`
-        : `trust bound: held back behind ${escapeInvisible(tb.skill)} (not in the first ${tb.k} without fetch examples)`,
+        ? `trust bound: put first over ${escapeInvisible(tb.skill)}, which only fetch or author examples ranked first (not in the first ${tb.k} without them)`
+        : `trust bound: held back behind ${escapeInvisible(tb.skill)} (not in the first ${tb.k} without fetch or author examples)`,
     );
+  // issue 34 item 1: the skill's own author / negative examples that matched, lift or penalty.
+  const au = c.explanation.author;
+  if (au) parts.push(authorWhy(au));
   return parts.join(', ');
+}
+
+// The author evidence of a candidate in one part of its why line.
+function authorWhy(au: NonNullable<Candidate['explanation']['author']>): string {
+  const ex = au.matched
+    .map(
+      (m) =>
+        `${m.polarity === 'negative' ? 'should-not' : 'should'} ${JSON.stringify(escapeInvisible(oneLine(m.query, 60)))} (${m.source}, ${m.similarity.toFixed(2)})`,
+    )
+    .join('; ');
+  const effect =
+    au.effect === 'penalty'
+      ? `penalty ×${au.factor.toFixed(3)}`
+      : au.effect === 'lift'
+        ? 'lift (usage field, trust bound)'
+        : 'no effect';
+  return `author examples: ${effect}: ${ex}`;
 }
 
 /** The explanation of the hybrid-lexical policies (v1, v2): exact matches, FTS and fuzzy. */

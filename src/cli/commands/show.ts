@@ -26,7 +26,7 @@ export function registerShow(program: Command, ctx: CliContext): void {
       .description(
         "Print SKILL_ID's published identity (version, revision, generation), its file and scope, its\n" +
           'state (with the reason and replacement of a deprecation), its most recent revisions, and how many usage\n' +
-          'examples it has of each source (import, host, fetch).\n' +
+          'examples it has of each source (import, host, fetch, author).\n' +
           '--body also prints the body, verified against the published revision as fetch does.\n' +
           'An unknown id suggests the closest ids. For people and operators; never served over MCP.',
       ),
@@ -90,7 +90,7 @@ export function renderShow(
     );
   if (usage)
     lines.push(
-      `  examples:    ${usage.import} import, ${usage.host} host, ${usage.fetch} fetch (skilldex usage list --skill ${shellWord(d.skill_id)})`,
+      `  examples:    ${usage.import} import, ${usage.host} host, ${usage.fetch} fetch, ${usage.author} author (skilldex usage list --skill ${shellWord(d.skill_id)})`,
     );
   if (d.published)
     lines.push(

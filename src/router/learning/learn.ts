@@ -1,8 +1,9 @@
 /**
  * Learning from use, the operator side (docs/ranking.md §9): `learnExamples` imports usage examples
  * from JSON lines — `{"query", "skill_id"}`, or the `{"id", "query", "relevant": [...]}` lines of
- * `skilldex eval` files (one example per relevant skill) — into the telemetry file beside the
- * catalog as `import` examples; `listExamples` shows every example with its source, sessions and
+ * `skilldex eval` files (one example per relevant skill), each negative with `"should_trigger":
+ * false` (issue 34: it may only lower its skill) — into the telemetry file beside the catalog as
+ * `import` examples; `listExamples` shows every example with its source, sessions and
  * weight; `forgetExamples` removes one example, one skill's, or all. Examples naming a skill the
  * published generation does not serve (or serves archived) are reported and not stored. Host
  * transcripts are imported by learn-host.ts.
@@ -91,7 +92,12 @@ export function parseExampleLines(
         line,
       });
     }
-    const o = v as { query?: unknown; skill_id?: unknown; relevant?: unknown };
+    const o = v as {
+      query?: unknown;
+      skill_id?: unknown;
+      relevant?: unknown;
+      should_trigger?: unknown;
+    };
     if (!v || typeof v !== 'object' || typeof o.query !== 'string' || o.query.trim() === '') {
       throw new SkilldexError(
         'INVALID_INPUT_FILE',
@@ -99,15 +105,26 @@ export function parseExampleLines(
         { file, line },
       );
     }
+    // issue 34 item 1: `"should_trigger": false` makes a negative example (it may only lower its skill).
+    if (o.should_trigger !== undefined && typeof o.should_trigger !== 'boolean')
+      throw new SkilldexError(
+        'INVALID_INPUT_FILE',
+        `${file}:${line}: "should_trigger" must be true or false`,
+        { file, line },
+      );
+    const polarity = o.should_trigger === false ? ('negative' as const) : undefined;
     if (typeof o.skill_id === 'string') {
-      out.push({ line, example: { query: o.query, skill_id: o.skill_id } });
+      out.push({
+        line,
+        example: { query: o.query, skill_id: o.skill_id, ...(polarity && { polarity }) },
+      });
     } else if (
       Array.isArray(o.relevant) &&
       o.relevant.length > 0 &&
       o.relevant.every((r) => typeof r === 'string')
     ) {
       for (const r of o.relevant as string[])
-        out.push({ line, example: { query: o.query, skill_id: r } });
+        out.push({ line, example: { query: o.query, skill_id: r, ...(polarity && { polarity }) } });
     } else {
       throw new SkilldexError(
         'INVALID_INPUT_FILE',
@@ -295,7 +312,7 @@ export function exampleCountsOf(catalog: string, skillId: string): Record<Exampl
 }
 
 function countBySource(examples: readonly UsageExampleDetail[]): Record<ExampleSource, number> {
-  const out: Record<ExampleSource, number> = { import: 0, host: 0, fetch: 0 };
+  const out: Record<ExampleSource, number> = { import: 0, host: 0, fetch: 0, author: 0 };
   for (const e of examples) out[e.source]++;
   return out;
 }

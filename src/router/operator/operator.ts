@@ -55,6 +55,7 @@ import {
   type DiscoverOptions,
 } from '../../skills/index.js';
 import { DEFAULT_POLICY_ID, checkPolicyId } from '../search/policies/index.js';
+import { syncAuthorExamplesOf } from '../learning/author-sync.js'; // issue 34 item 1
 
 /** Options shared by operator calls. */
 export interface OperatorOptions {
@@ -246,6 +247,8 @@ export function indexCatalog(options: IndexOptions): IndexReport {
                 });
             // Retired and archived skills keep no usage examples (docs/ranking.md §9).
             if (publish) pruneUsageOf(options.catalog, db);
+            // issue 34 item 1 (author examples): the skills' own trigger evaluations (learning/author-sync.ts).
+            if (publish) syncAuthorExamplesOf(options.catalog, db, now);
             const report = {
               catalog: options.catalog,
               ...summary,
@@ -462,6 +465,8 @@ export function changeLifecycle(options: LifecycleOptions): LifecycleReport {
             options.now ?? (() => new Date()),
           );
     if (publish) pruneUsageOf(options.catalog, db);
+    // issue 34 item 1 (author examples): the skills' own trigger evaluations (learning/author-sync.ts).
+    if (publish) syncAuthorExamplesOf(options.catalog, db, options.now);
     return { change, publish };
   });
 }

@@ -43,7 +43,7 @@ export interface SkillUsage {
 export class UsageIndex {
   private readonly queries = new Map<string, { query: string; weight: number }[]>();
   private readonly byKind = new Map<IndexKind, Map<string, SkillUsage>>();
-  private readonly examples: readonly UsageExample[];
+  readonly examples: readonly UsageExample[];
   private trustedIndex: UsageIndex | undefined;
   /** True when some example was recorded by a fetch (source `fetch`). */
   readonly hasFetch: boolean;
@@ -52,7 +52,10 @@ export class UsageIndex {
     this.examples = examples;
     let fetch = false;
     for (const e of examples) {
-      if (e.source === 'fetch') fetch = true;
+      // issue 34 (author examples): should-not examples never enter the usage field (stages/author-penalty.ts);
+      // author examples are bounded as fetch ones are.
+      if (e.polarity === 'negative') continue;
+      if (e.source === 'fetch' || e.source === 'author') fetch = true;
       const x = { query: e.query, weight: e.weight };
       const l = this.queries.get(e.skill_id);
       if (l) l.push(x);
@@ -72,7 +75,9 @@ export class UsageIndex {
    */
   trusted(): UsageIndex {
     if (!this.hasFetch) return this;
-    this.trustedIndex ??= new UsageIndex(this.examples.filter((e) => e.source !== 'fetch'));
+    this.trustedIndex ??= new UsageIndex(
+      this.examples.filter((e) => e.source !== 'fetch' && e.source !== 'author'), // issue 34
+    );
     return this.trustedIndex;
   }
 

@@ -26,6 +26,8 @@ import { SHARED } from './policies/shared.js';
 import { boundedConfidences, isHeldBack } from './confidence.js';
 import { CONFIDENCE_MODELS } from './policies/confidence-models.js';
 import type { HistoryFn, RankedResult, SearchRequest, SearchResult } from './types.js';
+import { authorEvidenceEnabled, authorStage, usageForPolicy } from './stages/author-evidence.js'; // issue 34
+import { TRUST_BOUND_K } from './trust-bound.js'; // issue 34
 
 /**
  * Most skills holding a fuzzy term that the lexical engine scores before its scan (beyond it, the
@@ -116,7 +118,9 @@ export function searchCatalog(
             telemetryMax,
             prescoreLimit: options.prescoreLimit ?? FUZZY_PRESCORE_LIMIT,
           });
-    return answer(result, request, parts.limit, parts.floor);
+    // issue 34 item 1: the author stage (stages/author-evidence.ts), a no-op unless the policy opts in.
+    const staged = authorStageOf(result, e, request, options, generation, cache.bm25f, searchBm25f);
+    return answer(staged, request, parts.limit, parts.floor);
   }, prefetch?.read);
 }
 
@@ -142,7 +146,10 @@ export function bruteForceSearch(
             telemetryMax: SHARED.TELEMETRY_MAX,
           })
         : bruteForceLexical({ ...e, policy: e.policy, query: request.query });
-    return answer(result, request, parts.limit, parts.floor);
+    // issue 34 item 1: the author stage (stages/author-evidence.ts), a no-op unless the policy opts in.
+    const cache = new Bm25fCache();
+    const staged = authorStageOf(result, e, request, options, generation, cache, bruteForceBm25f);
+    return answer(staged, request, parts.limit, parts.floor);
   });
 }
 
@@ -183,7 +190,8 @@ function bm25fInput(
   generation: PublishedGeneration,
 ): { policy: Bm25fPolicy; query: AnalyzedQuery; usage: UsageIndex } {
   const query = policy.index === 'v4' ? analyzeQueryV4(request.query) : analyzeQuery(request.query);
-  return { policy, query, usage: usageOf(options.usage, generation) };
+  // issue 34 item 1: author examples enter the usage field only under a policy that opts in.
+  return { policy, query, usage: usageForPolicy(policy.id, usageOf(options.usage, generation)) };
 }
 
 interface RequestParts {
@@ -261,4 +269,41 @@ function refuseEmpty(reader: CatalogReader, gen: PublishedGeneration): void {
     `${reader.file} publishes generation ${gen.seq}, which holds no skill`,
     { catalog: reader.file, seq: gen.seq },
   );
+}
+
+// issue 34 item 1 (author examples; lives here until the engine refactor gives stages a home): the
+// author stage of a BM25F answer, with the first TRUST_BOUND_K ranked without untrusted examples
+// (the trust bound's T) computed only when the stage asks for it.
+function authorStageOf(
+  result: RankedResult,
+  e: EngineInput,
+  request: SearchRequest,
+  options: SearchOptions,
+  generation: PublishedGeneration,
+  cache: Bm25fCache,
+  engine: typeof searchBm25f,
+): RankedResult {
+  if (e.policy.kind !== 'bm25f' || !authorEvidenceEnabled(e.policy.id)) return result;
+  const policy = e.policy;
+  const usage = usageOf(options.usage, generation);
+  return authorStage(result, {
+    policyId: policy.id,
+    kind: policy.index,
+    query: request.query,
+    usage,
+    trustedTop: () => {
+      const input = bm25fInput(policy, request, options, generation);
+      const top = engine({
+        ...e,
+        ...input,
+        policy,
+        usage: input.usage.trusted(),
+        history: NO_HISTORY,
+        telemetryMax: 1,
+        cache,
+        limit: TRUST_BOUND_K,
+      }).candidates;
+      return new Set(top.map((c) => c.skill_id));
+    },
+  });
 }

@@ -42,6 +42,8 @@ export interface RankedCandidate {
    */
   readonly explanation: (ScoreExplanation | Bm25fExplanation | Bm25fV4Explanation) & {
     readonly trust_bound?: TrustBoundNote;
+    /** issue 34: the skill's own author/negative examples that matched (stages/author-evidence.ts). */
+    readonly author?: AuthorEvidenceNote;
   };
 }
 
@@ -94,4 +96,24 @@ export interface TrustBoundNote {
   readonly role: 'first' | 'held_back';
   /** For `first` the skill that fetch examples had ranked first; for `held_back` the skill put first (sanitised). */
   readonly skill: string;
+}
+
+/**
+ * What `explanation.author` says (issue 34, stages/author-evidence.ts): the examples of the
+ * candidate's own skill most similar to the request — its author's should-trigger requests (which
+ * lift it through the usage field, under the trust bound) and its should-not requests, of any
+ * source (which may only lower it) — and the penalty factor applied to its score (1: none).
+ */
+export interface AuthorEvidenceNote {
+  readonly matched: readonly {
+    readonly query: string;
+    readonly source: string;
+    readonly polarity: 'positive' | 'negative';
+    /** Cosine of the request's and the example's term sets, 0–1. */
+    readonly similarity: number;
+  }[];
+  /** `lift`: a should-trigger example matched best; `penalty`: a should-not one did and the score was lowered. */
+  readonly effect: 'lift' | 'penalty' | 'none';
+  /** What the score was multiplied by (1 unless `penalty`). */
+  readonly factor: number;
 }
