@@ -2,7 +2,7 @@
  * skill_search's entry (docs/integration.md §2): validates the request, reads the published
  * generation in one checked snapshot, and hands the search to the engine of the generation's
  * policy — `searchBm25fBounded` (bm25f.ts: the BM25F ranking under the trust bound of learning,
- * trust-bound.ts) for a BM25F policy, `searchLexical` (lexical.ts) for v1 and v2. It never scores
+ * trust-bound.ts) for a BM25F policy, `searchLexical` (lexical.ts) for v1. It never scores
  * anything itself. `bruteForceSearch` dispatches the same way to each engine's reference scorer;
  * the property tests hold each fast path equal to its reference.
  */
@@ -12,7 +12,6 @@ import {
   Bm25fCache,
   UsageIndex,
   analyzeQuery,
-  analyzeQueryV4,
   bruteForceBm25f,
   bruteForceBm25fBounded,
   searchBm25f,
@@ -21,7 +20,7 @@ import {
 import type { Bm25fPolicy, Policy } from './policies/policy.js';
 import type { AnalyzedQuery } from './query-analysis.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
-import { policyById } from './policies/index.js';
+import { DEFAULT_POLICY_ID, policyById } from './policies/index.js';
 import { SHARED } from './policies/shared.js';
 import { boundedConfidences, isHeldBack } from './confidence.js';
 import { CONFIDENCE_MODELS } from './policies/confidence-models.js';
@@ -54,8 +53,8 @@ export function checkLimit(limit: unknown, max = MAX_LIMIT): number {
 export class SearchCache {
   /** The lexical engine's fuzzy index of the published vocabulary. */
   readonly lexical = new LexicalCache();
-  /** The BM25F engine's row statistics, postings and usage rows. */
-  readonly bm25f = new Bm25fCache();
+  /** The BM25F engine's row statistics, postings and usage rows (first read as the default policy). */
+  readonly bm25f = new Bm25fCache(defaultBm25f());
 }
 
 /** The usage examples a search ranks with, or how to get them for the generation read. */
@@ -81,6 +80,12 @@ export interface SearchOptions {
 }
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
+
+// The default policy's parameter set, when it is a BM25F one.
+function defaultBm25f(): Bm25fPolicy | undefined {
+  const p = policyById(DEFAULT_POLICY_ID);
+  return p.kind === 'bm25f' ? p : undefined;
+}
 
 /**
  * Ranks the published generation for `request` with its policy's fast engine. Runs in one
@@ -167,22 +172,22 @@ function engineInput(
   return {
     reader,
     generation,
-    policy: policyById(request.policy ?? generation.policy),
+    policy: policyById(request.policy ?? generation.policy, reader.file),
     limit: parts.limit + 1,
     includeDeprecated: parts.includeDeprecated,
     history: parts.history,
   };
 }
 
-// What a BM25F engine takes besides: its policy, the request as the policy's index reads it, and
-// the usage examples to rank with.
+// What a BM25F engine takes besides: its parameter set, the request as the params' analyzer reads
+// it, and the usage examples to rank with.
 function bm25fInput(
   policy: Bm25fPolicy,
   request: SearchRequest,
   options: SearchOptions,
   generation: PublishedGeneration,
 ): { policy: Bm25fPolicy; query: AnalyzedQuery; usage: UsageIndex } {
-  const query = policy.index === 'v4' ? analyzeQueryV4(request.query) : analyzeQuery(request.query);
+  const query = analyzeQuery(request.query, policy.analyzer);
   return { policy, query, usage: usageOf(options.usage, generation) };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The search engine of the lexical policies v1 and v2 (docs/ranking.md §1–§7). The fast path lets
+ * The search engine of the lexical policy v1 (docs/ranking.md §1–§7). The fast path lets
  * SQLite compute, for every FTS match, the exact-tier points and the FTS relevance (the policy's
  * own constants, bound as parameters) and sort by them; JavaScript then completes the score
  * (fuzzy, telemetry, lifecycle) only for rows that can still reach the top k, stopping at the

@@ -83,3 +83,19 @@ export interface PolicyExplanation {
   readonly lifecycle: { readonly state: SkillState; readonly multiplier: number };
   readonly final: number;
 }
+
+/**
+ * A fitted confidence model (../confidence.ts, docs/ranking.md §11): standardised features,
+ * weights, bias, and the default floor. A BM25F policy carries its own in its parameter object.
+ */
+export interface ConfidenceModel {
+  /** Feature means and standard deviations of the fitting set (the model standardises first). */
+  readonly means: readonly number[];
+  readonly scales: readonly number[];
+  readonly weights: readonly number[];
+  readonly bias: number;
+  /** The default floor: below it a candidate is not suggested, and an answer with none abstains. */
+  readonly floor: number;
+  /** Where the coefficients came from (a bench run), for the docs. */
+  readonly fitted_on: string;
+}
