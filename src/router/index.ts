@@ -66,10 +66,12 @@ export {
   type ServedSkillWithFiles,
 } from './served/skills.js';
 export {
+  COMPARISON_SETS,
   DEFAULT_POLICY_ID,
   POLICIES,
   RETIRED_POLICIES,
   checkPolicyId,
+  comparisonSetsFor,
   policyById,
 } from './search/policies/index.js';
 export type { RankingPolicy } from './search/policies/policy.js';

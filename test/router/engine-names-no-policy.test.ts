@@ -3,13 +3,23 @@
  * sets"): outside src/router/search/policies/, no file of src/router/search switches on a version
  * string, reads a policy's constants by name or imports a policy's own file; a BM25F search
  * receives its parameter set. And every number of every live BM25F parameter set has its
- * provenance, and the set is frozen.
+ * provenance, and the set is frozen; a comparison parameter set ranks only over the stored document
+ * it was made for.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { POLICIES, type Bm25fParams } from '../../src/internal.js';
-import { REPO } from '../support/cli.js';
+import {
+  COMPARISON_SETS,
+  POLICIES,
+  POLICY_ID,
+  POLICY_V4_ID,
+  Router,
+  indexCatalog,
+  type Bm25fParams,
+} from '../../src/internal.js';
+import { REPO, tmpDir } from '../support/cli.js';
+import { NOW, ON_PG, codeOf } from '../catalog/support.js';
 
 const ENGINE = path.join(REPO, 'src', 'router', 'search');
 
@@ -88,4 +98,41 @@ describe('every live BM25F parameter set is data with its provenance', () => {
       expect(p.confidence.floor).toBeLessThan(1);
     },
   );
+});
+
+describe.skipIf(ON_PG)('a comparison parameter set', () => {
+  const [plain] = [...COMPARISON_SETS.keys()];
+  const catalogOf = (policy: string): string => {
+    const catalog = path.join(tmpDir('skilldex-sets-'), 'catalog.sqlite');
+    indexCatalog({ catalog, scopes: [path.join(REPO, 'examples', 'skills')], now: NOW, policy });
+    return catalog;
+  };
+
+  it('ranks over the stored document of a v4 catalog, under its own id', () => {
+    const router = new Router({ catalog: catalogOf(POLICY_V4_ID), telemetry: false, now: NOW });
+    const r = router.search({ query: 'extract tables from a pdf', policy: plain! });
+    router.close();
+    expect(r.policy).toBe(plain);
+    expect(r.candidates.length).toBeGreaterThan(0);
+    expect(r.candidates[0]!.explanation.policy).toBe(plain);
+  });
+
+  it('is INVALID_ARGUMENT over a catalog whose stored document is another (v1), and no policy id', () => {
+    const router = new Router({ catalog: catalogOf(POLICY_ID), telemetry: false, now: NOW });
+    expect(codeOf(() => router.search({ query: 'extract tables', policy: plain! }))).toBe(
+      'INVALID_ARGUMENT',
+    );
+    router.close();
+    expect(POLICIES.has(plain!)).toBe(false);
+    // Not a policy a catalog can be published under: the message says it is unknown as one.
+    const scopes = [path.join(REPO, 'examples', 'skills')];
+    let message = '';
+    try {
+      indexCatalog({ catalog: catalogOf(POLICY_ID), scopes, now: NOW, policy: plain! });
+    } catch (err) {
+      message = (err as Error).message;
+      expect((err as { code: string }).code).toBe('INVALID_ARGUMENT');
+    }
+    expect(message).toContain(`unknown policy "${plain!}"`);
+  });
 });

@@ -20,9 +20,9 @@ import {
 import type { Bm25fPolicy, Policy } from './policies/policy.js';
 import type { AnalyzedQuery } from './query-analysis.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
-import { DEFAULT_POLICY_ID, policyById } from './policies/index.js';
+import { DEFAULT_POLICY_ID, policyById, rankingById, readsDocumentOf } from './policies/index.js';
 import { SHARED } from './policies/shared.js';
-import { boundedConfidences, isHeldBack } from './confidence.js';
+import { boundedConfidences, isHeldBack, type ConfidenceModel } from './confidence.js';
 import { CONFIDENCE_MODELS } from './policies/confidence-models.js';
 import type { HistoryFn, RankedResult, SearchRequest, SearchResult } from './types.js';
 
@@ -121,7 +121,7 @@ export function searchCatalog(
             telemetryMax,
             prescoreLimit: options.prescoreLimit ?? FUZZY_PRESCORE_LIMIT,
           });
-    return answer(result, request, parts.limit, parts.floor);
+    return answer(result, request, parts, modelOf(e.policy));
   }, prefetch?.read);
 }
 
@@ -147,7 +147,7 @@ export function bruteForceSearch(
             telemetryMax: SHARED.TELEMETRY_MAX,
           })
         : bruteForceLexical({ ...e, policy: e.policy, query: request.query });
-    return answer(result, request, parts.limit, parts.floor);
+    return answer(result, request, parts, modelOf(e.policy));
   });
 }
 
@@ -169,10 +169,20 @@ function engineInput(
   parts: RequestParts,
 ): EngineInput {
   refuseEmpty(reader, generation);
+  // The generation's own policy (REINDEX_REQUIRED for a retired one), or the one the request names.
+  const own = policyById(generation.policy, reader.file);
+  const policy = request.policy === undefined ? own : rankingById(request.policy);
+  if (!readsDocumentOf(policy, generation.policy)) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `${policy.id} ranks over another stored document than ${reader.file} holds (published under ${generation.policy})`,
+      { catalog: reader.file, policy: policy.id, catalog_policy: generation.policy },
+    );
+  }
   return {
     reader,
     generation,
-    policy: policyById(request.policy ?? generation.policy, reader.file),
+    policy,
     limit: parts.limit + 1,
     includeDeprecated: parts.includeDeprecated,
     history: parts.history,
@@ -231,10 +241,9 @@ export function checkMinConfidence(value: unknown): number | undefined {
 function answer(
   ranked: RankedResult,
   request: SearchRequest,
-  limit: number,
-  floor: number | undefined,
+  { limit, floor }: RequestParts,
+  model: ConfidenceModel | undefined,
 ): SearchResult {
-  const model = CONFIDENCE_MODELS.get(ranked.policy);
   const shown = ranked.candidates.slice(0, limit);
   // The lead of the last one shown is over the next candidate the trust bound did not hold back.
   const after = ranked.candidates.slice(limit).find((c) => !isHeldBack(c))?.score ?? 0;
@@ -248,6 +257,11 @@ function answer(
     min_confidence: minConfidence,
     abstain: !candidates.some((c) => c.confidence >= minConfidence),
   };
+}
+
+// A policy's confidence model: a BM25F parameter set carries its own; v1's is in confidence-models.ts.
+function modelOf(policy: Policy): ConfidenceModel | undefined {
+  return policy.kind === 'bm25f' ? policy.confidence : CONFIDENCE_MODELS.get(policy.id);
 }
 
 function usageOf(source: UsageSource | undefined, generation: PublishedGeneration): UsageIndex {

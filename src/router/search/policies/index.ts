@@ -8,12 +8,22 @@
 import { SkilldexError } from '../../../errors.js';
 import { HYBRID_LEXICAL_V1 } from './hybrid-lexical-v1.js';
 import { BM25F_V4 } from './bm25f-v4.js';
+import { BM25F_V4_PLAIN } from './bm25f-v4-plain.js';
+import type { Bm25fParams } from './bm25f-core.js';
 import type { Policy } from './policy.js';
 
 /** Every live policy, by id. */
 export const POLICIES: ReadonlyMap<string, Policy> = new Map<string, Policy>([
   [HYBRID_LEXICAL_V1.id, HYBRID_LEXICAL_V1],
   [BM25F_V4.id, BM25F_V4],
+]);
+
+/**
+ * Parameter sets a search may rank with beside the live policies (the explorer's comparison), never
+ * a catalog's policy: each reads the stored document of a live BM25F policy.
+ */
+export const COMPARISON_SETS: ReadonlyMap<string, Bm25fParams> = new Map([
+  [BM25F_V4_PLAIN.id, BM25F_V4_PLAIN],
 ]);
 
 /**
@@ -92,4 +102,37 @@ export function checkPolicyId(id: string): string {
     );
   }
   return id;
+}
+
+/**
+ * A policy or comparison parameter set a search request names (`SearchRequest.policy`):
+ * INVALID_ARGUMENT listing them for any other id.
+ */
+export function rankingById(id: string): Policy {
+  const p = POLICIES.get(id) ?? COMPARISON_SETS.get(id);
+  if (p) return p;
+  const known = [...POLICIES.keys(), ...COMPARISON_SETS.keys()];
+  throw new SkilldexError(
+    'INVALID_ARGUMENT',
+    `unknown policy ${JSON.stringify(id)}; known: ${known.join(', ')}`,
+    { policy: id, known },
+  );
+}
+
+/**
+ * True when `p` ranks over the stored document of a catalog published under `catalogPolicy`: a
+ * BM25F parameter set needs a catalog whose own BM25F policy reads the same document (a v1
+ * catalog keeps another); v1 reads the FTS5 table every SQLite catalog keeps.
+ */
+export function readsDocumentOf(p: Policy, catalogPolicy: string): boolean {
+  if (p.kind !== 'bm25f') return true;
+  const own = POLICIES.get(catalogPolicy);
+  return own?.kind === 'bm25f' && own.document.kind === p.document.kind;
+}
+
+/** The comparison parameter sets that rank over the stored document of a `catalogPolicy` catalog. */
+export function comparisonSetsFor(catalogPolicy: string): string[] {
+  return [...COMPARISON_SETS.values()]
+    .filter((p) => readsDocumentOf(p, catalogPolicy))
+    .map((p) => p.id);
 }
