@@ -1,5 +1,5 @@
 /**
- * The scoring core the hybrid lexical policies (v1, v2) share (docs/ranking.md §1–§7): from a
+ * The scoring core of the hybrid lexical policy v1 (docs/ranking.md §1–§6; the retired v2 shared it): from a
  * skill's exact-tier points, which each policy counts its own way, to the explained score — FTS5
  * relevance and fuzzy rescue added, telemetry and lifecycle multipliers applied. Every function
  * takes the policy's own frozen constants, so each policy file states only its numbers and its
