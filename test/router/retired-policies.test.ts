@@ -23,6 +23,7 @@ import {
 import { REPO, runCli, tmpDir } from '../support/cli.js';
 import { NOW, ON_PG, codeOf } from '../catalog/support.js';
 import { call, closeAll, connectInProcess, toolError } from '../mcp/support.js';
+import { reindexCommand } from '../../src/router/search/policies/index.js';
 
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
 const V2 = 'tf.skillrouter.hybrid-lexical.v2';
@@ -63,6 +64,16 @@ describe('retired policies', () => {
       expect(existsSync(catalog)).toBe(false);
     },
   );
+
+  it('the upgrade command quotes a catalog path that is not one plain shell word, invisible characters escaped', () => {
+    expect(reindexCommand('/tmp/cat.sqlite', V3)).toBe(
+      `skilldex index --catalog /tmp/cat.sqlite --policy ${POLICY_V4_ID}`,
+    );
+    expect(reindexCommand("/tmp/my cat's/c.sqlite", V2)).toBe(
+      `skilldex index --catalog '/tmp/my cat'\\''s/c.sqlite' --policy ${POLICY_V4_ID}`,
+    );
+    expect(reindexCommand('/tmp/a\u202eb.sqlite', V3)).not.toContain('\u202e');
+  });
 
   it('publish --policy of a retired policy is POLICY_RETIRED and leaves the catalog as it was', () => {
     const catalog = path.join(tmpDir('skilldex-retired-pub-'), 'catalog.sqlite');

@@ -6,6 +6,7 @@
  * re-indexed.
  */
 import { SkilldexError } from '../../../errors.js';
+import { escapeInvisible } from '../../../text/index.js';
 import { HYBRID_LEXICAL_V1 } from './hybrid-lexical-v1.js';
 import { BM25F_V4 } from './bm25f-v4.js';
 import { BM25F_V4_PLAIN } from './bm25f-v4-plain.js';
@@ -48,9 +49,10 @@ export function reindexCommand(catalog: string, retired: string): string {
   return `skilldex index --catalog ${shellWord(catalog)} --policy ${live}`;
 }
 
-// A path as one shell word: bare when it holds only safe characters, else single-quoted.
+// A path as one shell word, as cli/render/shell.ts writes one (the router may not import the CLI):
+// bare when it holds only safe characters, else single-quoted with invisible characters escaped.
 function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${escapeInvisible(s).replace(/'/g, `'\\''`)}'`;
 }
 
 /**
