@@ -235,8 +235,9 @@ export function checkMinConfidence(value: unknown): number | undefined {
 /**
  * The answer to `request` from an engine's ranking of `limit + 1` candidates: the first `limit`,
  * each with its confidence (the one after them gives the last one's lead; a candidate the trust
- * bound held back stays below the floor, confidence.ts), and the abstention against `floor` (the
- * policy's default floor when the request gives none).
+ * bound held back stays below the floor, confidence.ts) under `model`, the ranking policy's
+ * confidence model, and the abstention against `floor` (the model's default floor when the request
+ * gives none).
  */
 function answer(
   ranked: RankedResult,
