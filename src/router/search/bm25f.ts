@@ -33,7 +33,12 @@ import { boundedEditDistance } from '../../text/index.js';
 import type { Bm25fCache, UsageIndex } from './bm25f-cache.js';
 import { type PrefetchRows, type ResolvedUsage } from './bm25f-cache.js';
 import { explainRow, termsOfRow, type Bm25fContext } from './bm25f-explain.js';
-import { bm25fContribution, bound, type Bm25fParams } from './policies/bm25f-core.js';
+import {
+  bm25fContribution,
+  bound,
+  type Bm25fParams,
+  type PartialRow,
+} from './policies/bm25f-core.js';
 import {
   allowedDistance,
   bm25Idf,
@@ -188,20 +193,25 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
   const boundOf = new Float64Array(touched.length);
   const rowOf = new Int32Array(touched.length);
   let n = 0;
+  // One partial row, refilled for each row (no allocation per touched row: a common word touches
+  // most of the library).
+  const partial: { -readonly [K in keyof PartialRow]: PartialRow[K] } = {
+    sum: 0,
+    nameHits: 0,
+    nameTerms: 0,
+    queryTerms: nTerms,
+    fuzzy: undefined,
+    state: 'active',
+  };
   for (const rowid of touched) {
     const state = STATE_CODES[docs.data[rowid * DOC_STRIDE + DOC_STATE]!]!;
     if (state === 'archived' || (state === 'deprecated' && !includeDeprecated)) continue;
-    const b = bound(
-      {
-        sum: acc[rowid]!,
-        nameHits: nameHits[rowid]!,
-        nameTerms: docs.data[rowid * DOC_STRIDE + DOC_NAME_TERMS]!,
-        queryTerms: nTerms,
-        fuzzy: fuzzyOf.get(rowid),
-        state,
-      },
-      policy,
-    );
+    partial.sum = acc[rowid]!;
+    partial.nameHits = nameHits[rowid]!;
+    partial.nameTerms = docs.data[rowid * DOC_STRIDE + DOC_NAME_TERMS]!;
+    partial.fuzzy = fuzzyOf.get(rowid);
+    partial.state = state;
+    const b = bound(partial, policy);
     if (b > 0) {
       boundOf[n] = b;
       rowOf[n] = rowid;
