@@ -1,6 +1,6 @@
 /**
  * What the search engine needs from a ranking policy: its id, the constants the SQL fast path
- * builds its partial score from, how query tokens are weighted and filtered, and the pure
+ * builds its partial score from, how query tokens are filtered, and the pure
  * `score(features)`. One file per policy implements this; the engine branches on the policy's
  * kind (lexical or BM25F), never on an id.
  */
@@ -24,8 +24,6 @@ export interface RankingPolicy {
   readonly deprecatedMultiplier: number;
   /** Whether a query token in `df` of `total` skills is common and leaves the score (docs/ranking.md). */
   isCommon(df: number, total: number): boolean;
-  /** Weight of one query token's tier points, from its document frequency among `total` skills. */
-  tokenWeight(df: number, total: number): number;
   /** The explained score of one skill. */
   score(features: Features): ScoreExplanation;
 }
