@@ -29,7 +29,7 @@ const SLOW_SUITES = [
 const POSTGRES_SUITES = [
   'test/router/fetch.test.ts',
   'test/router/search.test.ts',
-  'test/router/policy-v3.test.ts',
+  'test/router/policy-v4-shared.test.ts',
   'test/router/policy-v4.test.ts',
   'test/router/property.test.ts',
   'test/router/trust-bound.test.ts',

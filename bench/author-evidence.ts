@@ -135,7 +135,7 @@ function firsts(
     if (a.on === undefined) return undefined;
     const staged = authorStage(a.on, {
       policyId: POLICY_V4_ID,
-      kind: 'v4',
+      cjkBigrams: true,
       query: a.q.query,
       usage,
       trustedTop: () => new Set(a.off.slice(0, TRUST_BOUND_K)),

@@ -11,15 +11,17 @@
  * the labelled skill; for a should-not request, the skill it names when that skill is among the top
  * 3, labelled 0 (another skill there may well be right: the author labelled one skill only).
  *
- *   npm run bench:calibrate            # prints the models as TypeScript and writes the results
+ * Every live policy is fitted (POLICIES, the default first). A BM25F policy's model goes into the
+ * `confidence` of its parameter object (src/router/search/policies/bm25f-v4.ts); v1's into
+ * src/router/search/policies/confidence-models.ts.
+ *
+ *   npm run bench:calibrate            # prints the models as JSON and writes the results
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  POLICY_ID,
-  POLICY_V2_ID,
-  POLICY_V3_ID,
-  POLICY_V4_ID,
+  DEFAULT_POLICY_ID,
+  POLICIES,
   Router,
   indexCatalog,
   type Candidate,
@@ -211,7 +213,11 @@ function main(): void {
     `Fitted by bench/calibrate.ts on ${qs.length} requests of ../shared/bench/trigger, alone (112 skills) and with corpus-real as distractors (1,318), the two settings pooled. A floor keeps an answer's top candidate only at or above it; "kept" is the share of the top-1 hits kept, "false trigger" the share of should-not requests whose named skill is first and at or above the floor. The default floor is the highest that keeps ≥ ${KEEP * 100} % of the top-1 hits in both settings.`,
     '',
   ];
-  for (const policy of [POLICY_V4_ID, POLICY_V3_ID, POLICY_V2_ID, POLICY_ID]) {
+  const live = [
+    DEFAULT_POLICY_ID,
+    ...[...POLICIES.keys()].filter((id) => id !== DEFAULT_POLICY_ID),
+  ];
+  for (const policy of live) {
     const clean = rank(policy, [skills], qs);
     const extra = rank(policy, [skills, CORPUS], qs);
     const { X, y } = samples([...clean, ...extra]);

@@ -2,7 +2,7 @@
  * Poisoning benchmark (issue 23 §3, issue 25 "learning can be steered"): how far N hostile fetches
  * with a chosen `context` move an unrelated skill for a query, on a real library
  * (../shared/bench/trigger's 112 skills with corpus-real's 1,206 as the rest of the library),
- * under policies bm25f.v4 and v3, without and with the trust bound (src/router/search/
+ * under policy bm25f.v4 (v3 was retired by issue 33), without and with the trust bound (src/router/search/
  * trust-bound.ts). For each of a fixed sample of English should-trigger queries, the attacked
  * skill X is a trigger skill outside the cold top 20 of both policies for that query (picked by a
  * hash of the query id); the attacker fetches X N times with the query as the context, spent as:
@@ -29,7 +29,7 @@ import {
   readUsage,
   telemetryPathFor,
 } from '../src/catalog/index.js';
-import { POLICY_V3_ID, POLICY_V4_ID, Router, indexCatalog } from '../src/internal.js';
+import { POLICY_V4_ID, Router, indexCatalog } from '../src/internal.js';
 import { UsageIndex } from '../src/router/index.js';
 import { SearchCache, searchCatalog } from '../src/router/search/dispatch.js';
 import { TRUST_BOUND_K } from '../src/router/search/trust-bound.js';
@@ -149,10 +149,7 @@ class Bench {
   }
 }
 
-const POLICIES = [
-  { id: POLICY_V4_ID, label: 'v4' },
-  { id: POLICY_V3_ID, label: 'v3' },
-] as const;
+const POLICIES = [{ id: POLICY_V4_ID, label: 'v4' }] as const;
 
 /** How the attacker spends N fetches. */
 const ATTACKS = [
@@ -308,7 +305,6 @@ function main(): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const catalog = path.join(dir, 'catalog.sqlite');
-  // A v4 catalog carries v3's data too: the v3 rows ask for it by id.
   indexCatalog({
     catalog,
     scopes: [path.join(TRIGGER, 'skills'), CORPUS],
@@ -346,7 +342,7 @@ function main(): void {
     '',
     machineLine(),
     '',
-    `Library: ../shared/bench/trigger (112 skills) + corpus-real (1,206), policies bm25f.v4 (default) and v3.`,
+    `Library: ../shared/bench/trigger (112 skills) + corpus-real (1,206), policy bm25f.v4 (the default).`,
     `${queries.length} English should-trigger queries (first by sha256 of the id); for each, the attacked skill is a`,
     `trigger skill outside the cold top ${COLD_K} of both policies for it. The attacker fetches it N times with the`,
     'query as `context`, through the real write path (Router.fetch: per-session dedup, caps, weights), spent',

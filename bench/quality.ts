@@ -4,15 +4,15 @@
  * (bench/bm25-baseline.ts; ../shared/bench/README.md, ../shared/bench/trigger/README.md).
  *
  * - The trigger set (../shared/bench/trigger: real skills, their authors' should / should-not
- *   requests), alone and with ../shared/bench/corpus-real as distractors: the default policy v4 and
- *   v3 beside `bm25-nd+stop`, `bm25-ndb+stop` and the weighted-column BM25; top-1, top-3, MRR,
+ *   requests), alone and with ../shared/bench/corpus-real as distractors: every live BM25F policy
+ *   (v4) beside `bm25-nd+stop`, `bm25-ndb+stop` and the weighted-column BM25; top-1, top-3, MRR,
  *   false trigger@1, English, Chinese and macro-over-repositories rows, and what each policy's
  *   default confidence floor keeps (bench/trigger-quality.ts).
  * - The tool-retrieval sets (metatool, apibench-torchhub, bfcl-curated): top-1, recall@5, MRR and
- *   nDCG@10 of policies v1–v4 beside `bm25-nd`, `bm25-nd+stop`, `bm25-ndb+stop`. Learning from use
+ *   nDCG@10 of every live policy (v1, v4) beside `bm25-nd`, `bm25-nd+stop`, `bm25-ndb+stop`. Learning from use
  *   is measured honestly: each dataset's queries are split in two by a fixed hash of the query id;
  *   the first half is imported with `learnExamples` (what `skilldex learn` does), and "cold" (no
- *   examples) and "warm" are both scored on the second half only, for v4 and v3.
+ *   examples) and "warm" are both scored on the second half only, for each live BM25F policy.
  *
  * `--extra` runs the tool sets with corpus-real as distractors instead
  * (bench/results/quality-extra.md; the trigger set, which always has both settings, is left out of
@@ -27,10 +27,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import {
-  POLICY_ID,
-  POLICY_V2_ID,
-  POLICY_V3_ID,
-  POLICY_V4_ID,
+  POLICIES,
   Router,
   indexCatalog,
   learnExamples,
@@ -57,7 +54,9 @@ const SPLIT = path.resolve(REPO, '..', 'shared', 'bench');
 const CORPUS = path.join(SPLIT, 'corpus-real');
 const DATASETS = ['metatool', 'apibench-torchhub', 'bfcl-curated'];
 /** The policies scored on the trigger set (default first). */
-const TRIGGER_POLICIES = [POLICY_V4_ID, POLICY_V3_ID];
+// The live policies, and the BM25F ones among them (the ones that learn from use).
+const LIVE_POLICIES = [...POLICIES.keys()];
+const TRIGGER_POLICIES = [...POLICIES.values()].filter((p) => p.kind === 'bm25f').map((p) => p.id);
 const extra = process.argv.includes('--extra');
 
 /** The half a query falls in: first byte of sha256(id) mod 2 (0 = learned from, 1 = evaluated). */
@@ -196,15 +195,14 @@ function toolRows(): ToolRow[] {
       baselineRankings(skills, queries, { body: true, stop: true }),
       queries,
     );
-    for (const policy of [POLICY_ID, POLICY_V2_ID, POLICY_V3_ID, POLICY_V4_ID]) {
+    for (const policy of LIVE_POLICIES) {
       const catalog = freshCatalog(`quality-${ds}${extra ? '-extra' : ''}-${short(policy)}.sqlite`);
       indexCatalog({ catalog, scopes, now: () => new Date(0), policy });
       const router = new Router({ catalog, telemetry: false });
       push(ds, short(policy), rankAll(router, queries), queries);
       router.close();
     }
-    coldWarm(ds, POLICY_V4_ID, scopes, queries, push);
-    coldWarm(ds, POLICY_V3_ID, scopes, queries, push);
+    for (const policy of TRIGGER_POLICIES) coldWarm(ds, policy, scopes, queries, push);
   }
   for (const method of [...new Set(rows.map((r) => r.method))]) {
     rows.push({

@@ -149,8 +149,13 @@ export const ERROR_CODES = {
   },
   REINDEX_REQUIRED: {
     exit: 2,
-    when: 'a publish or rollback under a policy whose terms the catalog has not read from the files yet (bm25f.v4 reads each body by lines)',
+    when: 'a publish or rollback under a policy whose terms the catalog has not read from the files yet (bm25f.v4 reads each body by lines); or a search, status or MCP read of a catalog published under a retired policy (hybrid-lexical.v2, bm25f.v3: the hint gives the command)',
     hint: 'run skilldex index --policy ID, which reads every file once for that policy',
+  },
+  POLICY_RETIRED: {
+    exit: 2,
+    when: '`index` or `publish` asked for a retired ranking policy (`--policy` tf.skillrouter.hybrid-lexical.v2 or tf.skillrouter.bm25f.v3); the message names the live policies',
+    hint: 'use a live policy: tf.skillrouter.bm25f.v4 (the default) or tf.skillrouter.hybrid-lexical.v1',
   },
   CATALOG_SHRINK: {
     exit: 2,

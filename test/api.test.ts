@@ -27,12 +27,10 @@ describe('the library API', () => {
   it('leaves the analysers, policy tables and helpers internal', () => {
     for (const n of [
       'V1',
-      'V2',
-      'V3',
-      'V4',
+      'BM25F_V4',
       'POLICIES',
+      'RETIRED_POLICIES',
       'analyzeQuery',
-      'analyzeQueryV4',
       'queryTokens',
       'codedFromForeign',
       'sanitizeField',
@@ -42,6 +40,25 @@ describe('the library API', () => {
     ]) {
       expect(n in internal, `${n} is still internal`).toBe(true);
       expect(n in api, `${n} left the API`).toBe(false);
+    }
+  });
+
+  it('holds no name of the retired policies v2 and v3 (issue 33 item 2), inside or out', () => {
+    for (const n of [
+      'V2',
+      'V3',
+      'V4',
+      'POLICY_V2_ID',
+      'POLICY_V3_ID',
+      'HYBRID_LEXICAL_V2',
+      'BM25F_V3',
+      'scoreV2',
+      'scoreV3',
+      'scoreV4',
+      'analyzeQueryV4',
+    ]) {
+      expect(n in internal, `${n} is gone`).toBe(false);
+      expect(n in api, `${n} is gone`).toBe(false);
     }
   });
 

@@ -1,7 +1,7 @@
 /**
  * The colour of each score component on the explorer page (issue 27): taken from the component's
  * name, never from its position, so `body` is the same colour on every card, in both columns of the
- * compare view and in the page's one legend. Known components of every policy (v1/v2, v3 and v4,
+ * compare view and in the page's one legend. Known components of every policy (v1 and the BM25F parameter sets,
  * whose `boundary` and `exclusion` take points off) have fixed colours, no two alike; a component
  * a new policy adds gets one from a fallback palette (none of the fixed colours) chosen by a hash
  * of its name: deterministic, the same on every page. Pure, so unit tests run it.

@@ -35,4 +35,6 @@ export interface Policies {
   catalog_generation: string;
   catalog_policy: string;
   policies: string[];
+  /** BM25F parameter sets over this catalog's stored document, for the comparison. */
+  parameter_sets: string[];
 }

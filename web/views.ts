@@ -144,19 +144,24 @@ export async function compareView(main: HTMLElement): Promise<void> {
     attrs: { type: 'search', id: 'q', placeholder: 'query', 'aria-label': 'query' },
   });
   input.value = params.get('q') ?? '';
+  // The live policies, then the parameter sets over this catalog's stored document.
+  const choices = [...policies.policies, ...policies.parameter_sets];
   const pick = (id: string, chosen: string): HTMLSelectElement => {
     const s = h(
       'select',
       { attrs: { id, 'aria-label': id } },
-      policies.policies.map((p) =>
+      choices.map((p) =>
         h('option', { attrs: { value: p } }, p === policies.catalog_policy ? `${p} (catalog)` : p),
       ),
     );
-    s.value = policies.policies.includes(chosen) ? chosen : policies.catalog_policy;
+    s.value = choices.includes(chosen) ? chosen : policies.catalog_policy;
     return s;
   };
+  // By default the catalog's policy beside a parameter set over the same stored document.
   const other =
-    policies.policies.find((p) => p !== policies.catalog_policy) ?? policies.catalog_policy;
+    policies.parameter_sets[0] ??
+    choices.find((p) => p !== policies.catalog_policy) ??
+    policies.catalog_policy;
   const a = pick('policy-a', params.get('a') ?? policies.catalog_policy);
   const b = pick('policy-b', params.get('b') ?? other);
   const colA = h('div', { class: 'col' });
@@ -169,7 +174,7 @@ export async function compareView(main: HTMLElement): Promise<void> {
     h(
       'p',
       { class: 'lead' },
-      'One query ranked under two policies. The catalog publishes under ',
+      'One query ranked under two policies or parameter sets over the same stored document. The catalog publishes under ',
       h('code', {}, policies.catalog_policy),
       '.',
     ),

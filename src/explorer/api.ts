@@ -7,6 +7,7 @@
  * thousand skills) is kept per root until the tree changes or AUDIT_MAX_AGE_MS passes.
  */
 import {
+  COMPARISON_SETS,
   MAX_LIMIT,
   POLICIES,
   SUBSTRATE_TYPES,
@@ -19,6 +20,7 @@ import {
   listUsage,
   checkExampleSource,
   listSubstrate,
+  comparisonSetsFor,
   readCascadeTree,
   readSubstrate,
   type AuditReport,
@@ -72,14 +74,12 @@ export function apiSearch(ctx: ExplorerContext, q: Params): object {
   const query = checkQuery(q('q'), 'q');
   const limit = intParam(q('limit'), 'limit', 1, MAX_LIMIT);
   const policy = q('policy');
-  if (policy !== undefined && policy !== '' && !POLICIES.has(policy)) {
+  const known = rankable();
+  if (policy !== undefined && policy !== '' && !known.includes(policy)) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',
-      `unknown policy ${JSON.stringify(policy)}; known: ${[...POLICIES.keys()].join(', ')}`,
-      {
-        policy,
-        known: [...POLICIES.keys()],
-      },
+      `unknown policy ${JSON.stringify(policy)}; known: ${known.join(', ')}`,
+      { policy, known },
     );
   }
   return ctx.router.search({
@@ -90,13 +90,23 @@ export function apiSearch(ctx: ExplorerContext, q: Params): object {
   });
 }
 
-/** GET /api/policies: the known ranking policies and the one the published generation uses. */
+// What a search may rank with: the live policies, then the comparison parameter sets.
+function rankable(): string[] {
+  return [...POLICIES.keys(), ...COMPARISON_SETS.keys()];
+}
+
+/**
+ * GET /api/policies: the live policies, the comparison parameter sets that rank over this
+ * catalog's stored document (`parameter_sets`: BM25F parameter sets beside its own policy), and
+ * the policy the published generation uses.
+ */
 export function apiPolicies(ctx: ExplorerContext): object {
   const o = ctx.catalog.overview();
   return {
     catalog_generation: o.catalog_generation,
     catalog_policy: o.policy,
     policies: [...POLICIES.keys()],
+    parameter_sets: comparisonSetsFor(o.policy),
   };
 }
 

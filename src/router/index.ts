@@ -66,39 +66,30 @@ export {
   type ServedSkillWithFiles,
 } from './served/skills.js';
 export {
-  HYBRID_LEXICAL_V2,
-  POLICY_V2_ID,
-  V2,
-  idfWeight,
-  scoreV2,
-} from './search/policies/hybrid-lexical-v2.js';
-export { DEFAULT_POLICY_ID, POLICIES, checkPolicyId, policyById } from './search/policies/index.js';
+  COMPARISON_SETS,
+  DEFAULT_POLICY_ID,
+  POLICIES,
+  RETIRED_POLICIES,
+  checkPolicyId,
+  comparisonSetsFor,
+  policyById,
+} from './search/policies/index.js';
 export type { RankingPolicy } from './search/policies/policy.js';
 export {
-  BM25F_V3,
-  POLICY_V3_ID,
-  V3,
-  V3_FIELDS,
-  idf,
-  scoreV3,
-  termContribution,
-  weightedFrequency,
-  type Bm25fExplanation,
-  type V3Features,
-} from './search/policies/bm25f-v3.js';
-export type { DroppedToken } from './search/policies/bm25f-core.js';
-export type { Bm25fPolicy, Policy } from './search/policies/policy.js';
-export { UsageIndex, analyzeQuery, analyzeQueryV4, type AnalyzedQuery } from './search/bm25f.js';
-export {
-  BM25F_V4,
-  POLICY_V4_ID,
-  V4,
-  V4_FIELDS,
+  bound as boundBm25f,
   namePhraseApplies,
-  scoreV4,
-  type Bm25fV4Explanation,
-  type V4Features,
-} from './search/policies/bm25f-v4.js';
+  score as scoreBm25f,
+  type AnalyzerOptions,
+  type Bm25fExplanation,
+  type Bm25fFeatures,
+  type Bm25fParams,
+  type DocumentOptions,
+  type DroppedToken,
+  type PartialRow,
+} from './search/policies/bm25f-core.js';
+export type { Bm25fPolicy, Policy } from './search/policies/policy.js';
+export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search/bm25f.js';
+export { BM25F_V4, POLICY_V4_ID } from './search/policies/bm25f-v4.js';
 export {
   DEFAULT_USAGE_LIST_LIMIT,
   checkExampleSource,

@@ -53,7 +53,7 @@ export interface RouterOptions {
   /** Clock for telemetry timestamps (default: the system clock). */
   readonly now?: () => Date;
   /**
-   * Rank with the usage examples kept beside the telemetry (policy bm25f.v3; default true). Telemetry
+   * Rank with the usage examples kept beside the telemetry (the BM25F policies; default true). Telemetry
    * off stops recording new examples; the examples already learned or imported still rank.
    */
   readonly usage?: boolean;

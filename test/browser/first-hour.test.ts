@@ -127,7 +127,7 @@ describe('colours of score components', () => {
 
   it('compare: two policies, one legend for both columns, one colour per name across them', async () => {
     const { page, problems } = await open(
-      '/compare?q=extract+tables+from+pdf&a=tf.skillrouter.bm25f.v3&b=tf.skillrouter.hybrid-lexical.v1',
+      '/compare?q=extract+tables+from+pdf&a=tf.skillrouter.bm25f.v4&b=tf.skillrouter.hybrid-lexical.v1',
     );
     await page.waitForSelector('.col li.result');
     const colours = await segmentColours(page);
@@ -136,7 +136,7 @@ describe('colours of score components', () => {
       els.map((e) => e.getAttribute('data-component')),
     );
     expect(await page.locator('.page-legend').count()).toBe(1);
-    // Components of both policies: v3's fields and v1's FTS.
+    // Components of both policies: v4's fields and v1's FTS.
     expect(legend).toEqual(expect.arrayContaining(['description', 'fts']));
     expect(legend.sort()).toEqual([...colours.keys()].sort());
     expect(problems).toEqual([]);

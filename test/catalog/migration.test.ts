@@ -16,7 +16,7 @@ import {
   getCatalogStatus,
   getGenerations,
   indexCatalog,
-  POLICY_V3_ID,
+  POLICY_V4_ID,
 } from '../../src/internal.js';
 import {
   CatalogExplorer,
@@ -28,7 +28,7 @@ import { migrate } from '../../src/catalog/store/migrations.js';
 import { PgDb } from '../../src/catalog/store/pg.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';
-import { NOW } from './support.js';
+import { NOW, codeOf } from './support.js';
 
 const FIXTURE = path.join(REPO, 'test', 'catalog', 'fixtures', 'schema-v2');
 /** The generations the schema-2 code published (fixtures/schema-v2/README.md), newest first. */
@@ -113,20 +113,22 @@ describe('a catalog of schema version 2', () => {
     expect(getCatalogStatus({ catalog }).drifted).toEqual([]);
   });
 
-  it('and a new catalog of the same SKILL.md-only library gets the id the old code gave it', () => {
+  it("and a new catalog cannot be indexed under the old code's default policy, bm25f.v3, which is retired", () => {
     const { skills } = oldCatalog();
-    rmSync(path.join(skills, 'tool', 'scripts'), { recursive: true });
     const catalog = path.join(tmpDir('skilldex-v3-'), 'catalog.sqlite');
-    // The id covers the policy: the old code's default was bm25f.v3.
-    const fresh = indexCatalog({
-      catalog,
-      scopes: [skills],
-      home: skills,
-      project: skills,
-      now: NOW,
-      policy: POLICY_V3_ID,
-    });
-    expect(fresh.publish!.catalog_generation).toBe(OLD_GENERATIONS[1]);
+    // The old code's default was bm25f.v3, which issue 33 retired: the id it gave is out of reach.
+    expect(
+      codeOf(() =>
+        indexCatalog({
+          catalog,
+          scopes: [skills],
+          home: skills,
+          project: skills,
+          now: NOW,
+          policy: 'tf.skillrouter.bm25f.v3',
+        }),
+      ),
+    ).toBe('POLICY_RETIRED');
   });
 
   it('is copied as it is by catalog copy, and the copy reads as migrated', () => {
@@ -157,7 +159,7 @@ describe.skipIf(!hasPg())('a PostgreSQL catalog of schema version 2', () => {
       closeCatalog(db);
     }
     const { skills } = oldCatalog();
-    const r = indexCatalog({ catalog: url, scopes: [skills], now: NOW, policy: POLICY_V3_ID });
+    const r = indexCatalog({ catalog: url, scopes: [skills], now: NOW, policy: POLICY_V4_ID });
     expect(r.supporting_files.listed).toBe(1);
     const router = new Router({ catalog: url, telemetry: false });
     routers.push(router);

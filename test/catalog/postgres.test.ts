@@ -42,7 +42,7 @@ import {
 } from '../router/support.js';
 
 const PG = hasPg();
-const V3 = 'tf.skillrouter.bm25f.v3';
+const V4 = 'tf.skillrouter.bm25f.v4';
 
 function sqlitePath(): string {
   return path.join(tmpDir('skilldex-xb-'), 'catalog.sqlite');
@@ -55,7 +55,7 @@ function build(
   skills: readonly GenSkill[],
   examples: readonly { query: string; skill_id: string }[],
 ): void {
-  indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy: V3 });
+  indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy: V4 });
   applyLifecycle(catalog, skills);
   writeHistories(catalog, skills);
   if (examples.length > 0) {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { POLICY_ID, POLICY_V3_ID, indexCatalog, type IndexReport } from '../../src/internal.js';
+import { POLICY_ID, POLICY_V4_ID, indexCatalog, type IndexReport } from '../../src/internal.js';
 import { tmpDir } from '../support/cli.js';
 import { freshPgDatabase } from '../support/pg.js';
 
@@ -60,7 +60,7 @@ export function skillText(name: string, spec: SkillSpec): string {
 
 /**
  * Indexes `root` (one custom scope) into `catalog` with the fixed clock, under policy v1 unless
- * `policy` says otherwise (the catalog and router tests pin v1's constants; v2 has its own tests).
+ * `policy` says otherwise (the catalog and router tests pin v1's constants).
  */
 export function indexTree(
   catalog: string,
@@ -73,8 +73,8 @@ export function indexTree(
     home: root,
     project: root,
     now: NOW,
-    // A PostgreSQL catalog serves v3 only (no FTS5).
-    policy: process.env['SKILLDEX_TEST_BACKEND'] === 'pg' ? POLICY_V3_ID : POLICY_ID,
+    // A PostgreSQL catalog serves the BM25F policy v4 only (no FTS5).
+    policy: process.env['SKILLDEX_TEST_BACKEND'] === 'pg' ? POLICY_V4_ID : POLICY_ID,
     ...options,
   });
 }

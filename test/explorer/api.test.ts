@@ -7,7 +7,13 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, POLICIES, SUBSTRATE_TYPES } from '../../src/internal.js';
+import {
+  COMPARISON_SETS,
+  ERROR_CODES,
+  POLICIES,
+  POLICY_V4_ID,
+  SUBSTRATE_TYPES,
+} from '../../src/internal.js';
 import {
   CONTENT_SECURITY_POLICY,
   MAX_EXPLORER_QUERY_CHARS,
@@ -222,6 +228,34 @@ describe('catalog views', () => {
       policies: string[];
     }>();
     expect(p.policies).toContain(p.catalog_policy);
+  });
+
+  it('compares parameter sets over the same stored document: v4 beside v4 without its request-side parts', async () => {
+    const p = (await raw(srv.base, '/api/policies')).json<{
+      catalog_policy: string;
+      policies: string[];
+      parameter_sets: string[];
+    }>();
+    expect(p.catalog_policy).toBe(POLICY_V4_ID);
+    expect(p.policies).toEqual([...POLICIES.keys()]);
+    expect(p.parameter_sets).toEqual([...COMPARISON_SETS.keys()]);
+    const q = 'deploy+kubernetes+rather+than+docker';
+    const get = async (policy: string): Promise<Search> =>
+      (
+        await raw(srv.base, `/api/search?q=${q}&policy=${encodeURIComponent(policy)}`)
+      ).json<Search>();
+    const v4 = await get(POLICY_V4_ID);
+    const plain = await get(p.parameter_sets[0]!);
+    expect(plain.policy).toBe(p.parameter_sets[0]);
+    expect(plain.catalog_generation).toBe(v4.catalog_generation);
+    // v4 sets "docker" apart as an excluded word; the plain set reads it as wanted.
+    expect(v4.candidates[0]!.explanation['exclusion']).toMatchObject({ tokens: ['docker'] });
+    for (const c of plain.candidates) {
+      expect(c.explanation['exclusion']).toMatchObject({ tokens: [], points: 0 });
+      expect(c.explanation['boundary']).toMatchObject({ points: 0 });
+      expect(c.explanation['name_phrase']).toMatchObject({ points: 0 });
+      expect(c.explanation['query_tokens']).toContain('docker');
+    }
   });
 
   it('browses and crawls the cascade, and reads the substrate', async () => {

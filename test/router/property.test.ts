@@ -10,16 +10,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { POLICY_V2_ID, Router } from '../../src/internal.js';
+import { Router } from '../../src/internal.js';
 import { REPO, tmpDir, writeTree } from '../support/cli.js';
-import {
-  NOW,
-  ON_PG,
-  propertyRuns,
-  indexTree,
-  newCatalogPath,
-  skillText,
-} from '../catalog/support.js';
+import { NOW, propertyRuns, indexTree, newCatalogPath, skillText } from '../catalog/support.js';
 import {
   applyLifecycle,
   buildLibrary,
@@ -59,33 +52,6 @@ describe('fast path = brute force (property)', () => {
           },
         ),
         { numRuns: propertyRuns(40) },
-      );
-    },
-  );
-
-  it.skipIf(ON_PG)(
-    'holds for policy v2 too (IDF-weighted tiers, heavier FTS and fuzzy weights)',
-    () => {
-      fc.assert(
-        fc.property(
-          libraryArb(5, 60),
-          fc.array(queryArb, { minLength: 1, maxLength: 3 }),
-          (skills, queries) => {
-            const lib = buildLibrary(skills, { policy: POLICY_V2_ID });
-            const router = new Router({ catalog: lib.catalog, now: NOW });
-            try {
-              for (const q of queries) {
-                checkAllLimits(router, q);
-                const r = attempt(() => router.search({ query: q.query }));
-                if (r.ok) expect(r.result.policy).toBe(POLICY_V2_ID);
-              }
-            } finally {
-              router.close();
-              lib.cleanup();
-            }
-          },
-        ),
-        { numRuns: propertyRuns(25) },
       );
     },
   );

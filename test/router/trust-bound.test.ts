@@ -21,7 +21,6 @@ import {
   type UsageExample,
 } from '../../src/catalog/index.js';
 import {
-  POLICY_V3_ID,
   POLICY_V4_ID,
   Router,
   indexCatalog,
@@ -118,7 +117,7 @@ describe('trust bound (property)', () => {
             trustedArb(skills.length),
             fc.array(attackArb(skills.length), { minLength: 1, maxLength: 6 }),
             fc.array(queryArb, { minLength: 1, maxLength: 3 }),
-            fc.constantFrom(POLICY_V3_ID, POLICY_V4_ID),
+            fc.constant(POLICY_V4_ID),
           ),
         ),
         ([skills, trusted, attacks, queries, policy]) => {
@@ -265,10 +264,7 @@ function ledgerLibrary(policy: string): { catalog: string; ids: string[] } {
   return { catalog, ids: names };
 }
 
-describe.each([
-  ['v4', POLICY_V4_ID],
-  ['v3', POLICY_V3_ID],
-])('trust bound edge cases (%s)', (_name, policy) => {
+describe.each([['v4', POLICY_V4_ID]])('trust bound edge cases (%s)', (_name, policy) => {
   let catalog: string;
   let cold: string[];
   let reader: CatalogReader;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../../errors.js';
 import type { DiscoverOptions, IndexReport, RememberedScopes } from '../../internal.js';
-import { DEFAULT_POLICY_ID, POLICIES } from '../../router/search/policies/index.js';
+import { DEFAULT_POLICY_ID, POLICIES, checkPolicyId } from '../../router/search/policies/index.js';
 import { jsonText } from '../../text/index.js';
 import { action, parseIntOption, type CliContext } from '../context.js';
 import {
@@ -114,6 +114,8 @@ async function runIndex(ctx: CliContext, o: IndexFlags): Promise<ExitCode> {
   const { rememberScopes, ...discover } = await indexScopes(ctx, o);
   const supply = await indexSupplyOptions(ctx, o, discover);
   const policy = ctx.settings({ policy: o.policy, catalog: o.catalog }).policy.value;
+  // A retired or unknown policy is refused before the catalog is created (POLICY_RETIRED).
+  if (policy !== undefined) checkPolicyId(policy);
   // What the first index and every re-index of a watch share.
   const options = {
     catalog,

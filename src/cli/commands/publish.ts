@@ -22,7 +22,7 @@ export function registerPublish(program: Command, ctx: CliContext): void {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  skilldex index --no-publish && skilldex publish\n  skilldex publish --policy tf.skillrouter.hybrid-lexical.v2 --json',
+      '\nExamples:\n  skilldex index --no-publish && skilldex publish\n  skilldex publish --policy tf.skillrouter.hybrid-lexical.v1 --json',
     )
     .action(
       action(ctx, async (o: CatalogFlag & { policy?: string }): Promise<ExitCode> => {

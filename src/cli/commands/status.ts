@@ -27,8 +27,10 @@ export function registerStatus(program: Command, ctx: CliContext): void {
     .option('--json', 'print the status as JSON')
     .action(
       action(ctx, async (o: CatalogFlag): Promise<ExitCode> => {
-        const { getCatalogStatus } = await import('../../router/index.js');
+        const { getCatalogStatus, policyById } = await import('../../router/index.js');
         const s = getCatalogStatus({ catalog: catalogOf(ctx, o) });
+        // A catalog published under a retired policy (v2, v3): REINDEX_REQUIRED with the command.
+        if (s.published) policyById(s.published.policy, s.catalog);
         // One line summing up `skilldex doctor`, without running the hook (cheap).
         const { runDoctor } = await import('../doctor.js');
         const d = await runDoctor({

@@ -1,6 +1,6 @@
 /**
  * What the BM25F engine (bm25f.ts) keeps between searches: the usage field built from a snapshot
- * of the usage examples (`UsageIndex`, per index kind, since v3 and v4 read text differently), and
+ * of the usage examples (`UsageIndex`, per analyzer, since CJK bigrams read text differently), and
  * per published generation the row statistics, the fuzzy vocabulary, the most
  * recently used postings lists and the served rows of skills with examples (`Bm25fCache`), all
  * dropped when the generation's snapshot key changes, so a new publish — or a rewrite of serving
@@ -16,7 +16,6 @@ import {
   servingRowidsOf,
   type CatalogReader,
   type FirstRead,
-  type IndexKind,
   type PublishedGeneration,
   type ServingDocs,
   type TermPostings,
@@ -24,7 +23,8 @@ import {
 } from '../../catalog/index.js';
 import { analyzeTerms, analyzeTermsV4 } from '../../text/index.js';
 import { FuzzyIndex } from './fuzzy.js';
-import { analyzeQuery, analyzeQueryV4 } from './query-analysis.js';
+import type { AnalyzerOptions, Bm25fParams } from './policies/bm25f-core.js';
+import { analyzeQuery } from './query-analysis.js';
 
 /** One skill's learned usage: its examples, their terms, and the field's term frequencies. */
 export interface SkillUsage {
@@ -42,7 +42,8 @@ export interface SkillUsage {
  */
 export class UsageIndex {
   private readonly queries = new Map<string, { query: string; weight: number }[]>();
-  private readonly byKind = new Map<IndexKind, Map<string, SkillUsage>>();
+  // Keyed on the analyzer's CJK option: the only one that changes how an example's text is read.
+  private readonly byAnalyzer = new Map<boolean, Map<string, SkillUsage>>();
   readonly examples: readonly UsageExample[];
   private trustedIndex: UsageIndex | undefined;
   /** True when some example was recorded by a fetch (source `fetch`). */
@@ -81,12 +82,13 @@ export class UsageIndex {
     return this.trustedIndex;
   }
 
-  /** Each skill's usage field, its examples analysed as the `kind` index reads text (built once). */
-  fields(kind: IndexKind): ReadonlyMap<string, SkillUsage> {
-    let out = this.byKind.get(kind);
+  /** Each skill's usage field, its examples analysed as `analyzer` reads text (built once). */
+  fields(analyzer: AnalyzerOptions): ReadonlyMap<string, SkillUsage> {
+    const key = analyzer.cjkBigrams;
+    let out = this.byAnalyzer.get(key);
     if (out) return out;
     out = new Map();
-    const analyze = kind === 'v4' ? analyzeTermsV4 : analyzeTerms;
+    const analyze = key ? analyzeTermsV4 : analyzeTerms;
     for (const [id, queries] of this.queries) {
       const tf = new Map<string, number>();
       let len = 0;
@@ -98,7 +100,7 @@ export class UsageIndex {
       });
       out.set(id, { examples, tf, len });
     }
-    this.byKind.set(kind, out);
+    this.byAnalyzer.set(key, out);
     return out;
   }
 
@@ -116,7 +118,7 @@ export const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
 // What a cached "no document has this term" costs against the budget, in bytes.
 const ABSENT_TERM_BYTES = 64;
 
-/** Resolved usage fields a Bm25fCache keeps (a full and a trusted index, for each of v3 and v4). */
+/** Resolved usage fields a Bm25fCache keeps (a full and a trusted index, for two analyzers). */
 const MAX_RESOLVED_USAGE = 4;
 
 /** A search's first read (Bm25fCache.firstRead): the terms asked for and the statement. */
@@ -140,16 +142,21 @@ export interface ResolvedUsage {
 /** Per-generation state kept between BM25F searches (see the file header). */
 export class Bm25fCache {
   private snapshot = '';
-  // The index kind of the last generation searched: what firstRead analyses a query for.
-  private kind: IndexKind = 'v4';
+  // The analyzer of the last search (at first the one given): what firstRead analyses a query with.
+  private analyzer: AnalyzerOptions | undefined;
   private docs: ServingDocs | undefined;
   private fuzzy: FuzzyIndex | undefined;
   // Least recently used first (a Map keeps insertion order; a hit moves the term to the end).
   private postings = new Map<string, TermPostings | null>();
   private postingBytes = 0;
-  // Resolved usage per index and kind searched (a search with fetch examples also ranks with its
+  // Resolved usage per index and analyzer searched (a search with fetch examples also ranks with its
   // trusted part, so two indexes alternate); few entries, dropped with the generation.
-  private usage: { index: UsageIndex; kind: IndexKind; resolved: ResolvedUsage }[] = [];
+  private usage: { index: UsageIndex; cjk: boolean; resolved: ResolvedUsage }[] = [];
+
+  /** `params`: the parameter set the first search is expected under (the default policy's). */
+  constructor(params?: Bm25fParams) {
+    this.analyzer = params?.analyzer;
+  }
 
   /** The row statistics of `generation`. */
   servingDocs(reader: CatalogReader, generation: PublishedGeneration): ServingDocs {
@@ -167,14 +174,15 @@ export class Bm25fCache {
 
   /**
    * What a search for `query` reads with the generation (CatalogReader.readChecked): the postings
-   * of its terms not cached now, analysed for the index kind searched last. Undefined when all
-   * are, or when the query has no term (the search itself then refuses it, after the generation
-   * checks, as it always did).
+   * of its terms not cached now, analysed with the analyzer searched last. Undefined when all
+   * are, when no analyzer is known yet, or when the query has no term (the search itself then
+   * refuses it, after the generation checks, as it always did).
    */
   firstRead(query: unknown): Prefetch | undefined {
+    if (!this.analyzer) return undefined;
     let terms: readonly string[];
     try {
-      const q = this.kind === 'v4' ? analyzeQueryV4(query) : analyzeQuery(query);
+      const q = analyzeQuery(query, this.analyzer);
       terms = [...q.terms, ...q.excluded.terms];
     } catch (err) {
       if (err instanceof SkilldexError && err.code === 'INVALID_QUERY') return undefined;
@@ -184,9 +192,9 @@ export class Bm25fCache {
     return missing.length > 0 ? { terms: missing, read: postingsRead(missing) } : undefined;
   }
 
-  /** Records the index kind of the generation being searched (for the next firstRead). */
-  searching(kind: IndexKind): void {
-    this.kind = kind;
+  /** Records the parameter set being searched with (for the next firstRead). */
+  searching(params: Bm25fParams): void {
+    this.analyzer = params.analyzer;
   }
 
   /**
@@ -243,13 +251,14 @@ export class Bm25fCache {
     reader: CatalogReader,
     generation: PublishedGeneration,
     usage: UsageIndex,
-    kind: IndexKind,
+    params: Bm25fParams,
   ): ResolvedUsage {
     this.sync(generation);
-    const hit = this.usage.find((u) => u.index === usage && u.kind === kind);
+    const cjk = params.analyzer.cjkBigrams;
+    const hit = this.usage.find((u) => u.index === usage && u.cjk === cjk);
     if (hit) return hit.resolved;
-    const resolved = resolveUsage(reader, usage.fields(kind));
-    this.usage.unshift({ index: usage, kind, resolved });
+    const resolved = resolveUsage(reader, usage.fields(params.analyzer));
+    this.usage.unshift({ index: usage, cjk, resolved });
     if (this.usage.length > MAX_RESOLVED_USAGE) this.usage.pop();
     return resolved;
   }

@@ -1,28 +1,23 @@
 /**
- * A BM25F candidate from one serving row (docs/ranking.md §8, §10): the row's stored terms for the
- * query (v3: `serving.fwd` and the revision's body term counts; v4: `serving.fwd` with the boundary
- * counts, and the revision's body lines less the generation's template lines) turned into the
- * policy's features, scored and explained by the policy's own `scoreV3` / `scoreV4`. The fast path
- * and the brute-force scorer both explain through here, so the two can only differ in which rows
- * they explain.
+ * A BM25F candidate from one serving row (docs/ranking.md §10): the row's stored terms for the
+ * query (`serving.fwd` with the boundary counts, and the revision's body counts less the
+ * generation's template lines) turned into the features of bm25f-core.ts, scored and explained by
+ * its pure `score(features, params)` under the search's parameter set. The fast path and the
+ * brute-force scorer both explain through here, so the two can only differ in which rows they
+ * explain.
  */
 import {
   bodyCountsOfTerms,
   decodeBodyCounts,
-  decodeForward,
   decodeForwardV4,
   decodeForwardHeadV4,
-  forwardOfTerms,
   type Bm25fRow,
-  type IndexKind,
   type PublishedGeneration,
   type V4Counts,
 } from '../../catalog/index.js';
 import { analyzeTermsV4, sanitizeField, splitBoundaries } from '../../text/index.js';
 import type { ResolvedUsage, SkillUsage } from './bm25f-cache.js';
-import { scoreV3 } from './policies/bm25f-v3.js';
-import { scoreV4 } from './policies/bm25f-v4.js';
-import type { Bm25fFeatures } from './policies/bm25f-core.js';
+import { score, type Bm25fFeatures, type Bm25fParams } from './policies/bm25f-core.js';
 import type { PerField } from './policies/shared.js';
 import type { FuzzyMatch, SkillState } from './policies/types.js';
 import type { AnalyzedQuery } from './query-analysis.js';
@@ -30,10 +25,12 @@ import type { RankedCandidate, HistoryFn } from './types.js';
 
 /** What every candidate of one query shares. */
 export interface Bm25fContext {
+  /** The parameter set the search ranks with. */
+  readonly params: Bm25fParams;
   readonly q: AnalyzedQuery;
   readonly docs: number;
   readonly avgLens: PerField;
-  /** Average length of the boundary field (v4). */
+  /** Average length of the boundary field. */
   readonly boundaryAvg: number;
   /** Per query term, and per excluded term, its document frequency. */
   readonly df: readonly number[];
@@ -80,34 +77,9 @@ function candidate(
   };
 }
 
-/** Explains one row as a candidate for one request: what explainV3 and explainV4 both are. */
-export type Bm25fExplainer = (
-  row: Bm25fRow,
-  ctx: Bm25fContext,
-  fuzzy: readonly FuzzyMatch[],
-  history: HistoryFn,
-  gen: PublishedGeneration,
-) => RankedCandidate;
-
-/** A v3 candidate (scoreV3 over the row's forward terms). */
-export const explainV3: Bm25fExplainer = (row, ctx, fuzzy, history, gen) => {
-  const fwd = memoized(row, ctx.q, V3_FEATURES, () =>
-    forwardOfTerms(row.fwd, row.body_terms, ctx.q.terms),
-  );
-  const u = ctx.usage.byRow.get(row.rowid);
-  const tf = ctx.q.terms.map((t, i): PerField => {
-    const c = fwd.tf[i]!;
-    return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
-  });
-  const explanation = scoreV3(
-    bm25fFeatures(row, ctx, { fuzzy, history, tf, nameTerms: fwd.nameTerms }),
-  );
-  return candidate(row, gen, explanation);
-};
-
-// What both policies read from a row for one request: the query, the generation's statistics, the
-// row's field lengths (usage included), its usage examples, history and state; `own` gives the
-// fuzzy matches, the history source and the row's counts as the policy's index holds them.
+// What every explanation reads from a row for one request: the query, the generation's statistics,
+// the row's field lengths (usage included), its usage examples, history and state; `own` gives the
+// fuzzy matches, the history source and the row's counts.
 function bm25fFeatures(
   row: Bm25fRow,
   ctx: Bm25fContext,
@@ -117,7 +89,7 @@ function bm25fFeatures(
     readonly tf: readonly PerField[];
     readonly nameTerms: ReadonlySet<string>;
   },
-): Bm25fFeatures {
+): Omit<Bm25fFeatures, 'querySequence' | 'nameSequence' | 'boundary' | 'exclusion'> {
   const u = ctx.usage.byRow.get(row.rowid);
   const h = own.history(row.skill_id);
   return {
@@ -140,18 +112,23 @@ function bm25fFeatures(
 }
 
 /** Every term of a row with its per-field counts (name, keywords, description, body, boundary). */
-export function termsOfRow(row: Bm25fRow, kind: IndexKind): Map<string, V4Counts> {
-  if (kind === 'v4') return decodeForwardV4(row.fwd, decodeBodyCounts(bodyOfV4(row)));
-  const out = new Map<string, V4Counts>();
-  for (const [t, c] of Object.entries(decodeForward(row.fwd, row.body_terms)))
-    out.set(t, [c[0], c[1], c[2], c[3], 0]);
-  return out;
+export function termsOfRow(row: Bm25fRow): Map<string, V4Counts> {
+  return decodeForwardV4(row.fwd, decodeBodyCounts(bodyOf(row)));
 }
 
-/** A v4 candidate (scoreV4 over the row's forward terms, body lines and boundary clauses). */
-export const explainV4: Bm25fExplainer = (row, ctx, fuzzy, history, gen) => {
-  const { terms, nameTerms, clauses, nameSequence } = memoized(row, ctx.q, V4_FEATURES, () =>
-    rowFeaturesV4(row, ctx.q),
+/**
+ * Explains one row as a candidate for one request: `score` under `ctx.params` over the row's
+ * forward terms, body counts and boundary clauses.
+ */
+export function explainRow(
+  row: Bm25fRow,
+  ctx: Bm25fContext,
+  fuzzy: readonly FuzzyMatch[],
+  history: HistoryFn,
+  gen: PublishedGeneration,
+): RankedCandidate {
+  const { terms, nameTerms, clauses, nameSequence } = memoized(row, ctx.q, () =>
+    rowFeatures(row, ctx.q),
   );
   const u = ctx.usage.byRow.get(row.rowid);
   const counts = (t: string): V4Counts => terms.get(t) ?? [0, 0, 0, 0, 0];
@@ -160,7 +137,7 @@ export const explainV4: Bm25fExplainer = (row, ctx, fuzzy, history, gen) => {
     return [c[0], c[1], c[2], c[3], u?.tf.get(t) ?? 0];
   };
   const own = { fuzzy, history, tf: ctx.q.terms.map(perField), nameTerms };
-  const explanation = scoreV4(
+  const explanation = score(
     Object.assign(bm25fFeatures(row, ctx, own), {
       querySequence: ctx.q.sequence,
       nameSequence,
@@ -177,24 +154,25 @@ export const explainV4: Bm25fExplainer = (row, ctx, fuzzy, history, gen) => {
         tf: ctx.q.excluded.terms.map(perField),
       },
     }),
+    ctx.params,
   );
   return candidate(row, gen, explanation);
-};
+}
 
-/** What a v4 explanation reads from a row for one request, whatever the usage examples. */
-interface RowFeaturesV4 {
+/** What an explanation reads from a row for one request, whatever the usage examples. */
+interface RowFeatures {
   readonly terms: ReadonlyMap<string, V4Counts>;
   readonly nameTerms: ReadonlySet<string>;
   readonly clauses: readonly string[];
   readonly nameSequence: readonly string[];
 }
 
-function rowFeaturesV4(row: Bm25fRow, q: AnalyzedQuery): RowFeaturesV4 {
+function rowFeatures(row: Bm25fRow, q: AnalyzedQuery): RowFeatures {
   // Only the query's and the excluded words' counts: the row's name, keywords, description and
   // boundary terms from serving.fwd, its body's looked up in its stored counts.
   const wanted = [...q.terms, ...q.excluded.terms];
   const head = decodeForwardHeadV4(row.fwd);
-  const body = bodyCountsOfTerms(bodyOfV4(row), wanted);
+  const body = bodyCountsOfTerms(bodyOf(row), wanted);
   const terms = new Map<string, V4Counts>();
   wanted.forEach((t, i) => {
     const c = Object.hasOwn(head, t) ? head[t]! : undefined;
@@ -214,24 +192,18 @@ function rowFeaturesV4(row: Bm25fRow, q: AnalyzedQuery): RowFeaturesV4 {
 // What a row gives an explanation for one request does not depend on the usage examples: the two
 // passes of a bounded search (trust-bound.ts) share the row objects, so the second reuses the
 // first's, keyed on the row object and the request analysed.
-const V3_FEATURES = new WeakMap<Bm25fRow, { q: AnalyzedQuery; f: unknown }>();
-const V4_FEATURES = new WeakMap<Bm25fRow, { q: AnalyzedQuery; f: unknown }>();
+const FEATURES = new WeakMap<Bm25fRow, { q: AnalyzedQuery; f: RowFeatures }>();
 
-function memoized<T>(
-  row: Bm25fRow,
-  q: AnalyzedQuery,
-  memo: WeakMap<Bm25fRow, { q: AnalyzedQuery; f: unknown }>,
-  compute: () => T,
-): T {
-  const hit = memo.get(row);
-  if (hit?.q === q) return hit.f as T;
+function memoized(row: Bm25fRow, q: AnalyzedQuery, compute: () => RowFeatures): RowFeatures {
+  const hit = FEATURES.get(row);
+  if (hit?.q === q) return hit.f;
   const f = compute();
-  memo.set(row, { q, f });
+  FEATURES.set(row, { q, f });
   return f;
 }
 
-// A v4 row's body counts: without template lines where the generation took some out, else the
+// A row's body counts: without template lines where the generation took some out, else the
 // revision's own.
-function bodyOfV4(row: Bm25fRow): string | null {
+function bodyOf(row: Bm25fRow): string | null {
   return row.body_tf ?? row.body_v4;
 }

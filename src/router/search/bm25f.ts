@@ -1,11 +1,12 @@
 /**
- * skill_search under the BM25F policies v3 and v4 (docs/ranking.md §8, §10). The fast path reads
- * the postings of each query term (never a document), accumulates every matching row's BM25F sum
- * with the policy's own term contribution, adds the bonuses and fuzzy credit as upper bounds, and
- * explains only the rows that can still reach the top k (sorted by bound, stopping at the first
- * whose bound at the highest telemetry multiplier falls short). v4's boundary and exclusion points
- * only lower a score, so the same bound holds. `bruteForceBm25f` scores every serving row from its
- * stored terms; a property test holds the two equal for each policy. `searchBm25fBounded` and
+ * skill_search under a BM25F policy (docs/ranking.md §10). The engine receives the policy's
+ * parameter set (`Bm25fParams`, policies/bm25f-core.ts) and never names a policy. The fast path
+ * reads the postings of each query term (never a document), accumulates every matching row's BM25F
+ * sum with the core's term contribution under the params, bounds each row with the core's pure
+ * `bound(partial, params)`, and explains only the rows that can still reach the top k (sorted by
+ * bound, stopping at the first whose bound at the highest telemetry multiplier falls short).
+ * Boundary and exclusion points only lower a score, so the bound holds. `bruteForceBm25f` scores
+ * every serving row from its stored terms; a property test holds the two equal. `searchBm25fBounded` and
  * `bruteForceBm25fBounded` are the two under the trust bound of learning (trust-bound.ts).
  *
  * Catalog reads are few and batched (issue #16: on PostgreSQL each is a round trip): the postings
@@ -31,16 +32,17 @@ import {
 import { boundedEditDistance } from '../../text/index.js';
 import type { Bm25fCache, UsageIndex } from './bm25f-cache.js';
 import { type PrefetchRows, type ResolvedUsage } from './bm25f-cache.js';
-import { explainV3, explainV4, termsOfRow, type Bm25fContext } from './bm25f-explain.js';
-import { V3 } from './policies/bm25f-v3.js';
-import { V4 } from './policies/bm25f-v4.js';
-import { bm25fContribution, bm25fFuzzyPart, type Bm25fConstants } from './policies/bm25f-core.js';
-import type { Bm25fPolicy } from './policies/policy.js';
+import { explainRow, termsOfRow, type Bm25fContext } from './bm25f-explain.js';
+import {
+  bm25fContribution,
+  bound,
+  type Bm25fParams,
+  type PartialRow,
+} from './policies/bm25f-core.js';
 import {
   allowedDistance,
   bm25Idf,
   bm25fFrequency,
-  lifecycleMultiplierOf,
   telemetryMultiplier,
   type PerField,
 } from './policies/shared.js';
@@ -51,14 +53,14 @@ import { TopK, compareCandidates } from './top-k.js';
 import { TRUST_BOUND_K, applyTrustBound } from './trust-bound.js';
 
 export { Bm25fCache, UsageIndex } from './bm25f-cache.js';
-export { analyzeQuery, analyzeQueryV4, type AnalyzedQuery } from './query-analysis.js';
+export { analyzeQuery, type AnalyzedQuery } from './query-analysis.js';
 
-/** One BM25F search: the generation read, its policy, the analysed query and the request's bounds. */
+/** One BM25F search: the generation read, its parameter set, the analysed query and the request's bounds. */
 export interface Bm25fSearch {
   readonly reader: CatalogReader;
   readonly cache: Bm25fCache;
   readonly generation: PublishedGeneration;
-  readonly policy: Bm25fPolicy;
+  readonly policy: Bm25fParams;
   readonly query: AnalyzedQuery;
   readonly limit: number;
   readonly includeDeprecated: boolean;
@@ -75,18 +77,6 @@ export interface Bm25fSearch {
    */
   readonly rows?: Map<number, Bm25fRow | null>;
 }
-
-/** The parts of a policy the scan needs: its BM25F constants and its name-phrase bonus. */
-interface ScanRules {
-  readonly c: Bm25fConstants;
-  /** v4's bonus for the name as a phrase (0 under v3): bounded by "every name term is in the query". */
-  readonly namePhraseBonus: number;
-}
-
-const RULES: Readonly<Record<'v3' | 'v4', ScanRules>> = {
-  v3: { c: V3, namePhraseBonus: 0 },
-  v4: { c: V4, namePhraseBonus: V4.NAME_PHRASE_BONUS },
-};
 
 function avgLensOf(docs: ServingDocs, usage: ResolvedUsage): PerField {
   const n = docs.docs > 0 ? docs.docs : 1;
@@ -125,11 +115,10 @@ interface Prepared {
 // Reads the postings of the query terms and accumulates every matching row's BM25F sum (the usage
 // field's examples counted as postings of their terms), with the fuzzy matches of unknown terms.
 function prepare(s: Bm25fSearch): Prepared {
-  const { reader, cache, generation: gen, policy, query: q, usage, seed } = s;
-  const { c } = RULES[policy.index];
-  cache.searching(policy.index);
+  const { reader, cache, generation: gen, policy: c, query: q, usage, seed } = s;
+  cache.searching(c);
   const docs = cache.servingDocs(reader, gen);
-  const used = cache.resolvedUsage(reader, gen, usage, policy.index);
+  const used = cache.resolvedUsage(reader, gen, usage, c);
   const avgLens = avgLensOf(docs, used);
   const rows = docs.data.length / DOC_STRIDE;
   const acc = new Float64Array(rows);
@@ -181,6 +170,7 @@ function prepare(s: Bm25fSearch): Prepared {
   const exclusionDf = q.excluded.terms.map((t) => dfOf(postings.get(t), usageRowsOf(used, t)).df);
   const fuzzyOf = fuzzyMatches(reader, cache, gen, q, unknown, touch);
   const ctx: Bm25fContext = {
+    params: c,
     q,
     docs: docs.docs,
     avgLens,
@@ -196,36 +186,41 @@ function prepare(s: Bm25fSearch): Prepared {
 export function searchBm25f(s: Bm25fSearch): RankedResult {
   const { reader, generation: gen, policy, query: q, limit, includeDeprecated } = s;
   const { history, telemetryMax } = s;
-  const rules = RULES[policy.index];
   const { docs, ctx, acc, nameHits, touched, fuzzyOf } = prepare(s);
-  // Upper bounds: BM25F sum + the bonuses where they can apply + the exact fuzzy part, times the
-  // lifecycle multiplier (boundary and exclusion points can only lower a score).
+  // Upper bounds (policies/bm25f-core.ts `bound`): BM25F sum + the bonuses where they can apply +
+  // the exact fuzzy part, times the lifecycle multiplier.
   const nTerms = q.terms.length;
   const boundOf = new Float64Array(touched.length);
   const rowOf = new Int32Array(touched.length);
   let n = 0;
+  // One partial row, refilled for each row (no allocation per touched row: a common word touches
+  // most of the library).
+  const partial: { -readonly [K in keyof PartialRow]: PartialRow[K] } = {
+    sum: 0,
+    nameHits: 0,
+    nameTerms: 0,
+    queryTerms: nTerms,
+    fuzzy: undefined,
+    state: 'active',
+  };
   for (const rowid of touched) {
     const state = STATE_CODES[docs.data[rowid * DOC_STRIDE + DOC_STATE]!]!;
     if (state === 'archived' || (state === 'deprecated' && !includeDeprecated)) continue;
-    let b = acc[rowid]!;
-    const nameTerms = docs.data[rowid * DOC_STRIDE + DOC_NAME_TERMS]!;
-    // The exact-name bonus applies when every query term is in the name and the name has no other
-    // term; the name phrase (v4) needs at least every name term in the query.
-    if (nameHits[rowid] === nTerms && nameTerms === nTerms) b += rules.c.NAME_BONUS;
-    if (nameTerms >= 2 && nameHits[rowid] === nameTerms) b += rules.namePhraseBonus;
-    const fm = fuzzyOf.get(rowid);
-    if (fm) b += bm25fFuzzyPart(fm, nTerms, rules.c);
-    b *= lifecycleMultiplierOf(state, rules.c.DEPRECATED_MULTIPLIER);
+    partial.sum = acc[rowid]!;
+    partial.nameHits = nameHits[rowid]!;
+    partial.nameTerms = docs.data[rowid * DOC_STRIDE + DOC_NAME_TERMS]!;
+    partial.fuzzy = fuzzyOf.get(rowid);
+    partial.state = state;
+    const b = bound(partial, policy);
     if (b > 0) {
       boundOf[n] = b;
       rowOf[n] = rowid;
       n++;
     }
   }
-  const explain = policy.index === 'v4' ? explainV4 : explainV3;
   const input = { boundOf, rowOf, n, limit, telemetryMax, reader, history, rows: s.rows };
   const top = scan(input, (row, i) =>
-    explain(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen),
+    explainRow(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen),
   );
   return {
     catalog_generation: gen.catalog_generation,
@@ -273,7 +268,7 @@ const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 // without the fetch examples (no document frequency, and no usage term frequency, differs), and
 // the bound does not apply (telemetry alone moves a score by its own ±15 %).
 function usageHoldsQuery(s: Bm25fSearch): boolean {
-  const used = s.cache.resolvedUsage(s.reader, s.generation, s.usage, s.policy.index);
+  const used = s.cache.resolvedUsage(s.reader, s.generation, s.usage, s.policy);
   const words = [...s.query.terms, ...s.query.excluded.terms];
   for (const u of used.byRow.values()) if (words.some((t) => u.tf.has(t))) return true;
   return false;
@@ -300,19 +295,18 @@ export function bruteForceBm25fBounded(s: Bm25fSearch): RankedResult {
  * are absent). The trust bound scores the skills it may put first with it.
  */
 export function explainSkillsBm25f(s: Bm25fSearch, skillIds: readonly string[]): RankedCandidate[] {
-  const { reader, generation: gen, policy, includeDeprecated, history } = s;
+  const { reader, generation: gen, includeDeprecated, history } = s;
   const { ctx, fuzzyOf } = prepare(s);
   const rowids = [...servingRowidsOf(reader, skillIds).values()].map((r) => r.rowid);
   const known = s.rows ?? new Map<number, Bm25fRow | null>();
   const unread = rowids.filter((r) => !known.has(r));
   const read = unread.length > 0 ? bm25fRowsOf(reader, unread) : new Map<number, Bm25fRow>();
-  const explain = policy.index === 'v4' ? explainV4 : explainV3;
   const out: RankedCandidate[] = [];
   for (const rowid of rowids) {
     const row = known.get(rowid) ?? read.get(rowid);
     if (!row) continue;
     if (row.state === 'archived' || (row.state === 'deprecated' && !includeDeprecated)) continue;
-    out.push(explain(row, ctx, fuzzyOf.get(row.rowid) ?? [], history, gen));
+    out.push(explainRow(row, ctx, fuzzyOf.get(row.rowid) ?? [], history, gen));
   }
   return out.sort(compareCandidates);
 }
@@ -419,9 +413,9 @@ export function bruteForceBm25f(s: Bm25fSearch): RankedResult {
   const { reader, cache, generation: gen, policy, query: q, limit, includeDeprecated } = s;
   const { history, usage } = s;
   const docs = cache.servingDocs(reader, gen);
-  const used = cache.resolvedUsage(reader, gen, usage, policy.index);
+  const used = cache.resolvedUsage(reader, gen, usage, policy);
   const rows = [...allBm25fRows(reader)];
-  const terms = rows.map((r) => termsOfRow(r, policy.index));
+  const terms = rows.map((r) => termsOfRow(r));
   const holds = (j: number, t: string, positive: boolean): boolean => {
     const c = terms[j]!.get(t);
     const inText = c !== undefined && (!positive || c[0] + c[1] + c[2] + c[3] > 0);
@@ -431,6 +425,7 @@ export function bruteForceBm25f(s: Bm25fSearch): RankedResult {
   const df = q.terms.map(dfOfTerm);
   const unknown = q.terms.map((_, i) => i).filter((i) => df[i] === 0);
   const ctx: Bm25fContext = {
+    params: policy,
     q,
     docs: docs.docs,
     avgLens: avgLensOf(docs, used),
@@ -439,7 +434,6 @@ export function bruteForceBm25f(s: Bm25fSearch): RankedResult {
     exclusionDf: q.excluded.terms.map(dfOfTerm),
     usage: used,
   };
-  const explain = policy.index === 'v4' ? explainV4 : explainV3;
   const scored: RankedCandidate[] = [];
   rows.forEach((r, j) => {
     if (r.state === 'archived' || (r.state === 'deprecated' && !includeDeprecated)) return;
@@ -462,7 +456,7 @@ export function bruteForceBm25f(s: Bm25fSearch): RankedResult {
       }
       if (best) fuzzy.push(best);
     }
-    const c = explain(r, ctx, fuzzy, history, gen);
+    const c = explainRow(r, ctx, fuzzy, history, gen);
     if (c.score > 0) scored.push(c);
   });
   scored.sort(compareCandidates);

@@ -5,7 +5,8 @@
  * estimate is a logistic model over what the ranked list itself shows — the candidate's score and
  * its lead over the next, its share of the top score, how much of the request its name, keywords
  * and description cover, how many words the request has, its rank — fitted per policy on the
- * trigger dev set (bench/calibrate.ts writes the coefficients; confidence-models.ts holds them).
+ * trigger dev set (bench/calibrate.ts writes the coefficients; a BM25F policy's parameter object
+ * and, for v1, confidence-models.ts hold them).
  * Pure: the same result gives the same confidences.
  *
  * The trust bound bounds confidence as it bounds rank (issue 36 M1, docs/ranking.md §9): a
@@ -15,23 +16,11 @@
  * bound discounts; every other candidate is judged against the list without the held-back ones, so
  * a held-back skill's inflated score does not drag the skill put first below the floor either.
  */
-import type { Bm25fExplanation } from './policies/bm25f-v3.js';
-import type { Bm25fV4Explanation } from './policies/bm25f-v4.js';
-import type { ScoreExplanation } from './policies/types.js';
+import type { Bm25fExplanation } from './policies/bm25f-core.js';
+import type { ConfidenceModel, ScoreExplanation } from './policies/types.js';
 import type { RankedCandidate } from './types.js';
 
-/** A fitted confidence model: standardised features, weights, bias, and the default floor. */
-export interface ConfidenceModel {
-  /** Feature means and standard deviations of the fitting set (the model standardises first). */
-  readonly means: readonly number[];
-  readonly scales: readonly number[];
-  readonly weights: readonly number[];
-  readonly bias: number;
-  /** The default floor: below it a candidate is not suggested, and an answer with none abstains. */
-  readonly floor: number;
-  /** Where the coefficients came from (a bench run), for the docs. */
-  readonly fitted_on: string;
-}
+export type { ConfidenceModel } from './policies/types.js';
 
 /** The names of the features, in the order of every feature vector (docs/ranking.md §11). */
 export const CONFIDENCE_FEATURES = [
@@ -53,7 +42,7 @@ function coverage(e: RankedCandidate['explanation']): {
   terms: number;
 } {
   if ('terms' in e) {
-    const terms = (e as Bm25fExplanation | Bm25fV4Explanation).terms;
+    const terms = (e as Bm25fExplanation).terms;
     if (terms.length === 0) return { routing: 0, any: 0, terms: 0 };
     let routing = 0;
     let any = 0;

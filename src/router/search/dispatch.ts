@@ -2,7 +2,7 @@
  * skill_search's entry (docs/integration.md §2): validates the request, reads the published
  * generation in one checked snapshot, and hands the search to the engine of the generation's
  * policy — `searchBm25fBounded` (bm25f.ts: the BM25F ranking under the trust bound of learning,
- * trust-bound.ts) for a BM25F policy, `searchLexical` (lexical.ts) for v1 and v2. It never scores
+ * trust-bound.ts) for a BM25F policy, `searchLexical` (lexical.ts) for v1. It never scores
  * anything itself. `bruteForceSearch` dispatches the same way to each engine's reference scorer;
  * the property tests hold each fast path equal to its reference.
  */
@@ -12,7 +12,6 @@ import {
   Bm25fCache,
   UsageIndex,
   analyzeQuery,
-  analyzeQueryV4,
   bruteForceBm25f,
   bruteForceBm25fBounded,
   searchBm25f,
@@ -21,9 +20,9 @@ import {
 import type { Bm25fPolicy, Policy } from './policies/policy.js';
 import type { AnalyzedQuery } from './query-analysis.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
-import { policyById } from './policies/index.js';
+import { DEFAULT_POLICY_ID, policyById, rankingById, readsDocumentOf } from './policies/index.js';
 import { SHARED } from './policies/shared.js';
-import { boundedConfidences, isHeldBack } from './confidence.js';
+import { boundedConfidences, isHeldBack, type ConfidenceModel } from './confidence.js';
 import { CONFIDENCE_MODELS } from './policies/confidence-models.js';
 import type { HistoryFn, RankedResult, SearchRequest, SearchResult } from './types.js';
 import { authorEvidenceEnabled, authorStage, usageForPolicy } from './stages/author-evidence.js'; // issue 34
@@ -56,8 +55,8 @@ export function checkLimit(limit: unknown, max = MAX_LIMIT): number {
 export class SearchCache {
   /** The lexical engine's fuzzy index of the published vocabulary. */
   readonly lexical = new LexicalCache();
-  /** The BM25F engine's row statistics, postings and usage rows. */
-  readonly bm25f = new Bm25fCache();
+  /** The BM25F engine's row statistics, postings and usage rows (first read as the default policy). */
+  readonly bm25f = new Bm25fCache(defaultBm25f());
 }
 
 /** The usage examples a search ranks with, or how to get them for the generation read. */
@@ -83,6 +82,12 @@ export interface SearchOptions {
 }
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
+
+// The default policy's parameter set, when it is a BM25F one.
+function defaultBm25f(): Bm25fPolicy | undefined {
+  const p = policyById(DEFAULT_POLICY_ID);
+  return p.kind === 'bm25f' ? p : undefined;
+}
 
 /**
  * Ranks the published generation for `request` with its policy's fast engine. Runs in one
@@ -118,9 +123,9 @@ export function searchCatalog(
             telemetryMax,
             prescoreLimit: options.prescoreLimit ?? FUZZY_PRESCORE_LIMIT,
           });
-    // issue 34 item 1: the author stage (stages/author-evidence.ts), a no-op unless the policy opts in.
+    // The author stage (stages/author-evidence.ts), a no-op unless the policy opts in.
     const staged = authorStageOf(result, e, request, options, generation, cache.bm25f, searchBm25f);
-    return answer(staged, request, parts.limit, parts.floor);
+    return answer(staged, request, parts, modelOf(e.policy));
   }, prefetch?.read);
 }
 
@@ -146,10 +151,10 @@ export function bruteForceSearch(
             telemetryMax: SHARED.TELEMETRY_MAX,
           })
         : bruteForceLexical({ ...e, policy: e.policy, query: request.query });
-    // issue 34 item 1: the author stage (stages/author-evidence.ts), a no-op unless the policy opts in.
+    // The author stage (stages/author-evidence.ts), a no-op unless the policy opts in.
     const cache = new Bm25fCache();
     const staged = authorStageOf(result, e, request, options, generation, cache, bruteForceBm25f);
-    return answer(staged, request, parts.limit, parts.floor);
+    return answer(staged, request, parts, modelOf(e.policy));
   });
 }
 
@@ -171,26 +176,36 @@ function engineInput(
   parts: RequestParts,
 ): EngineInput {
   refuseEmpty(reader, generation);
+  // The generation's own policy (REINDEX_REQUIRED for a retired one), or the one the request names.
+  const own = policyById(generation.policy, reader.file);
+  const policy = request.policy === undefined ? own : rankingById(request.policy);
+  if (!readsDocumentOf(policy, generation.policy)) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `${policy.id} ranks over another stored document than ${reader.file} holds (published under ${generation.policy})`,
+      { catalog: reader.file, policy: policy.id, catalog_policy: generation.policy },
+    );
+  }
   return {
     reader,
     generation,
-    policy: policyById(request.policy ?? generation.policy),
+    policy,
     limit: parts.limit + 1,
     includeDeprecated: parts.includeDeprecated,
     history: parts.history,
   };
 }
 
-// What a BM25F engine takes besides: its policy, the request as the policy's index reads it, and
-// the usage examples to rank with.
+// What a BM25F engine takes besides: its parameter set, the request as the params' analyzer reads
+// it, and the usage examples to rank with.
 function bm25fInput(
   policy: Bm25fPolicy,
   request: SearchRequest,
   options: SearchOptions,
   generation: PublishedGeneration,
 ): { policy: Bm25fPolicy; query: AnalyzedQuery; usage: UsageIndex } {
-  const query = policy.index === 'v4' ? analyzeQueryV4(request.query) : analyzeQuery(request.query);
-  // issue 34 item 1: author examples enter the usage field only under a policy that opts in.
+  const query = analyzeQuery(request.query, policy.analyzer);
+  // Author examples enter the usage field only under a policy that opts in.
   return { policy, query, usage: usageForPolicy(policy.id, usageOf(options.usage, generation)) };
 }
 
@@ -228,16 +243,16 @@ export function checkMinConfidence(value: unknown): number | undefined {
 /**
  * The answer to `request` from an engine's ranking of `limit + 1` candidates: the first `limit`,
  * each with its confidence (the one after them gives the last one's lead; a candidate the trust
- * bound held back stays below the floor, confidence.ts), and the abstention against `floor` (the
- * policy's default floor when the request gives none).
+ * bound held back stays below the floor, confidence.ts) under `model`, the ranking policy's
+ * confidence model, and the abstention against `floor` (the model's default floor when the request
+ * gives none).
  */
 function answer(
   ranked: RankedResult,
   request: SearchRequest,
-  limit: number,
-  floor: number | undefined,
+  { limit, floor }: RequestParts,
+  model: ConfidenceModel | undefined,
 ): SearchResult {
-  const model = CONFIDENCE_MODELS.get(ranked.policy);
   const shown = ranked.candidates.slice(0, limit);
   // The lead of the last one shown is over the next candidate the trust bound did not hold back.
   const after = ranked.candidates.slice(limit).find((c) => !isHeldBack(c))?.score ?? 0;
@@ -251,6 +266,11 @@ function answer(
     min_confidence: minConfidence,
     abstain: !candidates.some((c) => c.confidence >= minConfidence),
   };
+}
+
+// A policy's confidence model: a BM25F parameter set carries its own; v1's is in confidence-models.ts.
+function modelOf(policy: Policy): ConfidenceModel | undefined {
+  return policy.kind === 'bm25f' ? policy.confidence : CONFIDENCE_MODELS.get(policy.id);
 }
 
 function usageOf(source: UsageSource | undefined, generation: PublishedGeneration): UsageIndex {
@@ -271,8 +291,7 @@ function refuseEmpty(reader: CatalogReader, gen: PublishedGeneration): void {
   );
 }
 
-// issue 34 item 1 (author examples; lives here until the engine refactor gives stages a home): the
-// author stage of a BM25F answer, with the first TRUST_BOUND_K ranked without untrusted examples
+// The author stage (issue 34 item 1) of a BM25F answer, with the first TRUST_BOUND_K ranked without untrusted examples
 // (the trust bound's T) computed only when the stage asks for it.
 function authorStageOf(
   result: RankedResult,
@@ -288,7 +307,7 @@ function authorStageOf(
   const usage = usageOf(options.usage, generation);
   return authorStage(result, {
     policyId: policy.id,
-    kind: policy.index,
+    cjkBigrams: policy.analyzer.cjkBigrams,
     query: request.query,
     usage,
     trustedTop: () => {

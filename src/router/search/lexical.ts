@@ -1,5 +1,5 @@
 /**
- * The search engine of the lexical policies v1 and v2 (docs/ranking.md §1–§7). The fast path lets
+ * The search engine of the lexical policy v1 (docs/ranking.md §1–§7). The fast path lets
  * SQLite compute, for every FTS match, the exact-tier points and the FTS relevance (the policy's
  * own constants, bound as parameters) and sort by them; JavaScript then completes the score
  * (fuzzy, telemetry, lifecycle) only for rows that can still reach the top k, stopping at the
@@ -83,7 +83,7 @@ export function searchLexical(s: LexicalFastSearch): RankedResult {
   const seen = new Set<number>();
   const fuzzyTerms = [...new Set([...expansions.values()].flatMap((e) => [...e.keys()]))];
   const score = (rid: number, x: number): RankedCandidate =>
-    scoreRow(reader, policy, rid, tokens, weights, common, expansions, x, history, gen);
+    scoreRow(reader, policy, rid, tokens, common, expansions, x, history, gen);
   // Only skills that contain a fuzzy term can earn fuzzy credit. When they are few, score them all
   // first: then the scan below needs no fuzzy slack in its bound and stops right after the top k.
   let slack = fuzzyMax;
@@ -149,7 +149,7 @@ export function searchLexical(s: LexicalFastSearch): RankedResult {
 export function bruteForceLexical(s: LexicalSearch): RankedResult {
   const { reader, generation: gen, policy, includeDeprecated, history } = s;
   const all = queryTokens(s.query);
-  const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
+  const { tokens, common, unknown } = splitTokens(reader, gen, all, policy);
   const fuzzyEligible = new Set(unknown);
   const bm25 = new Map<number, number>();
   for (const r of bm25All(reader, policy.bm25Columns, ftsOr(tokens))) bm25.set(r.rid, r.x);
@@ -160,7 +160,6 @@ export function bruteForceLexical(s: LexicalSearch): RankedResult {
       policy,
       row,
       tokens,
-      weights,
       common,
       naiveFuzzy(tokens, fuzzyEligible, row),
       bm25.get(row.rid) ?? 0,
@@ -198,7 +197,8 @@ function splitTokens(
     tokens = [rarest];
   }
   const common = all.filter((t) => !tokens.includes(t));
-  const weights = tokens.map((t) => policy.tokenWeight(df.get(t)!, gen.counts.total));
+  // Every scoring token's tier points count once (the statement's weight slots hold 1).
+  const weights = tokens.map(() => 1);
   return { tokens, common, unknown: tokens.filter((t) => df.get(t) === 0), weights };
 }
 
@@ -223,7 +223,6 @@ function scoreRow(
   policy: RankingPolicy,
   rid: number,
   tokens: readonly string[],
-  weights: readonly number[],
   common: readonly string[],
   expansions: ReadonlyMap<string, Expansion>,
   bm25: number,
@@ -235,7 +234,6 @@ function scoreRow(
     policy,
     s,
     tokens,
-    weights,
     common,
     indexedFuzzy(tokens, s, expansions),
     bm25,
@@ -248,7 +246,6 @@ function candidateOf(
   policy: RankingPolicy,
   s: LexicalRow,
   tokens: readonly string[],
-  weights: readonly number[],
   common: readonly string[],
   fuzzy: readonly FuzzyMatch[],
   bm25: number,
@@ -258,7 +255,6 @@ function candidateOf(
   const h = history(s.skill_id);
   const explanation = policy.score({
     queryTokens: tokens,
-    tokenWeights: weights,
     commonTokens: common,
     queryStems: tokens.map(stem),
     nameStems: tokenSet(s.name_st),

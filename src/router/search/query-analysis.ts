@@ -1,10 +1,11 @@
 /**
- * How the BM25F policies read a request (docs/ranking.md §8, §10): words split at identifier
- * boundaries, stop-words out, request filler, bare numbers and single characters out unless nothing
- * else is left (each dropped word listed with its reason), at most MAX_QUERY_TOKENS distinct terms.
- * v3 stems every word; v4 turns CJK runs into character bigrams and sets apart the words a request
- * excludes ("no video", "不需要 …": text/boundaries.ts). Pure; INVALID_QUERY for a request that
- * is not a string, is too long, or has no word left.
+ * How a BM25F policy reads a request (docs/ranking.md §8, §10): one analyzer configured by the
+ * policy's `AnalyzerOptions` (bm25f-core.ts). Words split at identifier boundaries, stop-words out,
+ * request filler, bare numbers and single characters out unless nothing else is left (each dropped
+ * word listed with its reason), at most MAX_QUERY_TOKENS distinct terms, each word its Porter stem;
+ * with `cjkBigrams` a CJK run becomes its character bigrams, with `excludedWords` the words a
+ * request excludes ("no video", "不需要 …": text/boundaries.ts) are set apart. Pure; INVALID_QUERY
+ * for a request that is not a string, is too long, or has no word left.
  */
 import { SkilldexError } from '../../errors.js';
 import {
@@ -12,27 +13,26 @@ import {
   hasCjk,
   identifierTokens,
   isStopWord,
+  analyzeTerms,
   analyzeTermsV4,
   splitQueryNegation,
   stem,
 } from '../../text/index.js';
-import type { DroppedToken } from './policies/bm25f-core.js';
+import type { AnalyzerOptions, DroppedToken } from './policies/bm25f-core.js';
 import { REQUEST_FILLER, SHARED } from './policies/shared.js';
 import { MAX_QUERY_CHARS, noSearchableWord } from './query.js';
 
 /** A query as a BM25F policy scores it. */
 export interface AnalyzedQuery {
-  /** Distinct scoring words (v4: a CJK bigram is its own word) and their terms, aligned. */
+  /** Distinct scoring words (a CJK bigram is its own word) and their terms, aligned. */
   readonly tokens: readonly string[];
   readonly terms: readonly string[];
   readonly dropped: readonly DroppedToken[];
-  /** v4: the request's terms in order, repeats kept (the name phrase is looked for here). */
+  /** The request's terms in order, repeats kept (the name phrase is looked for here). */
   readonly sequence: readonly string[];
-  /** v4: the words the request excludes, and their terms (none of them among `terms`), aligned. */
+  /** The words the request excludes, and their terms (none of them among `terms`), aligned. */
   readonly excluded: { readonly tokens: readonly string[]; readonly terms: readonly string[] };
 }
-
-const NO_EXCLUSION = Object.freeze({ tokens: [] as string[], terms: [] as string[] });
 
 // A word of digits only (any script's); ASCII words skip the Unicode class (built on first use).
 const isNumeral = (w: string): boolean =>
@@ -53,8 +53,8 @@ function checkQuery(query: unknown): string {
 
 // The scoring words of `words` (stop-words, filler, numbers and single characters dropped with
 // their reason, unless only those are left) as distinct (token, term) pairs, at most
-// MAX_QUERY_TOKENS; `termsOf` gives a word's terms (v3: its stem; v4: bigrams for a CJK run).
-// `cjkWords` (v4): a one-character CJK word is a word, not a stray character.
+// MAX_QUERY_TOKENS; `termsOf` gives a word's terms (its stem, or a CJK run's bigrams).
+// `cjkWords`: a one-character CJK word is a word, not a stray character.
 function scoringWords(
   words: readonly string[],
   termsOf: (w: string) => readonly string[],
@@ -91,17 +91,9 @@ function scoringWords(
   return { tokens, terms, dropped };
 }
 
-/** Analyses a query for v3: identifier-split words, each scoring word as its Porter stem. */
-export function analyzeQuery(query: unknown): AnalyzedQuery {
-  const text = checkQuery(query);
-  const words = [...new Set(identifierTokens(text))];
-  const { tokens, terms, dropped } = scoringWords(words, (w) => [stem(w)], false);
-  if (terms.length === 0) throw noSearchableWord(text);
-  return { tokens, terms, dropped, sequence: terms, excluded: NO_EXCLUSION };
-}
-
-// The words of `text` for v4: CJK runs cut out of their tokens (text/cjk.ts), other words as v3.
-function wordsV4(text: string): string[] {
+// The distinct words of `text`; with `cjk`, CJK runs cut out of their tokens (text/cjk.ts).
+function wordsOf(text: string, cjk: boolean): string[] {
+  if (!cjk) return [...new Set(identifierTokens(text))];
   const out: string[] = [];
   for (const t of identifierTokens(text)) {
     if (!hasCjk(t)) out.push(t);
@@ -131,29 +123,33 @@ function cjkParts(token: string): string[] {
   return out;
 }
 
-// A v4 word's terms: a CJK run's bigrams, any other word's stem.
-const termsV4 = (w: string): readonly string[] => (hasCjk(w) ? cjkTerms(w) : [stem(w)]);
+// A word's terms with CJK bigrams: a CJK run's bigrams, any other word's stem.
+const termsCjk = (w: string): readonly string[] => (hasCjk(w) ? cjkTerms(w) : [stem(w)]);
+const termsStem = (w: string): readonly string[] => [stem(w)];
 
 /**
- * Analyses a query for v4: the excluded spans set apart first (their words score against the
- * skills that have them, never for them), then the wanted text's words as v3 reads them, except
- * that a CJK run contributes its character bigrams.
+ * Analyses a query as the policy whose analyzer options are `options` reads it: with
+ * `excludedWords`, the excluded spans set apart first (their words score against the skills that
+ * have them, never for them); then the wanted text's words, each its stem — with `cjkBigrams`, a
+ * CJK run contributes its character bigrams.
  */
-export function analyzeQueryV4(query: unknown): AnalyzedQuery {
+export function analyzeQuery(query: unknown, options: AnalyzerOptions): AnalyzedQuery {
   const text = checkQuery(query);
-  const split = splitQueryNegation(text);
-  const { tokens, terms, dropped } = scoringWords(wordsV4(split.wanted), termsV4, true);
+  const cjk = options.cjkBigrams;
+  const termsOf = cjk ? termsCjk : termsStem;
+  const split = options.excludedWords ? splitQueryNegation(text) : { wanted: text, excluded: '' };
+  const { tokens, terms, dropped } = scoringWords(wordsOf(split.wanted, cjk), termsOf, cjk);
   if (terms.length === 0) throw noSearchableWord(text);
   const excludedTokens: string[] = [];
   const excludedTerms: string[] = [];
   if (split.excluded !== '') {
     const wanted = new Set(terms);
-    for (const w of wordsV4(split.excluded)) {
+    for (const w of wordsOf(split.excluded, cjk)) {
       if (isStopWord(w) || REQUEST_FILLER.has(w) || isNumeral(w)) continue;
-      for (const t of termsV4(w)) {
+      for (const t of termsOf(w)) {
         if (wanted.has(t) || excludedTerms.includes(t)) continue;
         if (excludedTerms.length >= SHARED.MAX_QUERY_TOKENS) break;
-        excludedTokens.push(hasCjk(w) ? t : w);
+        excludedTokens.push(cjk && hasCjk(w) ? t : w);
         excludedTerms.push(t);
       }
     }
@@ -162,7 +158,7 @@ export function analyzeQueryV4(query: unknown): AnalyzedQuery {
     tokens,
     terms,
     dropped,
-    sequence: analyzeTermsV4(split.wanted),
+    sequence: cjk ? analyzeTermsV4(split.wanted) : analyzeTerms(split.wanted),
     excluded: { tokens: excludedTokens, terms: excludedTerms },
   };
 }

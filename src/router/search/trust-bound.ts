@@ -12,7 +12,7 @@
  *
  * Pure: it only reorders the candidates it is given and scores members of T through `score`; it
  * never ranks, reads the catalog or changes a score. The BM25F engines call it (bm25f.ts); the
- * lexical policies v1 and v2 do not learn from use, so nothing here applies to them.
+ * lexical policy v1 does not learn from use, so nothing here applies to it.
  */
 import { sanitizeField } from '../../text/index.js';
 import { compareCandidates } from './top-k.js';

@@ -2,8 +2,7 @@
  * The skill_search request and result types (docs/integration.md §2), shared by the lexical and
  * BM25F search engines without either importing the other.
  */
-import type { Bm25fExplanation } from './policies/bm25f-v3.js';
-import type { Bm25fV4Explanation } from './policies/bm25f-v4.js';
+import type { Bm25fExplanation } from './policies/bm25f-core.js';
 import type { ScoreExplanation, SkillState } from './policies/types.js';
 
 /** A skill_search request. */
@@ -19,9 +18,10 @@ export interface SearchRequest {
    */
   readonly min_confidence?: number;
   /**
-   * Rank under this known policy id instead of the generation's (the explorer's comparison; not
-   * part of the MCP contract). A SQLite catalog carries the data of every policy; a PostgreSQL one
-   * serves the BM25F policies only, v4 and v3 (v1 and v2 need FTS5: INVALID_ARGUMENT).
+   * Rank under this live policy id, or a comparison parameter set of policies/index.ts, instead of
+   * the generation's (the explorer's comparison; not part of the MCP contract). A SQLite catalog
+   * carries the data of every live policy; a PostgreSQL one serves the BM25F policy v4 only (v1
+   * needs FTS5: INVALID_ARGUMENT).
    */
   readonly policy?: string;
 }
@@ -40,7 +40,7 @@ export interface RankedCandidate {
    * Every component of the score, in the shape of the candidate's policy (docs/ranking.md), and
    * `trust_bound` when the trust bound of learning moved the candidate (search/trust-bound.ts).
    */
-  readonly explanation: (ScoreExplanation | Bm25fExplanation | Bm25fV4Explanation) & {
+  readonly explanation: (ScoreExplanation | Bm25fExplanation) & {
     readonly trust_bound?: TrustBoundNote;
     /** issue 34: the skill's own author/negative examples that matched (stages/author-evidence.ts). */
     readonly author?: AuthorEvidenceNote;

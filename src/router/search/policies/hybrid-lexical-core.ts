@@ -1,5 +1,5 @@
 /**
- * The scoring core the hybrid lexical policies (v1, v2) share (docs/ranking.md §1–§7): from a
+ * The scoring core of the hybrid lexical policy v1 (docs/ranking.md §1–§6; the retired v2 shared it): from a
  * skill's exact-tier points, which each policy counts its own way, to the explained score — FTS5
  * relevance and fuzzy rescue added, telemetry and lifecycle multipliers applied. Every function
  * takes the policy's own frozen constants, so each policy file states only its numbers and its
@@ -24,11 +24,10 @@ export function ftsRelevanceOf(bm25: number, half: number): number {
   return bm25 > 0 ? bm25 / (bm25 + half) : 0;
 }
 
-/** What a policy has scored itself: its id, its exact tiers and (v2) each query token's tier weight. */
+/** What a policy has scored itself: its id and its exact tiers. */
 export interface HybridScored {
   readonly policy: string;
   readonly exact: ScoreExplanation['exact'];
-  readonly tokenWeights?: readonly number[];
 }
 
 /** The explained score of one skill: `scored`'s exact tiers + FTS relevance + fuzzy, times the multipliers. */
@@ -37,7 +36,7 @@ export function explainHybrid(
   c: HybridConstants,
   scored: HybridScored,
 ): ScoreExplanation {
-  const { exact, tokenWeights } = scored;
+  const { exact } = scored;
   const relevance = ftsRelevanceOf(f.bm25, c.BM25_HALF);
   const fuzzyRel =
     f.queryTokens.length === 0
@@ -51,7 +50,7 @@ export function explainHybrid(
   };
   // Object.assign, not spreads: the keys in explanation order without copying (spreads cost more).
   return Object.assign(
-    tokenWeights ? Object.assign(head, { token_weights: tokenWeights.map(round) }) : head,
+    head,
     {
       exact,
       fts: {

@@ -123,6 +123,5 @@ export const HYBRID_LEXICAL_V1: RankingPolicy = Object.freeze({
   fuzzyWeight: V1.FUZZY_WEIGHT,
   deprecatedMultiplier: V1.DEPRECATED_MULTIPLIER,
   isCommon,
-  tokenWeight: () => 1,
   score,
 });

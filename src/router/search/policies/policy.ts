@@ -1,12 +1,13 @@
 /**
  * What the search engine needs from a ranking policy: its id, the constants the SQL fast path
- * builds its partial score from, how query tokens are weighted and filtered, and the pure
+ * builds its partial score from, how query tokens are filtered, and the pure
  * `score(features)`. One file per policy implements this; the engine branches on the policy's
  * kind (lexical or BM25F), never on an id.
  */
+import type { Bm25fParams } from './bm25f-core.js';
 import type { Features, ScoreExplanation } from './types.js';
 
-/** A lexical ranking policy (v1, v2): exact tiers + FTS5 relevance + fuzzy, scored through SQL. */
+/** A lexical ranking policy (v1): exact tiers + FTS5 relevance + fuzzy, scored through SQL. */
 export interface RankingPolicy {
   readonly kind: 'lexical';
   readonly id: string;
@@ -23,22 +24,15 @@ export interface RankingPolicy {
   readonly deprecatedMultiplier: number;
   /** Whether a query token in `df` of `total` skills is common and leaves the score (docs/ranking.md). */
   isCommon(df: number, total: number): boolean;
-  /** Weight of one query token's tier points, from its document frequency among `total` skills. */
-  tokenWeight(df: number, total: number): number;
   /** The explained score of one skill. */
   score(features: Features): ScoreExplanation;
 }
 
 /**
- * A BM25F policy (v3, v4): scored over the catalog's postings (src/router/search/bm25f.ts), which a
- * catalog builds for the policy's index kind (src/catalog/write/documents-v4.ts).
+ * A BM25F policy: its frozen parameter set (bm25f-core.ts), scored over the catalog's postings by
+ * src/router/search/bm25f.ts, which receives the params and never names a policy.
  */
-export interface Bm25fPolicy {
-  readonly kind: 'bm25f';
-  readonly id: string;
-  /** The index the policy scores over: v3's terms, or v4's (CJK bigrams, boundaries, template lines). */
-  readonly index: 'v3' | 'v4';
-}
+export type Bm25fPolicy = Bm25fParams;
 
 /** Any ranking policy; the search engine dispatches on `kind`, never on an id. */
 export type Policy = RankingPolicy | Bm25fPolicy;

@@ -100,22 +100,71 @@ export function lifecycleMultiplierOf(state: SkillState, deprecated: number): nu
   return state === 'active' ? 1 : state === 'deprecated' ? deprecated : 0;
 }
 
+/** What a re-rank stage reads of a skill: its telemetry counts and its lifecycle state. */
+export interface StageInput {
+  readonly suggestions: number;
+  readonly fetches: number;
+  readonly state: SkillState;
+}
+
 /**
- * The end of every policy's explanation: `base` (unrounded) times the skill's telemetry multiplier
- * and its lifecycle multiplier (`deprecated` for a deprecated skill) is the final score.
+ * One re-rank stage after a policy's base: a named multiplier, pure, that explains itself under
+ * its name in the explanation (`telemetry`, `lifecycle`). `deprecated` is the policy's
+ * deprecated multiplier.
+ */
+export interface MultiplierStage<N extends 'telemetry' | 'lifecycle'> {
+  readonly name: N;
+  apply(
+    f: StageInput,
+    deprecated: number,
+  ): { readonly multiplier: number; readonly shown: PolicyExplanation[N] };
+}
+
+/** The telemetry stage: the capped, smoothed fetch-per-suggestion multiplier (§3). */
+export const TELEMETRY_STAGE: MultiplierStage<'telemetry'> = Object.freeze({
+  name: 'telemetry',
+  apply(f: StageInput) {
+    const m = telemetryMultiplier(f.suggestions, f.fetches);
+    return {
+      multiplier: m,
+      shown: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(m) },
+    };
+  },
+});
+
+/** The lifecycle stage: 1 active, the policy's multiplier deprecated, 0 archived. */
+export const LIFECYCLE_STAGE: MultiplierStage<'lifecycle'> = Object.freeze({
+  name: 'lifecycle',
+  apply(f: StageInput, deprecated: number) {
+    const m = lifecycleMultiplierOf(f.state, deprecated);
+    return { multiplier: m, shown: { state: f.state, multiplier: m } };
+  },
+});
+
+/**
+ * The re-rank stages every policy's base passes through, in order (the trust bound of learning
+ * then re-ranks the list, search/trust-bound.ts).
+ */
+export const MULTIPLIER_STAGES = Object.freeze([TELEMETRY_STAGE, LIFECYCLE_STAGE] as const);
+
+/**
+ * The end of every policy's explanation: `base` (unrounded) through MULTIPLIER_STAGES in order —
+ * times the skill's telemetry multiplier, then its lifecycle multiplier (`deprecated` for a
+ * deprecated skill) — is the final score; each stage explains itself.
  */
 export function explainMultipliers(
-  f: { readonly suggestions: number; readonly fetches: number; readonly state: SkillState },
+  f: StageInput,
   deprecated: number,
   base: number,
 ): Pick<PolicyExplanation, 'base' | 'telemetry' | 'lifecycle' | 'final'> {
-  const tm = telemetryMultiplier(f.suggestions, f.fetches);
-  const lm = lifecycleMultiplierOf(f.state, deprecated);
+  const [telemetry, lifecycle] = MULTIPLIER_STAGES;
+  const t = telemetry.apply(f, deprecated);
+  const l = lifecycle.apply(f, deprecated);
   return {
     base: round(base),
-    telemetry: { suggestions: f.suggestions, fetches: f.fetches, multiplier: round(tm) },
-    lifecycle: { state: f.state, multiplier: lm },
-    final: round(base * tm * lm),
+    telemetry: t.shown,
+    lifecycle: l.shown,
+    final: round(base * t.multiplier * l.multiplier),
   };
 }
 

@@ -15,8 +15,6 @@ export interface Features {
   readonly commonTokens: readonly string[];
   /** The Porter stem of each query token, aligned with queryTokens. */
   readonly queryStems: readonly string[];
-  /** Tier weight of each query token, aligned with queryTokens (v1: all 1; v2: IDF). */
-  readonly tokenWeights?: readonly number[];
   /** Stems of the skill's name, keyword (keywords + tags) and description tokens. */
   readonly nameStems: ReadonlySet<string>;
   readonly keywordStems: ReadonlySet<string>;
@@ -42,8 +40,6 @@ export interface FuzzyMatch {
 /** Every component of a score (the `explanation` of a candidate). */
 export interface ScoreExplanation extends PolicyExplanation {
   readonly common_tokens: readonly string[];
-  /** v2 only: each query token's tier weight. */
-  readonly token_weights?: readonly number[];
   readonly exact: {
     readonly keywords: { readonly matched: readonly string[]; readonly points: number };
     readonly name: { readonly matched: readonly string[]; readonly points: number };
@@ -82,4 +78,20 @@ export interface PolicyExplanation {
   };
   readonly lifecycle: { readonly state: SkillState; readonly multiplier: number };
   readonly final: number;
+}
+
+/**
+ * A fitted confidence model (../confidence.ts, docs/ranking.md §11): standardised features,
+ * weights, bias, and the default floor. A BM25F policy carries its own in its parameter object.
+ */
+export interface ConfidenceModel {
+  /** Feature means and standard deviations of the fitting set (the model standardises first). */
+  readonly means: readonly number[];
+  readonly scales: readonly number[];
+  readonly weights: readonly number[];
+  readonly bias: number;
+  /** The default floor: below it a candidate is not suggested, and an answer with none abstains. */
+  readonly floor: number;
+  /** Where the coefficients came from (a bench run), for the docs. */
+  readonly fitted_on: string;
 }

@@ -118,16 +118,17 @@ interface SkillEvidence {
   readonly hasAuthor: boolean;
 }
 
-// Per usage index and index kind: each skill's positive and negative examples with their terms.
-const evidenceCache = new WeakMap<UsageIndex, Map<string, Map<string, SkillEvidence>>>();
+// Per usage index and analyzer (keyed on its CJK option, the one that changes how text is read):
+// each skill's positive and negative examples with their terms.
+const evidenceCache = new WeakMap<UsageIndex, Map<boolean, Map<string, SkillEvidence>>>();
 
-function evidenceOf(usage: UsageIndex, kind: string): Map<string, SkillEvidence> {
+function evidenceOf(usage: UsageIndex, kind: boolean): Map<string, SkillEvidence> {
   let byKind = evidenceCache.get(usage);
   if (byKind === undefined) evidenceCache.set(usage, (byKind = new Map()));
   let out = byKind.get(kind);
   if (out !== undefined) return out;
   out = new Map();
-  const analyze = kind === 'v4' ? analyzeTermsV4 : analyzeTerms;
+  const analyze = kind ? analyzeTermsV4 : analyzeTerms;
   const acc = new Map<
     string,
     {
@@ -153,8 +154,8 @@ function evidenceOf(usage: UsageIndex, kind: string): Map<string, SkillEvidence>
 /** What the stage needs besides the engine's answer. */
 export interface AuthorStageInput {
   readonly policyId: string;
-  /** The index kind of the policy (`v4` or `v3`): how example text is analysed. */
-  readonly kind: string;
+  /** The policy's analyzer reads CJK text as bigrams: how example text is analysed. */
+  readonly cjkBigrams: boolean;
   readonly query: string;
   readonly usage: UsageIndex;
   /** The skill ids of the first TRUST_BOUND_K without untrusted examples (asked only when needed). */
@@ -165,10 +166,10 @@ export interface AuthorStageInput {
 /** The engine's answer after the author stage (see the file header): `result` itself when nothing applies. */
 export function authorStage(result: RankedResult, x: AuthorStageInput): RankedResult {
   if (!authorEvidenceEnabled(x.policyId)) return result;
-  const evidence = evidenceOf(x.usage, x.kind);
+  const evidence = evidenceOf(x.usage, x.cjkBigrams);
   if (evidence.size === 0 || result.candidates.length === 0) return result;
   const p = x.params ?? current;
-  const q = new Set((x.kind === 'v4' ? analyzeTermsV4 : analyzeTerms)(x.query));
+  const q = new Set((x.cjkBigrams ? analyzeTermsV4 : analyzeTerms)(x.query));
   let changed = false;
   const staged = result.candidates.map((c) => {
     const ev = evidence.get(c.skill_id);

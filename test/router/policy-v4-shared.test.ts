@@ -1,5 +1,7 @@
 /**
- * Policy bm25f.v3 (docs/ranking.md §8–9): the fast path over postings equals the brute-force scorer
+ * What the BM25F engine does under any parameter set, checked under bm25f.v4 (docs/ranking.md
+ * §8–10; these were bm25f.v3's tests before v3 was retired): the fast path over postings equals the
+ * brute-force scorer
  * over every serving row (ids, order, scores and explanations) on random catalogs with bodies,
  * identifier-shaped words, lifecycle states, telemetry and learned usage examples; and the
  * behaviour users rely on: the body is searched, identifiers split, an exact name wins, dropped
@@ -12,7 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   POLICY_ID,
-  POLICY_V3_ID,
+  POLICY_V4_ID,
   Router,
   changeLifecycle,
   forgetExamples,
@@ -46,10 +48,10 @@ const bodyWord = fc.oneof(
 function build(
   skills: readonly GenSkill[],
   bodies: readonly string[][],
-  policy = POLICY_V3_ID,
+  policy = POLICY_V4_ID,
 ): { catalog: string; root: string; cleanup: () => void } {
-  const root = tmpDir('skilldex-v3-');
-  const catalog = newCatalogPath('skilldex-v3-cat-');
+  const root = tmpDir('skilldex-bm25f-');
+  const catalog = newCatalogPath('skilldex-bm25f-cat-');
   skills.forEach((s, i) => {
     const text = textOf(s, i).replace(
       /\n\n# [^\n]*\n\nBody of [^\n]*\n$/,
@@ -72,7 +74,7 @@ function checkAllLimits(
   expectFastEqualsBrute(router, { query, include_deprecated: includeDeprecated }, limits);
 }
 
-describe('bm25f.v3: fast path = brute force (property)', () => {
+describe('bm25f engine: fast path = brute force (property, identifiers and bodies)', () => {
   it('on random catalogs with bodies, identifiers, lifecycle, telemetry and usage examples, limits 1..20', () => {
     fc.assert(
       fc.property(
@@ -128,10 +130,10 @@ describe('bm25f.v3: fast path = brute force (property)', () => {
 
 function lib(
   files: Record<string, { description: string; body?: string; keywords?: string[] }>,
-  policy = POLICY_V3_ID,
+  policy = POLICY_V4_ID,
 ): { catalog: string; root: string } {
-  const root = tmpDir('skilldex-v3b-');
-  const catalog = newCatalogPath('skilldex-v3b-cat-');
+  const root = tmpDir('skilldex-bm25fb-');
+  const catalog = newCatalogPath('skilldex-bm25fb-cat-');
   for (const [id, spec] of Object.entries(files))
     writeTree(root, { [path.join(id, 'SKILL.md')]: skillText(id, spec) });
   indexCatalog({ catalog, scopes: [root], home: root, project: root, now: NOW, policy });
@@ -140,7 +142,7 @@ function lib(
 
 const ids = (r: SearchResult): string[] => r.candidates.map((c) => c.skill_id);
 
-describe('bm25f.v3 behaviour', () => {
+describe('bm25f engine behaviour', () => {
   const files = {
     'weather-api': {
       description: 'Current conditions and forecasts for a city.',
@@ -168,8 +170,8 @@ describe('bm25f.v3 behaviour', () => {
     const { catalog } = lib(files, undefined as unknown as string);
     const router = new Router({ catalog, telemetry: false });
     const r = router.search({ query: 'forecast for a city' });
-    expect(r.policy).toBe(POLICY_V3_ID);
-    expect(r.candidates[0]!.explanation.policy).toBe(POLICY_V3_ID);
+    expect(r.policy).toBe(POLICY_V4_ID);
+    expect(r.candidates[0]!.explanation.policy).toBe(POLICY_V4_ID);
     router.close();
   });
 
@@ -346,7 +348,7 @@ describe('learning from use', () => {
     expect(() => forgetExamples({ catalog, skill_id: 'pdf-toolkit', all: true })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
     );
-    const missing = path.join(tmpDir('skilldex-v3-none-'), 'none.sqlite');
+    const missing = path.join(tmpDir('skilldex-bm25f-none-'), 'none.sqlite');
     expect(() => forgetExamples({ catalog: missing, all: true })).toThrow(
       expect.objectContaining({ code: 'CATALOG_MISSING' }),
     );
