@@ -66,6 +66,10 @@ function asObject(v: unknown): Record<string, unknown> | undefined {
 }
 
 /** The server entry that is skilldex's among `servers`, with its name. */
+export function skilldexMcpEntry(servers: unknown): [string, Record<string, unknown>] | undefined {
+  return skilldexEntry(servers);
+}
+
 function skilldexEntry(servers: unknown): [string, Record<string, unknown>] | undefined {
   const s = asObject(servers);
   if (!s) return undefined;
