@@ -7,7 +7,7 @@
 // fails the build: a bundle that does not run never ships.
 'use strict';
 const { spawnSync } = require('node:child_process');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { BUNDLE, HOOK_BUNDLE, cachePathOf, loadCli } = require('../bin/skilldex.js');
@@ -84,6 +84,13 @@ async function main() {
 // with the command line init writes, so the functions a hook run calls are compiled.
 async function hookCache(catalog, tmp) {
   const { cli, script } = loadCli(HOOK_BUNDLE);
+  // The user config init writes, which every hook run reads: its parse is compiled in too.
+  const configDir = path.join(tmp, '.config', 'skilldex');
+  mkdirSync(configDir, { recursive: true });
+  writeFileSync(
+    path.join(configDir, 'config.toml'),
+    `catalog = ${JSON.stringify(catalog)}\n\n[library]\nscopes = [${JSON.stringify(tmp)}]\n`,
+  );
   for (const prompt of ['extract the tables from this pdf file', 'what is the weather today']) {
     let out = '';
     const event = JSON.stringify({

@@ -7,7 +7,7 @@
  * same bytes as the full bundle for a set of prompts.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY_ID, indexCatalog } from '../../src/internal.js';
@@ -201,7 +201,9 @@ describe('the built launcher runs the hook through its own bundle', () => {
       preload,
       "const fs = require('node:fs'); const read = fs.readFileSync; const seen = new Set();\n" +
         'fs.readFileSync = function (f, ...a) { if (typeof f === "string" && f.endsWith(".cjs")) seen.add(require("node:path").basename(f)); return read.call(this, f, ...a); };\n' +
-        "process.on('exit', () => process.stderr.write('\\nTRACE ' + JSON.stringify([...seen].sort()) + '\\n'));\n",
+        "process.on('exit', () => process.stderr.write('\\nTRACE ' + JSON.stringify([...seen].sort()) + '\\n'));\n" +
+        // What start-up work the run did: node:crypto loaded, modules required from node_modules.
+        "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify({ crypto: process.moduleLoadList.includes('NativeModule crypto'), modules: Object.keys(require.cache).filter((f) => f.includes('node_modules')).map((f) => f.split('node_modules/').pop().split('/')[0]) }) + '\\n'));\n",
     );
   });
 
@@ -209,9 +211,10 @@ describe('the built launcher runs the hook through its own bundle', () => {
     args: string[],
     input: string,
     entry: 'bin' | 'full',
+    homeName = `home-${entry}`,
   ): { out: string; err: string; code: number | null } {
     // A home per entry: each keeps its own session state.
-    const home = path.join(dir, `home-${entry}`);
+    const home = path.join(dir, homeName);
     const script =
       entry === 'bin'
         ? [BIN]
@@ -240,6 +243,31 @@ describe('the built launcher runs the hook through its own bundle', () => {
     expect(help.code).toBe(0);
     expect(help.err).toContain('TRACE ["hook.cjs","skilldex.cjs"]');
     expect(help.out).toContain('Usage: skilldex hook');
+  });
+
+  it('reads the user config and the session state without node:crypto or a TOML parser from node_modules', () => {
+    // The config init writes; a prompt that gets suggestions (its telemetry and the session state
+    // are written), then one of the same session that gets none: the usual prompt, which reads
+    // the config and the session's state and writes nothing.
+    const home = path.join(dir, 'home-config');
+    writeTree(home, {
+      '.config/skilldex/config.toml': `catalog = ${JSON.stringify(catalog)}\n\n[library]\nscopes = ["/nowhere"]\n`,
+    });
+    const runs = ['extract the tables from this pdf file', 'what is the weather like today'].map(
+      (p) => spawn(['hook', 'claude-code'], event(p, 'same-session'), 'bin', 'home-config'),
+    );
+    const loaded = runs.map((r) => {
+      expect(r.code).toBe(0);
+      return JSON.parse(/LOADED (.*)/.exec(r.err)![1]!) as { crypto: boolean; modules: string[] };
+    });
+    // The config was read: the catalog it names answered (no --catalog was given).
+    expect(runs[0]!.out).toContain('hookSpecificOutput');
+    expect(
+      readdirSync(path.join(home, '.local', 'state', 'skilldex', 'hook', 'sessions')),
+    ).toHaveLength(1);
+    expect(runs[1]!.out).toBe('');
+    expect(loaded[1]!.crypto).toBe(false);
+    for (const l of loaded) expect(l.modules).not.toContain('smol-toml');
   });
 
   it('prints the same bytes as the full bundle for a set of prompts', () => {
