@@ -39,3 +39,4 @@ export {
   type DiffHunk,
   type DiffLine,
 } from './line-diff.js';
+export { blankJsonComments } from './jsonc.js';

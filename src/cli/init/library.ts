@@ -12,7 +12,7 @@ import { xdgBaseDir } from '../../fsx/index.js';
 import type { CliContext } from '../context.js';
 import { ROUTER_FOLDER } from './clients.js';
 import { exists } from './files.js';
-import { pluginSkillFolders } from './plugins.js';
+import type { PluginSkills } from './plugins.js';
 import type { UndoRecord } from './record.js';
 import type { InitFlags } from './report.js';
 import type { PlannedStep, StepContext } from './steps.js';
@@ -33,6 +33,8 @@ export function planLibrary(
   configured: readonly string[] | undefined,
   paths: { native: readonly string[]; skills?: string },
   home: string,
+  /** The enabled plugins' skill folders the client loads (plugins.ts; none but Claude Code's). */
+  pluginFolders: readonly PluginSkills[] = [],
 ): {
   library: string;
   scopes: string[];
@@ -48,7 +50,7 @@ export function planLibrary(
       o.move === true ? [] : paths.native.filter((d) => movableSkills(d, true).length > 0);
     // The enabled plugins' skill folders (Claude Code): indexed in place too, never moved (the
     // host's plugin manager owns them), their skills named `<plugin>:<skill>` as the host does.
-    const plugins = o.move === true ? [] : pluginSkillFolders(sc.client, home);
+    const plugins = o.move === true ? [] : pluginFolders;
     const found = [...own, ...plugins.map((p) => p.path)];
     if (found.length > 0) {
       const count =

@@ -15,7 +15,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { resolvePluginScopes } from '../../skills/index.js';
+import type { resolvePluginScopes } from '../../skills/index.js';
 import type { Client } from './clients.js';
 import { exists } from './files.js';
 
@@ -51,11 +51,16 @@ function skillFolders(dir: string): string[] {
  * other client loads Claude Code plugins); a folder named twice (a plugin's plain folder and its
  * installPath) once.
  */
-export function pluginSkillFolders(client: Client, home: string): PluginSkills[] {
+export function pluginSkillFolders(
+  client: Client,
+  home: string,
+  /** src/skills' resolvePluginScopes, loaded by init's action (no skill code at start-up). */
+  resolve: typeof resolvePluginScopes,
+): PluginSkills[] {
   if (client !== 'claude-code') return [];
   const seen = new Set<string>();
   const out: PluginSkills[] = [];
-  for (const s of resolvePluginScopes(home, []).scopes) {
+  for (const s of resolve(home, []).scopes) {
     const p = path.resolve(s.path);
     if (seen.has(p)) continue;
     seen.add(p);
