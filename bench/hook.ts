@@ -89,6 +89,7 @@ const hook: number[] = [];
 const installed: number[] = [];
 const prompts = queries.filter((_, i) => i % 37 === 0).map((q) => q.query);
 let suggested = 0;
+const runId = Date.now().toString(36);
 const hookArgs = ['hook', 'claude-code', '--catalog', corpusCatalog, '--no-telemetry'];
 const run = (args: string[], input: string, h = home): { ms: number; out: string } => {
   const t = now();
@@ -106,7 +107,9 @@ for (let i = 0; i < RUNS; i++) {
   const event = (who: string): string =>
     JSON.stringify({
       hook_event_name: 'UserPromptSubmit',
-      session_id: `bench-${who}-${i}`,
+      // A session of its own per run and per bench run: a session state left by an earlier bench
+      // run (same topic) would hold the suggestions back.
+      session_id: `bench-${who}-${runId}-${i}`,
       cwd: dir,
       prompt: prompts[i % prompts.length],
     });
