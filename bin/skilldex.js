@@ -41,6 +41,15 @@ const vm = require('node:vm');
 const BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'skilldex.cjs');
 
 /**
+ * The prompt hook's own bundle (src/cli/hook-main.ts, issue 35): `skilldex hook …`, which a host
+ * runs on every prompt, loads this instead of the whole CLI — no commander, no other command — with
+ * its own code cache. `hookMain` returns undefined for a command line it does not know for sure
+ * (`--help`, `--strict`, an unknown option…): the full CLI then runs it.
+ * @typedef {{ hookMain: (argv: readonly string[]) => Promise<number> | undefined }} HookBundle
+ */
+const HOOK_BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'hook.cjs');
+
+/**
  * The code cache of `bundle`: the same path with `.v8cache` added.
  * @param {string} bundle
  * @returns {string}
@@ -70,9 +79,10 @@ function loadCli(bundle = BUNDLE) {
     `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
     { filename: bundle, ...(cachedData ? { cachedData } : {}) },
   );
-  const init = /** @type {(e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string) => void} */ (
-    script.runInThisContext()
-  );
+  const init =
+    /** @type {(e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string) => void} */ (
+      script.runInThisContext()
+    );
   const mod = { exports: {} };
   init.call(
     mod.exports,
@@ -102,7 +112,34 @@ function fail(err) {
   process.exitCode = 70;
 }
 
-if (require.main === module) {
+/**
+ * Runs `skilldex hook …` through the hook's own bundle; false when that bundle is absent (a build
+ * without it) or leaves the command line to the full CLI.
+ * @param {readonly string[]} argv
+ * @returns {boolean}
+ */
+function runHookBundle(argv) {
+  /** @type {HookBundle} */
+  let hook;
+  try {
+    hook = /** @type {HookBundle} */ (/** @type {unknown} */ (loadCli(HOOK_BUNDLE).cli));
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return false;
+    fail(err);
+    return true;
+  }
+  const done = hook.hookMain(argv);
+  if (done === undefined) return false;
+  done.then((code) => {
+    process.exitCode = code;
+  }, fail);
+  return true;
+}
+
+if (
+  require.main === module &&
+  !(process.argv[2] === 'hook' && runHookBundle(process.argv.slice(2)))
+) {
   /** @type {CliBundle | undefined} */
   let cli;
   try {
@@ -116,4 +153,4 @@ if (require.main === module) {
     }, fail);
 }
 
-module.exports = { BUNDLE, cachePathOf, loadCli };
+module.exports = { BUNDLE, HOOK_BUNDLE, cachePathOf, loadCli };

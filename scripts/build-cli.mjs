@@ -31,82 +31,131 @@ const lazyChildProcess = {
   },
 };
 
-await build({
-  stdin: {
+// The prompt hook's own bundle (issue 35): src/cli/hook-main.ts and what the hook imports, without
+// commander and the other commands. bin/skilldex.js loads it for `skilldex hook …`, the command a
+// host runs on every prompt; its start is most of the hook's time (bench/results/hook.md).
+const hookOutfile = path.join(repo, 'dist', 'cli', 'hook.cjs');
+
+// Both bundles are built alike (the comments below say why each option); only the entry differs.
+const bundles = [
+  {
+    outfile,
     contents: "export { main } from './main.ts';\nexport { run } from './program.ts';\n",
-    resolveDir: path.join(repo, 'src', 'cli'),
     sourcefile: 'src/cli/bundle.ts',
-    loader: 'ts',
   },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  outfile,
-  // Left to require() from node_modules, when a command first needs them: what only long-running or
-  // rarer commands use (the MCP SDK with zod, hono for the explorer, chokidar for --watch, the YAML
-  // and TOML parsers, which the source loads through createRequire anyway), and pg-native, an
-  // optional dependency with its own addon. Bundled, their modules' export tables alone were
-  // built at every start. commander, better-sqlite3's JavaScript and stemmer (ES module only) are in.
-  external: [
-    '@modelcontextprotocol/sdk',
-    'zod',
-    'hono',
-    '@hono/node-server',
-    'chokidar',
-    'yaml',
-    'smol-toml',
-    'pg-native',
-  ],
-  // Modules find files beside themselves through import.meta.url (the package root, the explorer's
-  // assets, CommonJS packages through createRequire): in the bundle that is dist/cli/skilldex.cjs,
-  // the depth of dist/cli/*.js, so every relative path they build stays right.
-  // The URL is spelled out by hand rather than with pathToFileURL, whose first call (URL parsing)
-  // cost every start ~0.35 ms: encodeURI escapes all but what a path may hold, and of what it
-  // leaves, only ? and # would end a URL's path.
-  // The version is package.json's, read here once instead of at every start (src/version.ts).
-  define: {
-    'import.meta.url': '__skilldexBundleUrl',
-    __SKILLDEX_VERSION__: JSON.stringify(packageVersion),
+  {
+    outfile: hookOutfile,
+    contents: "export { hookMain, parseFastHookArgv, runFastHook } from './hook-main.ts';\n",
+    sourcefile: 'src/cli/hook-bundle.ts',
+    // The TOML parser reads the user config (init writes one) on every prompt: in the hook's bundle
+    // it comes from the code cache instead of node_modules (~7 ms of CPU per run with a config).
+    inline: ['smol-toml'],
   },
-  banner: {
-    js: "const __skilldexBundleUrl = 'file://' + encodeURI(__filename).replace(/[?#]/g, encodeURIComponent);",
-  },
-  plugins: [lazyChildProcess],
-  minifySyntax: true,
-  // Short local names: a smaller file to read and a smaller code cache to check (~1.9 ms of a
-  // one-shot search). Stacks map back through the linked source map (--enable-source-maps).
-  minifyIdentifiers: true,
-  // No comments and no white space, and every character outside ASCII escaped: the launcher reads
-  // the file as latin1, which V8 keeps as a one-byte string (a UTF-8 read of the commented bundle
-  // cost ~9 ms of CPU per start). Licence comments go to skilldex.cjs.LEGAL.txt beside it.
-  minifyWhitespace: true,
-  charset: 'ascii',
-  legalComments: 'external',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-});
+];
 
-// The launcher's latin1 read is exact only for ASCII: refuse to ship anything else.
-const written = readFileSync(outfile);
-const wide = written.findIndex((b) => b > 0x7f);
-if (wide !== -1) {
-  console.error(`build-cli: ${outfile} has a non-ASCII byte at offset ${wide}`);
-  process.exit(1);
+// Bundles a package the source loads through `createRequire(import.meta.url)('<name>')` (which
+// esbuild cannot follow) by rewriting that call to `require('<name>')` while bundling: the same
+// module, taken from the bundle. A source that no longer has the call simply keeps its own load.
+function inlineRequires(names) {
+  return {
+    name: 'inline-requires',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+        let text = readFileSync(args.path, 'utf8');
+        let changed = false;
+        for (const name of names) {
+          const call = `createRequire(import.meta.url)('${name}')`;
+          if (!text.includes(call)) continue;
+          text = text.split(call).join(`require('${name}')`);
+          changed = true;
+        }
+        return changed ? { contents: text, loader: 'ts' } : undefined;
+      });
+    },
+  };
 }
 
-// The launcher runs the bundle as a vm script, which has no loader for import(): every module has to
-// be in the bundle or required (esbuild keeps import() only for what it leaves outside).
-const imports = written.toString('latin1').match(/\bimport\((["'`])[^"'`]*\1\)/g);
-if (imports) {
-  console.error(
-    `build-cli: the bundle keeps import() of ${imports.join(', ')}: require it instead`,
-  );
-  process.exit(1);
+for (const b of bundles) await bundleOne(b);
+
+async function bundleOne({ outfile, contents, sourcefile, inline = [] }) {
+  await build({
+    stdin: {
+      contents,
+      resolveDir: path.join(repo, 'src', 'cli'),
+      sourcefile,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    // Left to require() from node_modules, when a command first needs them: what only long-running or
+    // rarer commands use (the MCP SDK with zod, hono for the explorer, chokidar for --watch, the YAML
+    // and TOML parsers, which the source loads through createRequire anyway), and pg-native, an
+    // optional dependency with its own addon. Bundled, their modules' export tables alone were
+    // built at every start. commander, better-sqlite3's JavaScript and stemmer (ES module only) are in.
+    external: [
+      '@modelcontextprotocol/sdk',
+      'zod',
+      'hono',
+      '@hono/node-server',
+      'chokidar',
+      'yaml',
+      'smol-toml',
+      'pg-native',
+    ].filter((name) => !inline.includes(name)),
+    // Modules find files beside themselves through import.meta.url (the package root, the explorer's
+    // assets, CommonJS packages through createRequire): in the bundle that is dist/cli/skilldex.cjs,
+    // the depth of dist/cli/*.js, so every relative path they build stays right.
+    // The URL is spelled out by hand rather than with pathToFileURL, whose first call (URL parsing)
+    // cost every start ~0.35 ms: encodeURI escapes all but what a path may hold, and of what it
+    // leaves, only ? and # would end a URL's path.
+    // The version is package.json's, read here once instead of at every start (src/version.ts).
+    define: {
+      'import.meta.url': '__skilldexBundleUrl',
+      __SKILLDEX_VERSION__: JSON.stringify(packageVersion),
+    },
+    banner: {
+      js: "const __skilldexBundleUrl = 'file://' + encodeURI(__filename).replace(/[?#]/g, encodeURIComponent);",
+    },
+    plugins: [lazyChildProcess, ...(inline.length > 0 ? [inlineRequires(inline)] : [])],
+    minifySyntax: true,
+    // Short local names: a smaller file to read and a smaller code cache to check (~1.9 ms of a
+    // one-shot search). Stacks map back through the linked source map (--enable-source-maps).
+    minifyIdentifiers: true,
+    // No comments and no white space, and every character outside ASCII escaped: the launcher reads
+    // the file as latin1, which V8 keeps as a one-byte string (a UTF-8 read of the commented bundle
+    // cost ~9 ms of CPU per start). Licence comments go to skilldex.cjs.LEGAL.txt beside it.
+    minifyWhitespace: true,
+    charset: 'ascii',
+    legalComments: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+
+  // The launcher's latin1 read is exact only for ASCII: refuse to ship anything else.
+  const written = readFileSync(outfile);
+  const wide = written.findIndex((b) => b > 0x7f);
+  if (wide !== -1) {
+    console.error(`build-cli: ${outfile} has a non-ASCII byte at offset ${wide}`);
+    process.exit(1);
+  }
+
+  // The launcher runs the bundle as a vm script, which has no loader for import(): every module has to
+  // be in the bundle or required (esbuild keeps import() only for what it leaves outside).
+  const imports = written.toString('latin1').match(/\bimport\((["'`])[^"'`]*\1\)/g);
+  if (imports) {
+    console.error(
+      `build-cli: the bundle keeps import() of ${imports.join(', ')}: require it instead`,
+    );
+    process.exit(1);
+  }
+
+  // A stale cache of an earlier bundle would only be rejected, but never ship one.
+  rmSync(outfile + '.v8cache', { force: true });
 }
 
-// A stale cache of an earlier bundle would only be rejected, but never ship one.
-rmSync(outfile + '.v8cache', { force: true });
 const cache = spawnSync(process.execPath, [path.join(repo, 'scripts', 'cli-cache.cjs')], {
   stdio: 'inherit',
 });

@@ -7,10 +7,10 @@
 // fails the build: a bundle that does not run never ships.
 'use strict';
 const { spawnSync } = require('node:child_process');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BUNDLE, cachePathOf, loadCli } = require('../bin/skilldex.js');
+const { BUNDLE, HOOK_BUNDLE, cachePathOf, loadCli } = require('../bin/skilldex.js');
 
 async function main() {
   const { cli, script } = loadCli(BUNDLE);
@@ -72,10 +72,50 @@ async function main() {
       catalog,
       '--no-telemetry',
     ]);
+    await hookCache(catalog, tmp);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
   writeFileSync(cachePathOf(BUNDLE), script.createCachedData());
+}
+
+// The prompt hook's bundle (dist/cli/hook.cjs, issue 35) gets its own cache, made the same way: it
+// answers two prompts as Claude Code sends them (one that gets suggestions, one that gets none),
+// with the command line init writes, so the functions a hook run calls are compiled.
+async function hookCache(catalog, tmp) {
+  const { cli, script } = loadCli(HOOK_BUNDLE);
+  // The user config init writes, which every hook run reads: its parse is compiled in too.
+  const configDir = path.join(tmp, '.config', 'skilldex');
+  mkdirSync(configDir, { recursive: true });
+  writeFileSync(
+    path.join(configDir, 'config.toml'),
+    `catalog = ${JSON.stringify(catalog)}\n\n[library]\nscopes = [${JSON.stringify(tmp)}]\n`,
+  );
+  for (const prompt of ['extract the tables from this pdf file', 'what is the weather today']) {
+    let out = '';
+    const event = JSON.stringify({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: `cache-${prompt.length}`,
+      cwd: tmp,
+      prompt,
+    });
+    const code = await cli.runFastHook(
+      cli.parseFastHookArgv(['hook', 'claude-code', '--catalog', catalog]),
+      {
+        stdout: (s) => (out += s),
+        stderr: () => {},
+        env: { HOME: tmp, PATH: process.env.PATH ?? '' },
+        cwd: tmp,
+        stderrIsTTY: false,
+        readStdin: async () => event,
+        releaseStdin: () => {},
+      },
+    );
+    if (code !== 0) throw new Error(`skilldex hook exited ${code}`);
+    if (prompt.includes('pdf') && out === '')
+      throw new Error(`skilldex hook suggested nothing for ${JSON.stringify(prompt)}`);
+  }
+  writeFileSync(cachePathOf(HOOK_BUNDLE), script.createCachedData());
 }
 
 main().catch((err) => {

@@ -15,6 +15,9 @@
  * - `mcp.<client>`: the skilldex MCP server is registered in the client's own config
  *   (hosts/mcp-registration.ts), and the command it names exists.
  * - `router-skill.<client>`: the router skill init installed is still there.
+ * - `codex-project.*`: what the current project's `.codex/config.toml` and `.codex/hooks.json`
+ *   say about skilldex (its own skilldex MCP server or prompt hook, the server or hooks turned
+ *   off) and whether Codex applies them (a trusted project); read as data, never run.
  * - `listing.<host>`: the listing controls `listing --apply` wrote are in force, and cannot strand
  *   a skill (the router skill installed; for Claude Code, skills taken out of the model's listing
  *   with `user-invocable-only` need the MCP server's `skill_fetch`).
@@ -28,6 +31,7 @@
  */
 import path from 'node:path';
 import { catalogCheck } from './doctor/catalog.js';
+import { codexProjectChecks } from './doctor/codex-project.js';
 import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor/check.js';
 import { HOOK_EVENT, hookChecks, hookLogCheck, hookStateDir } from './doctor/hook.js';
 import { listingCheck } from './doctor/listing.js';
@@ -67,6 +71,9 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   checks.push(...mcp.checks);
   const router = routerSkillChecks(clients, records);
   checks.push(...router.checks);
+
+  // The current project's own Codex configuration (untrusted: reported, never run).
+  checks.push(...codexProjectChecks(hosts, o, clients));
 
   // Listing controls in force.
   for (const host of ['claude-code', 'codex'] as const) {

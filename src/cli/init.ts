@@ -24,6 +24,8 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
 import type { indexCatalog as IndexCatalog } from '../internal.js';
+import type { resolvePluginScopes as ResolvePluginScopes } from '../skills/index.js';
+import { pluginSkillFolders } from './init/plugins.js';
 import { action, type CliContext } from './context.js';
 import {
   CLIENTS,
@@ -142,7 +144,8 @@ export function registerInit(program: Command, ctx: CliContext): void {
         }
         const { indexCatalog } = await import('../router/index.js');
         const { resolveSettings } = await import('./settings.js');
-        const report = runInit(ctx, o, client, indexCatalog, resolveSettings);
+        const { resolvePluginScopes } = await import('../skills/index.js');
+        const report = runInit(ctx, o, client, indexCatalog, resolveSettings, resolvePluginScopes);
         if (o.json) ctx.json(report);
         else ctx.out(renderInit(report, ctx.io.cwd));
         return 0;
@@ -173,6 +176,7 @@ function runInit(
   client: Client,
   indexCatalog: typeof IndexCatalog,
   resolveSettings: Resolve,
+  resolvePlugins: typeof ResolvePluginScopes,
 ): InitReport {
   const env = ctx.io.env;
   const home = homeOf(ctx);
@@ -193,7 +197,15 @@ function runInit(
   const paths = clientPaths(client, home, env);
   const record = recordPath(env, home);
   const sc: StepContext = { client, force: o.force === true, backups: backupsDir(record) };
-  const lib = planLibrary(ctx, o, sc, settings['library.scopes'].value, paths, home);
+  const lib = planLibrary(
+    ctx,
+    o,
+    sc,
+    settings['library.scopes'].value,
+    paths,
+    home,
+    pluginSkillFolders(client, home, resolvePlugins),
+  );
   const catalog = settings.catalog.value;
   const index = indexStep(indexCatalog, catalog, lib.scopes, home, ctx.io.cwd, lib.move);
   // A hook with no catalog behind it would log CATALOG_MISSING on every prompt and never suggest

@@ -88,11 +88,17 @@ export function readTextCapped(
     return refuse(path, problem('INVALID_UTF8', label, `${label} is not valid UTF-8`));
   }
   const { text, hasBom } = withoutBom(decoded);
+  // Hashed on first use (memoised): most readers (a config, the hook's session state) never ask,
+  // and the first hash loads node:crypto, several milliseconds of a prompt hook's run (issue 35).
+  let hash: string | undefined;
   return {
     ok: true,
     path,
     bytes,
-    sha256: sha256Of(bytes),
+    get sha256(): string {
+      hash ??= sha256Of(bytes);
+      return hash;
+    },
     text,
     hasBom,
     size: bytes.length,

@@ -3,14 +3,15 @@
  * candidates for the prompt that clear its confidence floor, without the skills whose authors set
  * `disable-model-invocation: true`, without the skills already suggested on this session's topic,
  * at most `max` of them — or nothing when the router abstains. Each says how to load it: natively
- * when the host lists it (Claude Code: a personal or project skill, `/name` or the Skill tool;
+ * when the host lists it (Claude Code: a personal or project skill, `/name` or the Skill tool, or
+ * an installed plugin's, `/plugin:name`;
  * Codex: a skill it lists, as src/hosts' codexListedSkills finds them, `$name`) and the listing
  * plan did not route it, else through skilldex's `skill_fetch` with its pins. Reads the catalog and the listing state;
  * writes nothing (the caller records telemetry and session state).
  */
 import path from 'node:path';
 import { codexListedSkills, listingStateDir, readListingState } from '../hosts/index.js';
-import { realpathOrUndefined } from '../fsx/index.js';
+import { isInside, realpathOrUndefined } from '../fsx/index.js';
 import type { Router, SearchResult } from '../router/index.js';
 import { sanitizeField } from '../text/index.js';
 import type { HookHost } from './input.js';
@@ -92,15 +93,24 @@ function ancestors(cwd: string | undefined): string[] {
 
 // Claude Code lists personal (~/.claude/skills/<name>/SKILL.md) and project
 // (<project>/.claude/skills/<name>/SKILL.md) skills natively, by folder name
-// (code.claude.com/docs/en/skills); plugin skills carry a plugin prefix this does not know, so they
-// are offered through skill_fetch.
+// (code.claude.com/docs/en/skills), and an enabled plugin's skills
+// (~/.claude/plugins/…/skills/<name>/SKILL.md) as `<plugin>:<name>` — the id the catalog gives them
+// when init indexes the plugin in place (src/skills/scopes.ts; docs/hosts.md "Plugin skills").
 function claudeNative(
   file: string,
+  skillId: string,
   o: SuggestOptions,
   routed: ReadonlySet<string>,
 ): string | undefined {
   const folder = path.dirname(file);
   const parent = path.dirname(folder);
+  if (
+    path.basename(file) === 'SKILL.md' &&
+    path.basename(parent) === 'skills' &&
+    isInside(path.join(o.home, '.claude', 'plugins'), file) &&
+    skillId === `${skillId.split(':')[0]}:${path.basename(folder)}`
+  )
+    return routed.has(skillId) ? undefined : skillId;
   const roots = [
     path.join(o.home, '.claude', 'skills'),
     ...ancestors(o.cwd).map((d) => path.join(d, '.claude', 'skills')),
@@ -151,7 +161,7 @@ function loadOf(
     at === undefined
       ? undefined
       : o.host === 'claude-code'
-        ? claudeNative(at.path, o, routed)
+        ? claudeNative(at.path, c.skill_id, o, routed)
         : codexNative(at.path, o, listed, routed);
   if (native !== undefined && /^[\w.:-]{1,128}$/.test(native))
     return { kind: 'native', invoke: o.host === 'codex' ? `$${native}` : `/${native}` };

@@ -95,3 +95,9 @@ export {
   type McpLookupOptions,
   type McpRegistration,
 } from './mcp-registration.js';
+export {
+  codexProjectFacts,
+  type CodexProjectFacts,
+  type CodexProjectLayer,
+  type CodexProjectMcp,
+} from './codex-project.js';

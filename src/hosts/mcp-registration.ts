@@ -22,6 +22,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { readTextCapped } from '../fsx/index.js';
+import { blankJsonComments } from '../text/index.js';
 import { codexConfigFile } from './listing-codex.js';
 import { MAX_CLAUDE_STATE_BYTES, MAX_SETTINGS_BYTES } from './listing-scopes.js';
 
@@ -66,6 +67,10 @@ function asObject(v: unknown): Record<string, unknown> | undefined {
 }
 
 /** The server entry that is skilldex's among `servers`, with its name. */
+export function skilldexMcpEntry(servers: unknown): [string, Record<string, unknown>] | undefined {
+  return skilldexEntry(servers);
+}
+
 function skilldexEntry(servers: unknown): [string, Record<string, unknown>] | undefined {
   const s = asObject(servers);
   if (!s) return undefined;
@@ -98,6 +103,7 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
   const readJson = (
     file: string,
     max = MAX_SETTINGS_BYTES,
+    comments = false, // Gemini CLI's settings.json is JSON with comments (strip-json-comments).
   ): Record<string, unknown> | undefined => {
     if (!existsSync(file)) return undefined;
     files.push(file);
@@ -107,7 +113,7 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
       return undefined;
     }
     try {
-      const v = asObject(JSON.parse(r.text));
+      const v = asObject(JSON.parse(comments ? blankJsonComments(r.text) : r.text));
       if (!v) problems.push(`${file}: not a JSON object`);
       return v;
     } catch (err) {
@@ -162,7 +168,7 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
     }
     case 'gemini-cli': {
       const file = path.join(o.home, '.gemini', 'settings.json');
-      const e = skilldexEntry(readJson(file)?.['mcpServers']);
+      const e = skilldexEntry(readJson(file, MAX_SETTINGS_BYTES, true)?.['mcpServers']);
       return e ? found(`${file} mcpServers.${e[0]}`, e[1]) : none();
     }
     case 'codex': {

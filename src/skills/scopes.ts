@@ -73,11 +73,19 @@ export function resolveScopes(options: ScopeOptions = {}): ResolvedScopes {
   if (options.scopes && options.scopes.length > 0) {
     const seen = new Set<string>();
     const scopes: Scope[] = [];
+    const plugins = explicitPluginScopes(options);
     for (const s of options.scopes) {
       const abs = path.resolve(s);
       if (seen.has(abs)) continue;
       seen.add(abs);
-      scopes.push({ kind: 'custom', path: abs, ...folderState(abs) });
+      // An enabled plugin's skills folder named as a scope (`skilldex init` indexes them in place,
+      // issue 35) keeps its plugin, so its skills are `plugin:name` as Claude Code names them.
+      const plugin = plugins.get(abs);
+      scopes.push(
+        plugin === undefined
+          ? { kind: 'custom', path: abs, ...folderState(abs) }
+          : { kind: 'plugin', path: abs, ...folderState(abs), plugin },
+      );
     }
     return { scopes, plugin_filter: 'not applicable', problems };
   }
@@ -95,6 +103,20 @@ export function resolveScopes(options: ScopeOptions = {}): ResolvedScopes {
   const plugins = resolvePluginScopes(home, problems);
   for (const p of plugins.scopes) add('plugin', p.path, p.plugin);
   return { scopes, plugin_filter: plugins.filter, problems };
+}
+
+/**
+ * The enabled plugins' skill folders among explicit `scopes` (path → plugin name), read only when
+ * some scope lies below `<home>/.claude/plugins`; the registry's problems are the default scopes'
+ * to report, not an explicit list's.
+ */
+function explicitPluginScopes(options: ScopeOptions): Map<string, string> {
+  const home = path.resolve(options.home ?? process.env['HOME'] ?? '.');
+  const pluginsDir = path.join(home, '.claude', 'plugins');
+  const out = new Map<string, string>();
+  if (!(options.scopes ?? []).some((s) => isInside(pluginsDir, path.resolve(s)))) return out;
+  for (const p of resolvePluginScopes(home, []).scopes) out.set(path.resolve(p.path), p.plugin);
+  return out;
 }
 
 /**

@@ -79,9 +79,11 @@ describe('the bundled CLI', () => {
     // (minified, one very long) source line it stopped in.
     mkdirSync(path.join(broken, 'dist', 'cli'), { recursive: true });
     const bundle = readFileSync(path.join(REPO, 'dist/cli/skilldex.cjs'));
+    // The `(` after the cut keeps it a SyntaxError wherever the half ends (a cut right after an
+    // identifier would otherwise parse, and fail later as a ReferenceError).
     writeFileSync(
       path.join(broken, 'dist/cli/skilldex.cjs'),
-      bundle.subarray(0, bundle.length >> 1),
+      Buffer.concat([bundle.subarray(0, bundle.length >> 1), Buffer.from('(')]),
     );
     const r = spawnSync(process.execPath, [path.join(broken, 'bin', 'skilldex.js'), '--version'], {
       encoding: 'utf8',

@@ -26,6 +26,7 @@ const BUILT = {
   [`dist/index.js`]: 2000,
   [`dist/explorer/assets/app.js`]: 2001,
   [`dist/cli/skilldex.cjs`]: 2002,
+  [`dist/cli/hook.cjs`]: 2002,
 };
 
 describe('staleBuild', () => {

@@ -20,7 +20,12 @@ const REPO = path.resolve(__dirname, '../..');
 const INPUTS = ['src', 'web', 'scripts/build-page.mjs', 'scripts/build-cli.mjs', 'package.json'];
 
 /** What it writes last of each step: tsc's library entry, the page, the CLI bundle. */
-const OUTPUTS = ['dist/index.js', 'dist/explorer/assets/app.js', 'dist/cli/skilldex.cjs'];
+const OUTPUTS = [
+  'dist/index.js',
+  'dist/explorer/assets/app.js',
+  'dist/cli/skilldex.cjs',
+  'dist/cli/hook.cjs',
+];
 
 /**
  * A test file runs the build when it spawns the bin (`runBin`, `connectStdio`, `BIN`, a path

@@ -42,6 +42,9 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         '        config.toml, Cursor ~/.cursor/mcp.json, Gemini CLI\n' +
         '        ~/.gemini/settings.json) and the program it names exists\n' +
         '  router-skill.CLIENT  the router skill init installed is still there\n' +
+        "  codex-project.*    this project's .codex/config.toml and hooks.json: a\n" +
+        '        skilldex MCP server or prompt hook of its own, or turned off, and\n' +
+        '        whether Codex applies them (read as data, never run)\n' +
         '  listing.HOST       the controls skilldex listing --apply wrote are in force\n' +
         '        and strand no skill\n\n' +
         'Each failure names its fix. Exit 0 when no check failed, 1 otherwise. Reads only; the one\n' +

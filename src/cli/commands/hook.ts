@@ -21,7 +21,7 @@ import {
 // this prompt").
 // The value options are declared `[value]` (optional) for the same reason: a missing value is
 // `true` here and logged as INVALID_ARGUMENT, where `<value>` would be a parser error (exit 2).
-interface HookFlags {
+export interface HookFlags {
   catalog?: string | true;
   max?: string | true;
   minConfidence?: string | true;
@@ -94,9 +94,12 @@ export function registerHook(program: Command, ctx: CliContext): void {
     );
 }
 
-// One hook run: the host checked, stdin read within the deadline, the settings resolved, the
-// answer printed; every error logged (or, with --strict, thrown) instead of shown.
-async function runHookCommand(
+/**
+ * One hook run: the host checked, stdin read within the deadline, the settings resolved, the
+ * answer printed; every error logged (or, with --strict, thrown) instead of shown. The full CLI's
+ * action and the hook's own entry (src/cli/hook-main.ts) both run this.
+ */
+export async function runHookCommand(
   ctx: CliContext,
   hostArg: string | undefined,
   o: HookFlags,

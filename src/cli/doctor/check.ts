@@ -46,11 +46,14 @@ export function hintOf(code: string): string {
   return code in ERROR_CODES ? ERROR_CODES[code as ErrorCode].hint : '';
 }
 
-/** A JSON file's parsed value (read capped at 4 MiB); throws when it cannot be read or parsed. */
-export function readJsonFile(file: string): unknown {
+/**
+ * A JSON file's parsed value (read capped at 4 MiB); throws when it cannot be read or parsed.
+ * `comments`: the host reads it as JSON with comments (Gemini CLI's settings.json).
+ */
+export function readJsonFile(file: string, comments = false): unknown {
   const r = readTextCapped(file, { maxBytes: 4 * 1024 * 1024 });
   if (!r.ok) throw new Error(r.problem.message);
-  return parseJsonText(r.text);
+  return parseJsonText(r.text, comments);
 }
 
 /** The `skilldex init` line that sets `client` up again. */

@@ -41,7 +41,7 @@ export function hookStateDir(home: string, env: DoctorOptions['env']): string {
 
 /** The commands of the hook entries in `file` under `hooks.<event>` that run `skilldex hook`. */
 function hookCommands(file: string, event: string, host: string): string[] {
-  const groups = valueAt(readJsonFile(file), ['hooks', event]);
+  const groups = valueAt(readJsonFile(file, host === 'gemini-cli'), ['hooks', event]);
   if (!Array.isArray(groups)) return [];
   const out: string[] = [];
   for (const g of groups) {

@@ -55,6 +55,8 @@ export function jsonSetMember(
   path: readonly string[],
   value: unknown,
   force: boolean,
+  /** The host reads JSON with comments (Gemini CLI): comments are kept, not refused. */
+  comments = false,
 ): Edit<JsonEditRecord> {
   const parent = path.slice(0, -1);
   const key = path[path.length - 1]!;
@@ -67,7 +69,7 @@ export function jsonSetMember(
       record: { kind: 'json', path, element: false, value, inserted: created, created_file: true },
     };
   }
-  const doc = parseOrRefuse(file, text, path, value);
+  const doc = parseOrRefuse(file, text, path, value, comments);
   const current = valueAt(doc, path);
   if (current !== undefined && deepEqual(current, value)) return { action: 'unchanged', text };
   if (current !== undefined && !force)
@@ -76,14 +78,14 @@ export function jsonSetMember(
       `${file} already has a different ${path.join('.')}; pass --force to replace it with ${JSON.stringify(value)}`,
       { file, key: path.join('.') },
     );
-  const base = current === undefined ? text : removeMember(text, path)!;
+  const base = current === undefined ? text : removeMember(text, path, comments)!;
   let added: { text: string; inserted: string };
   try {
-    added = addMember(base, parent, key, value);
+    added = addMember(base, parent, key, value, comments);
   } catch (err) {
     throw refusal(file, err, path, value);
   }
-  checkJson(file, added.text, setIn(doc, path, value), path, value);
+  checkJson(file, added.text, setIn(doc, path, value), path, value, comments);
   return {
     action: current === undefined ? 'merge' : 'replace',
     text: added.text,
@@ -110,6 +112,8 @@ export function jsonAppendElement(
   value: unknown,
   /** An element this one counts as already there (init's own, edited since): `unchanged`. */
   same?: (element: unknown) => boolean,
+  /** The host reads JSON with comments (Gemini CLI): comments are kept, not refused. */
+  comments = false,
 ): Edit<JsonEditRecord> {
   if (text === undefined || text.trim() === '') {
     const created = JSON.stringify(nest(path, [value]), null, 2) + '\n';
@@ -119,18 +123,18 @@ export function jsonAppendElement(
       record: { kind: 'json', path, element: true, value, inserted: created, created_file: true },
     };
   }
-  const doc = parseOrRefuse(file, text, path, [value]);
+  const doc = parseOrRefuse(file, text, path, [value], comments);
   const current = valueAt(doc, path);
   if (Array.isArray(current) && current.some((e) => deepEqual(e, value) || same?.(e) === true))
     return { action: 'unchanged', text };
   let added: { text: string; inserted: string };
   try {
-    added = appendElement(text, path, value);
+    added = appendElement(text, path, value, comments);
   } catch (err) {
     throw refusal(file, err, path, [value]);
   }
   const expected = setIn(doc, path, [...(Array.isArray(current) ? current : []), value]);
-  checkJson(file, added.text, expected, path, [value]);
+  checkJson(file, added.text, expected, path, [value], comments);
   return {
     action: 'merge',
     text: added.text,
@@ -223,9 +227,10 @@ function parseOrRefuse(
   text: string,
   path: readonly string[],
   value: unknown,
+  comments: boolean,
 ): unknown {
   try {
-    return parseJsonText(text);
+    return parseJsonText(text, comments);
   } catch (err) {
     throw refusal(file, err, path, value);
   }
@@ -238,10 +243,11 @@ function checkJson(
   expected: unknown,
   path: readonly string[],
   value: unknown,
+  comments: boolean,
 ): void {
   let after: unknown;
   try {
-    after = parseJsonText(text);
+    after = parseJsonText(text, comments);
   } catch {
     after = undefined;
   }

@@ -5,7 +5,7 @@
  * byte kept, never twice; other clients get a `skip` with the reason.
  */
 import { jsonAppendElement } from './edits.js';
-import { planEdits, type PlannedStep, type StepContext } from './steps.js';
+import { jsonWithComments, planEdits, type PlannedStep, type StepContext } from './steps.js';
 
 /** Where the hook command finds skilldex: the `skilldex` on PATH, or this Node and this checkout's bin. */
 export interface HookRunner {
@@ -96,7 +96,17 @@ export function planHook(
     'hook',
     file,
     `hooks.${event}: skilldex hook suggests skills on every prompt (every other byte kept)`,
-    [(t) => jsonAppendElement(file, t, ['hooks', event], entry, isSkilldexHook(sc.client))],
+    [
+      (t) =>
+        jsonAppendElement(
+          file,
+          t,
+          ['hooks', event],
+          entry,
+          isSkilldexHook(sc.client),
+          jsonWithComments(sc.client),
+        ),
+    ],
   );
   // Stable Gemini CLI releases where hooks were still experimental run them only with
   // "hooksConfig": {"enabled": true} (google-gemini/gemini-cli docs/hooks/index.md, "Availability"):

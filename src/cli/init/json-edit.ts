@@ -4,8 +4,12 @@
  * every other byte of the file as it was (indentation, key order, arrays laid out on one line,
  * a trailing newline). The text is strict JSON (RFC 8259): `JSON.parse` decides what is valid, and
  * a text it refuses is a `JsonShapeError` saying whether comments were the reason (JSON with
- * comments is not edited: the user's file is theirs to fix). Pure functions of strings: no I/O.
+ * comments is not edited: the user's file is theirs to fix) — unless the caller passes `comments`
+ * for a file whose host reads JSON with comments (Gemini CLI's settings.json): then comments are
+ * read as white space (blankJsonComments, same offsets) and every byte of them is kept.
+ * Pure functions of strings: no I/O.
  */
+import { blankJsonComments } from '../../text/index.js';
 
 /** Why a JSON text cannot be edited as asked; the caller turns it into a coded error naming the file. */
 export class JsonShapeError extends Error {
@@ -42,7 +46,8 @@ export const MAX_JSON_DEPTH = 64;
  * The parsed value of `text` (a byte order mark is allowed); JsonShapeError when it is not strict
  * JSON or nests deeper than MAX_JSON_DEPTH.
  */
-export function parseJsonText(text: string): unknown {
+export function parseJsonText(text: string, comments = false): unknown {
+  if (comments) text = blankJsonComments(text);
   const depth = nestingDepth(text);
   if (depth > MAX_JSON_DEPTH)
     throw new JsonShapeError(
@@ -71,8 +76,10 @@ export function addMember(
   path: readonly string[],
   key: string,
   value: unknown,
+  comments = false,
 ): { text: string; inserted: string; at: number } {
-  const { node: parent, rest } = deepestObject(text, path);
+  const view = comments ? blankJsonComments(text) : text;
+  const { node: parent, rest } = deepestObject(view, path);
   // Missing objects on the path become one nested value: {"a": {"b": {key: value}}}.
   let k = key;
   let v = value;
@@ -83,7 +90,7 @@ export function addMember(
   if (parent.kind !== 'object') throw new JsonShapeError('not an object', 'shape');
   if (parent.members.some((m) => m.key === k))
     throw new JsonShapeError(`${[...path, key].join('.')} already exists`, 'shape');
-  return insertInto(text, parent, parent.members, JSON.stringify(k) + ': ', v);
+  return insertInto(text, view, parent, parent.members, JSON.stringify(k) + ': ', v);
 }
 
 /**
@@ -94,27 +101,33 @@ export function appendElement(
   text: string,
   path: readonly string[],
   value: unknown,
+  comments = false,
 ): { text: string; inserted: string; at: number } {
   if (path.length === 0) throw new JsonShapeError('an array needs a key', 'shape');
   const arrayKey = path[path.length - 1]!;
-  const found = deepestObject(text, path.slice(0, -1));
-  if (found.rest.length > 0) return addMember(text, path.slice(0, -1), arrayKey, [value]);
+  const view = comments ? blankJsonComments(text) : text;
+  const found = deepestObject(view, path.slice(0, -1));
+  if (found.rest.length > 0) return addMember(text, path.slice(0, -1), arrayKey, [value], comments);
   const parent = found.node;
   if (parent.kind !== 'object') throw new JsonShapeError('not an object', 'shape');
   const member = parent.members.find((m) => m.key === arrayKey);
-  if (member === undefined) return addMember(text, path.slice(0, -1), arrayKey, [value]);
+  if (member === undefined) return addMember(text, path.slice(0, -1), arrayKey, [value], comments);
   if (member.value.kind !== 'array')
     throw new JsonShapeError(`${path.join('.')} is not an array`, 'shape');
-  return insertInto(text, member.value, member.value.elements, '', value);
+  return insertInto(text, view, member.value, member.value.elements, '', value);
 }
 
 /**
  * `text` without the member `path` (its last key), the separator before or after it removed with
  * it, or undefined when there is no such member. JsonShapeError when the text is not strict JSON.
  */
-export function removeMember(text: string, path: readonly string[]): string | undefined {
+export function removeMember(
+  text: string,
+  path: readonly string[],
+  comments = false,
+): string | undefined {
   if (path.length === 0) return undefined;
-  const parent = nodeAt(text, path.slice(0, -1));
+  const parent = nodeAt(comments ? blankJsonComments(text) : text, path.slice(0, -1));
   if (parent?.kind !== 'object') return undefined;
   const i = parent.members.findIndex((m) => m.key === path[path.length - 1]);
   if (i < 0) return undefined;
@@ -134,11 +147,13 @@ export function removeElement(
   text: string,
   path: readonly string[],
   value: unknown,
+  comments = false,
 ): string | undefined {
-  const array = nodeAt(text, path);
+  const view = comments ? blankJsonComments(text) : text;
+  const array = nodeAt(view, path);
   if (array?.kind !== 'array') return undefined;
   const i = array.elements.findIndex((e) =>
-    deepEqual(JSON.parse(text.slice(e.start, e.end)) as unknown, value),
+    deepEqual(JSON.parse(view.slice(e.start, e.end)) as unknown, value),
   );
   if (i < 0) return undefined;
   return removeAt(text, array, array.elements, i);
@@ -217,16 +232,19 @@ function nodeAt(text: string, path: readonly string[]): Node | undefined {
 }
 
 // Inserts `prefix + value` as the last member or element of `container`, in the layout the
-// container already has: one per line at the indentation of its items, or on one line.
+// container already has: one per line at the indentation of its items, or on one line. Offsets
+// and layout come from `view` (the text with its comments blanked, or the text itself); the edit is
+// made in `text`, so every comment stays.
 function insertInto(
   text: string,
+  view: string,
   container: Node & { kind: 'object' | 'array' },
   items: readonly (Member | Node)[],
   prefix: string,
   value: unknown,
 ): { text: string; inserted: string; at: number } {
-  const openIndent = lineIndent(text, container.start);
-  const unit = indentUnit(text);
+  const openIndent = lineIndent(view, container.start);
+  const unit = indentUnit(view);
   const last = items[items.length - 1];
   if (last === undefined) {
     // An empty container: its inside (whitespace only) becomes one indented item.
@@ -241,9 +259,9 @@ function insertInto(
   const first = items[0]!;
   const firstStart = 'keyStart' in first ? first.keyStart : first.start;
   const lastEnd = 'keyStart' in last ? last.value.end : last.end;
-  const multiline = text.slice(container.start, firstStart).includes('\n');
+  const multiline = view.slice(container.start, firstStart).includes('\n');
   const inserted = multiline
-    ? `,\n${lineIndent(text, firstStart)}${prefix}${format(value, unit, lineIndent(text, firstStart))}`
+    ? `,\n${lineIndent(view, firstStart)}${prefix}${format(value, unit, lineIndent(view, firstStart))}`
     : `, ${prefix}${JSON.stringify(value)}`;
   return {
     text: text.slice(0, lastEnd) + inserted + text.slice(lastEnd),

@@ -12,6 +12,7 @@ import { xdgBaseDir } from '../../fsx/index.js';
 import type { CliContext } from '../context.js';
 import { ROUTER_FOLDER } from './clients.js';
 import { exists } from './files.js';
+import type { PluginSkills } from './plugins.js';
 import type { UndoRecord } from './record.js';
 import type { InitFlags } from './report.js';
 import type { PlannedStep, StepContext } from './steps.js';
@@ -32,6 +33,8 @@ export function planLibrary(
   configured: readonly string[] | undefined,
   paths: { native: readonly string[]; skills?: string },
   home: string,
+  /** The enabled plugins' skill folders the client loads (plugins.ts; none but Claude Code's). */
+  pluginFolders: readonly PluginSkills[] = [],
 ): {
   library: string;
   scopes: string[];
@@ -43,22 +46,42 @@ export function planLibrary(
   const planned: PlannedStep[] = [];
   const notes: string[] = [];
   if (o.library === undefined && (configured === undefined || configured.length === 0)) {
-    const found =
+    const own =
       o.move === true ? [] : paths.native.filter((d) => movableSkills(d, true).length > 0);
+    // The enabled plugins' skill folders (Claude Code): indexed in place too, never moved (the
+    // host's plugin manager owns them), their skills named `<plugin>:<skill>` as the host does.
+    const plugins = o.move === true ? [] : pluginFolders;
+    const found = [...own, ...plugins.map((p) => p.path)];
     if (found.length > 0) {
-      const count = found.reduce((n, d) => n + movableSkills(d, true).length, 0);
+      const count =
+        own.reduce((n, d) => n + movableSkills(d, true).length, 0) +
+        plugins.reduce((n, p) => n + p.skills.length, 0);
       planned.push({
         step: {
           step: 'library',
           action: 'unchanged',
           target: found.join(', '),
-          detail: `the ${count} skill folder(s) ${sc.client} already loads, indexed in place (--library picks another folder)`,
+          detail:
+            `the ${count} skill folder(s) ${sc.client} already loads, indexed in place (--library picks another folder)` +
+            (plugins.length > 0
+              ? `; ${plugins.length} of the folders are plugins': ${plugins.map((p) => `${p.plugin} (${p.skills.length})`).join(', ')}`
+              : ''),
         },
       });
       notes.push(
         `skilldex indexes the skills ${sc.client} already loads where they are (${found.join(', ')}): ${sc.client} still lists each of them natively too. ` +
-          `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`,
+          (own.length > 0
+            ? `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`
+            : ''
+          ).trimEnd(),
       );
+      for (const p of plugins)
+        notes.push(
+          `plugin ${p.plugin}: ${p.skills.length} skill(s) in ${p.path}, indexed in place as ${p.skills
+            .slice(0, 5)
+            .map((n) => `${p.plugin}:${n}`)
+            .join(', ')}${p.skills.length > 5 ? ', …' : ''} (the plugin's own folder: never moved)`,
+        );
       return { library: found[0]!, scopes: found, planned, notes };
     }
   }

@@ -5,7 +5,7 @@
  */
 import { shellWord } from '../render/shell.js';
 import { jsonSetMember, tomlAddEntries } from './edits.js';
-import { planEdits, type PlannedStep, type StepContext } from './steps.js';
+import { jsonWithComments, planEdits, type PlannedStep, type StepContext } from './steps.js';
 
 /** The stdio server entry init registers: this Node, this checkout's bin, the catalog. */
 export interface ServerEntry {
@@ -65,7 +65,15 @@ export function planMcp(
     };
   if (sc.client === 'cursor' || sc.client === 'gemini-cli')
     return planEdits(sc, 'mcp', file, 'mcpServers.skilldex (every other byte of the file kept)', [
-      (t) => jsonSetMember(file, t, ['mcpServers', 'skilldex'], server, sc.force),
+      (t) =>
+        jsonSetMember(
+          file,
+          t,
+          ['mcpServers', 'skilldex'],
+          server,
+          sc.force,
+          jsonWithComments(sc.client),
+        ),
     ]);
   return planEdits(
     sc,

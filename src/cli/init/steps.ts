@@ -28,6 +28,16 @@ export interface InitStep {
   readonly detail: string;
 }
 
+/**
+ * Whether `client` reads its JSON settings as JSON with comments, so init reads and edits them
+ * keeping every comment instead of refusing the file: Gemini CLI, whose settings loader strips
+ * comments before JSON.parse (google-gemini/gemini-cli packages/cli/src/config/settings.ts,
+ * strip-json-comments). Other clients' files stay strict JSON.
+ */
+export function jsonWithComments(client: string): boolean {
+  return client === 'gemini-cli';
+}
+
 /** A planned step and, when it changes something, how to apply it. */
 export interface PlannedStep {
   readonly step: InitStep;

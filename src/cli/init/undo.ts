@@ -29,6 +29,7 @@ import {
   valueAt,
 } from './json-edit.js';
 import type { FileRecord, JsonRecord, TomlRecord, UndoRecord } from './record.js';
+import { jsonWithComments } from './steps.js';
 import { occurrences, removeTomlInsertion } from './toml-edit.js';
 
 /** One line of the undo plan or report. */
@@ -213,9 +214,11 @@ function undoWholeFile(
 // The text without init's JSON member or element (the member's previous value put back), or
 // undefined when it changed; the text itself when it is gone already.
 function undoJson(r: JsonRecord, text: string): string | undefined {
+  // Gemini CLI's settings may hold comments (init kept them): read them as white space.
+  const comments = jsonWithComments(r.client);
   let doc: unknown;
   try {
-    doc = parseJsonText(text);
+    doc = parseJsonText(text, comments);
   } catch {
     return undefined;
   }
@@ -234,14 +237,14 @@ function undoJson(r: JsonRecord, text: string): string | undefined {
     ...occurrences(text, r.inserted).map(
       (at) => text.slice(0, at) + text.slice(at + r.inserted.length),
     ),
-    structural(text, r),
+    structural(text, r, comments),
   ];
   for (const c of candidates) {
     if (c === undefined) continue;
-    const next = r.element || r.previous === undefined ? c : restorePrevious(c, r);
+    const next = r.element || r.previous === undefined ? c : restorePrevious(c, r, comments);
     if (
       next !== undefined &&
-      parsesTo(next, r.previous === undefined ? expected : withPrevious(doc, r))
+      parsesTo(next, r.previous === undefined ? expected : withPrevious(doc, r), comments)
     )
       return next;
   }
@@ -266,17 +269,20 @@ function undoToml(r: TomlRecord, text: string): string | undefined {
   return removeTomlInsertion(text, r.inserted, r.keys, r.created_tables);
 }
 
-function structural(text: string, r: JsonRecord): string | undefined {
+function structural(text: string, r: JsonRecord, comments: boolean): string | undefined {
   try {
-    return r.element ? removeElement(text, r.path, r.value) : removeMember(text, r.path);
+    return r.element
+      ? removeElement(text, r.path, r.value, comments)
+      : removeMember(text, r.path, comments);
   } catch {
     return undefined;
   }
 }
 
-function restorePrevious(text: string, r: JsonRecord): string | undefined {
+function restorePrevious(text: string, r: JsonRecord, comments: boolean): string | undefined {
   try {
-    return addMember(text, r.path.slice(0, -1), r.path[r.path.length - 1]!, r.previous).text;
+    return addMember(text, r.path.slice(0, -1), r.path[r.path.length - 1]!, r.previous, comments)
+      .text;
   } catch {
     return undefined;
   }
@@ -306,10 +312,10 @@ function withPrevious(doc: unknown, r: JsonRecord): unknown[] {
   ];
 }
 
-function parsesTo(text: string, docs: readonly unknown[]): boolean {
+function parsesTo(text: string, docs: readonly unknown[], comments: boolean): boolean {
   let after: unknown;
   try {
-    after = parseJsonText(text);
+    after = parseJsonText(text, comments);
   } catch {
     return false;
   }
