@@ -168,6 +168,7 @@ export {
   PG_POLICIES,
   servedSkillIds,
   requireFts,
+  requireLayout,
   revisionLocationOf,
   revisionsOf,
   servedIdentityOf,
@@ -241,6 +242,14 @@ export {
   type UsageDay,
 } from './side/telemetry-read.js';
 export {
+  LAYOUT_SCHEMA_VERSION,
+  layoutOf,
+  layoutParts,
+  storedLayout,
+  type IndexLayout,
+  type LayoutParts,
+} from './store/layout.js';
+export {
   COMPACT_BODY,
   bodyCountsOfTerms,
   decodeBodyCounts,
@@ -250,14 +259,12 @@ export {
   BodyHandoff,
   HANDOFF_TERMS,
   TEMPLATE_MIN_SKILLS,
-  V4_INDEX_POLICIES,
   decodeBodyV4,
   decodeForwardV4,
   decodeForwardHeadV4,
   decodeTemplateKeys,
   descriptionTextV4,
   effectiveBody,
-  indexKindOf,
   type BodyLine,
   type IndexKind,
   type V4Counts,

@@ -26,8 +26,9 @@ import {
 import type { Db } from '../db.js';
 import type { RevisionRow } from '../store/rows.js';
 import { RowWriter, insertRows, runIn, selectIn } from '../store/batch.js';
-import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
-import { encodeBodyV4, type BodyHandoff, type IndexKind } from './documents-v4.js';
+import { BODY_INDEX_CHARS } from './postings.js';
+import { encodeBodyV4, type BodyHandoff } from './documents-v4.js';
+import { layoutParts, type IndexLayout } from '../store/layout.js';
 import { listSupportingFiles, manifestIdOf, type FolderListing } from './skill-files.js';
 import { FileRecordWriter, decodeStats, encodeStats, readFileStats } from './file-manifests.js';
 
@@ -80,10 +81,11 @@ interface FileRow {
 /** How an ingest may change the working set, and what it keeps of each body. */
 export interface IngestGuards {
   /**
-   * The index the revisions read now keep their body for (default 'v3': `body_terms`; 'v4':
-   * `body_lines` and `line_keys`, documents-v4.ts). Revisions read by an earlier run keep what they had.
+   * The layout the revisions read now keep their body for (store/layout.ts; default 'lexical': no
+   * body; 'bm25f': `body_lines` and `line_keys`, documents-v4.ts). Revisions read by an earlier
+   * run keep what they had.
    */
-  readonly bodyKind?: IndexKind;
+  readonly bodyLayout?: IndexLayout;
   /** Compute the summary, then roll the transaction back: nothing is written. */
   readonly dryRun?: boolean;
   /** Allow retiring more than SHRINK_LIMIT of the active skills in one ingest. */
@@ -467,7 +469,7 @@ function storedSeqs(db: Db, writes: readonly SkillRecord[]): Map<string, Map<str
 // On a revision already stored (another path to the same bytes, or a file read again), only where
 // it lives changes; its body columns are replaced only by ones read this run.
 const REVISION_UPSERT = `ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
-           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms),
+           scope_path = excluded.scope_path, plugin = excluded.plugin,
            body_v4 = coalesce(excluded.body_v4, revisions.body_v4), body_lines = coalesce(excluded.body_lines, revisions.body_lines),
            line_keys = coalesce(excluded.line_keys, revisions.line_keys)`;
 
@@ -495,7 +497,7 @@ function revisionRow(r: SkillRecord, seq: number, run: IngestRun): Record<string
     warnings: JSON.stringify(r.warnings),
     flags: JSON.stringify(r.flags),
     first_seen: run.stamp,
-    ...bodyColumns(r, run.guards.bodyKind ?? 'v3', run.guards.handoff),
+    ...bodyColumns(r, run.guards.bodyLayout ?? 'lexical', run.guards.handoff),
   };
 }
 
@@ -658,23 +660,22 @@ const REVISION_COLUMNS = [
   'warnings',
   'flags',
   'first_seen',
-  'body_terms',
   'body_v4',
   'body_lines',
   'line_keys',
 ] as const;
 
-// What a revision keeps of its body, from the excerpt read with its hash: v3's term counts, or v4's
-// lines with their template keys (handed to this index's publish too). Null where the file was not
-// read this run (the stored value stays).
+// What a revision keeps of its body, from the excerpt read with its hash: nothing for a lexical
+// layout, or the BM25F lines with their template keys (handed to this index's publish too). Null
+// where the file was not read this run (the stored value stays).
 function bodyColumns(
   r: SkillRecord,
-  kind: IndexKind,
+  layout: IndexLayout,
   handoff: BodyHandoff | undefined,
-): Record<'body_terms' | 'body_v4' | 'body_lines' | 'line_keys', string | Buffer | null> {
-  const none = { body_terms: null, body_v4: null, body_lines: null, line_keys: null };
+): Record<'body_v4' | 'body_lines' | 'line_keys', string | Buffer | null> {
+  const none = { body_v4: null, body_lines: null, line_keys: null };
   if (r.body_excerpt === undefined) return none;
-  if (kind === 'v3') return { ...none, body_terms: JSON.stringify(bodyTermsOf(r.body_excerpt)) };
+  if (!layoutParts(layout).postings) return none;
   const v4 = encodeBodyV4(r.body_excerpt, r.name);
   handoff?.put(r.revision_id, v4.analysed);
   return { ...none, body_lines: v4.lines, line_keys: v4.keys };

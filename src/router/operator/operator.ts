@@ -14,7 +14,8 @@ import {
   BodyHandoff,
   PG_POLICIES,
   forgetFileStats,
-  indexKindOf,
+  layoutOf,
+  storedLayout,
   catalogExists,
   dialectOf,
   isPgLocation,
@@ -206,12 +207,13 @@ export function indexCatalog(options: IndexOptions): IndexReport {
           dryRun,
           ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
         };
-        // Each revision keeps its body as its policy's index reads it; when that changes (a
-        // catalog moving between bm25f.v3 and v4), every file is read again.
-        const bodyKind = indexKindOf(policy);
-        if (!dryRun && (readMeta(db, 'body_kind') ?? 'v3') !== bodyKind) {
+        // Each revision keeps its body as its policy's layout reads it (a lexical policy: none;
+        // a BM25F one: its lines); when that changes (a catalog moving between v1 and bm25f.v4, or
+        // a v2/v3 catalog upgraded to bm25f.v4), every file is read again.
+        const bodyLayout = layoutOf(policy);
+        if (!dryRun && storedLayout(readMeta(db, 'body_layout')) !== bodyLayout) {
           forgetFileStats(db);
-          writeMeta(db, 'body_kind', bodyKind);
+          writeMeta(db, 'body_layout', bodyLayout);
         }
         for (let attempt = 1; ; attempt++) {
           try {
@@ -219,7 +221,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             const handoff = new BodyHandoff();
             const summary = ingestSkills(db, discover, now, options.onProgress, {
               ...guards,
-              bodyKind,
+              bodyLayout,
               handoff,
             });
             if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
