@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { POLICY_ID, POLICY_V3_ID, indexCatalog, type IndexReport } from '../../src/internal.js';
+import { POLICY_ID, POLICY_V4_ID, indexCatalog, type IndexReport } from '../../src/internal.js';
 import { tmpDir } from '../support/cli.js';
 import { freshPgDatabase } from '../support/pg.js';
 
@@ -73,8 +73,8 @@ export function indexTree(
     home: root,
     project: root,
     now: NOW,
-    // A PostgreSQL catalog serves v3 only (no FTS5).
-    policy: process.env['SKILLDEX_TEST_BACKEND'] === 'pg' ? POLICY_V3_ID : POLICY_ID,
+    // A PostgreSQL catalog serves the BM25F policies only (no FTS5).
+    policy: process.env['SKILLDEX_TEST_BACKEND'] === 'pg' ? POLICY_V4_ID : POLICY_ID,
     ...options,
   });
 }
