@@ -16,6 +16,7 @@ import {
   POLICY_ID,
   POLICY_V4_ID,
   Router,
+  copyCatalog,
   getGenerations,
   indexCatalog,
 } from '../../src/internal.js';
@@ -200,6 +201,31 @@ describe.skipIf(ON_PG)('catalogs written before migration 6', () => {
     expect(hit.candidates[0]!.skill_id).toBe('tool');
     // The archived skill stays out of the answers; the deprecated one is still served as such.
     expect(hit.candidates.map((c) => c.skill_id)).not.toContain('plain');
+  });
+
+  it('catalog copy of a bm25f.v3 catalog: the copy keeps what a migrated catalog keeps', () => {
+    const { catalog, skills, dir } = fixture('v3');
+    const to = path.join(dir, 'copy.sqlite');
+    const report = copyCatalog(catalog, to);
+    expect(report.rows['revisions']).toBe(3);
+    expect(stored(to)).toMatchObject({ postings: 0, docs: 0, bodies: 0 });
+    expect(stored(to)['fts']).toBeGreaterThan(0);
+    expect(columns(to, 'revisions')).not.toContain('body_terms');
+    expect(
+      query(to, `SELECT key, value FROM meta WHERE key LIKE '%_kind' OR key LIKE '%_layout'`),
+    ).toEqual([{ key: 'index_layout', value: 'lexical' }]);
+    // The source is read, never migrated.
+    expect(columns(catalog, 'revisions')).toContain('body_terms');
+    indexCatalog({
+      catalog: to,
+      scopes: [skills],
+      home: skills,
+      project: skills,
+      policy: POLICY_V4_ID,
+      now: NOW,
+    });
+    expect(stored(to)).toMatchObject({ fts: 0, vocab: 0, tokens: 0, docs: 1, bodies: 3 });
+    expect(router(to).search({ query: 'count words' }).candidates[0]!.skill_id).toBe('tool');
   });
 
   it('a bm25f.v4 catalog: migration drops the lexical data; it answers as a fresh index does', () => {

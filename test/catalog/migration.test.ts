@@ -17,6 +17,7 @@ import {
   getGenerations,
   indexCatalog,
   POLICY_V3_ID,
+  POLICY_V4_ID,
 } from '../../src/internal.js';
 import {
   CatalogExplorer,
@@ -157,7 +158,7 @@ describe.skipIf(!hasPg())('a PostgreSQL catalog of schema version 2', () => {
       closeCatalog(db);
     }
     const { skills } = oldCatalog();
-    const r = indexCatalog({ catalog: url, scopes: [skills], now: NOW, policy: POLICY_V3_ID });
+    const r = indexCatalog({ catalog: url, scopes: [skills], now: NOW, policy: POLICY_V4_ID });
     expect(r.supporting_files.listed).toBe(1);
     const router = new Router({ catalog: url, telemetry: false });
     routers.push(router);

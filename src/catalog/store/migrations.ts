@@ -21,6 +21,35 @@ import { pgSideSchema } from '../side/side-schema.js';
 /** Value of meta.format that marks a skilldex catalog. */
 export const CATALOG_FORMAT = 'skilldex-catalog';
 
+// The data part of migration 6 (layout.ts): the index kinds renamed to layouts and each catalog's
+// other-family data dropped. Also run by `catalog copy` on what it copied from a catalog older than
+// migration 6 (copy.ts), whose rows arrive as they were.
+const LAYOUT_DATA = `
+  INSERT INTO meta (key, value) SELECT 'index_layout', CASE WHEN value = 'v4' THEN 'bm25f' ELSE 'lexical' END FROM meta WHERE key = 'index_kind';
+  INSERT INTO meta (key, value) SELECT 'body_layout', CASE WHEN value = 'v4' THEN 'bm25f' ELSE 'lexical' END FROM meta WHERE key = 'body_kind';
+  DELETE FROM meta WHERE key IN ('index_kind', 'body_kind');
+  INSERT INTO serving_fts (serving_fts) SELECT 'delete-all' WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  DELETE FROM vocab WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  UPDATE serving SET name_tok = '', kw_tok = '', desc_tok = '', name_st = '', kw_st = '', desc_st = ''
+    WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  DELETE FROM postings WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  DELETE FROM serving_docs WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  UPDATE serving SET fwd = '{}', len_n = 0, len_k = 0, len_d = 0, len_b = 0, len_x = 0, name_terms = 0, body_tf = NULL
+    WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+`;
+
+/**
+ * The data part of migration 6 for `dialect` (PostgreSQL has no FTS5 table): run on rows copied
+ * from a catalog older than that migration.
+ */
+export function layoutDataSql(dialect: 'sqlite' | 'pg'): string {
+  return dialect === 'pg' ? withoutFts(LAYOUT_DATA) : LAYOUT_DATA;
+}
+
+function withoutFts(sql: string): string {
+  return sql.replace(/INSERT INTO serving_fts[^\n]*\n/g, '');
+}
+
 const MIGRATIONS: readonly string[] = [
   // 1: the initial schema.
   `
@@ -196,18 +225,7 @@ const MIGRATIONS: readonly string[] = [
   // A v2/v3 catalog is thereby lexical: `skilldex index --policy tf.skillrouter.bm25f.v4` re-reads
   // its files and rebuilds its serving tables (usage, telemetry and lifecycle states are kept).
   // The FTS5 statement is SQLite's only (pgMigration drops it).
-  `
-  INSERT INTO meta (key, value) SELECT 'index_layout', CASE WHEN value = 'v4' THEN 'bm25f' ELSE 'lexical' END FROM meta WHERE key = 'index_kind';
-  INSERT INTO meta (key, value) SELECT 'body_layout', CASE WHEN value = 'v4' THEN 'bm25f' ELSE 'lexical' END FROM meta WHERE key = 'body_kind';
-  DELETE FROM meta WHERE key IN ('index_kind', 'body_kind');
-  INSERT INTO serving_fts (serving_fts) SELECT 'delete-all' WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
-  DELETE FROM vocab WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
-  UPDATE serving SET name_tok = '', kw_tok = '', desc_tok = '', name_st = '', kw_st = '', desc_st = ''
-    WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
-  DELETE FROM postings WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
-  DELETE FROM serving_docs WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
-  UPDATE serving SET fwd = '{}', len_n = 0, len_k = 0, len_d = 0, len_b = 0, len_x = 0, name_terms = 0, body_tf = NULL
-    WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  `${LAYOUT_DATA}
   ALTER TABLE revisions DROP COLUMN body_terms;
   ALTER TABLE serving DROP COLUMN description;
   `,
@@ -220,9 +238,8 @@ const MIGRATIONS: readonly string[] = [
  * the telemetry tables.
  */
 export function pgMigration(v: number): string {
-  const ddl = (MIGRATIONS[v]! + (v === 0 ? pgSideSchema() : ''))
+  const ddl = withoutFts(MIGRATIONS[v]! + (v === 0 ? pgSideSchema() : ''))
     .replace(/CREATE VIRTUAL TABLE[\s\S]*?\);\n/g, '')
-    .replace(/INSERT INTO serving_fts[^\n]*\n/g, '')
     .replace(/\)\s*STRICT(?:,\s*WITHOUT ROWID)?;/g, ');')
     .replace(/\bTEXT\b/g, 'TEXT COLLATE "C"')
     .replace(/\bINTEGER\b/g, 'BIGINT')
