@@ -148,6 +148,26 @@ describe.skipIf(ON_PG)('a catalog stores only what its policy reads', () => {
   });
 });
 
+describe.skipIf(ON_PG)('the policy a bare index publishes under', () => {
+  it('must still be known: a remembered unknown (or retired) policy is refused, --policy moves on', () => {
+    const catalog = path.join(tmpDir('skilldex-layout-'), 'catalog.sqlite');
+    indexCatalog({ catalog, scopes: [EXAMPLES], policy: POLICY_V4_ID, now: NOW });
+    const db = openCatalogForWrite(catalog);
+    db.prepare(`UPDATE meta SET value = 'tf.skillrouter.bm25f.v9' WHERE key = 'policy'`).run();
+    closeCatalog(db);
+    expect(() => indexCatalog({ catalog, scopes: [EXAMPLES], now: NOW })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_ARGUMENT',
+        details: { policy: 'tf.skillrouter.bm25f.v9' },
+      }),
+    );
+    expect(getGenerations({ catalog })).toHaveLength(1);
+    indexCatalog({ catalog, scopes: [EXAMPLES], policy: POLICY_V4_ID, now: NOW });
+    indexCatalog({ catalog, scopes: [EXAMPLES], now: NOW });
+    expect(getGenerations({ catalog })[0]!.policy).toBe(POLICY_V4_ID);
+  });
+});
+
 describe.skipIf(ON_PG)('catalogs written before migration 6', () => {
   it('a bm25f.v3 catalog: migration drops the v3 data; index --policy v4 upgrades it keeping lifecycle, usage and telemetry', () => {
     const { catalog, skills, dir } = fixture('v3');

@@ -480,8 +480,10 @@ export function getGenerations(options: OperatorOptions): GenerationInfo[] {
   return withCatalog(options.catalog, (db) => listGenerations(db));
 }
 
-// The policy to publish under: the one asked for (remembered from now on), else the remembered one.
-// A PostgreSQL catalog has no FTS5 and serves the BM25F policies only (PG_POLICIES: v4 and v3).
+// The policy to publish under: the one asked for (remembered from now on), else the remembered one,
+// which must still be a known policy (checkPolicyId: a catalog that remembers a retired policy is
+// refused with the live ones named, and `--policy` upgrades it). A PostgreSQL catalog has no FTS5
+// and serves the BM25F policies only (PG_POLICIES).
 function choosePolicy(db: Db, asked: string | undefined): string {
   if (asked !== undefined) {
     checkPolicyId(asked);
@@ -496,7 +498,7 @@ function choosePolicy(db: Db, asked: string | undefined): string {
     return asked;
   }
   // A catalog that never recorded a policy keeps the one its last generation was published under.
-  return readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID;
+  return checkPolicyId(readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID);
 }
 
 // Drops the usage examples of skills the published generation no longer serves as active or deprecated.
