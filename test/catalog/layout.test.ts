@@ -20,9 +20,14 @@ import {
   getGenerations,
   indexCatalog,
 } from '../../src/internal.js';
-import { LATEST_VERSION, closeCatalog, openCatalogForWrite } from '../../src/catalog/index.js';
+import {
+  LATEST_VERSION,
+  closeCatalog,
+  openCatalogForWrite,
+  openCatalogReadOnly,
+} from '../../src/catalog/index.js';
 import { REPO, tmpDir } from '../support/cli.js';
-import { NOW, ON_PG } from './support.js';
+import { NOW, ON_PG, newCatalogPath } from './support.js';
 
 const FIXTURE = path.join(REPO, 'test', 'catalog', 'fixtures', 'schema-v5');
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
@@ -145,6 +150,34 @@ describe.skipIf(ON_PG)('a catalog stores only what its policy reads', () => {
     indexCatalog({ catalog, scopes: [EXAMPLES], policy: POLICY_ID, now: NOW });
     expect(stored(catalog)).toMatchObject({ postings: 0, docs: 0 });
     expect(stored(catalog)['fts']).toBeGreaterThan(0);
+  });
+});
+
+// Both backends (the postgres project runs this file with SKILLDEX_TEST_BACKEND=pg).
+describe('a bm25f.v4 catalog on either backend', () => {
+  it('keeps postings and row statistics, and no vocabulary or token strings', () => {
+    const catalog = newCatalogPath('skilldex-layout-');
+    indexCatalog({ catalog, scopes: [EXAMPLES], policy: POLICY_V4_ID, now: NOW });
+    const db = openCatalogReadOnly(catalog);
+    try {
+      const n = (sql: string): number => Number((db.prepare(sql).get() as { n: number }).n);
+      expect(n(`SELECT count(*) AS n FROM vocab`)).toBe(0);
+      expect(
+        n(
+          `SELECT count(*) AS n FROM serving WHERE name_tok != '' OR kw_st != '' OR desc_tok != ''`,
+        ),
+      ).toBe(0);
+      expect(n(`SELECT count(*) AS n FROM postings`)).toBeGreaterThan(100);
+      expect(n(`SELECT count(*) AS n FROM serving_docs`)).toBe(1);
+      expect(
+        n(`SELECT count(*) AS n FROM meta WHERE key = 'index_layout' AND value = 'bm25f'`),
+      ).toBe(1);
+    } finally {
+      db.close();
+    }
+    const r = router(catalog).search({ query: 'extract tables from a pdf', limit: 1 });
+    expect(r.candidates[0]!.skill_id).toBe('pdf-toolkit');
+    expect(r.candidates[0]!.description.length).toBeGreaterThan(0);
   });
 });
 
