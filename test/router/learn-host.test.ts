@@ -37,7 +37,7 @@ function lib(): { catalog: string } {
     home: root,
     project: root,
     now: NOW,
-    policy: 'tf.skillrouter.bm25f.v3',
+    policy: 'tf.skillrouter.bm25f.v4',
   });
   return { catalog };
 }

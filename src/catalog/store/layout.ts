@@ -43,8 +43,25 @@ const FAMILIES: readonly (readonly [prefix: string, layout: IndexLayout])[] = [
   ['tf.skillrouter.bm25f.', 'bm25f'],
 ];
 
-/** The layout a catalog published under `policy` keeps. INVALID_ARGUMENT for an unknown family. */
+// Policies whose documents no catalog stores any more (migration 6 dropped v3's body terms and
+// postings), with the policy that replaces each.
+const RETIRED: ReadonlyMap<string, string> = new Map([
+  ['tf.skillrouter.bm25f.v3', 'tf.skillrouter.bm25f.v4'],
+]);
+
+/**
+ * The layout a catalog published under `policy` keeps. INVALID_ARGUMENT for a retired policy
+ * (naming its successor) or one of no known family.
+ */
 export function layoutOf(policy: string): IndexLayout {
+  const successor = RETIRED.get(policy);
+  if (successor !== undefined) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `policy ${policy} is retired: catalogs no longer store its documents; index under ${successor} (skilldex index --policy ${successor}), which keeps usage examples, telemetry and lifecycle states`,
+      { policy, successor },
+    );
+  }
   for (const [prefix, layout] of FAMILIES) if (policy.startsWith(prefix)) return layout;
   throw new SkilldexError(
     'INVALID_ARGUMENT',
