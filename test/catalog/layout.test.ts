@@ -227,6 +227,15 @@ describe.skipIf(ON_PG)('catalogs written before migration 6', () => {
     expect(query(catalog, `SELECT value FROM meta WHERE key = 'index_layout'`)).toEqual([
       { value: 'lexical' },
     ]);
+    // Served as it is, it answers REINDEX_REQUIRED with the command that upgrades it.
+    expect(() => router(catalog).search({ query: 'count words' })).toThrow(
+      expect.objectContaining({
+        code: 'REINDEX_REQUIRED',
+        details: expect.objectContaining({
+          command: `skilldex index --policy ${POLICY_V4_ID}`,
+        }) as unknown,
+      }),
+    );
 
     const r = indexCatalog({
       catalog,

@@ -9,7 +9,12 @@ import { SkilldexError } from '../../errors.js';
 import type { CatalogReader } from './reader.js';
 import type { CatalogStatement } from '../store/db-type.js';
 import type { TokenStrings } from '../write/tokens.js';
-import { LAYOUT_SCHEMA_VERSION, storedLayout, type IndexLayout } from '../store/layout.js';
+import {
+  LAYOUT_SCHEMA_VERSION,
+  storedLayout,
+  successorOf,
+  type IndexLayout,
+} from '../store/layout.js';
 
 /** Lifecycle state of a serving row. */
 export type ServingState = 'active' | 'deprecated' | 'archived';
@@ -343,10 +348,15 @@ export function requireLayout(reader: CatalogReader, layout: IndexLayout): void 
       )
       .pluck()
       .get() as string | undefined) ?? 'none';
+  // A catalog of a retired policy (bm25f.v3) is told the one command that upgrades it.
+  const successor = successorOf(policy);
+  const command = `skilldex index --policy ${successor ?? 'ID'}`;
   throw new SkilldexError(
     'REINDEX_REQUIRED',
-    `${reader.file} keeps the ${stored} data of policy ${policy}, not the ${layout} data this policy ranks with; run skilldex index --policy ID with the policy to serve (every file is read once for it)`,
-    { catalog: reader.file, index: stored, wanted: layout, policy },
+    successor
+      ? `${reader.file} was published under ${policy}, which is retired: its documents are no longer kept; run ${command} (every file is read once; usage examples, telemetry and lifecycle states are kept)`
+      : `${reader.file} keeps the ${stored} data of policy ${policy}, not the ${layout} data this policy ranks with; run ${command} with the policy to serve (every file is read once for it)`,
+    { catalog: reader.file, index: stored, wanted: layout, policy, command },
   );
 }
 

@@ -70,6 +70,11 @@ export function layoutOf(policy: string): IndexLayout {
   );
 }
 
+/** The policy that replaces a retired `policy`, or undefined when it is not retired. */
+export function successorOf(policy: string): string | undefined {
+  return RETIRED.get(policy);
+}
+
 /** What `layout` stores. */
 export function layoutParts(layout: IndexLayout): LayoutParts {
   return PARTS[layout];
