@@ -246,6 +246,7 @@ export {
   layoutOf,
   layoutParts,
   storedLayout,
+  successorOf,
   type IndexLayout,
   type LayoutParts,
 } from './store/layout.js';

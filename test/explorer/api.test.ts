@@ -15,7 +15,7 @@ import {
   startExplorer,
 } from '../../src/explorer/index.js';
 import { REPO } from '../support/cli.js';
-import { layoutOf } from '../../src/catalog/index.js';
+import { layoutOf, successorOf } from '../../src/catalog/index.js';
 import {
   HOSTILE_BODY,
   HOSTILE_DESCRIPTION,
@@ -82,6 +82,8 @@ describe('search', () => {
     const catalogPolicy = (await raw(srv.base, '/api/policies')).json<{ catalog_policy: string }>()
       .catalog_policy;
     for (const policy of POLICIES.keys()) {
+      // A retired policy (bm25f.v3) has no stored documents any more.
+      if (successorOf(policy) !== undefined) continue;
       const r = await raw(
         srv.base,
         `/api/search?q=deploy+kubernetes&policy=${encodeURIComponent(policy)}`,
