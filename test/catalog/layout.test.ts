@@ -25,6 +25,7 @@ import {
   closeCatalog,
   openCatalogForWrite,
   openCatalogReadOnly,
+  revisionFields,
 } from '../../src/catalog/index.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import { NOW, ON_PG, newCatalogPath } from './support.js';
@@ -178,6 +179,49 @@ describe('a bm25f.v4 catalog on either backend', () => {
     const r = router(catalog).search({ query: 'extract tables from a pdf', limit: 1 });
     expect(r.candidates[0]!.skill_id).toBe('pdf-toolkit');
     expect(r.candidates[0]!.description.length).toBeGreaterThan(0);
+  });
+});
+
+describe('each description is stored once (issue 33 item 4)', () => {
+  it("a revision's frontmatter keeps no copy of its description; every reader gets it back in its place", () => {
+    const catalog = newCatalogPath('skilldex-layout-');
+    indexCatalog({ catalog, scopes: [EXAMPLES], policy: POLICY_V4_ID, now: NOW });
+    const db = openCatalogReadOnly(catalog);
+    let rows: { skill_id: string; revision_id: string; description: string; frontmatter: string }[];
+    try {
+      rows = db
+        .prepare(`SELECT skill_id, revision_id, description, frontmatter FROM revisions`)
+        .all() as typeof rows;
+      expect(rows.length).toBeGreaterThan(3);
+      for (const r of rows) {
+        expect(r.frontmatter.startsWith('~')).toBe(true);
+        expect(r.frontmatter).not.toContain(JSON.stringify(r.description));
+        // history (diff) reads the frontmatter as the file had it, description in its place.
+        const src = {
+          prepare: (sql: string) => db.prepare(sql),
+          schemaVersion: () => LATEST_VERSION,
+        };
+        const fm = revisionFields(src, r.skill_id, r.revision_id)!.frontmatter;
+        expect(fm['description']).toBe(r.description);
+        expect(Object.keys(fm).indexOf('description')).toBe(
+          Object.keys(JSON.parse(r.frontmatter.slice(1)) as object).indexOf('description'),
+        );
+      }
+    } finally {
+      db.close();
+    }
+    // The served skill (skill_fetch, skills list) too.
+    const rt = router(catalog);
+    for (const r of rows) {
+      const skill = rt.getSkill(r.skill_id);
+      expect(skill.frontmatter['description']).toBe(r.description);
+      expect(skill.frontmatter['name']).toBe(skill.name);
+    }
+    expect(
+      rt
+        .listSkills({ limit: 50 })
+        .skills.every((s) => s.frontmatter['description'] === s.description),
+    ).toBe(true);
   });
 });
 

@@ -8,6 +8,7 @@
 import { SkilldexError } from '../../errors.js';
 import type { CatalogReader } from './reader.js';
 import type { CatalogStatement } from '../store/db-type.js';
+import { decodeStoredFrontmatter } from '../store/stored.js';
 import type { TokenStrings } from '../write/tokens.js';
 import {
   LAYOUT_SCHEMA_VERSION,
@@ -60,14 +61,28 @@ const SERVED = `SELECT s.skill_id, s.skill_version, s.revision_id, s.name, r.des
 
 /** Up to `limit` non-archived served skills with ids after `after`, in skill_id order. */
 export function servedPage(reader: CatalogReader, after: string, limit: number): ServedRow[] {
-  return reader
-    .prepare(`${SERVED} WHERE s.state != 'archived' AND s.skill_id > ? ORDER BY s.skill_id LIMIT ?`)
-    .all(after, limit) as ServedRow[];
+  return (
+    reader
+      .prepare(
+        `${SERVED} WHERE s.state != 'archived' AND s.skill_id > ? ORDER BY s.skill_id LIMIT ?`,
+      )
+      .all(after, limit) as ServedRow[]
+  ).map(withFrontmatter);
 }
 
 /** One served skill (any state), or undefined. */
 export function servedRowOf(reader: CatalogReader, skillId: string): ServedRow | undefined {
-  return reader.prepare(`${SERVED} WHERE s.skill_id = ?`).get(skillId) as ServedRow | undefined;
+  const row = reader.prepare(`${SERVED} WHERE s.skill_id = ?`).get(skillId) as
+    ServedRow | undefined;
+  return row && withFrontmatter(row);
+}
+
+// The row with its frontmatter JSON as read (the description is stored once, in its column:
+// store/stored.ts encodeStoredFrontmatter).
+function withFrontmatter(row: ServedRow): ServedRow {
+  return row.frontmatter.startsWith('~')
+    ? { ...row, frontmatter: decodeStoredFrontmatter(row.frontmatter, row.description) }
+    : row;
 }
 
 /** A serving row as the lexical policies (v1, v2) score it: identity, text and stored token strings. */

@@ -25,6 +25,7 @@ import {
 } from '../../skills/index.js';
 import type { Db } from '../db.js';
 import { RowWriter, insertRows, runIn, selectIn } from '../store/batch.js';
+import { encodeStoredFrontmatter } from '../store/stored.js';
 import { BODY_INDEX_CHARS } from './postings.js';
 import { encodeBodyV4, type BodyHandoff } from './documents-v4.js';
 import { layoutParts, type IndexLayout } from '../store/layout.js';
@@ -478,7 +479,7 @@ function revisionRow(r: SkillRecord, seq: number, run: IngestRun): Record<string
     size: r.size,
     normalized_sha256: r.normalized_sha256,
     body_offset: r.body_offset,
-    frontmatter: JSON.stringify(r.frontmatter),
+    frontmatter: encodeStoredFrontmatter(r.frontmatter, r.description),
     warnings: JSON.stringify(r.warnings),
     flags: JSON.stringify(r.flags),
     first_seen: run.stamp,

@@ -13,6 +13,7 @@ import type { RevisionRow } from '../store/rows.js';
 import { computeGeneration, type Member } from './generation.js';
 import { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
 import { readMeta, writeMeta } from '../store/meta.js';
+import { parseStoredFrontmatter } from '../store/stored.js';
 import { PackedPostings, type FieldCounts } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
 import { decodeBodyCounts, encodeBodyCounts } from './body-counts.js';
@@ -622,7 +623,7 @@ function servedV4(
       ? decodeBodyCounts(rev.body_v4)
       : effectiveBody(lines, template);
   const frontmatter = rev.frontmatter
-    ? (JSON.parse(rev.frontmatter) as Record<string, unknown>)
+    ? (parseStoredFrontmatter(rev.frontmatter, fields.description) as Record<string, unknown>)
     : {};
   const doc = documentTermsV4({ ...fields, frontmatter }, body);
   const postings = new Map<string, FieldCounts>();
