@@ -5,7 +5,8 @@
  * system of the process), wall time, the unchanged re-index after it and the catalog's size; then
  * asks every catalog the same Zipf queries (as is, limit 10, and with an excluded word, limit 20),
  * each through its own build and the last build through the first build's catalog too (rows written
- * before are read as they were), and counts the JSON answers that differ from the first.
+ * before are read as they were), and counts the JSON answers that differ from the first. Prints
+ * where each build's catalog keeps its bytes (SQLite's dbstat, tables and indexes of 0.1 MB or more).
  *
  *   npm run build && tsc -p tsconfig.bench.json && node --expose-gc dist-bench/bench/index-ab.js \
  *     [--rounds 3] [--queries 500] LABEL=DIST ...
@@ -71,6 +72,20 @@ async function main(): Promise<void> {
           `${(size(catalog) / 1e6).toFixed(1)} MB; load ${os.loadavg()[0]!.toFixed(1)}`,
       );
     }
+  }
+  // Where each build's bytes are (SQLite's dbstat: pages per table or index, in MB).
+  const Database = (await import('better-sqlite3')).default;
+  for (const b of builds) {
+    const db = new Database(catalogOf(b), { readonly: true });
+    const rows = db
+      .prepare(
+        `SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name HAVING bytes >= 100000 ORDER BY bytes DESC`,
+      )
+      .all() as { name: string; bytes: number }[];
+    db.close();
+    console.log(
+      `${b.label} catalog: ${rows.map((r) => `${r.name} ${(r.bytes / 1e6).toFixed(1)}`).join(', ')}`,
+    );
   }
   const vocab = largeVocabulary(40_000);
   const rand = rng(10_001);

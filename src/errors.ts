@@ -149,7 +149,7 @@ export const ERROR_CODES = {
   },
   REINDEX_REQUIRED: {
     exit: 2,
-    when: 'a publish or rollback under a policy whose terms the catalog has not read from the files yet (bm25f.v4 reads each body by lines); or a search, status or MCP read of a catalog published under a retired policy (hybrid-lexical.v2, bm25f.v3: the hint gives the command)',
+    when: 'a publish or rollback under a policy whose terms the catalog has not read from the files yet (bm25f.v4 reads each body by lines); a search under a policy of another family than the data the catalog keeps (a v1 search of a bm25f catalog, or the reverse); or a search, status or MCP read of a catalog published under a retired policy (hybrid-lexical.v2, bm25f.v3: the hint gives the command)',
     hint: 'run skilldex index --policy ID, which reads every file once for that policy',
   },
   POLICY_RETIRED: {

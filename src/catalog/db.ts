@@ -159,9 +159,23 @@ export function openCatalogForWrite(file: string): Db {
  */
 export function closeCatalog(db: Db): void {
   try {
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    if (walHasFrames(db)) db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
+  }
+}
+
+// False when the catalog's WAL is empty or absent: nothing was written since the last checkpoint
+// (an unchanged re-index), so there is nothing to fold back, and a checkpoint would still restart the
+// WAL, which every other connection sees as a change (its `data_version` moves). True when unsure.
+function walHasFrames(db: Db): boolean {
+  if (db instanceof PgDb) return true;
+  const file = (db as { name?: unknown }).name;
+  if (typeof file !== 'string' || file === '' || file === ':memory:') return true;
+  try {
+    return statSync(`${file}-wal`).size > 0;
+  } catch {
+    return false;
   }
 }
 

@@ -178,6 +178,7 @@ export {
   PG_POLICIES,
   servedSkillIds,
   requireFts,
+  requireLayout,
   revisionLocationOf,
   revisionsOf,
   servedIdentityOf,
@@ -251,6 +252,15 @@ export {
   type UsageDay,
 } from './side/telemetry-read.js';
 export {
+  LAYOUT_SCHEMA_VERSION,
+  layoutOf,
+  layoutParts,
+  storedLayout,
+  successorOf,
+  type IndexLayout,
+  type LayoutParts,
+} from './store/layout.js';
+export {
   COMPACT_BODY,
   bodyCountsOfTerms,
   decodeBodyCounts,
@@ -260,14 +270,12 @@ export {
   BodyHandoff,
   HANDOFF_TERMS,
   TEMPLATE_MIN_SKILLS,
-  V4_INDEX_POLICIES,
   decodeBodyV4,
   decodeForwardV4,
   decodeForwardHeadV4,
   decodeTemplateKeys,
   descriptionTextV4,
   effectiveBody,
-  indexKindOf,
   type BodyLine,
   type IndexKind,
   type V4Counts,

@@ -65,6 +65,8 @@ const STATUS: Partial<Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 503>
   NOT_CONFIGURED: 404,
   METHOD_NOT_ALLOWED: 405,
   INDEX_DRIFT: 409,
+  // A policy of another family than the catalog's stored data (catalog/store/layout.ts).
+  REINDEX_REQUIRED: 409,
   CATALOG_MISSING: 503,
   CATALOG_EMPTY: 503,
   CATALOG_CORRUPT: 503,

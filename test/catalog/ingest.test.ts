@@ -5,6 +5,7 @@
  * working set that consumers see only after publishCatalog; a moved file keeps its revision.
  */
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,6 +93,29 @@ describe('index: incremental runs', () => {
       catalog_generation: first.publish!.catalog_generation,
     });
     expect(getGenerations({ catalog })).toHaveLength(1);
+  });
+
+  it('an unchanged tree commits nothing to the catalog (another connection sees no new data_version)', () => {
+    const { root, catalog } = setup();
+    indexTree(catalog, root);
+    // data_version changes on a connection only when another connection commits a change to the file.
+    const watcher = new Database(catalog, { readonly: true });
+    try {
+      const version = (): number => watcher.pragma('data_version', { simple: true }) as number;
+      const before = version();
+      const second = indexTree(catalog, root);
+      expect(second.unchanged).toBe(3);
+      expect(version()).toBe(before);
+      // A change is still committed (the watcher sees it).
+      writeFileSync(
+        path.join(root, 'alpha/SKILL.md'),
+        skillText('alpha', { description: 'Convert alpha documents into gamma reports.' }),
+      );
+      expect(indexTree(catalog, root).changed).toEqual(['alpha']);
+      expect(version()).not.toBe(before);
+    } finally {
+      watcher.close();
+    }
   });
 
   it('a modified file is the only one read: a new revision, version r2, a new generation', () => {

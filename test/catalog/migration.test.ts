@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   Router,
   copyCatalog,
+  changeLifecycle,
   getCatalogStatus,
   getGenerations,
   indexCatalog,
@@ -61,8 +62,17 @@ function versionOf(file: string): number {
   }
 }
 
+// An index under bm25f.v4: the fixture's policy, bm25f.v3, is retired (its documents are no longer
+// stored, migration 6), so the catalog moves to v4.
 function index(catalog: string, skills: string): ReturnType<typeof indexCatalog> {
-  return indexCatalog({ catalog, scopes: [skills], home: skills, project: skills, now: NOW });
+  return indexCatalog({
+    catalog,
+    scopes: [skills],
+    home: skills,
+    project: skills,
+    now: NOW,
+    policy: POLICY_V4_ID,
+  });
 }
 
 describe('a catalog of schema version 2', () => {
@@ -105,10 +115,19 @@ describe('a catalog of schema version 2', () => {
     expect(OLD_GENERATIONS).not.toContain(first.publish!.catalog_generation);
     expect(r.listSkillFiles('tool').files.map((f) => f.path)).toEqual(['scripts/count.sh']);
     expect(r.getSkill('other').state).toBe('deprecated');
-    // Without the script the library is what the old code indexed: the id it published comes back.
+    // Without the script the library is what the old code indexed: the id is the one a new catalog
+    // of that library and state gets under the same policy (ids are content-derived).
     rmSync(path.join(skills, 'tool', 'scripts'), { recursive: true });
     const again = index(catalog, skills);
-    expect(again.publish!.catalog_generation).toBe(OLD_GENERATIONS[0]);
+    const fresh = path.join(tmpDir('skilldex-v2-fresh-'), 'catalog.sqlite');
+    index(fresh, skills);
+    const deprecated = changeLifecycle({
+      catalog: fresh,
+      skill_id: 'other',
+      to: 'deprecated',
+      now: NOW,
+    });
+    expect(again.publish!.catalog_generation).toBe(deprecated.publish!.catalog_generation);
     expect(again.publish!.seq).toBe(4);
     expect(getCatalogStatus({ catalog }).drifted).toEqual([]);
   });
@@ -129,6 +148,22 @@ describe('a catalog of schema version 2', () => {
         }),
       ),
     ).toBe('POLICY_RETIRED');
+  });
+
+  it('and its policy, bm25f.v3, is retired: a bare index is refused naming bm25f.v4, nothing is written', () => {
+    const { catalog, skills } = oldCatalog();
+    expect(() =>
+      indexCatalog({ catalog, scopes: [skills], home: skills, project: skills, now: NOW }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'POLICY_RETIRED',
+        message: expect.stringContaining(POLICY_V4_ID),
+      }),
+    );
+    expect(getGenerations({ catalog }).map((g) => g.catalog_generation)).toEqual(OLD_GENERATIONS);
+    expect(() =>
+      indexCatalog({ catalog, scopes: [skills], now: NOW, policy: 'tf.skillrouter.bm25f.v3' }),
+    ).toThrow(expect.objectContaining({ code: 'POLICY_RETIRED' }));
   });
 
   it('is copied as it is by catalog copy, and the copy reads as migrated', () => {

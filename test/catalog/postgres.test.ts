@@ -500,12 +500,13 @@ describe.skipIf(!PG)('skilldex catalog copy', () => {
     ).toContain('scripts/extract.py');
     expect(listings[1]).toBe(listings[0]);
     expect(listings[2]).toBe(listings[0]);
-    // The SQLite copy's FTS5 index is rebuilt: policy v1 answers there.
+    // A bm25f catalog keeps no lexical data (catalog/store/layout.ts), copied or not: policy v1
+    // answers REINDEX_REQUIRED on the SQLite copy, never an empty ranking.
     const onBack = new Router({ catalog: back, telemetry: false });
     try {
-      const v1 = onBack.search({ query: 'pdf', policy: 'tf.skillrouter.hybrid-lexical.v1' });
-      expect(v1.policy).toBe('tf.skillrouter.hybrid-lexical.v1');
-      expect(v1.candidates[0]!.skill_id).toBe('pdf-toolkit');
+      expect(() =>
+        onBack.search({ query: 'pdf', policy: 'tf.skillrouter.hybrid-lexical.v1' }),
+      ).toThrow(expect.objectContaining({ code: 'REINDEX_REQUIRED' }));
     } finally {
       onBack.close();
     }

@@ -8,7 +8,7 @@
 import { copyFileSync, cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCatalog, indexCatalog } from '../../src/internal.js';
+import { POLICY_V4_ID, copyCatalog, indexCatalog } from '../../src/internal.js';
 import {
   DEFAULT_KEEP_REVISIONS,
   TEXTS_SCHEMA_VERSION,
@@ -184,7 +184,15 @@ describe('revision texts', () => {
       ok: false,
       reason: 'no texts in this catalog',
     });
-    const r = indexCatalog({ catalog, scopes: [skills], home: dir, project: dir, now: NOW });
+    // Its policy, bm25f.v3, is retired: the index that upgrades it names bm25f.v4.
+    const r = indexCatalog({
+      catalog,
+      scopes: [skills],
+      home: dir,
+      project: dir,
+      now: NOW,
+      policy: POLICY_V4_ID,
+    });
     expect(r.revision_texts?.stored).toBe(3);
     expect(texts(catalog)).toHaveLength(3);
   });

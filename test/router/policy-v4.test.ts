@@ -283,6 +283,7 @@ describe('bm25f.v4 behaviour', () => {
     expect(v4(r, 'review-notes').name_phrase.applies).toBe(false);
   });
 
+  // v1 ranks with SQLite's FTS5, which a PostgreSQL catalog has not.
   it.skipIf(ON_PG)(
     'moves a catalog between v1 and v4 by re-reading its files; a publish without that is REINDEX_REQUIRED',
     () => {
@@ -290,6 +291,7 @@ describe('bm25f.v4 behaviour', () => {
         'pdf-toolkit': { description: 'Extract tables from PDF files.' },
         'csv-cleaner': { description: 'Clean CSV data.' },
       });
+      // A v1 catalog keeps no body lines (catalog/store/layout.ts): v4 cannot publish from it.
       index(l, POLICY_ID);
       expect(search(l.catalog, 'pdf tables').policy).toBe(POLICY_ID);
       expect(

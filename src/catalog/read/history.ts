@@ -7,6 +7,7 @@
  */
 import { SkilldexError } from '../../errors.js';
 import type { CatalogStatement } from '../store/db-type.js';
+import { parseStoredFrontmatter } from '../store/stored.js';
 import { listingOf, type ManifestRow } from '../write/file-manifests.js';
 import { FILES_SCHEMA_VERSION } from './queries-files.js';
 import { NO_FILES, type SkillFiles } from '../write/skill-files.js';
@@ -166,15 +167,19 @@ export function revisionFields(
 ): RevisionFields | undefined {
   const r = src
     .prepare(
-      `SELECT skill_id, revision_id, seq, version, path, size, body_offset, first_seen, frontmatter
+      `SELECT skill_id, revision_id, seq, version, path, size, body_offset, first_seen, frontmatter,
+              description AS stored_description
        FROM revisions WHERE skill_id = ? AND revision_id = ?`,
     )
     .get(skillId, revisionId) as
-    (Omit<RevisionFields, 'frontmatter'> & { frontmatter: string }) | undefined;
+    | (Omit<RevisionFields, 'frontmatter'> & { frontmatter: string; stored_description: string })
+    | undefined;
   if (!r) return undefined;
+  const { stored_description: description, ...fields } = r;
   let fm: unknown;
   try {
-    fm = JSON.parse(r.frontmatter);
+    // The description is stored once, in its column (store/stored.ts encodeStoredFrontmatter).
+    fm = parseStoredFrontmatter(r.frontmatter, description);
   } catch (err) {
     throw new SkilldexError(
       'CATALOG_CORRUPT',
@@ -184,7 +189,7 @@ export function revisionFields(
     );
   }
   return {
-    ...r,
+    ...fields,
     frontmatter: fm !== null && typeof fm === 'object' ? (fm as Record<string, unknown>) : {},
   };
 }

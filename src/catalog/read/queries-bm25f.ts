@@ -9,6 +9,8 @@
 import { inChunks, placeholders } from '../store/batch.js';
 import type { CatalogReader, FirstRead } from './reader.js';
 import { decodeServingDocs, type ServingDocs } from '../write/postings-store.js';
+import { LAYOUT_SCHEMA_VERSION } from '../store/layout.js';
+import { requireLayout } from './queries.js';
 
 /** A serving row as the BM25F scorer reads it. */
 export interface Bm25fRow {
@@ -55,7 +57,11 @@ function rowSelect(reader: CatalogReader): string {
     reader.schemaVersion() >= V4_SCHEMA_VERSION
       ? 'r.body_v4, s.body_tf, s.len_x'
       : 'NULL AS body_v4, NULL AS body_tf, 0 AS len_x';
-  return `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, s.description, s.fwd, r.body_terms,
+  // Migration 6 dropped v3's body terms (a lexical catalog keeps no body) and serving's copy of the
+  // description; a catalog read-only before it still has both.
+  const v3 =
+    reader.schemaVersion() >= LAYOUT_SCHEMA_VERSION ? 'NULL AS body_terms' : 'r.body_terms';
+  return `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, r.description, s.fwd, ${v3},
   ${v4}, s.len_n, s.len_k, s.len_d, s.len_b FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 }
 
@@ -113,6 +119,7 @@ export function postingsFromRows(rows: readonly unknown[]): Map<string, TermPost
 
 /** The per-row lengths and states of the published generation. */
 export function servingDocsOf(reader: CatalogReader): ServingDocs {
+  requireLayout(reader, 'bm25f');
   return decodeServingDocs(
     reader.checkedAll(`SELECT docs, sums, data FROM serving_docs WHERE id = 1`, [], 'docs')[0] as
       { docs: number; sums: string; data: Buffer } | undefined,

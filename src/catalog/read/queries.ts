@@ -8,7 +8,14 @@
 import { SkilldexError } from '../../errors.js';
 import type { CatalogReader } from './reader.js';
 import type { CatalogStatement } from '../store/db-type.js';
+import { decodeStoredFrontmatter } from '../store/stored.js';
 import type { TokenStrings } from '../write/tokens.js';
+import {
+  LAYOUT_SCHEMA_VERSION,
+  storedLayout,
+  successorOf,
+  type IndexLayout,
+} from '../store/layout.js';
 
 /** Lifecycle state of a serving row. */
 export type ServingState = 'active' | 'deprecated' | 'archived';
@@ -48,19 +55,34 @@ export interface ServedRow {
   readonly real_path: string;
 }
 
-const SERVED = `SELECT s.skill_id, s.skill_version, s.revision_id, s.name, s.description, s.state, s.size, r.frontmatter, s.path, s.real_path
+// Descriptions live on `revisions` only (migration 6; before it serving kept a copy of the same text).
+const SERVED = `SELECT s.skill_id, s.skill_version, s.revision_id, s.name, r.description, s.state, s.size, r.frontmatter, s.path, s.real_path
   FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 
 /** Up to `limit` non-archived served skills with ids after `after`, in skill_id order. */
 export function servedPage(reader: CatalogReader, after: string, limit: number): ServedRow[] {
-  return reader
-    .prepare(`${SERVED} WHERE s.state != 'archived' AND s.skill_id > ? ORDER BY s.skill_id LIMIT ?`)
-    .all(after, limit) as ServedRow[];
+  return (
+    reader
+      .prepare(
+        `${SERVED} WHERE s.state != 'archived' AND s.skill_id > ? ORDER BY s.skill_id LIMIT ?`,
+      )
+      .all(after, limit) as ServedRow[]
+  ).map(withFrontmatter);
 }
 
 /** One served skill (any state), or undefined. */
 export function servedRowOf(reader: CatalogReader, skillId: string): ServedRow | undefined {
-  return reader.prepare(`${SERVED} WHERE s.skill_id = ?`).get(skillId) as ServedRow | undefined;
+  const row = reader.prepare(`${SERVED} WHERE s.skill_id = ?`).get(skillId) as
+    ServedRow | undefined;
+  return row && withFrontmatter(row);
+}
+
+// The row with its frontmatter JSON as read (the description is stored once, in its column:
+// store/stored.ts encodeStoredFrontmatter).
+function withFrontmatter(row: ServedRow): ServedRow {
+  return row.frontmatter.startsWith('~')
+    ? { ...row, frontmatter: decodeStoredFrontmatter(row.frontmatter, row.description) }
+    : row;
 }
 
 /** A serving row as the lexical policies (v1, v2) score it: identity, text and stored token strings. */
@@ -74,16 +96,17 @@ export interface LexicalRow extends TokenStrings {
   readonly description: string;
 }
 
-const LEXICAL = `SELECT rowid AS rid, skill_id, skill_version, revision_id, state, name, description, name_tok, kw_tok, desc_tok, name_st, kw_st, desc_st FROM serving`;
+const LEXICAL = `SELECT s.rowid AS rid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, r.description, s.name_tok, s.kw_tok, s.desc_tok, s.name_st, s.kw_st, s.desc_st
+  FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 
 /** One serving row by rowid (lexical view). */
 export function lexicalRowOf(reader: CatalogReader, rowid: number): LexicalRow | undefined {
-  return reader.prepare(`${LEXICAL} WHERE rowid = ?`).get(rowid) as LexicalRow | undefined;
+  return reader.prepare(`${LEXICAL} WHERE s.rowid = ?`).get(rowid) as LexicalRow | undefined;
 }
 
 /** Every serving row (lexical view), for the brute-force scorer. */
 export function allLexicalRows(reader: CatalogReader): IterableIterator<LexicalRow> {
-  return reader.prepare(`${LEXICAL} ORDER BY rowid`).iterate() as IterableIterator<LexicalRow>;
+  return reader.prepare(`${LEXICAL} ORDER BY s.rowid`).iterate() as IterableIterator<LexicalRow>;
 }
 
 /** Every term of the fuzzy vocabulary of the lexical policies (surface tokens of name, keywords, description). */
@@ -245,7 +268,9 @@ export function servedIdentityOf(
   skillId: string,
 ): { skill_version: string; revision_id: string; name: string; description: string } | undefined {
   return reader
-    .prepare(`SELECT skill_version, revision_id, name, description FROM serving WHERE skill_id = ?`)
+    .prepare(
+      `SELECT s.skill_version, s.revision_id, s.name, r.description FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.skill_id = ?`,
+    )
     .get(skillId) as
     { skill_version: string; revision_id: string; name: string; description: string } | undefined;
 }
@@ -302,11 +327,12 @@ export function servedSkillIds(reader: CatalogReader): string[] {
 }
 
 /**
- * Refuses the FTS5-based lexical policies (v1, v2) on a catalog without FTS5 (PostgreSQL): they
- * are defined by SQLite's bm25(), which PostgreSQL cannot reproduce score for score.
+ * Refuses the FTS5-based lexical policies on a catalog without FTS5 (PostgreSQL): they are defined
+ * by SQLite's bm25(), which PostgreSQL cannot reproduce score for score; and on a catalog whose
+ * serving tables were built for a BM25F policy (requireLayout).
  */
 export function requireFts(reader: CatalogReader): void {
-  if (reader.dialect === 'sqlite') return;
+  if (reader.dialect === 'sqlite') return requireLayout(reader, 'lexical');
   throw new SkilldexError(
     'INVALID_ARGUMENT',
     `${reader.file}: policies v1 and v2 rank with SQLite's FTS5, which a PostgreSQL catalog does not have; use ${PG_POLICIES.join(' or ')}`,
@@ -315,10 +341,39 @@ export function requireFts(reader: CatalogReader): void {
 }
 
 /** The ranking policies a PostgreSQL catalog serves: the BM25F ones, scored over its postings. */
-export const PG_POLICIES: readonly string[] = [
-  'tf.skillrouter.bm25f.v4',
-  'tf.skillrouter.bm25f.v3',
-];
+export const PG_POLICIES: readonly string[] = ['tf.skillrouter.bm25f.v4'];
+
+/**
+ * REINDEX_REQUIRED when the published generation's serving tables keep another layout's data than
+ * `layout` (store/layout.ts; from migration 6 a catalog keeps only its own layout's): a lexical
+ * policy asked of a BM25F catalog finds no token strings, a BM25F one of a lexical catalog no
+ * postings. Catalogs older than migration 6 keep both and pass.
+ */
+export function requireLayout(reader: CatalogReader, layout: IndexLayout): void {
+  if (reader.schemaVersion() < LAYOUT_SCHEMA_VERSION) return;
+  const stored = storedLayout(
+    reader.prepare(`SELECT value FROM meta WHERE key = 'index_layout'`).pluck().get() as
+      string | undefined,
+  );
+  if (stored === layout) return;
+  const policy =
+    (reader
+      .prepare(
+        `SELECT g.policy FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
+      )
+      .pluck()
+      .get() as string | undefined) ?? 'none';
+  // A catalog of a retired policy (bm25f.v3) is told the one command that upgrades it.
+  const successor = successorOf(policy);
+  const command = `skilldex index --policy ${successor ?? 'ID'}`;
+  throw new SkilldexError(
+    'REINDEX_REQUIRED',
+    successor
+      ? `${reader.file} was published under ${policy}, which is retired: its documents are no longer kept; run ${command} (every file is read once; usage examples, telemetry and lifecycle states are kept)`
+      : `${reader.file} keeps the ${stored} data of policy ${policy}, not the ${layout} data this policy ranks with; run ${command} with the policy to serve (every file is read once for it)`,
+    { catalog: reader.file, index: stored, wanted: layout, policy, command },
+  );
+}
 
 /** A row of the generations table, as stored. */
 export interface GenerationRow {

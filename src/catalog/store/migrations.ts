@@ -10,6 +10,9 @@
  * migration 2 also the bm25f.v3 inverted index `postings` and the per-row statistics `serving_docs`;
  * from migration 3 the supporting-file listings `file_manifests` and their stats `file_stats`; from
  * migration 4 the compressed SKILL.md text of recent revisions, `revision_texts` (revision-texts.ts).
+ * Migration 6 keeps only what the catalog's layout reads (layout.ts): a lexical catalog its token
+ * strings, FTS5 and `vocab`; a BM25F one its postings and row statistics; neither v3's body terms,
+ * and descriptions only on `revisions`.
  */
 import { SkilldexError } from '../../errors.js';
 import { dialectOf, foreignMessage, tableCount, type Db } from './db-type.js';
@@ -17,6 +20,35 @@ import { pgSideSchema } from '../side/side-schema.js';
 
 /** Value of meta.format that marks a skilldex catalog. */
 export const CATALOG_FORMAT = 'skilldex-catalog';
+
+// The data part of migration 6 (layout.ts): the index kinds renamed to layouts and each catalog's
+// other-family data dropped. Also run by `catalog copy` on what it copied from a catalog older than
+// migration 6 (copy.ts), whose rows arrive as they were.
+const LAYOUT_DATA = `
+  INSERT INTO meta (key, value) SELECT 'index_layout', CASE WHEN value = 'v4' THEN 'bm25f' ELSE 'lexical' END FROM meta WHERE key = 'index_kind';
+  INSERT INTO meta (key, value) SELECT 'body_layout', CASE WHEN value = 'v4' THEN 'bm25f' ELSE 'lexical' END FROM meta WHERE key = 'body_kind';
+  DELETE FROM meta WHERE key IN ('index_kind', 'body_kind');
+  INSERT INTO serving_fts (serving_fts) SELECT 'delete-all' WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  DELETE FROM vocab WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  UPDATE serving SET name_tok = '', kw_tok = '', desc_tok = '', name_st = '', kw_st = '', desc_st = ''
+    WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  DELETE FROM postings WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  DELETE FROM serving_docs WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+  UPDATE serving SET fwd = '{}', len_n = 0, len_k = 0, len_d = 0, len_b = 0, len_x = 0, name_terms = 0, body_tf = NULL
+    WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'index_layout' AND value = 'bm25f');
+`;
+
+/**
+ * The data part of migration 6 for `dialect` (PostgreSQL has no FTS5 table): run on rows copied
+ * from a catalog older than that migration.
+ */
+export function layoutDataSql(dialect: 'sqlite' | 'pg'): string {
+  return dialect === 'pg' ? withoutFts(LAYOUT_DATA) : LAYOUT_DATA;
+}
+
+function withoutFts(sql: string): string {
+  return sql.replace(/INSERT INTO serving_fts[^\n]*\n/g, '');
+}
 
 const MIGRATIONS: readonly string[] = [
   // 1: the initial schema.
@@ -185,16 +217,28 @@ const MIGRATIONS: readonly string[] = [
     data BLOB NOT NULL
   ) STRICT;
   `,
+  // 6: each thing stored once, and only what a live policy reads (issue 33; layout.ts). The index
+  // kinds become layouts (`v4` → bm25f, anything else → lexical): a BM25F catalog drops its token
+  // strings, FTS5 entries and vocabulary (only the lexical policies read them); a lexical one the
+  // postings, row statistics and forward terms that only policy bm25f.v3 read; every catalog v3's
+  // body terms and the copy of each description on its serving rows (readers join `revisions`).
+  // A v2/v3 catalog is thereby lexical: `skilldex index --policy tf.skillrouter.bm25f.v4` re-reads
+  // its files and rebuilds its serving tables (usage, telemetry and lifecycle states are kept).
+  // The FTS5 statement is SQLite's only (pgMigration drops it).
+  `${LAYOUT_DATA}
+  ALTER TABLE revisions DROP COLUMN body_terms;
+  ALTER TABLE serving DROP COLUMN description;
+  `,
 ];
 
 /**
  * Migration `v` (0-based) for PostgreSQL: the same DDL with PostgreSQL's types (text in the "C"
  * collation, so ORDER BY sorts as SQLite's BINARY does; BIGINT; DOUBLE PRECISION; BYTEA), without
- * STRICT and without the FTS5 table (policies v1 and v2 are SQLite-only); migration 1 also creates
+ * STRICT and without the FTS5 table and its statements (the lexical policies are SQLite-only); migration 1 also creates
  * the telemetry tables.
  */
 export function pgMigration(v: number): string {
-  const ddl = (MIGRATIONS[v]! + (v === 0 ? pgSideSchema() : ''))
+  const ddl = withoutFts(MIGRATIONS[v]! + (v === 0 ? pgSideSchema() : ''))
     .replace(/CREATE VIRTUAL TABLE[\s\S]*?\);\n/g, '')
     .replace(/\)\s*STRICT(?:,\s*WITHOUT ROWID)?;/g, ');')
     .replace(/\bTEXT\b/g, 'TEXT COLLATE "C"')

@@ -23,6 +23,4 @@ export interface RevisionRow {
   warnings: string;
   flags: string;
   first_seen: string;
-  /** JSON BodyTerms of the body (postings.ts); null for revisions read before migration 2. */
-  body_terms: string | null;
 }

@@ -33,3 +33,42 @@ export function storedWords(data: Uint8Array, what: string): Uint32Array {
   bytes.set(data);
   return new Uint32Array(bytes.buffer);
 }
+
+/**
+ * The stored form of a revision's frontmatter (`revisions.frontmatter`): its JSON, except that a
+ * top-level `description` equal to the revision's own `description` column is stored once, there:
+ * the JSON keeps the key in its place with the value 0, after a `~` (which no JSON text starts
+ * with). Rows written before, and frontmatter whose description differs, are plain JSON.
+ */
+export function encodeStoredFrontmatter(
+  frontmatter: Readonly<Record<string, unknown>>,
+  description: string,
+): string {
+  if (frontmatter['description'] !== description) return JSON.stringify(frontmatter);
+  return '~' + JSON.stringify({ ...frontmatter, description: 0 });
+}
+
+/**
+ * A revision's frontmatter object from its stored form and its `description` column
+ * (encodeStoredFrontmatter); CATALOG_CORRUPT when the stored form does not parse.
+ */
+export function parseStoredFrontmatter(stored: string, description: string): unknown {
+  if (!stored.startsWith('~')) return storedJson<unknown>(stored, 'revisions.frontmatter');
+  const fm = storedJson<unknown>(stored.slice(1), 'revisions.frontmatter');
+  if (fm === null || typeof fm !== 'object' || Array.isArray(fm))
+    throw new SkilldexError(
+      'CATALOG_CORRUPT',
+      "the catalog's revisions.frontmatter is not the JSON object skilldex wrote",
+      { column: 'revisions.frontmatter' },
+    );
+  // The key keeps its place: assigning an existing own key does not move it.
+  (fm as Record<string, unknown>)['description'] = description;
+  return fm;
+}
+
+/** The frontmatter JSON text a revision was read with (what ingest stored before the `~` form). */
+export function decodeStoredFrontmatter(stored: string, description: string): string {
+  return stored.startsWith('~')
+    ? JSON.stringify(parseStoredFrontmatter(stored, description))
+    : stored;
+}

@@ -29,6 +29,8 @@ import { manifestIdOf } from './skill-files.js';
 import { isPgLocation } from '../store/location.js';
 import { migrateSideStore } from '../side/side-migrate.js';
 import { telemetryPathFor } from '../side/telemetry.js';
+import { LAYOUT_SCHEMA_VERSION } from '../store/layout.js';
+import { layoutDataSql } from '../store/migrations.js';
 
 /** Catalog tables in the order they are copied (parents first). */
 const CATALOG_TABLES = [
@@ -55,6 +57,14 @@ const LATER_TABLES: ReadonlySet<string> = new Set([
 ]);
 /** Side tables (telemetry, usage examples). */
 const SIDE_TABLES = ['events', 'counts', 'usage_examples'] as const;
+/**
+ * Columns a later migration dropped (migration 6: v3's body terms, serving's copy of each
+ * description): not copied from a source of an older schema.
+ */
+const DROPPED_COLUMNS: ReadonlySet<string> = new Set([
+  'revisions.body_terms',
+  'serving.description',
+]);
 /** meta keys that belong to the target's own schema, not to the catalog's content. */
 const OWN_META = new Set(['format', 'user_version', 'data_version', 'side_version']);
 
@@ -145,6 +155,10 @@ function copyIntoDatabase(src: Db, from: string, to: string): CopyReport {
 function copyTables(src: Db, dst: Db, rows: Record<string, number>): void {
   for (const t of CATALOG_TABLES)
     rows[t] = LATER_TABLES.has(t) && !hasTable(src, t) ? 0 : copyTable(src, dst, t);
+  // Rows of a catalog older than migration 6 arrive as they were: that migration's data part makes
+  // them what a migrated catalog keeps (store/layout.ts).
+  if ((src.pragma('user_version', { simple: true }) as number) < LAYOUT_SCHEMA_VERSION)
+    dst.exec(layoutDataSql(dialectOf(dst)));
   // SQLite's FTS5 index of policies v1/v2 is derived from `serving`: rebuilt, not copied.
   if (dialectOf(dst) === 'sqlite')
     dst.exec(`INSERT INTO serving_fts (serving_fts) VALUES ('rebuild')`);
@@ -186,7 +200,7 @@ function copyTable(src: Db, dst: Db, table: string): number {
     Record<string, unknown>
   >) {
     if (!insert) {
-      columns = Object.keys(r);
+      columns = Object.keys(r).filter((c) => !DROPPED_COLUMNS.has(`${table}.${c}`));
       insert = dst.prepare(
         `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
       );

@@ -25,16 +25,11 @@ import { deflateRawFitted } from '../store/deflate.js';
  */
 export const TEMPLATE_MIN_SKILLS = 10;
 
-/** What a catalog's BM25F index is built for: v3's terms, or v4's (documents-v4.ts). */
+/**
+ * The BM25F engines' term shapes (src/router/search): a catalog stores only v4's documents since
+ * migration 6 (store/layout.ts); 'v3' remains for the router's engine of the retired bm25f.v3.
+ */
 export type IndexKind = 'v3' | 'v4';
-
-/** The policies whose catalogs keep a v4 index (the id is part of every generation it publishes). */
-export const V4_INDEX_POLICIES: ReadonlySet<string> = new Set(['tf.skillrouter.bm25f.v4']);
-
-/** The index kind a catalog published under `policy` keeps (lexical policies keep v3's). */
-export function indexKindOf(policy: string): IndexKind {
-  return V4_INDEX_POLICIES.has(policy) ? 'v4' : 'v3';
-}
 
 /** The v4 fields of one document, per term: frequency in name, keywords, description, body, boundary. */
 export type V4Counts = [number, number, number, number, number];

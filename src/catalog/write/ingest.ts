@@ -24,10 +24,11 @@ import {
   type SkippedFile,
 } from '../../skills/index.js';
 import type { Db } from '../db.js';
-import type { RevisionRow } from '../store/rows.js';
 import { RowWriter, insertRows, runIn, selectIn } from '../store/batch.js';
-import { BODY_INDEX_CHARS, bodyTermsOf } from './postings.js';
-import { encodeBodyV4, type BodyHandoff, type IndexKind } from './documents-v4.js';
+import { encodeStoredFrontmatter } from '../store/stored.js';
+import { BODY_INDEX_CHARS } from './postings.js';
+import { encodeBodyV4, type BodyHandoff } from './documents-v4.js';
+import { layoutParts, type IndexLayout } from '../store/layout.js';
 import { listSupportingFiles, manifestIdOf, type FolderListing } from './skill-files.js';
 import { FileRecordWriter, decodeStats, encodeStats, readFileStats } from './file-manifests.js';
 
@@ -80,10 +81,11 @@ interface FileRow {
 /** How an ingest may change the working set, and what it keeps of each body. */
 export interface IngestGuards {
   /**
-   * The index the revisions read now keep their body for (default 'v3': `body_terms`; 'v4':
-   * `body_lines` and `line_keys`, documents-v4.ts). Revisions read by an earlier run keep what they had.
+   * The layout the revisions read now keep their body for (store/layout.ts; default 'lexical': no
+   * body; 'bm25f': `body_lines` and `line_keys`, documents-v4.ts). Revisions read by an earlier
+   * run keep what they had.
    */
-  readonly bodyKind?: IndexKind;
+  readonly bodyLayout?: IndexLayout;
   /** Compute the summary, then roll the transaction back: nothing is written. */
   readonly dryRun?: boolean;
   /** Allow retiring more than SHRINK_LIMIT of the active skills in one ingest. */
@@ -150,7 +152,7 @@ export function ingestSkills(
   const run: IngestRun = {
     db,
     skills: ids.skills,
-    prior: prior.files,
+    prior,
     stats: loaded.stats,
     byPath: new Map(loaded.records.map((r) => [r.path, r])),
     listings: listFolders(db, ids.skills, alone),
@@ -197,7 +199,7 @@ interface IngestRun {
   /** The skills discovery resolved, one per skill_id. */
   readonly skills: readonly SkillRecord[];
   /** The files the previous index remembered, by path. */
-  readonly prior: ReadonlyMap<string, FileRow>;
+  readonly prior: ReadonlyMap<string, PriorFile>;
   /** The size and mtime of every file read or skipped as unchanged, by path. */
   readonly stats: ReadonlyMap<string, { size: number; mtime_ms: number }>;
   /** Every loaded record by path (also those identity resolution set aside). */
@@ -208,52 +210,34 @@ interface IngestRun {
   readonly guards: IngestGuards;
 }
 
-/** The files the previous index remembered, and the identity of each one's revision. */
-interface PriorFiles {
-  readonly files: Map<string, FileRow>;
-  readonly identities: Map<string, IdentityRow>;
-}
+/**
+ * A file the previous index remembered, with the identity of its revision (the revision columns are
+ * null when that revision is not stored): one row object per file, as the query returns it.
+ */
+type PriorFile = FileRow & {
+  seq: number | null;
+  version: string | null;
+  name: string;
+  description: string;
+  normalized_sha256: string;
+  revision_size: number;
+  body_offset: number;
+};
 
-function readPriorFiles(db: Db): PriorFiles {
-  const files = new Map<string, FileRow>();
-  // Every remembered file with the identity of its revision, in one pass (a re-index's reads).
-  const identities = new Map<string, IdentityRow>();
+// Every remembered file with the identity of its revision, in one pass (a re-index's reads); the
+// rows are kept as read (no copy per row: on an unchanged re-index this is most of what is read).
+function readPriorFiles(db: Db): Map<string, PriorFile> {
+  const files = new Map<string, PriorFile>();
   for (const r of db
     .prepare(
       `SELECT f.path, f.real_path, f.size, f.mtime_ms, f.skill_id, f.revision_id, r.seq, r.version, r.name,
               r.description, r.normalized_sha256, r.size AS revision_size, r.body_offset
        FROM files f LEFT JOIN revisions r ON r.skill_id = f.skill_id AND r.revision_id = f.revision_id`,
     )
-    .iterate() as Iterable<FileRow & PriorIdentity>) {
-    files.set(r.path, {
-      path: r.path,
-      real_path: r.real_path,
-      size: r.size,
-      mtime_ms: r.mtime_ms,
-      skill_id: r.skill_id,
-      revision_id: r.revision_id,
-    });
-    if (r.seq === null) continue;
-    identities.set(r.path, {
-      skill_id: r.skill_id,
-      revision_id: r.revision_id,
-      seq: r.seq,
-      version: r.version,
-      name: r.name,
-      description: r.description,
-      normalized_sha256: r.normalized_sha256,
-      size: r.revision_size,
-      body_offset: r.body_offset,
-    });
-  }
-  return { files, identities };
+    .iterate() as Iterable<PriorFile>)
+    files.set(r.path, r);
+  return files;
 }
-
-// The revision columns of a remembered file (null when its revision is not stored).
-type PriorIdentity = Omit<IdentityRow, 'skill_id' | 'revision_id' | 'seq' | 'size'> & {
-  seq: number | null;
-  revision_size: number;
-};
 
 /** The records of the files found: read again, or rebuilt from the catalog when unchanged. */
 interface LoadedRecords {
@@ -267,7 +251,7 @@ interface LoadedRecords {
 // stored revision, any other is read, parsed and hashed (a file that cannot be is added to `skipped`).
 function loadRecords(
   files: readonly FileOrigin[],
-  prior: PriorFiles,
+  prior: ReadonlyMap<string, PriorFile>,
   options: DiscoverOptions,
   skipped: SkippedFile[],
   onProgress: ProgressFn | undefined,
@@ -288,14 +272,18 @@ function loadRecords(
   files.forEach((f, i) => {
     if (onProgress && (i & 255) === 0) onProgress(i, files.length);
     const st = statOf(f);
-    const p = prior.files.get(f.path);
-    if (st && p && p.real_path === f.realPath && p.size === st.size && p.mtime_ms === st.mtimeMs) {
-      const rev = prior.identities.get(f.path);
-      if (rev) {
-        records.push(recordFromRow(rev, f, st.mtimeMs));
-        stats.set(f.path, { size: st.size, mtime_ms: st.mtimeMs });
-        return;
-      }
+    const p = prior.get(f.path);
+    if (
+      st &&
+      p &&
+      p.seq !== null &&
+      p.real_path === f.realPath &&
+      p.size === st.size &&
+      p.mtime_ms === st.mtimeMs
+    ) {
+      records.push(recordFromRow(p, f, st.mtimeMs));
+      stats.set(f.path, { size: st.size, mtime_ms: st.mtimeMs });
+      return;
     }
     read++;
     const loaded = loadSkillFile(f, bounds);
@@ -467,7 +455,7 @@ function storedSeqs(db: Db, writes: readonly SkillRecord[]): Map<string, Map<str
 // On a revision already stored (another path to the same bytes, or a file read again), only where
 // it lives changes; its body columns are replaced only by ones read this run.
 const REVISION_UPSERT = `ON CONFLICT (skill_id, revision_id) DO UPDATE SET path = excluded.path, real_path = excluded.real_path, scope = excluded.scope,
-           scope_path = excluded.scope_path, plugin = excluded.plugin, body_terms = coalesce(excluded.body_terms, revisions.body_terms),
+           scope_path = excluded.scope_path, plugin = excluded.plugin,
            body_v4 = coalesce(excluded.body_v4, revisions.body_v4), body_lines = coalesce(excluded.body_lines, revisions.body_lines),
            line_keys = coalesce(excluded.line_keys, revisions.line_keys)`;
 
@@ -491,11 +479,11 @@ function revisionRow(r: SkillRecord, seq: number, run: IngestRun): Record<string
     size: r.size,
     normalized_sha256: r.normalized_sha256,
     body_offset: r.body_offset,
-    frontmatter: JSON.stringify(r.frontmatter),
+    frontmatter: encodeStoredFrontmatter(r.frontmatter, r.description),
     warnings: JSON.stringify(r.warnings),
     flags: JSON.stringify(r.flags),
     first_seen: run.stamp,
-    ...bodyColumns(r, run.guards.bodyKind ?? 'v3', run.guards.handoff),
+    ...bodyColumns(r, run.guards.bodyLayout ?? 'lexical', run.guards.handoff),
   };
 }
 
@@ -658,46 +646,31 @@ const REVISION_COLUMNS = [
   'warnings',
   'flags',
   'first_seen',
-  'body_terms',
   'body_v4',
   'body_lines',
   'line_keys',
 ] as const;
 
-// What a revision keeps of its body, from the excerpt read with its hash: v3's term counts, or v4's
-// lines with their template keys (handed to this index's publish too). Null where the file was not
-// read this run (the stored value stays).
+// What a revision keeps of its body, from the excerpt read with its hash: nothing for a lexical
+// layout, or the BM25F lines with their template keys (handed to this index's publish too). Null
+// where the file was not read this run (the stored value stays).
 function bodyColumns(
   r: SkillRecord,
-  kind: IndexKind,
+  layout: IndexLayout,
   handoff: BodyHandoff | undefined,
-): Record<'body_terms' | 'body_v4' | 'body_lines' | 'line_keys', string | Buffer | null> {
-  const none = { body_terms: null, body_v4: null, body_lines: null, line_keys: null };
+): Record<'body_v4' | 'body_lines' | 'line_keys', string | Buffer | null> {
+  const none = { body_v4: null, body_lines: null, line_keys: null };
   if (r.body_excerpt === undefined) return none;
-  if (kind === 'v3') return { ...none, body_terms: JSON.stringify(bodyTermsOf(r.body_excerpt)) };
+  if (!layoutParts(layout).postings) return none;
   const v4 = encodeBodyV4(r.body_excerpt, r.name);
   handoff?.put(r.revision_id, v4.analysed);
   return { ...none, body_lines: v4.lines, line_keys: v4.keys };
 }
 
-/** The columns of a revision that identify it and rebuild its record without reading the file. */
-type IdentityRow = Pick<
-  RevisionRow,
-  | 'skill_id'
-  | 'revision_id'
-  | 'seq'
-  | 'version'
-  | 'name'
-  | 'description'
-  | 'normalized_sha256'
-  | 'size'
-  | 'body_offset'
->;
-
 // A record for a file unchanged since the last run: the identity fields identity resolution and
 // the revision upsert read. Fields only a first ingest writes (frontmatter, keywords, warnings) are
 // left empty: on a conflict the upsert keeps the stored values and updates only the path columns.
-function recordFromRow(rev: IdentityRow, f: FileOrigin, mtimeMs: number): SkillRecord {
+function recordFromRow(rev: PriorFile, f: FileOrigin, mtimeMs: number): SkillRecord {
   return {
     skill_id: rev.skill_id,
     name: rev.name,
@@ -712,7 +685,7 @@ function recordFromRow(rev: IdentityRow, f: FileOrigin, mtimeMs: number): SkillR
     ...(f.plugin !== undefined ? { plugin: f.plugin } : {}),
     revision_id: rev.revision_id,
     normalized_sha256: rev.normalized_sha256,
-    size: rev.size,
+    size: rev.revision_size,
     mtime_ms: mtimeMs,
     body_offset: rev.body_offset,
     frontmatter: {},

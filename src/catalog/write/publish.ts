@@ -1,8 +1,9 @@
 /**
  * Publishing (docs/integration.md §1, §5): in one immediate transaction, freeze the working set into a new
  * generation (content-derived id, monotonically increasing sequence; each member keeps its
- * supporting-files listing), bring the serving tables — `serving`, its FTS5 index and the fuzzy
- * vocabulary — to exactly that set by diff, and move the published pointer. Readers in WAL mode keep their snapshot until their read ends, so they never
+ * supporting-files listing), bring the serving tables — `serving` and what the policy's layout
+ * keeps (store/layout.ts: FTS5 and the fuzzy vocabulary for a lexical policy, postings and row
+ * statistics for a BM25F one) — to exactly that set by diff, and move the published pointer. Readers in WAL mode keep their snapshot until their read ends, so they never
  * see half a generation; a crash before COMMIT leaves the previous generation serving.
  */
 import { SkilldexError } from '../../errors.js';
@@ -12,14 +13,8 @@ import type { RevisionRow } from '../store/rows.js';
 import { computeGeneration, type Member } from './generation.js';
 import { tokenSet, tokenStrings, type TokenStrings } from './tokens.js';
 import { readMeta, writeMeta } from '../store/meta.js';
-import {
-  decodeForward,
-  documentTerms,
-  encodeForward,
-  PackedPostings,
-  type BodyTerms,
-  type FieldCounts,
-} from './postings.js';
+import { parseStoredFrontmatter } from '../store/stored.js';
+import { PackedPostings, type FieldCounts } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
 import { decodeBodyCounts, encodeBodyCounts } from './body-counts.js';
 import {
@@ -31,11 +26,16 @@ import {
   effectiveBody,
   encodeForwardV4,
   encodeTemplateKeys,
-  indexKindOf,
   templateKeysOf,
   type BodyHandoff,
-  type IndexKind,
 } from './documents-v4.js';
+import {
+  layoutOf,
+  layoutParts,
+  storedLayout,
+  type IndexLayout,
+  type LayoutParts,
+} from '../store/layout.js';
 import { MAX_IN_LIST, insertRows, runIn, selectIn } from '../store/batch.js';
 
 /** What a publish did. */
@@ -57,9 +57,9 @@ export interface GenerationCounts {
 
 /**
  * Publishes the working set under `policy`; `now` gives the timestamp recorded (never hashed). The
- * serving tables are built for the policy's index kind (documents-v4.ts); a catalog whose index was
- * built for the other kind is rebuilt. REINDEX_REQUIRED when the policy reads bodies in a way the
- * catalog has not read them (a v4 publish of revisions ingested for v3): nothing is written.
+ * serving tables are built for the policy's layout (store/layout.ts); a catalog whose serving tables
+ * were built for the other layout is rebuilt. REINDEX_REQUIRED when a BM25F policy would serve
+ * revisions whose body lines were not kept (read for a lexical policy): nothing is written.
  * `handoff` holds the body lines the ingest of the same `index` analysed (read from the catalog
  * for any revision it does not hold).
  */
@@ -77,8 +77,8 @@ export function publishWorkingSet(
            JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id ORDER BY s.skill_id`,
         )
         .all() as ServingMember[];
-      const kind = indexKindOf(policy);
-      requireBodiesOf(db, policy, kind);
+      const layout = layoutOf(policy);
+      requireBodiesOf(db, policy, layout);
       const generation = computeGeneration(members, policy);
       const counts = countStates(members);
       const current = db
@@ -87,12 +87,13 @@ export function publishWorkingSet(
         )
         .get() as { seq: number; generation_id: string } | undefined;
       const rebuild =
-        readMeta(db, 'serving_rebuild') === '1' || (readMeta(db, 'index_kind') ?? 'v3') !== kind;
+        readMeta(db, 'serving_rebuild') === '1' ||
+        storedLayout(readMeta(db, 'index_layout')) !== layout;
       if (rebuild) clearServing(db);
       if (current && current.generation_id === generation) {
         // Same content: nothing to publish, but a file that moved must be served from its new path
         // (and serving tables cleared by a migration must be rebuilt).
-        if (rebuild || servingStale(db, members)) syncServing(db, members, kind, handoff);
+        if (rebuild || servingStale(db, members)) syncServing(db, members, layout, handoff);
         return { changed: false, seq: current.seq, catalog_generation: generation, counts };
       }
       const seq =
@@ -120,7 +121,7 @@ export function publishWorkingSet(
           manifest_id: m.manifest_id ?? null,
         })),
       );
-      syncServing(db, members, kind, handoff);
+      syncServing(db, members, layout, handoff);
       db.prepare(
         `INSERT INTO published (id, seq) VALUES (1, @seq) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
       ).run({ seq });
@@ -129,22 +130,20 @@ export function publishWorkingSet(
     .immediate();
 }
 
-// REINDEX_REQUIRED when a working-set revision has no body of the kind the policy's index reads
-// (bm25f.v4's body_lines; v3's body_terms once the catalog has read files for v4: before that, a null
-// body_terms is a revision read before migration 2, served with an empty body as always).
-function requireBodiesOf(db: Db, policy: string, kind: IndexKind): void {
-  if (kind === 'v3' && (readMeta(db, 'body_kind') ?? 'v3') === 'v3') return;
-  const column = kind === 'v4' ? 'body_lines' : 'body_terms';
+// REINDEX_REQUIRED when a BM25F policy would serve a working-set revision without its body lines
+// (a lexical policy reads no body).
+function requireBodiesOf(db: Db, policy: string, layout: IndexLayout): void {
+  if (!layoutParts(layout).postings) return;
   const missing = db
     .prepare(
-      `SELECT count(*) AS n FROM skills s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE r.${column} IS NULL`,
+      `SELECT count(*) AS n FROM skills s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE r.body_lines IS NULL`,
     )
     .get() as { n: number };
   if (Number(missing.n) === 0) return;
   throw new SkilldexError(
     'REINDEX_REQUIRED',
-    `policy ${policy} reads skill bodies as the ${kind} index does, and ${missing.n} skills of the working set were read for another index; nothing was published`,
-    { policy, index: kind, skills: Number(missing.n) },
+    `policy ${policy} reads skill bodies as the ${layout} layout keeps them, and ${missing.n} skills of the working set were read for another layout; nothing was published`,
+    { policy, index: layout, skills: Number(missing.n) },
   );
 }
 
@@ -177,7 +176,6 @@ const SERVING_COLUMNS = [
   'skill_version',
   'state',
   'name',
-  'description',
   'path',
   'real_path',
   'size',
@@ -215,7 +213,6 @@ type ServedRevision = Pick<
   | 'real_path'
   | 'size'
   | 'body_offset'
-  | 'body_terms'
 > & {
   body_v4: string | null;
   body_lines: Buffer | null;
@@ -235,26 +232,27 @@ interface ServingEntry {
   desc_tok: string;
 }
 
-// Brings `serving` (and its FTS index and vocabulary) to exactly `members`, touching only what
-// differs, with the BM25F index of `kind`. Reads and writes many rows per statement (batch.ts): on
-// PostgreSQL each is a round trip. `handoff` holds body lines this index's ingest analysed.
+// Brings `serving` (and what `layout` keeps beside it) to exactly `members`, touching only what
+// differs. Reads and writes many rows per statement (batch.ts): on PostgreSQL each is a round trip.
+// `handoff` holds body lines this index's ingest analysed.
 function syncServing(
   db: Db,
   members: readonly ServingMember[],
-  kind: IndexKind,
+  layout: IndexLayout,
   handoff?: BodyHandoff,
 ): void {
+  const parts = layoutParts(layout);
   const serving = readServing(db);
   const diff = diffServing(db, serving, members);
-  // v4: the template lines of the new member set.
-  const template = kind === 'v4' ? templateOf(db, members) : undefined;
+  // BM25F: the template lines of the new member set.
+  const template = parts.postings ? templateOf(db, members) : undefined;
   if (template)
     serveTemplatedAgain(members, serving, diff, template, readMeta(db, 'template_keys'));
   for (const [state, rowids] of diff.restate)
     runIn(db, `UPDATE serving SET state = ? WHERE rowid IN (%s)`, rowids, [state]);
   const changes: IndexChanges = { df: new Map(), removed: new Map(), added: new PackedPostings() };
-  const fts = ftsStatements(db);
-  removeServed(db, diff.gone, kind, changes, fts);
+  const fts = parts.lexical ? ftsStatements(db) : undefined;
+  removeServed(db, diff.gone, parts, changes, fts);
   // Rowids are assigned here rather than by the engine, so both backends number rows alike.
   let nextRowid =
     ((db.prepare(`SELECT max(rowid) AS m FROM serving`).get() as { m: number | null }).m ?? 0) + 1;
@@ -262,14 +260,16 @@ function syncServing(
   // written in a few, so a rebuild never holds every revision's text at once.
   for (let c = 0; c < diff.adds.length; c += MAX_IN_LIST) {
     const chunk = diff.adds.slice(c, c + MAX_IN_LIST);
-    const served = { kind, template: template?.keys, handoff, fts, changes };
+    const served = { parts, template: template?.keys, handoff, fts, changes };
     nextRowid = addServed(db, chunk, nextRowid, served);
   }
-  writeVocab(db, changes.df);
-  applyPostings(db, changes.removed, changes.added);
-  writeServingDocs(db);
+  if (parts.lexical) writeVocab(db, changes.df);
+  if (parts.postings) {
+    applyPostings(db, changes.removed, changes.added);
+    writeServingDocs(db);
+  }
   writeMeta(db, 'serving_rebuild', '0');
-  writeMeta(db, 'index_kind', kind);
+  writeMeta(db, 'index_layout', layout);
   writeMeta(db, 'template_keys', template ? encodeTemplateKeys(template.keys) : '');
 }
 
@@ -362,14 +362,14 @@ function serveTemplatedAgain(
   }
 }
 
-/** The FTS5 statements of policies v1 and v2 (SQLite only). */
+/** The FTS5 statements of the lexical layout (SQLite only). */
 interface FtsStatements {
   readonly del: { run(row: Record<string, unknown>): unknown };
   readonly ins: { run(row: Record<string, unknown>): unknown };
 }
 
 function ftsStatements(db: Db): FtsStatements | undefined {
-  // The FTS5 index of policies v1 and v2 exists on SQLite only.
+  // The FTS5 index of the lexical layout exists on SQLite only.
   if (dialectOf(db) !== 'sqlite') return undefined;
   return {
     del: db.prepare(
@@ -391,32 +391,35 @@ function bumpDf(
     df.set(t, (df.get(t) ?? 0) + by);
 }
 
-// Removes the `gone` rows: their postings (as they were indexed) and vocabulary counts noted in
+// Removes the `gone` rows: their postings (as they were indexed) or vocabulary counts noted in
 // `changes`, their FTS entries and rows deleted. Before the inserts: a changed skill's new row
 // reuses its skill_id.
 function removeServed(
   db: Db,
   gone: readonly ServingEntry[],
-  kind: IndexKind,
+  parts: LayoutParts,
   changes: IndexChanges,
   fts: FtsStatements | undefined,
 ): void {
   const oldTerms = new Map<number, OldTerms>();
-  for (const r of selectIn(
-    db,
-    `SELECT s.rowid AS rowid, s.fwd, s.body_tf, r.body_terms, r.body_v4 FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
-    gone.map((g) => g.rowid),
-  ) as OldTerms[])
-    oldTerms.set(r.rowid, r);
+  if (parts.postings)
+    for (const r of selectIn(
+      db,
+      `SELECT s.rowid AS rowid, s.fwd, s.body_tf, r.body_v4 FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
+      gone.map((g) => g.rowid),
+    ) as OldTerms[])
+      oldTerms.set(r.rowid, r);
   for (const row of gone) {
     const old = oldTerms.get(row.rowid);
-    for (const term of old ? termsOfRow(old, kind) : []) {
+    for (const term of old ? termsOfRow(old) : []) {
       let l = changes.removed.get(term);
       if (!l) changes.removed.set(term, (l = []));
       l.push(row.rowid);
     }
-    fts?.del.run(row as unknown as Record<string, unknown>);
-    bumpDf(changes.df, row, -1);
+    if (parts.lexical) {
+      fts?.del.run(row as unknown as Record<string, unknown>);
+      bumpDf(changes.df, row, -1);
+    }
   }
   runIn(
     db,
@@ -425,10 +428,10 @@ function removeServed(
   );
 }
 
-/** How the rows of a publish are built: the index kind and what it reads besides the revisions. */
+/** How the rows of a publish are built: the layout's parts and what it reads besides the revisions. */
 interface ServedBuild {
-  readonly kind: IndexKind;
-  /** v4: the generation's template keys. */
+  readonly parts: LayoutParts;
+  /** BM25F: the generation's template keys. */
   readonly template: ReadonlySet<number> | undefined;
   readonly handoff: BodyHandoff | undefined;
   readonly fts: FtsStatements | undefined;
@@ -458,39 +461,39 @@ function addServed(
       description: rev.description,
       when_to_use: rev.when_to_use,
     };
-    const toks = tokenStrings(fields);
-    const built =
-      b.kind === 'v4' ? servedV4(rev, fields, b.template!, b.handoff) : servedV3(rev, fields);
+    const toks = b.parts.lexical ? tokenStrings(fields) : NO_TOKENS;
+    const built = b.parts.postings ? servedV4(rev, fields, b.template!, b.handoff) : NO_TERMS;
     const rowid = nextRowid++;
     rows.push(servingRow(rowid, m, rev, toks, built));
     for (const [term, tf] of built.postings) b.changes.added.add(term, rowid, tf);
-    b.fts?.ins.run({
-      rowid,
-      name_tok: toks.name_tok,
-      kw_tok: toks.kw_tok,
-      desc_tok: toks.desc_tok,
-    });
-    bumpDf(b.changes.df, toks, +1);
+    if (b.parts.lexical) {
+      b.fts?.ins.run({
+        rowid,
+        name_tok: toks.name_tok,
+        kw_tok: toks.kw_tok,
+        desc_tok: toks.desc_tok,
+      });
+      bumpDf(b.changes.df, toks, +1);
+    }
   }
   insertRows(db, 'serving', SERVING_COLUMNS, rows);
   return nextRowid;
 }
 
-// The revisions of `chunk` in one statement, by `skill_id \t revision_id`. A v4 build reads the
+// The revisions of `chunk` in one statement, by `skill_id \t revision_id`. A BM25F build reads the
 // stored body lines only of revisions the handoff does not hold.
 function readServedRevisions(
   db: Db,
   chunk: readonly ServingMember[],
   b: ServedBuild,
 ): Map<string, ServedRevision> {
-  const v4 =
-    b.kind === 'v4'
-      ? 'body_v4, body_lines, line_keys, frontmatter'
-      : 'NULL AS body_v4, NULL AS body_lines, NULL AS line_keys, NULL AS frontmatter';
+  const v4 = b.parts.postings
+    ? 'body_v4, body_lines, line_keys, frontmatter'
+    : 'NULL AS body_v4, NULL AS body_lines, NULL AS line_keys, NULL AS frontmatter';
   const revisions = new Map<string, ServedRevision>();
   for (const r of selectIn(
     db,
-    `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, body_terms, ${v4}
+    `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, ${v4}
        FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
     chunk,
     2,
@@ -515,7 +518,6 @@ function servingRow(
     skill_version: rev.version ?? `r${rev.seq}`,
     state: m.state,
     name: rev.name,
-    description: rev.description,
     path: rev.path,
     real_path: rev.real_path,
     size: rev.size,
@@ -554,14 +556,12 @@ function writeVocab(db: Db, df: ReadonlyMap<string, number>): void {
 interface OldTerms {
   rowid: number;
   fwd: string;
-  body_terms: string | null;
   body_v4: string | null;
   body_tf: string | null;
 }
 
-// The terms whose postings list a serving row, as it was indexed (v4: its body as served).
-function termsOfRow(old: OldTerms, kind: IndexKind): string[] {
-  if (kind === 'v3') return Object.keys(decodeForward(old.fwd, old.body_terms));
+// The terms whose postings list a serving row, as it was indexed (its body as served).
+function termsOfRow(old: OldTerms): string[] {
   const body = decodeBodyCounts(old.body_tf ?? old.body_v4);
   return [...decodeForwardV4(old.fwd, body).entries()]
     .filter(([, c]) => c[0] + c[1] + c[2] + c[3] > 0)
@@ -572,7 +572,7 @@ function termsOfRow(old: OldTerms, kind: IndexKind): string[] {
 interface ServedTerms {
   readonly fwd: string;
   readonly lens: FieldCounts;
-  /** Length of the boundary field (v4; 0 under v3). */
+  /** Length of the boundary field. */
   readonly lenX: number;
   /** v4: the body counts without template lines, when any were taken out (else null). */
   readonly bodyTf: string | null;
@@ -589,20 +589,25 @@ type ServedFields = {
   when_to_use: string | null;
 };
 
-function servedV3(rev: ServedRevision, fields: ServedFields): ServedTerms {
-  const doc = documentTerms({
-    ...fields,
-    body: rev.body_terms ? (JSON.parse(rev.body_terms) as BodyTerms) : { tf: {}, len: 0 },
-  });
-  return {
-    fwd: encodeForward(doc.terms),
-    lens: doc.lens,
-    lenX: 0,
-    bodyTf: null,
-    nameTerms: countNameTerms(doc.terms),
-    postings: doc.terms,
-  };
-}
+// The serving columns a lexical row leaves empty: it keeps no terms, lengths or postings.
+const NO_TERMS: ServedTerms = {
+  fwd: '{}',
+  lens: [0, 0, 0, 0],
+  lenX: 0,
+  bodyTf: null,
+  nameTerms: 0,
+  postings: new Map(),
+};
+
+// The token strings a BM25F row leaves empty (the columns are NOT NULL; nothing reads them).
+const NO_TOKENS: TokenStrings = {
+  name_tok: '',
+  kw_tok: '',
+  desc_tok: '',
+  name_st: '',
+  kw_st: '',
+  desc_st: '',
+};
 
 function servedV4(
   rev: ServedRevision,
@@ -618,7 +623,7 @@ function servedV4(
       ? decodeBodyCounts(rev.body_v4)
       : effectiveBody(lines, template);
   const frontmatter = rev.frontmatter
-    ? (JSON.parse(rev.frontmatter) as Record<string, unknown>)
+    ? (parseStoredFrontmatter(rev.frontmatter, fields.description) as Record<string, unknown>)
     : {};
   const doc = documentTermsV4({ ...fields, frontmatter }, body);
   const postings = new Map<string, FieldCounts>();
@@ -668,13 +673,6 @@ function symmetricDifference(a: ReadonlySet<number>, b: ReadonlySet<number>): Se
   for (const k of a) if (!b.has(k)) out.add(k);
   for (const k of b) if (!a.has(k)) out.add(k);
   return out;
-}
-
-// The number of distinct terms of a document's name (the name bonus applies when they are the query's).
-function countNameTerms(terms: ReadonlyMap<string, FieldCounts>): number {
-  let n = 0;
-  for (const c of terms.values()) if (c[0] > 0) n++;
-  return n;
 }
 
 // Empties every serving table (a migration asked for a rebuild from the working set).

@@ -14,7 +14,8 @@ import {
   BodyHandoff,
   PG_POLICIES,
   forgetFileStats,
-  indexKindOf,
+  layoutOf,
+  storedLayout,
   catalogExists,
   dialectOf,
   isPgLocation,
@@ -207,12 +208,13 @@ export function indexCatalog(options: IndexOptions): IndexReport {
           dryRun,
           ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
         };
-        // Each revision keeps its body as its policy's index reads it; when that changes (a
-        // catalog moving between bm25f.v3 and v4), every file is read again.
-        const bodyKind = indexKindOf(policy);
-        if (!dryRun && (readMeta(db, 'body_kind') ?? 'v3') !== bodyKind) {
+        // Each revision keeps its body as its policy's layout reads it (a lexical policy: none;
+        // a BM25F one: its lines); when that changes (a catalog moving between v1 and bm25f.v4, or
+        // a v2/v3 catalog upgraded to bm25f.v4), every file is read again.
+        const bodyLayout = layoutOf(policy);
+        if (!dryRun && storedLayout(readMeta(db, 'body_layout')) !== bodyLayout) {
           forgetFileStats(db);
-          writeMeta(db, 'body_kind', bodyKind);
+          writeMeta(db, 'body_layout', bodyLayout);
         }
         for (let attempt = 1; ; attempt++) {
           try {
@@ -220,7 +222,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             const handoff = new BodyHandoff();
             const summary = ingestSkills(db, discover, now, options.onProgress, {
               ...guards,
-              bodyKind,
+              bodyLayout,
               handoff,
             });
             if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
@@ -483,8 +485,10 @@ export function getGenerations(options: OperatorOptions): GenerationInfo[] {
   return withCatalog(options.catalog, (db) => listGenerations(db));
 }
 
-// The policy to publish under: the one asked for (remembered from now on), else the remembered one.
-// A PostgreSQL catalog has no FTS5 and serves the BM25F policies only (PG_POLICIES: v4 and v3).
+// The policy to publish under: the one asked for (remembered from now on), else the remembered one,
+// which must still be a known policy (checkPolicyId: a catalog that remembers a retired policy is
+// refused with the live ones named, and `--policy` upgrades it). A PostgreSQL catalog has no FTS5
+// and serves the BM25F policies only (PG_POLICIES).
 function choosePolicy(db: Db, asked: string | undefined): string {
   if (asked !== undefined) {
     checkPolicyId(asked);
@@ -499,7 +503,7 @@ function choosePolicy(db: Db, asked: string | undefined): string {
     return asked;
   }
   // A catalog that never recorded a policy keeps the one its last generation was published under.
-  return readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID;
+  return checkPolicyId(readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID);
 }
 
 // Drops the usage examples of skills the published generation no longer serves as active or deprecated.
