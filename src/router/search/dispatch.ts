@@ -20,7 +20,14 @@ import {
 import type { Bm25fPolicy, Policy } from './policies/policy.js';
 import type { AnalyzedQuery } from './query-analysis.js';
 import { bruteForceLexical, LexicalCache, searchLexical } from './lexical.js';
-import { DEFAULT_POLICY_ID, policyById, rankingById, readsDocumentOf } from './policies/index.js';
+import {
+  DEFAULT_POLICY_ID,
+  POLICIES,
+  indexCommand,
+  policyById,
+  rankingById,
+  readsDocumentOf,
+} from './policies/index.js';
 import { SHARED } from './policies/shared.js';
 import { boundedConfidences, isHeldBack, type ConfidenceModel } from './confidence.js';
 import { CONFIDENCE_MODELS } from './policies/confidence-models.js';
@@ -180,6 +187,17 @@ function engineInput(
   const own = policyById(generation.policy, reader.file);
   const policy = request.policy === undefined ? own : rankingById(request.policy);
   if (!readsDocumentOf(policy, generation.policy)) {
+    // A live policy of the other family: the catalog can be re-indexed under it (the hint says
+    // how). A comparison parameter set over another document cannot be indexed: a bad argument.
+    if (POLICIES.has(policy.id)) {
+      const command = indexCommand(reader.file, policy.id);
+      throw new SkilldexError(
+        'REINDEX_REQUIRED',
+        `${policy.id} ranks over another stored document than ${reader.file} holds (published under ${generation.policy}); re-index it under ${policy.id} to rank with it`,
+        { catalog: reader.file, policy: policy.id, catalog_policy: generation.policy, command },
+        { hint: `run ${command}` },
+      );
+    }
     throw new SkilldexError(
       'INVALID_ARGUMENT',
       `${policy.id} ranks over another stored document than ${reader.file} holds (published under ${generation.policy})`,

@@ -45,8 +45,12 @@ export const RETIRED_POLICIES: ReadonlyMap<string, string> = new Map([
 
 /** The command that re-indexes `catalog` under the policy that replaces a retired one. */
 export function reindexCommand(catalog: string, retired: string): string {
-  const live = RETIRED_POLICIES.get(retired) ?? DEFAULT_POLICY_ID;
-  return `skilldex index --catalog ${shellWord(catalog)} --policy ${live}`;
+  return indexCommand(catalog, RETIRED_POLICIES.get(retired) ?? DEFAULT_POLICY_ID);
+}
+
+/** The command that re-indexes `catalog` under the live policy `policy`. */
+export function indexCommand(catalog: string, policy: string): string {
+  return `skilldex index --catalog ${shellWord(catalog)} --policy ${policy}`;
 }
 
 // A path as one shell word, as cli/render/shell.ts writes one (the router may not import the CLI):
