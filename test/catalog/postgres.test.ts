@@ -468,7 +468,8 @@ describe.skipIf(!PG)('skilldex catalog copy', () => {
     };
     expect(report.verified).toBe(true);
     expect(report.published).toBe(gen);
-    expect(report.rows['usage_examples']).toBe(2);
+    // A learned and a fetch example, and the 44 author examples of the example library's evals/.
+    expect(report.rows['usage_examples']).toBe(46);
     expect(report.rows['events']).toBeGreaterThan(0);
     const back = sqlitePath();
     expect((await runCli(['catalog', 'copy', pg, back])).code).toBe(0);
