@@ -7,7 +7,7 @@
  * made in a folder within RACY_MS of its listing, and an author-example file edited. The fast path
  * is asserted by a counter, never by timing. Runs on SQLite and PostgreSQL (vitest POSTGRES_SUITES).
  */
-import { appendFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,6 +15,7 @@ import {
   closeCatalog,
   openCatalogForWrite,
   reindexFastPathCount,
+  telemetryPathFor,
 } from '../../src/catalog/index.js';
 import {
   POLICY_ID,
@@ -22,6 +23,8 @@ import {
   changeLifecycle,
   getGenerations,
   indexCatalog,
+  forgetExamples,
+  learnExamples,
   listExamples,
   publishCatalog,
   type IndexReport,
@@ -278,6 +281,47 @@ describe('index: the fast path of an unchanged re-index', () => {
     const r = indexCounted(catalog, root);
     expect(r.fast).toBe(false);
     expect(listExamples({ catalog, source: 'author' }).total).toBe(2);
+  });
+
+  it('learn and forget between runs: the fast path is taken and keeps the usage store as it is', () => {
+    const { root, catalog } = setup();
+    untilFast(catalog, root);
+    learnExamples({
+      catalog,
+      file: 'x.jsonl',
+      text: JSON.stringify({ query: 'turn this alpha doc into a report', skill_id: 'alpha' }),
+      now: NOW,
+    });
+    const learned = listExamples({ catalog }).examples;
+    expect(learned).toHaveLength(1);
+    // index does not read usage to decide what changed: the fast path holds.
+    expect(indexCounted(catalog, root).fast).toBe(true);
+    expect(listExamples({ catalog }).examples).toEqual(learned);
+    expect(forgetExamples({ catalog, example: learned[0]!.id }).removed).toBe(1);
+    expect(indexCounted(catalog, root).fast).toBe(true);
+    expect(listExamples({ catalog }).total).toBe(0);
+  });
+
+  it.skipIf(ON_PG)('a usage store removed after a fast run gets the author examples back', () => {
+    const { root, catalog } = setup({
+      ...FILES,
+      'alpha/evals/trigger-evals.jsonl': JSON.stringify({
+        query: 'turn alpha docs into beta reports',
+        should_trigger: true,
+      }),
+    });
+    age(path.join(root, 'alpha/evals'));
+    age(path.join(root, 'alpha'));
+    untilFast(catalog, root);
+    expect(listExamples({ catalog, source: 'author' }).total).toBe(1);
+    const usage = telemetryPathFor(catalog);
+    for (const f of [usage, `${usage}-wal`, `${usage}-shm`]) rmSync(f, { force: true });
+    const r = indexCounted(catalog, root);
+    expect(r.fast).toBe(true);
+    expect(listExamples({ catalog, source: 'author' }).total).toBe(1);
+    // The record names the new store: the next fast run does not sync again, and still sees it.
+    expect(indexCounted(catalog, root).fast).toBe(true);
+    expect(listExamples({ catalog, source: 'author' }).total).toBe(1);
   });
 
   it('a dry run never takes the fast path and writes nothing', () => {

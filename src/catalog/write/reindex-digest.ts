@@ -18,9 +18,9 @@
  * written only when no other connection committed during the run; it also names the published
  * generation, so any publish since (by any writer) voids it.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Problem } from '../../errors.js';
-import { sha256Of } from '../../fsx/index.js';
 import type { DuplicateGroup, FileOrigin, ShadowedSkill, SkippedFile } from '../../skills/index.js';
 import type { Db } from '../db.js';
 import { readMeta, writeMeta } from '../store/meta.js';
@@ -43,6 +43,11 @@ export interface ReindexRecord {
   readonly unchanged: number;
   readonly duplicates: readonly DuplicateGroup[];
   readonly shadowed: readonly ShadowedSkill[];
+  /**
+   * The usage store as the run's author-example sync left it (the operator's identity of the
+   * telemetry file); absent when it cannot tell (PostgreSQL): the fast path then syncs again.
+   */
+  readonly usage?: string;
 }
 
 /** The walk of the scopes as a fast re-index compares it. */
@@ -61,23 +66,17 @@ export function reindexFastPathCount(): number {
 
 /** The digest of a walk and of the settings (any JSON value) that decide what it indexes. */
 export function reindexDigest(walk: WalkSeen, settings: unknown): string {
-  const parts: string[] = [JSON.stringify(settings)];
+  // One hash update per file (no intermediate JSON): this runs on every re-index.
+  const h = createHash('sha256');
+  h.update(JSON.stringify(settings));
   for (const f of walk.files)
-    parts.push(
-      JSON.stringify([
-        f.path,
-        f.realPath,
-        f.scope,
-        f.scopePath,
-        f.plugin ?? null,
-        f.identity ?? null,
-        f.seen?.size ?? null,
-        f.seen?.mtimeMs ?? null,
-        f.alone === true,
-      ]),
+    h.update(
+      `\n${f.path}\0${f.realPath}\0${f.scope}\0${f.scopePath}\0${f.plugin ?? '\u0001'}\0` +
+        `${f.identity?.dev ?? '-'}:${f.identity?.ino ?? '-'}\0${f.seen?.size ?? '-'}\0` +
+        `${f.seen?.mtimeMs ?? '-'}\0${f.alone === true ? 1 : 0}`,
     );
-  parts.push(JSON.stringify(walk.skipped), JSON.stringify(walk.problems));
-  return sha256Of(parts.join('\n'));
+  h.update('\n' + JSON.stringify(walk.skipped) + '\n' + JSON.stringify(walk.problems));
+  return 'sha256:' + h.digest('hex');
 }
 
 /** Drops the record: the next index takes the ordinary path. */

@@ -44,6 +44,7 @@ import {
   countFastReindex,
   writeReindexRecord,
   type FastReindex,
+  type ReindexRecord,
   type ScopesWalk,
   LATEST_VERSION,
   type RevisionTextsSummary,
@@ -255,7 +256,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
                 writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
               // The side stores are kept as an ordinary unchanged run keeps them.
               pruneUsageOf(options.catalog, db);
-              syncAuthorExamplesOf(options.catalog, db, now);
+              syncAuthorsUnlessKept(options.catalog, db, now, fast.record);
               return fastReport(options.catalog, walk, fast, keep);
             }
             // The body lines the ingest analyses, handed to the publish instead of read back.
@@ -297,6 +298,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
               recordForFastPath(db, digest, walk, summary, publish, texts, {
                 versionAtStart,
                 versionAfterPublish,
+                usage: usageIdentity(options.catalog),
               });
             const report = {
               catalog: options.catalog,
@@ -381,7 +383,7 @@ function recordForFastPath(
   summary: IngestSummary,
   publish: PublishResult,
   texts: RevisionTextsSummary,
-  versions: { versionAtStart: number; versionAfterPublish: number },
+  versions: { versionAtStart: number; versionAfterPublish: number; usage: string | undefined },
 ): void {
   const pg = dialectOf(db) === 'pg';
   if (
@@ -404,8 +406,44 @@ function recordForFastPath(
       unchanged: summary.added.length + summary.changed.length + summary.unchanged,
       duplicates: summary.duplicates,
       shadowed: summary.shadowed,
+      ...(versions.usage !== undefined ? { usage: versions.usage } : {}),
     });
   }).immediate();
+}
+
+/**
+ * The identity of the catalog's usage store as a file (device, inode, birth time; `none` when there
+ * is none), or undefined when it is not a file (PostgreSQL).
+ */
+function usageIdentity(catalog: string): string | undefined {
+  const file = telemetryPathFor(catalog);
+  if (isPgLocation(file)) return undefined;
+  try {
+    const st = statSync(file);
+    return `${st.dev}:${st.ino}:${st.birthtimeMs}`;
+  } catch {
+    // No usage store (yet): a later `learn` that makes one is another identity.
+    return 'none';
+  }
+}
+
+// On the fast path the author examples need no sync when the usage store is the one the recording
+// run synced: the fast path found every skill folder unchanged (an alone folder holds no evaluation
+// file; any other kept its recorded listing, which lists every file the sync reads, as
+// learning/author-sync.ts walks the same folder two levels deep and skips the same folders), so the
+// files read would be the same, and a forgotten example stays forgotten either way. A store made,
+// replaced or removed since (or one on PostgreSQL) is synced, and the record names it from then on.
+function syncAuthorsUnlessKept(
+  catalog: string,
+  db: Db,
+  now: () => Date,
+  record: ReindexRecord,
+): void {
+  const before = usageIdentity(catalog);
+  if (before !== undefined && before === record.usage) return;
+  syncAuthorExamplesOf(catalog, db, now);
+  const after = usageIdentity(catalog);
+  if (after !== undefined) writeReindexRecord(db, { ...record, usage: after });
 }
 
 /** INVALID_ARGUMENT, before anything is opened or written, for a scope that is not a folder. */
