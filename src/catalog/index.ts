@@ -54,6 +54,7 @@ export {
 export { FILES_SCHEMA_VERSION, servedFilesBetween, servedFilesOf } from './read/queries-files.js';
 export { publishWorkingSet, type GenerationCounts, type PublishResult } from './write/publish.js';
 export {
+  REINDEX_META_KEY,
   clearReindexRecord,
   countFastReindex,
   fastReindex,

@@ -11,6 +11,7 @@ import { appendFileSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  REINDEX_META_KEY,
   clearReindexRecord,
   closeCatalog,
   openCatalogForWrite,
@@ -27,6 +28,7 @@ import {
   learnExamples,
   listExamples,
   publishCatalog,
+  rollbackCatalog,
   type IndexReport,
 } from '../../src/internal.js';
 import { tmpDir, tmpTree, writeTree } from '../support/cli.js';
@@ -322,6 +324,38 @@ describe('index: the fast path of an unchanged re-index', () => {
     // The record names the new store: the next fast run does not sync again, and still sees it.
     expect(indexCounted(catalog, root).fast).toBe(true);
     expect(listExamples({ catalog, source: 'author' }).total).toBe(1);
+  });
+
+  it('a rollback between runs is followed by a publish of the files as they are', () => {
+    const { root, catalog } = setup();
+    untilFast(catalog, root);
+    writeFileSync(
+      path.join(root, 'alpha/SKILL.md'),
+      skillText('alpha', { description: 'Convert alpha documents into gamma reports, edited.' }),
+    );
+    expect(indexCounted(catalog, root).report.publish).toMatchObject({ changed: true, seq: 2 });
+    untilFast(catalog, root);
+    expect(rollbackCatalog({ catalog, now: NOW }).publish).toMatchObject({ changed: true, seq: 3 });
+    const r = indexCounted(catalog, root);
+    expect(r.fast).toBe(false);
+    expect(r.report.publish).toMatchObject({ changed: true, seq: 4 });
+  });
+
+  it('a damaged record is no record: the ordinary path answers and rewrites it', () => {
+    const { root, catalog } = setup();
+    untilFast(catalog, root);
+    for (const bad of ['null', '[1,2]', '{"digest":', '7']) {
+      const db = openCatalogForWrite(catalog);
+      try {
+        db.prepare(`UPDATE meta SET value = ? WHERE key = ?`).run(bad, REINDEX_META_KEY);
+      } finally {
+        closeCatalog(db);
+      }
+      const r = indexCounted(catalog, root);
+      expect(r.fast).toBe(false);
+      expect(r.report.unchanged).toBe(3);
+    }
+    expect(indexCounted(catalog, root).fast).toBe(true);
   });
 
   it('a dry run never takes the fast path and writes nothing', () => {

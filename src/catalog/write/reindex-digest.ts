@@ -118,7 +118,8 @@ export function fastReindex(
     // Not a record this code wrote: the ordinary path rewrites it.
     return undefined;
   }
-  if (record.digest !== digest) return undefined;
+  // A value that is not an object (a damaged row) is no record: the ordinary path rewrites it.
+  if (typeof record !== 'object' || record === null || record.digest !== digest) return undefined;
   if (readMeta(db, 'serving_rebuild') === '1') return undefined;
   const current = db
     .prepare(

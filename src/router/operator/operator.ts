@@ -252,6 +252,7 @@ export function indexCatalog(options: IndexOptions): IndexReport {
             const fast = digest !== undefined ? fastReindex(db, digest, walk.files) : undefined;
             if (fast !== undefined) {
               countFastReindex();
+              options.onProgress?.(walk.files.length, walk.files.length);
               if (options.rememberScopes !== false)
                 writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
               // The side stores are kept as an ordinary unchanged run keeps them.
