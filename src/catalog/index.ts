@@ -58,6 +58,7 @@ export {
   clearReindexRecord,
   countFastReindex,
   fastReindex,
+  fastReindexStillCurrent,
   reindexDigest,
   reindexFastPathCount,
   writeReindexRecord,

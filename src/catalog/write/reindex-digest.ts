@@ -121,13 +121,7 @@ export function fastReindex(
   // A value that is not an object (a damaged row) is no record: the ordinary path rewrites it.
   if (typeof record !== 'object' || record === null || record.digest !== digest) return undefined;
   if (readMeta(db, 'serving_rebuild') === '1') return undefined;
-  const current = db
-    .prepare(
-      `SELECT g.seq, g.generation_id FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
-    )
-    .get() as { seq: number; generation_id: string } | undefined;
-  if (current?.seq !== record.seq || current.generation_id !== record.catalog_generation)
-    return undefined;
+  if (!publishedIs(db, record)) return undefined;
   const folders = new Set(
     files.filter((f) => f.alone !== true).map((f) => path.dirname(f.realPath)),
   );
@@ -148,6 +142,25 @@ export function fastReindex(
     reused++;
   }
   return { record, listed, reused };
+}
+
+/**
+ * True when the record `fast` answered from is still stored and its generation still published:
+ * checked again after the progress callback, which another writer may have run alongside.
+ */
+export function fastReindexStillCurrent(db: Db, fast: FastReindex): boolean {
+  const raw = readMeta(db, REINDEX_META_KEY);
+  return raw !== undefined && raw === JSON.stringify(fast.record) && publishedIs(db, fast.record);
+}
+
+// Whether the published generation is the one `record` names.
+function publishedIs(db: Db, record: ReindexRecord): boolean {
+  const current = db
+    .prepare(
+      `SELECT g.seq, g.generation_id FROM published p JOIN generations g ON g.seq = p.seq WHERE p.id = 1`,
+    )
+    .get() as { seq: number; generation_id: string } | undefined;
+  return current?.seq === record.seq && current.generation_id === record.catalog_generation;
 }
 
 /** Counts one fast run (called by the operator when it answers from the record). */

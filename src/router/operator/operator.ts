@@ -41,6 +41,7 @@ import {
   walkScopes,
   reindexDigest,
   fastReindex,
+  fastReindexStillCurrent,
   countFastReindex,
   writeReindexRecord,
   type FastReindex,
@@ -249,10 +250,15 @@ export function indexCatalog(options: IndexOptions): IndexReport {
                   remember: options.rememberScopes !== false ? scopeMemory(options) : null,
                 })
               : undefined;
-            const fast = digest !== undefined ? fastReindex(db, digest, walk.files) : undefined;
+            let fast = digest !== undefined ? fastReindex(db, digest, walk.files) : undefined;
+            if (fast !== undefined) {
+              // Progress as the ordinary path reports it once every file is looked at; a writer
+              // that ran meanwhile (the callback may wait) voids the answer: the ordinary path runs.
+              options.onProgress?.(walk.files.length, walk.files.length);
+              if (!fastReindexStillCurrent(db, fast)) fast = undefined;
+            }
             if (fast !== undefined) {
               countFastReindex();
-              options.onProgress?.(walk.files.length, walk.files.length);
               if (options.rememberScopes !== false)
                 writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
               // The side stores are kept as an ordinary unchanged run keeps them.
