@@ -38,6 +38,7 @@ const POSTGRES_SUITES = [
   'test/catalog/generation.test.ts',
   'test/catalog/skill-files.test.ts',
   'test/catalog/revision-texts.test.ts',
+  'test/catalog/reindex-fast.test.ts',
   'test/catalog/layout.test.ts',
   'test/supply/diff.test.ts',
   'test/mcp/tools.test.ts',

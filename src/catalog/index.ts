@@ -28,6 +28,8 @@ export {
   SHRINK_LIMIT,
   forgetFileStats,
   ingestSkills,
+  walkScopes,
+  type ScopesWalk,
   type IngestGuards,
   type IngestSummary,
   type ProgressFn,
@@ -51,6 +53,18 @@ export {
 } from './write/skill-files.js';
 export { FILES_SCHEMA_VERSION, servedFilesBetween, servedFilesOf } from './read/queries-files.js';
 export { publishWorkingSet, type GenerationCounts, type PublishResult } from './write/publish.js';
+export {
+  REINDEX_META_KEY,
+  clearReindexRecord,
+  countFastReindex,
+  fastReindex,
+  fastReindexStillCurrent,
+  reindexDigest,
+  reindexFastPathCount,
+  writeReindexRecord,
+  type FastReindex,
+  type ReindexRecord,
+} from './write/reindex-digest.js';
 export { setLifecycle, type LifecycleChange, type LifecycleState } from './write/lifecycle.js';
 export {
   TelemetryStore,

@@ -19,6 +19,7 @@ import {
   type DiscoverOptions,
   type DuplicateGroup,
   type FileOrigin,
+  type Scope,
   type ShadowedSkill,
   type SkillRecord,
   type SkippedFile,
@@ -31,6 +32,7 @@ import { encodeBodyV4, type BodyHandoff } from './documents-v4.js';
 import { layoutParts, type IndexLayout } from '../store/layout.js';
 import { listSupportingFiles, manifestIdOf, type FolderListing } from './skill-files.js';
 import { FileRecordWriter, decodeStats, encodeStats, readFileStats } from './file-manifests.js';
+import { clearReindexRecord } from './reindex-digest.js';
 
 /** Progress of an ingest: files looked at so far out of the total. */
 export type ProgressFn = (done: number, total: number) => void;
@@ -92,6 +94,31 @@ export interface IngestGuards {
   readonly allowShrink?: boolean;
   /** Where the v4 body lines analysed this run are handed to the publish of the same index. */
   readonly handoff?: BodyHandoff;
+  /** The walk of the scopes, when the caller took it already (walkScopes); default: walk now. */
+  readonly walk?: ScopesWalk;
+}
+
+/** What discovery's walk of the scopes found, before any file is read. */
+export interface ScopesWalk {
+  /** The SKILL.md files found (skilldex's own router skill left out). */
+  readonly files: readonly FileOrigin[];
+  /** Files discovery refused (links out, unreadable folders, bounds). */
+  readonly skipped: readonly SkippedFile[];
+  /** Problems with the scopes themselves. */
+  readonly problems: readonly Problem[];
+  /** The scopes walked (kind, path, whether each exists). */
+  readonly scopes: readonly Scope[];
+}
+
+/** Walks the scopes `options` selects: the first step of an ingest, and all a fast re-index reads. */
+export function walkScopes(options: DiscoverOptions): ScopesWalk {
+  const scopes = resolveScopes(scopeOptionsOf(options));
+  const { files: found, skipped } = enumerateSkillFiles(scopes.scopes, options);
+  // skilldex's own router skill (`skill-router/SKILL.md` right in a scope folder: where init
+  // installs it in a client's skills folder) is how agents reach the catalog, never a skill in it
+  // (issue 35): a library that is a client's skills folder does not index it.
+  const files = found.filter((f) => !isRouterSkillFile(f.path, f.scopePath));
+  return { files, skipped, problems: scopes.problems, scopes: scopes.scopes };
 }
 
 /**
@@ -111,6 +138,7 @@ class DryRunDone {
  */
 export function forgetFileStats(db: Db): void {
   db.prepare(`DELETE FROM files`).run();
+  clearReindexRecord(db);
 }
 
 /** The folder skilldex's router skill is installed in (src/cli/init/clients.ts ROUTER_FOLDER). */
@@ -138,12 +166,10 @@ export function ingestSkills(
   // data_version changes only when another connection commits: compared again inside the write
   // transaction, it tells whether what this run read (prior files, working set) is still current.
   const versionAtStart = db.pragma('data_version', { simple: true }) as number;
-  const scopes = resolveScopes(scopeOptionsOf(options));
-  const { files: found, skipped } = enumerateSkillFiles(scopes.scopes, options);
-  // skilldex's own router skill (`skill-router/SKILL.md` right in a scope folder: where init
-  // installs it in a client's skills folder) is how agents reach the catalog, never a skill in it
-  // (issue 35): a library that is a client's skills folder does not index it.
-  const files = found.filter((f) => !isRouterSkillFile(f.path, f.scopePath));
+  const walk = guards.walk ?? walkScopes(options);
+  const files = walk.files;
+  // The walk's own list stays as walked (the fast path compares it); the reads add their skips here.
+  const skipped = [...walk.skipped];
   const prior = readPriorFiles(db);
   const loaded = loadRecords(files, prior, options, skipped, onProgress, guards.handoff);
   const ids = resolveIdentities(loaded.records, options.prefer);
@@ -163,6 +189,9 @@ export function ingestSkills(
     refuseStaleView(db, versionAtStart);
     const result = writeWorkingSet(run);
     if (!guards.allowShrink) refuseShrink(db, result.removed);
+    // A working set that changed is not the one the fast path's record describes (reindex-digest.ts).
+    if (result.added.length + result.changed.length + result.removed.length > 0)
+      clearReindexRecord(db);
     if (guards.dryRun) throw new DryRunDone(result);
     return result;
   });
@@ -180,7 +209,7 @@ export function ingestSkills(
     skipped,
     duplicates: ids.duplicates,
     shadowed: ids.shadowed,
-    problems: scopes.problems,
+    problems: walk.problems,
     supporting_files: run.listings.summary,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { SkilldexError } from '../../errors.js';
 import type { Db } from '../db.js';
+import { clearReindexRecord } from './reindex-digest.js';
 
 /** A lifecycle state. */
 export type LifecycleState = 'active' | 'deprecated' | 'archived';
@@ -56,6 +57,8 @@ export function setLifecycle(
         }
       }
       const reason = to === 'active' ? null : (options.reason ?? null);
+      // The working set changes: a fast re-index must not answer "unchanged" (reindex-digest.ts).
+      clearReindexRecord(db);
       db.prepare(`UPDATE skills SET state = ?, reason = ?, replacement = ? WHERE skill_id = ?`).run(
         to,
         reason,

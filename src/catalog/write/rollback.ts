@@ -8,6 +8,7 @@
 import { SkilldexError } from '../../errors.js';
 import type { Db } from '../store/db-type.js';
 import { publishWorkingSet, type PublishResult } from './publish.js';
+import { clearReindexRecord } from './reindex-digest.js';
 
 /** What a rollback did: the generation it republished and the publish result. */
 export interface RollbackReport {
@@ -51,6 +52,8 @@ export function rollbackWorkingSet(
         state: string;
         manifest_id: string | null;
       }[];
+      // The working set is replaced: a fast re-index must not answer from its record (reindex-digest.ts).
+      clearReindexRecord(db);
       db.prepare(`UPDATE skills SET revision_id = NULL, manifest_id = NULL`).run();
       const put = db.prepare(
         `INSERT INTO skills (skill_id, revision_id, state, manifest_id) VALUES (?, ?, ?, ?) ON CONFLICT (skill_id) DO UPDATE SET revision_id = excluded.revision_id, state = excluded.state, manifest_id = excluded.manifest_id`,

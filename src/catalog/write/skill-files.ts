@@ -248,9 +248,12 @@ function listingWithoutWalk(
   return undefined;
 }
 
-// True when every recorded folder is still a folder with the mtime recorded (no entry was made,
-// removed or renamed in it) and every recorded file a regular file of the recorded size and mtime.
-function unchanged(
+/**
+ * True when every recorded folder is still a folder with the mtime recorded (no entry was made,
+ * removed or renamed in it) and every recorded file a regular file of the recorded size and mtime:
+ * the test a listing is reused by (also the fast re-index's, reindex-digest.ts).
+ */
+export function unchanged(
   dir: string,
   dirs: readonly DirStat[],
   files: ReadonlyMap<string, FileStat>,
@@ -266,8 +269,8 @@ function unchanged(
   return true;
 }
 
-// True when `dir` holds only its SKILL.md (a folder that cannot be listed is walked, which says why).
-function onlySkillFile(dir: string): boolean {
+/** True when `dir` holds only its SKILL.md (a folder that cannot be listed is walked, which says why). */
+export function onlySkillFile(dir: string): boolean {
   try {
     return readdirSync(dir).every((n) => n === 'SKILL.md');
   } catch {

@@ -38,6 +38,15 @@ import {
   keepRevisionsOf,
   storeRevisionTexts,
   workingSetDigests,
+  walkScopes,
+  reindexDigest,
+  fastReindex,
+  fastReindexStillCurrent,
+  countFastReindex,
+  writeReindexRecord,
+  type FastReindex,
+  type ReindexRecord,
+  type ScopesWalk,
   LATEST_VERSION,
   type RevisionTextsSummary,
   type CatalogStatus,
@@ -216,14 +225,54 @@ export function indexCatalog(options: IndexOptions): IndexReport {
           forgetFileStats(db);
           writeMeta(db, 'body_layout', bodyLayout);
         }
+        // The fast path of an unchanged re-index (catalog/write/reindex-digest.ts): only for a run
+        // that publishes with the remembered settings (a dry run, a staged run, a locked run and a
+        // new revision bound take the ordinary path).
+        const fastEligible =
+          !dryRun &&
+          options.publish !== false &&
+          options.locked === undefined &&
+          options.keepRevisions === undefined;
         for (let attempt = 1; ; attempt++) {
           try {
+            const versionAtStart = db.pragma('data_version', { simple: true }) as number;
+            const walk = walkScopes(discover);
+            const digest = fastEligible
+              ? reindexDigest(walk, {
+                  v: 1,
+                  // A migration may make every file be read again (it forgets the file stats).
+                  schema: db.pragma('user_version', { simple: true }) as number,
+                  policy,
+                  bodyLayout,
+                  keep,
+                  discover,
+                  scopes: walk.scopes,
+                  remember: options.rememberScopes !== false ? scopeMemory(options) : null,
+                })
+              : undefined;
+            let fast = digest !== undefined ? fastReindex(db, digest, walk.files) : undefined;
+            if (fast !== undefined) {
+              // Progress as the ordinary path reports it once every file is looked at; a writer
+              // that ran meanwhile (the callback may wait) voids the answer: the ordinary path runs.
+              options.onProgress?.(walk.files.length, walk.files.length);
+              if (!fastReindexStillCurrent(db, fast)) fast = undefined;
+            }
+            if (fast !== undefined) {
+              countFastReindex();
+              if (options.rememberScopes !== false)
+                writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
+              // The side stores are kept as an ordinary unchanged run keeps them.
+              pruneUsageOf(options.catalog, db);
+              syncAuthorsUnlessKept(options.catalog, db, now, fast.record);
+              return fastReport(options.catalog, walk, fast, keep);
+            }
             // The body lines the ingest analyses, handed to the publish instead of read back.
             const handoff = new BodyHandoff();
             const summary = ingestSkills(db, discover, now, options.onProgress, {
               ...guards,
               bodyLayout,
               handoff,
+              walk,
             });
             if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
             // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
@@ -247,10 +296,17 @@ export function indexCatalog(options: IndexOptions): IndexReport {
                     options.keepRevisions !== undefined ||
                     summary.added.length + summary.changed.length + summary.removed.length > 0,
                 });
+            const versionAfterPublish = db.pragma('data_version', { simple: true }) as number;
             // Retired and archived skills keep no usage examples (docs/ranking.md §9).
             if (publish) pruneUsageOf(options.catalog, db);
             // issue 34 item 1 (author examples): the skills' own trigger evaluations (learning/author-sync.ts).
             if (publish) syncAuthorExamplesOf(options.catalog, db, now);
+            if (digest !== undefined && publish && texts)
+              recordForFastPath(db, digest, walk, summary, publish, texts, {
+                versionAtStart,
+                versionAfterPublish,
+                usage: usageIdentity(options.catalog),
+              });
             const report = {
               catalog: options.catalog,
               ...summary,
@@ -272,6 +328,129 @@ export function indexCatalog(options: IndexOptions): IndexReport {
       true,
     ),
   );
+}
+
+// The report of an unchanged index, from the fast path's record and this run's walk: the same
+// shape and counts the ordinary path gives when it finds nothing changed.
+function fastReport(
+  catalog: string,
+  walk: ScopesWalk,
+  fast: FastReindex,
+  keep: number,
+): IndexReport {
+  const r = fast.record;
+  const report = {
+    catalog,
+    enumerated: walk.files.length,
+    added: [],
+    changed: [],
+    unchanged: r.unchanged,
+    removed: [],
+    read: 0,
+    skipped: [...walk.skipped],
+    duplicates: r.duplicates,
+    shadowed: r.shadowed,
+    problems: [...walk.problems],
+    supporting_files: {
+      listed: fast.listed,
+      hashed: 0,
+      truncated: 0,
+      reused: fast.reused,
+      problems: [],
+    },
+    publish: {
+      changed: false,
+      seq: r.seq,
+      catalog_generation: r.catalog_generation,
+      counts: r.counts,
+    },
+    dry_run: false,
+    revision_texts: {
+      stored: 0,
+      bytes: 0,
+      compressed_bytes: 0,
+      pruned: 0,
+      not_stored: [],
+      keep,
+    },
+  };
+  return { ...report, summary: indexSummary(report) };
+}
+
+// Stores the fast path's record after an ordinary run that published, when a next run finding the
+// same walk could answer from it: nothing was skipped by a read (a file that could not be read is
+// read again next time), every revision text is stored, every listing was clean, and no other
+// connection committed while this run worked (SQLite: since the walk; PostgreSQL, whose
+// data_version counts this connection's commits too: since the publish, and this run stored no
+// text, so a first index records on its next unchanged run).
+function recordForFastPath(
+  db: Db,
+  digest: string,
+  walk: ScopesWalk,
+  summary: IngestSummary,
+  publish: PublishResult,
+  texts: RevisionTextsSummary,
+  versions: { versionAtStart: number; versionAfterPublish: number; usage: string | undefined },
+): void {
+  const pg = dialectOf(db) === 'pg';
+  if (
+    summary.skipped.length !== walk.skipped.length ||
+    texts.not_stored.length > 0 ||
+    summary.supporting_files.problems.length > 0 ||
+    summary.supporting_files.truncated > 0 ||
+    (pg && texts.stored + texts.pruned > 0) ||
+    (!pg && versions.versionAfterPublish !== versions.versionAtStart)
+  )
+    return;
+  db.transaction(() => {
+    const now = db.pragma('data_version', { simple: true }) as number;
+    if (now !== versions.versionAfterPublish) return;
+    writeReindexRecord(db, {
+      digest,
+      seq: publish.seq,
+      catalog_generation: publish.catalog_generation,
+      counts: publish.counts,
+      unchanged: summary.added.length + summary.changed.length + summary.unchanged,
+      duplicates: summary.duplicates,
+      shadowed: summary.shadowed,
+      ...(versions.usage !== undefined ? { usage: versions.usage } : {}),
+    });
+  }).immediate();
+}
+
+/**
+ * The identity of the catalog's usage store as a file (device, inode, birth time; `none` when there
+ * is none), or undefined when it is not a file (PostgreSQL).
+ */
+function usageIdentity(catalog: string): string | undefined {
+  const file = telemetryPathFor(catalog);
+  if (isPgLocation(file)) return undefined;
+  try {
+    const st = statSync(file);
+    return `${st.dev}:${st.ino}:${st.birthtimeMs}`;
+  } catch {
+    // No usage store (yet): a later `learn` that makes one is another identity.
+    return 'none';
+  }
+}
+
+// On the fast path the author examples need no sync when the usage store is the one the recording
+// run synced: the fast path found every skill folder unchanged (an alone folder holds no evaluation
+// file; any other kept its recorded listing, which lists every file the sync reads, as
+// learning/author-sync.ts walks the same folder two levels deep and skips the same folders), so the
+// files read would be the same, and a forgotten example stays forgotten either way. A store made,
+// replaced or removed since (or one on PostgreSQL) is synced, and the record names it from then on.
+function syncAuthorsUnlessKept(
+  catalog: string,
+  db: Db,
+  now: () => Date,
+  record: ReindexRecord,
+): void {
+  const before = usageIdentity(catalog);
+  if (before !== undefined && before === record.usage) return;
+  syncAuthorExamplesOf(catalog, db, now);
+  const after = usageIdentity(catalog);
+  if (after !== undefined) writeReindexRecord(db, { ...record, usage: after });
 }
 
 /** INVALID_ARGUMENT, before anything is opened or written, for a scope that is not a folder. */
