@@ -20,6 +20,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import {
   NEARMISS_CONFIDENCE_FEATURES,
+  NEARMISS_HOOK_RULE,
   RERANK_FEATURES,
   nearmissConfidenceFeatures,
   nearmissConfidenceOf,
@@ -550,6 +551,14 @@ function main(): void {
     hookRow(
       `the same, in-sample (f1 ${inHook?.rule.f1} · f2 ${inHook?.rule.f2} · k ${inHook?.rule.k})`,
       inHook?.fig ?? { named: 0, falseNamed: 0, shown: 0, silent: 1 },
+    ),
+    hookRow(
+      `the proposed rule fixed for all (f1 ${NEARMISS_HOOK_RULE.f1} · f2 ${NEARMISS_HOOK_RULE.f2} · at most ${NEARMISS_HOOK_RULE.k}), over the CV confidences`,
+      hookFig(rowsStage, () => NEARMISS_HOOK_RULE),
+    ),
+    hookRow(
+      "today's rule (0.60 for all, at most 3) over the stage's CV confidences",
+      hookFig(rowsStage, () => ({ f1: 0.6, f2: 0.6, k: 3 })),
     ),
     hookRow(
       'v4 + stage, top 3 always',

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   NEARMISS_CONFIDENCE_FEATURES,
   NEARMISS_CONFIDENCE_V1,
+  NEARMISS_HOOK_RULE,
   RERANK_FEATURES,
   RERANK_NEARMISS_V1,
   explainForm,
@@ -203,6 +204,9 @@ describe('the frozen parameters', () => {
   it('are frozen and complete', () => {
     expect(Object.isFrozen(RERANK_NEARMISS_V1)).toBe(true);
     expect(Object.isFrozen(NEARMISS_CONFIDENCE_V1)).toBe(true);
+    expect(Object.isFrozen(NEARMISS_HOOK_RULE)).toBe(true);
+    expect(NEARMISS_HOOK_RULE.f2).toBeLessThanOrEqual(NEARMISS_HOOK_RULE.f1);
+    expect(NEARMISS_HOOK_RULE.k).toBeGreaterThanOrEqual(1);
     expect(RERANK_NEARMISS_V1.weights).toHaveLength(RERANK_FEATURES.length);
     expect(NEARMISS_CONFIDENCE_V1.weights).toHaveLength(NEARMISS_CONFIDENCE_FEATURES.length);
     expect(NEARMISS_CONFIDENCE_V1.means).toHaveLength(NEARMISS_CONFIDENCE_FEATURES.length);

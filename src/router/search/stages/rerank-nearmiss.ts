@@ -380,3 +380,26 @@ export const NEARMISS_CONFIDENCE_V1: NearmissConfidenceModel = Object.freeze({
   fitted_on:
     'bench/nearmiss.ts: all 34 repositories of the trigger dev set (corpus-real distractors); features and floor rule chosen by leave-one-repository-out CV',
 });
+
+/** Which of an answer's candidates the prompt hook names (rank 1 at or above f1, ranks 2..k at or above f2). */
+export interface NearmissHookRule {
+  readonly f1: number;
+  readonly f2: number;
+  readonly k: number;
+  readonly fitted_on: string;
+}
+
+/**
+ * The hook's rule over NEARMISS_CONFIDENCE_V1's confidences (bench/nearmiss.ts, docs/ranking.md
+ * §12): the rule 32 of the 34 leave-one-repository-out folds chose when maximising
+ * named − 6 × must-not named with at most 1.5 names per request. Pooled over the held-out
+ * repositories: labelled skill named 0.720, must-not skill named 0.051, 0.81 names per request
+ * (today's rule, in-sample: 0.641 / 0.049 / 0.63).
+ */
+export const NEARMISS_HOOK_RULE: NearmissHookRule = Object.freeze({
+  f1: 0.45,
+  f2: 0.25,
+  k: 3,
+  fitted_on:
+    'bench/nearmiss.ts: leave-one-repository-out on the trigger dev set, named − 6 × false, ≤ 1.5 names per request',
+});
