@@ -521,8 +521,9 @@ function main(): void {
   );
 
   // 4. The hook's rule.
+  const negatives = requests.filter((r) => !r.q.should_trigger).length;
   const hookRow = (name: string, f: HookFig): string =>
-    `| ${name} | ${f3(f.named)} | ${f3(f.silent)} | ${f3(f.falseNamed)} | ${fmt(f.shown, 2)} |`;
+    `| ${name} | ${f3(f.named)} | ${f3(f.silent)} | ${f3(f.falseNamed)} (${Math.round(f.falseNamed * negatives)} of ${negatives}) | ${fmt(f.shown, 2)} |`;
   const hv4 = hookCv(runV4.cv);
   const hst = hookCv(runStage.cv);
   const rowsStage = [...runStage.cv.values()];
