@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/internal.js';
-import type { Bm25fV4Explanation } from '../src/router/search/policies/bm25f-v4.js';
+import type { Bm25fExplanation } from '../src/router/search/policies/bm25f-core.js';
 import type { RerankCandidate } from '../src/router/search/stages/rerank-nearmiss.js';
 import { baselineRankings, loadBaselineSkills } from './bm25-baseline.js';
 import { REPO, WORK } from './lib.js';
@@ -37,7 +37,7 @@ export interface NearmissCache {
 }
 
 /** Reduces a v4 explanation to the parts the stage reads (the cache stays a few MB). */
-function reduce(e: Bm25fV4Explanation): RerankCandidate['explanation'] {
+function reduce(e: Bm25fExplanation): RerankCandidate['explanation'] {
   return {
     terms: e.terms.map((t) => ({ term: t.term, idf: t.idf, tf: t.tf, points: t.points })),
     fields: e.fields,
@@ -79,7 +79,7 @@ export function loadCache(): NearmissCache {
             name: c.name,
             description: c.description,
             score: c.score,
-            explanation: reduce(c.explanation as Bm25fV4Explanation),
+            explanation: reduce(c.explanation as Bm25fExplanation),
           })),
           confidence: r.candidates.map((c) => c.confidence),
         });

@@ -18,7 +18,7 @@ import {
   scoreRanking,
   type LabelledQuery,
 } from '../src/internal.js';
-import type { Bm25fV4Explanation } from '../src/router/search/policies/bm25f-v4.js';
+import type { Bm25fExplanation } from '../src/router/search/policies/bm25f-core.js';
 import {
   rerankNearMiss,
   type RerankCandidate,
@@ -48,7 +48,7 @@ function rank(router: Router, qs: readonly LabelledQuery[]): ToolRun[] {
       return {
         q,
         candidates: r.candidates.map((c) => {
-          const e = c.explanation as Bm25fV4Explanation;
+          const e = c.explanation as Bm25fExplanation;
           return {
             skill_id: c.skill_id,
             name: c.name,
