@@ -125,6 +125,7 @@ export {
   POLICIES,
   POLICY_ID,
   POLICY_V4_ID,
+  POLICY_V5_ID,
   Router,
   V1,
   BM25F_V4,

@@ -316,6 +316,7 @@ export function requireFts(reader: CatalogReader): void {
 
 /** The ranking policies a PostgreSQL catalog serves: the BM25F ones, scored over its postings. */
 export const PG_POLICIES: readonly string[] = [
+  'tf.skillrouter.bm25f.v5',
   'tf.skillrouter.bm25f.v4',
   'tf.skillrouter.bm25f.v3',
 ];

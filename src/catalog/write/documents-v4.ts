@@ -29,7 +29,11 @@ export const TEMPLATE_MIN_SKILLS = 10;
 export type IndexKind = 'v3' | 'v4';
 
 /** The policies whose catalogs keep a v4 index (the id is part of every generation it publishes). */
-export const V4_INDEX_POLICIES: ReadonlySet<string> = new Set(['tf.skillrouter.bm25f.v4']);
+export const V4_INDEX_POLICIES: ReadonlySet<string> = new Set([
+  'tf.skillrouter.bm25f.v4',
+  // v5 is v4's parameters plus a re-rank stage over the same stored document (docs/ranking.md §13).
+  'tf.skillrouter.bm25f.v5',
+]);
 
 /** The index kind a catalog published under `policy` keeps (lexical policies keep v3's). */
 export function indexKindOf(policy: string): IndexKind {

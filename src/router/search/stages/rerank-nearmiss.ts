@@ -386,6 +386,8 @@ export interface NearmissHookRule {
   readonly f1: number;
   readonly f2: number;
   readonly k: number;
+  /** Silent on a request made only of small talk (policies/hook-rule.ts isSmallTalk). */
+  readonly silent_on_small_talk?: boolean;
   readonly fitted_on: string;
 }
 
