@@ -15,13 +15,18 @@
  * the skill that must not trigger, and how often it says nothing. Beside it, the router's plain
  * top-3 (what an unconditional "top 3 on every prompt" hook would add).
  *
+ * Each policy that rules the hook differently (v5: its own rule, docs/ranking.md §13; v4: the
+ * floor, at most 3) gets its rows. `--quality` runs the quality part only (no build needed) and
+ * writes bench/results/hook-quality.md.
+ *
  *   npm run bench:hook
+ *   tsc -p tsconfig.bench.json && node dist-bench/bench/hook.js --quality
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/internal.js';
+import { DEFAULT_POLICY_ID, POLICY_V4_ID, Router, indexCatalog } from '../src/internal.js';
 import { suggest } from '../src/hook/index.js';
 import { REPO, WORK, fmt, machineLine, now, percentile, writeResult } from './lib.js';
 
@@ -41,9 +46,13 @@ interface TriggerQuery {
   readonly should_trigger: boolean;
 }
 
-function build(name: string, scopes: string[]): string {
+const qualityOnly = process.argv.includes('--quality');
+// The default first, then v4 (the rule v5 replaces).
+const HOOK_POLICIES = [...new Set([DEFAULT_POLICY_ID, POLICY_V4_ID])];
+
+function build(name: string, scopes: string[], policy = DEFAULT_POLICY_ID): string {
   const catalog = path.join(dir, `${name}-${Date.now()}.sqlite`);
-  indexCatalog({ catalog, scopes, now: () => new Date(0), policy: DEFAULT_POLICY_ID });
+  indexCatalog({ catalog, scopes, now: () => new Date(0), policy });
   return catalog;
 }
 
@@ -65,12 +74,12 @@ const queries: TriggerQuery[] = readFileSync(path.join(TRIGGER, 'queries.jsonl')
   .map((l) => JSON.parse(l) as TriggerQuery);
 
 // Latency over the real corpus: prompts drawn from the trigger set, a new session each run.
-const corpusCatalog = build('corpus', [CORPUS]);
 const bare: number[] = [];
 const hook: number[] = [];
 const prompts = queries.filter((_, i) => i % 37 === 0).map((q) => q.query);
 let suggested = 0;
-for (let i = 0; i < RUNS; i++) {
+const corpusCatalog = qualityOnly ? '' : build('corpus', [CORPUS]);
+for (let i = 0; i < (qualityOnly ? 0 : RUNS); i++) {
   bare.push(timed(['-e', '0'], ''));
   const event = JSON.stringify({
     hook_event_name: 'UserPromptSubmit',
@@ -101,8 +110,8 @@ interface Quality {
   top3False: number;
   shown: number;
 }
-function quality(scopes: string[]): Quality {
-  const catalog = build(`trigger-${scopes.length}`, scopes);
+function quality(scopes: string[], policy: string): Quality {
+  const catalog = build(`trigger-${scopes.length}`, scopes, policy);
   const router = new Router({ catalog, telemetry: false });
   const q: Quality = {
     pos: 0,
@@ -144,21 +153,22 @@ function quality(scopes: string[]): Quality {
   }
   return q;
 }
-const alone = quality([path.join(TRIGGER, 'skills')]);
-const mixed = quality([path.join(TRIGGER, 'skills'), CORPUS]);
+const short = (policy: string): string => policy.split('.').slice(-2).join('.');
+const runs = HOOK_POLICIES.map((policy) => ({
+  policy,
+  alone: quality([path.join(TRIGGER, 'skills')], policy),
+  mixed: quality([path.join(TRIGGER, 'skills'), CORPUS], policy),
+}));
+const alone = runs[0]!.alone;
 
 const p = (xs: number[], k: number): number => percentile(xs, k);
 const b50 = p(bare, 50);
 const rate = (a: number, b: number): string => fmt(b === 0 ? 0 : a / b, 3);
 const row = (name: string, q: Quality): string[] => [
-  `| ${name}: hook (floor, ≤ 3) | ${rate(q.hit, q.pos)} | ${rate(q.posSilent, q.pos)} | ${rate(q.falseSuggest, q.neg)} | ${rate(q.negSilent, q.neg)} | ${fmt(q.shown / queries.length, 2)} |`,
+  `| ${name}: hook (its rule) | ${rate(q.hit, q.pos)} | ${rate(q.posSilent, q.pos)} | ${rate(q.falseSuggest, q.neg)} | ${rate(q.negSilent, q.neg)} | ${fmt(q.shown / queries.length, 2)} |`,
   `| ${name}: router top-3, always | ${rate(q.top3Hit, q.pos)} | 0 | ${rate(q.top3False, q.neg)} | 0 | 3 |`,
 ];
-const md = [
-  '# Prompt hook: latency and suggestion quality',
-  '',
-  machineLine(),
-  '',
+const latency = [
   `## Latency: one \`skilldex hook claude-code\` process over the ${'1,206'}-skill real corpus`,
   '',
   `${RUNS} alternating runs each, fresh process per run, the event object on stdin; ${suggested} of ${RUNS} prompts got suggestions.`,
@@ -172,15 +182,24 @@ const md = [
     .map((x) => x.toFixed(2))
     .join(' ')}.`,
   '',
+];
+const md = [
+  '# Prompt hook: latency and suggestion quality',
+  '',
+  machineLine(),
+  '',
+  ...(qualityOnly ? [] : latency),
   '## Suggestion quality on the trigger dev set',
   '',
-  `${alone.pos} should-trigger and ${alone.neg} should-not requests; "hit" is the labelled skill among what is shown, "false" the skill that must not trigger among it, "silent" the share of requests that get nothing.`,
+  `${alone.pos} should-trigger and ${alone.neg} should-not requests; "hit" is the labelled skill among what is shown, "false" the skill that must not trigger among it, "silent" the share of requests that get nothing. The hook's rule is its policy's (router hookRuleOf): v4 every candidate at or above its floor 0.60, at most 3; v5 rank 1 at 0.45 and ranks 2–3 at 0.25, stopping at the first below, nothing for small talk.`,
   '',
   '| setting | should: hit | should: silent | should-not: false | should-not: silent | shown per request |',
   '|---|---|---|---|---|---|',
-  ...row('112 skills', alone),
-  ...row('+ corpus-real', mixed),
+  ...runs.flatMap((r) => [
+    ...row(`${short(r.policy)}, 112 skills`, r.alone),
+    ...row(`${short(r.policy)}, + corpus-real`, r.mixed),
+  ]),
   '',
 ].join('\n');
 console.log(md);
-writeResult('hook', md);
+writeResult(qualityOnly ? 'hook-quality' : 'hook', md);
