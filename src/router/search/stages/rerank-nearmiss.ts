@@ -135,7 +135,9 @@ export const NEARMISS_CONFIDENCE_FEATURES = [
 // Words that make a request ask for an explanation rather than a task (English and Chinese).
 const EXPLAIN_START =
   /^\s*(?:explain|what|why|how\s+(?:does|do|is|are|did|come)|whats|what's|difference|describe|tell\s+me\s+(?:about|what|why|how)|is\s+it|is\s+there|are\s+there|can\s+you\s+explain|could\s+you\s+explain|when\s+should)\b/i;
-const EXPLAIN_ZH = /(?:什么是|为什么|是什么|区别|解释一下|有什么不同|怎么理解)/;
+// A string, not a regex literal: the CLI bundle is ASCII only (scripts/build-cli.mjs), and esbuild
+// escapes a string's characters but not a regex literal's.
+const EXPLAIN_ZH = new RegExp('(?:什么是|为什么|是什么|区别|解释一下|有什么不同|怎么理解)');
 
 /**
  * 1 when the request asks to explain or compare rather than to do something ("explain the
