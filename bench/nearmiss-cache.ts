@@ -1,13 +1,13 @@
 /**
  * The cached inputs of bench/nearmiss.ts (issue 34 items 2–4): the trigger dev set's requests
- * ranked once by the default policy v4 among ../shared/bench/trigger + corpus-real (top N with
+ * ranked once by policy v4 (the stage is fitted on v4's lists) among ../shared/bench/trigger + corpus-real (top N with
  * each candidate's explanation, reduced to what the re-rank stage reads), and the plain BM25
  * baselines of the same run. Computing them takes minutes on the shared machine; the file under
  * /tmp lets every fit and evaluation run offline in seconds.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/internal.js';
+import { POLICY_V4_ID, Router, indexCatalog } from '../src/internal.js';
 import type { Bm25fExplanation } from '../src/router/search/policies/bm25f-core.js';
 import type { RerankCandidate } from '../src/router/search/stages/rerank-nearmiss.js';
 import { baselineRankings, loadBaselineSkills } from './bm25-baseline.js';
@@ -64,7 +64,7 @@ export function loadCache(): NearmissCache {
     catalog,
     scopes: [path.join(TRIGGER, 'skills'), CORPUS],
     now: () => new Date(0),
-    policy: DEFAULT_POLICY_ID,
+    policy: POLICY_V4_ID,
   });
   const router = new Router({ catalog, telemetry: false });
   const requests: CachedRequest[] = [];
@@ -99,7 +99,7 @@ export function loadCache(): NearmissCache {
   for (const [label, method] of TRIGGER_BASELINES)
     baselines[label] = Object.fromEntries(baselineRankings(skills, qs, method));
   const cache: NearmissCache = {
-    policy: DEFAULT_POLICY_ID,
+    policy: POLICY_V4_ID,
     skills: skills.length,
     requests,
     baselines,
