@@ -175,10 +175,9 @@ function modelInvocable(router: Router, skillId: string): boolean {
  * The candidates of `r` the hook may name, best first, under the rule of the answer's policy
  * (router hookRuleOf: v5 names rank 1 at or above 0.45 and the next at or above 0.25, stopping at
  * the first below, and nothing for small talk; v1 and v4 every candidate at or above the policy's
- * floor); a floor the user
- * gave (`minConfidence`) is every rank's floor. Never a skill with disable-model-invocation, never
- * one the trust bound held back (its confidence is capped below the policy's floor, which v5's
- * floors are under).
+ * floor); a floor the user gave (`minConfidence`) is every rank's floor. Never a skill with
+ * disable-model-invocation, never one the trust bound held back (its confidence is capped below
+ * the policy's floor, which v5's floors are under).
  */
 function namedByRule(
   router: Router,
