@@ -154,14 +154,16 @@ describe.skipIf(ON_PG)('bm25f.v5 over the examples', () => {
         base.candidates as unknown as readonly RerankCandidate[],
         RERANK_NEARMISS_V1,
       );
-      const want = staged
-        .slice(0, 3)
-        .map((_, i) =>
-          nearmissConfidenceOf(
-            NEARMISS_CONFIDENCE_V1,
-            nearmissConfidenceFeatures(query, staged, i),
-          ),
+      // The model's own figure, capped by the one above (non-increasing down the list).
+      let above = 1;
+      const want = staged.slice(0, 3).map((_, i) => {
+        const own = nearmissConfidenceOf(
+          NEARMISS_CONFIDENCE_V1,
+          nearmissConfidenceFeatures(query, staged, i),
         );
+        above = Math.min(above, own);
+        return above;
+      });
       for (const limit of [3, 8, 20]) {
         const r = v5.search({ query, limit });
         expect(
@@ -172,6 +174,34 @@ describe.skipIf(ON_PG)('bm25f.v5 over the examples', () => {
         expect(r.abstain).toBe(!r.candidates.some((c) => c.confidence >= r.min_confidence));
       }
     }
+  });
+
+  it('abstains when its first candidate is below the floor: no lower candidate is more confident than one above it', () => {
+    // A short list: the model reads the last candidate's lead over nothing as a full lead.
+    const lib = tmpDir('skilldex-v5-small-');
+    writeTree(lib, {
+      'pdf-toolkit/SKILL.md': skillText('pdf-toolkit', {
+        description: 'Extract text and tables from PDF files, merge and split PDF pages.',
+      }),
+      'csv-cleaner/SKILL.md': skillText('csv-cleaner', {
+        description: 'Clean CSV files: fix delimiters, encodings and duplicate rows.',
+      }),
+      'email-drafter/SKILL.md': skillText('email-drafter', {
+        description: 'Draft polite professional emails and replies.',
+      }),
+    });
+    const small = open([lib]);
+    let abstained = 0;
+    for (const query of ['fix the text', 'polite text', 'split the rows']) {
+      const r = small.search({ query });
+      expect(r.candidates.length, query).toBeGreaterThan(1);
+      r.candidates.forEach((c, i) => {
+        if (i > 0) expect(c.confidence, query).toBeLessThanOrEqual(r.candidates[i - 1]!.confidence);
+      });
+      expect(r.abstain).toBe(r.candidates[0]!.confidence < r.min_confidence);
+      if (r.abstain) abstained++;
+    }
+    expect(abstained).toBeGreaterThan(0);
   });
 
   it('the hook stays silent on chit-chat', () => {

@@ -104,8 +104,9 @@ function asReranked(text: string, list: readonly RankedCandidate[]): Reranked<Re
 
 /**
  * The confidence of each of `list` (the engine's answer after the stages and the trust bound, same
- * order) under a `nearmiss` model (rerank-nearmiss.ts NEARMISS_CONFIDENCE_FEATURES), bounded as
- * confidence.ts bounds the list-based model: the candidates the trust bound did not hold back are
+ * order) under a `nearmiss` model (rerank-nearmiss.ts NEARMISS_CONFIDENCE_FEATURES), never above
+ * the confidence of a candidate ranked before it, and bounded as confidence.ts bounds the
+ * list-based model: the candidates the trust bound did not hold back are
  * judged as the list without the held-back ones; a held-back one is capped just below `floor`.
  */
 export function nearmissBoundedConfidences(
@@ -119,11 +120,18 @@ export function nearmissBoundedConfidences(
     text,
     list.filter((c) => !heldBack(c)),
   );
+  // Non-increasing down the list: a skill ranked lower is never more likely the one than a skill
+  // ranked above it. The model reads the last candidate's lead over nothing as a full lead, which
+  // on a short list (a small library) gave the last one more than the first ("fix the text" over
+  // 5 skills: rank 1 0.34, rank 2 0.81) and kept the answer from abstaining. Rank 1 and any
+  // candidate the hook's rule names are unchanged (its floors only fall down the list).
+  let above = 1;
   const own = new Map(
-    kept.map((r, i) => [
-      r.candidate as RankedCandidate,
-      nearmissConfidenceOf(model, nearmissConfidenceFeatures(text, kept, i)),
-    ]),
+    kept.map((r, i) => {
+      const x = nearmissConfidenceFeatures(text, kept, i);
+      above = Math.min(above, nearmissConfidenceOf(model, x));
+      return [r.candidate as RankedCandidate, above] as const;
+    }),
   );
   const all = asReranked(text, list);
   const cap = Math.max(0, Math.round((floor - 1e-4) * 1e4) / 1e4);
