@@ -9,7 +9,7 @@
  * bm25f-v4.ts), one calibration (bench/calibrate.ts) and one golden (test/router/golden).
  */
 import type { IndexKind } from '../../../catalog/index.js';
-import type { NearmissHookRule, RerankParams } from '../stages/rerank-nearmiss.js';
+import type { NearmissHookRule, RerankParams } from './stage-nearmiss.js';
 import type {
   ConfidenceModel,
   FuzzyExplanation,

@@ -14,7 +14,7 @@ import {
   NEARMISS_CONFIDENCE_V1,
   NEARMISS_HOOK_RULE,
   RERANK_NEARMISS_V1,
-} from '../stages/rerank-nearmiss.js';
+} from './stage-nearmiss.js';
 
 /** The policy id. */
 export const POLICY_V5_ID = 'tf.skillrouter.bm25f.v5';
