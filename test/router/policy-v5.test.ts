@@ -34,7 +34,7 @@ import {
 } from '../../src/router/search/stages/rerank-nearmiss.js';
 import { BM25F_V4 } from '../../src/router/search/policies/bm25f-v4.js';
 import { BM25F_V5 } from '../../src/router/search/policies/bm25f-v5.js';
-import { REPO, tmpDir, writeTree } from '../support/cli.js';
+import { REPO, runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, ON_PG, skillText } from '../catalog/support.js';
 
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
@@ -93,6 +93,33 @@ describe('bm25f.v5 as a parameter set', () => {
     expect(BM25F_V4.hook).toBeUndefined();
   });
 });
+
+describe.skipIf(ON_PG)(
+  'the CLI: index publishes under v5 by default; --policy v4 still selects v4',
+  () => {
+    it.each([
+      [[] as string[], POLICY_V5_ID],
+      [['--policy', POLICY_V4_ID], POLICY_V4_ID],
+    ])('index %j → search --json names %s', async (extra, policy) => {
+      const catalog = path.join(tmpDir('skilldex-v5-cli-'), 'catalog.sqlite');
+      const idx = await runCli(['index', '--catalog', catalog, '--scope', EXAMPLES, ...extra]);
+      expect(idx.code).toBe(0);
+      const r = await runCli([
+        'search',
+        '--catalog',
+        catalog,
+        'extract tables from a pdf',
+        '--json',
+      ]);
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout) as SearchResult;
+      expect(out.policy).toBe(policy);
+      expect(out.candidates[0]!.skill_id).toBe('pdf-toolkit');
+      // Only v5's explanations carry the stage's part.
+      expect(stagesOf(out.candidates[0]!) !== undefined).toBe(policy === POLICY_V5_ID);
+    });
+  },
+);
 
 describe.skipIf(ON_PG)('bm25f.v5 over the examples', () => {
   let v5: Router;
