@@ -58,6 +58,8 @@ const DATASETS = ['metatool', 'apibench-torchhub', 'bfcl-curated'];
 const LIVE_POLICIES = [...POLICIES.keys()];
 const TRIGGER_POLICIES = [...POLICIES.values()].filter((p) => p.kind === 'bm25f').map((p) => p.id);
 const extra = process.argv.includes('--extra');
+// `--trigger`: the trigger set only (both settings, every BM25F policy), to quality-trigger.md.
+const triggerOnly = process.argv.includes('--trigger');
 
 /** The half a query falls in: first byte of sha256(id) mod 2 (0 = learned from, 1 = evaluated). */
 function half(id: string): number {
@@ -271,7 +273,7 @@ function main(): void {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const trigger = extra ? [] : triggerSection();
-  const tools = toolSection(toolRows());
+  const tools = triggerOnly ? [] : toolSection(toolRows());
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const lines = [
@@ -282,7 +284,10 @@ function main(): void {
     ...trigger,
     ...tools,
   ];
-  writeResult(extra ? 'quality-extra' : 'quality', lines.join('\n'));
+  writeResult(
+    extra ? 'quality-extra' : triggerOnly ? 'quality-trigger' : 'quality',
+    lines.join('\n'),
+  );
 }
 
 mkdirSync(WORK, { recursive: true });

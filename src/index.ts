@@ -57,6 +57,7 @@ export {
   DEFAULT_POLICY_ID,
   POLICY_ID,
   POLICY_V4_ID,
+  POLICY_V5_ID,
   describeSkill,
   locateSkills,
   type RouterOptions,

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { codexListedSkills, listingStateDir, readListingState } from '../hosts/index.js';
 import { isInside, realpathOrUndefined } from '../fsx/index.js';
-import type { Router, SearchResult } from '../router/index.js';
+import { hookRuleOf, isSmallTalk, type Router, type SearchResult } from '../router/index.js';
 import { sanitizeField } from '../text/index.js';
 import type { HookHost } from './input.js';
 import { sessionStep, type SessionState } from './state.js';
@@ -181,6 +181,33 @@ function modelInvocable(router: Router, skillId: string): boolean {
   }
 }
 
+/**
+ * The candidates of `r` the hook may name, best first, under the rule of the answer's policy
+ * (router hookRuleOf: v5 names rank 1 at or above 0.45 and the next at or above 0.25, stopping at
+ * the first below, and nothing for small talk; v1 and v4 every candidate at or above the policy's
+ * floor); a floor the user gave (`minConfidence`) is every rank's floor. Never a skill with
+ * disable-model-invocation, never one the trust bound held back (its confidence is capped below
+ * the policy's floor, which v5's floors are under).
+ */
+function namedByRule(
+  router: Router,
+  r: SearchResult,
+  query: string,
+  minConfidence: number | undefined,
+): SearchResult['candidates'] {
+  const rule = hookRuleOf(r.policy);
+  const out: SearchResult['candidates'][number][] = [];
+  if (rule.smallTalk && isSmallTalk(query)) return out;
+  for (const c of r.candidates) {
+    if (c.explanation.trust_bound?.role === 'held_back' || !modelInvocable(router, c.skill_id))
+      continue;
+    const floor = minConfidence ?? (out.length === 0 ? rule.f1 : rule.f2);
+    if (c.confidence >= floor) out.push(c);
+    else if (rule.contiguous) break;
+  }
+  return out;
+}
+
 /** The hook's answer for `query` (see the file header). */
 export function suggest(router: Router, query: string, o: SuggestOptions): HookAnswer {
   const r = router.search({
@@ -188,9 +215,7 @@ export function suggest(router: Router, query: string, o: SuggestOptions): HookA
     limit: HOOK_SEARCH_LIMIT,
     ...(o.minConfidence === undefined ? {} : { min_confidence: o.minConfidence }),
   });
-  const eligible = r.candidates.filter(
-    (c) => c.confidence >= r.min_confidence && modelInvocable(router, c.skill_id),
-  );
+  const eligible = namedByRule(router, r, query, o.minConfidence);
   const above = eligible.map((c) => c.skill_id);
   const { hold, sameTopic } = sessionStep(o.state, above);
   const routed = eligible.length > 0 ? routedSkills(o) : new Set<string>();
@@ -211,11 +236,12 @@ export function suggest(router: Router, query: string, o: SuggestOptions): HookA
   };
   const chosen = eligible
     .filter((c) => !hold.has(c.skill_id))
-    .slice(0, Math.min(o.max ?? DEFAULT_HOOK_SUGGESTIONS, MAX_HOOK_SUGGESTIONS));
+    .slice(0, Math.min(o.max ?? hookRuleOf(r.policy).k, MAX_HOOK_SUGGESTIONS));
   return {
     catalog_generation: r.catalog_generation,
     policy: r.policy,
-    min_confidence: r.min_confidence,
+    // The floor rank 1 had to reach: the user's, else the policy's hook rule (v1, v4: its floor).
+    min_confidence: o.minConfidence ?? hookRuleOf(r.policy).f1,
     abstain: eligible.length === 0,
     suggestions: chosen.map((c) => ({
       skill_id: c.skill_id,

@@ -90,6 +90,9 @@ export {
 export type { Bm25fPolicy, Policy } from './search/policies/policy.js';
 export { UsageIndex, analyzeQuery, type AnalyzedQuery } from './search/bm25f.js';
 export { BM25F_V4, POLICY_V4_ID } from './search/policies/bm25f-v4.js';
+export { BM25F_V5, POLICY_V5_ID } from './search/policies/bm25f-v5.js';
+export type { NearmissHookRule } from './search/stages/rerank-nearmiss.js';
+export { hookRuleOf, isSmallTalk, type HookRule } from './search/policies/hook-rule.js';
 export {
   DEFAULT_USAGE_LIST_LIMIT,
   checkExampleSource,
@@ -118,7 +121,6 @@ export {
 } from './learning/trigger-formats.js';
 export { readAuthorExamples, syncAuthorExamplesOf } from './learning/author-sync.js';
 export {
-  AUTHOR_EVIDENCE_POLICY_ID,
   authorEvidenceEnabled,
   optInAuthorEvidence,
 } from './search/stages/author-evidence.js';

@@ -1,5 +1,5 @@
 /**
- * What the default policy (bm25f.v4) adds to a search answer, on the explorer's search view in
+ * What the default policy (bm25f.v5; v4 before it) adds to a search answer, on the explorer's search view in
  * headless Chromium (/usr/bin/chromium via playwright-core). Components that take points off
  * (`boundary`, the request's words in a skill's "do not use for" clause, and `exclusion`): the card
  * draws them striped over the end of its bar, so the solid part left of the stripes is the base; its

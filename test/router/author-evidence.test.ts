@@ -24,6 +24,7 @@ import {
 } from '../../src/catalog/index.js';
 import {
   POLICY_V4_ID,
+  POLICY_V5_ID,
   forgetExamples,
   indexCatalog,
   learnExamples,
@@ -33,7 +34,6 @@ import {
 import { UsageIndex } from '../../src/router/index.js';
 import { SearchCache, bruteForceSearch, searchCatalog } from '../../src/router/search/dispatch.js';
 import {
-  AUTHOR_EVIDENCE_POLICY_ID,
   authorEvidenceEnabled,
   optInAuthorEvidence,
 } from '../../src/router/search/stages/author-evidence.js';
@@ -279,7 +279,8 @@ describe('ranking with author evidence', () => {
 
   it('is gated: v4 ranks as if no author example existed; v5 and opted-in policies use them', () => {
     expect(authorEvidenceEnabled(POLICY_V4_ID)).toBe(false);
-    expect(authorEvidenceEnabled(AUTHOR_EVIDENCE_POLICY_ID)).toBe(true);
+    // v5 leaves it off on the cross-validated figures (docs/ranking.md §9a).
+    expect(authorEvidenceEnabled(POLICY_V5_ID)).toBe(false);
     for (const q of [
       'rebase my feature branch onto main and fix conflicts',
       'make a separate worktree for the hotfix branch',

@@ -4,6 +4,7 @@
  * floor is the request's `min_confidence` or the policy's, a candidate's confidence does not depend
  * on how many candidates were asked for, and a bad floor is a typed INVALID_ARGUMENT.
  */
+import { NEARMISS_CONFIDENCE_FEATURES } from '../../src/router/search/stages/rerank-nearmiss.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLICIES, Router } from '../../src/internal.js';
@@ -81,9 +82,14 @@ describe('the confidence model', () => {
     // One model per live policy (a BM25F policy's lives in its parameter object).
     expect([...CONFIDENCE_MODELS.keys()].sort()).toEqual([...POLICIES.keys()].sort());
     for (const m of CONFIDENCE_MODELS.values()) {
-      expect(m.weights).toHaveLength(CONFIDENCE_FEATURES.length);
-      expect(m.means).toHaveLength(CONFIDENCE_FEATURES.length);
-      expect(m.scales).toHaveLength(CONFIDENCE_FEATURES.length);
+      // v5's model reads the re-ranked list's features (stages/rerank-nearmiss.ts).
+      const n =
+        m.features === 'nearmiss'
+          ? NEARMISS_CONFIDENCE_FEATURES.length
+          : CONFIDENCE_FEATURES.length;
+      expect(m.weights).toHaveLength(n);
+      expect(m.means).toHaveLength(n);
+      expect(m.scales).toHaveLength(n);
       expect(m.floor).toBeGreaterThan(0);
       expect(m.floor).toBeLessThan(1);
     }

@@ -1,9 +1,9 @@
 /**
- * Frozen policies stay frozen (issue #26 item 2, docs/ranking.md): the live policies v1 and v4 rank
+ * Frozen policies stay frozen (issue #26 item 2, docs/ranking.md): the live policies v1, v4 and v5 rank
  * the bundled examples exactly as the goldens in golden/ say, explanations included, byte for byte.
  * v1's golden was written by the code before the policies' shared parts moved to policies/shared.ts,
  * v4's when it became the default (before the index encodings of issue #26, and before v4 became a
- * parameter set, issue 33); a change to a policy's parameters, to the shared module or to an engine
+ * parameter set, issue 33), v5's when it became the default (issue 34); a change to a policy's parameters, to the shared module or to an engine
  * that moves any number fails here. The goldens are plain files read and compared here, never
  * snapshots, so `vitest -u` cannot rewrite them. A new policy gets a new id and its own golden,
  * never an edit to these (the retired v2 and v3 took theirs with them).
@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { POLICY_ID, POLICY_V4_ID, Router, indexCatalog } from '../../src/internal.js';
+import { POLICY_ID, POLICY_V4_ID, POLICY_V5_ID, Router, indexCatalog } from '../../src/internal.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import { NOW, ON_PG } from '../catalog/support.js';
 
@@ -44,6 +44,7 @@ describe.skipIf(ON_PG)('frozen policies rank the examples exactly as their golde
   it.each([
     ['v1', POLICY_ID],
     ['v4', POLICY_V4_ID],
+    ['v5', POLICY_V5_ID],
   ])('%s', (name, policy) => {
     const catalog = path.join(tmpDir('skilldex-frozen-'), 'catalog.sqlite');
     indexCatalog({ catalog, scopes: [EXAMPLES], policy, now: NOW });

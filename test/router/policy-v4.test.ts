@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import {
   POLICY_ID,
   POLICY_V4_ID,
+  POLICY_V5_ID,
   Router,
   indexCatalog,
   learnExamples,
@@ -64,6 +65,7 @@ const extrasArb = fc.record({
 function build(
   skills: readonly GenSkill[],
   extras: readonly Extras[],
+  policy = POLICY_V4_ID,
 ): { catalog: string; cleanup: () => void } {
   const root = tmpDir('skilldex-v4-');
   const catalog = newCatalogPath('skilldex-v4-cat-');
@@ -89,7 +91,7 @@ function build(
     home: root,
     project: root,
     now: NOW,
-    policy: POLICY_V4_ID,
+    policy,
   });
   applyLifecycle(catalog, skills);
   writeHistories(catalog, skills);
@@ -109,7 +111,12 @@ const v4QueryArb = fc.oneof(
     })),
 );
 
-describe('bm25f.v4: fast path = brute force (property)', () => {
+// v5 is v4's parameter set plus the near-miss stage over the top 10 (policy-v5.test.ts): the same
+// property holds it, the stage applied alike on both paths.
+describe.each([
+  ['bm25f.v4', POLICY_V4_ID],
+  ['bm25f.v5', POLICY_V5_ID],
+])('%s: fast path = brute force (property)', (_name, policy) => {
   it('on random catalogs with CJK, boundaries, template families, lifecycle, telemetry and usage', () => {
     fc.assert(
       fc.property(
@@ -128,7 +135,7 @@ describe('bm25f.v4: fast path = brute force (property)', () => {
         ),
         fc.array(v4QueryArb, { minLength: 1, maxLength: 3 }),
         ([skills, extras, examples], queries) => {
-          const lib = build(skills, extras);
+          const lib = build(skills, extras, policy);
           try {
             if (examples.length > 0) {
               const text = examples

@@ -15,6 +15,7 @@ import {
   POLICIES,
   POLICY_ID,
   POLICY_V4_ID,
+  POLICY_V5_ID,
   RETIRED_POLICIES,
   Router,
   indexCatalog,
@@ -32,9 +33,9 @@ const V3 = 'tf.skillrouter.bm25f.v3';
 afterAll(closeAll);
 
 describe('retired policies', () => {
-  it('the live policies are v1 and v4; v2 and v3 are retired, each replaced by v4', () => {
-    expect([...POLICIES.keys()].sort()).toEqual([POLICY_ID, POLICY_V4_ID].sort());
-    expect(DEFAULT_POLICY_ID).toBe(POLICY_V4_ID);
+  it('the live policies are v1, v4 and v5 (the default); v2 and v3 are retired, each replaced by v4', () => {
+    expect([...POLICIES.keys()].sort()).toEqual([POLICY_ID, POLICY_V4_ID, POLICY_V5_ID].sort());
+    expect(DEFAULT_POLICY_ID).toBe(POLICY_V5_ID);
     expect(Object.fromEntries(RETIRED_POLICIES)).toEqual({
       [V2]: POLICY_V4_ID,
       [V3]: POLICY_V4_ID,

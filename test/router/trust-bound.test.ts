@@ -22,6 +22,7 @@ import {
 } from '../../src/catalog/index.js';
 import {
   POLICY_V4_ID,
+  POLICY_V5_ID,
   Router,
   indexCatalog,
   learnExamples,
@@ -117,7 +118,7 @@ describe('trust bound (property)', () => {
             trustedArb(skills.length),
             fc.array(attackArb(skills.length), { minLength: 1, maxLength: 6 }),
             fc.array(queryArb, { minLength: 1, maxLength: 3 }),
-            fc.constant(POLICY_V4_ID),
+            fc.constantFrom(POLICY_V4_ID, POLICY_V5_ID),
           ),
         ),
         ([skills, trusted, attacks, queries, policy]) => {
@@ -264,7 +265,10 @@ function ledgerLibrary(policy: string): { catalog: string; ids: string[] } {
   return { catalog, ids: names };
 }
 
-describe.each([['v4', POLICY_V4_ID]])('trust bound edge cases (%s)', (_name, policy) => {
+describe.each([
+  ['v4', POLICY_V4_ID],
+  ['v5', POLICY_V5_ID],
+])('trust bound edge cases (%s)', (_name, policy) => {
   let catalog: string;
   let cold: string[];
   let reader: CatalogReader;

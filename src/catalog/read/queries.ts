@@ -341,7 +341,10 @@ export function requireFts(reader: CatalogReader): void {
 }
 
 /** The ranking policies a PostgreSQL catalog serves: the BM25F ones, scored over its postings. */
-export const PG_POLICIES: readonly string[] = ['tf.skillrouter.bm25f.v4'];
+export const PG_POLICIES: readonly string[] = [
+  'tf.skillrouter.bm25f.v5',
+  'tf.skillrouter.bm25f.v4',
+];
 
 /**
  * REINDEX_REQUIRED when the published generation's serving tables keep another layout's data than

@@ -41,8 +41,10 @@ const HOOK_HELP_AFTER =
   '  generic      reads a prompt (plain text, or {"prompt": ...}) and prints the answer as JSON\n' +
   '  Cursor has no hook that adds context to a prompt (beforeSubmitPrompt can only allow or block):\n' +
   '  use the MCP server there (skilldex init --client cursor).\n\n' +
-  'What it prints: at most --max skills whose confidence clears the floor, each on one line with how\n' +
-  'to load it; nothing when nothing fits, when the prompt is a /command, or when the skill was\n' +
+  'What it prints: at most --max skills that the hook rule of the catalog policy names (v5, the\n' +
+  'default: the first at confidence 0.45 or more, then each next one at 0.25 or more, nothing for\n' +
+  'greetings and small talk; v4 and v1: every skill at or above the floor; --min-confidence sets one\n' +
+  'floor for all), each on one line with how to load it; nothing when nothing fits, when the prompt is a /command, or when the skill was\n' +
   'already suggested on the same topic in this session. Skills with disable-model-invocation: true\n' +
   "are never suggested. Events that are not a person's prompt (a sub-agent's, a host-made\n" +
   'notification) get nothing. Skill text is quoted as data with every "<" escaped, and the context\n' +
@@ -75,7 +77,7 @@ export function registerHook(program: Command, ctx: CliContext): void {
     .option('--max [n]', 'most suggestions per prompt (1-5, default 3)')
     .option(
       '--min-confidence [p]',
-      "confidence floor, 0-1 (default: min_confidence of the config, else the policy's)",
+      "confidence floor for every suggestion, 0-1 (default: min_confidence of the config, else the policy's hook rule)",
     )
     .option(
       '--deadline-ms [ms]',

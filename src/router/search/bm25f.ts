@@ -51,6 +51,7 @@ import type { AnalyzedQuery } from './query-analysis.js';
 import type { RankedCandidate, HistoryFn, RankedResult } from './types.js';
 import { TopK, compareCandidates } from './top-k.js';
 import { TRUST_BOUND_K, applyTrustBound } from './trust-bound.js';
+import { applyStages, stageDepth } from './stages/index.js';
 
 export { Bm25fCache, UsageIndex } from './bm25f-cache.js';
 export { analyzeQuery, type AnalyzedQuery } from './query-analysis.js';
@@ -218,7 +219,9 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
       n++;
     }
   }
-  const input = { boundOf, rowOf, n, limit, telemetryMax, reader, history, rows: s.rows };
+  // The policy's stages re-order the top `depth`: rank at least that many, then cut to the limit.
+  const ranked = Math.max(limit, stageDepth(policy));
+  const input = { boundOf, rowOf, n, limit: ranked, telemetryMax, reader, history, rows: s.rows };
   const top = scan(input, (row, i) =>
     explainRow(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen),
   );
@@ -226,7 +229,7 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
     catalog_generation: gen.catalog_generation,
     policy: policy.id,
     query: '',
-    candidates: top.sorted(),
+    candidates: applyStages(policy, q.text, top.sorted()).slice(0, limit),
   };
 }
 
@@ -464,7 +467,7 @@ export function bruteForceBm25f(s: Bm25fSearch): RankedResult {
     catalog_generation: gen.catalog_generation,
     policy: policy.id,
     query: '',
-    candidates: scored.slice(0, limit),
+    candidates: applyStages(policy, q.text, scored).slice(0, limit),
   };
 }
 

@@ -34,6 +34,7 @@ import { CONFIDENCE_MODELS } from './policies/confidence-models.js';
 import type { HistoryFn, RankedResult, SearchRequest, SearchResult } from './types.js';
 import { authorEvidenceEnabled, authorStage, usageForPolicy } from './stages/author-evidence.js'; // issue 34
 import { TRUST_BOUND_K } from './trust-bound.js'; // issue 34
+import { nearmissBoundedConfidences, stageDepth } from './stages/index.js';
 
 /**
  * Most skills holding a fuzzy term that the lexical engine scores before its scan (beyond it, the
@@ -170,7 +171,10 @@ interface EngineInput {
   readonly reader: CatalogReader;
   readonly generation: PublishedGeneration;
   readonly policy: Policy;
-  /** One more than the request's limit: the one after the last gives its lead (`answer`). */
+  /**
+   * One more than the request's limit: the one after the last gives its lead (`answer`); at least
+   * the depth of the policy's stages.
+   */
   readonly limit: number;
   readonly includeDeprecated: boolean;
   readonly history: HistoryFn;
@@ -204,11 +208,14 @@ function engineInput(
       { catalog: reader.file, policy: policy.id, catalog_policy: generation.policy },
     );
   }
+  // A policy with stages is answered from its stages' whole list (each confidence reads the list
+  // the stage ordered, whatever the limit).
+  const depth = policy.kind === 'bm25f' ? stageDepth(policy) : 0;
   return {
     reader,
     generation,
     policy,
-    limit: parts.limit + 1,
+    limit: Math.max(parts.limit + 1, depth),
     includeDeprecated: parts.includeDeprecated,
     history: parts.history,
   };
@@ -275,7 +282,17 @@ function answer(
   // The lead of the last one shown is over the next candidate the trust bound did not hold back.
   const after = ranked.candidates.slice(limit).find((c) => !isHeldBack(c))?.score ?? 0;
   const minConfidence = floor ?? model?.floor ?? 0;
-  const confidence = model ? boundedConfidences(model, shown, after, minConfidence) : [];
+  const confidence = !model
+    ? []
+    : model.features === 'nearmiss'
+      ? nearmissBoundedConfidences(
+          model,
+          request.query,
+          ranked.candidates,
+          minConfidence,
+          isHeldBack,
+        ).slice(0, limit)
+      : boundedConfidences(model, shown, after, minConfidence);
   const candidates = shown.map((c, i) => ({ ...c, confidence: confidence[i] ?? 0 }));
   return {
     ...ranked,

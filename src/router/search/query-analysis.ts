@@ -24,6 +24,8 @@ import { MAX_QUERY_CHARS, noSearchableWord } from './query.js';
 
 /** A query as a BM25F policy scores it. */
 export interface AnalyzedQuery {
+  /** The request as given (a policy's stages read its form, stages/rerank-nearmiss.ts). */
+  readonly text: string;
   /** Distinct scoring words (a CJK bigram is its own word) and their terms, aligned. */
   readonly tokens: readonly string[];
   readonly terms: readonly string[];
@@ -155,6 +157,7 @@ export function analyzeQuery(query: unknown, options: AnalyzerOptions): Analyzed
     }
   }
   return {
+    text,
     tokens,
     terms,
     dropped,

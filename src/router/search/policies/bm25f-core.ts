@@ -9,6 +9,7 @@
  * bm25f-v4.ts), one calibration (bench/calibrate.ts) and one golden (test/router/golden).
  */
 import type { IndexKind } from '../../../catalog/index.js';
+import type { NearmissHookRule, RerankParams } from './stage-nearmiss.js';
 import type {
   ConfidenceModel,
   FuzzyExplanation,
@@ -78,8 +79,37 @@ export interface Bm25fParams {
   readonly DEPRECATED_MULTIPLIER: number;
   /** The fitted confidence model (confidence.ts); its `floor` is the policy's default floor. */
   readonly confidence: ConfidenceModel;
+  /**
+   * Stages applied in order to the engine's ranking (stages/index.ts): each re-orders the top
+   * `depth` candidates, so the engine ranks at least that many whatever the limit. None in v4.
+   */
+  readonly stages?: readonly RerankParams[];
+  /**
+   * Which candidates the prompt hook names (src/hook/suggest.ts): rank 1 at or above `f1`, ranks
+   * 2..k at or above `f2`, stopping at the first that is not. None in v4: the hook names every
+   * candidate at or above the confidence floor, at most 3.
+   */
+  readonly hook?: NearmissHookRule;
+  /**
+   * Whether the policy ranks with author examples and negative examples (docs/ranking.md §9a,
+   * stages/author-evidence.ts). Off when absent (v4 is frozen).
+   */
+  readonly authorEvidence?: boolean;
   /** For every number above: where it was chosen, and on what figure. */
-  readonly provenance: Readonly<Record<Bm25fNumber, string>>;
+  readonly provenance: Readonly<Record<Bm25fNumber, string>> &
+    Readonly<Partial<Record<'stages' | 'hook' | 'authorEvidence', string>>>;
+}
+
+/** One stage's part of a candidate's explanation (stages/index.ts). */
+export interface StageExplanation {
+  /** The stage's id (its parameter set, e.g. rerank-nearmiss.v1). */
+  readonly stage: string;
+  /** The candidate's rank (0-based) in the list the stage received. */
+  readonly before: number;
+  /** The stage's score, by which it ordered its top `depth`. */
+  readonly score: number;
+  /** The stage's features (stages/rerank-nearmiss.ts RERANK_FEATURES), by name. */
+  readonly features: Readonly<Record<string, number>>;
 }
 
 /** The names of a policy's numbers (each has a provenance line). */
@@ -202,6 +232,8 @@ export interface Bm25fExplanation extends PolicyExplanation {
   };
   /** The parts of `base`, for drawing: the five fields, the bonuses, fuzzy, and what lowers it. */
   readonly components: readonly Component[];
+  /** What each of the policy's stages did to this candidate (absent past a stage's depth, and in v4). */
+  readonly stages?: readonly StageExplanation[];
 }
 
 /** One term's BM25F contribution: idf × tf~ / (k1 + tf~). */

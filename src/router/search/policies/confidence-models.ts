@@ -7,6 +7,7 @@
  * answers into probabilities, so refitting changes no ranking. Data only.
  */
 import { BM25F_V4 } from './bm25f-v4.js';
+import { BM25F_V5 } from './bm25f-v5.js';
 import type { ConfidenceModel } from './types.js';
 import { POLICY_ID } from './hybrid-lexical-v1.js';
 
@@ -26,5 +27,6 @@ export const CONFIDENCE_MODELS: ReadonlyMap<string, ConfidenceModel> = new Map<
   ConfidenceModel
 >([
   [BM25F_V4.id, BM25F_V4.confidence],
+  [BM25F_V5.id, BM25F_V5.confidence],
   [POLICY_ID, V1_CONFIDENCE],
 ]);

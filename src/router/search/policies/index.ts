@@ -1,7 +1,7 @@
 /**
  * The ranking policies by id. A catalog records the policy of each published generation (it is part
  * of the generation id); search scores with that policy. New catalogs use DEFAULT_POLICY_ID. The
- * live policies are v1 (lexical, FTS5) and v4 (a BM25F parameter set); v2 and v3 are retired
+ * live policies are v1 (lexical, FTS5), v4 and v5 (BM25F parameter sets); v2 and v3 are retired
  * (RETIRED_POLICIES): an index under them is refused, a catalog published under them must be
  * re-indexed.
  */
@@ -9,6 +9,7 @@ import { SkilldexError } from '../../../errors.js';
 import { escapeInvisible } from '../../../text/index.js';
 import { HYBRID_LEXICAL_V1 } from './hybrid-lexical-v1.js';
 import { BM25F_V4 } from './bm25f-v4.js';
+import { BM25F_V5 } from './bm25f-v5.js';
 import { BM25F_V4_PLAIN } from './bm25f-v4-plain.js';
 import type { Bm25fParams } from './bm25f-core.js';
 import type { Policy } from './policy.js';
@@ -17,6 +18,7 @@ import type { Policy } from './policy.js';
 export const POLICIES: ReadonlyMap<string, Policy> = new Map<string, Policy>([
   [HYBRID_LEXICAL_V1.id, HYBRID_LEXICAL_V1],
   [BM25F_V4.id, BM25F_V4],
+  [BM25F_V5.id, BM25F_V5],
 ]);
 
 /**
@@ -28,10 +30,12 @@ export const COMPARISON_SETS: ReadonlyMap<string, Bm25fParams> = new Map([
 ]);
 
 /**
- * The policy new catalogs are published under: bm25f.v4, tuned on real skills and their authors'
- * trigger requests (docs/ranking.md §10). v1 stays selectable with `--policy` and ranks as before.
+ * The policy new catalogs are published under: bm25f.v5, v4's parameters (tuned on real skills and
+ * their authors' trigger requests, docs/ranking.md §10) with the near-miss re-rank stage, its
+ * confidence model and the hook's rule (§13). v4 and v1 stay selectable with `--policy` and rank
+ * as before.
  */
-export const DEFAULT_POLICY_ID = BM25F_V4.id;
+export const DEFAULT_POLICY_ID = BM25F_V5.id;
 
 /**
  * Retired policies, by id, with the live policy that replaces each: hybrid-lexical.v2 and bm25f.v3

@@ -94,4 +94,9 @@ export interface ConfidenceModel {
   readonly floor: number;
   /** Where the coefficients came from (a bench run), for the docs. */
   readonly fitted_on: string;
+  /**
+   * The features the model reads: confidence.ts's eight off the ranked list (absent), or
+   * stages/rerank-nearmiss.ts's NEARMISS_CONFIDENCE_FEATURES off a re-ranked one (`nearmiss`).
+   */
+  readonly features?: 'nearmiss';
 }

@@ -1,10 +1,10 @@
 /**
  * The authors' trigger evaluations as routing evidence (issue 34 item 1, docs/ranking.md §9a).
  *
- * - `authorEvidenceEnabled(policyId)`: the one gate. Policy v4 is frozen (its golden over
- *   examples/skills, which ship evaluations, must not move), so author examples and negative
- *   examples change a ranking only under a policy that opts in: AUTHOR_EVIDENCE_POLICY_ID (v5, a
- *   parameter set the lead defines) or one a test opts in with `optInAuthorEvidence`.
+ * - `authorEvidenceEnabled(policyId)`: the one gate, the policy's `authorEvidence` parameter.
+ *   Policy v4 is frozen (its golden over examples/skills, which ship evaluations, must not move)
+ *   and v5 leaves it off on the cross-validated figures below, so no shipped policy ranks with
+ *   author or negative examples today; a test or the bench opts one in with `optInAuthorEvidence`.
  * - `usageForPolicy`: under a policy that does not opt in, the usage field is built without the
  *   `author` examples (negative examples never enter it: bm25f-cache.ts).
  * - `authorStage`: after the engine ranked (and the trust bound placed the first candidate), each
@@ -28,10 +28,8 @@ import { analyzeTerms, analyzeTermsV4, sanitizeField } from '../../../text/index
 import type { UsageExample } from '../../../catalog/index.js';
 import { UsageIndex } from '../bm25f-cache.js';
 import { compareCandidates } from '../top-k.js';
+import { POLICIES } from '../policies/index.js';
 import type { AuthorEvidenceNote, RankedCandidate, RankedResult } from '../types.js';
-
-/** The policy id that opts in to author evidence (the lead defines it as a v4 parameter set). */
-export const AUTHOR_EVIDENCE_POLICY_ID = 'tf.skillrouter.bm25f.v5';
 
 /** Least similarity of the request to a should-not example for a penalty. */
 export const PENALTY_MIN_SIMILARITY = 0.4;
@@ -78,7 +76,8 @@ export function setAuthorPenalty(params: PenaltyParams): () => void {
 
 /** True when `policyId` ranks with author examples and negative examples (see the file header). */
 export function authorEvidenceEnabled(policyId: string): boolean {
-  return policyId === AUTHOR_EVIDENCE_POLICY_ID || optedIn.has(policyId);
+  const p = POLICIES.get(policyId);
+  return (p?.kind === 'bm25f' && p.authorEvidence === true) || optedIn.has(policyId);
 }
 
 /**
