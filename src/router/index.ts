@@ -120,10 +120,7 @@ export {
   type RawCase,
 } from './learning/trigger-formats.js';
 export { readAuthorExamples, syncAuthorExamplesOf } from './learning/author-sync.js';
-export {
-  authorEvidenceEnabled,
-  optInAuthorEvidence,
-} from './search/stages/author-evidence.js';
+export { authorEvidenceEnabled, optInAuthorEvidence } from './search/stages/author-evidence.js';
 export {
   DEFAULT_RECENT_REVISIONS,
   SUGGESTION_MAX_DISTANCE,
