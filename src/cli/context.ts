@@ -3,6 +3,7 @@
  * that turn a report or a failure into output and an exit code. Formatting only: no logic here.
  */
 import type { Command } from 'commander';
+import { writeSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
 import { maskSecrets, registerSecret } from '../secrets.js';
@@ -230,6 +231,25 @@ export function usageEnabled(flag: boolean | undefined, env: CliIo['env']): bool
 
 /** Largest input file or standard input a command reads (query batches, needs, eval sets): 64 MiB. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Writes all of `bytes` to descriptor `fd` with writeSync (a pipe or a file: no stream to create),
+ * and says how far it got: `error` is the failure that stopped it (EPIPE, EAGAIN, …) after `done`
+ * bytes. What both process entries do for standard output (main.ts's StandardOutput and the hook's
+ * hook-main.ts, each deciding what a failure means; issue 33: one loop).
+ */
+export function writeAllSync(
+  fd: number,
+  bytes: Uint8Array,
+): { done: number; error?: NodeJS.ErrnoException } {
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+    return { done };
+  } catch (err) {
+    return { done, error: err as NodeJS.ErrnoException };
+  }
+}
 
 /**
  * Standard input as text, at most `maxBytes` (FILE_TOO_LARGE naming "-" past it): the `readStdin`

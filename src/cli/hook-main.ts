@@ -12,10 +12,16 @@
  * program's options, an unknown option, a value that begins with `-`): the launcher then runs the
  * full CLI, whose commander parser gives every such form its documented meaning.
  */
-import { writeSync } from 'node:fs';
 import { codedFromForeign, type ExitCode } from '../errors.js';
 import { runHookCommand, type HookFlags } from './commands/hook.js';
-import { CliContext, action, internalFailure, readStdinCapped, type CliIo } from './context.js';
+import {
+  CliContext,
+  action,
+  internalFailure,
+  readStdinCapped,
+  writeAllSync,
+  type CliIo,
+} from './context.js';
 
 /** The parsed hook command line: the host argument and the flags as commander would give them. */
 export interface FastHookArgs {
@@ -97,15 +103,10 @@ export async function runFastHook(args: FastHookArgs, io: CliIo): Promise<ExitCo
 // which is what a host gives a hook); a descriptor that would block hands over to process.stdout.
 function writeOut(s: string): void {
   const bytes = Buffer.from(s, 'utf8');
-  let done = 0;
-  try {
-    while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    // A host that closed the pipe no longer reads the answer: nothing to report to it.
-    if (e.code === 'EPIPE') return;
-    process.stdout.write(bytes.subarray(done));
-  }
+  const { done, error } = writeAllSync(1, bytes);
+  // A host that closed the pipe no longer reads the answer: nothing to report to it.
+  if (error === undefined || error.code === 'EPIPE') return;
+  process.stdout.write(bytes.subarray(done));
 }
 
 /**

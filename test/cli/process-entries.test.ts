@@ -3,12 +3,15 @@
  * context.ts instead of each having a copy (issue 33): standard input read with a cap
  * (FILE_TOO_LARGE naming "-" past it, chunks joined as UTF-8 even when a character is split across
  * them), and the INTERNAL report of a failure no code describes (exit 70, the stack, the hint,
- * secrets masked). The hook entry's answers against the full CLI's are test/hook/fast-entry.test.ts.
+ * secrets masked), and the direct write of standard output (all of it, or where it stopped and why). The hook entry's answers against the full CLI's are test/hook/fast-entry.test.ts.
  */
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { SkilldexError } from '../../src/errors.js';
-import { internalFailure, readStdinCapped } from '../../src/cli/context.js';
+import { internalFailure, readStdinCapped, writeAllSync } from '../../src/cli/context.js';
+import { tmpDir } from '../support/cli.js';
 
 describe('readStdinCapped', () => {
   it('joins the chunks as UTF-8, a character split across two of them included', async () => {
@@ -52,5 +55,34 @@ describe('internalFailure', () => {
     const { error, stderr } = internalFailure('plain');
     expect(error.message).toBe('plain');
     expect(stderr.startsWith('error INTERNAL: plain\n')).toBe(true);
+  });
+});
+
+describe('writeAllSync', () => {
+  it('writes every byte to the descriptor', () => {
+    const file = path.join(tmpDir('skilldex-write-all-'), 'out.txt');
+    const fd = openSync(file, 'w');
+    const bytes = Buffer.from('x'.repeat(200_000) + '€\n', 'utf8');
+    try {
+      expect(writeAllSync(fd, bytes)).toEqual({ done: bytes.length });
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(file)).toEqual(bytes);
+  });
+
+  it('returns the failure and how far it got instead of throwing', () => {
+    const file = path.join(tmpDir('skilldex-write-all-'), 'in.txt');
+    writeFileSync(file, 'kept');
+    // A descriptor open for reading only: every write fails (EBADF), nothing is written.
+    const fd = openSync(file, 'r');
+    try {
+      const r = writeAllSync(fd, Buffer.from('abc'));
+      expect(r.done).toBe(0);
+      expect(r.error?.code).toBe('EBADF');
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('kept');
   });
 });
