@@ -317,23 +317,10 @@ export {
   readLockFile,
   diffGenerations,
   diffSkill,
-  type LockFormat,
-  type LockOptions,
-  type LockReport,
-  type LockedSkill,
-  type ParsedLock,
-  type SkillsLock,
-  type VerifyCode,
-  type VerifyFileChange,
-  type VerifyFinding,
-  type VerifyOptions,
-  type VerifyReport,
-  type BodyDiff,
-  type DiffSide,
-  type FieldChange,
-  type FileChange,
-  type GenerationDiffReport,
-  type GenerationMember,
-  type SkillDiffOptions,
-  type SkillDiffReport,
 } from './supply/index.js';
+/**
+ * The supply chain's option and report types: every type of the supply barrel, taken whole so the
+ * list is written once, there (issue 33). Type-only: the barrel's internal functions (`lockOf`,
+ * `compareToLock`, …) are no run-time export of the API.
+ */
+export type * from './supply/index.js';

@@ -11,6 +11,51 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
 import * as internal from '../src/internal.js';
+import type {
+  BodyDiff,
+  DiffSide,
+  FieldChange,
+  FileChange,
+  GenerationDiffReport,
+  GenerationMember,
+  LockFormat,
+  LockOptions,
+  LockReport,
+  LockedSkill,
+  ParsedLock,
+  SkillDiffOptions,
+  SkillDiffReport,
+  SkillsLock,
+  VerifyCode,
+  VerifyFileChange,
+  VerifyFinding,
+  VerifyOptions,
+  VerifyReport,
+} from '../src/index.js';
+
+// The supply chain's types, as a caller of the API names them (tsc checks this file: a type the
+// API stopped giving fails the type check).
+export type SupplyTypes = [
+  BodyDiff,
+  DiffSide,
+  FieldChange,
+  FileChange,
+  GenerationDiffReport,
+  GenerationMember,
+  LockFormat,
+  LockOptions,
+  LockReport,
+  LockedSkill,
+  ParsedLock,
+  SkillDiffOptions,
+  SkillDiffReport,
+  SkillsLock,
+  VerifyCode,
+  VerifyFileChange,
+  VerifyFinding,
+  VerifyOptions,
+  VerifyReport,
+];
 
 const ROOT = path.resolve(__dirname, '..');
 const MAX_RUNTIME_EXPORTS = 100;
@@ -113,6 +158,34 @@ describe('the library API', () => {
       named.filter((n) => apiNames.has(n)),
       'listed in both barrels',
     ).toEqual([]);
+  });
+
+  it("takes the supply barrel's types whole, naming none again, and none of its internal functions", () => {
+    const file = path.join(ROOT, 'src', 'index.ts');
+    const text = readFileSync(file, 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+    const supply = sf.statements
+      .filter(ts.isExportDeclaration)
+      .filter((d) => (d.moduleSpecifier as ts.StringLiteral).text === './supply/index.js');
+    // One `export type * from` (issue 33: the list is written once, in the barrel) ...
+    expect(supply.filter((d) => d.isTypeOnly && d.exportClause === undefined)).toHaveLength(1);
+    // ... and the named export lists only run-time names.
+    const named = supply.flatMap((d) =>
+      d.exportClause && ts.isNamedExports(d.exportClause) ? [...d.exportClause.elements] : [],
+    );
+    expect(named.filter((e) => e.isTypeOnly).map((e) => e.name.text)).toEqual([]);
+    for (const n of [
+      'compareToLock',
+      'generationDiffOf',
+      'stripCredentials',
+      'skillsLockHash',
+      'LOCK_VERSION',
+    ]) {
+      expect(n in internal, `${n} is internal`).toBe(true);
+      expect(n in api, `${n} is no run-time export of the API`).toBe(false);
+    }
+    for (const e of named)
+      expect(e.name.text in api, `${e.name.text} is a run-time export`).toBe(true);
   });
 
   it('is the only entry point package.json exports', () => {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { problem, type Problem } from '../errors.js';
 import { escapeInvisible } from '../text/index.js';
-import { INDEX_FILE, isWritableKey, printSkillIndex } from './index-file.js';
+import { INDEX_FILE, isWritableKey, printSkillIndex, type PrintableEntry } from './index-file.js';
 import {
   DESCENT_TERMS,
   NameGuard,
@@ -31,10 +31,8 @@ export interface PlannedSkill extends KeywordSource {
   readonly rel: string;
 }
 
-/** One planned entry of a node. */
-export interface PlannedEntry {
-  readonly key: string;
-  readonly keywords: readonly string[];
+/** One planned entry of a node: the line build prints, and its overlay text. */
+export interface PlannedEntry extends PrintableEntry {
   readonly overlay: string;
 }
 

@@ -9,17 +9,16 @@
  */
 import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { sha256Hex } from '../fsx/index.js';
-import { INDEX_FILE, splitKeywords, type EntryKind } from './index-file.js';
+import { INDEX_FILE, splitKeywords, type IndexEntry } from './index-file.js';
 import { loadNode, rootContext, type NodeFailure } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, relJoin, type CascadeReader } from './reader.js';
 import { lexicalTarget, resolveEntry } from './resolve-key.js';
 
-/** One entry of a node as the tree shows it. */
-export interface CascadeTreeEntry {
-  readonly key: string;
-  readonly kind: EntryKind;
-  readonly line: number;
-  readonly keywords: readonly string[];
+/**
+ * One entry of a node as the tree shows it: the parsed line's key, kind, line and keywords (one
+ * definition, IndexEntry's), and where it leads.
+ */
+export interface CascadeTreeEntry extends Pick<IndexEntry, 'key' | 'kind' | 'line' | 'keywords'> {
   /** The path (relative to the root) the entry leads to: a node for a descent, a skill folder otherwise. */
   readonly target: string;
 }

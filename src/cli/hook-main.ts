@@ -12,11 +12,16 @@
  * program's options, an unknown option, a value that begins with `-`): the launcher then runs the
  * full CLI, whose commander parser gives every such form its documented meaning.
  */
-import { writeSync } from 'node:fs';
-import { codedFromForeign, SkilldexError, type ExitCode } from '../errors.js';
-import { maskSecrets } from '../secrets.js';
+import { codedFromForeign, type ExitCode } from '../errors.js';
 import { runHookCommand, type HookFlags } from './commands/hook.js';
-import { CliContext, MAX_INPUT_BYTES, action, type CliIo } from './context.js';
+import {
+  CliContext,
+  action,
+  internalFailure,
+  readStdinCapped,
+  writeAllSync,
+  type CliIo,
+} from './context.js';
 
 /** The parsed hook command line: the host argument and the flags as commander would give them. */
 export interface FastHookArgs {
@@ -39,14 +44,7 @@ const VALUE_OPTIONS: Readonly<Record<string, 'catalog' | 'max' | 'minConfidence'
  */
 export function parseFastHookArgv(argv: readonly string[]): FastHookArgs | undefined {
   if (argv[0] !== 'hook') return undefined;
-  const flags: {
-    catalog?: string | true;
-    max?: string | true;
-    minConfidence?: string | true;
-    deadlineMs?: string | true;
-    telemetry?: boolean;
-    usage?: boolean;
-  } = {};
+  const flags: Omit<HookFlags, 'strict' | 'json'> = {};
   const operands: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
@@ -96,11 +94,7 @@ export async function runFastHook(args: FastHookArgs, io: CliIo): Promise<ExitCo
       ctx.fail(coded, false);
       return ctx.exitCode;
     }
-    const e = err instanceof Error ? err : new Error(String(err));
-    const internal = new SkilldexError('INTERNAL', e.message, { name: e.name });
-    io.stderr(
-      maskSecrets(`error INTERNAL: ${e.message}\n${e.stack ?? ''}\nhint: ${internal.hint}\n`),
-    );
+    io.stderr(internalFailure(err).stderr);
     return 70;
   }
 }
@@ -109,15 +103,10 @@ export async function runFastHook(args: FastHookArgs, io: CliIo): Promise<ExitCo
 // which is what a host gives a hook); a descriptor that would block hands over to process.stdout.
 function writeOut(s: string): void {
   const bytes = Buffer.from(s, 'utf8');
-  let done = 0;
-  try {
-    while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    // A host that closed the pipe no longer reads the answer: nothing to report to it.
-    if (e.code === 'EPIPE') return;
-    process.stdout.write(bytes.subarray(done));
-  }
+  const { done, error } = writeAllSync(1, bytes);
+  // A host that closed the pipe no longer reads the answer: nothing to report to it.
+  if (error === undefined || error.code === 'EPIPE') return;
+  process.stdout.write(bytes.subarray(done));
 }
 
 /**
@@ -133,24 +122,8 @@ export function hookMain(argv: readonly string[]): Promise<ExitCode> | undefined
     env: process.env,
     cwd: process.cwd(),
     stderrIsTTY: false,
-    // Through process.stdin, as main.ts: a read on descriptor 0 in libuv's thread pool would be
-    // cheaper to start, but one still waiting at the deadline (a host that never closes standard
-    // input) holds the process at exit, where the stream is destroyed and the process ends.
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const c of process.stdin) {
-        size += (c as Buffer).length;
-        if (size > MAX_INPUT_BYTES)
-          throw new SkilldexError(
-            'FILE_TOO_LARGE',
-            `standard input is over ${MAX_INPUT_BYTES} bytes`,
-            { file: '-' },
-          );
-        chunks.push(c as Buffer);
-      }
-      return Buffer.concat(chunks).toString('utf8');
-    },
+    // Through process.stdin, as main.ts (readStdinCapped says why).
+    readStdin: () => readStdinCapped(process.stdin),
     releaseStdin: () => process.stdin.destroy(),
   });
 }

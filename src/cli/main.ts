@@ -1,8 +1,8 @@
 /** Process entry of the CLI: binds `run` to the real process streams and environment. */
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { run } from './program.js';
-import { ERROR_CODES, SkilldexError, type ExitCode } from '../errors.js';
-import { MAX_INPUT_BYTES } from './context.js';
+import { ERROR_CODES, type ExitCode } from '../errors.js';
+import { readStdinCapped, writeAllSync } from './context.js';
 
 /**
  * Ends the run when output cannot be written. A closed pipe (EPIPE: `skilldex --help | head -1`)
@@ -59,15 +59,10 @@ class StandardOutput {
   write(s: string): boolean {
     if (this.direct && this.stream === undefined) {
       const bytes = Buffer.from(s, 'utf8');
-      let done = 0;
-      try {
-        while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
-        return true;
-      } catch (err) {
-        const e = err as NodeJS.ErrnoException;
-        if (e.code !== 'EAGAIN') outputClosed(e);
-        return this.open().write(bytes.subarray(done));
-      }
+      const { done, error } = writeAllSync(1, bytes);
+      if (error === undefined) return true;
+      if (error.code !== 'EAGAIN') outputClosed(error);
+      return this.open().write(bytes.subarray(done));
     }
     return this.open().write(s);
   }
@@ -102,22 +97,7 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
     stderrIsTTY,
     ...(out.isTTY ? { stdoutColumns: out.columns } : {}),
     ...(stderrIsTTY ? { stderrColumns: process.stderr.columns } : {}),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const c of process.stdin) {
-        size += (c as Buffer).length;
-        if (size > MAX_INPUT_BYTES) {
-          throw new SkilldexError(
-            'FILE_TOO_LARGE',
-            `standard input is over ${MAX_INPUT_BYTES} bytes`,
-            { file: '-' },
-          );
-        }
-        chunks.push(c as Buffer);
-      }
-      return Buffer.concat(chunks).toString('utf8');
-    },
+    readStdin: () => readStdinCapped(process.stdin),
     releaseStdin: () => process.stdin.destroy(),
     // write() returning false means the buffer is past its high-water mark: wait for 'drain'.
     // A failed write ends the process (outputClosed).

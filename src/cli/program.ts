@@ -6,9 +6,8 @@
  */
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
-import { maskSecrets } from '../secrets.js';
 import { VERSION } from '../version.js';
-import { CliContext, type CliIo, type CommandEntry } from './context.js';
+import { CliContext, internalFailure, type CliIo, type CommandEntry } from './context.js';
 import { registerScan } from './commands/scan.js';
 import { registerCascade } from './commands/cascade.js';
 import { registerSubstrate } from './commands/substrate.js';
@@ -226,12 +225,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
       ctx.fail(coded, asJson);
       return ctx.exitCode;
     }
-    const e = err instanceof Error ? err : new Error(String(err));
-    const internal = new SkilldexError('INTERNAL', e.message, { name: e.name });
-    if (asJson) ctx.json({ error: internal.toJSON() });
-    io.stderr(
-      maskSecrets(`error INTERNAL: ${e.message}\n${e.stack ?? ''}\nhint: ${internal.hint}\n`),
-    );
+    const internal = internalFailure(err);
+    if (asJson) ctx.json({ error: internal.error.toJSON() });
+    io.stderr(internal.stderr);
     return 70;
   }
 }

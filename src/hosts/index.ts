@@ -34,6 +34,8 @@ export {
   codexDescription,
   codexListing,
   cutLoss,
+  fullLineCost,
+  hostListing,
   type CutLoss,
   type ListedEntry,
   type ListingBudget,

@@ -14,11 +14,9 @@ import { codexHome, codexSkills } from './listing-codex.js';
 import {
   CLAUDE_CODE_LISTING,
   claudeCodeBudget,
-  claudeCodeEntryText,
-  claudeCodeListing,
   codexBudget,
-  codexDescription,
-  codexListing,
+  fullLineCost,
+  hostListing,
   type ListingBudget,
   type ListingHost,
   type ListingResult,
@@ -132,17 +130,6 @@ function budgetOf(o: ListingOptions, settings: HostListingSettings): ListingBudg
   return b;
 }
 
-function listingOf(
-  host: ListingHost,
-  skills: readonly HostSkill[],
-  budget: ListingBudget,
-  maxEntry: number,
-): ListingResult {
-  return host === 'codex'
-    ? codexListing(skills, budget)
-    : claudeCodeListing(skills, budget, maxEntry);
-}
-
 // Words of each skill's description no more than one other skill uses: what only it can match.
 function uniqueness(skills: readonly HostSkill[]): Map<string, number> {
   const terms = new Map(skills.map((s) => [s.id, new Set(analyzeTerms(s.description))]));
@@ -151,23 +138,6 @@ function uniqueness(skills: readonly HostSkill[]): Map<string, number> {
   return new Map(
     [...terms].map(([id, t]) => [id, [...t].filter((w) => (df.get(w) ?? 0) <= 2).length]),
   );
-}
-
-// What one skill's full line costs alone (the rules' arithmetic, line by line).
-function lineCostOf(
-  host: ListingHost,
-  s: HostSkill,
-  budget: ListingBudget,
-  maxEntry: number,
-): number {
-  if (host === 'claude-code')
-    return (
-      `- ${s.id}: ${claudeCodeEntryText(s.description, s.when_to_use, maxEntry).shown}`.length + 1
-    );
-  const line = `- ${s.id}: ${codexDescription(s.description).shown} (file: ${s.path})\n`;
-  return budget.unit === 'chars'
-    ? [...line].length
-    : Math.ceil(Buffer.byteLength(line, 'utf8') / 4);
 }
 
 /** Why a kept skill is kept (see ListingSkillReport.keep_reason). */
@@ -192,7 +162,7 @@ export function planListing(
   // Keyed by SKILL.md path: two Codex skills may share a name.
   const visible = skills.filter((s) => s.visibility !== 'hidden');
   let room = budget.limit;
-  for (const s of visible) if (!s.controllable) room -= lineCostOf(host, s, budget, maxEntry);
+  for (const s of visible) if (!s.controllable) room -= fullLineCost(host, s, budget, maxEntry);
   const nameCost = (s: HostSkill): number =>
     routeAs === 'name-only' && host === 'claude-code' ? `- ${s.id}`.length + 1 : 0;
   for (const s of visible) if (s.controllable) room -= nameCost(s);
@@ -211,7 +181,7 @@ export function planListing(
   const route = new Set<string>();
   const why = new Map<string, KeepReason>();
   for (const s of order) {
-    const cost = lineCostOf(host, s, budget, maxEntry) - nameCost(s);
+    const cost = fullLineCost(host, s, budget, maxEntry) - nameCost(s);
     // The router skill is the way in to every routed skill: it stays listed even over the budget.
     if (cost <= room || s.id === ROUTER_SKILL) {
       keep.add(s.path);
@@ -242,7 +212,7 @@ export function listingReport(o: ListingOptions): ListingReport {
   const budget = budgetOf(o, found.settings);
   const maxEntry = found.settings.max_entry_chars ?? CLAUDE_CODE_LISTING.MAX_ENTRY_CHARS;
   const usage = skilldexUsage(o.catalog);
-  const nowResult = listingOf(o.host, found.skills, budget, maxEntry);
+  const nowResult = hostListing(o.host, found.skills, budget, maxEntry);
   const routeAs = o.host === 'claude-code' ? (o.routeAs ?? 'hidden') : 'hidden';
   // The controls go to the user's global settings: planned from the user's own skills alone, so a
   // project's skills never push a personal skill out of every other project's listing (L14).
@@ -268,7 +238,7 @@ export function listingReport(o: ListingOptions): ListingReport {
   const plannedSkills = skills.map((s) =>
     route.has(s.path) ? { ...s, visibility: routedVisibility } : s,
   );
-  const plannedResult = listingOf(o.host, plannedSkills, budget, maxEntry);
+  const plannedResult = hostListing(o.host, plannedSkills, budget, maxEntry);
   const nowByPath = new Map(nowResult.entries.map((e) => [e.path, e]));
   const plannedByPath = new Map(plannedResult.entries.map((e) => [e.path, e]));
   const report: ListingSkillReport[] = found.skills.map((s) => {

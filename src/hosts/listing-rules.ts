@@ -335,6 +335,37 @@ export function claudeCodeListing(
   };
 }
 
+/** The listing of `skills` under `host`'s rules (claudeCodeListing or codexListing). */
+export function hostListing(
+  host: ListingHost,
+  skills: readonly ListingSkill[],
+  budget: ListingBudget,
+  maxEntryChars: number = CLAUDE_CODE_LISTING.MAX_ENTRY_CHARS,
+): ListingResult {
+  return host === 'codex'
+    ? codexListing(skills, budget)
+    : claudeCodeListing(skills, budget, maxEntryChars);
+}
+
+/**
+ * What one skill's full line costs alone under `host`'s rules, its newline included: Claude Code's
+ * `- id: text` (characters), Codex's `- id: description (file: path)` (characters, or tokens as
+ * ceil(UTF-8 bytes / 4)). The planner's line-by-line arithmetic (listing-plan.ts).
+ */
+export function fullLineCost(
+  host: ListingHost,
+  s: ListingSkill,
+  budget: ListingBudget,
+  maxEntryChars: number = CLAUDE_CODE_LISTING.MAX_ENTRY_CHARS,
+): number {
+  if (host === 'claude-code')
+    return (
+      `- ${s.id}: ${claudeCodeEntryText(s.description, s.when_to_use, maxEntryChars).shown}`
+        .length + 1
+    );
+  return lineCost(budget, `- ${s.id}: ${codexDescription(s.description).shown} (file: ${s.path})`);
+}
+
 // What a line costs under `budget`: characters, or tokens as ceil(UTF-8 bytes / 4); with its newline.
 function lineCost(budget: ListingBudget, line: string): number {
   return costOf(budget, [...line].length + 1, Buffer.byteLength(line, 'utf8') + 1);

@@ -32,4 +32,4 @@ export {
   type DiffHunk,
   type DiffLine,
 } from './line-diff.js';
-export { blankJsonComments } from './jsonc.js';
+export { blankJsonComments, jsonCommentAt, scanOutsideStrings } from './jsonc.js';

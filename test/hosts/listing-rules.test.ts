@@ -16,6 +16,8 @@ import {
   codexDescription,
   codexListing,
   cutLoss,
+  fullLineCost,
+  hostListing,
   type ListingSkill,
 } from '../../src/hosts/index.js';
 
@@ -194,6 +196,34 @@ const skillArb = fc.record({
 const libraryArb = fc
   .uniqueArray(skillArb, { selector: (s) => s.id, maxLength: 25 })
   .map((xs) => xs.map((x) => skill(x.id, x.description, x)));
+
+describe('the per-host entry points the planner uses (issue 33: one copy, in the rules)', () => {
+  const chars = { unit: 'chars', limit: 100_000, source: 'test' } as const;
+  const tokens = { unit: 'tokens', limit: 100_000, source: 'test' } as const;
+
+  it("hostListing is the host's own listing", () => {
+    const skills = [skill('a', 'alpha'), skill('b', 'beta '.repeat(40), { usage: 2 })];
+    const small = { unit: 'chars', limit: 60, source: 'test' } as const;
+    expect(hostListing('claude-code', skills, small, 20)).toEqual(
+      claudeCodeListing(skills, small, 20),
+    );
+    expect(hostListing('codex', skills, small)).toEqual(codexListing(skills, small));
+  });
+
+  it("fullLineCost is one skill's full line with its newline, as the host's listing counts it", () => {
+    const s = skill('pdf', 'Merge PDF files — keeps bookmarks.', { when_to_use: 'When merging.' });
+    const cc = `- pdf: Merge PDF files — keeps bookmarks. - When merging.`;
+    expect(fullLineCost('claude-code', s, chars)).toBe(cc.length + 1);
+    // Claude Code's listing counts the same line, less the newline a lone line does not have.
+    expect(fullLineCost('claude-code', s, chars)).toBe(claudeCodeListing([s], chars).total + 1);
+    // The entry cap applies to the line.
+    expect(fullLineCost('claude-code', s, chars, 10)).toBe('- pdf: '.length + 10 + 1);
+    const cx = `- pdf: Merge PDF files — keeps bookmarks. (file: ${s.path})\n`;
+    expect(fullLineCost('codex', s, chars)).toBe([...cx].length);
+    expect(fullLineCost('codex', s, tokens)).toBe(Math.ceil(Buffer.byteLength(cx) / 4));
+    expect(fullLineCost('codex', s, tokens)).toBe(codexListing([s], tokens).total);
+  });
+});
 
 describe('listing properties', () => {
   it('Claude Code never passes its budget unless the names alone do, whatever the input order', () => {

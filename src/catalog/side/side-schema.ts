@@ -51,6 +51,15 @@ export function pgSideSchema(): string {
 /** The side tables' schema version this code writes (SQLite: the file's user_version; PostgreSQL: meta `side_version`). */
 export const SIDE_VERSION = 3;
 
+// The indexes of usage_examples since step 2, created again by each SQLite step that rebuilds the
+// table (steps 2 and 3; PostgreSQL changes it in place). One text for both (issue 33): a rebuilt
+// table has exactly the indexes of the one it replaces.
+const USAGE_EXAMPLES_INDEXES_SQLITE = `  CREATE INDEX usage_examples_skill ON usage_examples (skill_id, source, id);
+  CREATE INDEX usage_examples_skill_client ON usage_examples (skill_id, source, client, id);
+  CREATE INDEX usage_examples_client ON usage_examples (source, client, id);
+  CREATE INDEX usage_examples_source ON usage_examples (source, id);
+  CREATE UNIQUE INDEX usage_examples_key ON usage_examples (key);`;
+
 /**
  * Step 2 on SQLite (issue 23 "learning you can trust"): usage examples keep their source
  * (`import`, `host` or `fetch`), the client and session that recorded them, and an idempotency
@@ -73,11 +82,7 @@ export const SIDE_STEP_2_SQLITE = `
     SELECT id, skill_id, query, source, at FROM usage_examples;
   DROP TABLE usage_examples;
   ALTER TABLE usage_examples_v2 RENAME TO usage_examples;
-  CREATE INDEX usage_examples_skill ON usage_examples (skill_id, source, id);
-  CREATE INDEX usage_examples_skill_client ON usage_examples (skill_id, source, client, id);
-  CREATE INDEX usage_examples_client ON usage_examples (source, client, id);
-  CREATE INDEX usage_examples_source ON usage_examples (source, id);
-  CREATE UNIQUE INDEX usage_examples_key ON usage_examples (key);
+${USAGE_EXAMPLES_INDEXES_SQLITE}
   ALTER TABLE events ADD COLUMN source TEXT;
   ALTER TABLE events ADD COLUMN client TEXT;
   ALTER TABLE events ADD COLUMN session TEXT;
@@ -125,11 +130,7 @@ export const SIDE_STEP_3_SQLITE = `
     SELECT id, skill_id, query, source, at, client, session, key FROM usage_examples;
   DROP TABLE usage_examples;
   ALTER TABLE usage_examples_v3 RENAME TO usage_examples;
-  CREATE INDEX usage_examples_skill ON usage_examples (skill_id, source, id);
-  CREATE INDEX usage_examples_skill_client ON usage_examples (skill_id, source, client, id);
-  CREATE INDEX usage_examples_client ON usage_examples (source, client, id);
-  CREATE INDEX usage_examples_source ON usage_examples (source, id);
-  CREATE UNIQUE INDEX usage_examples_key ON usage_examples (key);
+${USAGE_EXAMPLES_INDEXES_SQLITE}
   CREATE TABLE IF NOT EXISTS usage_forgotten (key TEXT PRIMARY KEY, at TEXT NOT NULL) STRICT;
 `;
 

@@ -34,6 +34,12 @@ export interface ClientPaths {
   readonly hooks?: string;
 }
 
+// A client's own skills folder (where init installs the router skill) and every folder it lists
+// skills from, its own first (issue 33: the rule written once for every client).
+function folders(own: string, ...also: string[]): { skills: string; native: string[] } {
+  return { skills: own, native: [own, ...also] };
+}
+
 /** Where `client` loads skills from and keeps its MCP configuration, for `home`. */
 export function clientPaths(
   client: Client,
@@ -41,28 +47,24 @@ export function clientPaths(
   env: Readonly<Record<string, string | undefined>>,
 ): ClientPaths {
   const codexHome = env['CODEX_HOME'] || path.join(home, '.codex');
+  // Personal folders several clients read: the shared ~/.agents/skills and Claude Code's own.
+  const agents = path.join(home, '.agents', 'skills');
+  const claude = path.join(home, '.claude', 'skills');
   switch (client) {
     case 'claude-code':
       return {
-        skills: path.join(home, '.claude', 'skills'),
-        native: [path.join(home, '.claude', 'skills'), path.join(home, '.agents', 'skills')],
+        ...folders(claude, agents),
         hooks: path.join(home, '.claude', 'settings.json'),
       };
     case 'cursor':
       // Cursor also reads the Claude and Codex personal folders for compatibility.
       return {
-        skills: path.join(home, '.cursor', 'skills'),
-        native: [
-          path.join(home, '.cursor', 'skills'),
-          path.join(home, '.claude', 'skills'),
-          path.join(codexHome, 'skills'),
-        ],
+        ...folders(path.join(home, '.cursor', 'skills'), claude, path.join(codexHome, 'skills')),
         mcp: path.join(home, '.cursor', 'mcp.json'),
       };
     case 'codex':
       return {
-        skills: path.join(codexHome, 'skills'),
-        native: [path.join(codexHome, 'skills'), path.join(home, '.agents', 'skills')],
+        ...folders(path.join(codexHome, 'skills'), agents),
         mcp: path.join(codexHome, 'config.toml'),
         hooks: path.join(codexHome, 'hooks.json'),
       };
@@ -71,8 +73,7 @@ export function clientPaths(
       // "discovery tiers"); MCP servers and hooks both live in ~/.gemini/settings.json (`mcpServers`;
       // `hooks.BeforeAgent`, google-gemini/gemini-cli docs/hooks/reference.md).
       return {
-        skills: path.join(home, '.gemini', 'skills'),
-        native: [path.join(home, '.gemini', 'skills'), path.join(home, '.agents', 'skills')],
+        ...folders(path.join(home, '.gemini', 'skills'), agents),
         mcp: path.join(home, '.gemini', 'settings.json'),
         hooks: path.join(home, '.gemini', 'settings.json'),
       };
@@ -83,12 +84,7 @@ export function clientPaths(
       // "Hook file locations"): init owns one file there. Its MCP file sits in the VS Code profile
       // folder, which differs per OS and profile: printed (`code --add-mcp`) instead.
       return {
-        skills: path.join(home, '.copilot', 'skills'),
-        native: [
-          path.join(home, '.copilot', 'skills'),
-          path.join(home, '.claude', 'skills'),
-          path.join(home, '.agents', 'skills'),
-        ],
+        ...folders(path.join(home, '.copilot', 'skills'), claude, agents),
         hooks: path.join(home, '.copilot', 'hooks', 'skilldex.json'),
       };
     case 'generic':

@@ -9,7 +9,7 @@
  * read as white space (blankJsonComments, same offsets) and every byte of them is kept.
  * Pure functions of strings: no I/O.
  */
-import { blankJsonComments } from '../../text/index.js';
+import { blankJsonComments, jsonCommentAt, scanOutsideStrings } from '../../text/index.js';
 
 /** Why a JSON text cannot be edited as asked; the caller turns it into a coded error naming the file. */
 export class JsonShapeError extends Error {
@@ -303,30 +303,23 @@ function indentUnit(text: string): string {
 function nestingDepth(text: string): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
+  scanOutsideStrings(text, (i) => {
     const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') max = Math.max(max, ++depth);
+    if (c === '[' || c === '{') max = Math.max(max, ++depth);
     else if (c === ']' || c === '}') depth--;
-  }
+    return undefined;
+  });
   return max;
 }
 
 function hasComments(text: string): boolean {
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) return true;
-  }
-  return false;
+  let found = false;
+  scanOutsideStrings(text, (i) => {
+    if (!jsonCommentAt(text, i)) return undefined;
+    found = true;
+    return text.length;
+  });
+  return found;
 }
 
 // Positions of every value of a strict JSON text (validated by JSON.parse first).
