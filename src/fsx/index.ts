@@ -28,3 +28,4 @@ export { SKIPPED_DIRS, walkFiles, type WalkResult } from './walk.js';
 export { ownedByAnotherUser, projectAncestors } from './project-walk.js';
 export { removeInside, writeInside } from './write.js';
 export { xdgBaseDir } from './xdg.js';
+export { nodeCrypto } from './crypto.js';

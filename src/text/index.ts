@@ -11,13 +11,7 @@ export {
   escapeInvisible,
 } from './flags.js';
 export { analyzeTerms, analyzeTermsV4, identifierTokens } from './analyze.js';
-export {
-  ABBREVIATIONS,
-  BRAND_WORDS,
-  MEANINGFUL_STOP_WORDS,
-  analyzeTermsV5,
-  type AnalyzerV5Options,
-} from './analyze-v5.js';
+export { MEANINGFUL_STOP_WORDS, analyzeTermsV5, type AnalyzerV5Options } from './analyze-v5.js';
 export { cjkTerms, hasCjk } from './cjk.js';
 export { splitBoundaries, splitQueryNegation } from './boundaries.js';
 export { findClauses, type RoutingClause } from './clauses.js';

@@ -48,6 +48,13 @@ import { tmpDir, writeTree } from '../support/cli.js';
 import { closeAll, connectInProcess, search as mcpSearch } from '../mcp/support.js';
 import { NOW, newCatalogPath, skillText } from '../catalog/support.js';
 
+// New catalogs are v5 (the default) and the v4 tests pass --policy: both opt in to author evidence
+// here (no shipped policy ranks with it, docs/ranking.md §9a).
+function optInBoth(): () => void {
+  const undo = [optInAuthorEvidence(POLICY_V4_ID), optInAuthorEvidence(POLICY_V5_ID)];
+  return () => undo.forEach((u) => u());
+}
+
 const jsonl = (rows: readonly object[]): string => rows.map((r) => JSON.stringify(r)).join('\n');
 
 /** A small library; `worktree-helper` ships should / should-not requests beside it. */
@@ -295,7 +302,7 @@ describe('ranking with author evidence', () => {
   it('a should-not example lowers only its own skill, for requests close to it, and says so (CLI, MCP)', async () => {
     const q = 'rebase my feature branch onto main, fix the conflicts';
     const off = search(catalog, q);
-    restore = optInAuthorEvidence(POLICY_V4_ID);
+    restore = optInBoth();
     const on = search(catalog, q);
     const own = (r: SearchResult) => r.candidates.find((c) => c.skill_id === 'worktree-helper');
     expect(own(off)).toBeDefined();
@@ -334,7 +341,7 @@ describe('the fast path and the reference scorer agree under author evidence', (
   it('searchCatalog = bruteForceSearch with author and negative examples, opted in', () => {
     const { root, catalog } = library();
     index(root, catalog);
-    const restore = optInAuthorEvidence(POLICY_V4_ID);
+    const restore = optInBoth();
     const reader = new CatalogReader(catalog);
     try {
       const usage = usageOf(catalog);
@@ -402,7 +409,7 @@ describe('not a hijack vector', () => {
       }),
     });
     index(root, catalog);
-    restore = optInAuthorEvidence(POLICY_V4_ID);
+    restore = optInBoth();
   });
   afterAll(() => restore());
 

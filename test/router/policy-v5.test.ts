@@ -81,7 +81,7 @@ describe('bm25f.v5 as a parameter set', () => {
     const { stages, confidence, hook, provenance } = BM25F_V5;
     const without = (p: object, keys: readonly string[]): object =>
       Object.fromEntries(Object.entries(p).filter(([k]) => !keys.includes(k)));
-    const own = ['id', 'stages', 'confidence', 'hook', 'provenance'];
+    const own = ['id', 'stages', 'confidence', 'hook', 'authorEvidence', 'provenance'];
     expect(without(BM25F_V5, own)).toEqual(without(BM25F_V4, own));
     expect(stages).toEqual([RERANK_NEARMISS_V1]);
     expect(confidence).toMatchObject({ ...NEARMISS_CONFIDENCE_V1, features: 'nearmiss' });
@@ -91,6 +91,10 @@ describe('bm25f.v5 as a parameter set', () => {
       expect(provenance[k]).toMatch(/leave-one-repository-out|LORO/);
     expect(BM25F_V4.stages).toBeUndefined();
     expect(BM25F_V4.hook).toBeUndefined();
+    // Author evidence stays off, on its cross-validated figures (docs/ranking.md §9a).
+    expect(BM25F_V5.authorEvidence).toBe(false);
+    expect(provenance.authorEvidence).toMatch(/leave-one-repository-out/);
+    expect(BM25F_V4.authorEvidence).toBeUndefined();
   });
 });
 

@@ -9,13 +9,26 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalizeExampleQuery, readUsage, telemetryPathFor } from '../../src/catalog/index.js';
-import { POLICY_V4_ID, Router, indexCatalog, learnExamples } from '../../src/internal.js';
+import {
+  POLICY_V4_ID,
+  POLICY_V5_ID,
+  Router,
+  indexCatalog,
+  learnExamples,
+} from '../../src/internal.js';
 import { optInAuthorEvidence } from '../../src/router/index.js';
 import { evalTriggers, renderTriggerJunit, renderTriggerSarif } from '../../src/triggers/index.js';
 import { TRAIN_SHARE, splitPartOf } from '../../src/triggers/split.js';
 import { renderTriggerText } from '../../src/cli/commands/eval-triggers-render.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { skillText } from '../catalog/support.js';
+
+// New catalogs are v5 (the default) and the v4 tests pass --policy: both opt in to author evidence
+// here (no shipped policy ranks with it, docs/ranking.md §9a).
+function optInBoth(): () => void {
+  const undo = [optInAuthorEvidence(POLICY_V4_ID), optInAuthorEvidence(POLICY_V5_ID)];
+  return () => undo.forEach((u) => u());
+}
 
 const jsonl = (rows: readonly object[]): string => rows.map((r) => JSON.stringify(r)).join('\n');
 
@@ -98,7 +111,7 @@ describe('eval --triggers never grades a request the router learned from', () =>
   });
 
   it('under a policy that learns from the skills’ own cases: 60/40 split, the router learns only the train part, only validation is graded', () => {
-    restore = optInAuthorEvidence(POLICY_V4_ID);
+    restore = optInBoth();
     const { opts } = library();
     const report = evalTriggers({ ...opts });
     const all = HIDDEN.length + 3;
@@ -133,7 +146,7 @@ describe('eval --triggers never grades a request the router learned from', () =>
   });
 
   it('a temporary catalog keeps only the train part’s author examples; a given catalog’s are all learned', () => {
-    restore = optInAuthorEvidence(POLICY_V4_ID);
+    restore = optInBoth();
     // Requests each of its own words but `ledger`, where the weather skill ranks first: only
     // memorising a request itself routes it to the ledger skill.
     const unique = Array.from(

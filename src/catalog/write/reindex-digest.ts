@@ -18,8 +18,8 @@
  * written only when no other connection committed during the run; it also names the published
  * generation, so any publish since (by any writer) voids it.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { nodeCrypto } from '../../fsx/index.js';
 import type { Problem } from '../../errors.js';
 import type { DuplicateGroup, FileOrigin, ShadowedSkill, SkippedFile } from '../../skills/index.js';
 import type { Db } from '../db.js';
@@ -67,7 +67,7 @@ export function reindexFastPathCount(): number {
 /** The digest of a walk and of the settings (any JSON value) that decide what it indexes. */
 export function reindexDigest(walk: WalkSeen, settings: unknown): string {
   // One hash update per file (no intermediate JSON): this runs on every re-index.
-  const h = createHash('sha256');
+  const h = nodeCrypto().createHash('sha256');
   h.update(JSON.stringify(settings));
   for (const f of walk.files)
     h.update(

@@ -186,18 +186,7 @@ export const MAX_INDEX_ATTEMPTS = 3;
 export function indexCatalog(options: IndexOptions): IndexReport {
   assertKnownOptions(options, INDEX_OPTION_KEYS, 'indexCatalog');
   assertScopeFolders(options.scopes ?? []);
-  const discover: DiscoverOptions = {
-    ...(options.home !== undefined ? { home: options.home } : {}),
-    ...(options.project !== undefined ? { project: options.project } : {}),
-    ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
-    ...(options.prefer !== undefined ? { prefer: options.prefer } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
-    ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
-    ...(options.maxFrontmatterBytes !== undefined
-      ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
-      : {}),
-  };
+  const discover = discoverOptionsOf(options);
   const dryRun = options.dryRun === true;
   const fresh = !catalogExists(options.catalog);
   // A dry run against a catalog that does not exist yet runs against an empty one in memory.
@@ -206,115 +195,10 @@ export function indexCatalog(options: IndexOptions): IndexReport {
     withCatalog(
       file,
       (db) => {
-        const now = options.now ?? (() => new Date());
-        const policy = dryRun
-          ? options.policy !== undefined
-            ? checkPolicyId(options.policy)
-            : (readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID)
-          : choosePolicy(db, options.policy);
-        const keep = dryRun ? 0 : keepRevisionsOf(db, options.keepRevisions);
-        const guards = {
-          dryRun,
-          ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
-        };
-        // Each revision keeps its body as its policy's layout reads it (a lexical policy: none;
-        // a BM25F one: its lines); when that changes (a catalog moving between v1 and bm25f.v4, or
-        // a v2/v3 catalog upgraded to bm25f.v4), every file is read again.
-        const bodyLayout = layoutOf(policy);
-        if (!dryRun && storedLayout(readMeta(db, 'body_layout')) !== bodyLayout) {
-          forgetFileStats(db);
-          writeMeta(db, 'body_layout', bodyLayout);
-        }
-        // The fast path of an unchanged re-index (catalog/write/reindex-digest.ts): only for a run
-        // that publishes with the remembered settings (a dry run, a staged run, a locked run and a
-        // new revision bound take the ordinary path).
-        const fastEligible =
-          !dryRun &&
-          options.publish !== false &&
-          options.locked === undefined &&
-          options.keepRevisions === undefined;
+        const run = indexRunOf(db, options, discover, dryRun);
         for (let attempt = 1; ; attempt++) {
           try {
-            const versionAtStart = db.pragma('data_version', { simple: true }) as number;
-            const walk = walkScopes(discover);
-            const digest = fastEligible
-              ? reindexDigest(walk, {
-                  v: 1,
-                  // A migration may make every file be read again (it forgets the file stats).
-                  schema: db.pragma('user_version', { simple: true }) as number,
-                  policy,
-                  bodyLayout,
-                  keep,
-                  discover,
-                  scopes: walk.scopes,
-                  remember: options.rememberScopes !== false ? scopeMemory(options) : null,
-                })
-              : undefined;
-            let fast = digest !== undefined ? fastReindex(db, digest, walk.files) : undefined;
-            if (fast !== undefined) {
-              // Progress as the ordinary path reports it once every file is looked at; a writer
-              // that ran meanwhile (the callback may wait) voids the answer: the ordinary path runs.
-              options.onProgress?.(walk.files.length, walk.files.length);
-              if (!fastReindexStillCurrent(db, fast)) fast = undefined;
-            }
-            if (fast !== undefined) {
-              countFastReindex();
-              if (options.rememberScopes !== false)
-                writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
-              // The side stores are kept as an ordinary unchanged run keeps them.
-              pruneUsageOf(options.catalog, db);
-              syncAuthorsUnlessKept(options.catalog, db, now, fast.record);
-              return fastReport(options.catalog, walk, fast, keep);
-            }
-            // The body lines the ingest analyses, handed to the publish instead of read back.
-            const handoff = new BodyHandoff();
-            const summary = ingestSkills(db, discover, now, options.onProgress, {
-              ...guards,
-              bodyLayout,
-              handoff,
-              walk,
-            });
-            if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
-            // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
-            // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
-            if (!dryRun && options.rememberScopes !== false)
-              writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
-            if (options.locked !== undefined && !dryRun) refuseUnlocked(db, options.locked);
-            const publish =
-              options.publish === false || dryRun
-                ? null
-                : publishWorkingSet(db, policy, now, handoff);
-            // The text of every new working-set revision, for `diff` (revision-texts.ts), stored
-            // after the publish so that pruning sees what is served now; old texts are pruned when
-            // anything changed or a new bound was asked for.
-            const texts = dryRun
-              ? null
-              : storeRevisionTexts(db, {
-                  keep,
-                  handoff,
-                  prune:
-                    options.keepRevisions !== undefined ||
-                    summary.added.length + summary.changed.length + summary.removed.length > 0,
-                });
-            const versionAfterPublish = db.pragma('data_version', { simple: true }) as number;
-            // Retired and archived skills keep no usage examples (docs/ranking.md §9).
-            if (publish) pruneUsageOf(options.catalog, db);
-            // issue 34 item 1 (author examples): the skills' own trigger evaluations (learning/author-sync.ts).
-            if (publish) syncAuthorExamplesOf(options.catalog, db, now);
-            if (digest !== undefined && publish && texts)
-              recordForFastPath(db, digest, walk, summary, publish, texts, {
-                versionAtStart,
-                versionAfterPublish,
-                usage: usageIdentity(options.catalog),
-              });
-            const report = {
-              catalog: options.catalog,
-              ...summary,
-              publish,
-              dry_run: dryRun,
-              revision_texts: texts,
-            };
-            return { ...report, summary: indexSummary(report) };
+            return indexAttempt(run);
           } catch (err) {
             // Another writer committed while this run read the files: read them again.
             const stale =
@@ -328,6 +212,170 @@ export function indexCatalog(options: IndexOptions): IndexReport {
       true,
     ),
   );
+}
+
+// What discovery reads, from the index options (only the keys given).
+function discoverOptionsOf(options: IndexOptions): DiscoverOptions {
+  return {
+    ...(options.home !== undefined ? { home: options.home } : {}),
+    ...(options.project !== undefined ? { project: options.project } : {}),
+    ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+    ...(options.prefer !== undefined ? { prefer: options.prefer } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+    ...(options.maxFrontmatterBytes !== undefined
+      ? { maxFrontmatterBytes: options.maxFrontmatterBytes }
+      : {}),
+  };
+}
+
+/** One index run's settings, fixed before its attempts. */
+interface IndexRun {
+  readonly db: Db;
+  readonly options: IndexOptions;
+  readonly discover: DiscoverOptions;
+  readonly dryRun: boolean;
+  readonly now: () => Date;
+  readonly policy: string;
+  readonly keep: number;
+  readonly bodyLayout: ReturnType<typeof layoutOf>;
+  /** Whether the fast path of an unchanged re-index may answer (catalog/write/reindex-digest.ts). */
+  readonly fastEligible: boolean;
+}
+
+function indexRunOf(
+  db: Db,
+  options: IndexOptions,
+  discover: DiscoverOptions,
+  dryRun: boolean,
+): IndexRun {
+  const policy = dryRun
+    ? options.policy !== undefined
+      ? checkPolicyId(options.policy)
+      : (readMeta(db, 'policy') ?? publishedPolicy(db) ?? DEFAULT_POLICY_ID)
+    : choosePolicy(db, options.policy);
+  // Each revision keeps its body as its policy's layout reads it (a lexical policy: none;
+  // a BM25F one: its lines); when that changes (a catalog moving between v1 and bm25f.v4, or
+  // a v2/v3 catalog upgraded to bm25f.v4), every file is read again.
+  const bodyLayout = layoutOf(policy);
+  if (!dryRun && storedLayout(readMeta(db, 'body_layout')) !== bodyLayout) {
+    forgetFileStats(db);
+    writeMeta(db, 'body_layout', bodyLayout);
+  }
+  return {
+    db,
+    options,
+    discover,
+    dryRun,
+    now: options.now ?? (() => new Date()),
+    policy,
+    keep: dryRun ? 0 : keepRevisionsOf(db, options.keepRevisions),
+    bodyLayout,
+    // The fast path only for a run that publishes with the remembered settings (a dry run, a
+    // staged run, a locked run and a new revision bound take the ordinary path).
+    fastEligible:
+      !dryRun &&
+      options.publish !== false &&
+      options.locked === undefined &&
+      options.keepRevisions === undefined,
+  };
+}
+
+// One attempt: the walk, then the fast path's answer when nothing changed, else the ordinary run.
+function indexAttempt(run: IndexRun): IndexReport {
+  const { db, options } = run;
+  const versionAtStart = db.pragma('data_version', { simple: true }) as number;
+  const walk = walkScopes(run.discover);
+  const digest = run.fastEligible
+    ? reindexDigest(walk, {
+        v: 1,
+        // A migration may make every file be read again (it forgets the file stats).
+        schema: db.pragma('user_version', { simple: true }) as number,
+        policy: run.policy,
+        bodyLayout: run.bodyLayout,
+        keep: run.keep,
+        discover: run.discover,
+        scopes: walk.scopes,
+        remember: options.rememberScopes !== false ? scopeMemory(options) : null,
+      })
+    : undefined;
+  let fast = digest !== undefined ? fastReindex(db, digest, walk.files) : undefined;
+  if (fast !== undefined) {
+    // Progress as the ordinary path reports it once every file is looked at; a writer
+    // that ran meanwhile (the callback may wait) voids the answer: the ordinary path runs.
+    options.onProgress?.(walk.files.length, walk.files.length);
+    if (!fastReindexStillCurrent(db, fast)) fast = undefined;
+  }
+  if (fast !== undefined) {
+    countFastReindex();
+    if (options.rememberScopes !== false)
+      writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
+    // The side stores are kept as an ordinary unchanged run keeps them.
+    pruneUsageOf(options.catalog, db);
+    syncAuthorsUnlessKept(options.catalog, db, run.now, fast.record);
+    return fastReport(options.catalog, walk, fast, run.keep);
+  }
+  return ordinaryIndex(run, walk, digest, versionAtStart);
+}
+
+// The ordinary path: ingest what changed, publish, store the new revision texts, sync the side
+// stores, and record the run for the fast path.
+function ordinaryIndex(
+  run: IndexRun,
+  walk: ScopesWalk,
+  digest: string | undefined,
+  versionAtStart: number,
+): IndexReport {
+  const { db, options, dryRun, now, discover } = run;
+  // The body lines the ingest analyses, handed to the publish instead of read back.
+  const handoff = new BodyHandoff();
+  const summary = ingestSkills(db, discover, now, options.onProgress, {
+    dryRun,
+    ...(options.allowShrink !== undefined ? { allowShrink: options.allowShrink } : {}),
+    bodyLayout: run.bodyLayout,
+    handoff,
+    walk,
+  });
+  if (!dryRun && options.publish !== false) refuseEmptyFirst(db, summary, discover);
+  // Remember where the skills came from, so a later bare `skilldex index` (from any folder)
+  // re-indexes the same scopes instead of retiring them for whatever the cwd implies.
+  if (!dryRun && options.rememberScopes !== false)
+    writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
+  if (options.locked !== undefined && !dryRun) refuseUnlocked(db, options.locked);
+  const publish =
+    options.publish === false || dryRun ? null : publishWorkingSet(db, run.policy, now, handoff);
+  // The text of every new working-set revision, for `diff` (revision-texts.ts), stored
+  // after the publish so that pruning sees what is served now; old texts are pruned when
+  // anything changed or a new bound was asked for.
+  const texts = dryRun
+    ? null
+    : storeRevisionTexts(db, {
+        keep: run.keep,
+        handoff,
+        prune:
+          options.keepRevisions !== undefined ||
+          summary.added.length + summary.changed.length + summary.removed.length > 0,
+      });
+  const versionAfterPublish = db.pragma('data_version', { simple: true }) as number;
+  // Retired and archived skills keep no usage examples (docs/ranking.md §9).
+  if (publish) pruneUsageOf(options.catalog, db);
+  // The skills' own trigger evaluations as author examples (learning/author-sync.ts).
+  if (publish) syncAuthorExamplesOf(options.catalog, db, now);
+  if (digest !== undefined && publish && texts)
+    recordForFastPath(db, digest, walk, summary, publish, texts, {
+      versionAtStart,
+      versionAfterPublish,
+      usage: usageIdentity(options.catalog),
+    });
+  const report = {
+    catalog: options.catalog,
+    ...summary,
+    publish,
+    dry_run: dryRun,
+    revision_texts: texts,
+  };
+  return { ...report, summary: indexSummary(report) };
 }
 
 // The report of an unchanged index, from the fast path's record and this run's walk: the same
