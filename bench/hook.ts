@@ -187,7 +187,7 @@ const latencyRow = (name: string, xs: number[]): string =>
   `| ${name} | ${fmt(p(xs, 50), 1)} | ${fmt(p(xs, 95), 1)} | ${fmt(p(xs, 99), 1)} | ${fmt(p(xs, 50) / b50, 2)}× |`;
 const rate = (a: number, b: number): string => fmt(b === 0 ? 0 : a / b, 3);
 const row = (name: string, q: Quality): string[] => [
-  `| ${name}: hook (floor, ≤ 3) | ${rate(q.hit, q.pos)} | ${rate(q.posSilent, q.pos)} | ${rate(q.falseSuggest, q.neg)} | ${rate(q.negSilent, q.neg)} | ${fmt(q.shown / queries.length, 2)} |`,
+  `| ${name}: hook (the default policy's rule) | ${rate(q.hit, q.pos)} | ${rate(q.posSilent, q.pos)} | ${rate(q.falseSuggest, q.neg)} | ${rate(q.negSilent, q.neg)} | ${fmt(q.shown / queries.length, 2)} |`,
   `| ${name}: router top-3, always | ${rate(q.top3Hit, q.pos)} | 0 | ${rate(q.top3False, q.neg)} | 0 | 3 |`,
 ];
 const md = [
