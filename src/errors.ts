@@ -155,7 +155,7 @@ export const ERROR_CODES = {
   POLICY_RETIRED: {
     exit: 2,
     when: '`index` or `publish` asked for a retired ranking policy (`--policy` tf.skillrouter.hybrid-lexical.v2 or tf.skillrouter.bm25f.v3); the message names the live policies',
-    hint: 'use a live policy: tf.skillrouter.bm25f.v4 (the default) or tf.skillrouter.hybrid-lexical.v1',
+    hint: 'use a live policy: tf.skillrouter.bm25f.v5 (the default), tf.skillrouter.bm25f.v4 or tf.skillrouter.hybrid-lexical.v1',
   },
   CATALOG_SHRINK: {
     exit: 2,
