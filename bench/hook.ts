@@ -9,13 +9,7 @@
  * config, telemetry on). Reports p50, p95 and p99 and their ratio to bare Node; both entries must
  * print the same bytes. Target (issue 35): p50 ≤ 1.5× bare Node.
  *
- * Quality: what the hook would add on every request of the trigger dev set
- * (../shared/bench/trigger, real skills and their authors' should / should-not requests), alone and
- * with corpus-real as distractors, through the hook's own `suggest()` (default floor, at most 3,
- * no session state): for should-trigger requests, how often the labelled skill is among the
- * suggestions and how often the hook says nothing; for should-not requests, how often it suggests
- * the skill that must not trigger, and how often it says nothing. Beside it, the router's plain
- * top-3 (what an unconditional "top 3 on every prompt" hook would add).
+ * The hook's suggestion quality per policy is bench/hook-quality.ts (npm run bench:hook-quality).
  *
  *   npm run bench:hook
  */
@@ -23,8 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_POLICY_ID, Router, indexCatalog } from '../src/internal.js';
-import { suggest } from '../src/hook/index.js';
+import { DEFAULT_POLICY_ID, indexCatalog } from '../src/internal.js';
 import { REPO, WORK, fmt, machineLine, now, percentile, writeResult } from './lib.js';
 
 const RUNS = 41;
@@ -123,75 +116,12 @@ for (let i = 0; i < RUNS; i++) {
   installed.push(run([BIN, 'hook', 'claude-code'], event('installed'), configHome).ms);
 }
 
-// Quality on the trigger set, alone and with the real distractors.
-interface Quality {
-  pos: number;
-  hit: number;
-  posSilent: number;
-  neg: number;
-  falseSuggest: number;
-  negSilent: number;
-  top3Hit: number;
-  top3False: number;
-  shown: number;
-}
-function quality(scopes: string[]): Quality {
-  const catalog = build(`trigger-${scopes.length}`, scopes);
-  const router = new Router({ catalog, telemetry: false });
-  const q: Quality = {
-    pos: 0,
-    hit: 0,
-    posSilent: 0,
-    neg: 0,
-    falseSuggest: 0,
-    negSilent: 0,
-    top3Hit: 0,
-    top3False: 0,
-    shown: 0,
-  };
-  try {
-    for (const t of queries) {
-      let ids: string[] = [];
-      let top3: string[] = [];
-      try {
-        const a = suggest(router, t.query, { host: 'generic', home, env: {} });
-        ids = a.suggestions.map((s) => s.skill_id);
-        top3 = router.search({ query: t.query, limit: 3 }).candidates.map((c) => c.skill_id);
-      } catch {
-        // A request with no searchable word: nothing suggested, nothing in the top 3.
-      }
-      q.shown += ids.length;
-      if (t.should_trigger) {
-        q.pos++;
-        if (ids.includes(t.skill)) q.hit++;
-        if (ids.length === 0) q.posSilent++;
-        if (top3.includes(t.skill)) q.top3Hit++;
-      } else {
-        q.neg++;
-        if (ids.includes(t.skill)) q.falseSuggest++;
-        if (ids.length === 0) q.negSilent++;
-        if (top3.includes(t.skill)) q.top3False++;
-      }
-    }
-  } finally {
-    router.close();
-  }
-  return q;
-}
-const alone = quality([path.join(TRIGGER, 'skills')]);
-const mixed = quality([path.join(TRIGGER, 'skills'), CORPUS]);
-
 const p = (xs: number[], k: number): number => percentile(xs, k);
 const b50 = p(bare, 50);
 const latencyRow = (name: string, xs: number[]): string =>
   `| ${name} | ${fmt(p(xs, 50), 1)} | ${fmt(p(xs, 95), 1)} | ${fmt(p(xs, 99), 1)} | ${fmt(p(xs, 50) / b50, 2)}× |`;
-const rate = (a: number, b: number): string => fmt(b === 0 ? 0 : a / b, 3);
-const row = (name: string, q: Quality): string[] => [
-  `| ${name}: hook (the default policy's rule) | ${rate(q.hit, q.pos)} | ${rate(q.posSilent, q.pos)} | ${rate(q.falseSuggest, q.neg)} | ${rate(q.negSilent, q.neg)} | ${fmt(q.shown / queries.length, 2)} |`,
-  `| ${name}: router top-3, always | ${rate(q.top3Hit, q.pos)} | 0 | ${rate(q.top3False, q.neg)} | 0 | 3 |`,
-];
 const md = [
-  '# Prompt hook: latency and suggestion quality',
+  '# Prompt hook: latency',
   '',
   machineLine(),
   '',
@@ -209,15 +139,6 @@ const md = [
   `p99 of ${RUNS} runs is their slowest but one at most. Target: p50 of the hook ≤ 1.5× bare Node (${fmt(1.5 * b50, 1)} ms): ${p(hook, 50) <= 1.5 * b50 ? 'met' : 'not met'} in this run. Load average during the run: ${loadavg()
     .map((x) => x.toFixed(2))
     .join(' ')}.`,
-  '',
-  '## Suggestion quality on the trigger dev set',
-  '',
-  `${alone.pos} should-trigger and ${alone.neg} should-not requests; "hit" is the labelled skill among what is shown, "false" the skill that must not trigger among it, "silent" the share of requests that get nothing.`,
-  '',
-  '| setting | should: hit | should: silent | should-not: false | should-not: silent | shown per request |',
-  '|---|---|---|---|---|---|',
-  ...row('112 skills', alone),
-  ...row('+ corpus-real', mixed),
   '',
 ].join('\n');
 console.log(md);
