@@ -34,6 +34,7 @@ import {
   type ConfidenceModel,
 } from '../src/router/search/confidence.js';
 import { REPO, WORK, fmt, machineLine, writeResult } from './lib.js';
+import { fitLogistic } from './logistic.js';
 
 const SPLIT = path.resolve(REPO, '..', 'shared', 'bench');
 const TRIGGER = path.join(SPLIT, 'trigger');
@@ -111,70 +112,9 @@ function samples(rows: readonly Ranked[]): { X: number[][]; y: number[] } {
   return { X, y };
 }
 
-// Logistic regression on standardised features by Newton's method (a small ridge keeps it stable).
+// Logistic regression on standardised features by Newton's method (bench/logistic.ts).
 function fit(X: readonly number[][], y: readonly number[], source: string): ConfidenceModel {
-  const d = X[0]!.length;
-  const means = Array.from({ length: d }, (_, j) => X.reduce((s, x) => s + x[j]!, 0) / X.length);
-  const scales = Array.from({ length: d }, (_, j) => {
-    const v = X.reduce((s, x) => s + (x[j]! - means[j]!) ** 2, 0) / X.length;
-    return Math.sqrt(v) || 1;
-  });
-  const Z = X.map((x) => [...x.map((v, j) => (v - means[j]!) / scales[j]!), 1]);
-  const w = new Array<number>(d + 1).fill(0);
-  const ridge = 1e-3;
-  for (let it = 0; it < 50; it++) {
-    const g = new Array<number>(d + 1).fill(0);
-    const H = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
-    Z.forEach((z, i) => {
-      const p = 1 / (1 + Math.exp(-z.reduce((s, v, j) => s + v * w[j]!, 0)));
-      for (let a = 0; a <= d; a++) {
-        g[a]! += (p - y[i]!) * z[a]!;
-        for (let b = 0; b <= d; b++) H[a]![b]! += p * (1 - p) * z[a]! * z[b]!;
-      }
-    });
-    for (let a = 0; a < d; a++) {
-      g[a]! += ridge * w[a]!;
-      H[a]![a]! += ridge;
-    }
-    const step = solve(H, g);
-    let moved = 0;
-    for (let a = 0; a <= d; a++) {
-      w[a]! -= step[a]!;
-      moved = Math.max(moved, Math.abs(step[a]!));
-    }
-    if (moved < 1e-9) break;
-  }
-  const round = (v: number): number => Math.round(v * 1e6) / 1e6;
-  return {
-    means: means.map(round),
-    scales: scales.map(round),
-    weights: w.slice(0, d).map(round),
-    bias: round(w[d]!),
-    floor: 0.5,
-    fitted_on: source,
-  };
-}
-
-// Gaussian elimination with partial pivoting: H s = g.
-function solve(H: number[][], g: number[]): number[] {
-  const n = g.length;
-  const A = H.map((row, i) => [...row, g[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(A[r]![c]!) > Math.abs(A[p]![c]!)) p = r;
-    [A[c], A[p]] = [A[p]!, A[c]!];
-    for (let r = c + 1; r < n; r++) {
-      const f = A[r]![c]! / A[c]![c]!;
-      for (let k = c; k <= n; k++) A[r]![k]! -= f * A[c]![k]!;
-    }
-  }
-  const s = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let v = A[r]![n]!;
-    for (let k = r + 1; k < n; k++) v -= A[r]![k]! * s[k]!;
-    s[r] = v / A[r]![r]!;
-  }
-  return s;
+  return { ...fitLogistic(X, y, 1e-3, 50), floor: 0.5, fitted_on: source };
 }
 
 /** What a floor does in one setting: top-1 hits kept, false triggers left, abstentions. */
