@@ -72,7 +72,7 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .option('--include-deprecated', 'also rank deprecated skills (penalised)')
     .option(
       '--min-confidence <p>',
-      "confidence floor, 0-1: abstain when no candidate reaches it (default: min_confidence of the config, else the policy's, 0.60 for v4)",
+      "confidence floor, 0-1: abstain when no candidate reaches it (default: min_confidence of the config, else the policy's, 0.60 for v4 and v5)",
       parseProbability('--min-confidence'),
     )
     .option('--batch <file>', 'JSONL file of {"id","query"} lines ("-" for stdin)')

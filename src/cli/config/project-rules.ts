@@ -63,7 +63,7 @@ export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.f
   trust_project_config: 'never',
 });
 
-/** The floor a project's `min_confidence` must reach when the user config sets none: v4's default. */
+/** The floor a project's `min_confidence` must reach when the user config sets none: the default policy's (v4's and v5's, 0.60). */
 export const RAISE_ONLY_FLOOR = 0.6;
 
 /** Whether the user config's `trust_project_config` list names this project (its config file or folder). */

@@ -1,5 +1,5 @@
 /**
- * Ranking policy `tf.skillrouter.bm25f.v4` (docs/ranking.md §10), the default for new catalogs, as
+ * Ranking policy `tf.skillrouter.bm25f.v4` (docs/ranking.md §10), frozen (the default before v5), as
  * data: one frozen `Bm25fParams` object (bm25f-core.ts reads it). BM25F over name, keywords
  * (+ tags), description, body and usage, tuned on real skills — the trigger dev set of
  * ../shared/bench/trigger (112 real skills, 847 requests their authors say should load a named
