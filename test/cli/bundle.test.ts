@@ -2,7 +2,8 @@
  * The bundled CLI that bin/skilldex.js starts (scripts/build-cli.mjs, bin/skilldex.js; needs
  * `npm run build`): it answers as the source does, its code cache is accepted by the Node that
  * built it, a cache made by another Node only costs speed, and start-up leaves node:crypto and
- * node:child_process unloaded until a command needs them.
+ * node:child_process unloaded until a command needs them; the prompt hook answers without loading
+ * the yaml package.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -121,5 +122,40 @@ describe('the bundled CLI', () => {
     ]) {
       expect(node(script, args, dir).out.trim()).toBe('0 none');
     }
+  });
+
+  it('answers a prompt hook without loading the yaml package, node:crypto or node:perf_hooks', () => {
+    // yaml cost every prompt ~25 ms, crypto ~2.8 ms, perf_hooks ~1.2 ms (bench:hook). A preload
+    // reports, at exit, the packages under node_modules the process required and those built-ins.
+    const pre = path.join(mkdtempSync(path.join(os.tmpdir(), 'skilldex-bundle-pre-')), 'pre.cjs');
+    writeFileSync(
+      pre,
+      `process.on('exit', () => process.stderr.write('LOADED ' + Object.keys(require.cache)` +
+        `.map((f) => (/node_modules[\\/\\\\]((?:@[^\\/\\\\]+[\\/\\\\])?[^\\/\\\\]+)/.exec(f) || [])[1]).filter(Boolean)` +
+        `.filter((v, i, a) => a.indexOf(v) === i).sort().join(',') + '\\n' + 'BUILTINS ' +` +
+        `process.moduleLoadList.filter((m) => /crypto|perf_hooks/.test(m)).join(',') + '\\n'));`,
+    );
+    const event = JSON.stringify({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: 'bundle-yaml',
+      cwd: dir,
+      prompt: 'extract tables from a pdf and convert them to csv',
+    });
+    const r = spawnSync(
+      process.execPath,
+      ['-r', pre, ENTRY, 'hook', 'claude-code', '--catalog', catalog, '--no-telemetry'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        input: event,
+        env: { PATH: process.env['PATH'] ?? '', HOME: dir },
+      },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('pdf');
+    const loaded = /LOADED (.*)/.exec(r.stderr)?.[1]?.split(',') ?? [];
+    expect(loaded).toContain('better-sqlite3');
+    expect(loaded).not.toContain('yaml');
+    expect(/BUILTINS (.*)/.exec(r.stderr)?.[1]).toBe('');
   });
 });

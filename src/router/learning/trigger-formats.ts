@@ -18,8 +18,8 @@
  * - JSONL: one item per line (the project's `skilldex-evals.jsonl`: `{ query, skill,
  *   should_trigger }`).
  */
-import { LineCounter, parseDocument } from 'yaml';
 import { problem, type Problem } from '../../errors.js';
+import { yamlLib } from '../../skills/frontmatter.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 
 /** One case as read from a file: the request, its label, the skill it names (if any), where. */
@@ -243,7 +243,10 @@ function at2(w: { line: number | undefined; locator: string }): { line?: number;
 }
 
 // The line of the node at a path in JSON text, from the YAML parser's ranges (JSON is YAML 1.2).
+// The parser is loaded on first use (yamlLib): this module is in the prompt hook's bundle, and
+// loading the yaml package at start cost every prompt ~25 ms (bench:hook, issue 35).
 function jsonLines(text: string): (path: Path) => number | undefined {
+  const { LineCounter, parseDocument } = yamlLib();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false });
   return (path) => {
