@@ -176,9 +176,7 @@ export function servingRowidsOf(
 
 /** Every term of the published generation's postings (the fuzzy vocabulary of v3), unordered. */
 export function postingTerms(reader: CatalogReader): string[] {
-  return (reader.checkedAll(`SELECT term FROM postings`, [], 'term') as { term: string }[]).map(
-    (r) => r.term,
-  );
+  return reader.checkedColumn(`SELECT term FROM postings`, [], 'term') as string[];
 }
 
 /** The skill_id of each of `rowids` that exists, in one statement. */

@@ -102,6 +102,8 @@ export class CatalogReader {
   private identity: string;
   private highestSeq = 0;
   private statements = new Map<string, CatalogStatement>();
+  // Plucked statements (checkedColumn), kept apart: plucking changes what a statement returns.
+  private plucked = new Map<string, CatalogStatement>();
   private schema = 0;
   // Bumped whenever the connection is replaced, so snapshot keys never repeat across connections.
   private epoch = 0;
@@ -202,6 +204,25 @@ export class CatalogReader {
     return rows;
   }
 
+  /**
+   * The one column of every row of `sql` (a SELECT of one column that is never null), as
+   * `checkedAll` checks it. Outside PostgreSQL's checked reads the values come straight from a
+   * plucked statement, without an object per row: the fuzzy vocabulary's 13,000 terms took ~10 ms
+   * as objects and ~5 ms plucked in a fresh process (bench:hook).
+   */
+  checkedColumn(sql: string, params: readonly unknown[], column: string): unknown[] {
+    if (this.checking !== undefined)
+      return (this.checkedAll(sql, params, column) as Record<string, unknown>[]).map(
+        (r) => r[column],
+      );
+    let st = this.plucked.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql).pluck(true);
+      this.plucked.set(sql, st);
+    }
+    return st.all(...params);
+  }
+
   /** A prepared statement, cached per SQL text for the life of the connection. */
   prepare(sql: string): CatalogStatement {
     let st = this.statements.get(sql);
@@ -230,6 +251,7 @@ export class CatalogReader {
   /** Closes the connection. */
   close(): void {
     this.statements.clear();
+    this.plucked.clear();
     this.db.close();
   }
 
@@ -274,6 +296,7 @@ export class CatalogReader {
     const db = openCatalogReadOnly(this.file);
     const before = lineageOf(this.db);
     this.statements.clear();
+    this.plucked.clear();
     this.db.close();
     this.db = db;
     this.identity = id;
