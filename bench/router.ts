@@ -19,7 +19,10 @@
  *     Skipped with a message when PostgreSQL's server binaries are not installed. A PostgreSQL
  *     index longer than the budget (default 900 s) is stopped and reported with its profile.
  *
- *   npm run bench:router [-- --sizes 10000,100000] [--pg-only] [--pg-index-budget SECONDS]
+ * --search-only: only the search latency, of the default policy's catalog and of a catalog of the
+ * frozen v4 beside the raw FTS5 query (no v1 index, no phases, no bare insert, no PostgreSQL).
+ *
+ *   npm run bench:router [-- --sizes 10000,100000] [--pg-only] [--search-only] [--pg-index-budget SECONDS]
  */
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -27,7 +30,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import {
+  DEFAULT_POLICY_ID,
   POLICY_ID,
+  POLICY_V4_ID,
   Router,
   discoverSkills,
   indexCatalog,
@@ -58,6 +63,9 @@ const SIZES = sizesArg > 0 ? process.argv[sizesArg + 1]!.split(',').map(Number) 
 const QUERIES = 1_000;
 // --pg-only: of the SQLite catalogs, only the v4 one the PostgreSQL comparison needs.
 const PG_ONLY = process.argv.includes('--pg-only');
+const SEARCH_ONLY = process.argv.includes('--search-only');
+// The short name of a policy id in the tables (tf.skillrouter.bm25f.v5 → bm25f.v5).
+const short = (id: string): string => id.replace(/^tf\.skillrouter\./, '');
 // A PostgreSQL full index still running after this many seconds is stopped (rolled back) and
 // reported with its statement profile instead of its time: a bench never runs forever.
 const budgetArg = process.argv.indexOf('--pg-index-budget');
@@ -405,8 +413,8 @@ function pgLines(figures: readonly PgFigures[]): string[] {
 
 async function main(): Promise<void> {
   mkdirSync(WORK, { recursive: true });
-  const bin = findPgBin();
-  if (!bin)
+  const bin = SEARCH_ONLY ? undefined : findPgBin();
+  if (!bin && !SEARCH_ONLY)
     process.stderr.write(
       'PostgreSQL server binaries (initdb, pg_ctl) not found: the PostgreSQL part is SKIPPED.\n',
     );
@@ -432,6 +440,40 @@ async function main(): Promise<void> {
   }
 }
 
+// skill_search latency of each [label, catalog, raw FTS5 file, raw SQL] over `qs`, interleaved
+// with the raw query so drift on the machine hits both alike: one table row each.
+function searchRows(
+  n: number,
+  qs: readonly string[],
+  setups: readonly (readonly [string, string, string, string])[],
+): string[] {
+  const ors = qs.map((q) => [...new Set(q.split(' '))].map((w) => `"${w}"`).join(' OR '));
+  const p = (xs: number[]): string => [50, 95, 99].map((q) => fmt(percentile(xs, q))).join(' / ');
+  const rows: string[] = [];
+  for (const [label, cat, rawFile, rawSql] of setups) {
+    const router = new Router({ catalog: cat, telemetry: false });
+    const raw = new Database(rawFile, { readonly: true });
+    const rawStmt = raw.prepare(rawSql);
+    // Warm-up, then interleave the two.
+    for (let i = 0; i < 50; i++) {
+      router.search({ query: qs[i]!, limit: 10 });
+      rawStmt.all(ors[i]!);
+    }
+    const ours: number[] = [];
+    const base: number[] = [];
+    for (let i = 0; i < qs.length; i++) {
+      ours.push(time(() => router.search({ query: qs[i]!, limit: 10 })).ms);
+      base.push(time(() => rawStmt.all(ors[i]!)).ms);
+    }
+    router.close();
+    raw.close();
+    rows.push(
+      `| ${n} | ${label} | ${p(ours)} | ${p(base)} | ${fmt(percentile(ours, 50) / percentile(base, 50))} | ${fmt(percentile(ours, 99) / percentile(base, 99))} |`,
+    );
+  }
+  return rows;
+}
+
 async function measure(cluster: Cluster | undefined): Promise<void> {
   const lines = ['# Router speed', '', machineLine(), ''];
   lines.push(
@@ -448,6 +490,21 @@ async function measure(cluster: Cluster | undefined): Promise<void> {
   ];
   const pgFigures: PgFigures[] = [];
   const render = (): void => {
+    if (SEARCH_ONLY) {
+      writeResult(
+        'router-search',
+        [
+          '# Search latency of the live BM25F policies',
+          '',
+          machineLine(),
+          '',
+          ...searchLines,
+          '',
+          'Queries: 1,000 of 1–8 Zipf words, limit 10, telemetry off, each catalog in its own Router, interleaved with the raw FTS5 query `MATCH "w1" OR "w2"… ORDER BY bm25() LIMIT 10` over a table of the same four fields (bodies capped at 8,192 characters). `npm run bench:router -- --search-only --sizes N`.',
+        ].join('\n'),
+      );
+      return;
+    }
     const out = PG_ONLY
       ? [
           '# Router speed',
@@ -479,6 +536,24 @@ async function measure(cluster: Cluster | undefined): Promise<void> {
     const again = time(() => indexCatalog({ catalog, scopes: [dir] }));
     const size = statSync(catalog).size;
     const qs = queries(QUERIES, n + 1);
+    if (SEARCH_ONLY) {
+      const v4Catalog = path.join(WORK, `router-${n}-v4.sqlite`);
+      for (const f of [v4Catalog, `${v4Catalog}-wal`, `${v4Catalog}-shm`])
+        rmSync(f, { force: true });
+      indexCatalog({ catalog: v4Catalog, scopes: [dir], policy: POLICY_V4_ID });
+      const four = path.join(WORK, `four-${n}.sqlite`);
+      fourFieldTable(dir, four);
+      const raw = `SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10`;
+      process.stderr.write(`searching ${n}…\n`);
+      searchLines.push(
+        ...searchRows(n, qs, [
+          [short(DEFAULT_POLICY_ID), catalog, four, raw],
+          [short(POLICY_V4_ID), v4Catalog, four, raw],
+        ]),
+      );
+      render();
+      continue;
+    }
     if (!PG_ONLY) {
       const v1Catalog = path.join(WORK, `router-${n}-v1.sqlite`);
       for (const f of [v1Catalog, `${v1Catalog}-wal`, `${v1Catalog}-shm`])
@@ -502,43 +577,22 @@ async function measure(cluster: Cluster | undefined): Promise<void> {
         `| ${n} | ${fmt(full.ms / 1000)} s (${Math.round(indexRate)}/s) | ${fmt(v1.ms / 1000)} s (${Math.round(v1Rate)}/s) | ${fmt(indexRate / v1Rate)} | ${fmt(bare.ms / 1000)} s (${Math.round(bareRate)}/s) | ${fmt(again.ms / 1000)} s | ${fmt(again.ms / full.ms, 3)} | ${fmt(size / 1e6, 1)} / ${fmt(v1Size / 1e6, 1)} MB |`,
       );
       process.stderr.write(`searching ${n}…\n`);
-      const ors = qs.map((q) => [...new Set(q.split(' '))].map((w) => `"${w}"`).join(' OR '));
-      const p = (xs: number[]): string =>
-        [50, 95, 99].map((q) => fmt(percentile(xs, q))).join(' / ');
-      for (const [label, cat, rawFile, rawSql] of [
-        [
-          'bm25f.v4',
-          catalog,
-          four,
-          `SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10`,
-        ],
-        [
-          'hybrid-lexical.v1',
-          v1Catalog,
-          v1Catalog,
-          `SELECT rowid FROM serving_fts WHERE serving_fts MATCH ? ORDER BY bm25(serving_fts) LIMIT 10`,
-        ],
-      ] as const) {
-        const router = new Router({ catalog: cat, telemetry: false });
-        const raw = new Database(rawFile, { readonly: true });
-        const rawStmt = raw.prepare(rawSql);
-        // Warm-up, then interleave the two so drift on the machine hits both alike.
-        for (let i = 0; i < 50; i++) {
-          router.search({ query: qs[i]!, limit: 10 });
-          rawStmt.all(ors[i]!);
-        }
-        const ours: number[] = [];
-        const base: number[] = [];
-        for (let i = 0; i < qs.length; i++) {
-          ours.push(time(() => router.search({ query: qs[i]!, limit: 10 })).ms);
-          base.push(time(() => rawStmt.all(ors[i]!)).ms);
-        }
-        router.close();
-        raw.close();
-        searchLines.push(
-          `| ${n} | ${label} | ${p(ours)} | ${p(base)} | ${fmt(percentile(ours, 50) / percentile(base, 50))} | ${fmt(percentile(ours, 99) / percentile(base, 99))} |`,
-        );
-      }
+      searchLines.push(
+        ...searchRows(n, qs, [
+          [
+            short(DEFAULT_POLICY_ID),
+            catalog,
+            four,
+            `SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10`,
+          ],
+          [
+            'hybrid-lexical.v1',
+            v1Catalog,
+            v1Catalog,
+            `SELECT rowid FROM serving_fts WHERE serving_fts MATCH ? ORDER BY bm25(serving_fts) LIMIT 10`,
+          ],
+        ]),
+      );
     }
     if (cluster) {
       render(); // The SQLite figures first: the PostgreSQL part of a size can take long.

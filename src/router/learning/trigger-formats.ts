@@ -19,7 +19,7 @@
  *   should_trigger }`).
  */
 import { problem, type Problem } from '../../errors.js';
-import { yamlLib } from '../../skills/frontmatter.js';
+import { yamlLib } from '../../skills/index.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 
 /** One case as read from a file: the request, its label, the skill it names (if any), where. */

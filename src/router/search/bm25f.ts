@@ -36,6 +36,7 @@ import { explainRow, termsOfRow, type Bm25fContext } from './bm25f-explain.js';
 import {
   bm25fContribution,
   bound,
+  fieldArrays,
   type Bm25fParams,
   type PartialRow,
 } from './policies/bm25f-core.js';
@@ -138,6 +139,9 @@ function prepare(s: Bm25fSearch): Prepared {
     }
   };
   const postings = cache.postingsOf(reader, gen, [...q.terms, ...q.excluded.terms], seed);
+  // The parameters the per-posting closure reads, loaded once per search (plain arrays: fieldArrays).
+  const { weights, b: bs } = fieldArrays(c);
+  const k1 = c.K1;
   q.terms.forEach((term, i) => {
     const post = postings.get(term);
     const { df: termDf, extra } = dfOf(post, usageRowsOf(used, term));
@@ -161,8 +165,8 @@ function prepare(s: Bm25fSearch): Prepared {
       lens[3] = docs.data[o + 3]!;
       lens[4] = u?.len ?? 0;
       touch(rowid);
-      const tfTilde = bm25fFrequency(tf, lens, avgLens, c.WEIGHTS, c.B);
-      acc[rowid] = acc[rowid]! + bm25fContribution(tfTilde, termIdf, c.K1);
+      const tfTilde = bm25fFrequency(tf, lens, avgLens, weights, bs);
+      acc[rowid] = acc[rowid]! + bm25fContribution(tfTilde, termIdf, k1);
       if (n > 0) nameHits[rowid] = nameHits[rowid]! + 1;
     };
     if (post) forEachPosting(post.data, score);

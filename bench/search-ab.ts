@@ -1,0 +1,116 @@
+/**
+ * Search latency of two builds over the same generated library (issue 33's target: "search
+ * p50/p99 not slower than today"): each build indexes `generateSkillLibrary(N)` under a policy it
+ * names into its own catalog, then both answer the same 1,000 Zipf queries (bench:router's kind,
+ * limit 10, telemetry off), interleaved query by query so load on a shared machine hits both alike.
+ * Reports p50/p95/p99 per build and their ratios. A build is a folder holding a compiled `dist`
+ * (`git archive <rev> | tar -x -C DIR && npx tsc -p tsconfig.build.json` there, node_modules
+ * linked).
+ *
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/search-ab.js \
+ *     --sizes 10000 base=/tmp/base/dist:tf.skillrouter.bm25f.v4 main=dist:tf.skillrouter.bm25f.v5
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  REPO,
+  WORK,
+  fmt,
+  generateSkillLibrary,
+  largeVocabulary,
+  machineLine,
+  percentile,
+  rng,
+  time,
+  writeResult,
+  zipfFrom,
+} from './lib.js';
+
+interface Build {
+  readonly label: string;
+  readonly dist: string;
+  readonly policy: string;
+}
+interface Api {
+  indexCatalog(o: { catalog: string; scopes: string[]; policy?: string }): unknown;
+  Router: new (o: { catalog: string; telemetry: boolean }) => {
+    search(o: { query: string; limit: number }): unknown;
+    close(): void;
+  };
+}
+
+const args = process.argv.slice(2);
+const sizesAt = args.indexOf('--sizes');
+const SIZES = sizesAt >= 0 ? args[sizesAt + 1]!.split(',').map(Number) : [10_000];
+const builds: Build[] = args
+  .filter((a, i) => a.includes('=') && args[i - 1] !== '--sizes')
+  .map((a) => {
+    const [label, rest] = a.split('=') as [string, string];
+    const at = rest.lastIndexOf(':');
+    return {
+      label,
+      dist: path.resolve(REPO, rest.slice(0, at)),
+      policy: rest.slice(at + 1),
+    };
+  });
+if (builds.length < 2) {
+  process.stderr.write('usage: search-ab [--sizes N,…] LABEL=DIST:POLICY LABEL=DIST:POLICY…\n');
+  process.exit(2);
+}
+
+const VOCAB = largeVocabulary(40_000);
+const queries = (n: number, seed: number): string[] => {
+  const rand = rng(seed);
+  return Array.from({ length: n }, () =>
+    zipfFrom(VOCAB, rand, 1 + Math.floor(rand() * 8)).join(' '),
+  );
+};
+
+async function main(): Promise<void> {
+  const apis = await Promise.all(
+    builds.map(
+      async (b) => (await import(pathToFileURL(path.join(b.dist, 'internal.js')).href)) as Api,
+    ),
+  );
+  const rows: string[] = [];
+  for (const n of SIZES) {
+    process.stderr.write(`generating ${n} skills…\n`);
+    const dir = generateSkillLibrary(n);
+    const routers = builds.map((b, i) => {
+      const catalog = path.join(WORK, `search-ab-${b.label}-${n}.sqlite`);
+      for (const f of [catalog, `${catalog}-wal`, `${catalog}-shm`]) rmSync(f, { force: true });
+      process.stderr.write(`indexing ${n} with ${b.label} (${b.policy})…\n`);
+      apis[i]!.indexCatalog({ catalog, scopes: [dir], policy: b.policy });
+      return new apis[i]!.Router({ catalog, telemetry: false });
+    });
+    const qs = queries(1_000, n + 1);
+    for (let i = 0; i < 50; i++) for (const r of routers) r.search({ query: qs[i]!, limit: 10 });
+    const times = builds.map(() => [] as number[]);
+    process.stderr.write(`searching ${n}…\n`);
+    for (const q of qs)
+      routers.forEach((r, i) => times[i]!.push(time(() => r.search({ query: q, limit: 10 })).ms));
+    routers.forEach((r) => r.close());
+    const p = (xs: number[]): string => [50, 95, 99].map((k) => fmt(percentile(xs, k))).join(' / ');
+    builds.forEach((b, i) =>
+      rows.push(
+        `| ${n} | ${b.label} (${b.policy.replace(/^tf\.skillrouter\./, '')}) | ${p(times[i]!)} | ${fmt(percentile(times[i]!, 50) / percentile(times[0]!, 50))} | ${fmt(percentile(times[i]!, 99) / percentile(times[0]!, 99))} |`,
+      ),
+    );
+  }
+  const md = [
+    '# Search latency: build against build',
+    '',
+    machineLine(),
+    '',
+    `Builds: ${builds.map((b) => `${b.label} = ${path.relative(REPO, b.dist) || '.'}`).join(', ')}. 1,000 Zipf queries of 1–8 words, limit 10, telemetry off, interleaved; ratios against the first build.`,
+    '',
+    '| skills | build (policy) | skill_search p50 / p95 / p99 (ms) | p50 ratio | p99 ratio |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+  console.log(md);
+  writeResult('search-ab', md);
+}
+
+void main();
