@@ -127,6 +127,49 @@ export function matchedTokens(explanation: unknown): string[] {
   return [...out];
 }
 
+/** One of a candidate's own examples that matched the request (`explanation.author`). */
+export interface AuthorExample {
+  readonly query: string;
+  readonly source: string;
+  readonly polarity: 'positive' | 'negative';
+  readonly similarity: number;
+}
+
+/** What `explanation.author` says (issue 34): the matched examples, their effect and its factor. */
+export interface AuthorEvidence {
+  readonly effect: 'lift' | 'penalty' | 'none';
+  readonly factor: number;
+  readonly matched: readonly AuthorExample[];
+}
+
+/**
+ * The author evidence of `explanation` (router/search/types.ts AuthorEvidenceNote): the skill's own
+ * should-trigger and should-not examples most similar to the request, or undefined when the
+ * explanation has none. A polarity other than `negative` reads as positive; fields of other
+ * types are left out, never shown as markup.
+ */
+export function authorEvidence(explanation: unknown): AuthorEvidence | undefined {
+  const a = obj(obj(explanation)?.['author']);
+  if (!a) return undefined;
+  const matched = Array.isArray(a['matched'])
+    ? a['matched'].flatMap((m): AuthorExample[] => {
+        const o = obj(m);
+        if (!o || typeof o['query'] !== 'string') return [];
+        return [
+          {
+            query: o['query'],
+            source: typeof o['source'] === 'string' ? o['source'] : 'author',
+            polarity: o['polarity'] === 'negative' ? 'negative' : 'positive',
+            similarity: num(o['similarity']),
+          },
+        ];
+      })
+    : [];
+  const effect = a['effect'] === 'lift' || a['effect'] === 'penalty' ? a['effect'] : 'none';
+  const factor = typeof a['factor'] === 'number' && Number.isFinite(a['factor']) ? a['factor'] : 1;
+  return { effect, factor, matched };
+}
+
 /**
  * Splits `text` into runs, marking each word whose Porter stem (after folding case and accents)
  * is the stem of one of `tokens`, as the router matches fields: "tables" for "table", "deploying"

@@ -3,13 +3,15 @@
  * (muted below the answer's floor; a note when the answer abstains), score, the explanation as a
  * stacked bar of its components (scaled to the best base in the list; those that take points off,
  * v4's boundary and exclusion, striped over its end) with its multipliers, and the name and
- * description with matched words highlighted through text nodes.
+ * description with matched words highlighted through text nodes, and the skill's own examples
+ * that matched the request (`explanation.author`: each with its source and polarity, as text).
  * A component's colour comes from its name (palette.ts); the page shows one legend for every
  * result on it (`componentLegend`), each card lists its components' points as text.
  */
 import { fmt, h, link } from './dom.js';
 import { componentColour, legendOrder } from './palette.js';
 import {
+  authorEvidence,
   droppedTokens,
   explanationMultipliers,
   explanationPenalties,
@@ -189,6 +191,41 @@ function resultCard(
         'span',
         { class: 'mult' },
         `× telemetry ${fmt(m.telemetry)} × lifecycle ${fmt(m.lifecycle)} = ${fmt(c.score)}`,
+      ),
+    ),
+    authorLine(c),
+  );
+}
+
+/**
+ * The skill's own examples that matched the request (issue 34), or nothing: the effect (a lift
+ * through the usage field, or a penalty factor), then each example's polarity, text (a text node),
+ * source and similarity. Exported for test/explorer.
+ */
+export function authorLine(c: Candidate): HTMLElement | null {
+  const a = authorEvidence(c.explanation);
+  if (!a || a.matched.length === 0) return null;
+  const effect =
+    a.effect === 'penalty'
+      ? `penalty ×${a.factor.toFixed(3)}`
+      : a.effect === 'lift'
+        ? 'lift (usage field, trust bound)'
+        : 'no effect';
+  return h(
+    'div',
+    { class: 'author-examples' },
+    `examples of this skill: ${effect}: `,
+    a.matched.map((e, i) =>
+      h(
+        'span',
+        {
+          class: e.polarity === 'negative' ? 'example negative' : 'example',
+          attrs: { 'data-polarity': e.polarity, 'data-source': e.source },
+        },
+        i > 0 ? '; ' : '',
+        e.polarity === 'negative' ? '− should not ' : '+ should ',
+        h('q', {}, e.query),
+        ` (${e.source}, ${e.similarity.toFixed(2)})`,
       ),
     ),
   );

@@ -270,7 +270,7 @@ export {
   layoutOf,
   layoutParts,
   storedLayout,
-  successorOf,
+  isRetiredLayout,
   type IndexLayout,
   type LayoutParts,
 } from './store/layout.js';

@@ -140,7 +140,8 @@ export function apiSkill(ctx: ExplorerContext, skillId: string): object {
 
 /**
  * GET /api/examples?skill=ID[&source=S]: the usage examples of one skill with their source,
- * sessions, clients and weight (docs/ranking.md §9), the most recent first, at most 200.
+ * polarity (`negative`: a should-not example), sessions, clients and weight (docs/ranking.md §9),
+ * the most recent first, at most 200.
  */
 export function apiExamples(ctx: ExplorerContext, q: Params): object {
   const skill = q('skill');

@@ -61,7 +61,8 @@ describe('skill page: usage examples', () => {
     const rows = await page.$$eval('#skill-examples tr[data-source]', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
     );
-    expect(rows.map((r) => [r[1], r[2], r[4]])).toEqual([
+    // Columns: id, source, polarity, request, sessions, weight, clients, last.
+    expect(rows.map((r) => [r[1], r[3], r[5]])).toEqual([
       ['fetch', HOSTILE, '0.25'],
       ['import', 'split a pdf by chapter', '1.00'],
     ]);

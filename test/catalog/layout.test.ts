@@ -5,20 +5,22 @@
  * neither keeps v3's body terms or a second copy of each description. A catalog asked for the
  * other family's policy answers REINDEX_REQUIRED. Catalogs written by the code before (fixtures/
  * schema-v5, made by make.mjs beside them with main at 9b7260a): a bm25f.v3 catalog with lifecycle
- * states, usage examples and telemetry is upgraded by `index --policy tf.skillrouter.bm25f.v4` and
- * keeps all three; a v4 catalog migrated in place answers as a fresh v4 index of the same library.
+ * states, usage examples and telemetry is upgraded by `index --policy` of the default policy
+ * (bm25f.v5, the command its REINDEX_REQUIRED names) and keeps all three; a v4 catalog migrated in place answers as a fresh v4 index of the same library.
  */
 import { copyFileSync, cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_POLICY_ID,
   POLICY_ID,
   POLICY_V4_ID,
   Router,
   copyCatalog,
   getGenerations,
   indexCatalog,
+  rollbackCatalog,
 } from '../../src/internal.js';
 import {
   LATEST_VERSION,
@@ -246,7 +248,7 @@ describe.skipIf(ON_PG)('the policy a bare index publishes under', () => {
 });
 
 describe.skipIf(ON_PG)('catalogs written before migration 6', () => {
-  it('a bm25f.v3 catalog: migration drops the v3 data; index --policy v4 upgrades it keeping lifecycle, usage and telemetry', () => {
+  it('a bm25f.v3 catalog: migration drops the v3 data; index --policy of the default (the command its REINDEX_REQUIRED names) upgrades it keeping lifecycle, usage and telemetry', () => {
     const { catalog, skills, dir } = fixture('v3');
     const telemetry = path.join(dir, 'catalog.telemetry.sqlite');
     const examples = query(
@@ -271,27 +273,37 @@ describe.skipIf(ON_PG)('catalogs written before migration 6', () => {
     expect(query(catalog, `SELECT value FROM meta WHERE key = 'index_layout'`)).toEqual([
       { value: 'lexical' },
     ]);
-    // Served as it is, it answers REINDEX_REQUIRED with the command that upgrades it.
+    // Served as it is, it answers REINDEX_REQUIRED with the command that upgrades it, to the
+    // default policy.
     expect(() => router(catalog).search({ query: 'count words' })).toThrow(
       expect.objectContaining({
         code: 'REINDEX_REQUIRED',
         details: expect.objectContaining({
-          command: expect.stringContaining(`--policy ${POLICY_V4_ID}`) as unknown,
+          command: expect.stringMatching(/ --policy (\S+)$/) as unknown,
+          replaced_by: DEFAULT_POLICY_ID,
         }) as unknown,
       }),
     );
+    let command = '';
+    try {
+      router(catalog).search({ query: 'count words' });
+    } catch (err) {
+      command = (err as { details: { command: string } }).details.command;
+    }
+    const upgradeTo = / --policy (\S+)$/.exec(command)![1]!;
+    expect(upgradeTo).toBe(DEFAULT_POLICY_ID);
 
     const r = indexCatalog({
       catalog,
       scopes: [skills],
       home: skills,
       project: skills,
-      policy: POLICY_V4_ID,
+      policy: upgradeTo,
       now: NOW,
     });
     expect(r.publish!.changed).toBe(true);
     expect(stored(catalog)).toMatchObject({ fts: 0, vocab: 0, tokens: 0, docs: 1, bodies: 3 });
-    expect(getGenerations({ catalog })[0]!.policy).toBe(POLICY_V4_ID);
+    expect(getGenerations({ catalog })[0]!.policy).toBe(DEFAULT_POLICY_ID);
     const states = query(catalog, `SELECT skill_id, state, reason FROM skills ORDER BY skill_id`);
     expect(states).toEqual([
       { skill_id: 'other', state: 'deprecated', reason: 'kept for the upgrade test' },
@@ -303,10 +315,26 @@ describe.skipIf(ON_PG)('catalogs written before migration 6', () => {
     ).toEqual(examples);
     expect(query(telemetry, `SELECT * FROM events ORDER BY 1`)).toEqual(events);
     const hit = router(catalog).search({ query: 'count words' });
-    expect(hit.policy).toBe(POLICY_V4_ID);
+    expect(hit.policy).toBe(DEFAULT_POLICY_ID);
     expect(hit.candidates[0]!.skill_id).toBe('tool');
     // The archived skill stays out of the answers; the deprecated one is still served as such.
     expect(hit.candidates.map((c) => c.skill_id)).not.toContain('plain');
+  });
+
+  it('a rollback of a bm25f.v3 catalog is POLICY_RETIRED, names no replaced policy, and changes nothing', () => {
+    const { catalog } = fixture('v3');
+    const before = getGenerations({ catalog });
+    let thrown: { code?: string; message?: string } = {};
+    try {
+      rollbackCatalog({ catalog, now: NOW });
+    } catch (err) {
+      thrown = err as typeof thrown;
+    }
+    expect(thrown.code).toBe('POLICY_RETIRED');
+    // The catalog layer names no successor (the router's RETIRED_POLICIES, the default, does).
+    expect(thrown.message).toContain('index under a live policy');
+    expect(thrown.message).not.toContain(POLICY_V4_ID);
+    expect(getGenerations({ catalog })).toEqual(before);
   });
 
   it('catalog copy of a bm25f.v3 catalog: the copy keeps what a migrated catalog keeps', () => {

@@ -6,7 +6,7 @@
  * REINDEX_REQUIRED (exit 2) from search, status and MCP's skill_search, the message naming the
  * catalog and the hint the command that upgrades it, and that command works.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,12 +33,12 @@ const V3 = 'tf.skillrouter.bm25f.v3';
 afterAll(closeAll);
 
 describe('retired policies', () => {
-  it('the live policies are v1, v4 and v5 (the default); v2 and v3 are retired, each replaced by v4', () => {
+  it('the live policies are v1, v4 and v5 (the default); v2 and v3 are retired, each upgraded to the default', () => {
     expect([...POLICIES.keys()].sort()).toEqual([POLICY_ID, POLICY_V4_ID, POLICY_V5_ID].sort());
     expect(DEFAULT_POLICY_ID).toBe(POLICY_V5_ID);
     expect(Object.fromEntries(RETIRED_POLICIES)).toEqual({
-      [V2]: POLICY_V4_ID,
-      [V3]: POLICY_V4_ID,
+      [V2]: DEFAULT_POLICY_ID,
+      [V3]: DEFAULT_POLICY_ID,
     });
   });
 
@@ -68,12 +68,33 @@ describe('retired policies', () => {
 
   it('the upgrade command quotes a catalog path that is not one plain shell word, invisible characters escaped', () => {
     expect(reindexCommand('/tmp/cat.sqlite', V3)).toBe(
-      `skilldex index --catalog /tmp/cat.sqlite --policy ${POLICY_V4_ID}`,
+      `skilldex index --catalog /tmp/cat.sqlite --policy ${DEFAULT_POLICY_ID}`,
     );
     expect(reindexCommand("/tmp/my cat's/c.sqlite", V2)).toBe(
-      `skilldex index --catalog '/tmp/my cat'\\''s/c.sqlite' --policy ${POLICY_V4_ID}`,
+      `skilldex index --catalog '/tmp/my cat'\\''s/c.sqlite' --policy ${DEFAULT_POLICY_ID}`,
     );
     expect(reindexCommand('/tmp/a\u202eb.sqlite', V3)).not.toContain('\u202e');
+  });
+
+  it('every doc that quotes the upgrade command names the default policy, as the hint does', () => {
+    const files = [
+      path.join(REPO, 'README.md'),
+      ...readdirSync(path.join(REPO, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => path.join(REPO, 'docs', f)),
+    ];
+    // The command as the docs write it (`--catalog FILE` / `<catalog>`), and the shorter
+    // "until `… index --policy ID`" of the migration notes.
+    const quoted =
+      /index --catalog (?:FILE|<catalog>) --policy ([\w.-]+)|until `(?:skilldex )?index --policy ([\w.-]+)`/g;
+    const found: string[] = [];
+    for (const file of files) {
+      for (const m of readFileSync(file, 'utf8').matchAll(quoted)) {
+        found.push(`${path.basename(file)}: ${m[1] ?? m[2]!}`);
+      }
+    }
+    expect(found.length).toBeGreaterThanOrEqual(5);
+    expect(found).toEqual(found.map((f) => f.replace(/: \S+$/, `: ${DEFAULT_POLICY_ID}`)));
   });
 
   it('publish --policy of a retired policy is POLICY_RETIRED and leaves the catalog as it was', () => {
@@ -121,8 +142,8 @@ describe.skipIf(ON_PG)('a catalog published under a retired policy', () => {
       expect(e.code).toBe('REINDEX_REQUIRED');
       expect(e.message).toContain(catalog);
       expect(e.message).toContain(retired);
-      expect(e.hint).toBe(`run skilldex index --catalog ${catalog} --policy ${POLICY_V4_ID}`);
-      expect(e.details).toMatchObject({ catalog, policy: retired, replaced_by: POLICY_V4_ID });
+      expect(e.hint).toBe(`run skilldex index --catalog ${catalog} --policy ${DEFAULT_POLICY_ID}`);
+      expect(e.details).toMatchObject({ catalog, policy: retired, replaced_by: DEFAULT_POLICY_ID });
     },
   );
 
@@ -138,12 +159,12 @@ describe.skipIf(ON_PG)('a catalog published under a retired policy', () => {
     expect(ste.code).toBe('REINDEX_REQUIRED');
     // The hint's command, as given (its scopes are the ones the catalog remembers).
     const command = ste.hint.replace(/^run skilldex /, '').split(' ');
-    expect(command).toEqual(['index', '--catalog', catalog, '--policy', POLICY_V4_ID]);
+    expect(command).toEqual(['index', '--catalog', catalog, '--policy', DEFAULT_POLICY_ID]);
     const up = await runCli([...command, '--json']);
     expect(up.code).toBe(0);
     const after = await runCli(['search', 'extract tables', '--catalog', catalog, '--json']);
     expect(after.code).toBe(0);
-    expect((JSON.parse(after.stdout) as { policy: string }).policy).toBe(POLICY_V4_ID);
+    expect((JSON.parse(after.stdout) as { policy: string }).policy).toBe(DEFAULT_POLICY_ID);
   });
 
   it("MCP's skill_search answers REINDEX_REQUIRED with the command in its hint", async () => {
@@ -151,6 +172,6 @@ describe.skipIf(ON_PG)('a catalog published under a retired policy', () => {
     const conn = await connectInProcess({ catalog });
     const e = toolError(await call(conn.client, 'skill_search', { query: 'extract tables' }));
     expect(e.code).toBe('REINDEX_REQUIRED');
-    expect(e.hint).toContain(`skilldex index --catalog ${catalog} --policy ${POLICY_V4_ID}`);
+    expect(e.hint).toContain(`skilldex index --catalog ${catalog} --policy ${DEFAULT_POLICY_ID}`);
   });
 });

@@ -13,7 +13,7 @@ import type { TokenStrings } from '../write/tokens.js';
 import {
   LAYOUT_SCHEMA_VERSION,
   storedLayout,
-  successorOf,
+  isRetiredLayout,
   type IndexLayout,
 } from '../store/layout.js';
 
@@ -366,13 +366,13 @@ export function requireLayout(reader: CatalogReader, layout: IndexLayout): void 
       )
       .pluck()
       .get() as string | undefined) ?? 'none';
-  // A catalog of a retired policy (bm25f.v3) is told the one command that upgrades it.
-  const successor = successorOf(policy);
-  const command = `skilldex index --policy ${successor ?? 'ID'}`;
+  // A catalog of a retired policy (bm25f.v3) is told to re-index under a live one (the router's
+  // policyById names the exact command, with the default policy, before a search gets here).
+  const command = 'skilldex index --policy ID';
   throw new SkilldexError(
     'REINDEX_REQUIRED',
-    successor
-      ? `${reader.file} was published under ${policy}, which is retired: its documents are no longer kept; run ${command} (every file is read once; usage examples, telemetry and lifecycle states are kept)`
+    isRetiredLayout(policy)
+      ? `${reader.file} was published under ${policy}, which is retired: its documents are no longer kept; run ${command} with a live policy (\`skilldex index --help\` names the default; every file is read once; usage examples, telemetry and lifecycle states are kept)`
       : `${reader.file} keeps the ${stored} data of policy ${policy}, not the ${layout} data this policy ranks with; run ${command} with the policy to serve (every file is read once for it)`,
     { catalog: reader.file, index: stored, wanted: layout, policy, command },
   );

@@ -44,22 +44,20 @@ const FAMILIES: readonly (readonly [prefix: string, layout: IndexLayout])[] = [
 ];
 
 // Policies whose documents no catalog stores any more (migration 6 dropped v3's body terms and
-// postings), with the policy that replaces each.
-const RETIRED: ReadonlyMap<string, string> = new Map([
-  ['tf.skillrouter.bm25f.v3', 'tf.skillrouter.bm25f.v4'],
-]);
+// postings). Which live policy such a catalog is upgraded to is the router's to say (its
+// RETIRED_POLICIES, the default policy); the catalog names none.
+const RETIRED: ReadonlySet<string> = new Set(['tf.skillrouter.bm25f.v3']);
 
 /**
- * The layout a catalog published under `policy` keeps. POLICY_RETIRED for a retired policy
- * (naming its successor) or one of no known family.
+ * The layout a catalog published under `policy` keeps. POLICY_RETIRED for a retired policy or
+ * INVALID_ARGUMENT for one of no known family.
  */
 export function layoutOf(policy: string): IndexLayout {
-  const successor = RETIRED.get(policy);
-  if (successor !== undefined) {
+  if (RETIRED.has(policy)) {
     throw new SkilldexError(
       'POLICY_RETIRED',
-      `policy ${policy} is retired: catalogs no longer store its documents; index under ${successor} (skilldex index --policy ${successor}), which keeps usage examples, telemetry and lifecycle states`,
-      { policy, successor },
+      `policy ${policy} is retired: catalogs no longer store its documents; index under a live policy (skilldex index --policy ID; \`skilldex index --help\` names the default), which keeps usage examples, telemetry and lifecycle states`,
+      { policy },
     );
   }
   for (const [prefix, layout] of FAMILIES) if (policy.startsWith(prefix)) return layout;
@@ -70,9 +68,9 @@ export function layoutOf(policy: string): IndexLayout {
   );
 }
 
-/** The policy that replaces a retired `policy`, or undefined when it is not retired. */
-export function successorOf(policy: string): string | undefined {
-  return RETIRED.get(policy);
+/** Whether `policy` is one whose documents no catalog stores any more (bm25f.v3). */
+export function isRetiredLayout(policy: string): boolean {
+  return RETIRED.has(policy);
 }
 
 /** What `layout` stores. */

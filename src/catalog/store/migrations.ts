@@ -222,7 +222,7 @@ const MIGRATIONS: readonly string[] = [
   // strings, FTS5 entries and vocabulary (only the lexical policies read them); a lexical one the
   // postings, row statistics and forward terms that only policy bm25f.v3 read; every catalog v3's
   // body terms and the copy of each description on its serving rows (readers join `revisions`).
-  // A v2/v3 catalog is thereby lexical: `skilldex index --policy tf.skillrouter.bm25f.v4` re-reads
+  // A v2/v3 catalog is thereby lexical: `skilldex index --policy` of the default policy re-reads
   // its files and rebuilds its serving tables (usage, telemetry and lifecycle states are kept).
   // The FTS5 statement is SQLite's only (pgMigration drops it).
   `${LAYOUT_DATA}

@@ -34,25 +34,45 @@ export const CONFIDENCE_FEATURES = [
   'second',
 ] as const;
 
+/** How much of a request a candidate covers (shares of the query's scoring terms), and how many terms. */
+export interface Coverage {
+  /** Share of the terms its routing fields (name, keywords, description) hold. */
+  readonly routing: number;
+  /** Share of the terms any of its fields holds. */
+  readonly any: number;
+  readonly terms: number;
+}
+
+/**
+ * The coverage of a BM25F explanation's scoring terms (each with its per-field term frequencies):
+ * read here and by the near-miss stage's confidence features (stages/rerank-nearmiss.ts).
+ */
+export function termCoverage(
+  terms: readonly {
+    readonly tf: {
+      readonly name: number;
+      readonly keywords: number;
+      readonly description: number;
+      readonly body: number;
+      readonly usage: number;
+    };
+  }[],
+): Coverage {
+  if (terms.length === 0) return { routing: 0, any: 0, terms: 0 };
+  let routing = 0;
+  let any = 0;
+  for (const t of terms) {
+    const f = t.tf;
+    if (f.name + f.keywords + f.description > 0) routing++;
+    if (f.name + f.keywords + f.description + f.body + f.usage > 0) any++;
+  }
+  return { routing: routing / terms.length, any: any / terms.length, terms: terms.length };
+}
+
 // How much of the request a candidate's routing fields (name, keywords, description) and all its
 // fields cover: shares of the query's scoring terms it holds there.
-function coverage(e: RankedCandidate['explanation']): {
-  routing: number;
-  any: number;
-  terms: number;
-} {
-  if ('terms' in e) {
-    const terms = (e as Bm25fExplanation).terms;
-    if (terms.length === 0) return { routing: 0, any: 0, terms: 0 };
-    let routing = 0;
-    let any = 0;
-    for (const t of terms) {
-      const f = t.tf;
-      if (f.name + f.keywords + f.description > 0) routing++;
-      if (f.name + f.keywords + f.description + f.body + f.usage > 0) any++;
-    }
-    return { routing: routing / terms.length, any: any / terms.length, terms: terms.length };
-  }
+function coverage(e: RankedCandidate['explanation']): Coverage {
+  if ('terms' in e) return termCoverage((e as Bm25fExplanation).terms);
   const lx = e as ScoreExplanation;
   const n = lx.query_tokens.length;
   if (n === 0) return { routing: 0, any: 0, terms: 0 };
@@ -77,11 +97,26 @@ export function confidenceFeatures(
   const c = list[i]!;
   const top = list[0]!.score;
   const next = list[i + 1]?.score ?? after;
-  const cov = coverage(c.explanation);
+  return listFeatures(c.score, top, next, i, coverage(c.explanation));
+}
+
+/**
+ * The CONFIDENCE_FEATURES of a candidate scored `score` at rank `i` (0-based) of a list whose top
+ * score is `top` and whose next score (after this one) is `next`, covering the request as `cov`:
+ * the vector of confidenceFeatures and the first eight of the near-miss stage's
+ * (stages/rerank-nearmiss.ts nearmissConfidenceFeatures).
+ */
+export function listFeatures(
+  score: number,
+  top: number,
+  next: number,
+  i: number,
+  cov: Coverage,
+): number[] {
   return [
-    Math.log1p(c.score),
-    top > 0 ? c.score / top : 0,
-    c.score > 0 ? (c.score - next) / c.score : 0,
+    Math.log1p(score),
+    top > 0 ? score / top : 0,
+    score > 0 ? (score - next) / score : 0,
     cov.routing,
     cov.any,
     Math.log(Math.max(1, cov.terms)),

@@ -38,13 +38,15 @@ export const COMPARISON_SETS: ReadonlyMap<string, Bm25fParams> = new Map([
 export const DEFAULT_POLICY_ID = BM25F_V5.id;
 
 /**
- * Retired policies, by id, with the live policy that replaces each: hybrid-lexical.v2 and bm25f.v3
- * were superseded by bm25f.v4 (v3 is v4 without its CJK, boundary, exclusion, template-line and
- * name-phrase parts; v2 is v1 with IDF-weighted tiers, below v3 and v4 on every measured set).
+ * Retired policies, by id, with the live policy a catalog published under each is upgraded to: the
+ * default. hybrid-lexical.v2 and bm25f.v3 were superseded by bm25f.v4 (v3 is v4 without its CJK,
+ * boundary, exclusion, template-line and name-phrase parts; v2 is v1 with IDF-weighted tiers, below
+ * v3 and v4 on every measured set), which v5 extends; v4 stays live, but an upgrade goes to the
+ * policy a new catalog gets.
  */
 export const RETIRED_POLICIES: ReadonlyMap<string, string> = new Map([
-  ['tf.skillrouter.hybrid-lexical.v2', BM25F_V4.id],
-  ['tf.skillrouter.bm25f.v3', BM25F_V4.id],
+  ['tf.skillrouter.hybrid-lexical.v2', DEFAULT_POLICY_ID],
+  ['tf.skillrouter.bm25f.v3', DEFAULT_POLICY_ID],
 ]);
 
 /** The command that re-indexes `catalog` under the policy that replaces a retired one. */

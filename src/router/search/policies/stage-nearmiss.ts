@@ -5,6 +5,8 @@
  * cross-validation by bench/nearmiss.ts. Data only: the stage that reads them is
  * ../stages/rerank-nearmiss.ts; policy bm25f.v5 (bm25f-v5.ts) holds them.
  */
+import type { LogisticModel } from './types.js';
+
 /** The stage's parameters: how deep it re-ranks and the weight of each feature. */
 export interface RerankParams {
   readonly id: string;
@@ -16,16 +18,11 @@ export interface RerankParams {
   readonly fitted_on: string;
 }
 
-/** A fitted logistic confidence model over NEARMISS_CONFIDENCE_FEATURES. */
-export interface NearmissConfidenceModel {
-  readonly means: readonly number[];
-  readonly scales: readonly number[];
-  readonly weights: readonly number[];
-  readonly bias: number;
-  /** The floor chosen by cross-validation (keep ≥ 85 % of top-1 hits on the other repositories). */
-  readonly floor: number;
-  readonly fitted_on: string;
-}
+/**
+ * A fitted logistic confidence model over NEARMISS_CONFIDENCE_FEATURES; its floor is chosen by
+ * cross-validation (keep ≥ 85 % of top-1 hits on the other repositories).
+ */
+export type NearmissConfidenceModel = LogisticModel;
 
 /** Which of an answer's candidates the prompt hook names (rank 1 at or above f1, ranks 2..k at or above f2). */
 export interface NearmissHookRule {

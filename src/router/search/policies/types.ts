@@ -81,10 +81,11 @@ export interface PolicyExplanation {
 }
 
 /**
- * A fitted confidence model (../confidence.ts, docs/ranking.md §11): standardised features,
- * weights, bias, and the default floor. A BM25F policy carries its own in its parameter object.
+ * A fitted logistic model over a feature vector: standardised features, weights, bias, and the
+ * default floor. The shape of both confidence models: ConfidenceModel (../confidence.ts) and the
+ * near-miss stage's (stage-nearmiss.ts NearmissConfidenceModel).
  */
-export interface ConfidenceModel {
+export interface LogisticModel {
   /** Feature means and standard deviations of the fitting set (the model standardises first). */
   readonly means: readonly number[];
   readonly scales: readonly number[];
@@ -94,6 +95,13 @@ export interface ConfidenceModel {
   readonly floor: number;
   /** Where the coefficients came from (a bench run), for the docs. */
   readonly fitted_on: string;
+}
+
+/**
+ * A fitted confidence model (../confidence.ts, docs/ranking.md §11): a LogisticModel over the
+ * features it names. A BM25F policy carries its own in its parameter object.
+ */
+export interface ConfidenceModel extends LogisticModel {
   /**
    * The features the model reads: confidence.ts's eight off the ranked list (absent), or
    * stages/rerank-nearmiss.ts's NEARMISS_CONFIDENCE_FEATURES off a re-ranked one (`nearmiss`).

@@ -15,6 +15,7 @@
  * tokenised and compared, never interpreted.
  */
 import { analyzeTermsV4 } from '../../../text/index.js';
+import { CONFIDENCE_FEATURES, listFeatures, termCoverage } from '../confidence.js';
 import {
   RERANK_NEARMISS_V1,
   type NearmissConfidenceModel,
@@ -97,14 +98,7 @@ export type RerankFeature = (typeof RERANK_FEATURES)[number];
  * re-ranked list), then the stage's own evidence; a model's zero weight leaves a feature out.
  */
 export const NEARMISS_CONFIDENCE_FEATURES = [
-  'log_score',
-  'share_of_top',
-  'lead_over_next',
-  'routing_coverage',
-  'any_coverage',
-  'log_terms',
-  'first',
-  'second',
+  ...CONFIDENCE_FEATURES,
   'rerank_lead',
   'idf_coverage',
   'idf_routing_coverage',
@@ -284,25 +278,9 @@ export function nearmissConfidenceFeatures<C extends RerankCandidate>(
   });
   const top = ranked[0]?.candidate.score ?? 0;
   const next = ranked[i + 1]?.candidate.score ?? 0;
-  const terms = c.explanation.terms;
-  let routing = 0;
-  let any = 0;
-  for (const t of terms) {
-    const f = t.tf;
-    if (f.name + f.keywords + f.description > 0) routing++;
-    if (f.name + f.keywords + f.description + f.body + f.usage > 0) any++;
-  }
-  const n = terms.length;
   const feature = (name: RerankFeature): number => x[RERANK_FEATURES.indexOf(name)] ?? 0;
   return [
-    Math.log1p(c.score),
-    top > 0 ? c.score / top : 0,
-    c.score > 0 ? (c.score - next) / c.score : 0,
-    n > 0 ? routing / n : 0,
-    n > 0 ? any / n : 0,
-    Math.log(Math.max(1, n)),
-    i === 0 ? 1 : 0,
-    i === 1 ? 1 : 0,
+    ...listFeatures(c.score, top, next, i, termCoverage(c.explanation.terms)),
     best === -Infinity ? 0 : (r.rerank ?? 0) - best,
     feature('idf_coverage'),
     feature('idf_routing_coverage'),
