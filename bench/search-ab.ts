@@ -3,14 +3,14 @@
  * p50/p99 not slower than today"): each build indexes `generateSkillLibrary(N)` under a policy it
  * names into its own catalog, then both answer the same 1,000 Zipf queries (bench:router's kind,
  * limit 10, telemetry off), interleaved query by query so load on a shared machine hits both alike.
- * Reports p50/p95/p99 per build and their ratios. A build is a folder holding a compiled `dist`
+ * Reports p50/p95/p99 per build and their ratios, and each build's full index (wall, CPU, catalog size). A build is a folder holding a compiled `dist`
  * (`git archive <rev> | tar -x -C DIR && npx tsc -p tsconfig.build.json` there, node_modules
  * linked).
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/search-ab.js \
  *     --sizes 10000 base=/tmp/base/dist:tf.skillrouter.bm25f.v4 main=dist:tf.skillrouter.bm25f.v5
  */
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -74,14 +74,23 @@ async function main(): Promise<void> {
     ),
   );
   const rows: string[] = [];
+  const indexRows: string[] = [];
   for (const n of SIZES) {
     process.stderr.write(`generating ${n} skills…\n`);
     const dir = generateSkillLibrary(n);
+    const indexed: { ms: number; cpu: number; bytes: number }[] = [];
     const routers = builds.map((b, i) => {
       const catalog = path.join(WORK, `search-ab-${b.label}-${n}.sqlite`);
       for (const f of [catalog, `${catalog}-wal`, `${catalog}-shm`]) rmSync(f, { force: true });
       process.stderr.write(`indexing ${n} with ${b.label} (${b.policy})…\n`);
-      apis[i]!.indexCatalog({ catalog, scopes: [dir], policy: b.policy });
+      const cpu0 = process.cpuUsage();
+      const t = time(() => apis[i]!.indexCatalog({ catalog, scopes: [dir], policy: b.policy }));
+      const cpu = process.cpuUsage(cpu0);
+      indexed.push({
+        ms: t.ms,
+        cpu: (cpu.user + cpu.system) / 1000,
+        bytes: statSync(catalog).size,
+      });
       return new apis[i]!.Router({ catalog, telemetry: false });
     });
     const qs = queries(1_000, n + 1);
@@ -92,6 +101,11 @@ async function main(): Promise<void> {
       routers.forEach((r, i) => times[i]!.push(time(() => r.search({ query: q, limit: 10 })).ms));
     routers.forEach((r) => r.close());
     const p = (xs: number[]): string => [50, 95, 99].map((k) => fmt(percentile(xs, k))).join(' / ');
+    builds.forEach((b, i) =>
+      indexRows.push(
+        `| ${n} | ${b.label} (${b.policy.replace(/^tf\.skillrouter\./, '')}) | ${fmt(indexed[i]!.ms / 1000)} s | ${fmt(indexed[i]!.cpu / 1000)} s | ${fmt(indexed[0]!.cpu / indexed[i]!.cpu)}× | ${fmt(indexed[i]!.bytes / 1e6, 1)} MB | ${fmt(indexed[i]!.bytes / indexed[0]!.bytes)} |`,
+      ),
+    );
     builds.forEach((b, i) =>
       rows.push(
         `| ${n} | ${b.label} (${b.policy.replace(/^tf\.skillrouter\./, '')}) | ${p(times[i]!)} | ${fmt(percentile(times[i]!, 50) / percentile(times[0]!, 50))} | ${fmt(percentile(times[i]!, 99) / percentile(times[0]!, 99))} |`,
@@ -108,6 +122,12 @@ async function main(): Promise<void> {
     '| skills | build (policy) | skill_search p50 / p95 / p99 (ms) | p50 ratio | p99 ratio |',
     '|---|---|---|---|---|',
     ...rows,
+    '',
+    "Full index of each build (one run each, in turn, before the searches; CPU = the process's user + system time during it):",
+    '',
+    '| skills | build (policy) | wall | CPU | throughput against the first (CPU) | catalog | size against the first |',
+    '|---|---|---|---|---|---|---|',
+    ...indexRows,
   ].join('\n');
   console.log(md);
   writeResult('search-ab', md);
