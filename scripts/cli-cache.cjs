@@ -80,8 +80,11 @@ async function main() {
 }
 
 // The prompt hook's bundle (dist/cli/hook.cjs, issue 35) gets its own cache, made the same way: it
-// answers two prompts as Claude Code sends them (one that gets suggestions, one that gets none),
-// with the command line init writes, so the functions a hook run calls are compiled.
+// answers prompts as Claude Code sends them, with the command line init writes, so the functions a
+// hook run calls are compiled: one that gets suggestions, one that gets none, and three that take
+// the paths real prompts often take — misspelt words (fuzzy expansion), an excluded span, and
+// text outside ASCII (the Unicode tokenizer). A function missing from the cache is compiled on the
+// prompt that first needs it.
 async function hookCache(catalog, tmp) {
   const { cli, script } = loadCli(HOOK_BUNDLE);
   // The user config init writes, which every hook run reads: its parse is compiled in too.
@@ -91,7 +94,13 @@ async function hookCache(catalog, tmp) {
     path.join(configDir, 'config.toml'),
     `catalog = ${JSON.stringify(catalog)}\n\n[library]\nscopes = [${JSON.stringify(tmp)}]\n`,
   );
-  for (const prompt of ['extract the tables from this pdf file', 'what is the weather today']) {
+  for (const prompt of [
+    'extract the tables from this pdf file',
+    'what is the weather today',
+    'extrct the tabels from this pdff fle',
+    'turn the pdf report into a spreadsheet, not about images',
+    '\u5e2e\u6211 extract tables \u2014 from a pdf',
+  ]) {
     let out = '';
     const event = JSON.stringify({
       hook_event_name: 'UserPromptSubmit',
@@ -112,7 +121,7 @@ async function hookCache(catalog, tmp) {
       },
     );
     if (code !== 0) throw new Error(`skilldex hook exited ${code}`);
-    if (prompt.includes('pdf') && out === '')
+    if (prompt === 'extract the tables from this pdf file' && out === '')
       throw new Error(`skilldex hook suggested nothing for ${JSON.stringify(prompt)}`);
   }
   writeFileSync(cachePathOf(HOOK_BUNDLE), script.createCachedData());
