@@ -13,11 +13,13 @@ import {
   mkdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDoctor, type DoctorCheck, type DoctorReport } from '../../src/cli/doctor.js';
+import { hookCommand } from '../../src/cli/init/hook-step.js';
 import { REPO, runCli, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
 /** The built bin (needs npm run build): the real hook doctor runs in one test. */
@@ -87,6 +89,25 @@ function setUp(opts: { clients?: string[]; script?: string } = {}): Home {
     } else if (client === 'cursor') {
       routerFor(client, path.join(home, '.cursor', 'skills'));
       writeTree(home, { '.cursor/mcp.json': JSON.stringify({ mcpServers: { skilldex: server } }) });
+    } else if (client === 'vscode') {
+      // VS Code: flat entries in init's own ~/.copilot/hooks/skilldex.json.
+      const file = path.join(home, '.copilot', 'hooks', 'skilldex.json');
+      const value = { type: 'command', command: `'${hookBin}' hook vscode`, timeout: 5 };
+      writeTree(home, {
+        [path.relative(home, file)]: JSON.stringify({ hooks: { UserPromptSubmit: [value] } }),
+      });
+      records.push({
+        kind: 'json',
+        client,
+        step: 'hook',
+        file,
+        path: ['hooks', 'UserPromptSubmit'],
+        element: true,
+        value,
+        inserted: JSON.stringify(value),
+        created_file: true,
+      });
+      routerFor(client, path.join(home, '.copilot', 'skills'));
     } else if (client === 'gemini-cli') {
       hookFor(client, path.join(home, '.gemini', 'settings.json'), 'BeforeAgent', {
         mcpServers: { skilldex: server },
@@ -214,13 +235,111 @@ describe('skilldex doctor', () => {
     writeFileSync(path.join(dir, 'sessions', '0'.repeat(32) + '.json'), '{}');
     expect(check(await doctor(h), 'hook-log').status).toBe('ok');
     const now = new Date(Date.now() + 1000).toISOString();
-    appendFileSync(path.join(dir, 'hook.log'), `${now} claude-code HOOK_INPUT_INVALID: bad\n`);
+    appendFileSync(path.join(dir, 'hook.log'), `${now} claude-code INVALID_ARGUMENT: --max\n`);
     const c = check(await doctor(h), 'hook-log');
     // The live run passed after it: a warning, naming the code and its hint.
     expect(c.status).toBe('warn');
-    expect(c.message).toContain('HOOK_INPUT_INVALID');
+    expect(c.message).toContain('INVALID_ARGUMENT');
     expect(c.message).not.toContain('HOOK_DEADLINE');
-    expect(c.fix).toContain('UserPromptSubmit');
+    expect(c.fix).toContain('INVALID_ARGUMENT: check the command line');
+    // An event the hook could not read stays a failure: doctor's own well-formed event passing
+    // says nothing about what the host sends.
+    appendFileSync(path.join(dir, 'hook.log'), `${now} claude-code HOOK_INPUT_INVALID: bad\n`);
+    const input = check(await doctor(h), 'hook-log');
+    expect(input.status).toBe('fail');
+    expect(input.fix).toContain('UserPromptSubmit');
+    // status runs no hook, so it cannot tell history from a live problem: a warning, as doctor
+    // gives for the history alone (status never counts more problems than doctor).
+    writeFileSync(path.join(dir, 'hook.log'), `${now} claude-code INVALID_ARGUMENT: --max\n`);
+    const cheap = await runDoctor({ home: h.home, env: h.env, cwd: h.home, runHook: false });
+    expect(check(cheap, 'hook-log').status).toBe('warn');
+    expect(check(await doctor(h), 'hook-log').status).toBe('warn');
+  });
+
+  it("names init's silent hook wrapper whose Node or checkout is gone: the live run alone exits 0 (issue 35)", async () => {
+    const h = setUp();
+    const catalog = path.join(h.home, 'catalog.db');
+    const setCommand = (command: string): void => {
+      const settings = JSON.parse(readFileSync(h.settings, 'utf8')) as {
+        hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] };
+      };
+      settings.hooks.UserPromptSubmit[0]!.hooks[0]!.command = command;
+      writeFileSync(h.settings, JSON.stringify(settings));
+    };
+    // The exact line init writes, naming a Node that went away (nvm switched it).
+    const goneNode = path.join(h.home, 'nvm', 'v20', 'bin', 'node');
+    setCommand(hookCommand({ onPath: false, node: goneNode, bin: BIN }, 'claude-code', catalog));
+    const node = check(await doctor(h), 'hook.claude-code');
+    expect(node.status).toBe('fail');
+    expect(node.message).toContain(`the Node it runs, ${goneNode}, is gone`);
+    expect(node.fix).toContain(
+      'skilldex init --undo --client claude-code --yes, then skilldex init --client claude-code --yes',
+    );
+    // status sees it too: no process is needed to find it.
+    const cheap = await runDoctor({ home: h.home, env: h.env, cwd: h.home, runHook: false });
+    expect(check(cheap, 'hook.claude-code').status).toBe('fail');
+    // A checkout that moved.
+    const goneBin = path.join(h.home, 'old-clone', 'bin', 'skilldex.js');
+    setCommand(
+      hookCommand({ onPath: false, node: process.execPath, bin: goneBin }, 'claude-code', catalog),
+    );
+    expect(check(await doctor(h), 'hook.claude-code').message).toContain(
+      `the skilldex it runs, ${goneBin}, is gone`,
+    );
+    // The installed form runs `skilldex` from PATH: a PATH without it is named...
+    setCommand(hookCommand({ onPath: true, node: '', bin: '' }, 'claude-code', catalog));
+    const emptyPath = path.join(h.home, 'empty-bin');
+    mkdirSync(emptyPath);
+    const noSkilldex = check(
+      await runDoctor({
+        home: h.home,
+        env: { ...h.env, PATH: emptyPath },
+        cwd: h.home,
+        runHook: true,
+      }),
+      'hook.claude-code',
+    );
+    expect(noSkilldex.status).toBe('fail');
+    expect(noSkilldex.message).toContain('node and skilldex are not on this PATH');
+    // ... and with both on PATH the wrapper runs skilldex, and the check passes.
+    const binDir = path.dirname(h.hookBin);
+    writeFileSync(path.join(binDir, 'skilldex'), HOOK_OK);
+    chmodSync(path.join(binDir, 'skilldex'), 0o755);
+    symlinkSync(process.execPath, path.join(binDir, 'node'));
+    const ok = await runDoctor({
+      home: h.home,
+      env: { ...h.env, PATH: `${binDir}:/usr/bin:/bin` },
+      cwd: h.home,
+      runHook: true,
+    });
+    expect(check(ok, 'hook.claude-code')).toMatchObject({ status: 'ok' });
+  });
+
+  it("checks VS Code's hook file: its flat UserPromptSubmit entry, gone or not runnable", async () => {
+    const h = setUp({ clients: ['vscode'] });
+    const file = path.join(h.home, '.copilot', 'hooks', 'skilldex.json');
+    const healthy = await doctor(h);
+    expect(check(healthy, 'hook.vscode')).toMatchObject({ status: 'ok' });
+    expect(check(healthy, 'hook.vscode').message).toContain(file);
+    writeFileSync(file, JSON.stringify({ hooks: { UserPromptSubmit: [] } }));
+    expect(check(await doctor(h), 'hook.vscode')).toMatchObject({
+      status: 'fail',
+      fix: 'skilldex init --client vscode --yes',
+    });
+    const catalog = path.join(h.home, 'catalog.db');
+    const goneBin = path.join(h.home, 'old-clone', 'bin', 'skilldex.js');
+    const command = hookCommand(
+      { onPath: false, node: process.execPath, bin: goneBin },
+      'vscode',
+      catalog,
+    );
+    writeFileSync(
+      file,
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ type: 'command', command, timeout: 5 }] } }),
+    );
+    const gone = check(await doctor(h), 'hook.vscode');
+    expect(gone.status).toBe('fail');
+    expect(gone.message).toContain(goneBin);
   });
 
   it('names a missing catalog and a drifted one', async () => {

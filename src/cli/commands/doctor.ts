@@ -28,13 +28,15 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         '(what it recorded in ~/.local/state/skilldex/init.json), each ok, warn, fail or skip.\n\n' +
         '  init               init has set something up, and for which clients\n' +
         "  hook.CLIENT        the prompt hook is still in the host's hook settings\n" +
-        '        (Claude Code ~/.claude/settings.json, Codex hooks.json:\n' +
-        '        UserPromptSubmit; Gemini CLI ~/.gemini/settings.json:\n' +
-        '        BeforeAgent), and its command runs: doctor runs it with a\n' +
-        '        harmless slash-command prompt on stdin and checks it exits 0\n' +
-        '        in time and logs no error\n' +
+        '        (Claude Code ~/.claude/settings.json, Codex hooks.json, VS Code\n' +
+        '        ~/.copilot/hooks/skilldex.json: UserPromptSubmit; Gemini CLI\n' +
+        '        ~/.gemini/settings.json: BeforeAgent); the Node and skilldex its\n' +
+        '        silent wrapper runs are there (else it does nothing, exit 0); and\n' +
+        '        its command runs: doctor runs it with a harmless slash-command\n' +
+        '        prompt on stdin and checks it exits 0 in time and logs no error\n' +
         '  hook-log           errors the hook logged since it last answered a prompt,\n' +
-        '        with their codes and hints\n' +
+        '        with their codes and hints (a warning when the live run passed\n' +
+        '        since, except an event the hook could not read)\n' +
         '  catalog            the catalog exists, is published, and no skill file\n' +
         '        drifted since the last index\n' +
         "  mcp.CLIENT         the skilldex MCP server is registered in the client's own\n" +
