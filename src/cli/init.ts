@@ -38,6 +38,7 @@ import {
   hookPlanWarnings,
   onPath,
   planHookAfterIndex,
+  staleHookWarnings,
   vscodeDoubleHookWarnings,
 } from './init/hook-plan.js';
 import { indexStep } from './init/index-step.js';
@@ -218,6 +219,10 @@ function runInit(
     bin: BIN,
   };
   warnings.push(...hookPlanWarnings(o, paths.hooks, lib.scopes, noCatalog, runner));
+  if (!noCatalog)
+    warnings.push(
+      ...staleHookWarnings(client, o, paths.hooks, hookCommand(runner, client, catalog)),
+    );
   const planned: PlannedStep[] = [
     ...lib.planned,
     planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.scopes),

@@ -71,6 +71,38 @@ describe('the hook command init installs', () => {
     expect(command).toContain(process.execPath);
   });
 
+  it('a second init names a skilldex hook that runs another command, and undo then init replaces it (issue 35)', async () => {
+    const home = tmpTree(LIB);
+    // Installed while skilldex was on PATH...
+    const first = await installedCommand(home, fakeBin(home, ['skilldex', 'node']));
+    expect(first.command).not.toContain(process.execPath);
+    // ... then skilldex went away: this init would write the fallback command instead.
+    const again = await runCli(['init', '--library', 'lib', '--yes', '--json'], {
+      cwd: home,
+      env: { HOME: home, PATH: '/nonexistent' },
+    });
+    const report = JSON.parse(again.stdout) as {
+      warnings: string[];
+      steps: { step: string; action: string }[];
+    };
+    expect(report.steps.find((s) => s.step === 'hook')?.action).toBe('unchanged');
+    const stale = report.warnings.find((w) => w.includes('runs another command'));
+    expect(stale).toContain(path.join(home, '.claude/settings.json'));
+    expect(stale).toContain(first.command);
+    expect(stale).toContain(
+      'skilldex init --undo --client claude-code --yes, then skilldex init --client claude-code --yes',
+    );
+    // The way it names works: undo takes init's hook out, init puts the new command in.
+    const env = { HOME: home, PATH: '/nonexistent' };
+    expect(
+      (await runCli(['init', '--undo', '--client', 'claude-code', '--yes'], { cwd: home, env }))
+        .code,
+    ).toBe(0);
+    const fresh = await installedCommand(home, '/nonexistent');
+    expect(fresh.command).toContain(process.execPath);
+    expect(fresh.report.warnings.join('\n')).not.toContain('runs another command');
+  });
+
   it('the fallback stays silent when the Node or the checkout is gone', () => {
     const home = tmpTree({
       'app/bin/skilldex.js': 'console.log("ran", process.argv.slice(2).join(" "))\n',

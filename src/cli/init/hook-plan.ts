@@ -8,9 +8,10 @@ import { accessSync, constants as fsConstants, readFileSync, statSync } from 'no
 import path from 'node:path';
 import type { Client } from './clients.js';
 import { exists } from './files.js';
+import { parseJsonText, valueAt } from './json-edit.js';
 import type { InitFlags } from './report.js';
 import { planHook, type HookRunner } from './hook-step.js';
-import type { InitStep, PlannedStep, StepContext } from './steps.js';
+import { jsonWithComments, type InitStep, type PlannedStep, type StepContext } from './steps.js';
 
 // Whether an executable `name` is in one of the PATH folders.
 export function onPath(name: string, pathVar: string | undefined): boolean {
@@ -42,7 +43,7 @@ export function hookPlanWarnings(
     );
   if (!runner.onPath && o.hook !== false && !noCatalog && hooksFile !== undefined)
     warnings.push(
-      `skilldex is not on your PATH, so the prompt hook runs ${runner.bin} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently) until you rerun init. ` +
+      `skilldex is not on your PATH, so the prompt hook runs ${runner.bin} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently; skilldex doctor names it) until you put in a new one: a second init leaves a skilldex hook that is there already. ` +
         'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
     );
   return warnings;
@@ -71,6 +72,41 @@ export function planHookAfterIndex(
     index,
     warnings,
   );
+}
+
+/**
+ * The warning when the host's hook settings already hold a skilldex hook for `client` that runs
+ * another command than `command` (an earlier init's, with another Node, checkout or catalog): the
+ * hook step leaves it (`unchanged`, also with --force), so a hook pinned to a Node that went away
+ * would stay a silent no-op while init said all was well (issue 35). The way to a fresh one is
+ * undo, then init.
+ */
+export function staleHookWarnings(
+  client: Client,
+  o: InitFlags,
+  hooksFile: string | undefined,
+  command: string,
+): string[] {
+  if (o.hook === false || hooksFile === undefined || !exists(hooksFile)) return [];
+  let groups: unknown;
+  try {
+    const doc = parseJsonText(readFileSync(hooksFile, 'utf8'), jsonWithComments(client));
+    groups = valueAt(doc, ['hooks', client === 'gemini-cli' ? 'BeforeAgent' : 'UserPromptSubmit']);
+  } catch {
+    return []; // The hook step names a file it cannot read.
+  }
+  if (!Array.isArray(groups)) return [];
+  const commands = groups.flatMap((g: unknown) => {
+    const inner = (g as { hooks?: unknown } | null)?.hooks;
+    return (Array.isArray(inner) ? inner : [g])
+      .map((h: unknown) => (h as { command?: unknown } | null)?.command)
+      .filter((c): c is string => typeof c === 'string');
+  });
+  const mine = commands.filter((c) => c.includes('skilldex') && c.includes(` hook ${client} `));
+  if (mine.length === 0 || mine.includes(command)) return [];
+  return [
+    `${hooksFile} already has a skilldex prompt hook for ${client} that runs another command than this init would (${mine[0]}); init leaves it as it is, also with --force. If the Node, the checkout or the catalog it names changed, put in the new one: skilldex init --undo --client ${client} --yes, then skilldex init --client ${client} --yes (skilldex doctor checks the hook runs).`,
+  ];
 }
 
 /** VS Code's warning when ~/.claude/settings.json (whose hooks it runs too) holds skilldex's. */
