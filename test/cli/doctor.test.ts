@@ -390,6 +390,27 @@ describe('skilldex doctor', () => {
     expect(mcp.fix).not.toContain('/bin/sh');
   });
 
+  it('names the hook init withheld for want of skills, and the note leads to an init that installs it (issue 35)', async () => {
+    const home = tmpDir('skilldex-doctor-nohook-');
+    const env = { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', XDG_STATE_HOME: '' };
+    const first = await runCli(['init', '--client', 'claude-code', '--yes', '--json'], { env });
+    const report = JSON.parse(first.stdout) as { notes: string[]; library: string };
+    expect(report.notes.join('\n')).toContain('then run skilldex init again');
+    const before = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
+    expect(check(before, 'hook.claude-code')).toMatchObject({ status: 'warn' });
+    expect(check(before, 'hook.claude-code').message).not.toBe(
+      'init installed no prompt hook for claude-code (--no-hook)',
+    );
+    expect(check(before, 'hook.claude-code').fix).toContain(
+      'skilldex init --client claude-code --yes',
+    );
+    // Following the note: skills in the library, init again: the hook goes in and runs.
+    writeTree(report.library, { 'pdf-kit/SKILL.md': skillMd('pdf-kit', 'Merge PDF files.') });
+    expect((await runCli(['init', '--client', 'claude-code', '--yes'], { env })).code).toBe(0);
+    const after = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
+    expect(check(after, 'hook.claude-code')).toMatchObject({ status: 'ok' });
+  });
+
   it("finds Claude Code's local-scope and project-scope registrations", async () => {
     const h = setUp();
     const server = { command: 'skilldex', args: ['mcp'] };

@@ -171,11 +171,15 @@ async function hookCheck(
 ): Promise<HookOutcome> {
   const id = `hook.${client}`;
   const checked = (check: DoctorCheck): HookOutcome => ({ check, ran: false, passed: false });
+  // No hook record: init ran with --no-hook, or withheld the hook as there was no skill to index
+  // then (issue 35). Which one is not recorded, so a warning (exit 0) that names both, and the fix
+  // for the second: without the hook no prompt gets a suggestion.
   if (!rec)
     return checked({
       id,
-      status: 'skip',
-      message: `init installed no prompt hook for ${client} (--no-hook)`,
+      status: 'warn',
+      message: `no prompt hook installed for ${client}: init ran with --no-hook, or had no skill to index then (a hook with no catalog is never installed), so no prompt gets a suggestion`,
+      fix: `${initFix(client)} installs it once the library has skills (leave it if you chose --no-hook)`,
     });
   let cmds: string[];
   try {
