@@ -63,7 +63,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     checks.push(hookLogCheck(stateDir, logFile, hooks.livePassed, o.runHook ? 'run' : 'not-run'));
 
   // The catalog.
-  if (o.catalog !== undefined) checks.push(await catalogCheck(o.catalog));
+  if (o.catalog !== undefined) checks.push(await catalogCheck(o.catalog, o.scopes, o.home));
 
   // MCP registrations and router skills.
   const hosts = await import('../hosts/index.js');

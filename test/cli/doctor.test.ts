@@ -409,6 +409,17 @@ describe('skilldex doctor', () => {
     expect((await runCli(['init', '--client', 'claude-code', '--yes'], { env })).code).toBe(0);
     const after = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
     expect(check(after, 'hook.claude-code')).toMatchObject({ status: 'ok' });
+    expect(check(after, 'catalog')).toMatchObject({ status: 'ok' });
+    // A skill added to the library since: no file of the catalog drifted, yet the hook never
+    // offers it. doctor reads the configured library as index --dry-run does, and names it.
+    writeTree(report.library, { 'zip-kit/SKILL.md': skillMd('zip-kit', 'Pack ZIP archives.') });
+    const stale = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
+    expect(check(stale, 'catalog')).toMatchObject({ status: 'fail', fix: 'skilldex index' });
+    expect(check(stale, 'catalog').message).toContain('not in');
+    expect(check(stale, 'catalog').message).toContain('zip-kit');
+    expect((await runCli(['index'], { env })).code).toBe(0);
+    const fixed = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
+    expect(check(fixed, 'catalog')).toMatchObject({ status: 'ok' });
   });
 
   it("finds Claude Code's local-scope and project-scope registrations", async () => {

@@ -37,8 +37,9 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         '  hook-log           errors the hook logged since it last answered a prompt,\n' +
         '        with their codes and hints (a warning when the live run passed\n' +
         '        since, except an event the hook could not read)\n' +
-        '  catalog            the catalog exists, is published, and no skill file\n' +
-        '        drifted since the last index\n' +
+        '  catalog            the catalog exists, is published, no skill file drifted\n' +
+        '        since the last index, and no skill of the configured library is\n' +
+        '        missing from it\n' +
         "  mcp.CLIENT         the skilldex MCP server is registered in the client's own\n" +
         '        config (Claude Code ~/.claude.json or .mcp.json, Codex\n' +
         '        config.toml, Cursor ~/.cursor/mcp.json, Gemini CLI\n' +
@@ -69,12 +70,14 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
     .action(
       action(ctx, async (o: DoctorFlags): Promise<ExitCode> => {
         const { runDoctor } = await import('../doctor.js');
-        const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+        const settings = ctx.settings({ catalog: o.catalog });
         const r = await runDoctor({
           home: ctx.io.env['HOME'] ?? '/',
           env: ctx.io.env,
           cwd: ctx.io.cwd,
-          catalog,
+          catalog: settings.catalog.value,
+          // The configured library belongs to the configured catalog, not to one --catalog names.
+          ...(o.catalog === undefined ? { scopes: settings['library.scopes'].value } : {}),
           runHook: true,
           ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}),
         });
