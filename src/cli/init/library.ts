@@ -97,9 +97,16 @@ export function planLibrary(
     move = { from: library, names: movableSkills(library) };
     library = outside;
     planned.push(planMove(sc, move, library));
-  } else if (nativeHit !== undefined)
+  } else if (nativeHit !== undefined && o.library === undefined && configured !== undefined)
+    // The host's own folder that an earlier init indexed in place (and wrote to the config): the
+    // same note as then, not a warning that reads as if this set-up were wrong (issue 35).
     notes.push(
-      `${library} is inside ${nativeHit}, which ${sc.client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
+      `skilldex indexes the skills ${sc.client} already loads where they are (${library}): ${sc.client} still lists each of them natively too. ` +
+        `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`,
+    );
+  else if (nativeHit !== undefined)
+    notes.push(
+      `${library} is ${library === nativeHit ? 'a folder' : `inside ${nativeHit}, a folder`} ${sc.client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
         `Keep the library in ${outside} instead (rerun with --move to move the skill folders there).`,
     );
   const scopes =
