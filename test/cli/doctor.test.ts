@@ -315,10 +315,23 @@ describe('skilldex doctor', () => {
     expect(check(ok, 'hook.claude-code')).toMatchObject({ status: 'ok' });
   });
 
-  it("checks VS Code's hook file: its flat UserPromptSubmit entry, gone or not runnable", async () => {
+  it("checks VS Code's hook file (its flat UserPromptSubmit entry, gone or not runnable) and its MCP server", async () => {
     const h = setUp({ clients: ['vscode'] });
     const file = path.join(h.home, '.copilot', 'hooks', 'skilldex.json');
+    // init only prints `code --add-mcp` for VS Code: until it is run, the hook's skill_fetch
+    // suggestions name a tool VS Code does not have, and doctor says so with that line.
+    const unregistered = check(await doctor(h), 'mcp.vscode');
+    expect(unregistered.status).toBe('fail');
+    expect(unregistered.fix).toMatch(/^code --add-mcp '\{"name":"skilldex","command":/);
+    // What `code --add-mcp` writes: `servers` in the user profile's mcp.json (a comment allowed).
+    writeTree(h.home, {
+      '.config/Code/User/mcp.json': `// mine\n${JSON.stringify({ servers: { skilldex: { type: 'stdio', command: process.execPath, args: [h.hookBin, 'mcp'] } } })}`,
+    });
     const healthy = await doctor(h);
+    expect(check(healthy, 'mcp.vscode')).toMatchObject({ status: 'ok' });
+    expect(check(healthy, 'mcp.vscode').message).toContain(
+      '.config/Code/User/mcp.json servers.skilldex',
+    );
     expect(check(healthy, 'hook.vscode')).toMatchObject({ status: 'ok' });
     expect(check(healthy, 'hook.vscode').message).toContain(file);
     writeFileSync(file, JSON.stringify({ hooks: { UserPromptSubmit: [] } }));

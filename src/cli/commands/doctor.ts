@@ -43,7 +43,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         "  mcp.CLIENT         the skilldex MCP server is registered in the client's own\n" +
         '        config (Claude Code ~/.claude.json or .mcp.json, Codex\n' +
         '        config.toml, Cursor ~/.cursor/mcp.json, Gemini CLI\n' +
-        '        ~/.gemini/settings.json) and the program it names exists\n' +
+        "        ~/.gemini/settings.json, VS Code's profile mcp.json) and the\n" +
+        '        program it names exists\n' +
         '  router-skill.CLIENT  the router skill init installed is still there\n' +
         "  codex-project.*    this project's .codex/config.toml and hooks.json: a\n" +
         '        skilldex MCP server or prompt hook of its own, or turned off, and\n' +
