@@ -490,6 +490,33 @@ describe('skilldex doctor', () => {
     expect(c.message).toContain('hooks.BeforeAgent');
   });
 
+  it('names a Gemini CLI hook that Gemini CLI would not run: hooks off, or skilldex disabled', async () => {
+    const h = setUp({ clients: ['gemini-cli'] });
+    const file = path.join(h.home, '.gemini', 'settings.json');
+    expect(check(await doctor(h), 'hook.gemini-cli').status).toBe('ok');
+    const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    // gemini-cli settingsSchema.ts: hooksConfig.enabled is the canonical toggle, hooksConfig.disabled
+    // lists hook names (`/hooks disable skilldex`); older releases: hooks.disabled.
+    for (const [extra, what] of [
+      [{ hooksConfig: { enabled: false } }, 'hooksConfig.enabled: false'],
+      [{ hooksConfig: { disabled: ['skilldex'] } }, 'hooksConfig.disabled names it'],
+    ] as const) {
+      writeFileSync(file, `// comments are fine\n${JSON.stringify({ ...settings, ...extra })}`);
+      const c = check(await doctor(h), 'hook.gemini-cli');
+      expect(c.status, what).toBe('fail');
+      expect(c.message).toContain(what);
+      expect(c.fix).toContain(file);
+    }
+    const hooks = settings['hooks'] as Record<string, unknown>;
+    writeFileSync(
+      file,
+      JSON.stringify({ ...settings, hooks: { ...hooks, disabled: ['skilldex'] } }),
+    );
+    expect(check(await doctor(h), 'hook.gemini-cli').message).toContain('hooks.disabled names it');
+    writeFileSync(file, JSON.stringify({ ...settings, hooksConfig: { disabled: ['other'] } }));
+    expect(check(await doctor(h), 'hook.gemini-cli').status).toBe('ok');
+  });
+
   it('names a router skill that was removed', async () => {
     const h = setUp();
     rmSync(path.join(h.home, '.claude/skills/skill-router'), { recursive: true });

@@ -30,7 +30,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         "  hook.CLIENT        the prompt hook is still in the host's hook settings\n" +
         '        (Claude Code ~/.claude/settings.json, Codex hooks.json, VS Code\n' +
         '        ~/.copilot/hooks/skilldex.json: UserPromptSubmit; Gemini CLI\n' +
-        '        ~/.gemini/settings.json: BeforeAgent); the Node and skilldex its\n' +
+        '        ~/.gemini/settings.json: BeforeAgent, not switched off in its\n' +
+        '        hooksConfig); the Node and skilldex its\n' +
         '        silent wrapper runs are there (else it does nothing, exit 0); and\n' +
         '        its command runs: doctor runs it with a harmless slash-command\n' +
         '        prompt on stdin and checks it exits 0 in time and logs no error\n' +

@@ -66,6 +66,39 @@ function hookCommands(file: string, event: string, host: string): string[] {
 }
 
 /**
+ * Why Gemini CLI would not run skilldex's hook although it is in its settings: the hooks system
+ * switched off (`hooksConfig.enabled: false`, "the canonical toggle for the hooks system"), or the
+ * hook named in `hooksConfig.disabled` (hook names or commands; `/hooks disable skilldex` writes it)
+ * — google-gemini/gemini-cli packages/cli/src/config/settingsSchema.ts (hooksConfig); older
+ * releases kept that list in `hooks.disabled` (docs/hooks/index.md, "Disabled hooks configuration").
+ */
+function geminiHookOff(file: string, cmd: string): { message: string; fix: string } | undefined {
+  let doc: unknown;
+  try {
+    doc = readJsonFile(file, true);
+  } catch {
+    return undefined; // Read above already.
+  }
+  if (valueAt(doc, ['hooksConfig', 'enabled']) === false)
+    return {
+      message: `Gemini CLI's hooks system is off in ${file} (hooksConfig.enabled: false): no hook runs, skilldex's included`,
+      fix: `set "hooksConfig": {"enabled": true} in ${file} (or /settings, Enable Hooks, in Gemini CLI; it needs a restart)`,
+    };
+  for (const at of [
+    ['hooksConfig', 'disabled'],
+    ['hooks', 'disabled'],
+  ]) {
+    const list = valueAt(doc, at);
+    if (Array.isArray(list) && list.some((n) => n === 'skilldex' || n === cmd))
+      return {
+        message: `Gemini CLI has skilldex's hook disabled in ${file} (${at.join('.')} names it), so it never runs`,
+        fix: `/hooks enable skilldex in Gemini CLI, or remove "skilldex" from ${at.join('.')} in ${file}`,
+      };
+  }
+  return undefined;
+}
+
+/**
  * How to put a fresh hook command in: init leaves a skilldex hook that is already there (even with
  * --force), so it comes out with --undo first.
  */
@@ -200,6 +233,9 @@ async function hookCheck(
       fix: initFix(client),
     });
   const cmd = cmds[0]!;
+  const off = client === 'gemini-cli' ? geminiHookOff(rec.file, cmd) : undefined;
+  if (off !== undefined)
+    return { check: { id, status: 'fail', ...off }, command: cmd, ran: false, passed: false };
   // The silent wrapper exits 0 when what it runs is gone: a live run cannot see that (issue 35).
   const gap = wrapperGap(cmd, o.env['PATH']);
   if (gap !== undefined)
