@@ -334,6 +334,17 @@ describe('skilldex doctor', () => {
     );
     expect(check(healthy, 'hook.vscode')).toMatchObject({ status: 'ok' });
     expect(check(healthy, 'hook.vscode').message).toContain(file);
+    // VS Code's own settings can switch the folder off (chat.hookFilesLocations, JSON with comments).
+    const vsSettings = path.join(h.home, '.config/Code/User/settings.json');
+    writeTree(h.home, {
+      '.config/Code/User/settings.json': `{\n  // mine\n  "chat.hookFilesLocations": {"~/.copilot/hooks": false}\n}\n`,
+    });
+    const off = check(await doctor(h), 'hook.vscode');
+    expect(off.status).toBe('fail');
+    expect(off.message).toContain(`"~/.copilot/hooks" to false in ${vsSettings}`);
+    // Switching off another location leaves it on.
+    writeFileSync(vsSettings, '{"chat.hookFilesLocations": {"~/.claude/settings.json": false}}');
+    expect(check(await doctor(h), 'hook.vscode').status).toBe('ok');
     writeFileSync(file, JSON.stringify({ hooks: { UserPromptSubmit: [] } }));
     expect(check(await doctor(h), 'hook.vscode')).toMatchObject({
       status: 'fail',

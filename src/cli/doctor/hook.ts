@@ -99,6 +99,43 @@ function geminiHookOff(file: string, cmd: string): { message: string; fix: strin
 }
 
 /**
+ * Why VS Code would not read init's hook file: its user settings set `chat.hookFilesLocations` of
+ * `~/.copilot/hooks` (or the file itself) to false — microsoft/vscode-docs
+ * docs/agent-customization/hooks.md ("Hook file locations": "Set a path to false to disable loading
+ * hooks from that location, including the default locations"). The settings of the default
+ * profile, JSON with comments; a file that does not parse is left to VS Code to report.
+ */
+function vscodeHookOff(
+  o: DoctorOptions,
+  file: string,
+): { message: string; fix: string } | undefined {
+  const config = o.env['XDG_CONFIG_HOME'] || path.join(o.home, '.config');
+  const mac = path.join(o.home, 'Library', 'Application Support');
+  for (const settings of [config, mac].map((b) => path.join(b, 'Code', 'User', 'settings.json'))) {
+    if (!existsSync(settings)) continue;
+    let locations: unknown;
+    try {
+      locations = valueAt(readJsonFile(settings, true), ['chat.hookFilesLocations']);
+    } catch {
+      continue;
+    }
+    if (locations === null || typeof locations !== 'object') continue;
+    const rel = path.relative(o.home, file);
+    const off = Object.entries(locations).find(
+      ([k, v]) =>
+        v === false &&
+        [`~/${path.dirname(rel)}`, `~/${path.dirname(rel)}/`, `~/${rel}`].includes(k),
+    );
+    if (off)
+      return {
+        message: `VS Code does not load ${file}: "chat.hookFilesLocations" sets ${JSON.stringify(off[0])} to false in ${settings}`,
+        fix: `remove ${JSON.stringify(off[0])}: false from "chat.hookFilesLocations" in ${settings}`,
+      };
+  }
+  return undefined;
+}
+
+/**
  * How to put a fresh hook command in: init leaves a skilldex hook that is already there (even with
  * --force), so it comes out with --undo first.
  */
@@ -233,7 +270,12 @@ async function hookCheck(
       fix: initFix(client),
     });
   const cmd = cmds[0]!;
-  const off = client === 'gemini-cli' ? geminiHookOff(rec.file, cmd) : undefined;
+  const off =
+    client === 'gemini-cli'
+      ? geminiHookOff(rec.file, cmd)
+      : client === 'vscode'
+        ? vscodeHookOff(o, rec.file)
+        : undefined;
   if (off !== undefined)
     return { check: { id, status: 'fail', ...off }, command: cmd, ran: false, passed: false };
   // The silent wrapper exits 0 when what it runs is gone: a live run cannot see that (issue 35).
