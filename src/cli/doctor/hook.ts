@@ -11,6 +11,7 @@ import path from 'node:path';
 import { readTextCapped } from '../../fsx/index.js';
 import { sanitizeField } from '../../text/index.js';
 import { valueAt } from '../init/json-edit.js';
+import { geminiHookOff, vscodeHookOff } from './hook-hosts.js';
 import { wrapperGap } from './hook-wrapper.js';
 import type { UndoRecord } from '../init/record.js';
 import {
@@ -63,76 +64,6 @@ function hookCommands(file: string, event: string, host: string): string[] {
     }
   }
   return out;
-}
-
-/**
- * Why Gemini CLI would not run skilldex's hook although it is in its settings: the hooks system
- * switched off (`hooksConfig.enabled: false`, "the canonical toggle for the hooks system"), or the
- * hook named in `hooksConfig.disabled` (hook names or commands; `/hooks disable skilldex` writes it)
- * — google-gemini/gemini-cli packages/cli/src/config/settingsSchema.ts (hooksConfig); older
- * releases kept that list in `hooks.disabled` (docs/hooks/index.md, "Disabled hooks configuration").
- */
-function geminiHookOff(file: string, cmd: string): { message: string; fix: string } | undefined {
-  let doc: unknown;
-  try {
-    doc = readJsonFile(file, true);
-  } catch {
-    return undefined; // Read above already.
-  }
-  if (valueAt(doc, ['hooksConfig', 'enabled']) === false)
-    return {
-      message: `Gemini CLI's hooks system is off in ${file} (hooksConfig.enabled: false): no hook runs, skilldex's included`,
-      fix: `set "hooksConfig": {"enabled": true} in ${file} (or /settings, Enable Hooks, in Gemini CLI; it needs a restart)`,
-    };
-  for (const at of [
-    ['hooksConfig', 'disabled'],
-    ['hooks', 'disabled'],
-  ]) {
-    const list = valueAt(doc, at);
-    if (Array.isArray(list) && list.some((n) => n === 'skilldex' || n === cmd))
-      return {
-        message: `Gemini CLI has skilldex's hook disabled in ${file} (${at.join('.')} names it), so it never runs`,
-        fix: `/hooks enable skilldex in Gemini CLI, or remove "skilldex" from ${at.join('.')} in ${file}`,
-      };
-  }
-  return undefined;
-}
-
-/**
- * Why VS Code would not read init's hook file: its user settings set `chat.hookFilesLocations` of
- * `~/.copilot/hooks` (or the file itself) to false — microsoft/vscode-docs
- * docs/agent-customization/hooks.md ("Hook file locations": "Set a path to false to disable loading
- * hooks from that location, including the default locations"). The settings of the default
- * profile, JSON with comments; a file that does not parse is left to VS Code to report.
- */
-function vscodeHookOff(
-  o: DoctorOptions,
-  file: string,
-): { message: string; fix: string } | undefined {
-  const config = o.env['XDG_CONFIG_HOME'] || path.join(o.home, '.config');
-  const mac = path.join(o.home, 'Library', 'Application Support');
-  for (const settings of [config, mac].map((b) => path.join(b, 'Code', 'User', 'settings.json'))) {
-    if (!existsSync(settings)) continue;
-    let locations: unknown;
-    try {
-      locations = valueAt(readJsonFile(settings, true), ['chat.hookFilesLocations']);
-    } catch {
-      continue;
-    }
-    if (locations === null || typeof locations !== 'object') continue;
-    const rel = path.relative(o.home, file);
-    const off = Object.entries(locations).find(
-      ([k, v]) =>
-        v === false &&
-        [`~/${path.dirname(rel)}`, `~/${path.dirname(rel)}/`, `~/${rel}`].includes(k),
-    );
-    if (off)
-      return {
-        message: `VS Code does not load ${file}: "chat.hookFilesLocations" sets ${JSON.stringify(off[0])} to false in ${settings}`,
-        fix: `remove ${JSON.stringify(off[0])}: false from "chat.hookFilesLocations" in ${settings}`,
-      };
-  }
-  return undefined;
 }
 
 /**
