@@ -189,24 +189,7 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
     }
     case 'codex': {
       const file = codexConfigFile(o);
-      if (!existsSync(file)) return none();
-      files.push(file);
-      const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
-      if (!r.ok) {
-        problems.push(`${file}: ${r.problem.message}`);
-        return none();
-      }
-      let doc: Record<string, unknown> | undefined;
-      try {
-        doc = asObject(
-          (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(
-            r.text,
-          ),
-        );
-      } catch (err) {
-        problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
-        return none();
-      }
+      const doc = readToml(file, files, problems);
       const e = skilldexEntry(doc?.['mcp_servers']);
       if (!e || e[1]['enabled'] === false) return none();
       return found(`${file} [mcp_servers.${e[0]}]`, e[1]);
@@ -221,4 +204,27 @@ function vscodeUserMcpFiles(o: McpLookupOptions): string[] {
   return [config, mac].flatMap((base) =>
     ['Code', 'Code - Insiders'].map((app) => path.join(base, app, 'User', 'mcp.json')),
   );
+}
+
+// A TOML file's document (undefined when absent, unreadable or not TOML: said in `problems`).
+function readToml(
+  file: string,
+  files: string[],
+  problems: string[],
+): Record<string, unknown> | undefined {
+  if (!existsSync(file)) return undefined;
+  files.push(file);
+  const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
+  if (!r.ok) {
+    problems.push(`${file}: ${r.problem.message}`);
+    return undefined;
+  }
+  try {
+    return asObject(
+      (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(r.text),
+    );
+  } catch (err) {
+    problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
 }
