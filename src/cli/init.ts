@@ -114,7 +114,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     )
     .option(
       '--force',
-      'replace a config file, entry or router skill that differs from what init would write (a copy is kept for --undo); with --undo, remove a file init wrote even if it changed since',
+      'replace a config file, entry or router skill that differs from what init would write (a copy is kept for --undo; a skilldex prompt hook already there is kept: --undo, then init, replaces it); with --undo, remove a file init wrote even if it changed since',
     )
     .option(
       '--undo',
@@ -131,7 +131,8 @@ export function registerInit(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex init                                  # show the plan for Claude Code\n  skilldex init --yes                            # apply it\n' +
         '  skilldex init --client cursor --library ~/skills --yes\n  skilldex init --client codex --library ~/.codex/skills --move --yes\n' +
         '  skilldex init --undo                           # show what undo would remove\n' +
-        '  skilldex init --undo --client cursor --yes     # remove what init added for Cursor',
+        '  skilldex init --undo --client cursor --yes     # remove what init added for Cursor\n' +
+        '  skilldex doctor                                # then: check that it all works',
     )
     .action(
       action(ctx, async (o: InitFlags, cmd: Command): Promise<ExitCode> => {
