@@ -62,6 +62,14 @@ describe('init --undo', () => {
     expect(undo.body.notes[0]).toContain(`of claude-code to be routed (${settings})`);
     expect(undo.body.notes[0]).toContain('skilldex listing --host claude-code --undo');
     expect(undo.body.notes.join('\n')).toContain('~/.local/state/skilldex/hook');
+    // doctor names them too, with no init record left to say where the router skill was.
+    const doctor = JSON.parse((await runCli(['doctor', '--json'], { cwd: home, env })).stdout) as {
+      checks: { id: string; status: string; message: string; fix?: string }[];
+    };
+    const listing = doctor.checks.find((c) => c.id === 'listing.claude-code');
+    expect(listing?.status).toBe('fail');
+    expect(listing?.message).toContain('left to the router skill, which is not installed');
+    expect(listing?.fix).toContain('skilldex listing --host claude-code --undo');
     // Taken back, nothing is left to name.
     const back = await runCli(['listing', '--host', 'claude-code', '--undo'], { cwd: home, env });
     expect(back.code).toBe(0);
