@@ -428,6 +428,10 @@ describe('skilldex doctor', () => {
     expect(check(before, 'hook.claude-code').fix).toContain(
       'skilldex init --client claude-code --yes',
     );
+    // No catalog either: the fix names the library to fill and init, not "skilldex index --scope".
+    expect(check(before, 'catalog').fix).toBe(
+      `add skill folders (each with a SKILL.md) to ${report.library}, then run skilldex init again (it indexes them and installs the prompt hook)`,
+    );
     // Following the note: skills in the library, init again: the hook goes in and runs.
     writeTree(report.library, { 'pdf-kit/SKILL.md': skillMd('pdf-kit', 'Merge PDF files.') });
     expect((await runCli(['init', '--client', 'claude-code', '--yes'], { env })).code).toBe(0);

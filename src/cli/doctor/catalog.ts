@@ -55,6 +55,15 @@ export async function catalogCheck(
       message: `${catalog}: generation ${s.published.seq}, ${s.working.active} active skill(s), no drift`,
     };
   } catch (err) {
+    // No catalog after init: the configured library held no skill then (init indexes nothing and
+    // installs no hook): the fix is skills there and init again, not the generic hint (issue 35).
+    if (isSkilldexError(err) && err.code === 'CATALOG_MISSING' && scopes.length > 0)
+      return {
+        id: 'catalog',
+        status: 'fail',
+        message: `${err.code}: ${err.message} (the library ${scopes.join(', ')} has not been indexed yet)`,
+        fix: `add skill folders (each with a SKILL.md) to ${scopes[0]}, then run skilldex init again (it indexes them and installs the prompt hook)`,
+      };
     if (isSkilldexError(err))
       return {
         id: 'catalog',
