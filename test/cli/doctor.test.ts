@@ -505,6 +505,25 @@ describe('skilldex doctor', () => {
     expect(c.message).toContain('hooks.BeforeAgent');
   });
 
+  it("warns when VS Code would also run Claude Code's skilldex hook: each prompt answered twice", async () => {
+    const h = setUp({ clients: ['claude-code', 'vscode'] });
+    writeTree(h.home, {
+      '.config/Code/User/mcp.json': JSON.stringify({ servers: { skilldex: { command: 'x' } } }),
+    });
+    const twice = check(await doctor(h), 'hook.vscode');
+    expect(twice.status).toBe('warn');
+    expect(twice.message).toContain(h.settings);
+    expect(twice.fix).toContain('"chat.hookFilesLocations": {"~/.claude/settings.json": false}');
+    // Turned off in VS Code's settings, as the fix says: one answer, ok.
+    writeTree(h.home, {
+      '.config/Code/User/settings.json':
+        '{\n  // mine\n  "chat.hookFilesLocations": {"~/.claude/settings.json": false}\n}\n',
+    });
+    expect(check(await doctor(h), 'hook.vscode').status).toBe('ok');
+    // And VS Code alone is never warned.
+    expect(check(await doctor(setUp({ clients: ['vscode'] })), 'hook.vscode').status).toBe('ok');
+  });
+
   it('names a Gemini CLI hook that Gemini CLI would not run: hooks off, or skilldex disabled', async () => {
     const h = setUp({ clients: ['gemini-cli'] });
     const file = path.join(h.home, '.gemini', 'settings.json');

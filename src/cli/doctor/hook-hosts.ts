@@ -51,10 +51,37 @@ export function geminiHookOff(
  * hooks from that location, including the default locations"). The settings of the default
  * profile, JSON with comments; a file that does not parse is left to VS Code to report.
  */
-export function vscodeHookOff(
+/**
+ * VS Code also runs the hooks of `~/.claude/settings.json` (vscode-docs hooks.md, "Hook file
+ * locations": `~/.claude/settings.json` is a default user location): with Claude Code's skilldex
+ * hook there too, VS Code asks skilldex twice per prompt, unless its user settings turn that file
+ * off in `chat.hookFilesLocations`. The warning, or undefined.
+ */
+export function vscodeRunsTwice(
   o: DoctorOptions,
-  file: string,
+  claudeSettings: string | undefined,
 ): { message: string; fix: string } | undefined {
+  if (claudeSettings === undefined || !existsSync(claudeSettings)) return undefined;
+  try {
+    const groups = valueAt(readJsonFile(claudeSettings), ['hooks', 'UserPromptSubmit']);
+    if (!/\bhook claude-code\b/.test(JSON.stringify(groups ?? null))) return undefined;
+  } catch {
+    return undefined;
+  }
+  const rel = `~/${path.relative(o.home, claudeSettings)}`;
+  if (vscodeLocationsOff(o, [rel]) !== undefined) return undefined;
+  return {
+    message: `VS Code also runs the hooks of ${claudeSettings}, where Claude Code's skilldex hook is: each VS Code prompt is answered twice`,
+    fix: `add "chat.hookFilesLocations": {"${rel}": false} to VS Code's user settings, or skilldex init --undo --client vscode --yes`,
+  };
+}
+
+// The first of `keys` VS Code's user settings set to false in chat.hookFilesLocations, with the
+// settings file.
+function vscodeLocationsOff(
+  o: DoctorOptions,
+  keys: readonly string[],
+): { key: string; settings: string } | undefined {
   const config = o.env['XDG_CONFIG_HOME'] || path.join(o.home, '.config');
   const mac = path.join(o.home, 'Library', 'Application Support');
   for (const settings of [config, mac].map((b) => path.join(b, 'Code', 'User', 'settings.json'))) {
@@ -66,17 +93,25 @@ export function vscodeHookOff(
       continue;
     }
     if (locations === null || typeof locations !== 'object') continue;
-    const rel = path.relative(o.home, file);
-    const off = Object.entries(locations).find(
-      ([k, v]) =>
-        v === false &&
-        [`~/${path.dirname(rel)}`, `~/${path.dirname(rel)}/`, `~/${rel}`].includes(k),
-    );
-    if (off)
-      return {
-        message: `VS Code does not load ${file}: "chat.hookFilesLocations" sets ${JSON.stringify(off[0])} to false in ${settings}`,
-        fix: `remove ${JSON.stringify(off[0])}: false from "chat.hookFilesLocations" in ${settings}`,
-      };
+    const off = Object.entries(locations).find(([k, v]) => v === false && keys.includes(k));
+    if (off) return { key: off[0], settings };
   }
   return undefined;
+}
+
+export function vscodeHookOff(
+  o: DoctorOptions,
+  file: string,
+): { message: string; fix: string } | undefined {
+  const rel = path.relative(o.home, file);
+  const off = vscodeLocationsOff(o, [
+    `~/${path.dirname(rel)}`,
+    `~/${path.dirname(rel)}/`,
+    `~/${rel}`,
+  ]);
+  if (off === undefined) return undefined;
+  return {
+    message: `VS Code does not load ${file}: "chat.hookFilesLocations" sets ${JSON.stringify(off.key)} to false in ${off.settings}`,
+    fix: `remove ${JSON.stringify(off.key)}: false from "chat.hookFilesLocations" in ${off.settings}`,
+  };
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { readTextCapped } from '../../fsx/index.js';
 import { sanitizeField } from '../../text/index.js';
 import { valueAt } from '../init/json-edit.js';
-import { geminiHookOff, vscodeHookOff } from './hook-hosts.js';
+import { geminiHookOff, vscodeHookOff, vscodeRunsTwice } from './hook-hosts.js';
 import { wrapperGap } from './hook-wrapper.js';
 import type { UndoRecord } from '../init/record.js';
 import {
@@ -291,7 +291,14 @@ export async function hookChecks(
     if (event === undefined) continue;
     const rec = records.find((r) => r.client === client && r.step === 'hook');
     const h = await hookCheck(o, client, event, rec, logFile);
-    checks.push(h.check);
+    const twice =
+      client === 'vscode' && h.check.status === 'ok'
+        ? vscodeRunsTwice(
+            o,
+            records.find((r) => r.client === 'claude-code' && r.step === 'hook')?.file,
+          )
+        : undefined;
+    checks.push(twice ? { id: h.check.id, status: 'warn', ...twice } : h.check);
     if (client === 'claude-code' && h.command !== undefined) hookCmd = h.command;
     liveRan ||= h.ran;
     liveOk ||= h.passed;
