@@ -428,6 +428,14 @@ describe('skilldex doctor', () => {
     expect(check(before, 'hook.claude-code').fix).toContain(
       'skilldex init --client claude-code --yes',
     );
+    // status: the catalog is missing (exit 2, as before), and it says init ran and doctor knows more,
+    // not only the generic "set everything up with: skilldex init".
+    const status = await runCli(['status'], { env });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain('CATALOG_MISSING');
+    expect(status.stderr).toContain(
+      'skilldex init has set this machine up: run skilldex doctor, which names what to do',
+    );
     // No catalog either: the fix names the library to fill and init, not "skilldex index --scope".
     expect(check(before, 'catalog').fix).toBe(
       `add skill folders (each with a SKILL.md) to ${report.library}, then run skilldex init again (it indexes them and installs the prompt hook)`,
