@@ -410,6 +410,9 @@ describe('skilldex doctor', () => {
     const mcp = report.checks.find((x) => x.id === 'mcp.claude-code')!;
     expect(mcp.status).toBe('fail');
     expect(mcp.fix).toContain(`mcp --catalog ${catalog}`);
+    expect(mcp.message).toContain(
+      'no config file found; claude-code keeps its servers in ~/.claude.json (claude mcp add)',
+    );
     expect(mcp.fix).not.toContain('skilldex-hook');
     expect(mcp.fix).not.toContain('/bin/sh');
   });

@@ -18,6 +18,15 @@ export function claudeMcpAddLine(catalog: string | undefined): string {
   return `claude mcp add --scope user skilldex -- ${[process.execPath, SKILLDEX_BIN, 'mcp', ...(catalog ? ['--catalog', catalog] : [])].map(shellWord).join(' ')}`;
 }
 
+/** Where each client keeps its MCP servers (hosts/mcp-registration.ts), for a message. */
+const MCP_PLACES: Readonly<Record<string, string>> = {
+  'claude-code': '~/.claude.json (claude mcp add) or a project .mcp.json',
+  cursor: '~/.cursor/mcp.json or a project .cursor/mcp.json',
+  codex: '$CODEX_HOME/config.toml (~/.codex)',
+  'gemini-cli': '~/.gemini/settings.json',
+  vscode: "its profile's mcp.json (code --add-mcp) or a workspace .vscode/mcp.json",
+};
+
 /** The `code --add-mcp` line for this skilldex, as init prints it (init/mcp-step.ts planMcp). */
 function vscodeAddMcpLine(catalog: string | undefined): string {
   const args = [SKILLDEX_BIN, 'mcp', ...(catalog ? ['--catalog', catalog] : [])];
@@ -67,7 +76,7 @@ function mcpCheck(
     return {
       id,
       status: 'fail',
-      message: `no skilldex MCP server registered for ${client} (read: ${reg.files.length > 0 ? reg.files.join(', ') : 'no config file found'})${reg.problems.length > 0 ? `; ${reg.problems.map((p) => sanitizeField(p, 200)).join('; ')}` : ''}`,
+      message: `no skilldex MCP server registered for ${client} (read: ${reg.files.length > 0 ? reg.files.join(', ') : `no config file found; ${client} keeps its servers in ${MCP_PLACES[client] ?? 'its config'}`})${reg.problems.length > 0 ? `; ${reg.problems.map((p) => sanitizeField(p, 200)).join('; ')}` : ''}`,
       fix,
     };
   const missing = [reg.command, ...reg.args.filter((a) => a.endsWith('.js'))].filter(
