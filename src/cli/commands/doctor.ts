@@ -31,10 +31,10 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         '        (Claude Code ~/.claude/settings.json, Codex hooks.json, VS Code\n' +
         '        ~/.copilot/hooks/skilldex.json: UserPromptSubmit; Gemini CLI\n' +
         '        ~/.gemini/settings.json: BeforeAgent, not switched off in its\n' +
-        '        hooksConfig); the Node and skilldex its\n' +
-        '        silent wrapper runs are there (else it does nothing, exit 0); and\n' +
-        '        its command runs: doctor runs it with a harmless slash-command\n' +
-        '        prompt on stdin and checks it exits 0 in time and logs no error\n' +
+        '        hooksConfig); the Node and skilldex its silent wrapper runs are\n' +
+        '        there (else it does nothing, exit 0); and its command runs:\n' +
+        '        doctor runs it with a harmless slash-command prompt on stdin and\n' +
+        '        checks it exits 0 in time and logs no error\n' +
         '  hook-log           errors the hook logged since it last answered a prompt,\n' +
         '        with their codes and hints (a warning when the live run passed\n' +
         '        since, except an event the hook could not read)\n' +
