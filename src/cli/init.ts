@@ -39,6 +39,7 @@ import {
   onPath,
   planHookAfterIndex,
   staleHookWarnings,
+  staleInitHook,
   vscodeDoubleHookWarnings,
 } from './init/hook-plan.js';
 import { indexStep } from './init/index-step.js';
@@ -114,7 +115,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     )
     .option(
       '--force',
-      'replace a config file, entry or router skill that differs from what init would write (a copy is kept for --undo; a skilldex prompt hook already there is kept: --undo, then init, replaces it); with --undo, remove a file init wrote even if it changed since',
+      'replace a config file, entry or router skill that differs from what init would write (a copy is kept for --undo; the prompt hook an earlier init wrote is replaced without it, one you edited is kept: --undo, then init); with --undo, remove a file init wrote even if it changed since',
     )
     .option(
       '--undo',
@@ -234,7 +235,9 @@ function runInit(
     bin: BIN,
   };
   warnings.push(...hookPlanWarnings(o, paths.hooks, lib.scopes, noCatalog, runner));
-  if (!noCatalog)
+  // init's own earlier hook, running another command (another Node, checkout or catalog): replaced.
+  const stale = staleInitHook(client, o, paths.hooks, hookCommand(runner, client, catalog), record);
+  if (!noCatalog && stale === undefined)
     warnings.push(
       ...staleHookWarnings(client, o, paths.hooks, hookCommand(runner, client, catalog)),
     );
@@ -255,6 +258,7 @@ function runInit(
       noCatalog,
       index.planned,
       warnings,
+      stale,
     ),
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
@@ -283,8 +287,10 @@ function applySteps(planned: readonly PlannedStep[], record: string): InitStep[]
   const records = readRecords(record);
   return planned.map((p) => {
     const added = p.apply?.() ?? [];
-    if (added.length > 0) {
-      records.push(...added);
+    const gone = new Set((p.supersedes?.() ?? []).map((r) => JSON.stringify(r)));
+    if (added.length > 0 || gone.size > 0) {
+      const kept = records.filter((r) => !gone.has(JSON.stringify(r)));
+      records.splice(0, records.length, ...kept, ...added);
       writeRecords(record, records);
     }
     return p.result?.() ?? p.step;

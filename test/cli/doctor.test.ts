@@ -273,7 +273,7 @@ describe('skilldex doctor', () => {
     expect(node.status).toBe('fail');
     expect(node.message).toContain(`the Node it runs, ${goneNode}, is gone`);
     expect(node.fix).toContain(
-      'skilldex init --undo --client claude-code --yes, then skilldex init --client claude-code --yes',
+      'skilldex init --client claude-code --yes again: it replaces the hook an earlier init wrote',
     );
     // status sees it too: no process is needed to find it.
     const cheap = await runDoctor({ home: h.home, env: h.env, cwd: h.home, runHook: false });

@@ -67,11 +67,11 @@ function hookCommands(file: string, event: string, host: string): string[] {
 }
 
 /**
- * How to put a fresh hook command in: init leaves a skilldex hook that is already there (even with
- * --force), so it comes out with --undo first.
+ * How to put a fresh hook command in: init replaces the hook an earlier init wrote (as it wrote it);
+ * one edited since comes out with --undo first.
  */
 function reinstallFix(client: string): string {
-  return `reinstall it (installing skilldex first, npm install -g <its folder>, makes the hook survive a moved folder or another Node): skilldex init --undo --client ${client} --yes, then ${initFix(client)}`;
+  return `${initFix(client)} again: it replaces the hook an earlier init wrote (installing skilldex first, npm install -g <its folder>, makes the hook survive a moved folder or another Node; a hook you edited since: skilldex init --undo --client ${client} --yes first)`;
 }
 
 /** The exit code, first stderr line and timing of running `command` through the shell. */

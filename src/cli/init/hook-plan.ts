@@ -8,7 +8,9 @@ import { accessSync, constants as fsConstants, readFileSync, statSync } from 'no
 import path from 'node:path';
 import type { Client } from './clients.js';
 import { exists } from './files.js';
-import { parseJsonText, valueAt } from './json-edit.js';
+import { deepEqual, parseJsonText, valueAt } from './json-edit.js';
+import { readRecords, type JsonRecord, type UndoRecord } from './record.js';
+import { planUndo } from './undo.js';
 import type { InitFlags } from './report.js';
 import { planHook, type HookRunner } from './hook-step.js';
 import { jsonWithComments, type InitStep, type PlannedStep, type StepContext } from './steps.js';
@@ -43,7 +45,7 @@ export function hookPlanWarnings(
     );
   if (!runner.onPath && o.hook !== false && !noCatalog && hooksFile !== undefined)
     warnings.push(
-      `skilldex is not on your PATH, so the prompt hook runs ${runner.bin} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently; skilldex doctor names it) until you put in a new one: a second init leaves a skilldex hook that is there already. ` +
+      `skilldex is not on your PATH, so the prompt hook runs ${runner.bin} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently; skilldex doctor names it) until you run skilldex init again, which puts in a new one. ` +
         'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
     );
   return warnings;
@@ -58,20 +60,80 @@ export function planHookAfterIndex(
   noCatalog: boolean,
   index: PlannedStep,
   warnings: string[],
+  /** init's own earlier hook, running another command: taken out, the new one put in. */
+  stale?: JsonRecord,
 ): PlannedStep {
-  return hookAfterIndex(
-    planHook(
-      sc,
-      hooksFile,
-      command,
-      o.hook !== false,
-      noCatalog && o.hook !== false
-        ? 'no skill indexed yet: a hook would find no catalog'
-        : undefined,
-    ),
-    index,
-    warnings,
+  const hook = planHook(
+    sc,
+    hooksFile,
+    command,
+    o.hook !== false,
+    noCatalog && o.hook !== false
+      ? 'no skill indexed yet: a hook would find no catalog'
+      : undefined,
+    stale?.value,
   );
+  return hookAfterIndex(stale ? replacing(hook, stale) : hook, index, warnings);
+}
+
+/**
+ * init's own hook record for `client` whose element is still in the hooks file as init wrote it
+ * but runs another command than `command` (an earlier init's Node, checkout or catalog): the hook
+ * step replaces it, as `init --undo` then `init` would (issue 35: moving the checkout or switching
+ * Node made the hook a silent no-op, and a second init kept it, `unchanged`). An element the user
+ * edited since is not init's to replace: staleHookWarnings names it instead.
+ */
+export function staleInitHook(
+  client: Client,
+  o: InitFlags,
+  hooksFile: string | undefined,
+  command: string,
+  recordFile: string,
+): JsonRecord | undefined {
+  if (o.hook === false || hooksFile === undefined || !exists(hooksFile)) return undefined;
+  let records: UndoRecord[];
+  let doc: unknown;
+  try {
+    records = readRecords(recordFile);
+    doc = parseJsonText(readFileSync(hooksFile, 'utf8'), jsonWithComments(client));
+  } catch {
+    return undefined; // The hook step and the apply name an unreadable file.
+  }
+  return records.find(
+    (r): r is JsonRecord =>
+      r.kind === 'json' &&
+      r.client === client &&
+      r.step === 'hook' &&
+      r.file === hooksFile &&
+      r.element &&
+      !JSON.stringify(r.value).includes(JSON.stringify(command)) &&
+      JSON.stringify(r.value).includes(` hook ${client} `) &&
+      ((valueAt(doc, r.path) as unknown[] | undefined) ?? []).some((e) => deepEqual(e, r.value)),
+  );
+}
+
+// The hook step that first takes init's earlier hook out (as --undo does, every other byte kept),
+// then adds the new one over the file as it is then; the old record is dropped once it is out.
+function replacing(hook: PlannedStep, stale: JsonRecord): PlannedStep {
+  if (hook.apply === undefined) return hook;
+  let out = false;
+  return {
+    ...hook,
+    step: {
+      ...hook.step,
+      action: 'replace',
+      detail: `${hook.step.detail}; replaces the skilldex hook an earlier init wrote, which ran another command`,
+    },
+    apply: () => {
+      const undo = planUndo([stale], undefined, false);
+      if (undo.steps.some((s) => s.action === 'remove')) {
+        undo.apply();
+        out = true;
+      }
+      return hook.apply!();
+    },
+    supersedes: () => (out ? [stale] : []),
+  };
 }
 
 /**
