@@ -46,7 +46,7 @@ export function hookPlanWarnings(
   if (!runner.onPath && o.hook !== false && !noCatalog && hooksFile !== undefined)
     warnings.push(
       `skilldex is not on your PATH, so the prompt hook runs ${runner.bin} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently; skilldex doctor names it) until you run skilldex init again, which puts in a new one. ` +
-        'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
+        'Install skilldex (npm install -g . in this folder), then run skilldex init --yes again: it replaces the hook with one that runs the installed skilldex.',
     );
   return warnings;
 }
