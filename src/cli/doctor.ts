@@ -60,10 +60,10 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const hooks = await hookChecks(o, clients, records, logFile);
   checks.push(...hooks.checks);
   if (clients.some((c) => HOOK_EVENT[c] !== undefined))
-    checks.push(hookLogCheck(stateDir, logFile, hooks.livePassed));
+    checks.push(hookLogCheck(stateDir, logFile, hooks.livePassed, o.runHook ? 'run' : 'not-run'));
 
   // The catalog.
-  if (o.catalog !== undefined) checks.push(await catalogCheck(o.catalog));
+  if (o.catalog !== undefined) checks.push(await catalogCheck(o.catalog, o.scopes, o.home));
 
   // MCP registrations and router skills.
   const hosts = await import('../hosts/index.js');

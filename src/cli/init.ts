@@ -38,6 +38,8 @@ import {
   hookPlanWarnings,
   onPath,
   planHookAfterIndex,
+  staleHookWarnings,
+  staleInitHook,
   vscodeDoubleHookWarnings,
 } from './init/hook-plan.js';
 import { indexStep } from './init/index-step.js';
@@ -113,7 +115,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     )
     .option(
       '--force',
-      'replace a config file, entry or router skill that differs from what init would write (a copy is kept for --undo); with --undo, remove a file init wrote even if it changed since',
+      'replace a config file, entry or router skill that differs from what init would write (a copy is kept for --undo; the prompt hook an earlier init wrote is replaced without it, one you edited is kept: --undo, then init); with --undo, remove a file init wrote even if it changed since',
     )
     .option(
       '--undo',
@@ -130,14 +132,29 @@ export function registerInit(program: Command, ctx: CliContext): void {
       '\nExamples:\n  skilldex init                                  # show the plan for Claude Code\n  skilldex init --yes                            # apply it\n' +
         '  skilldex init --client cursor --library ~/skills --yes\n  skilldex init --client codex --library ~/.codex/skills --move --yes\n' +
         '  skilldex init --undo                           # show what undo would remove\n' +
-        '  skilldex init --undo --client cursor --yes     # remove what init added for Cursor',
+        '  skilldex init --undo --client cursor --yes     # remove what init added for Cursor\n' +
+        '  skilldex doctor                                # then: check that it all works',
     )
     .action(
       action(ctx, async (o: InitFlags, cmd: Command): Promise<ExitCode> => {
         const client = checkClient(o.client);
         if (o.undo === true) {
           const explicit = cmd.getOptionValueSource('client') === 'cli';
-          const report = runUndo(ctx, o, explicit ? client : 'all');
+          const hosts = await import('../hosts/index.js');
+          const report = runUndo(ctx, o, explicit ? client : 'all', (host) => {
+            try {
+              const dir = hosts.listingStateDir(homeOf(ctx), ctx.io.env);
+              const state = hosts.readListingState(dir, host);
+              if (state === undefined) return undefined;
+              const n =
+                host === 'claude-code'
+                  ? Object.keys(hosts.controlsOf(state)).length
+                  : (state.paths ?? []).length;
+              return n > 0 ? { n, file: state.file } : undefined;
+            } catch {
+              return undefined; // An unreadable listing state: listing --undo names it.
+            }
+          });
           if (o.json) ctx.json(report);
           else ctx.out(renderUndo(report));
           return report.applied && report.steps.some((s) => s.action === 'modified') ? 1 : 0;
@@ -218,6 +235,12 @@ function runInit(
     bin: BIN,
   };
   warnings.push(...hookPlanWarnings(o, paths.hooks, lib.scopes, noCatalog, runner));
+  // init's own earlier hook, running another command (another Node, checkout or catalog): replaced.
+  const stale = staleInitHook(client, o, paths.hooks, hookCommand(runner, client, catalog), record);
+  if (!noCatalog && stale === undefined)
+    warnings.push(
+      ...staleHookWarnings(client, o, paths.hooks, hookCommand(runner, client, catalog)),
+    );
   const planned: PlannedStep[] = [
     ...lib.planned,
     planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.scopes),
@@ -235,6 +258,7 @@ function runInit(
       noCatalog,
       index.planned,
       warnings,
+      stale,
     ),
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
@@ -263,8 +287,10 @@ function applySteps(planned: readonly PlannedStep[], record: string): InitStep[]
   const records = readRecords(record);
   return planned.map((p) => {
     const added = p.apply?.() ?? [];
-    if (added.length > 0) {
-      records.push(...added);
+    const gone = new Set((p.supersedes?.() ?? []).map((r) => JSON.stringify(r)));
+    if (added.length > 0 || gone.size > 0) {
+      const kept = records.filter((r) => !gone.has(JSON.stringify(r)));
+      records.splice(0, records.length, ...kept, ...added);
       writeRecords(record, records);
     }
     return p.result?.() ?? p.step;
@@ -291,7 +317,15 @@ function routerStep(sc: StepContext, skills: string | undefined): PlannedStep {
   );
 }
 
-function runUndo(ctx: CliContext, o: InitFlags, client: Client | 'all'): UndoReport {
+/** The listing controls `skilldex listing --apply` left in force for a host, if any. */
+type ListingLeft = (host: 'claude-code' | 'codex') => { n: number; file: string } | undefined;
+
+function runUndo(
+  ctx: CliContext,
+  o: InitFlags,
+  client: Client | 'all',
+  listingLeft: ListingLeft,
+): UndoReport {
   const home = homeOf(ctx);
   const record = recordPath(ctx.io.env, home);
   const apply = o.yes === true && o.dryRun !== true;
@@ -318,11 +352,23 @@ function runUndo(ctx: CliContext, o: InitFlags, client: Client | 'all'): UndoRep
     }
   });
   const plan = planUndo(records, client === 'all' ? undefined : [client], o.force === true);
-  const notes = [...plan.notes];
+  const notes: string[] = [];
+  // Listing controls are listing's, not init's: undo leaves them, but they rely on the router skill
+  // (and, user-invocable-only, the MCP server) this undo takes away (issue 35): say so first.
+  for (const host of ['claude-code', 'codex'] as const) {
+    if (client !== 'all' && client !== host) continue;
+    if (!records.some((r) => r.client === host)) continue;
+    const left = listingLeft(host);
+    if (left !== undefined)
+      notes.push(
+        `skilldex listing --apply set ${left.n} skill(s) of ${host} to be routed (${left.file}): they rely on the router skill this undo removes (those out of the listing also on the MCP server), and init --undo leaves those controls. Take them back: skilldex listing --host ${host} --undo`,
+      );
+  }
+  notes.push(...plan.notes);
   if (records.length === 0) notes.push(`init has recorded no change to undo (${record}).`);
   if (records.some((r) => r.shared) && !plan.keep.some((r) => r.shared))
     notes.push(
-      'Undo leaves in place: the library (your skills), the catalog (their index) and the telemetry/usage store beside the catalog (<catalog>.telemetry.sqlite), which holds what skilldex learned from your prompts, prompt text included. ' +
+      "Undo leaves in place: the library (your skills), the catalog (their index) and the telemetry/usage store beside the catalog (<catalog>.telemetry.sqlite), which holds what skilldex learned from your prompts, prompt text included; also the prompt hook's session state and error log (~/.local/state/skilldex/hook) and the copies listing --apply kept (~/.local/share/skilldex/listing). " +
         'skilldex forget --all --purge erases what was learned; delete the catalog and the library by hand if you no longer want them.',
     );
   if (apply) {

@@ -14,6 +14,11 @@
  *   cursor.com/docs/context/mcp.
  * - Gemini CLI: `mcpServers` in `~/.gemini/settings.json` — google-gemini/gemini-cli
  *   docs/tools/mcp-server.md (geminicli.com/docs/tools/mcp-server).
+ * - VS Code: `servers` in `mcp.json` of the user profile (`code --add-mcp` writes it) or of the
+ *   workspace (`.vscode/mcp.json`) — microsoft/vscode-docs docs/agents/reference/mcp-configuration.md
+ *   ("Configuration file"). The default profile's folder is `<user data>/User`: `$XDG_CONFIG_HOME`
+ *   (default `~/.config`)`/Code/User` on Linux, `~/Library/Application Support/Code/User` on
+ *   macOS (Insiders: `Code - Insiders`); a named profile's own folder is not read.
  *
  * A server counts when it is named `skilldex`, or when its command line runs skilldex's `mcp`
  * command. Reads are capped; a file that does not parse is reported, never fatal.
@@ -27,7 +32,7 @@ import { codexConfigFile } from './listing-codex.js';
 import { MAX_CLAUDE_STATE_BYTES, MAX_SETTINGS_BYTES } from './listing-scopes.js';
 
 /** The clients whose MCP configuration skilldex reads. */
-export type McpClient = 'claude-code' | 'cursor' | 'codex' | 'gemini-cli';
+export type McpClient = 'claude-code' | 'cursor' | 'codex' | 'gemini-cli' | 'vscode';
 
 /** Where a client's skilldex server is registered, if anywhere. */
 export interface McpRegistration {
@@ -171,29 +176,55 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
       const e = skilldexEntry(readJson(file, MAX_SETTINGS_BYTES, true)?.['mcpServers']);
       return e ? found(`${file} mcpServers.${e[0]}`, e[1]) : none();
     }
+    case 'vscode': {
+      for (const file of [
+        ...vscodeUserMcpFiles(o),
+        ...(o.userScopeOnly ? [] : upward(o.cwd)).map((d) => path.join(d, '.vscode', 'mcp.json')),
+      ]) {
+        // VS Code reads its JSON files with comments, as its settings.
+        const e = skilldexEntry(readJson(file, MAX_SETTINGS_BYTES, true)?.['servers']);
+        if (e) return found(`${file} servers.${e[0]}`, e[1]);
+      }
+      return none();
+    }
     case 'codex': {
       const file = codexConfigFile(o);
-      if (!existsSync(file)) return none();
-      files.push(file);
-      const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
-      if (!r.ok) {
-        problems.push(`${file}: ${r.problem.message}`);
-        return none();
-      }
-      let doc: Record<string, unknown> | undefined;
-      try {
-        doc = asObject(
-          (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(
-            r.text,
-          ),
-        );
-      } catch (err) {
-        problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
-        return none();
-      }
+      const doc = readToml(file, files, problems);
       const e = skilldexEntry(doc?.['mcp_servers']);
       if (!e || e[1]['enabled'] === false) return none();
       return found(`${file} [mcp_servers.${e[0]}]`, e[1]);
     }
+  }
+}
+
+// The user profile mcp.json files of VS Code and VS Code Insiders on Linux and macOS.
+function vscodeUserMcpFiles(o: McpLookupOptions): string[] {
+  const config = o.env['XDG_CONFIG_HOME'] || path.join(o.home, '.config');
+  const mac = path.join(o.home, 'Library', 'Application Support');
+  return [config, mac].flatMap((base) =>
+    ['Code', 'Code - Insiders'].map((app) => path.join(base, app, 'User', 'mcp.json')),
+  );
+}
+
+// A TOML file's document (undefined when absent, unreadable or not TOML: said in `problems`).
+function readToml(
+  file: string,
+  files: string[],
+  problems: string[],
+): Record<string, unknown> | undefined {
+  if (!existsSync(file)) return undefined;
+  files.push(file);
+  const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
+  if (!r.ok) {
+    problems.push(`${file}: ${r.problem.message}`);
+    return undefined;
+  }
+  try {
+    return asObject(
+      (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(r.text),
+    );
+  } catch (err) {
+    problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
+    return undefined;
   }
 }

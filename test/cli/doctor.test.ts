@@ -13,11 +13,13 @@ import {
   mkdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDoctor, type DoctorCheck, type DoctorReport } from '../../src/cli/doctor.js';
+import { hookCommand } from '../../src/cli/init/hook-step.js';
 import { REPO, runCli, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
 /** The built bin (needs npm run build): the real hook doctor runs in one test. */
@@ -87,6 +89,25 @@ function setUp(opts: { clients?: string[]; script?: string } = {}): Home {
     } else if (client === 'cursor') {
       routerFor(client, path.join(home, '.cursor', 'skills'));
       writeTree(home, { '.cursor/mcp.json': JSON.stringify({ mcpServers: { skilldex: server } }) });
+    } else if (client === 'vscode') {
+      // VS Code: flat entries in init's own ~/.copilot/hooks/skilldex.json.
+      const file = path.join(home, '.copilot', 'hooks', 'skilldex.json');
+      const value = { type: 'command', command: `'${hookBin}' hook vscode`, timeout: 5 };
+      writeTree(home, {
+        [path.relative(home, file)]: JSON.stringify({ hooks: { UserPromptSubmit: [value] } }),
+      });
+      records.push({
+        kind: 'json',
+        client,
+        step: 'hook',
+        file,
+        path: ['hooks', 'UserPromptSubmit'],
+        element: true,
+        value,
+        inserted: JSON.stringify(value),
+        created_file: true,
+      });
+      routerFor(client, path.join(home, '.copilot', 'skills'));
     } else if (client === 'gemini-cli') {
       hookFor(client, path.join(home, '.gemini', 'settings.json'), 'BeforeAgent', {
         mcpServers: { skilldex: server },
@@ -214,13 +235,135 @@ describe('skilldex doctor', () => {
     writeFileSync(path.join(dir, 'sessions', '0'.repeat(32) + '.json'), '{}');
     expect(check(await doctor(h), 'hook-log').status).toBe('ok');
     const now = new Date(Date.now() + 1000).toISOString();
-    appendFileSync(path.join(dir, 'hook.log'), `${now} claude-code HOOK_INPUT_INVALID: bad\n`);
+    appendFileSync(path.join(dir, 'hook.log'), `${now} claude-code INVALID_ARGUMENT: --max\n`);
     const c = check(await doctor(h), 'hook-log');
     // The live run passed after it: a warning, naming the code and its hint.
     expect(c.status).toBe('warn');
-    expect(c.message).toContain('HOOK_INPUT_INVALID');
+    expect(c.message).toContain('INVALID_ARGUMENT');
     expect(c.message).not.toContain('HOOK_DEADLINE');
-    expect(c.fix).toContain('UserPromptSubmit');
+    expect(c.fix).toContain('INVALID_ARGUMENT: check the command line');
+    // An event the hook could not read stays a failure: doctor's own well-formed event passing
+    // says nothing about what the host sends.
+    appendFileSync(path.join(dir, 'hook.log'), `${now} claude-code HOOK_INPUT_INVALID: bad\n`);
+    const input = check(await doctor(h), 'hook-log');
+    expect(input.status).toBe('fail');
+    expect(input.fix).toContain('UserPromptSubmit');
+    // status runs no hook, so it cannot tell history from a live problem: a warning, as doctor
+    // gives for the history alone (status never counts more problems than doctor).
+    writeFileSync(path.join(dir, 'hook.log'), `${now} claude-code INVALID_ARGUMENT: --max\n`);
+    const cheap = await runDoctor({ home: h.home, env: h.env, cwd: h.home, runHook: false });
+    expect(check(cheap, 'hook-log').status).toBe('warn');
+    expect(check(await doctor(h), 'hook-log').status).toBe('warn');
+  });
+
+  it("names init's silent hook wrapper whose Node or checkout is gone: the live run alone exits 0 (issue 35)", async () => {
+    const h = setUp();
+    const catalog = path.join(h.home, 'catalog.db');
+    const setCommand = (command: string): void => {
+      const settings = JSON.parse(readFileSync(h.settings, 'utf8')) as {
+        hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] };
+      };
+      settings.hooks.UserPromptSubmit[0]!.hooks[0]!.command = command;
+      writeFileSync(h.settings, JSON.stringify(settings));
+    };
+    // The exact line init writes, naming a Node that went away (nvm switched it).
+    const goneNode = path.join(h.home, 'nvm', 'v20', 'bin', 'node');
+    setCommand(hookCommand({ onPath: false, node: goneNode, bin: BIN }, 'claude-code', catalog));
+    const node = check(await doctor(h), 'hook.claude-code');
+    expect(node.status).toBe('fail');
+    expect(node.message).toContain(`the Node it runs, ${goneNode}, is gone`);
+    expect(node.fix).toContain(
+      'skilldex init --client claude-code --yes again: it replaces the hook an earlier init wrote',
+    );
+    // status sees it too: no process is needed to find it.
+    const cheap = await runDoctor({ home: h.home, env: h.env, cwd: h.home, runHook: false });
+    expect(check(cheap, 'hook.claude-code').status).toBe('fail');
+    // A checkout that moved.
+    const goneBin = path.join(h.home, 'old-clone', 'bin', 'skilldex.js');
+    setCommand(
+      hookCommand({ onPath: false, node: process.execPath, bin: goneBin }, 'claude-code', catalog),
+    );
+    expect(check(await doctor(h), 'hook.claude-code').message).toContain(
+      `the skilldex it runs, ${goneBin}, is gone`,
+    );
+    // The installed form runs `skilldex` from PATH: a PATH without it is named...
+    setCommand(hookCommand({ onPath: true, node: '', bin: '' }, 'claude-code', catalog));
+    const emptyPath = path.join(h.home, 'empty-bin');
+    mkdirSync(emptyPath);
+    const noSkilldex = check(
+      await runDoctor({
+        home: h.home,
+        env: { ...h.env, PATH: emptyPath },
+        cwd: h.home,
+        runHook: true,
+      }),
+      'hook.claude-code',
+    );
+    expect(noSkilldex.status).toBe('fail');
+    expect(noSkilldex.message).toContain('node and skilldex are not on this PATH');
+    // ... and with both on PATH the wrapper runs skilldex, and the check passes.
+    const binDir = path.dirname(h.hookBin);
+    writeFileSync(path.join(binDir, 'skilldex'), HOOK_OK);
+    chmodSync(path.join(binDir, 'skilldex'), 0o755);
+    symlinkSync(process.execPath, path.join(binDir, 'node'));
+    const ok = await runDoctor({
+      home: h.home,
+      env: { ...h.env, PATH: `${binDir}:/usr/bin:/bin` },
+      cwd: h.home,
+      runHook: true,
+    });
+    expect(check(ok, 'hook.claude-code')).toMatchObject({ status: 'ok' });
+  });
+
+  it("checks VS Code's hook file (its flat UserPromptSubmit entry, gone or not runnable) and its MCP server", async () => {
+    const h = setUp({ clients: ['vscode'] });
+    const file = path.join(h.home, '.copilot', 'hooks', 'skilldex.json');
+    // init only prints `code --add-mcp` for VS Code: until it is run, the hook's skill_fetch
+    // suggestions name a tool VS Code does not have, and doctor says so with that line.
+    const unregistered = check(await doctor(h), 'mcp.vscode');
+    expect(unregistered.status).toBe('fail');
+    expect(unregistered.fix).toMatch(/^code --add-mcp '\{"name":"skilldex","command":/);
+    // What `code --add-mcp` writes: `servers` in the user profile's mcp.json (a comment allowed).
+    writeTree(h.home, {
+      '.config/Code/User/mcp.json': `// mine\n${JSON.stringify({ servers: { skilldex: { type: 'stdio', command: process.execPath, args: [h.hookBin, 'mcp'] } } })}`,
+    });
+    const healthy = await doctor(h);
+    expect(check(healthy, 'mcp.vscode')).toMatchObject({ status: 'ok' });
+    expect(check(healthy, 'mcp.vscode').message).toContain(
+      '.config/Code/User/mcp.json servers.skilldex',
+    );
+    expect(check(healthy, 'hook.vscode')).toMatchObject({ status: 'ok' });
+    expect(check(healthy, 'hook.vscode').message).toContain(file);
+    // VS Code's own settings can switch the folder off (chat.hookFilesLocations, JSON with comments).
+    const vsSettings = path.join(h.home, '.config/Code/User/settings.json');
+    writeTree(h.home, {
+      '.config/Code/User/settings.json': `{\n  // mine\n  "chat.hookFilesLocations": {"~/.copilot/hooks": false}\n}\n`,
+    });
+    const off = check(await doctor(h), 'hook.vscode');
+    expect(off.status).toBe('fail');
+    expect(off.message).toContain(`"~/.copilot/hooks" to false in ${vsSettings}`);
+    // Switching off another location leaves it on.
+    writeFileSync(vsSettings, '{"chat.hookFilesLocations": {"~/.claude/settings.json": false}}');
+    expect(check(await doctor(h), 'hook.vscode').status).toBe('ok');
+    writeFileSync(file, JSON.stringify({ hooks: { UserPromptSubmit: [] } }));
+    expect(check(await doctor(h), 'hook.vscode')).toMatchObject({
+      status: 'fail',
+      fix: 'skilldex init --client vscode --yes',
+    });
+    const catalog = path.join(h.home, 'catalog.db');
+    const goneBin = path.join(h.home, 'old-clone', 'bin', 'skilldex.js');
+    const command = hookCommand(
+      { onPath: false, node: process.execPath, bin: goneBin },
+      'vscode',
+      catalog,
+    );
+    writeFileSync(
+      file,
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ type: 'command', command, timeout: 5 }] } }),
+    );
+    const gone = check(await doctor(h), 'hook.vscode');
+    expect(gone.status).toBe('fail');
+    expect(gone.message).toContain(goneBin);
   });
 
   it('names a missing catalog and a drifted one', async () => {
@@ -267,8 +410,55 @@ describe('skilldex doctor', () => {
     const mcp = report.checks.find((x) => x.id === 'mcp.claude-code')!;
     expect(mcp.status).toBe('fail');
     expect(mcp.fix).toContain(`mcp --catalog ${catalog}`);
+    expect(mcp.message).toContain(
+      'no config file found; claude-code keeps its servers in ~/.claude.json (claude mcp add)',
+    );
     expect(mcp.fix).not.toContain('skilldex-hook');
     expect(mcp.fix).not.toContain('/bin/sh');
+  });
+
+  it('names the hook init withheld for want of skills, and the note leads to an init that installs it (issue 35)', async () => {
+    const home = tmpDir('skilldex-doctor-nohook-');
+    const env = { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', XDG_STATE_HOME: '' };
+    const first = await runCli(['init', '--client', 'claude-code', '--yes', '--json'], { env });
+    const report = JSON.parse(first.stdout) as { notes: string[]; library: string };
+    expect(report.notes.join('\n')).toContain('then run skilldex init again');
+    const before = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
+    expect(check(before, 'hook.claude-code')).toMatchObject({ status: 'warn' });
+    expect(check(before, 'hook.claude-code').message).not.toBe(
+      'init installed no prompt hook for claude-code (--no-hook)',
+    );
+    expect(check(before, 'hook.claude-code').fix).toContain(
+      'skilldex init --client claude-code --yes',
+    );
+    // status: the catalog is missing (exit 2, as before), and it says init ran and doctor knows more,
+    // not only the generic "set everything up with: skilldex init".
+    const status = await runCli(['status'], { env });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain('CATALOG_MISSING');
+    expect(status.stderr).toContain(
+      'skilldex init has set this machine up: run skilldex doctor, which names what to do',
+    );
+    // No catalog either: the fix names the library to fill and init, not "skilldex index --scope".
+    expect(check(before, 'catalog').fix).toBe(
+      `add skill folders (each with a SKILL.md) to ${report.library}, then run skilldex init again (it indexes them and installs the prompt hook)`,
+    );
+    // Following the note: skills in the library, init again: the hook goes in and runs.
+    writeTree(report.library, { 'pdf-kit/SKILL.md': skillMd('pdf-kit', 'Merge PDF files.') });
+    expect((await runCli(['init', '--client', 'claude-code', '--yes'], { env })).code).toBe(0);
+    const after = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
+    expect(check(after, 'hook.claude-code')).toMatchObject({ status: 'ok' });
+    expect(check(after, 'catalog')).toMatchObject({ status: 'ok' });
+    // A skill added to the library since: no file of the catalog drifted, yet the hook never
+    // offers it. doctor reads the configured library as index --dry-run does, and names it.
+    writeTree(report.library, { 'zip-kit/SKILL.md': skillMd('zip-kit', 'Pack ZIP archives.') });
+    const stale = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
+    expect(check(stale, 'catalog')).toMatchObject({ status: 'fail', fix: 'skilldex index' });
+    expect(check(stale, 'catalog').message).toContain('not in');
+    expect(check(stale, 'catalog').message).toContain('zip-kit');
+    expect((await runCli(['index'], { env })).code).toBe(0);
+    const fixed = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as DoctorReport;
+    expect(check(fixed, 'catalog')).toMatchObject({ status: 'ok' });
   });
 
   it("finds Claude Code's local-scope and project-scope registrations", async () => {
@@ -324,6 +514,52 @@ describe('skilldex doctor', () => {
     const c = check(await doctor(h), 'hook.gemini-cli');
     expect(c.status).toBe('fail');
     expect(c.message).toContain('hooks.BeforeAgent');
+  });
+
+  it("warns when VS Code would also run Claude Code's skilldex hook: each prompt answered twice", async () => {
+    const h = setUp({ clients: ['claude-code', 'vscode'] });
+    writeTree(h.home, {
+      '.config/Code/User/mcp.json': JSON.stringify({ servers: { skilldex: { command: 'x' } } }),
+    });
+    const twice = check(await doctor(h), 'hook.vscode');
+    expect(twice.status).toBe('warn');
+    expect(twice.message).toContain(h.settings);
+    expect(twice.fix).toContain('"chat.hookFilesLocations": {"~/.claude/settings.json": false}');
+    // Turned off in VS Code's settings, as the fix says: one answer, ok.
+    writeTree(h.home, {
+      '.config/Code/User/settings.json':
+        '{\n  // mine\n  "chat.hookFilesLocations": {"~/.claude/settings.json": false}\n}\n',
+    });
+    expect(check(await doctor(h), 'hook.vscode').status).toBe('ok');
+    // And VS Code alone is never warned.
+    expect(check(await doctor(setUp({ clients: ['vscode'] })), 'hook.vscode').status).toBe('ok');
+  });
+
+  it('names a Gemini CLI hook that Gemini CLI would not run: hooks off, or skilldex disabled', async () => {
+    const h = setUp({ clients: ['gemini-cli'] });
+    const file = path.join(h.home, '.gemini', 'settings.json');
+    expect(check(await doctor(h), 'hook.gemini-cli').status).toBe('ok');
+    const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    // gemini-cli settingsSchema.ts: hooksConfig.enabled is the canonical toggle, hooksConfig.disabled
+    // lists hook names (`/hooks disable skilldex`); older releases: hooks.disabled.
+    for (const [extra, what] of [
+      [{ hooksConfig: { enabled: false } }, 'hooksConfig.enabled: false'],
+      [{ hooksConfig: { disabled: ['skilldex'] } }, 'hooksConfig.disabled names it'],
+    ] as const) {
+      writeFileSync(file, `// comments are fine\n${JSON.stringify({ ...settings, ...extra })}`);
+      const c = check(await doctor(h), 'hook.gemini-cli');
+      expect(c.status, what).toBe('fail');
+      expect(c.message).toContain(what);
+      expect(c.fix).toContain(file);
+    }
+    const hooks = settings['hooks'] as Record<string, unknown>;
+    writeFileSync(
+      file,
+      JSON.stringify({ ...settings, hooks: { ...hooks, disabled: ['skilldex'] } }),
+    );
+    expect(check(await doctor(h), 'hook.gemini-cli').message).toContain('hooks.disabled names it');
+    writeFileSync(file, JSON.stringify({ ...settings, hooksConfig: { disabled: ['other'] } }));
+    expect(check(await doctor(h), 'hook.gemini-cli').status).toBe('ok');
   });
 
   it('names a router skill that was removed', async () => {

@@ -109,6 +109,26 @@ describe('JSON edits', () => {
     );
   });
 
+  it('writes CRLF line ends into a CRLF file, never a mix (issue 35)', () => {
+    const text = '{\r\n\t"model": "opus",\r\n\t"hooks": {\r\n\t\t"Stop": []\r\n\t}\r\n}\r\n';
+    const hook = { hooks: [{ type: 'command', command: 'a\nb', timeout: 5 }] };
+    const lone = (t: string): number => (t.match(/(?<!\r)\n/g) ?? []).length;
+    for (const added of [
+      appendElement(text, ['hooks', 'UserPromptSubmit'], hook),
+      appendElement(text, ['hooks', 'Stop'], hook),
+      addMember(text, ['mcpServers'], 'skilldex', { command: 'n' }),
+    ]) {
+      expect(lone(added.text), added.text).toBe(0);
+      expect(added.text.startsWith('{\r\n\t"model": "opus",\r\n')).toBe(true);
+    }
+    expect(parseJsonText(appendElement(text, ['hooks', 'Stop'], hook).text)).toEqual({
+      model: 'opus',
+      hooks: { Stop: [hook] },
+    });
+    // A file with LF line ends keeps LF only.
+    expect(appendElement('{\n  "a": 1\n}\n', ['b'], 1).text).not.toContain('\r');
+  });
+
   it('creates the missing objects on the path', () => {
     const added = addMember('{"a": 1}', ['mcpServers'], 'skilldex', { c: 'n' });
     expect(parseJsonText(added.text)).toEqual({ a: 1, mcpServers: { skilldex: { c: 'n' } } });

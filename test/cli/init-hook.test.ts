@@ -6,7 +6,7 @@
  * run the way the hosts run it: as a string through a shell.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/cli/init/hook-step.js';
@@ -69,6 +69,55 @@ describe('the hook command init installs', () => {
     const { report, command } = await installedCommand(home, '/nonexistent');
     expect(report.warnings.join('\n')).toContain('skilldex is not on your PATH');
     expect(command).toContain(process.execPath);
+  });
+
+  it("a second init replaces init's own hook that runs another command; one the user edited is named, not replaced (issue 35)", async () => {
+    const home = tmpTree(LIB);
+    const settings = path.join(home, '.claude/settings.json');
+    writeTree(home, { '.claude/settings.json': '{\n    "model" :  "opus"\n}\n' });
+    const original = readFileSync(settings, 'utf8');
+    // Installed while skilldex was on PATH...
+    const first = await installedCommand(home, fakeBin(home, ['skilldex', 'node']));
+    expect(first.command).not.toContain(process.execPath);
+    // ... then skilldex went away: a second init puts this Node and checkout in its place.
+    const env = { HOME: home, PATH: '/nonexistent' };
+    const again = await runCli(['init', '--library', 'lib', '--yes', '--json'], { cwd: home, env });
+    const report = JSON.parse(again.stdout) as {
+      warnings: string[];
+      steps: { step: string; action: string; detail: string }[];
+    };
+    const hook = report.steps.find((s) => s.step === 'hook')!;
+    expect(hook.action).toBe('replace');
+    expect(hook.detail).toContain('replaces the skilldex hook an earlier init wrote');
+    expect(report.warnings.join('\n')).not.toContain('runs another command');
+    const text = readFileSync(settings, 'utf8');
+    expect(text).toContain(process.execPath);
+    expect(text).not.toContain(first.command.replace(/"/g, '\\"'));
+    expect(text.match(/hook claude-code/g)).toHaveLength(1);
+    // A third init: unchanged. And undo gives back the file as it was before the first init.
+    const third = await runCli(['init', '--library', 'lib', '--yes', '--json'], { cwd: home, env });
+    const steps = (JSON.parse(third.stdout) as { steps: { step: string; action: string }[] }).steps;
+    expect(steps.find((s) => s.step === 'hook')?.action).toBe('unchanged');
+    expect((await runCli(['init', '--undo', '--yes'], { cwd: home, env })).code).toBe(0);
+    expect(readFileSync(settings, 'utf8')).toBe(original);
+
+    // A skilldex hook the user edited (its timeout) is theirs: named, left as it is.
+    await installedCommand(home, fakeBin(home, ['skilldex', 'node']));
+    writeFileSync(settings, readFileSync(settings, 'utf8').replace('"timeout": 5', '"timeout": 9'));
+    const edited = await runCli(['init', '--library', 'lib', '--yes', '--json'], {
+      cwd: home,
+      env,
+    });
+    const er = JSON.parse(edited.stdout) as {
+      warnings: string[];
+      steps: { step: string; action: string }[];
+    };
+    expect(er.steps.find((s) => s.step === 'hook')?.action).toBe('unchanged');
+    const stale = er.warnings.find((w) => w.includes('runs another command'));
+    expect(stale).toContain(settings);
+    expect(stale).toContain(
+      'skilldex init --undo --client claude-code --yes, then skilldex init --client claude-code --yes',
+    );
   });
 
   it('the fallback stays silent when the Node or the checkout is gone', () => {

@@ -38,6 +38,44 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 describe('init --undo', () => {
+  it('names the listing controls it leaves behind, which rely on the router skill it removes (issue 35)', async () => {
+    const skills = Object.fromEntries(
+      ['alpha', 'beta', 'gamma', 'delta'].map((n) => [
+        `.claude/skills/${n}/SKILL.md`,
+        skillMd(n, `${n} tool that converts pdf tables and charts into spreadsheets for reports`),
+      ]),
+    );
+    const home = tmpTree(skills);
+    expect((await run(home, ['--yes'])).code).toBe(0);
+    const env = { HOME: home };
+    const applied = await runCli(
+      ['listing', '--host', 'claude-code', '--apply', '--budget-chars', '200', '--json'],
+      { cwd: home, env },
+    );
+    expect(applied.code).toBe(0);
+    const settings = path.join(home, '.claude/settings.json');
+    expect(readFileSync(settings, 'utf8')).toContain('skillOverrides');
+    const undo = await run(home, ['--undo', '--yes']);
+    expect(undo.code).toBe(0);
+    // The controls stay (listing owns them), and the report says so first, with the way back.
+    expect(readFileSync(settings, 'utf8')).toContain('skillOverrides');
+    expect(undo.body.notes[0]).toContain(`of claude-code to be routed (${settings})`);
+    expect(undo.body.notes[0]).toContain('skilldex listing --host claude-code --undo');
+    expect(undo.body.notes.join('\n')).toContain('~/.local/state/skilldex/hook');
+    // doctor names them too, with no init record left to say where the router skill was.
+    const doctor = JSON.parse((await runCli(['doctor', '--json'], { cwd: home, env })).stdout) as {
+      checks: { id: string; status: string; message: string; fix?: string }[];
+    };
+    const listing = doctor.checks.find((c) => c.id === 'listing.claude-code');
+    expect(listing?.status).toBe('fail');
+    expect(listing?.message).toContain('left to the router skill, which is not installed');
+    expect(listing?.fix).toContain('skilldex listing --host claude-code --undo');
+    // Taken back, nothing is left to name.
+    const back = await runCli(['listing', '--host', 'claude-code', '--undo'], { cwd: home, env });
+    expect(back.code).toBe(0);
+    expect(readFileSync(settings, 'utf8')).not.toContain('skillOverrides');
+  });
+
   it('claude-code: removes the router skill and the config init created; keeps library and catalog; says how to remove the MCP entry', async () => {
     const home = tmpTree(LIB);
     expect((await run(home, ['--library', 'lib', '--yes'])).code).toBe(0);

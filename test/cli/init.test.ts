@@ -265,6 +265,12 @@ describe('skilldex init', () => {
       expect(second.code).toBe(0);
       for (const s of second.report.steps)
         expect(s.action, s.step).toBe(s.step === 'mcp' ? 'print' : 'unchanged');
+      // The second run says what the first said: the skills are indexed in place. Not "X is
+      // inside X ... keep the library elsewhere", as if the set-up the first run chose were wrong.
+      const inPlace = `skilldex indexes the skills claude-code already loads where they are (${skills})`;
+      expect(first.report.notes.join('\n')).toContain(inPlace);
+      expect(second.report.notes.join('\n')).toContain(inPlace);
+      expect(second.report.notes.join('\n')).not.toContain(`is inside ${skills}`);
       const search = await runCli(['search', 'route a skill', '--json'], {
         cwd: home,
         env: { HOME: home },

@@ -28,19 +28,24 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         '(what it recorded in ~/.local/state/skilldex/init.json), each ok, warn, fail or skip.\n\n' +
         '  init               init has set something up, and for which clients\n' +
         "  hook.CLIENT        the prompt hook is still in the host's hook settings\n" +
-        '        (Claude Code ~/.claude/settings.json, Codex hooks.json:\n' +
-        '        UserPromptSubmit; Gemini CLI ~/.gemini/settings.json:\n' +
-        '        BeforeAgent), and its command runs: doctor runs it with a\n' +
-        '        harmless slash-command prompt on stdin and checks it exits 0\n' +
-        '        in time and logs no error\n' +
+        '        (Claude Code ~/.claude/settings.json, Codex hooks.json, VS Code\n' +
+        '        ~/.copilot/hooks/skilldex.json: UserPromptSubmit; Gemini CLI\n' +
+        '        ~/.gemini/settings.json: BeforeAgent, not switched off in its\n' +
+        '        hooksConfig); the Node and skilldex its silent wrapper runs are\n' +
+        '        there (else it does nothing, exit 0); and its command runs:\n' +
+        '        doctor runs it with a harmless slash-command prompt on stdin and\n' +
+        '        checks it exits 0 in time and logs no error\n' +
         '  hook-log           errors the hook logged since it last answered a prompt,\n' +
-        '        with their codes and hints\n' +
-        '  catalog            the catalog exists, is published, and no skill file\n' +
-        '        drifted since the last index\n' +
+        '        with their codes and hints (a warning when the live run passed\n' +
+        '        since, except an event the hook could not read)\n' +
+        '  catalog            the catalog exists, is published, no skill file drifted\n' +
+        '        since the last index, and no skill of the configured library is\n' +
+        '        missing from it\n' +
         "  mcp.CLIENT         the skilldex MCP server is registered in the client's own\n" +
         '        config (Claude Code ~/.claude.json or .mcp.json, Codex\n' +
         '        config.toml, Cursor ~/.cursor/mcp.json, Gemini CLI\n' +
-        '        ~/.gemini/settings.json) and the program it names exists\n' +
+        "        ~/.gemini/settings.json, VS Code's profile mcp.json) and the\n" +
+        '        program it names exists\n' +
         '  router-skill.CLIENT  the router skill init installed is still there\n' +
         "  codex-project.*    this project's .codex/config.toml and hooks.json: a\n" +
         '        skilldex MCP server or prompt hook of its own, or turned off, and\n' +
@@ -67,12 +72,14 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
     .action(
       action(ctx, async (o: DoctorFlags): Promise<ExitCode> => {
         const { runDoctor } = await import('../doctor.js');
-        const catalog = ctx.settings({ catalog: o.catalog }).catalog.value;
+        const settings = ctx.settings({ catalog: o.catalog });
         const r = await runDoctor({
           home: ctx.io.env['HOME'] ?? '/',
           env: ctx.io.env,
           cwd: ctx.io.cwd,
-          catalog,
+          catalog: settings.catalog.value,
+          // The configured library belongs to the configured catalog, not to one --catalog names.
+          ...(o.catalog === undefined ? { scopes: settings['library.scopes'].value } : {}),
           runHook: true,
           ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}),
         });

@@ -4,7 +4,7 @@
  * action.
  */
 import type { Command } from 'commander';
-import type { ExitCode } from '../../errors.js';
+import { SkilldexError, isSkilldexError, type ExitCode } from '../../errors.js';
 import type { CatalogStatus } from '../../internal.js';
 import { sanitizeField } from '../../text/index.js';
 import { action, type CliContext } from '../context.js';
@@ -28,17 +28,35 @@ export function registerStatus(program: Command, ctx: CliContext): void {
     .action(
       action(ctx, async (o: CatalogFlag): Promise<ExitCode> => {
         const { getCatalogStatus, policyById } = await import('../../router/index.js');
-        const s = getCatalogStatus({ catalog: catalogOf(ctx, o) });
-        // A catalog published under a retired policy (v2, v3): REINDEX_REQUIRED with the command.
-        if (s.published) policyById(s.published.policy, s.catalog);
         // One line summing up `skilldex doctor`, without running the hook (cheap).
         const { runDoctor } = await import('../doctor.js');
-        const d = await runDoctor({
-          home: ctx.io.env['HOME'] ?? '/',
-          env: ctx.io.env,
-          cwd: ctx.io.cwd,
-          runHook: false,
-        });
+        const doctor = () =>
+          runDoctor({
+            home: ctx.io.env['HOME'] ?? '/',
+            env: ctx.io.env,
+            cwd: ctx.io.cwd,
+            runHook: false,
+          });
+        let s: CatalogStatus;
+        try {
+          s = getCatalogStatus({ catalog: catalogOf(ctx, o) });
+        } catch (err) {
+          // No catalog on a machine init set up (its library held no skill then): the generic
+          // hint says to run init, which ran; doctor names what to do (issue 35).
+          if (!isSkilldexError(err) || err.code !== 'CATALOG_MISSING') throw err;
+          const d = await doctor();
+          if (d.checks.some((c) => c.id === 'init' && c.status === 'ok'))
+            throw new SkilldexError(
+              'CATALOG_MISSING',
+              `${err.message} (skilldex init has set this machine up: run skilldex doctor, which names what to do)`,
+              err.details,
+              { cause: err },
+            );
+          throw err;
+        }
+        // A catalog published under a retired policy (v2, v3): REINDEX_REQUIRED with the command.
+        if (s.published) policyById(s.published.policy, s.catalog);
+        const d = await doctor();
         const setup = { healthy: d.healthy, problems: d.problems, warnings: d.warnings };
         if (o.json) ctx.json({ ...s, setup });
         else ctx.out(renderStatus(s) + '\n' + setupLine(setup));

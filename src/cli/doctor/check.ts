@@ -32,6 +32,8 @@ export interface DoctorOptions {
   readonly cwd: string;
   /** The catalog the settings name (undefined: the catalog check is skipped, as in `status`). */
   readonly catalog?: string;
+  /** The library folders the settings name: skills there not in the catalog yet fail `catalog`. */
+  readonly scopes?: readonly string[];
   /** False (status): no hook command is run. */
   readonly runHook: boolean;
   /** Milliseconds a hook command may take before it is killed (default HOOK_RUN_TIMEOUT_MS). */

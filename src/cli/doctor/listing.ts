@@ -5,9 +5,11 @@
  * for `skill_fetch`).
  */
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { isSkilldexError } from '../../errors.js';
 import { readTextCapped } from '../../fsx/index.js';
 import type * as Hosts from '../../hosts/index.js';
+import { ROUTER_FOLDER, clientPaths } from '../init/clients.js';
 import { valueAt } from '../init/json-edit.js';
 import { initFix, readJsonFile, type DoctorCheck, type DoctorOptions } from './check.js';
 import { claudeMcpAddLine } from './mcp.js';
@@ -59,11 +61,17 @@ export function listingCheck(
   }
   const total = host === 'claude-code' ? written.length : (state.paths ?? []).length;
   const hidden = written.filter(([, v]) => v === 'user-invocable-only' || v === 'off').length;
-  if (routerOf.get(host) === false)
+  // Init's record says where it put the router skill; with no record (init --undo ran since), the
+  // host's skills folder says whether one is there.
+  const skills = clientPaths(host, o.home, o.env).skills;
+  const router =
+    routerOf.get(host) ??
+    (skills !== undefined && existsSync(path.join(skills, ROUTER_FOLDER, 'SKILL.md')));
+  if (!router && inForce > 0)
     return {
       id,
       status: 'fail',
-      message: `${inForce} skill(s) are left to the router skill, which is gone`,
+      message: `${inForce} skill(s) are left to the router skill, which is ${routerOf.has(host) ? 'gone' : 'not installed'}`,
       fix: `${initFix(host)}, or ${undo}`,
     };
   // The global settings may rely only on a registration every project sees (user scope).

@@ -18,6 +18,21 @@ export function claudeMcpAddLine(catalog: string | undefined): string {
   return `claude mcp add --scope user skilldex -- ${[process.execPath, SKILLDEX_BIN, 'mcp', ...(catalog ? ['--catalog', catalog] : [])].map(shellWord).join(' ')}`;
 }
 
+/** Where each client keeps its MCP servers (hosts/mcp-registration.ts), for a message. */
+const MCP_PLACES: Readonly<Record<string, string>> = {
+  'claude-code': '~/.claude.json (claude mcp add) or a project .mcp.json',
+  cursor: '~/.cursor/mcp.json or a project .cursor/mcp.json',
+  codex: '$CODEX_HOME/config.toml (~/.codex)',
+  'gemini-cli': '~/.gemini/settings.json',
+  vscode: "its profile's mcp.json (code --add-mcp) or a workspace .vscode/mcp.json",
+};
+
+/** The `code --add-mcp` line for this skilldex, as init prints it (init/mcp-step.ts planMcp). */
+function vscodeAddMcpLine(catalog: string | undefined): string {
+  const args = [SKILLDEX_BIN, 'mcp', ...(catalog ? ['--catalog', catalog] : [])];
+  return `code --add-mcp ${shellWord(JSON.stringify({ name: 'skilldex', command: process.execPath, args }))}`;
+}
+
 /** The `mcp.<client>` checks, with whether each client has the skilldex MCP server registered. */
 export function mcpChecks(
   hosts: typeof Hosts,
@@ -29,7 +44,7 @@ export function mcpChecks(
   const registered = new Map<string, boolean>();
   for (const client of clients) {
     if (client === 'generic') continue;
-    if (!['claude-code', 'cursor', 'codex', 'gemini-cli'].includes(client)) continue;
+    if (!['claude-code', 'cursor', 'codex', 'gemini-cli', 'vscode'].includes(client)) continue;
     const reg = hosts.skilldexMcpServer(client as 'claude-code', {
       home: o.home,
       env: o.env,
@@ -54,12 +69,14 @@ function mcpCheck(
       ? claudeMcpAddLine(catalog)
       : client === 'gemini-cli'
         ? 'add a "skilldex" entry under mcpServers in ~/.gemini/settings.json'
-        : `${initFix(client)} (it adds the server to ${reg.files[0] ?? 'the client config'})`;
+        : client === 'vscode'
+          ? vscodeAddMcpLine(catalog)
+          : `${initFix(client)} (it adds the server to ${reg.files[0] ?? 'the client config'})`;
   if (!reg.registered)
     return {
       id,
       status: 'fail',
-      message: `no skilldex MCP server registered for ${client} (read: ${reg.files.length > 0 ? reg.files.join(', ') : 'no config file found'})${reg.problems.length > 0 ? `; ${reg.problems.map((p) => sanitizeField(p, 200)).join('; ')}` : ''}`,
+      message: `no skilldex MCP server registered for ${client} (read: ${reg.files.length > 0 ? reg.files.join(', ') : `no config file found; ${client} keeps its servers in ${MCP_PLACES[client] ?? 'its config'}`})${reg.problems.length > 0 ? `; ${reg.problems.map((p) => sanitizeField(p, 200)).join('; ')}` : ''}`,
       fix,
     };
   const missing = [reg.command, ...reg.args.filter((a) => a.endsWith('.js'))].filter(
@@ -73,7 +90,9 @@ function mcpCheck(
       fix:
         client === 'claude-code'
           ? `claude mcp remove skilldex, then ${fix}`
-          : `${initFix(client)} --force`,
+          : client === 'vscode'
+            ? `remove skilldex from ${reg.where?.replace(/ servers\..*$/, '') ?? 'mcp.json'}, then ${fix}`
+            : `${initFix(client)} --force`,
     };
   return { id, status: 'ok', message: `registered in ${reg.where}` };
 }

@@ -8,9 +8,12 @@ import { accessSync, constants as fsConstants, readFileSync, statSync } from 'no
 import path from 'node:path';
 import type { Client } from './clients.js';
 import { exists } from './files.js';
+import { deepEqual, parseJsonText, valueAt } from './json-edit.js';
+import { readRecords, type JsonRecord, type UndoRecord } from './record.js';
+import { planUndo } from './undo.js';
 import type { InitFlags } from './report.js';
 import { planHook, type HookRunner } from './hook-step.js';
-import type { InitStep, PlannedStep, StepContext } from './steps.js';
+import { jsonWithComments, type InitStep, type PlannedStep, type StepContext } from './steps.js';
 
 // Whether an executable `name` is in one of the PATH folders.
 export function onPath(name: string, pathVar: string | undefined): boolean {
@@ -42,8 +45,8 @@ export function hookPlanWarnings(
     );
   if (!runner.onPath && o.hook !== false && !noCatalog && hooksFile !== undefined)
     warnings.push(
-      `skilldex is not on your PATH, so the prompt hook runs ${runner.bin} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently) until you rerun init. ` +
-        'Install skilldex (npm install -g . in this folder), then run skilldex init --undo --yes and skilldex init --yes, so the hook runs the installed skilldex.',
+      `skilldex is not on your PATH, so the prompt hook runs ${runner.bin} with ${process.execPath}: if this folder moves or that Node goes (nvm), the hook does nothing (silently; skilldex doctor names it) until you run skilldex init again, which puts in a new one. ` +
+        'Install skilldex (npm install -g . in this folder), then run skilldex init --yes again: it replaces the hook with one that runs the installed skilldex.',
     );
   return warnings;
 }
@@ -57,20 +60,115 @@ export function planHookAfterIndex(
   noCatalog: boolean,
   index: PlannedStep,
   warnings: string[],
+  /** init's own earlier hook, running another command: taken out, the new one put in. */
+  stale?: JsonRecord,
 ): PlannedStep {
-  return hookAfterIndex(
-    planHook(
-      sc,
-      hooksFile,
-      command,
-      o.hook !== false,
-      noCatalog && o.hook !== false
-        ? 'no skill indexed yet: a hook would find no catalog'
-        : undefined,
-    ),
-    index,
-    warnings,
+  const hook = planHook(
+    sc,
+    hooksFile,
+    command,
+    o.hook !== false,
+    noCatalog && o.hook !== false
+      ? 'no skill indexed yet: a hook would find no catalog'
+      : undefined,
+    stale?.value,
   );
+  return hookAfterIndex(stale ? replacing(hook, stale) : hook, index, warnings);
+}
+
+/**
+ * init's own hook record for `client` whose element is still in the hooks file as init wrote it
+ * but runs another command than `command` (an earlier init's Node, checkout or catalog): the hook
+ * step replaces it, as `init --undo` then `init` would (issue 35: moving the checkout or switching
+ * Node made the hook a silent no-op, and a second init kept it, `unchanged`). An element the user
+ * edited since is not init's to replace: staleHookWarnings names it instead.
+ */
+export function staleInitHook(
+  client: Client,
+  o: InitFlags,
+  hooksFile: string | undefined,
+  command: string,
+  recordFile: string,
+): JsonRecord | undefined {
+  if (o.hook === false || hooksFile === undefined || !exists(hooksFile)) return undefined;
+  let records: UndoRecord[];
+  let doc: unknown;
+  try {
+    records = readRecords(recordFile);
+    doc = parseJsonText(readFileSync(hooksFile, 'utf8'), jsonWithComments(client));
+  } catch {
+    return undefined; // The hook step and the apply name an unreadable file.
+  }
+  return records.find(
+    (r): r is JsonRecord =>
+      r.kind === 'json' &&
+      r.client === client &&
+      r.step === 'hook' &&
+      r.file === hooksFile &&
+      r.element &&
+      !JSON.stringify(r.value).includes(JSON.stringify(command)) &&
+      JSON.stringify(r.value).includes(` hook ${client} `) &&
+      ((valueAt(doc, r.path) as unknown[] | undefined) ?? []).some((e) => deepEqual(e, r.value)),
+  );
+}
+
+// The hook step that first takes init's earlier hook out (as --undo does, every other byte kept),
+// then adds the new one over the file as it is then; the old record is dropped once it is out.
+function replacing(hook: PlannedStep, stale: JsonRecord): PlannedStep {
+  if (hook.apply === undefined) return hook;
+  let out = false;
+  return {
+    ...hook,
+    step: {
+      ...hook.step,
+      action: 'replace',
+      detail: `${hook.step.detail}; replaces the skilldex hook an earlier init wrote, which ran another command`,
+    },
+    apply: () => {
+      const undo = planUndo([stale], undefined, false);
+      if (undo.steps.some((s) => s.action === 'remove')) {
+        undo.apply();
+        out = true;
+      }
+      return hook.apply!();
+    },
+    supersedes: () => (out ? [stale] : []),
+  };
+}
+
+/**
+ * The warning when the host's hook settings already hold a skilldex hook for `client` that runs
+ * another command than `command` (an earlier init's, with another Node, checkout or catalog): the
+ * hook step leaves it (`unchanged`, also with --force), so a hook pinned to a Node that went away
+ * would stay a silent no-op while init said all was well (issue 35). The way to a fresh one is
+ * undo, then init.
+ */
+export function staleHookWarnings(
+  client: Client,
+  o: InitFlags,
+  hooksFile: string | undefined,
+  command: string,
+): string[] {
+  if (o.hook === false || hooksFile === undefined || !exists(hooksFile)) return [];
+  let groups: unknown;
+  try {
+    const doc = parseJsonText(readFileSync(hooksFile, 'utf8'), jsonWithComments(client));
+    groups = valueAt(doc, ['hooks', client === 'gemini-cli' ? 'BeforeAgent' : 'UserPromptSubmit']);
+  } catch {
+    return []; // The hook step names a file it cannot read.
+  }
+  if (!Array.isArray(groups)) return [];
+  const commands = groups.flatMap((g: unknown) => {
+    const inner = (g as { hooks?: unknown } | null)?.hooks;
+    return (Array.isArray(inner) ? inner : [g])
+      .map((h: unknown) => (h as { command?: unknown } | null)?.command)
+      .filter((c): c is string => typeof c === 'string');
+  });
+  const mine = commands.filter((c) => c.includes('skilldex') && c.includes(` hook ${client} `));
+  if (mine.length === 0 || mine.includes(command)) return [];
+  return [
+    `${hooksFile} already has a skilldex prompt hook for ${client} that runs another command than this init would (${mine[0]}); init leaves it as it is, also with --force. If the Node, the checkout or the catalog it names changed, put in the new one: skilldex init --undo --client ${client} --yes, then skilldex init --client ${client} --yes (skilldex doctor checks the hook runs).`,
+  ];
 }
 
 /** VS Code's warning when ~/.claude/settings.json (whose hooks it runs too) holds skilldex's. */

@@ -5,6 +5,7 @@
  * byte kept, never twice; other clients get a `skip` with the reason.
  */
 import { jsonAppendElement } from './edits.js';
+import { deepEqual } from './json-edit.js';
 import { jsonWithComments, planEdits, type PlannedStep, type StepContext } from './steps.js';
 
 /** Where the hook command finds skilldex: the `skilldex` on PATH, or this Node and this checkout's bin. */
@@ -59,6 +60,8 @@ export function planHook(
   enabled: boolean,
   /** Why the hook is not installed although it was asked for (no catalog to answer from). */
   withheld?: string,
+  /** init's earlier hook element, which the step replaces: not counted as already there. */
+  replaced?: unknown,
 ): PlannedStep {
   const skip = (detail: string): PlannedStep => ({
     step: { step: 'hook', action: 'skip', target: file ?? '-', detail },
@@ -103,7 +106,8 @@ export function planHook(
           t,
           ['hooks', event],
           entry,
-          isSkilldexHook(sc.client),
+          (e) =>
+            isSkilldexHook(sc.client)(e) && !(replaced !== undefined && deepEqual(e, replaced)),
           jsonWithComments(sc.client),
         ),
     ],

@@ -42,7 +42,7 @@ export function indexStep(
       if (!isSkilldexError(err) || err.code !== 'NO_SKILLS_FOUND') throw err;
       result = step('skip', `the library ${library} holds no skill yet`);
       notes.push(
-        `The library ${library} holds no skill yet: add skill folders (each with a SKILL.md) to it, then run skilldex index.`,
+        `The library ${library} holds no skill yet: add skill folders (each with a SKILL.md) to it, then run skilldex init again: it indexes them and installs the prompt hook it left out (skilldex index alone indexes them, with no hook).`,
       );
     }
     return [];

@@ -245,11 +245,13 @@ function insertInto(
 ): { text: string; inserted: string; at: number } {
   const openIndent = lineIndent(view, container.start);
   const unit = indentUnit(view);
+  // A file with CRLF line ends gets CRLF in what is inserted too, not a mix (issue 35).
+  const eol = (s: string): string => (view.includes('\r\n') ? s.replace(/\n/g, '\r\n') : s);
   const last = items[items.length - 1];
   if (last === undefined) {
     // An empty container: its inside (whitespace only) becomes one indented item.
     const inner = openIndent + unit;
-    const inserted = `\n${inner}${prefix}${format(value, unit, inner)}\n${openIndent}`;
+    const inserted = eol(`\n${inner}${prefix}${format(value, unit, inner)}\n${openIndent}`);
     return {
       text: text.slice(0, container.start + 1) + inserted + text.slice(container.end - 1),
       inserted,
@@ -261,7 +263,9 @@ function insertInto(
   const lastEnd = 'keyStart' in last ? last.value.end : last.end;
   const multiline = view.slice(container.start, firstStart).includes('\n');
   const inserted = multiline
-    ? `,\n${lineIndent(view, firstStart)}${prefix}${format(value, unit, lineIndent(view, firstStart))}`
+    ? eol(
+        `,\n${lineIndent(view, firstStart)}${prefix}${format(value, unit, lineIndent(view, firstStart))}`,
+      )
     : `, ${prefix}${JSON.stringify(value)}`;
   return {
     text: text.slice(0, lastEnd) + inserted + text.slice(lastEnd),

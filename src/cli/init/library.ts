@@ -99,8 +99,7 @@ export function planLibrary(
     planned.push(planMove(sc, move, library));
   } else if (nativeHit !== undefined)
     notes.push(
-      `${library} is inside ${nativeHit}, which ${sc.client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
-        `Keep the library in ${outside} instead (rerun with --move to move the skill folders there).`,
+      nativeNote(sc.client, library, nativeHit, outside, o.library === undefined && !!configured),
     );
   const scopes =
     o.library === undefined &&
@@ -123,6 +122,23 @@ export function planLibrary(
       },
     });
   return { library, scopes, ...(move ? { move } : {}), planned, notes };
+}
+
+// The note on a library in a folder the client loads natively. `inPlace`: the host's own folder
+// that an earlier init indexed in place (and wrote to the config): the same note as then, not a
+// warning that reads as if this set-up were wrong (issue 35).
+function nativeNote(
+  client: string,
+  library: string,
+  nativeHit: string,
+  outside: string,
+  inPlace: boolean,
+): string {
+  return inPlace
+    ? `skilldex indexes the skills ${client} already loads where they are (${library}): ${client} still lists each of them natively too. ` +
+        `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`
+    : `${library} is ${library === nativeHit ? 'a folder' : `inside ${nativeHit}, a folder`} ${client} loads natively: every skill there is always in the agent's context, which is what skilldex is meant to avoid. ` +
+        `Keep the library in ${outside} instead (rerun with --move to move the skill folders there).`;
 }
 
 // The skill folders a --move would take (every folder but the router skill's); `withSkill`: only

@@ -47,6 +47,8 @@ export interface PlannedStep {
   readonly apply?: () => readonly UndoRecord[];
   /** The step as it turned out once applied (default: as planned). */
   readonly result?: () => InitStep;
+  /** Once applied: the earlier records this step's change took out (dropped from the record file). */
+  readonly supersedes?: () => readonly UndoRecord[];
 }
 
 /** What every step needs to know about the run. */

@@ -1,0 +1,117 @@
+/**
+ * Settings of a host that keep it from running a skilldex hook that is in its hook settings
+ * (issue 35: doctor names every way the set-up can be broken): Gemini CLI's hooks system or hook
+ * switched off, VS Code's hook folder not loaded. Read as data; each cites the host's source.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { valueAt } from '../init/json-edit.js';
+import { readJsonFile, type DoctorOptions } from './check.js';
+
+/**
+ * Why Gemini CLI would not run skilldex's hook although it is in its settings: the hooks system
+ * switched off (`hooksConfig.enabled: false`, "the canonical toggle for the hooks system"), or the
+ * hook named in `hooksConfig.disabled` (hook names or commands; `/hooks disable skilldex` writes it)
+ * — google-gemini/gemini-cli packages/cli/src/config/settingsSchema.ts (hooksConfig); older
+ * releases kept that list in `hooks.disabled` (docs/hooks/index.md, "Disabled hooks configuration").
+ */
+export function geminiHookOff(
+  file: string,
+  cmd: string,
+): { message: string; fix: string } | undefined {
+  let doc: unknown;
+  try {
+    doc = readJsonFile(file, true);
+  } catch {
+    return undefined; // Read above already.
+  }
+  if (valueAt(doc, ['hooksConfig', 'enabled']) === false)
+    return {
+      message: `Gemini CLI's hooks system is off in ${file} (hooksConfig.enabled: false): no hook runs, skilldex's included`,
+      fix: `set "hooksConfig": {"enabled": true} in ${file} (or /settings, Enable Hooks, in Gemini CLI; it needs a restart)`,
+    };
+  for (const at of [
+    ['hooksConfig', 'disabled'],
+    ['hooks', 'disabled'],
+  ]) {
+    const list = valueAt(doc, at);
+    if (Array.isArray(list) && list.some((n) => n === 'skilldex' || n === cmd))
+      return {
+        message: `Gemini CLI has skilldex's hook disabled in ${file} (${at.join('.')} names it), so it never runs`,
+        fix: `/hooks enable skilldex in Gemini CLI, or remove "skilldex" from ${at.join('.')} in ${file}`,
+      };
+  }
+  return undefined;
+}
+
+/**
+ * Why VS Code would not read init's hook file: its user settings set `chat.hookFilesLocations` of
+ * `~/.copilot/hooks` (or the file itself) to false — microsoft/vscode-docs
+ * docs/agent-customization/hooks.md ("Hook file locations": "Set a path to false to disable loading
+ * hooks from that location, including the default locations"). The settings of the default
+ * profile, JSON with comments; a file that does not parse is left to VS Code to report.
+ */
+/**
+ * VS Code also runs the hooks of `~/.claude/settings.json` (vscode-docs hooks.md, "Hook file
+ * locations": `~/.claude/settings.json` is a default user location): with Claude Code's skilldex
+ * hook there too, VS Code asks skilldex twice per prompt, unless its user settings turn that file
+ * off in `chat.hookFilesLocations`. The warning, or undefined.
+ */
+export function vscodeRunsTwice(
+  o: DoctorOptions,
+  claudeSettings: string | undefined,
+): { message: string; fix: string } | undefined {
+  if (claudeSettings === undefined || !existsSync(claudeSettings)) return undefined;
+  try {
+    const groups = valueAt(readJsonFile(claudeSettings), ['hooks', 'UserPromptSubmit']);
+    if (!/\bhook claude-code\b/.test(JSON.stringify(groups ?? null))) return undefined;
+  } catch {
+    return undefined;
+  }
+  const rel = `~/${path.relative(o.home, claudeSettings)}`;
+  if (vscodeLocationsOff(o, [rel]) !== undefined) return undefined;
+  return {
+    message: `VS Code also runs the hooks of ${claudeSettings}, where Claude Code's skilldex hook is: each VS Code prompt is answered twice`,
+    fix: `add "chat.hookFilesLocations": {"${rel}": false} to VS Code's user settings, or skilldex init --undo --client vscode --yes`,
+  };
+}
+
+// The first of `keys` VS Code's user settings set to false in chat.hookFilesLocations, with the
+// settings file.
+function vscodeLocationsOff(
+  o: DoctorOptions,
+  keys: readonly string[],
+): { key: string; settings: string } | undefined {
+  const config = o.env['XDG_CONFIG_HOME'] || path.join(o.home, '.config');
+  const mac = path.join(o.home, 'Library', 'Application Support');
+  for (const settings of [config, mac].map((b) => path.join(b, 'Code', 'User', 'settings.json'))) {
+    if (!existsSync(settings)) continue;
+    let locations: unknown;
+    try {
+      locations = valueAt(readJsonFile(settings, true), ['chat.hookFilesLocations']);
+    } catch {
+      continue;
+    }
+    if (locations === null || typeof locations !== 'object') continue;
+    const off = Object.entries(locations).find(([k, v]) => v === false && keys.includes(k));
+    if (off) return { key: off[0], settings };
+  }
+  return undefined;
+}
+
+export function vscodeHookOff(
+  o: DoctorOptions,
+  file: string,
+): { message: string; fix: string } | undefined {
+  const rel = path.relative(o.home, file);
+  const off = vscodeLocationsOff(o, [
+    `~/${path.dirname(rel)}`,
+    `~/${path.dirname(rel)}/`,
+    `~/${rel}`,
+  ]);
+  if (off === undefined) return undefined;
+  return {
+    message: `VS Code does not load ${file}: "chat.hookFilesLocations" sets ${JSON.stringify(off.key)} to false in ${off.settings}`,
+    fix: `remove ${JSON.stringify(off.key)}: false from "chat.hookFilesLocations" in ${off.settings}`,
+  };
+}
