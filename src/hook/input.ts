@@ -124,6 +124,8 @@ export function parseHookInput(host: HookHost, text: string): HookInput {
   const trimmed = text.trim();
   if (host === 'generic' && !trimmed.startsWith('{'))
     return { prompt: trimmed, session: undefined, cwd: undefined };
+  // A host that closed standard input without writing: say so, not "not JSON" (doctor shows it).
+  if (trimmed === '') throw invalid(`the ${host} hook input is empty (nothing on standard input)`);
   let value: unknown;
   try {
     value = JSON.parse(trimmed);

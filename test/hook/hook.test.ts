@@ -57,6 +57,12 @@ describe('hook input', () => {
     expect(codeOf(() => parseHookInput('claude-code', text))).toBe('HOOK_INPUT_INVALID');
   });
 
+  it('names empty input as empty, not as input that is not JSON', () => {
+    for (const text of ['', '  \n'])
+      expect(() => parseHookInput('claude-code', text)).toThrow(/input is empty/);
+    expect(() => parseHookInput('claude-code', 'merge pdfs')).toThrow(/is not JSON/);
+  });
+
   it("reads Gemini CLI's BeforeAgent object and VS Code's camelCase common fields", () => {
     const gemini = JSON.stringify({
       hook_event_name: 'BeforeAgent',
