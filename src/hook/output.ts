@@ -51,7 +51,9 @@ function loadText(s: HookSuggestion, host: HookHost): string {
   if (s.load.kind === 'native')
     return host === 'codex'
       ? `use it as ${s.load.invoke}`
-      : `load it with the Skill tool (${s.load.invoke})`;
+      : host === 'vscode'
+        ? `it is one of your agent skills (${s.load.invoke}): load it as you load skills`
+        : `load it with the Skill tool (${s.load.invoke})`;
   const pins = {
     skill_id: s.load.skill_id,
     expected_revision: s.load.expected_revision,

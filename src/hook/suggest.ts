@@ -5,8 +5,9 @@
  * at most `max` of them — or nothing when the router abstains. Each says how to load it: natively
  * when the host lists it (Claude Code: a personal or project skill, `/name` or the Skill tool, or
  * an installed plugin's, `/plugin:name`;
- * Codex: a skill it lists, as src/hosts' codexListedSkills finds them, `$name`) and the listing
- * plan did not route it, else through skilldex's `skill_fetch` with its pins. Reads the catalog and the listing state;
+ * Codex: a skill it lists, as src/hosts' codexListedSkills finds them, `$name`; VS Code: a skill in
+ * a folder its agent mode loads, `/name`) and the listing plan did not route it, else through
+ * skilldex's `skill_fetch` with its pins. Reads the catalog and the listing state;
  * writes nothing (the caller records telemetry and session state).
  */
 import path from 'node:path';
@@ -120,6 +121,24 @@ function claudeNative(
   return routed.has(name) ? undefined : name;
 }
 
+// VS Code's agent mode (Copilot harness) loads skills natively from personal ~/.copilot/skills,
+// ~/.agents/skills and ~/.claude/skills and from a workspace's .github/skills, .agents/skills and
+// .claude/skills, each `<folder>/<name>/SKILL.md`, invocable as `/<name>` (microsoft/vscode
+// extensions/copilot/assets/prompts/skills/agent-customization/references/skills.md "Locations";
+// code.visualstudio.com/docs/agents/reference/agent-skills-reference "Skill locations"). The
+// workspace is taken as the prompt's folder or one above it, as for Claude Code's project skills.
+function vscodeNative(file: string, o: SuggestOptions): string | undefined {
+  const parent = path.dirname(path.dirname(file));
+  const roots = [
+    ...['.copilot', '.agents', '.claude'].map((d) => path.join(o.home, d, 'skills')),
+    ...ancestors(o.cwd).flatMap((d) =>
+      ['.github', '.agents', '.claude'].map((s) => path.join(d, s, 'skills')),
+    ),
+  ];
+  if (path.basename(file) !== 'SKILL.md' || !roots.includes(parent)) return undefined;
+  return path.basename(path.dirname(file));
+}
+
 // Codex lists skills by frontmatter name under its own folders and rules; src/hosts knows them
 // (codexListedSkills, the same function `skilldex listing` uses), read once per run and only when
 // a suggestion needs it. A skill the listing plan routed is not listed natively any more.
@@ -154,15 +173,17 @@ function loadOf(
   routed: ReadonlySet<string>,
   listed: () => ReadonlyMap<string, string>,
 ): HookLoad {
-  // Only Claude Code and Codex load skills natively; every other host gets the pins.
-  const nativeHost = o.host === 'claude-code' || o.host === 'codex';
+  // Claude Code, Codex and VS Code load skills natively; every other host gets the pins.
+  const nativeHost = o.host === 'claude-code' || o.host === 'codex' || o.host === 'vscode';
   const at = nativeHost ? router.locate([c.skill_id]).get(c.skill_id) : undefined;
   const native =
     at === undefined
       ? undefined
       : o.host === 'claude-code'
         ? claudeNative(at.path, c.skill_id, o, routed)
-        : codexNative(at.path, o, listed, routed);
+        : o.host === 'vscode'
+          ? vscodeNative(at.path, o)
+          : codexNative(at.path, o, listed, routed);
   if (native !== undefined && /^[\w.:-]{1,128}$/.test(native))
     return { kind: 'native', invoke: o.host === 'codex' ? `$${native}` : `/${native}` };
   return {

@@ -334,10 +334,27 @@ describe('suggestions', () => {
       expect(Object.keys(o['hookSpecificOutput']!)).toEqual(['hookEventName', 'additionalContext']);
       expect(o['hookSpecificOutput']!['hookEventName']).toBe(event);
       expect(o['hookSpecificOutput']!['additionalContext']).toMatch(/^- pdf-merge /m);
-      // Neither loads Claude Code's or Codex's skills natively: the pins.
-      expect(r.suggestions[0]!.load.kind).toBe('skill_fetch');
+      // pdf-merge sits in ~/.claude/skills: VS Code's agent mode loads that folder itself (its
+      // skill locations), Gemini CLI does not and gets the pins.
+      expect(r.suggestions[0]!.load).toEqual(
+        host === 'vscode'
+          ? { kind: 'native', invoke: '/pdf-merge' }
+          : expect.objectContaining({ kind: 'skill_fetch' }),
+      );
       expect(hookOutput(host, { ...r, suggestions: [] })).toBe('');
     }
+  });
+
+  it("loads natively in VS Code only the skills of VS Code's own folders", () => {
+    // k8s-deploy is a library skill outside every folder VS Code reads: the pins.
+    const k8s = ask('vscode', 'deploy my app to kubernetes with helm');
+    expect(k8s.suggestions[0]!.load.kind).toBe('skill_fetch');
+    const pdf = ask('vscode', 'merge two pdf files into one');
+    const text = (
+      JSON.parse(hookOutput('vscode', pdf)) as { hookSpecificOutput: { additionalContext: string } }
+    ).hookSpecificOutput.additionalContext;
+    expect(text).toContain('it is one of your agent skills (/pdf-merge)');
+    expect(text).not.toContain('skill_fetch');
   });
 
   it('keeps the context under the cap with whole lines, never cut in an escape', () => {
