@@ -47,8 +47,10 @@ import { planLibrary } from './init/library.js';
 import {
   backupsDir,
   checkRecordTargets,
+  missingFolders,
   readRecords,
   recordPath,
+  removeCreatedFolders,
   writeRecords,
 } from './init/record.js';
 import {
@@ -286,7 +288,12 @@ function runInit(
 function applySteps(planned: readonly PlannedStep[], record: string): InitStep[] {
   const records = readRecords(record);
   return planned.map((p) => {
-    const added = p.apply?.() ?? [];
+    // The folders this step's file needs that do not exist yet: undo removes them again.
+    const target = p.apply !== undefined && path.isAbsolute(p.step.target) ? p.step.target : '';
+    const missing = target === '' ? [] : missingFolders(target);
+    const added = (p.apply?.() ?? []).map((r) =>
+      r.file === target && missing.length > 0 ? { ...r, created_folders: missing } : r,
+    );
     const gone = new Set((p.supersedes?.() ?? []).map((r) => JSON.stringify(r)));
     if (added.length > 0 || gone.size > 0) {
       const kept = records.filter((r) => !gone.has(JSON.stringify(r)));
@@ -373,6 +380,11 @@ function runUndo(
     );
   if (apply) {
     plan.apply();
+    // The folders init made for what undo just removed, each once empty (deepest first).
+    const kept = new Set(plan.keep.map((r) => JSON.stringify(r)));
+    const removed = removeCreatedFolders(records.filter((r) => !kept.has(JSON.stringify(r))));
+    if (removed.length > 0)
+      notes.push(`Removed the empty folders init had made: ${removed.join(', ')}.`);
     if (plan.keep.length > 0 || records.length > 0) writeRecords(record, plan.keep);
   }
   return { undo: true, client, applied: apply, steps: plan.steps, notes, record };

@@ -5,7 +5,7 @@
  * back a file init replaced with --force; keeps the shared user config until the last client goes;
  * never deletes the library or the catalog; changes nothing without --yes.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, skillMd, tmpTree, writeTree } from '../support/cli.js';
@@ -104,6 +104,32 @@ describe('init --undo', () => {
     expect(existsSync(path.join(home, 'lib/alpha/SKILL.md'))).toBe(true);
     // Nothing left to undo.
     expect((await run(home, ['--undo', '--yes'])).body.steps).toEqual([]);
+  });
+
+  it('removes the folders init made once they are empty, and no folder a record names elsewhere (issue 35)', async () => {
+    const home = tmpTree({ ...LIB, 'keep/empty/.placeholder': '' });
+    expect((await run(home, ['--client', 'gemini-cli', '--library', 'lib', '--yes'])).code).toBe(0);
+    expect((await run(home, ['--client', 'vscode', '--yes'])).code).toBe(0);
+    for (const made of ['.gemini/skills/skill-router', '.copilot/hooks', '.config/skilldex'])
+      expect(existsSync(path.join(home, made)), made).toBe(true);
+    // A hand-made record naming a folder that does not hold its file: that folder is left alone.
+    const recordFile = path.join(home, '.local/state/skilldex/init.json');
+    const doc = JSON.parse(readFileSync(recordFile, 'utf8')) as {
+      records: { created_folders?: string[] }[];
+    };
+    const stray = path.join(home, 'keep/empty');
+    rmSync(path.join(stray, '.placeholder'));
+    doc.records[0]!.created_folders = [...(doc.records[0]!.created_folders ?? []), stray];
+    writeFileSync(recordFile, JSON.stringify(doc));
+    const undo = await run(home, ['--undo', '--yes']);
+    expect(undo.code).toBe(0);
+    for (const made of ['.gemini', '.copilot', '.config/skilldex'])
+      expect(existsSync(path.join(home, made)), made).toBe(false);
+    expect(undo.body.notes.join('\n')).toContain('Removed the empty folders init had made');
+    expect(existsSync(stray)).toBe(true);
+    // The library, the catalog and the home itself stay.
+    expect(existsSync(path.join(home, 'lib/alpha/SKILL.md'))).toBe(true);
+    expect(existsSync(path.join(home, '.local/share/skilldex/catalog.sqlite'))).toBe(true);
   });
 
   it("gives back the user's own files byte for byte: mcp.json, Codex config.toml, the user config", async () => {

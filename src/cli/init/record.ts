@@ -8,6 +8,7 @@
  * out byte for byte. A later step (a hook) registers into undo by returning one more record of
  * these kinds. Reads and writes only the record file and the backups folder beside it.
  */
+import { existsSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError } from '../../errors.js';
 import { xdgBaseDir } from '../../fsx/index.js';
@@ -28,6 +29,12 @@ interface RecordBase {
   readonly step: RecordStep;
   /** The file changed (for `moved`: the folder the skills went to). */
   readonly file: string;
+  /**
+   * The folders init made to hold `file`, deepest first (absent: none, or a record written before
+   * init kept them). Undo removes each that is empty once the file is gone, and only folders that
+   * hold `file`: a record naming any other folder has it ignored.
+   */
+  readonly created_folders?: readonly string[];
 }
 
 /** A whole file init wrote; `backup` holds what it replaced (null: the file did not exist). */
@@ -126,6 +133,7 @@ function isRecord(r: unknown): r is UndoRecord {
   const o = r as Record<string, unknown>;
   const str = (k: string): boolean => typeof o[k] === 'string';
   if (!str('client') || !str('step') || !str('file')) return false;
+  if (o['created_folders'] !== undefined && !isPath(o['created_folders'])) return false;
   switch (o['kind']) {
     case 'file':
       return str('sha256') && (o['backup'] === null || str('backup'));
@@ -194,4 +202,45 @@ export function checkRecordTargets(
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The folders above `file` that do not exist yet, deepest first: what a write of `file` would
+ * create (recorded as `created_folders`).
+ */
+export function missingFolders(file: string): string[] {
+  const out: string[] = [];
+  for (let d = path.dirname(path.resolve(file)); path.dirname(d) !== d; d = path.dirname(d)) {
+    if (existsSync(d)) break;
+    out.push(d);
+  }
+  return out;
+}
+
+/**
+ * Removes the created folders of `records` (those undo took out) that are empty, deepest first
+ * across all of them (one folder may hold the files of several records), each only once its
+ * record's file is gone and only when it holds that file: a hand-made record naming any other
+ * folder has it ignored. Returns the folders removed.
+ */
+export function removeCreatedFolders(records: readonly UndoRecord[]): string[] {
+  const folders = new Set<string>();
+  for (const r of records) {
+    if (existsSync(r.file)) continue;
+    const file = path.resolve(r.file);
+    for (const f of r.created_folders ?? []) {
+      const dir = path.resolve(f);
+      if (file.startsWith(dir + path.sep)) folders.add(dir);
+    }
+  }
+  const removed: string[] = [];
+  for (const f of [...folders].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
+    try {
+      rmdirSync(f);
+      removed.push(f);
+    } catch {
+      // Not empty (something of the user's, or another file init still keeps), or already gone.
+    }
+  }
+  return removed;
 }
