@@ -25,7 +25,9 @@ export async function buildPage(out = path.join(repo, 'dist', 'explorer', 'asset
     outdir: out,
     logLevel: 'warning',
   });
-  for (const f of ['index.html', 'favicon.svg']) copyFileSync(path.join(repo, 'web', f), path.join(out, f));
+  for (const f of ['index.html', 'favicon.svg'])
+    copyFileSync(path.join(repo, 'web', f), path.join(out, f));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildPage(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await buildPage(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
