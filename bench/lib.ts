@@ -186,6 +186,21 @@ export function machineLine(): string {
   return `Node ${process.version}, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`;
 }
 
+let queryVocab: readonly string[] | undefined;
+
+/**
+ * `n` search queries of 1–8 Zipf words over the 40,000-word vocabulary, from `seed` (the same
+ * queries for the same arguments): what the router, MCP and search A/B benchmarks ask.
+ */
+export function zipfQueries(n: number, seed: number): string[] {
+  queryVocab ??= largeVocabulary(40_000);
+  const vocab = queryVocab;
+  const rand = rng(seed);
+  return Array.from({ length: n }, () =>
+    zipfFrom(vocab, rand, 1 + Math.floor(rand() * 8)).join(' '),
+  );
+}
+
 /**
  * A generated library of `n` skills in `dir` (default bench/.work/router-v2-<n>; reused when
  * complete): Zipf names, descriptions, keywords and bodies over the 40,000-word vocabulary, 100

@@ -19,18 +19,13 @@ import {
   WORK,
   generateSkillLibrary,
   fmt,
-  largeVocabulary,
   machineLine,
   now,
   percentile,
-  rng,
+  zipfQueries,
   time,
   writeResult,
-  zipfFrom,
 } from './lib.js';
-
-const VOCAB = largeVocabulary(40_000);
-const zipfWords = (rand: () => number, n: number): string[] => zipfFrom(VOCAB, rand, n);
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -43,11 +38,6 @@ const SKILLS = arg('--skills', 10_000);
 const QUERIES = arg('--queries', 500);
 /** Untimed queries first, each way, so caches and JIT are warm for both. */
 const WARMUP = 30;
-
-function queries(n: number, seed: number): string[] {
-  const rand = rng(seed);
-  return Array.from({ length: n }, () => zipfWords(rand, 1 + Math.floor(rand() * 8)).join(' '));
-}
 
 async function timeAsync<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const t0 = now();
@@ -65,7 +55,7 @@ async function main(): Promise<void> {
   // The default policy, named: a catalog reused from an earlier run remembers the policy it was built with.
   const indexed = time(() => indexCatalog({ catalog, scopes: [dir], policy: DEFAULT_POLICY_ID }));
 
-  const qs = queries(QUERIES + WARMUP, SKILLS + 7);
+  const qs = zipfQueries(QUERIES + WARMUP, SKILLS + 7);
   const router = new Router({ catalog, telemetry: false });
   const transport = new StdioClientTransport({
     command: process.execPath,

@@ -46,17 +46,12 @@ import {
   WORK,
   fmt,
   generateSkillLibrary,
-  largeVocabulary,
   machineLine,
   percentile,
-  rng,
+  zipfQueries,
   time,
   writeResult,
-  zipfFrom,
 } from './lib.js';
-
-const VOCAB = largeVocabulary(40_000);
-const zipfWords = (rand: () => number, n: number): string[] => zipfFrom(VOCAB, rand, n);
 
 const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = sizesArg > 0 ? process.argv[sizesArg + 1]!.split(',').map(Number) : [10_000, 100_000];
@@ -109,11 +104,6 @@ function fourFieldTable(dir: string, file: string): { ms: number } {
   const t = time(() => db.transaction(() => rows.forEach((r) => ins.run(...r)))());
   db.close();
   return { ms: t.ms };
-}
-
-function queries(n: number, seed: number): string[] {
-  const rand = rng(seed);
-  return Array.from({ length: n }, () => zipfWords(rand, 1 + Math.floor(rand() * 8)).join(' '));
 }
 
 // --- PostgreSQL (issue #16) ---------------------------------------------------------------------
@@ -535,7 +525,7 @@ async function measure(cluster: Cluster | undefined): Promise<void> {
     const full = time(() => indexCatalog({ catalog, scopes: [dir] }));
     const again = time(() => indexCatalog({ catalog, scopes: [dir] }));
     const size = statSync(catalog).size;
-    const qs = queries(QUERIES, n + 1);
+    const qs = zipfQueries(QUERIES, n + 1);
     if (SEARCH_ONLY) {
       const v4Catalog = path.join(WORK, `router-${n}-v4.sqlite`);
       for (const f of [v4Catalog, `${v4Catalog}-wal`, `${v4Catalog}-shm`])

@@ -18,13 +18,11 @@ import {
   WORK,
   fmt,
   generateSkillLibrary,
-  largeVocabulary,
   machineLine,
   percentile,
-  rng,
+  zipfQueries,
   time,
   writeResult,
-  zipfFrom,
 } from './lib.js';
 
 interface Build {
@@ -59,14 +57,6 @@ if (builds.length < 2) {
   process.exit(2);
 }
 
-const VOCAB = largeVocabulary(40_000);
-const queries = (n: number, seed: number): string[] => {
-  const rand = rng(seed);
-  return Array.from({ length: n }, () =>
-    zipfFrom(VOCAB, rand, 1 + Math.floor(rand() * 8)).join(' '),
-  );
-};
-
 async function main(): Promise<void> {
   const apis = await Promise.all(
     builds.map(
@@ -93,7 +83,7 @@ async function main(): Promise<void> {
       });
       return new apis[i]!.Router({ catalog, telemetry: false });
     });
-    const qs = queries(1_000, n + 1);
+    const qs = zipfQueries(1_000, n + 1);
     for (let i = 0; i < 50; i++) for (const r of routers) r.search({ query: qs[i]!, limit: 10 });
     const times = builds.map(() => [] as number[]);
     process.stderr.write(`searching ${n}…\n`);
