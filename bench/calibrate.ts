@@ -18,7 +18,7 @@
  *
  *   npm run bench:calibrate            # prints the models as JSON and writes the results
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   DEFAULT_POLICY_ID,
@@ -34,6 +34,7 @@ import {
   type ConfidenceModel,
 } from '../src/router/search/confidence.js';
 import { REPO, WORK, fmt, machineLine, writeResult } from './lib.js';
+import { triggerQueries, type TriggerQuery } from './trigger-quality.js';
 import { fitLogistic } from './logistic.js';
 
 const SPLIT = path.resolve(REPO, '..', 'shared', 'bench');
@@ -44,13 +45,6 @@ const TOP = 3;
 const KEEP = 0.85;
 const FLOORS = Array.from({ length: 19 }, (_, i) => (i + 1) / 20);
 
-interface TriggerQuery {
-  readonly id: string;
-  readonly query: string;
-  readonly skill: string;
-  readonly should_trigger: boolean;
-}
-
 interface Ranked {
   readonly q: TriggerQuery;
   /** Features of the top candidates, and their skill ids. */
@@ -59,10 +53,7 @@ interface Ranked {
 }
 
 function queries(): TriggerQuery[] {
-  return readFileSync(path.join(TRIGGER, 'queries.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as TriggerQuery);
+  return triggerQueries(TRIGGER);
 }
 
 function rank(policy: string, scopes: readonly string[], qs: readonly TriggerQuery[]): Ranked[] {

@@ -11,10 +11,11 @@
  *
  *   npm run bench:hook-quality
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_POLICY_ID, POLICY_V4_ID, Router, indexCatalog } from '../src/internal.js';
 import { suggest } from '../src/hook/index.js';
+import { triggerQueries } from './trigger-quality.js';
 import { REPO, WORK, fmt, machineLine, writeResult } from './lib.js';
 
 const SHARED = path.resolve(REPO, '..', 'shared', 'bench');
@@ -25,12 +26,6 @@ mkdirSync(dir, { recursive: true });
 const home = path.join(dir, 'home');
 mkdirSync(home, { recursive: true });
 
-interface TriggerQuery {
-  readonly query: string;
-  readonly skill: string;
-  readonly should_trigger: boolean;
-}
-
 // The default first, then v4 (the rule v5 replaces).
 const HOOK_POLICIES = [...new Set([DEFAULT_POLICY_ID, POLICY_V4_ID])];
 
@@ -40,10 +35,7 @@ function build(name: string, scopes: string[], policy = DEFAULT_POLICY_ID): stri
   return catalog;
 }
 
-const queries: TriggerQuery[] = readFileSync(path.join(TRIGGER, 'queries.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as TriggerQuery);
+const queries = triggerQueries(TRIGGER);
 
 // Quality on the trigger set, alone and with the real distractors.
 interface Quality {

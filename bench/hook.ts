@@ -15,11 +15,12 @@
  *   npm run bench:hook
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_POLICY_ID, indexCatalog } from '../src/internal.js';
+import { triggerQueries } from './trigger-quality.js';
 import { REPO, WORK, fmt, machineLine, now, percentile, writeResult } from './lib.js';
 
 const RUNS = 41;
@@ -31,12 +32,6 @@ const dir = path.join(WORK, 'hook');
 mkdirSync(dir, { recursive: true });
 const home = path.join(dir, 'home');
 mkdirSync(home, { recursive: true });
-
-interface TriggerQuery {
-  readonly query: string;
-  readonly skill: string;
-  readonly should_trigger: boolean;
-}
 
 function build(name: string, scopes: string[]): string {
   const catalog = path.join(dir, `${name}-${Date.now()}.sqlite`);
@@ -56,10 +51,7 @@ function timed(args: string[], input: string): number {
   return ms;
 }
 
-const queries: TriggerQuery[] = readFileSync(path.join(TRIGGER, 'queries.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as TriggerQuery);
+const queries = triggerQueries(TRIGGER);
 
 // Latency over the real corpus: prompts drawn from the trigger set, a new session each run. Four
 // commands alternate (load on a shared machine hits them alike): bare Node; the hook through the
