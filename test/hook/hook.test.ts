@@ -58,8 +58,10 @@ describe('hook input', () => {
   });
 
   it('names empty input as empty, not as input that is not JSON', () => {
-    for (const text of ['', '  \n'])
+    for (const text of ['', '  \n']) {
+      expect(codeOf(() => parseHookInput('claude-code', text))).toBe('HOOK_INPUT_INVALID');
       expect(() => parseHookInput('claude-code', text)).toThrow(/input is empty/);
+    }
     expect(() => parseHookInput('claude-code', 'merge pdfs')).toThrow(/is not JSON/);
   });
 

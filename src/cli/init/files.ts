@@ -58,12 +58,17 @@ export function removeClientFile(file: string): void {
   removeInside(path.dirname(target), path.basename(target));
 }
 
-/** Removes the folder `dir` when it is empty; a folder with anything left in it stays. */
-export function removeEmptyFolder(dir: string): void {
+/**
+ * Removes the folder `dir` when it is empty; a folder with anything left in it stays. True when
+ * it was removed.
+ */
+export function removeEmptyFolder(dir: string): boolean {
   try {
     rmdirSync(dir);
+    return true;
   } catch {
     // Not empty, or already gone: either way it is not init's to remove.
+    return false;
   }
 }
 

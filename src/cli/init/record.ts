@@ -8,11 +8,11 @@
  * out byte for byte. A later step (a hook) registers into undo by returning one more record of
  * these kinds. Reads and writes only the record file and the backups folder beside it.
  */
-import { existsSync, rmdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError } from '../../errors.js';
 import { xdgBaseDir } from '../../fsx/index.js';
-import { readClientFile, writeClientFile } from './files.js';
+import { readClientFile, removeEmptyFolder, writeClientFile } from './files.js';
 import { parseJsonText, JsonShapeError } from './json-edit.js';
 
 /** Version of the record file's format. */
@@ -233,14 +233,8 @@ export function removeCreatedFolders(records: readonly UndoRecord[]): string[] {
       if (file.startsWith(dir + path.sep)) folders.add(dir);
     }
   }
-  const removed: string[] = [];
-  for (const f of [...folders].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
-    try {
-      rmdirSync(f);
-      removed.push(f);
-    } catch {
-      // Not empty (something of the user's, or another file init still keeps), or already gone.
-    }
-  }
-  return removed;
+  // Deepest first; a folder still holding something (of the user's, or another file init keeps) stays.
+  return [...folders]
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
+    .filter((f) => removeEmptyFolder(f));
 }
