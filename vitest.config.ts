@@ -11,7 +11,8 @@ import { defineConfig } from 'vitest/config';
 // `npx vitest run` (what `npm test` runs) runs all four; `--project NAME` runs one. The slow and
 // postgres projects share a throwaway PostgreSQL cluster per project (test/support/pg-global.ts).
 // Before the unit and slow projects start, test/support/fresh-build.ts fails the run when a selected
-// test file runs dist/ or bin/ and src/ changed since the last build.
+// test file runs dist/ or bin/ and src/ changed since the last build; after them,
+// test/support/hook-servers.ts ends the hook servers tests started under the temporary folder.
 const SLOW_SUITES = [
   'test/install/**',
   'test/mcp/load.test.ts',
@@ -61,7 +62,7 @@ export default defineConfig({
           // machine, the unit project in four runs: 287 s without isolation.
           isolate: false,
           exclude: ['test/browser/**', ...SLOW_SUITES],
-          globalSetup: ['test/support/fresh-build.ts'],
+          globalSetup: ['test/support/fresh-build.ts', 'test/support/hook-servers.ts'],
         },
       },
       {
@@ -69,7 +70,11 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: SLOW_SUITES.map((g) => (g.endsWith('/**') ? `${g}/*.test.ts` : g)),
-          globalSetup: ['test/support/fresh-build.ts', 'test/support/pg-global.ts'],
+          globalSetup: [
+            'test/support/fresh-build.ts',
+            'test/support/pg-global.ts',
+            'test/support/hook-servers.ts',
+          ],
         },
       },
       {

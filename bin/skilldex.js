@@ -45,9 +45,18 @@ const BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'skilldex.cjs');
  * runs on every prompt, loads this instead of the whole CLI — no commander, no other command — with
  * its own code cache. `hookMain` returns undefined for a command line it does not know for sure
  * (`--help`, `--strict`, an unknown option…): the full CLI then runs it.
- * @typedef {{ hookMain: (argv: readonly string[]) => Promise<number> | undefined }} HookBundle
+ * @typedef {{ hookMain: (argv: readonly string[], handover?: { stdin: string, startedMs?: number, settled?: (s: { hook_server: { value: boolean } }) => void }) => Promise<number> | undefined }} HookBundle
  */
 const HOOK_BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'hook.cjs');
+
+/**
+ * The hook server's client (src/cli/hook-client.ts): loaded first for `skilldex hook …`. It hands
+ * the prompt to the user's hook server and prints the answer; when no server answers it runs the
+ * hook bundle in this process (loadHook) and starts one. `hookClient` returns undefined for a
+ * command line it leaves to the hook bundle.
+ * @typedef {{ hookClient: (argv: readonly string[], options: { loadHook: () => HookBundle, bin: string }) => Promise<number> | undefined }} HookClientBundle
+ */
+const HOOK_CLIENT_BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'hook-client.cjs');
 
 /**
  * The code cache of `bundle`: the same path with `.v8cache` added.
@@ -113,6 +122,36 @@ function fail(err) {
 }
 
 /**
+ * Runs `skilldex hook …` through the hook server's client, which falls back to the hook's bundle
+ * in this process; false when the client is absent (a build without it) or leaves the command line
+ * to the hook's bundle.
+ * @param {readonly string[]} argv
+ * @returns {boolean}
+ */
+function runHookClient(argv) {
+  /** @type {HookClientBundle} */
+  let client;
+  try {
+    client = /** @type {HookClientBundle} */ (
+      /** @type {unknown} */ (loadCli(HOOK_CLIENT_BUNDLE).cli)
+    );
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return false;
+    fail(err);
+    return true;
+  }
+  const done = client.hookClient(argv, {
+    loadHook: () => /** @type {HookBundle} */ (/** @type {unknown} */ (loadCli(HOOK_BUNDLE).cli)),
+    bin: __filename,
+  });
+  if (done === undefined) return false;
+  done.then((code) => {
+    process.exitCode = code;
+  }, fail);
+  return true;
+}
+
+/**
  * Runs `skilldex hook …` through the hook's own bundle; false when that bundle is absent (a build
  * without it) or leaves the command line to the full CLI.
  * @param {readonly string[]} argv
@@ -138,7 +177,10 @@ function runHookBundle(argv) {
 
 if (
   require.main === module &&
-  !(process.argv[2] === 'hook' && runHookBundle(process.argv.slice(2)))
+  !(
+    process.argv[2] === 'hook' &&
+    (runHookClient(process.argv.slice(2)) || runHookBundle(process.argv.slice(2)))
+  )
 ) {
   /** @type {CliBundle | undefined} */
   let cli;
@@ -153,4 +195,4 @@ if (
     }, fail);
 }
 
-module.exports = { BUNDLE, HOOK_BUNDLE, cachePathOf, loadCli };
+module.exports = { BUNDLE, HOOK_BUNDLE, HOOK_CLIENT_BUNDLE, cachePathOf, loadCli };

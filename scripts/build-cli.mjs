@@ -5,7 +5,8 @@
 // Why a bundle at all, with the measurements: bin/skilldex.js and bench/results/startup.md.
 // Run by `npm run build` after tsc; the library API stays dist/index.js.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -13,6 +14,24 @@ import { build } from 'esbuild';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = path.join(repo, 'dist', 'cli', 'skilldex.cjs');
 const packageVersion = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version;
+
+// The build's name (src/version.ts BUILD): 12 hex digits of a SHA-256 over the version and every
+// file under src/ (path and bytes, in path order). The hook server's socket is named by it, so the
+// hook's client never talks to a server built from other sources.
+function buildId() {
+  const hash = createHash('sha256').update(packageVersion);
+  const walk = (dir) =>
+    readdirSync(dir, { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .forEach((e) => {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else hash.update(`\0${path.relative(repo, p)}\0`).update(readFileSync(p));
+      });
+  walk(path.join(repo, 'src'));
+  return hash.digest('hex').slice(0, 12);
+}
+const BUILD = buildId();
 
 // commander requires node:child_process at load, for executable subcommands skilldex never has;
 // loading it costs ~6 ms of every start. Commander's copy gets `spawn` on first call instead.
@@ -45,11 +64,20 @@ const bundles = [
   },
   {
     outfile: hookOutfile,
-    contents: "export { hookMain, parseFastHookArgv, runFastHook } from './hook-main.ts';\n",
+    contents:
+      "export { hookMain, logHookFailure, parseFastHookArgv, runFastHook } from './hook-main.ts';\n",
     sourcefile: 'src/cli/hook-bundle.ts',
     // The TOML parser reads the user config (init writes one) on every prompt: in the hook's bundle
     // it comes from the code cache instead of node_modules (~7 ms of CPU per run with a config).
     inline: ['smol-toml'],
+  },
+  {
+    // The hook server's client (src/cli/hook-client.ts): what bin/skilldex.js loads first for
+    // `skilldex hook …`. When the user's hook server answers, this file is all of skilldex a prompt
+    // loads (bench/results/hook.md).
+    outfile: path.join(repo, 'dist', 'cli', 'hook-client.cjs'),
+    contents: "export { hookClient } from './hook-client.ts';\n",
+    sourcefile: 'src/cli/hook-client-bundle.ts',
   },
 ];
 
@@ -115,6 +143,7 @@ async function bundleOne({ outfile, contents, sourcefile, inline = [] }) {
     define: {
       'import.meta.url': '__skilldexBundleUrl',
       __SKILLDEX_VERSION__: JSON.stringify(packageVersion),
+      __SKILLDEX_BUILD__: JSON.stringify(BUILD),
     },
     banner: {
       js: "const __skilldexBundleUrl = 'file://' + encodeURI(__filename).replace(/[?#]/g, encodeURIComponent);",

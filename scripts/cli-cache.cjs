@@ -10,7 +10,13 @@ const { spawnSync } = require('node:child_process');
 const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BUNDLE, HOOK_BUNDLE, cachePathOf, loadCli } = require('../bin/skilldex.js');
+const {
+  BUNDLE,
+  HOOK_BUNDLE,
+  HOOK_CLIENT_BUNDLE,
+  cachePathOf,
+  loadCli,
+} = require('../bin/skilldex.js');
 
 async function main() {
   const { cli, script } = loadCli(BUNDLE);
@@ -73,6 +79,7 @@ async function main() {
       '--no-telemetry',
     ]);
     await hookCache(catalog, tmp);
+    clientCache();
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -125,6 +132,13 @@ async function hookCache(catalog, tmp) {
       throw new Error(`skilldex hook suggested nothing for ${JSON.stringify(prompt)}`);
   }
   writeFileSync(cachePathOf(HOOK_BUNDLE), script.createCachedData());
+}
+
+// The hook server's client (dist/cli/hook-client.cjs): a small file whose functions run once per
+// process, so its cache holds what loading compiles; the rest is compiled as it runs.
+function clientCache() {
+  const { script } = loadCli(HOOK_CLIENT_BUNDLE);
+  writeFileSync(cachePathOf(HOOK_CLIENT_BUNDLE), script.createCachedData());
 }
 
 main().catch((err) => {

@@ -38,3 +38,14 @@ declare const __SKILLDEX_VERSION__: string | undefined;
 /** The package version (semver, from package.json). */
 export const VERSION: string =
   typeof __SKILLDEX_VERSION__ === 'string' ? __SKILLDEX_VERSION__ : readPackageVersion();
+
+// Defined only inside the CLI's bundles: a hash of the sources they were built from.
+declare const __SKILLDEX_BUILD__: string | undefined;
+
+/**
+ * The build of the CLI's bundles (12 hex digits of a hash over src/ and the version, written in by
+ * scripts/build-cli.mjs), or undefined outside them. The hook server's socket is named by it, so a
+ * client only ever talks to a server of its own build.
+ */
+export const BUILD: string | undefined =
+  typeof __SKILLDEX_BUILD__ === 'string' ? __SKILLDEX_BUILD__ : undefined;

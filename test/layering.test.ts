@@ -181,7 +181,8 @@ describe('start-up', () => {
   // What `skilldex --version`, `--help` and every command load before their action runs: the static
   // import closure of src/cli/main.ts. The capabilities (catalog, router, cascade, substrate, enrich,
   // lint, skills) and the MCP and explorer faces load inside the actions, with import(). Light
-  // leaves are allowed: the policy table and the catalog's location parser (catalog/store/location.ts).
+  // leaves are allowed: the policy table, the catalog's location parser (catalog/store/location.ts)
+  // and the hook's light barrel (hook/lite.ts with the two files it re-exports).
   const LIGHT = new Set(['cli', 'secrets.ts', 'errors.ts', 'version.ts', 'text', 'fsx']);
 
   it('reads static imports only, type-only ones left out', () => {
@@ -210,7 +211,8 @@ describe('start-up', () => {
       (f) =>
         !LIGHT.has(moduleOf(path.join(SRC, f))) &&
         !f.startsWith('router/search/policies/') &&
-        f !== 'catalog/store/location.ts',
+        f !== 'catalog/store/location.ts' &&
+        !['hook/lite.ts', 'hook/input.ts', 'hook/server-socket.ts'].includes(f),
     );
     expect(heavy, 'loaded at start-up').toEqual([]);
     expect(rel).toContain('cli/commands/search.ts');
@@ -292,7 +294,9 @@ describe('layering', () => {
         // errors.ts and version.ts, and the router's policy table (src/router/search/policies/index.ts,
         // pure data quoted in `index --help`) and the catalog's location parser
         // (src/catalog/store/location.ts: is it a postgres:// URL, its password masked; node:fs only),
-        // which config and rendering need before any catalog is opened. Never another deep import. That start-up loads none of the
+        // which config and rendering need before any catalog is opened, and the hook's light barrel
+        // (src/hook/lite.ts: names, limits and paths; what the hook server's client loads on every
+        // prompt, src/cli/hook-client.ts). Never another deep import. That start-up loads none of the
         // heavy barrels is checked below ('start-up').
         if (from === 'cli') {
           const rel = path.relative(SRC, target).split(path.sep).join('/');
@@ -304,7 +308,8 @@ describe('layering', () => {
             rel === 'version.ts' ||
             rel === `${to}/index.ts` ||
             rel === 'router/search/policies/index.ts' ||
-            rel === 'catalog/store/location.ts';
+            rel === 'catalog/store/location.ts' ||
+            rel === 'hook/lite.ts';
           expect(
             allowed,
             `${where}: the CLI imports only src/internal.ts, src/index.ts or a module's index.ts`,

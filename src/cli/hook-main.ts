@@ -6,14 +6,16 @@
  * same code as the full CLI's (`runHookCommand` of commands/hook.ts with a CliContext), so the
  * answers are the same; only the parsing of the command line is done here.
  *
- * The parser knows exactly the forms a hook command takes — the host, `--catalog`, `--max`,
+ * The parser (hook-argv.ts, shared with the hook server's client) knows exactly the forms a hook command takes — the host, `--catalog`, `--max`,
  * `--min-confidence`, `--deadline-ms` (each `--opt value` or `--opt=value`), `--no-telemetry`,
  * `--no-usage` — and returns undefined for anything else (`--help`, `--strict`, `--json`, the
  * program's options, an unknown option, a value that begins with `-`): the launcher then runs the
  * full CLI, whose commander parser gives every such form its documented meaning.
  */
-import { codedFromForeign, type ExitCode } from '../errors.js';
-import { runHookCommand, type HookFlags } from './commands/hook.js';
+import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
+import { logHookError } from '../hook/index.js';
+import { runHookCommand, type HookFlags, type HookRunFrame } from './commands/hook.js';
+import { parseFastHookArgv, type FastHookArgs } from './hook-argv.js';
 import {
   CliContext,
   action,
@@ -23,69 +25,20 @@ import {
   type CliIo,
 } from './context.js';
 
-/** The parsed hook command line: the host argument and the flags as commander would give them. */
-export interface FastHookArgs {
-  readonly host: string | undefined;
-  readonly flags: HookFlags;
-}
-
-// The options that take a value, and the HookFlags key each fills.
-const VALUE_OPTIONS: Readonly<Record<string, 'catalog' | 'max' | 'minConfidence' | 'deadlineMs'>> =
-  {
-    '--catalog': 'catalog',
-    '--max': 'max',
-    '--min-confidence': 'minConfidence',
-    '--deadline-ms': 'deadlineMs',
-  };
-
-/**
- * `argv` (without node and script) parsed as commander parses `skilldex hook …`, or undefined when
- * it holds anything this parser does not know for sure (the full CLI then runs it).
- */
-export function parseFastHookArgv(argv: readonly string[]): FastHookArgs | undefined {
-  if (argv[0] !== 'hook') return undefined;
-  const flags: Omit<HookFlags, 'strict' | 'json'> = {};
-  const operands: string[] = [];
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--no-telemetry') flags.telemetry = false;
-    else if (a === '--no-usage') flags.usage = false;
-    else if (a.startsWith('-')) {
-      const eq = a.indexOf('=');
-      const name = eq === -1 ? a : a.slice(0, eq);
-      const key = Object.hasOwn(VALUE_OPTIONS, name) ? VALUE_OPTIONS[name] : undefined;
-      if (key === undefined) return undefined;
-      if (eq !== -1) flags[key] = a.slice(eq + 1);
-      else {
-        const next = argv[i + 1];
-        // Commander takes the next word as an optional value unless it looks like an option.
-        if (next === undefined) flags[key] = true;
-        else if (next.startsWith('-')) return undefined;
-        else {
-          flags[key] = next;
-          i++;
-        }
-      }
-    } else operands.push(a);
-  }
-  // Commander's defaults for the negatable options: true unless --no-… was given.
-  return {
-    host: operands[0],
-    flags: { telemetry: true, usage: true, ...flags },
-  };
-}
-
 /**
  * Runs a parsed hook command line on `io` (what the full CLI's `hook` action does, without
  * commander) and resolves to the exit code.
  */
-export async function runFastHook(args: FastHookArgs, io: CliIo): Promise<ExitCode> {
+export async function runFastHook(
+  args: FastHookArgs,
+  io: CliIo,
+  frame: HookRunFrame = {},
+): Promise<ExitCode> {
   const ctx = new CliContext(io);
   try {
-    await action(ctx, (host: string | undefined, o: HookFlags) => runHookCommand(ctx, host, o))(
-      args.host,
-      args.flags,
-    );
+    await action(ctx, (host: string | undefined, o: HookFlags) =>
+      runHookCommand(ctx, host, o, frame),
+    )(args.host, args.flags);
     return ctx.exitCode;
   } catch (err) {
     // As program.ts's run(): a coded foreign failure gets its code, anything else is a bug.
@@ -110,20 +63,55 @@ function writeOut(s: string): void {
 }
 
 /**
+ * What the hook server's client (hook-client.ts) hands over when it runs the hook in this process
+ * after all (no server answered): the standard input it already read, when it started, and the
+ * frame's `settled`.
+ */
+export interface HookHandover extends HookRunFrame {
+  readonly stdin: string;
+}
+
+/**
  * The hook entry for this process: undefined when `argv` is not a command line this entry knows
  * (bin/skilldex.js then runs the full CLI), else the run's exit code.
  */
-export function hookMain(argv: readonly string[]): Promise<ExitCode> | undefined {
+export function hookMain(
+  argv: readonly string[],
+  handover?: HookHandover,
+): Promise<ExitCode> | undefined {
   const args = parseFastHookArgv(argv);
   if (args === undefined) return undefined;
-  return runFastHook(args, {
-    stdout: writeOut,
-    stderr: (s) => process.stderr.write(s),
-    env: process.env,
-    cwd: process.cwd(),
-    stderrIsTTY: false,
-    // Through process.stdin, as main.ts (readStdinCapped says why).
-    readStdin: () => readStdinCapped(process.stdin),
-    releaseStdin: () => process.stdin.destroy(),
-  });
+  return runFastHook(
+    args,
+    {
+      stdout: writeOut,
+      stderr: (s) => process.stderr.write(s),
+      env: process.env,
+      cwd: process.cwd(),
+      stderrIsTTY: false,
+      // Through process.stdin, as main.ts (readStdinCapped says why).
+      readStdin:
+        handover === undefined
+          ? () => readStdinCapped(process.stdin)
+          : () => Promise.resolve(handover.stdin),
+      releaseStdin: () => process.stdin.destroy(),
+    },
+    handover ?? {},
+  );
+}
+
+export { parseFastHookArgv, type FastHookArgs } from './hook-argv.js';
+
+/**
+ * Logs one failure of the hook server's client to the hook's log, as the hook logs its own
+ * (logHookError): the client loads this bundle only when it has one to log.
+ */
+export function logHookFailure(
+  stateDir: string,
+  host: string,
+  code: 'HOOK_DEADLINE' | 'UNSAFE_PERMISSIONS',
+  message: string,
+  details?: Record<string, unknown>,
+): void {
+  logHookError(stateDir, host || '-', new SkilldexError(code, message, details));
 }

@@ -27,6 +27,7 @@ import { registerEnrich } from './commands/enrich.js';
 import { registerLearn } from './commands/learn.js';
 import { registerLint } from './commands/lint.js';
 import { registerHook } from './commands/hook.js';
+import { registerHookServer } from './commands/hook-server.js';
 import { registerServe } from './commands/serve.js';
 import { registerConfig } from './commands/config-command.js';
 import { registerInit } from './init.js';
@@ -108,6 +109,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['listing'], register: registerListing },
   { names: ['doctor'], register: registerDoctor },
   { names: ['hook'], register: registerHook },
+  { names: ['hook-server'], register: registerHookServer },
 ];
 
 // The program's own options that take a value: their values are not command names.

@@ -30,6 +30,8 @@ export interface Settings {
   readonly min_confidence: Setting<number | undefined>;
   /** Days a usage example is kept (user config only; default DEFAULT_USAGE_RETENTION_DAYS). */
   readonly usage_retention_days: Setting<number>;
+  /** Whether the prompt hook uses (and starts) the hook server (user config only; default true). */
+  readonly hook_server: Setting<boolean>;
   readonly 'library.scopes': Setting<readonly string[] | undefined>;
   /** Folders whose skills win an id collision (`index --prefer` overrides). */
   readonly 'library.prefer': Setting<readonly string[] | undefined>;
@@ -150,6 +152,18 @@ function pickTelemetry(layers: ConfigLayers, flags: SettingFlags, env: Env): Set
       value: telemetryEnv === 'off' ? false : telemetryEnv === 'on' ? true : undefined,
     },
     (c) => c.telemetry,
+    { value: true, source: 'default' },
+  );
+}
+
+/** The hook server setting: SKILLDEX_HOOK_SERVER=off|on, then the user config, default on. */
+function pickHookServer(layers: ConfigLayers, env: Env): Setting<boolean> {
+  const v = env['SKILLDEX_HOOK_SERVER'];
+  return pick(
+    layers,
+    undefined,
+    { name: 'SKILLDEX_HOOK_SERVER', value: v === 'off' ? false : v === 'on' ? true : undefined },
+    (c) => c.hook_server,
     { value: true, source: 'default' },
   );
 }
@@ -321,6 +335,7 @@ export function resolveSettingsNoting(
     telemetry,
     min_confidence: others.min_confidence,
     usage_retention_days: others.usage_retention_days,
+    hook_server: pickHookServer(layers, env),
     'library.scopes': scopes.effective,
     'library.prefer': prefer,
     'mcp.cascade_roots': others['mcp.cascade_roots'],

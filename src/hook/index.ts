@@ -38,11 +38,22 @@ export {
   type SuggestOptions,
 } from './suggest.js';
 export { MAX_CONTEXT_CHARS, contextText, hookOutput, quotedData } from './output.js';
+export { MAX_LOG_BYTES, logHookError } from './log.js';
 export {
   DEFAULT_HOOK_DEADLINE_MS,
-  MAX_LOG_BYTES,
-  logHookError,
   runHook,
   type HookRunOptions,
   type HookRunResult,
 } from './run.js';
+export {
+  HOOK_SERVER_PROTOCOL,
+  MAX_SERVER_REQUEST_BYTES,
+  MAX_SOCKET_PATH_BYTES,
+  asHookServerAnswer,
+  asHookServerRequest,
+  hookServerDir,
+  hookServerSocket,
+  isPrivateDir,
+  type HookServerAnswer,
+  type HookServerRequest,
+} from './server-socket.js';

@@ -29,6 +29,9 @@ import { SkilldexError } from '../errors.js';
 export const HOOK_HOSTS = ['claude-code', 'codex', 'gemini-cli', 'vscode', 'generic'] as const;
 export type HookHost = (typeof HOOK_HOSTS)[number];
 
+/** Default deadline of a hook run, from process start to answer (milliseconds). */
+export const DEFAULT_HOOK_DEADLINE_MS = 1000;
+
 /** Largest hook input read from standard input (a prompt with pasted files fits; more is refused). */
 export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;
 

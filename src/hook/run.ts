@@ -6,21 +6,14 @@
  * strict). Suggestions are recorded as telemetry events of source `hook` (not counted: see
  * Router.recordHookSuggestions), the session's state is written after the answer.
  */
-import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { SkilldexError, isSkilldexError } from '../errors.js';
 import { Router } from '../router/index.js';
-import { maskSecrets } from '../secrets.js';
-import { sanitizeField } from '../text/index.js';
 import { MAX_HOOK_QUERY_CHARS, hookQuery, parseHookInput, type HookHost } from './input.js';
 import { hookOutput } from './output.js';
 import { nextSessionState, readSessionState, writeSessionState } from './state.js';
 import { suggest, type HookAnswer } from './suggest.js';
 
-/** Default deadline of a hook run, from process start to answer (milliseconds). */
-export const DEFAULT_HOOK_DEADLINE_MS = 1000;
-/** The log is cut to its newer half when it grows past this. */
-export const MAX_LOG_BYTES = 256 * 1024;
+export { DEFAULT_HOOK_DEADLINE_MS } from './input.js';
 
 /** What a hook run needs. */
 export interface HookRunOptions {
@@ -106,30 +99,5 @@ function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
     return { stdout: hookOutput(o.host, answer), answer };
   } finally {
     router.close();
-  }
-}
-
-/**
- * Appends one line to the hook's log (time, host, code, message; secrets masked, one line), cutting
- * the log to its newer half when it is over MAX_LOG_BYTES. Best effort: never throws.
- */
-export function logHookError(
-  stateDir: string,
-  host: string,
-  err: SkilldexError,
-  at = new Date(),
-): void {
-  const file = path.join(stateDir, 'hook.log');
-  const line = `${at.toISOString()} ${host} ${err.code}: ${sanitizeField(maskSecrets(err.message), 500)}\n`;
-  try {
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    appendFileSync(file, line, { mode: 0o600 });
-    if (statSync(file).size > MAX_LOG_BYTES) {
-      const text = readFileSync(file, 'utf8');
-      const cut = text.indexOf('\n', text.length - MAX_LOG_BYTES / 2);
-      writeFileSync(file, text.slice(cut + 1), { mode: 0o600 });
-    }
-  } catch {
-    // A log that cannot be written must not turn into an error the host sees.
   }
 }

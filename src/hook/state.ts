@@ -9,7 +9,7 @@
  */
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { readTextCapped, writeInside, xdgBaseDir } from '../fsx/index.js';
+import { readTextCapped, writeInside } from '../fsx/index.js';
 import { fnv1a } from '../text/index.js';
 
 /** Most skill ids kept per list of a session's state. */
@@ -28,13 +28,7 @@ export interface SessionState {
   readonly suggested: readonly string[];
 }
 
-/** Where the hook keeps its state and log: `$XDG_STATE_HOME/skilldex/hook`, else `~/.local/state/…`. */
-export function hookStateDir(
-  home: string,
-  env: Readonly<Record<string, string | undefined>>,
-): string {
-  return path.join(xdgBaseDir('XDG_STATE_HOME', env, home), 'skilldex', 'hook');
-}
+export { hookStateDir } from './server-socket.js';
 
 // 128 bits of four seeded FNV-1a hashes: a name no session id can steer out of the folder, without
 // loading node:crypto (~3 ms of the hook's start). Two sessions sharing a file would only share

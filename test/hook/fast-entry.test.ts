@@ -18,6 +18,17 @@ import { REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
 const NOW = (): Date => new Date('2026-01-01T00:00:00Z');
 
+// `probe` until it gives a value (every 100 ms, 15 s at most: a hook server starts in the
+// background, in well under a second on a quiet machine).
+async function waitFor<T>(probe: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 150; i++) {
+    const v = probe();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('gave up waiting');
+}
+
 const event = (prompt: string, session = 's1', extra: Record<string, unknown> = {}): string =>
   JSON.stringify({
     hook_event_name: 'UserPromptSubmit',
@@ -212,6 +223,7 @@ describe('the built launcher runs the hook through its own bundle', () => {
     input: string,
     entry: 'bin' | 'full',
     homeName = `home-${entry}`,
+    env: Record<string, string> = {},
   ): { out: string; err: string; code: number | null } {
     // A home per entry: each keeps its own session state.
     const home = path.join(dir, homeName);
@@ -225,24 +237,63 @@ describe('the built launcher runs the hook through its own bundle', () => {
     const r = spawnSync(process.execPath, ['--require', preload, ...script, ...args], {
       input,
       encoding: 'utf8',
-      env: { PATH: process.env['PATH'] ?? '', HOME: home },
+      env: { PATH: process.env['PATH'] ?? '', HOME: home, ...env },
       cwd: dir,
     });
     return { out: r.stdout, err: r.stderr, code: r.status };
   }
 
-  it('reads dist/cli/hook.cjs, not the full bundle, for a hook command line; the full one otherwise', () => {
+  // Ends the hook server a test started in `homeName` (it would end by itself once the folder goes).
+  function stopServer(homeName: string): void {
+    spawnSync(process.execPath, [BIN, 'hook-server', 'stop'], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: path.join(dir, homeName) },
+      encoding: 'utf8',
+    });
+  }
+
+  it('reads the hook server client and dist/cli/hook.cjs, not the full bundle, for a hook command line; the full one otherwise', () => {
+    // With the hook server off, the client hands over at once and the hook bundle runs here.
     const fast = spawn(
       ['hook', 'claude-code', '--catalog', catalog],
       event('extract the tables from this pdf file'),
       'bin',
+      'home-bin-off',
+      { SKILLDEX_HOOK_SERVER: 'off' },
     );
     expect(fast.code).toBe(0);
-    expect(fast.err).toContain('TRACE ["hook.cjs"]');
+    expect(fast.err).toContain('TRACE ["hook-client.cjs","hook.cjs"]');
     const help = spawn(['hook', '--help'], '', 'bin');
     expect(help.code).toBe(0);
-    expect(help.err).toContain('TRACE ["hook.cjs","skilldex.cjs"]');
+    expect(help.err).toContain('TRACE ["hook-client.cjs","hook.cjs","skilldex.cjs"]');
     expect(help.out).toContain('Usage: skilldex hook');
+  });
+
+  it('answers from the hook server once one runs: the prompt then loads the client bundle only', async () => {
+    const home = 'home-served';
+    const first = spawn(
+      ['hook', 'claude-code', '--catalog', catalog],
+      event('extract the tables from this pdf file', 'served-1'),
+      'bin',
+      home,
+    );
+    expect(first.code).toBe(0);
+    // No server yet: answered here, and a server started for the next prompt.
+    expect(first.err).toContain('TRACE ["hook-client.cjs","hook.cjs"]');
+    let probe = 0;
+    const served = await waitFor(() => {
+      // A new session each time: a probe answered here also records its suggestion in its session.
+      const r = spawn(
+        ['hook', 'claude-code', '--catalog', catalog],
+        event('extract the tables from this pdf file', `served-${++probe + 1}`),
+        'bin',
+        home,
+      );
+      return r.err.includes('TRACE ["hook-client.cjs"]') ? r : undefined;
+    });
+    expect(served.code).toBe(0);
+    expect(served.out).toBe(first.out);
+    expect(served.err).toContain('"modules":[]');
+    stopServer(home);
   });
 
   it('reads the user config and the session state without node:crypto or a TOML parser from node_modules', () => {

@@ -15,6 +15,8 @@ import {
   usageEnabled,
   type CliContext,
 } from '../context.js';
+import type { Settings } from '../settings.js';
+import { monotonicMs } from '../stdio.js';
 
 // The numeric options arrive as text and are checked inside the run: a bad value in a host's hook
 // command must be logged like any other error, never exit 2 (which Claude Code reads as "block
@@ -97,16 +99,27 @@ export function registerHook(program: Command, ctx: CliContext): void {
 }
 
 /**
+ * What an entry that did part of the run itself passes in: when the run started (monotonicMs; the
+ * deadline counts from it), and a function told the run's settings once they are resolved (the
+ * hook server's client reads `hook_server` from them).
+ */
+export interface HookRunFrame {
+  readonly startedMs?: number;
+  readonly settled?: (settings: Settings) => void;
+}
+
+/**
  * One hook run: the host checked, stdin read within the deadline, the settings resolved, the
  * answer printed; every error logged (or, with --strict, thrown) instead of shown. The full CLI's
- * action and the hook's own entry (src/cli/hook-main.ts) both run this.
+ * action, the hook's own entry (src/cli/hook-main.ts) and the hook server (hook-server.ts) run this.
  */
 export async function runHookCommand(
   ctx: CliContext,
   hostArg: string | undefined,
   o: HookFlags,
+  frame: HookRunFrame = {},
 ): Promise<void> {
-  const started = monotonicMs();
+  const started = frame.startedMs ?? monotonicMs();
   const lib = await import('../../hook/index.js');
   const host = (hostArg ?? '') as (typeof lib.HOOK_HOSTS)[number];
   const home = ctx.io.env['HOME'] ?? '/';
@@ -157,6 +170,7 @@ export async function runHookCommand(
     fail(codedFromForeign(err) ?? new SkilldexError('INTERNAL', String(err)));
     return;
   }
+  frame.settled?.(settings);
   const floor = settings.min_confidence.value;
   const result = lib.runHook(text, {
     host,
@@ -175,12 +189,6 @@ export async function runHookCommand(
     return;
   }
   if (result.stdout !== '') ctx.io.stdout(result.stdout);
-}
-
-// Milliseconds on a monotonic clock. Not performance.now(): the global \`performance\` loads
-// node:perf_hooks on first use, ~1.2 ms of every prompt (bench:hook).
-function monotonicMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 // An option's value: INVALID_ARGUMENT naming the option when it was given without one.

@@ -62,6 +62,7 @@ const TOP_KEYS = [
   'telemetry',
   'min_confidence',
   'usage_retention_days',
+  'hook_server',
   'library',
   'mcp',
   'lint',
@@ -135,6 +136,10 @@ export function validateConfig(raw: unknown, file: string, home: string): Config
         `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}`,
       );
     out.usage_retention_days = v;
+  }
+  if (top['hook_server'] !== undefined) {
+    if (typeof top['hook_server'] !== 'boolean') throw bad('hook_server', 'must be true or false');
+    out.hook_server = top['hook_server'];
   }
   if (top['library'] !== undefined) {
     const lib = table(top['library'], 'library', LIBRARY_KEYS);

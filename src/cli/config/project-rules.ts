@@ -51,6 +51,8 @@ export const PROJECT_KEY_RULES: Readonly<Record<string, ProjectRule>> = Object.f
   min_confidence: 'raise-only',
   // How long a person's prompts are kept is the person's choice, never a project's.
   usage_retention_days: 'never',
+  // Whether a process of the user's stays running is the user's choice, never a project's.
+  hook_server: 'never',
   'library.scopes': 'inside-project',
   // A project that ordered the user's scopes would shadow a personal skill with its own copy.
   'library.prefer': 'own-scopes-only',
@@ -126,6 +128,8 @@ export function applyProjectRules(
   }
   if (config.usage_retention_days !== undefined)
     drop('usage_retention_days', 'only the user config may say how long learned prompts are kept');
+  if (config.hook_server !== undefined)
+    drop('hook_server', 'only the user config may say whether the hook server runs');
   const paths = (key: string, list: readonly string[] | undefined): boolean => {
     const out = list?.find((p) => !inside(p));
     if (out !== undefined) drop(key, `${out} is outside the project folder ${root}`);

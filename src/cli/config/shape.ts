@@ -26,6 +26,11 @@ export interface ConfigFile {
    * issue 36 P1). Ignored in a project config.
    */
   readonly usage_retention_days?: number;
+  /**
+   * User config only: whether the prompt hook may start and use the hook server, a per-user
+   * process that answers prompts warm (default true; docs/hosts.md). Ignored in a project config.
+   */
+  readonly hook_server?: boolean;
   readonly library?: {
     /** The skill folders `index` reads (replaces the default Claude Code scopes). */
     readonly scopes?: readonly string[];

@@ -1,0 +1,257 @@
+/**
+ * `skilldex hook-server run|start|stop|status` (docs/hosts.md, "The hook server"): the per-user
+ * process that answers the prompt hook warm. The hook starts it by itself (unless `hook_server =
+ * false` in the user config or SKILLDEX_HOOK_SERVER=off); these commands show it, stop it, start it
+ * ahead of the first prompt, or run it in the foreground.
+ */
+import type * as ChildProcess from 'node:child_process';
+import type { Command } from 'commander';
+import { createRequire } from 'node:module';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { SkilldexError, type ExitCode } from '../../errors.js';
+import { hookServerDir, hookServerSocket, hookStateDir } from '../../hook/lite.js';
+import { sanitizeField } from '../../text/index.js';
+import { BUILD } from '../../version.js';
+import { SKILLDEX_BIN } from '../bin-path.js';
+import { action, parseIntOption, type CliContext } from '../context.js';
+import type { HookServerInfo } from '../hook-server.js';
+
+const HELP_AFTER =
+  '\nWhat it is: the prompt hook runs on every prompt, and most of its time is Node loading and\n' +
+  'warming the router. The hook server keeps that code loaded: the hook hands each prompt to it over\n' +
+  'a Unix socket in $XDG_STATE_HOME/skilldex/hook/server/ (default ~/.local/state/...; private to\n' +
+  'you) and prints its answer, which is the answer the hook would have given by itself. Each prompt\n' +
+  'still opens the catalog and reads the config, so an index or a config change counts at once.\n\n' +
+  'The hook starts the server by itself after a prompt it answered alone, and the server ends after\n' +
+  '30 minutes without a prompt (--idle-minutes), when skilldex is upgraded (a new build talks to a\n' +
+  'server of its own), or when the settings turn it off: hook_server = false in your config file, or\n' +
+  'SKILLDEX_HOOK_SERVER=off (a project config cannot change it). Without a server the hook answers in\n' +
+  'its own process, as before.\n\n' +
+  'Examples:\n' +
+  '  skilldex hook-server status\n' +
+  '  skilldex hook-server stop\n' +
+  '  skilldex hook-server start --idle-minutes 120\n' +
+  '  skilldex hook-server run              # in the foreground, until Ctrl-C';
+
+interface ServerFlags {
+  json?: boolean;
+  idleMinutes?: number;
+  socket?: string;
+}
+
+/** One server socket of this user and what answered on it. */
+interface ServerRow {
+  readonly socket: string;
+  /** The build named by the socket; `current` when it is this skilldex's. */
+  readonly build: string;
+  readonly current: boolean;
+  readonly running: boolean;
+  readonly info?: HookServerInfo;
+}
+
+/** Registers `hook-server`. */
+export function registerHookServer(program: Command, ctx: CliContext): void {
+  const cmd = program
+    .command('hook-server')
+    .summary('show, stop, start or run the hook server that answers the prompt hook warm')
+    .description(
+      'The per-user process the prompt hook hands each prompt to, so a prompt costs a bare Node\n' +
+        'start instead of loading the router (bench/results/hook.md).',
+    )
+    .addHelpText('after', HELP_AFTER);
+  const idle = parseIntOption('--idle-minutes', 1, 7 * 24 * 60);
+
+  cmd
+    .command('status')
+    .description("this user's hook servers: running or not, build, process, runs answered")
+    .option('--json', 'print the report as JSON')
+    .action(
+      action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
+        const r = await statusReport(ctx);
+        if (o.json) ctx.json(r);
+        else ctx.out(renderStatus(r));
+        return 0;
+      }),
+    );
+
+  cmd
+    .command('stop')
+    .description('end every hook server of this user (the hook answers alone until it starts one)')
+    .option('--json', 'print the report as JSON')
+    .action(
+      action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
+        const { stopHookServer } = await import('../hook-server.js');
+        const before = await statusReport(ctx);
+        const stopped: HookServerInfo[] = [];
+        for (const row of before.servers.filter((s) => s.running)) {
+          const info = await stopHookServer(row.socket);
+          if (info) stopped.push(info);
+        }
+        if (o.json) ctx.json({ stopped });
+        else
+          ctx.out(
+            stopped.length === 0
+              ? 'no hook server was running'
+              : stopped
+                  .map((s) => `stopped hook server ${s.pid} (${s.served} prompts answered)`)
+                  .join('\n'),
+          );
+        return 0;
+      }),
+    );
+
+  cmd
+    .command('start')
+    .description('start the hook server of this skilldex in the background, if none runs')
+    .option('--idle-minutes <n>', 'end after this many minutes without a prompt (default 30)', idle)
+    .option('--json', 'print the report as JSON')
+    .action(
+      action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
+        const socket = currentSocket(ctx);
+        const setting = ctx.settings({}).hook_server;
+        if (!setting.value)
+          throw new SkilldexError(
+            'INVALID_ARGUMENT',
+            `the hook server is turned off (${setting.source}): the hook answers in its own process`,
+            { setting: 'hook_server' },
+          );
+        const { pingHookServer } = await import('../hook-server.js');
+        let info = await pingHookServer(socket);
+        const already = info !== undefined;
+        if (!already) {
+          // Required, not import()ed: the bundled CLI runs as a vm script (serve.ts's openBrowser).
+          const { spawn } = createRequire(import.meta.url)(
+            'node:child_process',
+          ) as typeof ChildProcess;
+          const args = [SKILLDEX_BIN, 'hook-server', 'run', '--socket', socket];
+          if (o.idleMinutes !== undefined) args.push('--idle-minutes', String(o.idleMinutes));
+          const child = spawn(process.execPath, args, {
+            detached: true,
+            stdio: 'ignore',
+            cwd: '/',
+            env: { ...ctx.io.env } as NodeJS.ProcessEnv,
+          });
+          child.on('error', () => undefined);
+          child.unref();
+          for (let i = 0; i < 50 && info === undefined; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            info = await pingHookServer(socket, 500);
+          }
+          if (info === undefined)
+            throw new SkilldexError(
+              'INTERNAL',
+              `the hook server did not answer on ${socket} within 5 seconds of starting`,
+            );
+        }
+        if (o.json) ctx.json({ started: !already, server: info });
+        else
+          ctx.out(
+            `${already ? 'already running' : 'started'}: hook server ${info!.pid} on ${info!.socket}`,
+          );
+        return 0;
+      }),
+    );
+
+  cmd
+    .command('run')
+    .description('run the hook server in the foreground (what the hook and start run)')
+    .option(
+      '--socket <file>',
+      "socket to listen on (default: this skilldex's, in the hook's state folder)",
+    )
+    .option('--idle-minutes <n>', 'end after this many minutes without a prompt (default 30)', idle)
+    .option('--json', 'print the end report as JSON')
+    .action(
+      action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
+        const { serveHooks } = await import('../hook-server.js');
+        const socket = o.socket ?? currentSocket(ctx);
+        const server = await serveHooks({
+          socket,
+          ...(o.idleMinutes !== undefined ? { idleMs: o.idleMinutes * 60_000 } : {}),
+        });
+        if (server === undefined) {
+          if (o.json) ctx.json({ ran: false, reason: 'already-running', socket });
+          else ctx.out(`a hook server already answers on ${socket}`);
+          return 0;
+        }
+        const onSignal = (): void => server.stop('signal');
+        process.once('SIGTERM', onSignal);
+        process.once('SIGINT', onSignal);
+        if (!o.json) ctx.err(`hook server ${process.pid} listening on ${socket}`);
+        const end = await server.ended;
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+        if (o.json) ctx.json({ ran: true, socket, ...end });
+        else ctx.out(`hook server ended (${end.reason}) after ${end.served} prompts`);
+        return 0;
+      }),
+    );
+}
+
+// The socket of this skilldex's build for this user; INVALID_ARGUMENT when there is none to use.
+function currentSocket(ctx: CliContext): string {
+  const env = ctx.io.env;
+  const stateDir = hookStateDir(env['HOME'] ?? '/', env);
+  if (BUILD === undefined)
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      'this skilldex is not a bundled build (run it through bin/skilldex.js after npm run build): it has no hook server',
+    );
+  const socket = hookServerSocket(stateDir, BUILD);
+  if (socket === undefined)
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      `the hook state folder ${stateDir} is too deep for a Unix socket path: set XDG_STATE_HOME to a shorter folder`,
+      { file: stateDir },
+    );
+  return socket;
+}
+
+async function statusReport(ctx: CliContext): Promise<{
+  setting: { value: boolean; source: string };
+  folder: string;
+  servers: ServerRow[];
+}> {
+  const env = ctx.io.env;
+  const dir = hookServerDir(hookStateDir(env['HOME'] ?? '/', env));
+  const setting = ctx.settings({}).hook_server;
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.sock'));
+  } catch {
+    names = [];
+  }
+  const { pingHookServer } = await import('../hook-server.js');
+  const servers: ServerRow[] = [];
+  for (const name of names.sort()) {
+    const socket = path.join(dir, name);
+    const info = await pingHookServer(socket, 500);
+    const build = name.slice(0, -'.sock'.length);
+    servers.push({
+      socket,
+      build,
+      current: build === BUILD,
+      running: info !== undefined,
+      ...(info ? { info } : {}),
+    });
+  }
+  return { setting: { value: setting.value, source: setting.source }, folder: dir, servers };
+}
+
+function renderStatus(r: Awaited<ReturnType<typeof statusReport>>): string {
+  const lines = [
+    `hook server: ${r.setting.value ? 'on' : 'off'} (${r.setting.source})`,
+    `folder: ${sanitizeField(r.folder, 500)}`,
+  ];
+  if (r.servers.length === 0) lines.push('no server is running');
+  for (const s of r.servers) {
+    const which = s.current ? 'this skilldex' : `another build (${sanitizeField(s.build, 40)})`;
+    lines.push(
+      s.running && s.info
+        ? `  running: ${which}, process ${s.info.pid}, since ${s.info.started_at}, ${s.info.served} prompts answered`
+        : `  not running: ${which} (a socket left behind; the next server replaces it)`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,307 @@
+/**
+ * The prompt hook's first stop (docs/hosts.md, "The hook server"): `skilldex hook <host> …` as a
+ * host runs it on every prompt. scripts/build-cli.mjs bundles this file alone into
+ * dist/cli/hook-client.cjs, which bin/skilldex.js loads before anything else of the hook. It reads
+ * the host's event from standard input and hands the whole run (command line, environment, folder,
+ * input) to the user's hook server over its Unix socket; the server runs the very code the hook
+ * would run here (runFastHook) and sends back what to print. A prompt then costs a bare Node start,
+ * this small file and one round trip (bench/results/hook.md), where loading and warming the router
+ * in every process cost about twice a bare start.
+ *
+ * When no server answers (none started yet, `hook_server = false`, a socket it cannot trust, a
+ * server that failed), the hook runs in this process as before, with the input already read, and
+ * afterwards starts a server for the next prompt unless the settings say not to (at most one start
+ * a minute). Whatever happens the host sees what the in-process hook would have printed, or nothing:
+ * the client's own failures (the deadline passing while it waits) are logged like the hook's.
+ *
+ * This entry takes only command lines it knows for sure (parseFastHookArgv, a known host, a
+ * well-formed --deadline-ms) and SKILLDEX_HOOK_SERVER not `off`; anything else goes to the hook's
+ * own entry unchanged (hook-main.ts), which reads standard input itself.
+ */
+import { closeSync, mkdirSync, openSync, statSync, utimesSync } from 'node:fs';
+import type * as ChildProcess from 'node:child_process';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import type { ExitCode } from '../errors.js';
+import {
+  DEFAULT_HOOK_DEADLINE_MS,
+  HOOK_HOSTS,
+  HOOK_SERVER_PROTOCOL,
+  MAX_HOOK_INPUT_BYTES,
+  asHookServerAnswer,
+  hookServerDir,
+  hookServerSocket,
+  hookStateDir,
+  isPrivateDir,
+  type HookServerRequest,
+} from '../hook/lite.js';
+import { BUILD } from '../version.js';
+import { parseFastHookArgv } from './hook-argv.js';
+import type { HookHandover } from './hook-main.js';
+import { monotonicMs, readStdinCapped, writeAllSync } from './stdio.js';
+
+/** What the client needs of the hook's own bundle (dist/cli/hook.cjs) when it runs the hook here. */
+export interface HookBundle {
+  hookMain(argv: readonly string[], handover?: HookHandover): Promise<ExitCode> | undefined;
+  /** The hook's log line (hook-main.ts logHookFailure): loaded only when the client has one. */
+  logHookFailure(
+    stateDir: string,
+    host: string,
+    code: 'HOOK_DEADLINE' | 'UNSAFE_PERMISSIONS',
+    message: string,
+    details?: Record<string, unknown>,
+  ): void;
+}
+
+/** What bin/skilldex.js gives the client: how to load the hook's bundle, and its own path. */
+export interface HookClientOptions {
+  readonly loadHook: () => HookBundle;
+  /** bin/skilldex.js: a server is started as `node <bin> hook-server run …`. */
+  readonly bin: string;
+}
+
+/** Least time between two starts of a server by clients (a server that cannot start is not retried on every prompt). */
+export const SERVER_START_INTERVAL_MS = 60_000;
+
+/**
+ * Runs `argv` through the hook server when this entry may (see the file header), resolving to the
+ * exit code; undefined when the command line is for the hook's own entry.
+ */
+export function hookClient(
+  argv: readonly string[],
+  options: HookClientOptions,
+): Promise<ExitCode> | undefined {
+  const started = monotonicMs();
+  const env = process.env;
+  if (BUILD === undefined || env['SKILLDEX_HOOK_SERVER'] === 'off') return undefined;
+  const args = parseFastHookArgv(argv);
+  if (args === undefined) return undefined;
+  const host = args.host ?? '';
+  if (!(HOOK_HOSTS as readonly string[]).includes(host)) return undefined;
+  const deadline = deadlineOf(args.flags.deadlineMs);
+  if (deadline === undefined) return undefined;
+  const stateDir = hookStateDir(env['HOME'] ?? '/', env);
+  const socket = hookServerSocket(stateDir, BUILD);
+  if (socket === undefined) return undefined;
+  return clientRun({ argv, host, deadline, started, stateDir, socket, options });
+}
+
+// --deadline-ms as the hook reads it (an integer of 50–60000); undefined for a value the hook's own
+// entry must report.
+function deadlineOf(v: string | true | undefined): number | undefined {
+  if (v === undefined) return DEFAULT_HOOK_DEADLINE_MS;
+  if (v === true || !/^\d{2,5}$/.test(v)) return undefined;
+  const n = Number(v);
+  return n >= 50 && n <= 60_000 ? n : undefined;
+}
+
+interface ClientRun {
+  readonly argv: readonly string[];
+  readonly host: string;
+  readonly deadline: number;
+  readonly started: number;
+  readonly stateDir: string;
+  readonly socket: string;
+  readonly options: HookClientOptions;
+}
+
+// What asking the server came to: its answer, "ask nothing more and print nothing" (the deadline
+// passed), or "run the hook here" (with whether a server should be started).
+type Asked =
+  | { readonly kind: 'answer'; readonly code: number; readonly stdout: string; stderr: string }
+  | { readonly kind: 'late' }
+  | { readonly kind: 'here'; readonly start: boolean };
+
+async function clientRun(r: ClientRun): Promise<ExitCode> {
+  const remaining = (): number => r.deadline - (monotonicMs() - r.started);
+  let stdin: string;
+  try {
+    stdin = await readInput(remaining());
+  } catch {
+    // Only the deadline ends the read early (readStdinCapped's own cap is above the hook's).
+    r.options
+      .loadHook()
+      .logHookFailure(
+        r.stateDir,
+        r.host,
+        'HOOK_DEADLINE',
+        'the host did not close standard input before the deadline',
+      );
+    return 0;
+  }
+  // An input the hook refuses is refused (and logged) by the hook's own entry, here.
+  const asked =
+    Buffer.byteLength(stdin, 'utf8') > MAX_HOOK_INPUT_BYTES
+      ? ({ kind: 'here', start: false } as const)
+      : await ask(r, stdin, remaining);
+  if (asked.kind === 'late') {
+    r.options
+      .loadHook()
+      .logHookFailure(
+        r.stateDir,
+        r.host,
+        'HOOK_DEADLINE',
+        'the hook server did not answer before the deadline',
+      );
+    return 0;
+  }
+  if (asked.kind === 'answer') {
+    if (asked.stdout !== '') writeOut(asked.stdout);
+    if (asked.stderr !== '') process.stderr.write(asked.stderr);
+    return asked.code as ExitCode;
+  }
+  let hookServer = false;
+  const done = r.options.loadHook().hookMain(r.argv, {
+    stdin,
+    startedMs: r.started,
+    settled: (s) => {
+      hookServer = s.hook_server.value;
+    },
+  });
+  // hookMain takes every command line parseFastHookArgv takes.
+  const code = done === undefined ? 0 : await done;
+  if (asked.start && hookServer) startServer(r);
+  return code;
+}
+
+// Standard input within the deadline (rejects past it, as the hook's own read).
+async function readInput(ms: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        process.stdin.destroy();
+        reject(new Error('deadline'));
+      },
+      Math.max(0, ms),
+    );
+  });
+  try {
+    return await Promise.race([readStdinCapped(process.stdin), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// Asks the server of this build; settles on its answer, or on what to do without one.
+function ask(r: ClientRun, stdin: string, remaining: () => number): Promise<Asked> {
+  const dir = hookServerDir(r.stateDir);
+  // A folder anyone else could write may hold anyone's socket: never ask it. The server makes the
+  // folder private when it starts (and refuses one that is not the user's).
+  if (!isPrivateDir(dir)) return Promise.resolve({ kind: 'here', start: true });
+  const request: HookServerRequest = {
+    v: HOOK_SERVER_PROTOCOL,
+    argv: r.argv,
+    env: definedEnv(process.env),
+    cwd: process.cwd(),
+    stdin,
+    elapsed_ms: monotonicMs() - r.started,
+  };
+  return new Promise<Asked>((resolve) => {
+    const chunks: Buffer[] = [];
+    let sent = false;
+    let settled = false;
+    const settle = (a: Asked): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      conn.destroy();
+      resolve(a);
+    };
+    const conn = net.createConnection(r.socket);
+    const timer = setTimeout(() => settle({ kind: 'late' }), Math.max(0, remaining()));
+    conn.on('connect', () => {
+      sent = true;
+      conn.end(JSON.stringify(request) + '\n');
+    });
+    conn.on('data', (c: Buffer) => chunks.push(c));
+    conn.on('error', (err: NodeJS.ErrnoException) => {
+      // No server (no socket, or a socket left by one that ended): start one for the next prompt.
+      const none = !sent && (err.code === 'ENOENT' || err.code === 'ECONNREFUSED');
+      settle({ kind: 'here', start: none });
+    });
+    conn.on('close', () => {
+      const answer = parseAnswer(Buffer.concat(chunks).toString('utf8'));
+      // A server that closed without an answer (it could not run this request, or failed): the
+      // hook runs here, within what is left of the deadline.
+      settle(answer === undefined ? { kind: 'here', start: false } : { kind: 'answer', ...answer });
+    });
+  });
+}
+
+function parseAnswer(text: string): { code: number; stdout: string; stderr: string } | undefined {
+  const line = text.endsWith('\n') ? text.slice(0, -1) : undefined;
+  if (line === undefined || line.includes('\n')) return undefined;
+  try {
+    return asHookServerAnswer(JSON.parse(line));
+  } catch {
+    return undefined;
+  }
+}
+
+function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+// Standard output, written straight to descriptor 1 as the hook's own entry writes it.
+function writeOut(s: string): void {
+  const bytes = Buffer.from(s, 'utf8');
+  const { done, error } = writeAllSync(1, bytes);
+  if (error === undefined || error.code === 'EPIPE') return;
+  process.stdout.write(bytes.subarray(done));
+}
+
+/**
+ * Starts the hook server of this build in the background (detached, no output), unless a client
+ * started one less than SERVER_START_INTERVAL_MS ago (a stamp file beside the socket says when).
+ * Best effort: a failure leaves the hook answering in its own process.
+ */
+function startServer(r: ClientRun): void {
+  const dir = hookServerDir(r.stateDir);
+  const stamp = `${r.socket}.started`;
+  try {
+    if (Date.now() - statSync(stamp).mtimeMs < SERVER_START_INTERVAL_MS) return;
+  } catch {
+    // No stamp yet.
+  }
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!isPrivateDir(dir)) {
+      r.options
+        .loadHook()
+        .logHookFailure(
+          r.stateDir,
+          r.host,
+          'UNSAFE_PERMISSIONS',
+          `the hook server's folder ${dir} is not private to you: the hook answers without the server (make it yours and chmod 700 it)`,
+          { file: dir },
+        );
+      return;
+    }
+    closeSync(openSync(stamp, 'a', 0o600));
+    const now = new Date();
+    utimesSync(stamp, now, now);
+  } catch {
+    return;
+  }
+  spawnServer(r);
+}
+
+function spawnServer(r: ClientRun): void {
+  try {
+    // Required here, not at load: child_process costs a prompt that has a server ~2 ms; and not
+    // import()ed: the bundle runs as a vm script, which has no loader for import().
+    const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
+    const child = spawn(
+      process.execPath,
+      [r.options.bin, 'hook-server', 'run', '--socket', r.socket],
+      { detached: true, stdio: 'ignore', cwd: '/', env: process.env },
+    );
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // Best effort (see startServer).
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * The hook server (docs/hosts.md, "The hook server"): a per-user process that answers the prompt
+ * hook warm. The hook's client (hook-client.ts) sends it each run — command line, environment,
+ * folder and the host's input — over a Unix socket in the hook's state folder; the server runs it
+ * through runFastHook, the code the hook runs in its own process, with that environment and folder,
+ * and sends back what to print and the exit code. Nothing is shared between runs but loaded,
+ * compiled code: each run opens the catalog, reads the config and the session state as a process
+ * of its own would, so the answers are the same (test/cli/hook-server.test.ts holds them equal).
+ *
+ * Runs are answered one at a time, in order (a run changes the process's folder). The server ends
+ * by itself after `idleMs` without a request, when its socket is removed or replaced, when a run's
+ * settings say `hook_server = false`, on `skilldex hook-server stop`, and on SIGTERM/SIGINT; it
+ * removes its socket when it ends. It only listens in a folder private to the user (made so when it
+ * is the user's; UNSAFE_PERMISSIONS otherwise).
+ */
+import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { SkilldexError } from '../errors.js';
+import {
+  HOOK_SERVER_PROTOCOL,
+  MAX_SERVER_REQUEST_BYTES,
+  asHookServerRequest,
+  type HookServerAnswer,
+} from '../hook/index.js';
+import { BUILD } from '../version.js';
+import { parseFastHookArgv } from './hook-argv.js';
+import { runFastHook } from './hook-main.js';
+import { monotonicMs } from './stdio.js';
+
+/** Default time a server waits for a request before it ends (30 minutes). */
+export const DEFAULT_HOOK_SERVER_IDLE_MS = 30 * 60 * 1000;
+/** A connection that sends no whole request within this long is closed. */
+const REQUEST_TIMEOUT_MS = 5000;
+
+/** What a running server reports to `ping` (skilldex hook-server status). */
+export interface HookServerInfo {
+  readonly pid: number;
+  readonly build: string | undefined;
+  readonly socket: string;
+  readonly started_at: string;
+  /** Hook runs answered so far. */
+  readonly served: number;
+  readonly idle_ms: number;
+}
+
+/** Why a server ended. */
+export type HookServerEnd = 'idle' | 'stopped' | 'socket-gone' | 'disabled' | 'signal';
+
+/** A running server. */
+export interface HookServerHandle {
+  readonly socket: string;
+  /** Settles when the server has ended and removed its socket. */
+  readonly ended: Promise<{ reason: HookServerEnd; served: number }>;
+  stop(reason?: HookServerEnd): void;
+}
+
+/** Options of serveHooks. */
+export interface HookServerOptions {
+  readonly socket: string;
+  /** Milliseconds without a request after which the server ends (default 30 minutes). */
+  readonly idleMs?: number;
+  /** Told of a run that threw (a bug: runFastHook reports every coded failure itself). */
+  readonly onError?: (err: unknown) => void;
+}
+
+/**
+ * Listens on `o.socket` and answers hook runs. Resolves to undefined when a live server already
+ * answers on that socket (nothing to do), else to the running server. UNSAFE_PERMISSIONS when the
+ * socket's folder is not the user's.
+ */
+export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle | undefined> {
+  const socket = path.resolve(o.socket);
+  const idleMs = o.idleMs ?? DEFAULT_HOOK_SERVER_IDLE_MS;
+  makePrivateDir(path.dirname(socket));
+  const startedAt = new Date();
+  let served = 0;
+  let last = Date.now();
+  let queue: Promise<void> = Promise.resolve();
+  let endWith: (v: { reason: HookServerEnd; served: number }) => void = () => undefined;
+  const ended = new Promise<{ reason: HookServerEnd; served: number }>((r) => (endWith = r));
+
+  const failed = o.onError ?? ((): void => undefined);
+  const info = (): HookServerInfo => ({
+    pid: process.pid,
+    build: BUILD,
+    socket,
+    started_at: startedAt.toISOString(),
+    served,
+    idle_ms: idleMs,
+  });
+
+  // Half-open: a client ends its side once the request is sent, and still reads the answer.
+  const server = net.createServer({ allowHalfOpen: true }, (conn) => {
+    conn.setTimeout(REQUEST_TIMEOUT_MS, () => conn.destroy());
+    conn.on('error', () => undefined);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let taken = false;
+    const take = (): void => {
+      if (taken) return;
+      taken = true;
+      const text = Buffer.concat(chunks).toString('utf8');
+      const nl = text.indexOf('\n');
+      const line = nl === -1 ? text : text.slice(0, nl);
+      // A run that throws (a bug) loses its answer, not the server: the client then runs it itself.
+      queue = queue.then(() =>
+        answer(line, conn).catch((err: unknown) => {
+          conn.destroy();
+          failed(err);
+        }),
+      );
+    };
+    conn.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_SERVER_REQUEST_BYTES) {
+        conn.destroy();
+        return;
+      }
+      chunks.push(c);
+      if (c.includes(10)) take();
+    });
+    conn.on('end', take);
+  });
+
+  const answer = async (line: string, conn: net.Socket): Promise<void> => {
+    if (conn.destroyed) return;
+    last = Date.now();
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      conn.destroy();
+      return;
+    }
+    const op = (value as { op?: unknown } | null)?.op;
+    if (op === 'ping' || op === 'stop') {
+      conn.end(JSON.stringify({ v: HOOK_SERVER_PROTOCOL, op, info: info() }) + '\n');
+      if (op === 'stop') stop('stopped');
+      return;
+    }
+    const req = asHookServerRequest(value);
+    const args = req === undefined ? undefined : parseFastHookArgv(req.argv);
+    // Not a run this server can make: closed without an answer, so the client runs it itself.
+    if (req === undefined || args === undefined) {
+      conn.destroy();
+      return;
+    }
+    let stdout = '';
+    let stderr = '';
+    let keep = true;
+    try {
+      process.chdir(req.cwd);
+    } catch {
+      // The run reads its folder from io.cwd; the process's own is only a fallback.
+    }
+    const code = await runFastHook(
+      args,
+      {
+        stdout: (s) => (stdout += s),
+        stderr: (s) => (stderr += s),
+        env: req.env,
+        cwd: req.cwd,
+        stderrIsTTY: false,
+        readStdin: () => Promise.resolve(req.stdin),
+        releaseStdin: () => undefined,
+      },
+      {
+        startedMs: monotonicMs() - req.elapsed_ms,
+        settled: (s) => {
+          keep = s.hook_server.value;
+        },
+      },
+    );
+    served++;
+    const reply: HookServerAnswer = { v: HOOK_SERVER_PROTOCOL, code, stdout, stderr };
+    if (!conn.destroyed) conn.end(JSON.stringify(reply) + '\n');
+    if (!keep) stop('disabled');
+  };
+
+  if (!(await listen(server, socket))) return undefined;
+  chmodSync(socket, 0o600);
+  const ino = statSync(socket).ino;
+  let stopped = false;
+  const stop = (reason: HookServerEnd = 'stopped'): void => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(tick);
+    server.close();
+    try {
+      if (statSync(socket).ino === ino) unlinkSync(socket);
+    } catch {
+      // Already gone.
+    }
+    void queue.then(() => endWith({ reason, served }));
+  };
+  const tick = setInterval(
+    () => {
+      if (Date.now() - last >= idleMs) return stop('idle');
+      try {
+        if (statSync(socket).ino !== ino) stop('socket-gone');
+      } catch {
+        stop('socket-gone');
+      }
+    },
+    Math.max(10, Math.min(5000, idleMs)),
+  );
+  return { socket, ended, stop };
+}
+
+// Listens on `socket`; false when a live server already answers there. A socket file left by a
+// server that ended without removing it is replaced.
+async function listen(server: net.Server, socket: string): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    const err = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+      const onError = (e: NodeJS.ErrnoException): void => resolve(e);
+      server.once('error', onError);
+      server.listen(socket, () => {
+        server.off('error', onError);
+        resolve(undefined);
+      });
+    });
+    if (err === undefined) return true;
+    if (err.code !== 'EADDRINUSE' || attempt > 0) throw err;
+    if (await answers(socket)) return false;
+    try {
+      if (lstatSync(socket).isSocket()) unlinkSync(socket);
+    } catch {
+      // Gone meanwhile: listen again.
+    }
+  }
+}
+
+/** Whether a server answers `ping` on `socket` (within `ms`); its info when it does. */
+export function pingHookServer(socket: string, ms = 1000): Promise<HookServerInfo | undefined> {
+  return sendOp(socket, 'ping', ms);
+}
+
+/** Asks the server on `socket` to end; its info when it answered. */
+export function stopHookServer(socket: string, ms = 1000): Promise<HookServerInfo | undefined> {
+  return sendOp(socket, 'stop', ms);
+}
+
+async function answers(socket: string): Promise<boolean> {
+  return (await pingHookServer(socket)) !== undefined;
+}
+
+function sendOp(
+  socket: string,
+  op: 'ping' | 'stop',
+  ms: number,
+): Promise<HookServerInfo | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const conn = net.createConnection(socket);
+    const timer = setTimeout(() => conn.destroy(), ms);
+    conn.on('connect', () => conn.end(JSON.stringify({ v: HOOK_SERVER_PROTOCOL, op }) + '\n'));
+    conn.on('data', (c: Buffer) => chunks.push(c));
+    conn.on('error', () => undefined);
+    conn.on('close', () => {
+      clearTimeout(timer);
+      try {
+        const v = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { info?: HookServerInfo };
+        resolve(typeof v.info?.pid === 'number' ? v.info : undefined);
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+// Makes `dir` (and its parents) and makes sure only the user can reach it: a folder of the user's
+// with group or other permissions gets them removed; a link, or a folder of another user, is
+// refused.
+function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  const mine = process.getuid === undefined || st.uid === process.getuid();
+  if (!st.isDirectory() || !mine)
+    throw new SkilldexError(
+      'UNSAFE_PERMISSIONS',
+      `the hook server's folder ${dir} is ${st.isDirectory() ? "another user's" : 'not a folder'}: it will not listen there`,
+      { file: dir },
+    );
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
