@@ -264,8 +264,8 @@ export const ERROR_CODES = {
   },
   UNSAFE_PERMISSIONS: {
     exit: 2,
-    when: 'a token file may be read or written by its group or others, or belongs to another user',
-    hint: 'make the file yours and private: chmod 600 FILE',
+    when: "a token file may be read or written by its group or others, or belongs to another user; or the hook server's folder is not private to the user (details.file)",
+    hint: 'make the file yours and private: chmod 600 FILE (a folder: chmod 700 FOLDER)',
   },
   NOT_CONFIGURED: {
     exit: 2,

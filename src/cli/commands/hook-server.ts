@@ -66,6 +66,10 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
     .command('status')
     .description("this user's hook servers: running or not, build, process, runs answered")
     .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      "\nExamples:\n  skilldex hook-server status\n  skilldex hook-server status --json | jq '.servers[] | select(.running)'",
+    )
     .action(
       action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
         const r = await statusReport(ctx);
@@ -79,6 +83,10 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
     .command('stop')
     .description('end every hook server of this user (the hook answers alone until it starts one)')
     .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nThe hook answers in its own process until it starts a server again (after its next prompt),\nunless hook_server = false.\n\nExamples:\n  skilldex hook-server stop\n  skilldex hook-server stop --json',
+    )
     .action(
       action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
         const { stopHookServer } = await import('../hook-server.js');
@@ -106,6 +114,10 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
     .description('start the hook server of this skilldex in the background, if none runs')
     .option('--idle-minutes <n>', 'end after this many minutes without a prompt (default 30)', idle)
     .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nRefused (INVALID_ARGUMENT, exit 2) when hook_server = false or SKILLDEX_HOOK_SERVER=off.\n\nExamples:\n  skilldex hook-server start\n  skilldex hook-server start --idle-minutes 480 --json',
+    )
     .action(
       action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
         const socket = currentSocket(ctx);
@@ -162,6 +174,10 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
     )
     .option('--idle-minutes <n>', 'end after this many minutes without a prompt (default 30)', idle)
     .option('--json', 'print the end report as JSON')
+    .addHelpText(
+      'after',
+      '\nIt listens until it ends (idle, stopped, its socket removed, turned off, Ctrl-C) and then\nprints why and how many prompts it answered.\n\nExamples:\n  skilldex hook-server run\n  skilldex hook-server run --idle-minutes 5 --json',
+    )
     .action(
       action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
         const { serveHooks } = await import('../hook-server.js');
