@@ -16,13 +16,16 @@
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { isPgLocation, telemetryPathFor } from '../catalog/index.js';
 import { SkilldexError } from '../errors.js';
 import {
   HOOK_SERVER_PROTOCOL,
   MAX_SERVER_REQUEST_BYTES,
   asHookServerRequest,
+  type HookRouters,
   type HookServerAnswer,
 } from '../hook/index.js';
+import { Router } from '../router/index.js';
 import { BUILD } from '../version.js';
 import { parseFastHookArgv } from './hook-argv.js';
 import { runFastHook } from './hook-main.js';
@@ -32,6 +35,64 @@ import { monotonicMs } from './stdio.js';
 export const DEFAULT_HOOK_SERVER_IDLE_MS = 30 * 60 * 1000;
 /** A connection that sends no whole request within this long is closed. */
 const REQUEST_TIMEOUT_MS = 5000;
+/** Most catalogs the server keeps a router open for (the least recently used is closed). */
+export const MAX_POOLED_ROUTERS = 4;
+
+/**
+ * The server's routers: one kept open per catalog file and settings, so a prompt finds the catalog
+ * open, its statements prepared and its caches warm. Before each run the file is checked: a catalog
+ * replaced by another file (a new inode) gets a new router, since an open one would go on reading
+ * the old file. A new generation in the same file needs nothing: a router reads the published
+ * generation on every search, as the MCP server's long-lived router does. PostgreSQL catalogs get a
+ * router per run.
+ */
+export class RouterPool implements HookRouters {
+  private readonly open_ = new Map<string, { router: Router; id: string }>();
+
+  open(o: { readonly catalog: string; readonly telemetry: boolean; readonly usage: boolean }): {
+    router: Router;
+    done: () => void;
+  } {
+    const fresh = (): { router: Router; done: () => void } => {
+      const router = new Router({ ...o, recordSuggestions: false });
+      return { router, done: () => router.close() };
+    };
+    if (isPgLocation(o.catalog)) return fresh();
+    // The catalog file and the telemetry file beside it (its usage examples and events): a router
+    // holds both open, so either replaced or removed means a new one.
+    let id: string;
+    try {
+      const st = statSync(o.catalog);
+      const tel = statSync(telemetryPathFor(o.catalog), { throwIfNoEntry: false });
+      id = `${st.dev}:${st.ino}/${tel ? `${tel.dev}:${tel.ino}` : '-'}`;
+    } catch {
+      // No such file: a new router reports it as a run of its own would (CATALOG_MISSING).
+      return fresh();
+    }
+    const key = JSON.stringify([o.catalog, o.telemetry, o.usage]);
+    const kept = this.open_.get(key);
+    this.open_.delete(key);
+    if (kept !== undefined && kept.id === id) {
+      this.open_.set(key, kept);
+      return { router: kept.router, done: () => undefined };
+    }
+    kept?.router.close();
+    const router = new Router({ ...o, recordSuggestions: false });
+    this.open_.set(key, { router, id });
+    for (const [k, v] of this.open_) {
+      if (this.open_.size <= MAX_POOLED_ROUTERS) break;
+      v.router.close();
+      this.open_.delete(k);
+    }
+    return { router, done: () => undefined };
+  }
+
+  /** Closes every router. */
+  close(): void {
+    for (const v of this.open_.values()) v.router.close();
+    this.open_.clear();
+  }
+}
 
 /** What a running server reports to `ping` (skilldex hook-server status). */
 export interface HookServerInfo {
@@ -77,6 +138,7 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
   let served = 0;
   let last = Date.now();
   let queue: Promise<void> = Promise.resolve();
+  const routers = new RouterPool();
   let endWith: (v: { reason: HookServerEnd; served: number }) => void = () => undefined;
   const ended = new Promise<{ reason: HookServerEnd; served: number }>((r) => (endWith = r));
 
@@ -170,6 +232,7 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
         settled: (s) => {
           keep = s.hook_server.value;
         },
+        routers,
       },
     );
     served++;
@@ -192,7 +255,10 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
     } catch {
       // Already gone.
     }
-    void queue.then(() => endWith({ reason, served }));
+    void queue.then(() => {
+      routers.close();
+      endWith({ reason, served });
+    });
   };
   const tick = setInterval(
     () => {

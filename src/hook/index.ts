@@ -42,6 +42,7 @@ export { MAX_LOG_BYTES, logHookError } from './log.js';
 export {
   DEFAULT_HOOK_DEADLINE_MS,
   runHook,
+  type HookRouters,
   type HookRunOptions,
   type HookRunResult,
 } from './run.js';

@@ -29,7 +29,33 @@ export interface HookRunOptions {
   readonly stateDir: string;
   /** Milliseconds left until the deadline, read after the work (negative: passed). */
   readonly remaining: () => number;
+  /**
+   * Where the run gets its router (default: a new one, closed after the run). The hook server
+   * passes a pool that keeps one open per catalog (src/cli/hook-server.ts); the run names its own
+   * client and session in every call, so a router may serve many runs.
+   */
+  readonly routers?: HookRouters;
 }
+
+/** What a run needs to open (and put back) a router: see HookRunOptions.routers. */
+export interface HookRouters {
+  open(o: { readonly catalog: string; readonly telemetry: boolean; readonly usage: boolean }): {
+    readonly router: Router;
+    readonly done: () => void;
+  };
+}
+
+/** A router per run, closed after it: how a hook in its own process runs. */
+const FRESH_ROUTERS: HookRouters = {
+  open: (o) => {
+    const router = new Router({ ...o, recordSuggestions: false });
+    return { router, done: () => router.close() };
+  },
+};
+
+// Runs made by this process so far: a run without a host session gets one of its own, as a new
+// Router's default session would be (`<client>:<pid>:<start>:<n>`).
+let runsMade = 0;
 
 /** The outcome of a run: what to print, and the error when there was one. */
 export interface HookRunResult {
@@ -64,12 +90,16 @@ function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
       ? input.prompt.trim().slice(0, MAX_HOOK_QUERY_CHARS)
       : hookQuery(input.prompt);
   if (query === undefined) return { stdout: '' };
-  const router = new Router({
+  const origin = {
+    client: o.host,
+    session: input.session
+      ? input.session.slice(0, 200)
+      : `${o.host}:${process.pid}:${Date.now()}:${++runsMade}`,
+  };
+  const { router, done } = (o.routers ?? FRESH_ROUTERS).open({
     catalog: o.catalog,
     telemetry: o.telemetry,
     usage: o.usage,
-    recordSuggestions: false,
-    origin: { client: o.host, ...(input.session ? { session: input.session.slice(0, 200) } : {}) },
   });
   try {
     const state = input.session ? readSessionState(o.stateDir, o.host, input.session) : undefined;
@@ -85,7 +115,7 @@ function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
     if (o.remaining() < 0)
       throw new SkilldexError('HOOK_DEADLINE', 'the hook passed its deadline; it printed nothing');
     const shown = answer.suggestions.map((s) => s.skill_id);
-    router.recordHookSuggestions(query, answer.catalog_generation, shown);
+    router.recordHookSuggestions(query, answer.catalog_generation, shown, origin);
     if (input.session) {
       const next = nextSessionState(state, answer.above, shown, answer.same_topic);
       if (next !== undefined && next !== state) {
@@ -98,6 +128,6 @@ function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
     }
     return { stdout: hookOutput(o.host, answer), answer };
   } finally {
-    router.close();
+    done();
   }
 }

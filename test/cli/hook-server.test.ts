@@ -13,15 +13,17 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import Database from 'better-sqlite3';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY_ID, indexCatalog } from '../../src/internal.js';
-import { serveHooks } from '../../src/cli/hook-server.js';
+import { MAX_POOLED_ROUTERS, RouterPool, serveHooks } from '../../src/cli/hook-server.js';
 import { REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
 const BIN = path.join(REPO, 'bin', 'skilldex.js');
@@ -187,6 +189,42 @@ describe('answers through the server are the answers of the hook in its own proc
     ).toContain('pdf-merge');
   });
 
+  it('records the same telemetry: the host, its session, the skills suggested', async () => {
+    const alone = home('tel-alone');
+    const served = home('tel-served');
+    started(served);
+    const events = (h: string): unknown[] => {
+      const db = new Database(path.join(h, 'catalog.telemetry.sqlite'), { readonly: true });
+      try {
+        return db
+          .prepare(
+            'SELECT kind, query_hash, skill_id, rank, generation, source, client, session FROM events ORDER BY id',
+          )
+          .all();
+      } finally {
+        db.close();
+      }
+    };
+    for (const h of [alone, served]) {
+      const copy = path.join(h, 'catalog.sqlite');
+      copyFileSync(catalog, copy);
+      const env: Record<string, string> = h === alone ? { SKILLDEX_HOOK_SERVER: 'off' } : {};
+      for (const [i, prompt] of [
+        'merge these two pdf files',
+        'deploy to a kubernetes cluster',
+      ].entries())
+        expect(
+          run(h, ['hook', 'codex', '--catalog', copy], event(prompt, `tel-${i}`), env).out,
+        ).not.toBe('');
+    }
+    const got = events(served);
+    expect(got.length).toBeGreaterThan(1);
+    expect(got).toEqual(events(alone));
+    expect(got).toContainEqual(
+      expect.objectContaining({ source: 'hook', client: 'codex', session: 'tel-1' }),
+    );
+  });
+
   it('reads a new index at once: the catalog is opened for every prompt', async () => {
     const h = home('reindex');
     started(h);
@@ -217,6 +255,23 @@ describe('answers through the server are the answers of the hook in its own proc
       rmSync(path.join(dir, 'lib', 'gif-maker'), { recursive: true, force: true });
     }
     expect(status(h).servers.find((x) => x.current)?.info?.served).toBe(2);
+    // A catalog replaced by another file (a new inode): the server opens the new one.
+    const other = path.join(h, 'other.sqlite');
+    writeTree(dir, {
+      'lib2/gif-maker/SKILL.md': skillMd(
+        'gif-studio',
+        'Make an animated GIF from a folder of image frames, with frame rate and looping.',
+      ),
+    });
+    indexCatalog({
+      catalog: other,
+      scopes: [path.join(dir, 'lib2')],
+      now: NOW,
+      policy: DEFAULT_POLICY_ID,
+    });
+    renameSync(other, copy);
+    for (const f of ['-wal', '-shm']) rmSync(copy + f, { force: true });
+    expect(ask('r3')).toContain('gif-studio');
   });
 });
 
@@ -453,5 +508,34 @@ describe('serveHooks', () => {
     expect(answer.stdout).toContain('pdf-merge');
     s.stop();
     expect(await s.ended).toEqual({ reason: 'stopped', served: 1 });
+  });
+});
+
+describe('RouterPool', () => {
+  it('keeps one router per catalog file, a new one when the file is replaced, at most MAX_POOLED_ROUTERS', () => {
+    const d = tmpDir('skilldex-hs-pool-');
+    const files = Array.from({ length: MAX_POOLED_ROUTERS + 1 }, (_, i) => {
+      const f = path.join(d, `c${i}.sqlite`);
+      copyFileSync(catalog, f);
+      return f;
+    });
+    const pool = new RouterPool();
+    const o = (catalogFile: string) => ({ catalog: catalogFile, telemetry: false, usage: true });
+    const a = pool.open(o(files[0]!)).router;
+    expect(pool.open(o(files[0]!)).router).toBe(a);
+    // Other settings, another router.
+    expect(pool.open({ ...o(files[0]!), usage: false }).router).not.toBe(a);
+    // Replaced by a copy (a new inode): a new router, and the old one closed.
+    const moved = path.join(d, 'moved.sqlite');
+    copyFileSync(catalog, moved);
+    renameSync(moved, files[0]!);
+    const b = pool.open(o(files[0]!)).router;
+    expect(b).not.toBe(a);
+    expect(() => a.currentGeneration()).toThrow();
+    expect(b.currentGeneration()).toMatch(/^sha256:/);
+    // More catalogs than the pool keeps: the least recently used is closed.
+    for (const f of files.slice(1)) pool.open(o(f));
+    expect(() => b.currentGeneration()).toThrow();
+    pool.close();
   });
 });

@@ -15,6 +15,7 @@ import {
   usageEnabled,
   type CliContext,
 } from '../context.js';
+import type { HookRouters } from '../../hook/index.js';
 import type { Settings } from '../settings.js';
 import { monotonicMs } from '../stdio.js';
 
@@ -106,6 +107,8 @@ export function registerHook(program: Command, ctx: CliContext): void {
 export interface HookRunFrame {
   readonly startedMs?: number;
   readonly settled?: (settings: Settings) => void;
+  /** Where the run gets its router (the hook server's pool; default a new one per run). */
+  readonly routers?: HookRouters;
 }
 
 /**
@@ -183,6 +186,7 @@ export async function runHookCommand(
     env: ctx.io.env,
     stateDir,
     remaining: () => deadline - (monotonicMs() - started),
+    ...(frame.routers ? { routers: frame.routers } : {}),
   });
   if (result.error) {
     fail(result.error);
