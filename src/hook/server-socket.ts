@@ -34,10 +34,17 @@ export function hookServerDir(stateDir: string): string {
 }
 
 /**
- * The socket of the server of build `build` under `stateDir`, or undefined when its path would be
- * too long for a Unix socket (the hook then answers in its own process).
+ * The socket of the server of build `build` under `stateDir`, or undefined when there is none to
+ * use: its path would be too long for a Unix socket, or the system has no Unix sockets in folders
+ * (Windows, whose named pipes have no folder to keep private). The hook then answers in its own
+ * process.
  */
-export function hookServerSocket(stateDir: string, build: string): string | undefined {
+export function hookServerSocket(
+  stateDir: string,
+  build: string,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  if (platform === 'win32') return undefined;
   const file = path.join(hookServerDir(stateDir), `${build}.sock`);
   return Buffer.byteLength(file) <= MAX_SOCKET_PATH_BYTES ? file : undefined;
 }

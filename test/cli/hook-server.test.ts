@@ -23,6 +23,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY_ID, indexCatalog } from '../../src/internal.js';
+import { hookServerSocket } from '../../src/hook/index.js';
 import { MAX_POOLED_ROUTERS, RouterPool, serveHooks } from '../../src/cli/hook-server.js';
 import { REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
@@ -537,5 +538,15 @@ describe('RouterPool', () => {
     for (const f of files.slice(1)) pool.open(o(f));
     expect(() => b.currentGeneration()).toThrow();
     pool.close();
+  });
+});
+
+describe('hookServerSocket', () => {
+  it('names the socket by build under the state folder; none when too long or on Windows', () => {
+    expect(hookServerSocket('/home/a/.local/state/skilldex/hook', '0123456789ab', 'linux')).toBe(
+      '/home/a/.local/state/skilldex/hook/server/0123456789ab.sock',
+    );
+    expect(hookServerSocket(`/home/${'x'.repeat(80)}`, '0123456789ab', 'linux')).toBeUndefined();
+    expect(hookServerSocket('C:\\Users\\a\\state', '0123456789ab', 'win32')).toBeUndefined();
   });
 });
