@@ -431,13 +431,13 @@ describe('skilldex doctor', () => {
     expect(check(before, 'hook.claude-code').fix).toContain(
       'skilldex init --client claude-code --yes',
     );
-    // status: the catalog is missing (exit 2, as before), and it says init ran and doctor knows more,
-    // not only the generic "set everything up with: skilldex init".
+    // status: no catalog yet is an answer (exit 1, not the refusal 2), and it says init ran and
+    // doctor knows more, not the generic "run skilldex init".
     const status = await runCli(['status'], { env });
-    expect(status.code).toBe(2);
-    expect(status.stderr).toContain('CATALOG_MISSING');
-    expect(status.stderr).toContain(
-      'skilldex init has set this machine up: run skilldex doctor, which names what to do',
+    expect(status.code).toBe(1);
+    expect(status.stderr).toBe('');
+    expect(status.stdout).toContain(
+      'no catalog yet — run skilldex doctor: skilldex init has set this machine up, but no skill was indexed yet',
     );
     // No catalog either: the fix names the library to fill and init, not "skilldex index --scope".
     expect(check(before, 'catalog').fix).toBe(
