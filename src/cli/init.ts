@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
 import type { indexCatalog as IndexCatalog } from '../internal.js';
+import type { skilldexMcpServer as SkilldexMcpServer } from '../hosts/index.js';
 import type { resolvePluginScopes as ResolvePluginScopes } from '../skills/index.js';
 import { pluginSkillFolders } from './init/plugins.js';
 import { action, type CliContext } from './context.js';
@@ -164,7 +165,16 @@ export function registerInit(program: Command, ctx: CliContext): void {
         const { indexCatalog } = await import('../router/index.js');
         const { resolveSettings } = await import('./settings.js');
         const { resolvePluginScopes } = await import('../skills/index.js');
-        const report = runInit(ctx, o, client, indexCatalog, resolveSettings, resolvePluginScopes);
+        const { skilldexMcpServer } = await import('../hosts/index.js');
+        const report = runInit(
+          ctx,
+          o,
+          client,
+          indexCatalog,
+          resolveSettings,
+          resolvePluginScopes,
+          skilldexMcpServer,
+        );
         if (o.json) ctx.json(report);
         else ctx.out(renderInit(report, ctx.io.cwd));
         return 0;
@@ -196,6 +206,7 @@ function runInit(
   indexCatalog: typeof IndexCatalog,
   resolveSettings: Resolve,
   resolvePlugins: typeof ResolvePluginScopes,
+  mcpLookup: typeof SkilldexMcpServer,
 ): InitReport {
   const env = ctx.io.env;
   const home = homeOf(ctx);
@@ -248,10 +259,14 @@ function runInit(
     planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.scopes),
     index.planned,
     routerStep(sc, paths.skills),
-    planMcp(sc, paths.mcp, {
-      command: process.execPath,
-      args: [BIN, 'mcp', '--catalog', catalog],
-    }),
+    planMcp(
+      sc,
+      paths.mcp,
+      { command: process.execPath, args: [BIN, 'mcp', '--catalog', catalog] },
+      client === 'claude-code' || client === 'vscode'
+        ? mcpLookup(client, { home, env, cwd: ctx.io.cwd, userScopeOnly: true })
+        : undefined,
+    ),
     planHookAfterIndex(
       sc,
       o,
