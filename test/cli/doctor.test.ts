@@ -437,7 +437,7 @@ describe('skilldex doctor', () => {
     expect(status.code).toBe(1);
     expect(status.stderr).toBe('');
     expect(status.stdout).toContain(
-      'no catalog yet — run skilldex doctor: skilldex init has set this machine up, but no skill was indexed yet',
+      'no catalog yet — run skilldex doctor: skilldex init has set this machine up, but its catalog is not there',
     );
     // No catalog either: the fix names the library to fill and init, not "skilldex index --scope".
     expect(check(before, 'catalog').fix).toBe(

@@ -88,7 +88,7 @@ export function missingStatus(catalog: string, initDone: boolean): MissingStatus
     revisions_seen: 0,
     next: initDone ? 'skilldex doctor' : 'skilldex init',
     reason: initDone
-      ? 'skilldex init has set this machine up, but no skill was indexed yet: skilldex doctor names what to do'
+      ? 'skilldex init has set this machine up, but its catalog is not there (nothing indexed yet, or it was removed): skilldex doctor names what to do'
       : 'nothing is set up yet: skilldex init finds your skills, indexes them and installs the hook (or: skilldex index --catalog FILE --scope DIR)',
   };
 }
