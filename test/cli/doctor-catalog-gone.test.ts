@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, skillMd, tmpTree } from '../support/cli.js';
+import { runCli, skillMd, tmpTree, writeTree } from '../support/cli.js';
 
 interface Check {
   id: string;
@@ -46,6 +46,24 @@ describe('doctor: the catalog removed after init', () => {
     expect(status.code).toBe(1);
     expect(status.stdout).toContain('no catalog yet — run skilldex doctor');
 
+    expect((await runCli(['index'], { cwd: home, env })).code).toBe(0);
+    expect((await catalogCheck(home, env)).status).toBe('ok');
+  });
+
+  it('names a skill added to the library since the last index (a stale index), fixed by skilldex index', async () => {
+    const home = tmpTree({
+      '.claude/skills/pdf-merge/SKILL.md': skillMd('pdf-merge', 'Merge PDF files into one.'),
+    });
+    const env = { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', XDG_STATE_HOME: '' };
+    expect((await runCli(['init', '--yes'], { cwd: home, env })).code).toBe(0);
+    writeTree(home, {
+      '.claude/skills/csv-clean/SKILL.md': skillMd('csv-clean', 'Clean CSV spreadsheets.'),
+    });
+    const stale = await catalogCheck(home, env);
+    expect(stale.status).toBe('fail');
+    expect(stale.message).toMatch(/^1 skill\(s\) in the library are not in .* yet/);
+    expect(stale.message).toContain('csv-clean');
+    expect(stale.fix).toBe('skilldex index');
     expect((await runCli(['index'], { cwd: home, env })).code).toBe(0);
     expect((await catalogCheck(home, env)).status).toBe('ok');
   });
