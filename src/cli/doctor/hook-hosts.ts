@@ -5,7 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { readTextCapped } from '../../fsx/index.js';
 import { valueAt } from '../init/json-edit.js';
+import { parseTomlText } from '../init/toml-edit.js';
 import { readJsonFile, type DoctorOptions } from './check.js';
 
 /**
@@ -41,6 +43,33 @@ export function geminiHookOff(
         fix: `/hooks enable skilldex in Gemini CLI, or remove "skilldex" from ${at.join('.')} in ${file}`,
       };
   }
+  return undefined;
+}
+
+/**
+ * Why Codex would not run skilldex's hook although it is in `$CODEX_HOME/hooks.json`: the user's
+ * own `$CODEX_HOME/config.toml` (beside it) turns hooks off with `[features] hooks = false` (or the
+ * older `codex_hooks = false`) — developers.openai.com/codex/hooks, as src/hosts/codex-project.ts
+ * cites it for a project's layer (issue 35: hooks are on by default, so only an explicit false
+ * counts). A file that does not parse is left to Codex to report.
+ */
+export function codexHookOff(hooksFile: string): { message: string; fix: string } | undefined {
+  const file = path.join(path.dirname(hooksFile), 'config.toml');
+  if (!existsSync(file)) return undefined;
+  const r = readTextCapped(file, { maxBytes: 4 * 1024 * 1024 });
+  if (!r.ok) return undefined;
+  let features: unknown;
+  try {
+    features = parseTomlText(r.text)['features'];
+  } catch {
+    return undefined;
+  }
+  for (const key of ['hooks', 'codex_hooks'])
+    if (valueAt(features, [key]) === false)
+      return {
+        message: `Codex's hooks are off in ${file} ([features] ${key} = false): no hook runs, skilldex's included`,
+        fix: `remove "${key} = false" from [features] in ${file} (Codex runs hooks by default)`,
+      };
   return undefined;
 }
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { readTextCapped } from '../../fsx/index.js';
 import { sanitizeField } from '../../text/index.js';
 import { valueAt } from '../init/json-edit.js';
-import { geminiHookOff, vscodeHookOff, vscodeRunsTwice } from './hook-hosts.js';
+import { codexHookOff, geminiHookOff, vscodeHookOff, vscodeRunsTwice } from './hook-hosts.js';
 import { wrapperGap } from './hook-wrapper.js';
 import type { UndoRecord } from '../init/record.js';
 import {
@@ -206,7 +206,9 @@ async function hookCheck(
       ? geminiHookOff(rec.file, cmd)
       : client === 'vscode'
         ? vscodeHookOff(o, rec.file)
-        : undefined;
+        : client === 'codex'
+          ? codexHookOff(rec.file)
+          : undefined;
   if (off !== undefined)
     return { check: { id, status: 'fail', ...off }, command: cmd, ran: false, passed: false };
   // The silent wrapper exits 0 when what it runs is gone: a live run cannot see that (issue 35).
