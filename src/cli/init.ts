@@ -280,6 +280,16 @@ function runInit(
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
   warnings.push(...vscodeDoubleHookWarnings(client, o, home));
+  // Codex skips a new or changed hook until the person trusts it in /hooks, and says so only at
+  // start-up (developers.openai.com/codex/hooks, "Review and trust hooks"; issue 35).
+  const hookAction = planned.find((p) => p.step.step === 'hook')?.step.action;
+  if (
+    client === 'codex' &&
+    (hookAction === 'create' || hookAction === 'merge' || hookAction === 'replace')
+  )
+    warnings.push(
+      `Codex runs a new or changed hook only once you trust it: start Codex, open /hooks and trust skilldex's UserPromptSubmit hook in ${paths.hooks} (until then Codex skips it; skilldex doctor warns while no trust is recorded).`,
+    );
   const notes = [...lib.notes, ...planned.flatMap((p) => p.notes ?? [])];
   const apply = o.yes === true && o.dryRun !== true;
   const steps = apply ? applySteps(planned, record) : planned.map((p) => p.step);

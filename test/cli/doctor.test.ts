@@ -84,7 +84,8 @@ function setUp(opts: { clients?: string[]; script?: string } = {}): Home {
       hookFor(client, path.join(home, '.codex', 'hooks.json'), 'UserPromptSubmit');
       routerFor(client, path.join(home, '.codex', 'skills'));
       writeTree(home, {
-        '.codex/config.toml': `model = "x"\n\n[mcp_servers.skilldex]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n`,
+        // The hook trusted in Codex's /hooks, as Codex records it (issue 35).
+        '.codex/config.toml': `model = "x"\n\n[mcp_servers.skilldex]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n\n[hooks.state.${JSON.stringify(`${path.join(home, '.codex', 'hooks.json')}:user_prompt_submit:0:0`)}]\ntrusted_hash = "sha256:${'a'.repeat(64)}"\n`,
       });
     } else if (client === 'cursor') {
       routerFor(client, path.join(home, '.cursor', 'skills'));

@@ -74,6 +74,69 @@ export function codexHookOff(hooksFile: string): { message: string; fix: string 
 }
 
 /**
+ * Whether Codex has trusted skilldex's hook: Codex runs a non-managed hook only once the person
+ * has reviewed and trusted its exact definition in `/hooks`, and skips a new or changed one until
+ * then, saying so only at start-up (developers.openai.com/codex/hooks, "Review and trust hooks").
+ * It records that trust in `$CODEX_HOME/config.toml` as `[hooks.state."<hooks.json path>:
+ * user_prompt_submit:<group>:<handler>"]` with a `trusted_hash` (the key layout as Codex writes
+ * it; the hash is Codex's own and not recomputed here, so a recorded trust is taken as given).
+ * Undefined when the trust is recorded; else the warning with the fix (`enabled = false` there:
+ * the person turned the hook off in `/hooks`).
+ */
+export function codexHookTrust(
+  hooksFile: string,
+  cmd: string,
+): { status: 'warn' | 'fail'; message: string; fix: string } | undefined {
+  let groups: unknown;
+  try {
+    groups = valueAt(readJsonFile(hooksFile), ['hooks', 'UserPromptSubmit']);
+  } catch {
+    return undefined; // Read (and named) above.
+  }
+  if (!Array.isArray(groups)) return undefined;
+  let key: string | undefined;
+  for (const [g, group] of groups.entries()) {
+    const hooks = valueAt(group, ['hooks']);
+    if (!Array.isArray(hooks)) continue;
+    const h = hooks.findIndex((x) => valueAt(x, ['command']) === cmd);
+    if (h >= 0) {
+      key = `${hooksFile}:user_prompt_submit:${g}:${h}`;
+      break;
+    }
+  }
+  if (key === undefined) return undefined;
+  const config = path.join(path.dirname(hooksFile), 'config.toml');
+  let state: unknown;
+  if (existsSync(config)) {
+    const r = readTextCapped(config, { maxBytes: 4 * 1024 * 1024 });
+    if (!r.ok) return undefined;
+    try {
+      state = valueAt(parseTomlText(r.text), ['hooks', 'state']);
+    } catch {
+      return undefined; // A config.toml that does not parse: Codex reports it.
+    }
+  }
+  const entry =
+    state !== null && typeof state === 'object'
+      ? (state as Record<string, unknown>)[key]
+      : undefined;
+  const fix =
+    "start Codex and open /hooks: review and trust skilldex's UserPromptSubmit hook (once per change of the hook; skilldex init --client codex changes it only when it must)";
+  if (valueAt(entry, ['enabled']) === false)
+    return {
+      status: 'fail',
+      message: `skilldex's hook is turned off in Codex (${config} [hooks.state."${key}"] enabled = false)`,
+      fix: "start Codex and open /hooks: enable skilldex's UserPromptSubmit hook",
+    };
+  if (typeof valueAt(entry, ['trusted_hash']) === 'string') return undefined;
+  return {
+    status: 'warn',
+    message: `Codex has recorded no trust for skilldex's hook (no [hooks.state."${key}"] trusted_hash in ${config}): Codex skips a hook until you trust it, and says so only at start-up`,
+    fix,
+  };
+}
+
+/**
  * Why VS Code would not read init's hook file: its user settings set `chat.hookFilesLocations` of
  * `~/.copilot/hooks` (or the file itself) to false — microsoft/vscode-docs
  * docs/agent-customization/hooks.md ("Hook file locations": "Set a path to false to disable loading
