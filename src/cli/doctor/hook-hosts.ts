@@ -195,6 +195,22 @@ export function vscodeHookOff(
   o: DoctorOptions,
   file: string,
 ): { message: string; fix: string } | undefined {
+  // `chat.useChatHooks` (default true) "controls whether chat hooks are executed" at all
+  // (microsoft/vscode, the chat configuration contribution, PromptsConfig.USE_CHAT_HOOKS).
+  const config = o.env['XDG_CONFIG_HOME'] || path.join(o.home, '.config');
+  const mac = path.join(o.home, 'Library', 'Application Support');
+  for (const settings of [config, mac].map((b) => path.join(b, 'Code', 'User', 'settings.json'))) {
+    if (!existsSync(settings)) continue;
+    try {
+      if (valueAt(readJsonFile(settings, true), ['chat.useChatHooks']) === false)
+        return {
+          message: `VS Code runs no chat hook: "chat.useChatHooks" is false in ${settings}, so skilldex's hook in ${file} never runs`,
+          fix: `set "chat.useChatHooks": true in ${settings} (or remove the line: true is the default)`,
+        };
+    } catch {
+      // A settings file that does not parse: left to VS Code to report.
+    }
+  }
   const rel = path.relative(o.home, file);
   const off = vscodeLocationsOff(o, [
     `~/${path.dirname(rel)}`,
