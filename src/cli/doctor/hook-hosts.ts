@@ -47,6 +47,25 @@ export function geminiHookOff(
 }
 
 /**
+ * Why Claude Code would not run skilldex's hook although it is in `~/.claude/settings.json`: the
+ * same file sets `"disableAllHooks": true` ("Disable all hooks", code.claude.com/docs/en/settings;
+ * also `/hooks` in Claude Code). Read as data; a file that does not parse was named above.
+ */
+export function claudeHookOff(file: string): { message: string; fix: string } | undefined {
+  let doc: unknown;
+  try {
+    doc = readJsonFile(file);
+  } catch {
+    return undefined;
+  }
+  if (valueAt(doc, ['disableAllHooks']) !== true) return undefined;
+  return {
+    message: `Claude Code runs no hook: "disableAllHooks" is true in ${file}, so skilldex's prompt hook never runs`,
+    fix: `remove "disableAllHooks": true from ${file}`,
+  };
+}
+
+/**
  * Why Codex would not run skilldex's hook although it is in `$CODEX_HOME/hooks.json`: the user's
  * own `$CODEX_HOME/config.toml` (beside it) turns hooks off with `[features] hooks = false` (or the
  * older `codex_hooks = false`) — developers.openai.com/codex/hooks, as src/hosts/codex-project.ts

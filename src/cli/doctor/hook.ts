@@ -12,6 +12,7 @@ import { readTextCapped } from '../../fsx/index.js';
 import { sanitizeField } from '../../text/index.js';
 import { valueAt } from '../init/json-edit.js';
 import {
+  claudeHookOff,
   codexHookOff,
   codexHookTrust,
   geminiHookOff,
@@ -214,7 +215,9 @@ async function hookCheck(
         ? vscodeHookOff(o, rec.file)
         : client === 'codex'
           ? codexHookOff(rec.file)
-          : undefined;
+          : client === 'claude-code'
+            ? claudeHookOff(rec.file)
+            : undefined;
   if (off !== undefined)
     return { check: { id, status: 'fail', ...off }, command: cmd, ran: false, passed: false };
   // The silent wrapper exits 0 when what it runs is gone: a live run cannot see that (issue 35).
