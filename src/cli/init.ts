@@ -294,6 +294,16 @@ function runInit(
   const apply = o.yes === true && o.dryRun !== true;
   const steps = apply ? applySteps(planned, record) : planned.map((p) => p.step);
   notes.push(...index.notes);
+  // Claude Code takes a snapshot of its hooks when a session starts; an edit made while one runs
+  // applies only after review in /hooks (code.claude.com/docs/en/hooks, "Hook modification
+  // behavior"; issue 35: otherwise the first prompts of a running session get nothing, silently).
+  if (
+    client === 'claude-code' &&
+    (hookAction === 'create' || hookAction === 'merge' || hookAction === 'replace')
+  )
+    notes.push(
+      'Claude Code reads its hooks when a session starts: start a new Claude Code session for the prompt hook to run (in a session already running, open /hooks and review the change).',
+    );
   return {
     client,
     applied: apply,

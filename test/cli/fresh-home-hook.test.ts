@@ -5,7 +5,8 @@
  * settings.json, run as Claude Code runs it (one string through /bin/sh, the event on stdin),
  * answers a person's prompt with the matching skill in `additionalContext`, says nothing for a
  * host-made `<task-notification>`, and doctor's hook check passes; the router skill is no
- * suggestion. Runs the built bin (`npm run build` first).
+ * suggestion; init's report says to start a new Claude Code session (Claude Code snapshots its
+ * hooks at session start, code.claude.com/docs/en/hooks). Runs the built bin (`npm run build` first).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -48,9 +49,21 @@ describe('a fresh home with skills in ~/.claude/skills (issue 35, done when)', (
     const report = JSON.parse(init.stdout) as {
       steps: { step: string; action: string }[];
       library_scopes: string[];
+      notes: string[];
     };
     expect(report.library_scopes).toEqual([path.join(home, '.claude', 'skills')]);
     expect(report.steps.find((s) => s.step === 'hook')?.action).toBe('merge');
+    // Claude Code snapshots its hooks when a session starts: init says to start a new one, and
+    // only when it wrote the hook (a second init, hook unchanged, does not repeat it).
+    const restart = 'start a new Claude Code session for the prompt hook to run';
+    expect(report.notes.join('\n')).toContain(restart);
+    const again = await runCli(['init', '--client', 'claude-code', '--yes', '--json'], {
+      cwd: home,
+      env,
+    });
+    expect((JSON.parse(again.stdout) as { notes: string[] }).notes.join('\n')).not.toContain(
+      restart,
+    );
 
     const settings = JSON.parse(readFileSync(path.join(home, '.claude/settings.json'), 'utf8')) as {
       hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] };
