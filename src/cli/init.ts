@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { SkilldexError, type ExitCode } from '../errors.js';
 import type { indexCatalog as IndexCatalog } from '../internal.js';
+import type { skilldexMcpServer as SkilldexMcpServer } from '../hosts/index.js';
 import type { resolvePluginScopes as ResolvePluginScopes } from '../skills/index.js';
 import { pluginSkillFolders } from './init/plugins.js';
 import { action, type CliContext } from './context.js';
@@ -164,7 +165,16 @@ export function registerInit(program: Command, ctx: CliContext): void {
         const { indexCatalog } = await import('../router/index.js');
         const { resolveSettings } = await import('./settings.js');
         const { resolvePluginScopes } = await import('../skills/index.js');
-        const report = runInit(ctx, o, client, indexCatalog, resolveSettings, resolvePluginScopes);
+        const { skilldexMcpServer } = await import('../hosts/index.js');
+        const report = runInit(
+          ctx,
+          o,
+          client,
+          indexCatalog,
+          resolveSettings,
+          resolvePluginScopes,
+          skilldexMcpServer,
+        );
         if (o.json) ctx.json(report);
         else ctx.out(renderInit(report, ctx.io.cwd));
         return 0;
@@ -196,6 +206,7 @@ function runInit(
   indexCatalog: typeof IndexCatalog,
   resolveSettings: Resolve,
   resolvePlugins: typeof ResolvePluginScopes,
+  mcpLookup: typeof SkilldexMcpServer,
 ): InitReport {
   const env = ctx.io.env;
   const home = homeOf(ctx);
@@ -248,10 +259,14 @@ function runInit(
     planConfig(sc, layers.userPath, currentConfig(layers.userPath, home), catalog, lib.scopes),
     index.planned,
     routerStep(sc, paths.skills),
-    planMcp(sc, paths.mcp, {
-      command: process.execPath,
-      args: [BIN, 'mcp', '--catalog', catalog],
-    }),
+    planMcp(
+      sc,
+      paths.mcp,
+      { command: process.execPath, args: [BIN, 'mcp', '--catalog', catalog] },
+      client === 'claude-code' || client === 'vscode'
+        ? mcpLookup(client, { home, env, cwd: ctx.io.cwd, userScopeOnly: true })
+        : undefined,
+    ),
     planHookAfterIndex(
       sc,
       o,
@@ -265,10 +280,30 @@ function runInit(
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
   warnings.push(...vscodeDoubleHookWarnings(client, o, home));
+  // Codex skips a new or changed hook until the person trusts it in /hooks, and says so only at
+  // start-up (developers.openai.com/codex/hooks, "Review and trust hooks"; issue 35).
+  const hookAction = planned.find((p) => p.step.step === 'hook')?.step.action;
+  if (
+    client === 'codex' &&
+    (hookAction === 'create' || hookAction === 'merge' || hookAction === 'replace')
+  )
+    warnings.push(
+      `Codex runs a new or changed hook only once you trust it: start Codex, open /hooks and trust skilldex's UserPromptSubmit hook in ${paths.hooks} (until then Codex skips it; skilldex doctor warns while no trust is recorded).`,
+    );
   const notes = [...lib.notes, ...planned.flatMap((p) => p.notes ?? [])];
   const apply = o.yes === true && o.dryRun !== true;
   const steps = apply ? applySteps(planned, record) : planned.map((p) => p.step);
   notes.push(...index.notes);
+  // Claude Code takes a snapshot of its hooks when a session starts; an edit made while one runs
+  // applies only after review in /hooks (code.claude.com/docs/en/hooks, "Hook modification
+  // behavior"; issue 35: otherwise the first prompts of a running session get nothing, silently).
+  if (
+    client === 'claude-code' &&
+    (hookAction === 'create' || hookAction === 'merge' || hookAction === 'replace')
+  )
+    notes.push(
+      'Claude Code reads its hooks when a session starts: start a new Claude Code session for the prompt hook to run (in a session already running, open /hooks and review the change).',
+    );
   return {
     client,
     applied: apply,

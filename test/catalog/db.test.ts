@@ -148,12 +148,11 @@ describe('a missing catalog', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('makes `fetch`, `status`, `generations`, `publish` and `deprecate` exit 2 without creating it', async () => {
+  it('makes `fetch`, `generations`, `publish` and `deprecate` exit 2 without creating it', async () => {
     const file = newCatalogPath();
     const g = `sha256:${'0'.repeat(64)}`;
     for (const argv of [
       ['fetch', 'x', '--revision', g, '--generation', g],
-      ['status'],
       ['generations'],
       ['publish'],
       ['deprecate', 'x'],
@@ -162,6 +161,14 @@ describe('a missing catalog', () => {
       expect(r.code, argv[0]).toBe(2);
       expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'CATALOG_MISSING' } });
     }
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('makes `status` answer (exit 1, catalog_missing) without creating it: not set up is no refusal', async () => {
+    const file = newCatalogPath();
+    const r = await runCli(['status', '--catalog', file, '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ catalog: file, catalog_missing: true });
     expect(existsSync(file)).toBe(false);
   });
 });

@@ -84,7 +84,8 @@ function setUp(opts: { clients?: string[]; script?: string } = {}): Home {
       hookFor(client, path.join(home, '.codex', 'hooks.json'), 'UserPromptSubmit');
       routerFor(client, path.join(home, '.codex', 'skills'));
       writeTree(home, {
-        '.codex/config.toml': `model = "x"\n\n[mcp_servers.skilldex]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n`,
+        // The hook trusted in Codex's /hooks, as Codex records it (issue 35).
+        '.codex/config.toml': `model = "x"\n\n[mcp_servers.skilldex]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n\n[hooks.state.${JSON.stringify(`${path.join(home, '.codex', 'hooks.json')}:user_prompt_submit:0:0`)}]\ntrusted_hash = "sha256:${'a'.repeat(64)}"\n`,
       });
     } else if (client === 'cursor') {
       routerFor(client, path.join(home, '.cursor', 'skills'));
@@ -431,13 +432,13 @@ describe('skilldex doctor', () => {
     expect(check(before, 'hook.claude-code').fix).toContain(
       'skilldex init --client claude-code --yes',
     );
-    // status: the catalog is missing (exit 2, as before), and it says init ran and doctor knows more,
-    // not only the generic "set everything up with: skilldex init".
+    // status: no catalog yet is an answer (exit 1, not the refusal 2), and it says init ran and
+    // doctor knows more, not the generic "run skilldex init".
     const status = await runCli(['status'], { env });
-    expect(status.code).toBe(2);
-    expect(status.stderr).toContain('CATALOG_MISSING');
-    expect(status.stderr).toContain(
-      'skilldex init has set this machine up: run skilldex doctor, which names what to do',
+    expect(status.code).toBe(1);
+    expect(status.stderr).toBe('');
+    expect(status.stdout).toContain(
+      'no catalog yet — run skilldex doctor: skilldex init has set this machine up, but its catalog is not there',
     );
     // No catalog either: the fix names the library to fill and init, not "skilldex index --scope".
     expect(check(before, 'catalog').fix).toBe(

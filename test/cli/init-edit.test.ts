@@ -192,6 +192,22 @@ describe('TOML edits', () => {
     }
   });
 
+  it('writes CRLF line ends into a CRLF TOML file, never a mix, and removes them again (issue 35)', () => {
+    const cases: [string, string[], Record<string, string | string[]>][] = [
+      ['# mine\r\nmodel = "o4"\r\n', ['mcp_servers', 'skilldex'], { command: 'n', args: ['a'] }],
+      ['# header\r\n\r\n[library]\r\nprefer = []\r\n', ['library'], { scopes: ['/x'] }],
+      ['# header\r\n[other]\r\na = 1\r\n', [], { catalog: '/c' }],
+    ];
+    for (const [text, table, entries] of cases) {
+      const added = addTomlEntries(text, table, entries);
+      expect(added.inserted, text).toContain('\r\n');
+      expect(added.text, text).not.toMatch(/(^|[^\r])\n/);
+      const keys = Object.keys(entries).map((k) => [...table, k]);
+      const created = table.map((_, i) => table.slice(0, i + 1));
+      expect(removeTomlInsertion(added.text, added.inserted, keys, created)).toBe(text);
+    }
+  });
+
   it('refuses a table whose parent is written inline, and a value of another type', () => {
     for (const text of ['mcp_servers = { other = { command = "x" } }\n', 'mcp_servers = "str"\n']) {
       expect(() => addTomlEntries(text, ['mcp_servers', 'skilldex'], { command: 'n' })).toThrow(

@@ -5,7 +5,7 @@
  * never replaced without --force; MCP configs are merged; --move takes the library out of the
  * folders the client loads natively.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
@@ -287,6 +287,58 @@ describe('skilldex init', () => {
       const second = await init(home, ['--library', '.claude/skills', '--yes']);
       expect(second.report.index?.added ?? []).toEqual([]);
       expect(second.report.steps.find((s) => s.step === 'index')?.action).toBe('unchanged');
+    });
+
+    it('once the MCP server is registered as init printed it, a second init is every step unchanged (claude-code, vscode)', async () => {
+      const home = tmpTree(HOST);
+      const first = await init(home, ['--yes']);
+      expect(first.code).toBe(0);
+      // The server entry init asks for, from its own .mcp.json snippet.
+      const note = first.report.notes.find((n) => n.includes('.mcp.json:\n'))!;
+      const entry = (
+        JSON.parse(note.slice(note.indexOf('.mcp.json:\n') + 11)) as {
+          mcpServers: { skilldex: { command: string; args: string[] } };
+        }
+      ).mcpServers.skilldex;
+      // What `claude mcp add --scope user` writes: ~/.claude.json mcpServers.
+      writeFileSync(
+        path.join(home, '.claude.json'),
+        JSON.stringify({ mcpServers: { skilldex: { type: 'stdio', ...entry } } }),
+      );
+      const second = await init(home, ['--yes']);
+      for (const s of second.report.steps) expect(s.action, s.step).toBe('unchanged');
+      expect(second.report.steps.find((s) => s.step === 'mcp')?.target).toBe(
+        `${path.join(home, '.claude.json')} mcpServers.skilldex`,
+      );
+      expect(second.report.notes.join('\n')).not.toContain('claude mcp add');
+      // Registered with another catalog: the command is printed again, as it must be re-run.
+      writeFileSync(
+        path.join(home, '.claude.json'),
+        JSON.stringify({
+          mcpServers: { skilldex: { ...entry, args: [...entry.args.slice(0, -1), '/other.db'] } },
+        }),
+      );
+      expect((await init(home, ['--yes'])).report.steps.find((s) => s.step === 'mcp')?.action).toBe(
+        'print',
+      );
+
+      // VS Code: the `code --add-mcp` JSON, registered in the user profile's mcp.json.
+      const vs = await init(home, ['--client', 'vscode', '--yes']);
+      const target = vs.report.steps.find((s) => s.step === 'mcp')!;
+      expect(target.action).toBe('print');
+      const added = JSON.parse(
+        target.target.replace(/^code --add-mcp '/, '').replace(/'$/, ''),
+      ) as {
+        command: string;
+        args: string[];
+      };
+      writeTree(home, {
+        '.config/Code/User/mcp.json': JSON.stringify({
+          servers: { skilldex: { type: 'stdio', command: added.command, args: added.args } },
+        }),
+      });
+      const again = await init(home, ['--client', 'vscode', '--yes']);
+      for (const s of again.report.steps) expect(s.action, s.step).toBe('unchanged');
     });
 
     it('with no skill anywhere, installs no hook that cannot fire, and says so', async () => {

@@ -40,6 +40,8 @@ describe("Claude Code's documented frontmatter fields", () => {
       'background: false',
       'paths: "docs/**, CHANGELOG.md"',
       'shell: bash',
+      'hooks:',
+      '  PreToolUse: []',
       'license: MIT',
       'compatibility: needs git',
       'metadata:',

@@ -18,9 +18,10 @@ export async function catalogCheck(
   scopes: readonly string[] = [],
   home?: string,
 ): Promise<DoctorCheck> {
+  const router = await import('../../router/index.js');
+  const indexCatalog = (): typeof IndexCatalog => router.indexCatalog;
   try {
-    const { getCatalogStatus, indexCatalog } = await import('../../router/index.js');
-    const s = getCatalogStatus({ catalog });
+    const s = router.getCatalogStatus({ catalog });
     if (!s.published)
       return {
         id: 'catalog',
@@ -38,7 +39,7 @@ export async function catalogCheck(
           .join(', ')}${s.drifted.length > 3 ? ', …' : ''})`,
         fix: 'skilldex index',
       };
-    const added = notIndexed(indexCatalog, catalog, scopes, home);
+    const added = notIndexed(indexCatalog(), catalog, scopes, home);
     if (added.length > 0)
       return {
         id: 'catalog',
@@ -55,15 +56,29 @@ export async function catalogCheck(
       message: `${catalog}: generation ${s.published.seq}, ${s.working.active} active skill(s), no drift`,
     };
   } catch (err) {
-    // No catalog after init: the configured library held no skill then (init indexes nothing and
-    // installs no hook): the fix is skills there and init again, not the generic hint (issue 35).
-    if (isSkilldexError(err) && err.code === 'CATALOG_MISSING' && scopes.length > 0)
+    // No catalog after init. Either the configured library held no skill then (init indexed
+    // nothing and installed no hook): the fix is skills there and init again; or it holds skills
+    // the catalog does not have (the catalog was removed, or skills came after an empty init):
+    // the fix is an index, not "add skills" (issue 35). Never the generic hint.
+    if (isSkilldexError(err) && err.code === 'CATALOG_MISSING' && scopes.length > 0) {
+      const waiting = notIndexed(indexCatalog(), catalog, scopes, home);
+      if (waiting.length > 0)
+        return {
+          id: 'catalog',
+          status: 'fail',
+          message: `${err.code}: ${err.message}, while the library ${scopes.join(', ')} holds ${waiting.length} skill(s) to index (${waiting
+            .slice(0, 3)
+            .map((a) => sanitizeField(a, 200))
+            .join(', ')}${waiting.length > 3 ? ', …' : ''})`,
+          fix: 'skilldex index (it indexes the library into this catalog); if init left the prompt hook out for want of skills, run skilldex init again instead: it indexes them and installs the hook',
+        };
       return {
         id: 'catalog',
         status: 'fail',
-        message: `${err.code}: ${err.message} (the library ${scopes.join(', ')} has not been indexed yet)`,
+        message: `${err.code}: ${err.message} (the library ${scopes.join(', ')} holds no skill yet)`,
         fix: `add skill folders (each with a SKILL.md) to ${scopes[0]}, then run skilldex init again (it indexes them and installs the prompt hook)`,
       };
+    }
     if (isSkilldexError(err))
       return {
         id: 'catalog',

@@ -5,7 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { readTextCapped } from '../../fsx/index.js';
 import { valueAt } from '../init/json-edit.js';
+import { parseTomlText } from '../init/toml-edit.js';
 import { readJsonFile, type DoctorOptions } from './check.js';
 
 /**
@@ -42,6 +44,115 @@ export function geminiHookOff(
       };
   }
   return undefined;
+}
+
+/**
+ * Why Claude Code would not run skilldex's hook although it is in `~/.claude/settings.json`: the
+ * same file sets `"disableAllHooks": true` ("Disable all hooks", code.claude.com/docs/en/settings;
+ * also `/hooks` in Claude Code). Read as data; a file that does not parse was named above.
+ */
+export function claudeHookOff(file: string): { message: string; fix: string } | undefined {
+  let doc: unknown;
+  try {
+    doc = readJsonFile(file);
+  } catch {
+    return undefined;
+  }
+  if (valueAt(doc, ['disableAllHooks']) !== true) return undefined;
+  return {
+    message: `Claude Code runs no hook: "disableAllHooks" is true in ${file}, so skilldex's prompt hook never runs`,
+    fix: `remove "disableAllHooks": true from ${file}`,
+  };
+}
+
+/**
+ * Why Codex would not run skilldex's hook although it is in `$CODEX_HOME/hooks.json`: the user's
+ * own `$CODEX_HOME/config.toml` (beside it) turns hooks off with `[features] hooks = false` (or the
+ * older `codex_hooks = false`) — developers.openai.com/codex/hooks, as src/hosts/codex-project.ts
+ * cites it for a project's layer (issue 35: hooks are on by default, so only an explicit false
+ * counts). A file that does not parse is left to Codex to report.
+ */
+export function codexHookOff(hooksFile: string): { message: string; fix: string } | undefined {
+  const file = path.join(path.dirname(hooksFile), 'config.toml');
+  if (!existsSync(file)) return undefined;
+  const r = readTextCapped(file, { maxBytes: 4 * 1024 * 1024 });
+  if (!r.ok) return undefined;
+  let features: unknown;
+  try {
+    features = parseTomlText(r.text)['features'];
+  } catch {
+    return undefined;
+  }
+  for (const key of ['hooks', 'codex_hooks'])
+    if (valueAt(features, [key]) === false)
+      return {
+        message: `Codex's hooks are off in ${file} ([features] ${key} = false): no hook runs, skilldex's included`,
+        fix: `remove "${key} = false" from [features] in ${file} (Codex runs hooks by default)`,
+      };
+  return undefined;
+}
+
+/**
+ * Whether Codex has trusted skilldex's hook: Codex runs a non-managed hook only once the person
+ * has reviewed and trusted its exact definition in `/hooks`, and skips a new or changed one until
+ * then, saying so only at start-up (developers.openai.com/codex/hooks, "Review and trust hooks").
+ * It records that trust in `$CODEX_HOME/config.toml` as `[hooks.state."<hooks.json path>:
+ * user_prompt_submit:<group>:<handler>"]` with a `trusted_hash` (the key layout as Codex writes
+ * it; the hash is Codex's own and not recomputed here, so a recorded trust is taken as given).
+ * Undefined when the trust is recorded; else the warning with the fix (`enabled = false` there:
+ * the person turned the hook off in `/hooks`).
+ */
+export function codexHookTrust(
+  hooksFile: string,
+  cmd: string,
+): { status: 'warn' | 'fail'; message: string; fix: string } | undefined {
+  let groups: unknown;
+  try {
+    groups = valueAt(readJsonFile(hooksFile), ['hooks', 'UserPromptSubmit']);
+  } catch {
+    return undefined; // Read (and named) above.
+  }
+  if (!Array.isArray(groups)) return undefined;
+  let key: string | undefined;
+  for (const [g, group] of groups.entries()) {
+    const hooks = valueAt(group, ['hooks']);
+    if (!Array.isArray(hooks)) continue;
+    const h = hooks.findIndex((x) => valueAt(x, ['command']) === cmd);
+    if (h >= 0) {
+      key = `${hooksFile}:user_prompt_submit:${g}:${h}`;
+      break;
+    }
+  }
+  if (key === undefined) return undefined;
+  const config = path.join(path.dirname(hooksFile), 'config.toml');
+  let state: unknown;
+  if (existsSync(config)) {
+    const r = readTextCapped(config, { maxBytes: 4 * 1024 * 1024 });
+    if (!r.ok) return undefined;
+    try {
+      state = valueAt(parseTomlText(r.text), ['hooks', 'state']);
+    } catch {
+      return undefined; // A config.toml that does not parse: Codex reports it.
+    }
+  }
+  const entry =
+    state !== null && typeof state === 'object'
+      ? (state as Record<string, unknown>)[key]
+      : undefined;
+  const fix =
+    "start Codex and open /hooks: review and trust skilldex's UserPromptSubmit hook (once per change of the hook; skilldex init --client codex changes it only when it must)";
+  if (valueAt(entry, ['enabled']) === false)
+    return {
+      status: 'fail',
+      message: `skilldex's hook is turned off in Codex (${config} [hooks.state."${key}"] enabled = false)`,
+      fix: "start Codex and open /hooks: enable skilldex's UserPromptSubmit hook",
+    };
+  if (typeof valueAt(entry, ['trusted_hash']) === 'string') return undefined;
+  return {
+    status: 'warn',
+    message: `Codex has recorded no trust for skilldex's hook (no [hooks.state."${key}"] trusted_hash in ${config}): Codex skips a hook until you trust it, and says so only at start-up`,
+    fix,
+  };
 }
 
 /**
@@ -103,6 +214,22 @@ export function vscodeHookOff(
   o: DoctorOptions,
   file: string,
 ): { message: string; fix: string } | undefined {
+  // `chat.useChatHooks` (default true) "controls whether chat hooks are executed" at all
+  // (microsoft/vscode, the chat configuration contribution, PromptsConfig.USE_CHAT_HOOKS).
+  const config = o.env['XDG_CONFIG_HOME'] || path.join(o.home, '.config');
+  const mac = path.join(o.home, 'Library', 'Application Support');
+  for (const settings of [config, mac].map((b) => path.join(b, 'Code', 'User', 'settings.json'))) {
+    if (!existsSync(settings)) continue;
+    try {
+      if (valueAt(readJsonFile(settings, true), ['chat.useChatHooks']) === false)
+        return {
+          message: `VS Code runs no chat hook: "chat.useChatHooks" is false in ${settings}, so skilldex's hook in ${file} never runs`,
+          fix: `set "chat.useChatHooks": true in ${settings} (or remove the line: true is the default)`,
+        };
+    } catch {
+      // A settings file that does not parse: left to VS Code to report.
+    }
+  }
   const rel = path.relative(o.home, file);
   const off = vscodeLocationsOff(o, [
     `~/${path.dirname(rel)}`,

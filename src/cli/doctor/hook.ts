@@ -11,7 +11,14 @@ import path from 'node:path';
 import { readTextCapped } from '../../fsx/index.js';
 import { sanitizeField } from '../../text/index.js';
 import { valueAt } from '../init/json-edit.js';
-import { geminiHookOff, vscodeHookOff, vscodeRunsTwice } from './hook-hosts.js';
+import {
+  claudeHookOff,
+  codexHookOff,
+  codexHookTrust,
+  geminiHookOff,
+  vscodeHookOff,
+  vscodeRunsTwice,
+} from './hook-hosts.js';
 import { wrapperGap } from './hook-wrapper.js';
 import type { UndoRecord } from '../init/record.js';
 import {
@@ -206,7 +213,11 @@ async function hookCheck(
       ? geminiHookOff(rec.file, cmd)
       : client === 'vscode'
         ? vscodeHookOff(o, rec.file)
-        : undefined;
+        : client === 'codex'
+          ? codexHookOff(rec.file)
+          : client === 'claude-code'
+            ? claudeHookOff(rec.file)
+            : undefined;
   if (off !== undefined)
     return { check: { id, status: 'fail', ...off }, command: cmd, ran: false, passed: false };
   // The silent wrapper exits 0 when what it runs is gone: a live run cannot see that (issue 35).
@@ -223,14 +234,33 @@ async function hookCheck(
       ran: false,
       passed: false,
     };
+  // Codex skips a hook the person has not trusted yet (issue 35: silent, but for a start-up line).
+  const trust = client === 'codex' ? codexHookTrust(rec.file, cmd) : undefined;
+  if (trust?.status === 'fail')
+    return { check: { id, ...trust }, command: cmd, ran: false, passed: false };
+  const untrusted = (outcome: HookOutcome): HookOutcome =>
+    trust !== undefined && outcome.check.status === 'ok'
+      ? {
+          ...outcome,
+          check: {
+            id,
+            status: 'warn',
+            message: `${outcome.check.message}; but ${trust.message}`,
+            fix: trust.fix,
+          },
+        }
+      : outcome;
   if (!o.runHook)
-    return {
+    return untrusted({
       check: { id, status: 'ok', message: `installed in ${rec.file} (not run)` },
       command: cmd,
       ran: false,
       passed: false,
-    };
-  return { ...(await runHookCheck(o, client, event, rec.file, cmd, logFile)), command: cmd };
+    });
+  return untrusted({
+    ...(await runHookCheck(o, client, event, rec.file, cmd, logFile)),
+    command: cmd,
+  });
 }
 
 /** Runs the hook command with a harmless slash-command prompt: it must exit 0 and log no error. */

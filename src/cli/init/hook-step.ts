@@ -71,7 +71,7 @@ export function planHook(
   if (file === undefined)
     return skip(
       sc.client === 'cursor'
-        ? "Cursor's beforeSubmitPrompt hook cannot add context to a prompt: the MCP server is the way in"
+        ? 'no Cursor hook adds context to a prompt (beforeSubmitPrompt only allows or blocks it; sessionStart runs before any prompt, cursor.com/docs/agent/hooks): the router skill and the MCP server are the way in'
         : 'this client has no prompt hook: pipe prompts to skilldex hook generic yourself',
     );
   // Gemini CLI: `hooks.BeforeAgent` groups of `{type, command, name, timeout}`, timeout in

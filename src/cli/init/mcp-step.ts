@@ -3,6 +3,7 @@
  * and Gemini CLI's JSON, every other byte kept; Codex's config.toml, a table appended) or, for
  * Claude Code, VS Code and generic clients, the command or snippet printed for the user.
  */
+import type { McpRegistration } from '../../hosts/index.js';
 import { shellWord } from '../render/shell.js';
 import { jsonSetMember, tomlAddEntries } from './edits.js';
 import { jsonWithComments, planEdits, type PlannedStep, type StepContext } from './steps.js';
@@ -22,8 +23,27 @@ export function planMcp(
   sc: StepContext,
   file: string | undefined,
   server: ServerEntry,
+  registration?: McpRegistration,
 ): PlannedStep {
   const snippet = JSON.stringify({ mcpServers: { skilldex: server } }, null, 2);
+  // Claude Code and VS Code: init only prints the command. Once the user has run it (the host's
+  // own config has this very server, in user scope), a second init has nothing to ask: the step is
+  // `unchanged` like every other (issue 35), not the same command printed again.
+  if (
+    (sc.client === 'claude-code' || sc.client === 'vscode') &&
+    registration?.registered === true &&
+    registration.command === server.command &&
+    registration.args.length === server.args.length &&
+    registration.args.every((a, i) => a === server.args[i])
+  )
+    return {
+      step: {
+        step: 'mcp',
+        action: 'unchanged',
+        target: registration.where ?? 'mcpServers.skilldex',
+        detail: 'the skilldex MCP server is registered already, with this command',
+      },
+    };
   if (sc.client === 'vscode') {
     // `code --add-mcp <json>` adds a server to the user profile (code.visualstudio.com/docs/
     // agent-customization/mcp-servers, "command line").

@@ -101,6 +101,9 @@ export function addTomlEntries(
     at = headerEnd;
     inserted = lines;
   }
+  // A file with CRLF line ends gets CRLF in what is inserted too, not a mix (issue 35), as
+  // json-edit.ts does: Codex's config.toml and the user config are often written on Windows.
+  if (text.includes('\r\n')) inserted = inserted.replace(/\n/g, '\r\n');
   const next = text.slice(0, at) + inserted + text.slice(at);
   const expected = structuredCloneDoc(before);
   for (const [k, v] of Object.entries(entries)) {
