@@ -11,6 +11,7 @@
  *   a timeout, and checks it exits 0 and logs no error.
  * - `hook-log`: the errors the hook logged since its last success (the newest session state it
  *   wrote), with their codes and hints (`$XDG_STATE_HOME/skilldex/hook/hook.log`).
+ * - `hook-server`: whether the hook can hand prompts to a warm hook server (doctor/hook-server.ts).
  * - `catalog`: the catalog exists, has a published generation, and no file drifted since indexing.
  * - `mcp.<client>`: the skilldex MCP server is registered in the client's own config
  *   (hosts/mcp-registration.ts), and the command it names exists.
@@ -34,6 +35,7 @@ import { catalogCheck } from './doctor/catalog.js';
 import { codexProjectChecks } from './doctor/codex-project.js';
 import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor/check.js';
 import { HOOK_EVENT, hookChecks, hookLogCheck, hookStateDir } from './doctor/hook.js';
+import { hookServerCheck } from './doctor/hook-server.js';
 import { listingCheck } from './doctor/listing.js';
 import { mcpChecks } from './doctor/mcp.js';
 import { clientsOf, initCheck, routerSkillChecks } from './doctor/setup.js';
@@ -61,6 +63,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   checks.push(...hooks.checks);
   if (clients.some((c) => HOOK_EVENT[c] !== undefined))
     checks.push(hookLogCheck(stateDir, logFile, hooks.livePassed, o.runHook ? 'run' : 'not-run'));
+  if (clients.some((c) => HOOK_EVENT[c] !== undefined) && o.hookServer !== undefined)
+    checks.push(await hookServerCheck(o.home, o.env, o.hookServer));
 
   // The catalog.
   if (o.catalog !== undefined) checks.push(await catalogCheck(o.catalog, o.scopes, o.home));

@@ -47,11 +47,9 @@ import { indexStep } from './init/index-step.js';
 import { planLibrary } from './init/library.js';
 import {
   backupsDir,
-  checkRecordTargets,
   missingFolders,
   readRecords,
   recordPath,
-  removeCreatedFolders,
   writeRecords,
 } from './init/record.js';
 import {
@@ -65,7 +63,7 @@ import { currentConfig, planConfig } from './init/config-step.js';
 import { hookCommand, type HookRunner } from './init/hook-step.js';
 import { planMcp } from './init/mcp-step.js';
 import { planWholeFile, type InitStep, type PlannedStep, type StepContext } from './init/steps.js';
-import { planUndo } from './init/undo.js';
+import { runUndoCommand } from './init/undo-run.js';
 import type { resolveSettings as ResolveSettings } from './settings.js';
 
 export { CLIENTS, type Client, type InitStep };
@@ -143,21 +141,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
         const client = checkClient(o.client);
         if (o.undo === true) {
           const explicit = cmd.getOptionValueSource('client') === 'cli';
-          const hosts = await import('../hosts/index.js');
-          const report = runUndo(ctx, o, explicit ? client : 'all', (host) => {
-            try {
-              const dir = hosts.listingStateDir(homeOf(ctx), ctx.io.env);
-              const state = hosts.readListingState(dir, host);
-              if (state === undefined) return undefined;
-              const n =
-                host === 'claude-code'
-                  ? Object.keys(hosts.controlsOf(state)).length
-                  : (state.paths ?? []).length;
-              return n > 0 ? { n, file: state.file } : undefined;
-            } catch {
-              return undefined; // An unreadable listing state: listing --undo names it.
-            }
-          });
+          const report = await runUndoCommand(ctx, o, explicit ? client : 'all', homeOf(ctx));
           if (o.json) ctx.json(report);
           else ctx.out(renderUndo(report));
           return report.applied && report.steps.some((s) => s.action === 'modified') ? 1 : 0;
@@ -360,67 +344,3 @@ function routerStep(sc: StepContext, skills: string | undefined): PlannedStep {
 }
 
 /** The listing controls `skilldex listing --apply` left in force for a host, if any. */
-type ListingLeft = (host: 'claude-code' | 'codex') => { n: number; file: string } | undefined;
-
-function runUndo(
-  ctx: CliContext,
-  o: InitFlags,
-  client: Client | 'all',
-  listingLeft: ListingLeft,
-): UndoReport {
-  const home = homeOf(ctx);
-  const record = recordPath(ctx.io.env, home);
-  const apply = o.yes === true && o.dryRun !== true;
-  const records = readRecords(record);
-  // The record is untrusted input (issue 36 L9): only files init itself writes, else refused.
-  const userConfig = ctx.configLayers().userPath;
-  checkRecordTargets(record, records, (c, step) => {
-    if (!(CLIENTS as readonly string[]).includes(c)) return [];
-    const p = clientPaths(c as Client, home, ctx.io.env);
-    const one = (f: string | undefined): string[] => (f === undefined ? [] : [f]);
-    switch (step) {
-      case 'config':
-        return [userConfig];
-      case 'router-skill':
-        return one(
-          p.skills === undefined ? undefined : path.join(p.skills, ROUTER_FOLDER, 'SKILL.md'),
-        );
-      case 'mcp':
-        return one(p.mcp);
-      case 'hook':
-        return one(p.hooks);
-      case 'move':
-        return [];
-    }
-  });
-  const plan = planUndo(records, client === 'all' ? undefined : [client], o.force === true);
-  const notes: string[] = [];
-  // Listing controls are listing's, not init's: undo leaves them, but they rely on the router skill
-  // (and, user-invocable-only, the MCP server) this undo takes away (issue 35): say so first.
-  for (const host of ['claude-code', 'codex'] as const) {
-    if (client !== 'all' && client !== host) continue;
-    if (!records.some((r) => r.client === host)) continue;
-    const left = listingLeft(host);
-    if (left !== undefined)
-      notes.push(
-        `skilldex listing --apply set ${left.n} skill(s) of ${host} to be routed (${left.file}): they rely on the router skill this undo removes (those out of the listing also on the MCP server), and init --undo leaves those controls. Take them back: skilldex listing --host ${host} --undo`,
-      );
-  }
-  notes.push(...plan.notes);
-  if (records.length === 0) notes.push(`init has recorded no change to undo (${record}).`);
-  if (records.some((r) => r.shared) && !plan.keep.some((r) => r.shared))
-    notes.push(
-      "Undo leaves in place: the library (your skills), the catalog (their index) and the telemetry/usage store beside the catalog (<catalog>.telemetry.sqlite), which holds what skilldex learned from your prompts, prompt text included; also the prompt hook's session state and error log (~/.local/state/skilldex/hook) and the copies listing --apply kept (~/.local/share/skilldex/listing). " +
-        'skilldex forget --all --purge erases what was learned; delete the catalog and the library by hand if you no longer want them.',
-    );
-  if (apply) {
-    plan.apply();
-    // The folders init made for what undo just removed, each once empty (deepest first).
-    const kept = new Set(plan.keep.map((r) => JSON.stringify(r)));
-    const removed = removeCreatedFolders(records.filter((r) => !kept.has(JSON.stringify(r))));
-    if (removed.length > 0)
-      notes.push(`Removed the empty folders init had made: ${removed.join(', ')}.`);
-    if (plan.keep.length > 0 || records.length > 0) writeRecords(record, plan.keep);
-  }
-  return { undo: true, client, applied: apply, steps: plan.steps, notes, record };
-}

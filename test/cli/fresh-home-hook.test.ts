@@ -12,13 +12,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, runCli, skillMd, tmpTree } from '../support/cli.js';
+import { REPO, runBin, runCli, skillMd, tmpTree } from '../support/cli.js';
 
 const BIN = path.join(REPO, 'bin', 'skilldex.js');
 
-function event(prompt: string): string {
+function event(prompt: string, session = 'fresh-1'): string {
   return JSON.stringify({
-    session_id: 'fresh-1',
+    session_id: session,
     transcript_path: '/tmp/t.jsonl',
     cwd: '/tmp',
     hook_event_name: 'UserPromptSubmit',
@@ -103,5 +103,31 @@ describe('a fresh home with skills in ~/.claude/skills (issue 35, done when)', (
     expect(checks.find((c) => c.id === 'hook.claude-code')?.status).toBe('ok');
     expect(checks.find((c) => c.id === 'catalog')?.status).toBe('ok');
     expect(checks.find((c) => c.id === 'router-skill.claude-code')?.status).toBe('ok');
+
+    // The prompt the hook answered by itself started a hook server for the next one: the built
+    // doctor sees it (docs/hosts.md, "The hook server"); the next prompt is answered by it.
+    const serverCheck = () =>
+      (
+        JSON.parse(runBin(['doctor', '--json'], { cwd: home, env }).stdout) as {
+          checks: { id: string; status: string; message: string }[];
+        }
+      ).checks.find((c) => c.id === 'hook-server');
+    let seen = serverCheck();
+    for (let i = 0; i < 100 && !seen?.message.includes('runs since'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      seen = serverCheck();
+    }
+    expect(seen).toMatchObject({ status: 'ok', message: expect.stringContaining('runs since') });
+    const served = run(event('merge these two pdf files into one document', 's2'));
+    expect(served.stdout).toBe(answered.stdout);
+    // init --undo takes the hook away and ends the server it started.
+    const undo = runBin(['init', '--undo', '--yes', '--json'], { cwd: home, env });
+    expect((JSON.parse(undo.stdout) as { notes: string[] }).notes.join('\n')).toMatch(
+      /stopped the hook server \(process \d+\)/,
+    );
+    const left = JSON.parse(
+      runBin(['hook-server', 'status', '--json'], { cwd: home, env }).stdout,
+    ) as { servers: { running: boolean }[] };
+    expect(left.servers.filter((x) => x.running)).toEqual([]);
   }, 60_000);
 });

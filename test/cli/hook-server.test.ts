@@ -550,3 +550,36 @@ describe('hookServerSocket', () => {
     expect(hookServerSocket('C:\\Users\\a\\state', '0123456789ab', 'win32')).toBeUndefined();
   });
 });
+
+describe("doctor's hook-server check", () => {
+  it('skip when off, warn for a folder others may write, ok running or not', async () => {
+    const { hookServerCheck } = await import('../../src/cli/doctor/hook-server.js');
+    const h = home('doctor');
+    const env = { HOME: h };
+    const on = { value: true, source: 'default' };
+    expect(await hookServerCheck(h, env, { value: false, source: 'user config' })).toMatchObject({
+      status: 'skip',
+    });
+    // src/ is not a bundled build: no socket name to look for.
+    expect(await hookServerCheck(h, env, on)).toMatchObject({
+      status: 'skip',
+      message: expect.stringContaining('not a bundled build'),
+    });
+    mkdirSync(serverDir(h), { recursive: true });
+    chmodSync(serverDir(h), 0o755);
+    expect(await hookServerCheck(h, env, on)).toMatchObject({
+      status: 'warn',
+      fix: `make it yours and private: chmod 700 ${serverDir(h)}`,
+    });
+    // The built CLI knows its build: the check as `skilldex doctor` runs it.
+    chmodSync(serverDir(h), 0o700);
+    const doctor = () =>
+      (
+        JSON.parse(run(h, ['doctor', '--json']).out) as {
+          checks: { id: string; status: string; message: string }[];
+        }
+      ).checks.find((c) => c.id === 'hook-server');
+    // No init record here, so doctor has no hook to speak of and leaves the check out.
+    expect(doctor()).toBeUndefined();
+  });
+});

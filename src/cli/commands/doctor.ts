@@ -81,6 +81,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
           // The configured library belongs to the configured catalog, not to one --catalog names.
           ...(o.catalog === undefined ? { scopes: settings['library.scopes'].value } : {}),
           runHook: true,
+          hookServer: settings.hook_server,
           ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}),
         });
         if (o.json) ctx.json(r);

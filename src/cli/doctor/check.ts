@@ -36,6 +36,8 @@ export interface DoctorOptions {
   readonly scopes?: readonly string[];
   /** False (status): no hook command is run. */
   readonly runHook: boolean;
+  /** The `hook_server` setting (undefined: the hook-server check is left out). */
+  readonly hookServer?: { readonly value: boolean; readonly source: string };
   /** Milliseconds a hook command may take before it is killed (default HOOK_RUN_TIMEOUT_MS). */
   readonly hookTimeoutMs?: number;
 }
