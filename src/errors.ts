@@ -259,8 +259,8 @@ export const ERROR_CODES = {
   },
   PORT_IN_USE: {
     exit: 2,
-    when: '`mcp --http` or `serve` cannot listen: another process holds the port on that address',
-    hint: 'stop the other process, or pick another port (--http PORT, --port PORT; 0 takes any free port)',
+    when: "`mcp --http` or `serve` cannot listen: another process holds the port on that address; or the hook server's socket path holds something that is not a hook server",
+    hint: 'stop the other process, or pick another port (--http PORT, --port PORT; 0 takes any free port); for the hook server, remove the file its message names',
   },
   UNSAFE_PERMISSIONS: {
     exit: 2,

@@ -287,7 +287,19 @@ async function listen(server: net.Server, socket: string): Promise<boolean> {
       });
     });
     if (err === undefined) return true;
-    if (err.code !== 'EADDRINUSE' || attempt > 0) throw err;
+    if (err.code === 'EACCES' || err.code === 'EPERM')
+      throw new SkilldexError(
+        'UNSAFE_PERMISSIONS',
+        `the hook server cannot listen on ${socket}: ${err.code} (the folder or a file there is not yours to write)`,
+        { file: socket },
+      );
+    if (err.code === 'EADDRINUSE' && attempt > 0)
+      throw new SkilldexError(
+        'PORT_IN_USE',
+        `the hook server cannot listen on ${socket}: something that is not a hook server is there`,
+        { file: socket },
+      );
+    if (err.code !== 'EADDRINUSE') throw err;
     if (await answers(socket)) return false;
     try {
       if (lstatSync(socket).isSocket()) unlinkSync(socket);

@@ -583,3 +583,17 @@ describe("doctor's hook-server check", () => {
     expect(doctor()).toBeUndefined();
   });
 });
+
+describe('hook-server run', () => {
+  it('refuses a socket path that holds something else (PORT_IN_USE, exit 2), and logs it for doctor', () => {
+    const h = home('squat');
+    const socket = path.join(serverDir(h), 'x.sock');
+    mkdirSync(serverDir(h), { recursive: true, mode: 0o700 });
+    writeFileSync(socket, 'not a socket');
+    const r = run(h, ['hook-server', 'run', '--socket', socket, '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toMatchObject({ error: { code: 'PORT_IN_USE' } });
+    expect(readFileSync(socket, 'utf8')).toBe('not a socket');
+    expect(hookLog(h)).toMatch(/hook-server PORT_IN_USE: the hook server cannot listen on /);
+  });
+});

@@ -182,10 +182,26 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
       action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
         const { serveHooks } = await import('../hook-server.js');
         const socket = o.socket ?? currentSocket(ctx);
-        const server = await serveHooks({
-          socket,
-          ...(o.idleMinutes !== undefined ? { idleMs: o.idleMinutes * 60_000 } : {}),
-        });
+        let server: Awaited<ReturnType<typeof serveHooks>>;
+        try {
+          server = await serveHooks({
+            socket,
+            ...(o.idleMinutes !== undefined ? { idleMs: o.idleMinutes * 60_000 } : {}),
+          });
+        } catch (err) {
+          // A server the hook started in the background has no terminal: its failure goes to the
+          // hook's log too, where doctor's hook-log check finds it.
+          const { codedFromForeign } = await import('../../errors.js');
+          const { logHookError } = await import('../../hook/index.js');
+          const coded =
+            err instanceof SkilldexError
+              ? err
+              : (codedFromForeign(err) ??
+                new SkilldexError('INTERNAL', `the hook server did not start: ${String(err)}`));
+          const env = ctx.io.env;
+          logHookError(hookStateDir(env['HOME'] ?? '/', env), 'hook-server', coded);
+          throw coded;
+        }
         if (server === undefined) {
           if (o.json) ctx.json({ ran: false, reason: 'already-running', socket });
           else ctx.out(`a hook server already answers on ${socket}`);
