@@ -24,10 +24,11 @@ import {
   asHookServerRequest,
   type HookRouters,
   type HookServerAnswer,
+  type HookServerRequest,
 } from '../hook/index.js';
 import { Router } from '../router/index.js';
 import { BUILD } from '../version.js';
-import { parseFastHookArgv } from './hook-argv.js';
+import { parseFastHookArgv, type FastHookArgs } from './hook-argv.js';
 import { runFastHook } from './hook-main.js';
 import { monotonicMs } from './stdio.js';
 
@@ -153,18 +154,8 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
   });
 
   // Half-open: a client ends its side once the request is sent, and still reads the answer.
-  const server = net.createServer({ allowHalfOpen: true }, (conn) => {
-    conn.setTimeout(REQUEST_TIMEOUT_MS, () => conn.destroy());
-    conn.on('error', () => undefined);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let taken = false;
-    const take = (): void => {
-      if (taken) return;
-      taken = true;
-      const text = Buffer.concat(chunks).toString('utf8');
-      const nl = text.indexOf('\n');
-      const line = nl === -1 ? text : text.slice(0, nl);
+  const server = net.createServer({ allowHalfOpen: true }, (conn) =>
+    onRequestLine(conn, (line) => {
       // A run that throws (a bug) loses its answer, not the server: the client then runs it itself.
       queue = queue.then(() =>
         answer(line, conn).catch((err: unknown) => {
@@ -172,18 +163,8 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
           failed(err);
         }),
       );
-    };
-    conn.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_SERVER_REQUEST_BYTES) {
-        conn.destroy();
-        return;
-      }
-      chunks.push(c);
-      if (c.includes(10)) take();
-    });
-    conn.on('end', take);
-  });
+    }),
+  );
 
   const answer = async (line: string, conn: net.Socket): Promise<void> => {
     if (conn.destroyed) return;
@@ -208,35 +189,8 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
       conn.destroy();
       return;
     }
-    let stdout = '';
-    let stderr = '';
-    let keep = true;
-    try {
-      process.chdir(req.cwd);
-    } catch {
-      // The run reads its folder from io.cwd; the process's own is only a fallback.
-    }
-    const code = await runFastHook(
-      args,
-      {
-        stdout: (s) => (stdout += s),
-        stderr: (s) => (stderr += s),
-        env: req.env,
-        cwd: req.cwd,
-        stderrIsTTY: false,
-        readStdin: () => Promise.resolve(req.stdin),
-        releaseStdin: () => undefined,
-      },
-      {
-        startedMs: monotonicMs() - req.elapsed_ms,
-        settled: (s) => {
-          keep = s.hook_server.value;
-        },
-        routers,
-      },
-    );
+    const { reply, keep } = await runRequest(req, args, routers);
     served++;
-    const reply: HookServerAnswer = { v: HOOK_SERVER_PROTOCOL, code, stdout, stderr };
     if (!conn.destroyed) conn.end(JSON.stringify(reply) + '\n');
     if (!keep) stop('disabled');
   };
@@ -272,6 +226,72 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
     Math.max(10, Math.min(5000, idleMs)),
   );
   return { socket, ended, stop };
+}
+
+// Calls `onLine` once with the first line a connection sends (or all it sent, when it ends without
+// one); a connection that sends more than MAX_SERVER_REQUEST_BYTES, or nothing whole within
+// REQUEST_TIMEOUT_MS, is closed.
+function onRequestLine(conn: net.Socket, onLine: (line: string) => void): void {
+  conn.setTimeout(REQUEST_TIMEOUT_MS, () => conn.destroy());
+  conn.on('error', () => undefined);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let taken = false;
+  const take = (): void => {
+    if (taken) return;
+    taken = true;
+    const text = Buffer.concat(chunks).toString('utf8');
+    const nl = text.indexOf('\n');
+    onLine(nl === -1 ? text : text.slice(0, nl));
+  };
+  conn.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > MAX_SERVER_REQUEST_BYTES) {
+      conn.destroy();
+      return;
+    }
+    chunks.push(c);
+    if (c.includes(10)) take();
+  });
+  conn.on('end', take);
+}
+
+// Runs one hook run as the client's process would have: its environment, its folder, its input,
+// its deadline counted from when the client started; what it printed, and whether the run's
+// settings keep the server (`hook_server`).
+async function runRequest(
+  req: HookServerRequest,
+  args: FastHookArgs,
+  routers: RouterPool,
+): Promise<{ reply: HookServerAnswer; keep: boolean }> {
+  let stdout = '';
+  let stderr = '';
+  let keep = true;
+  try {
+    process.chdir(req.cwd);
+  } catch {
+    // The run reads its folder from io.cwd; the process's own is only a fallback.
+  }
+  const code = await runFastHook(
+    args,
+    {
+      stdout: (s) => (stdout += s),
+      stderr: (s) => (stderr += s),
+      env: req.env,
+      cwd: req.cwd,
+      stderrIsTTY: false,
+      readStdin: () => Promise.resolve(req.stdin),
+      releaseStdin: () => undefined,
+    },
+    {
+      startedMs: monotonicMs() - req.elapsed_ms,
+      settled: (s) => {
+        keep = s.hook_server.value;
+      },
+      routers,
+    },
+  );
+  return { reply: { v: HOOK_SERVER_PROTOCOL, code, stdout, stderr }, keep };
 }
 
 // Listens on `socket`; false when a live server already answers there. A socket file left by a

@@ -194,20 +194,7 @@ function runInit(
 ): InitReport {
   const env = ctx.io.env;
   const home = homeOf(ctx);
-  const layers = ctx.configLayers();
-  // The user's own files are set up from the user's config, the environment and the flags: a
-  // project config found by walking up from here is someone else's input (issue 25) and is left out.
-  const userLayers = {
-    userPath: layers.userPath,
-    ignored: [],
-    ...(layers.user ? { user: layers.user } : {}),
-  };
-  const settings = resolveSettings(userLayers, {}, env, ctx.io.cwd);
-  const warnings: string[] = [];
-  if (layers.projectPath !== undefined)
-    warnings.push(
-      `ignored the project config ${layers.projectPath}: init sets up your own files from your user config (${layers.userPath}), the environment and the flags only`,
-    );
+  const { layers, settings, warnings } = userSettings(ctx, resolveSettings);
   const paths = clientPaths(client, home, env);
   const record = recordPath(env, home);
   const sc: StepContext = { client, force: o.force === true, backups: backupsDir(record) };
@@ -264,30 +251,16 @@ function runInit(
   ];
   if (paths.skills !== undefined) warnings.push(...routerListedTwice(client, home, env));
   warnings.push(...vscodeDoubleHookWarnings(client, o, home));
-  // Codex skips a new or changed hook until the person trusts it in /hooks, and says so only at
-  // start-up (developers.openai.com/codex/hooks, "Review and trust hooks"; issue 35).
-  const hookAction = planned.find((p) => p.step.step === 'hook')?.step.action;
-  if (
-    client === 'codex' &&
-    (hookAction === 'create' || hookAction === 'merge' || hookAction === 'replace')
-  )
-    warnings.push(
-      `Codex runs a new or changed hook only once you trust it: start Codex, open /hooks and trust skilldex's UserPromptSubmit hook in ${paths.hooks} (until then Codex skips it; skilldex doctor warns while no trust is recorded).`,
-    );
+  const effect = hookTakesEffect(
+    client,
+    planned.find((p) => p.step.step === 'hook')?.step.action,
+    paths.hooks,
+  );
+  warnings.push(...effect.warnings);
   const notes = [...lib.notes, ...planned.flatMap((p) => p.notes ?? [])];
   const apply = o.yes === true && o.dryRun !== true;
   const steps = apply ? applySteps(planned, record) : planned.map((p) => p.step);
-  notes.push(...index.notes);
-  // Claude Code takes a snapshot of its hooks when a session starts; an edit made while one runs
-  // applies only after review in /hooks (code.claude.com/docs/en/hooks, "Hook modification
-  // behavior"; issue 35: otherwise the first prompts of a running session get nothing, silently).
-  if (
-    client === 'claude-code' &&
-    (hookAction === 'create' || hookAction === 'merge' || hookAction === 'replace')
-  )
-    notes.push(
-      'Claude Code reads its hooks when a session starts: start a new Claude Code session for the prompt hook to run (in a session already running, open /hooks and review the change).',
-    );
+  notes.push(...index.notes, ...effect.notes);
   return {
     client,
     applied: apply,
@@ -299,6 +272,59 @@ function runInit(
     warnings,
     index: index.report(),
     record,
+  };
+}
+
+// The settings init reads: the user's own files are set up from the user's config, the environment
+// and the flags; a project config found by walking up from here is someone else's input (issue 25)
+// and is left out, with a warning.
+function userSettings(
+  ctx: CliContext,
+  resolveSettings: Resolve,
+): {
+  layers: ReturnType<CliContext['configLayers']>;
+  settings: ReturnType<Resolve>;
+  warnings: string[];
+} {
+  const layers = ctx.configLayers();
+  const userLayers = {
+    userPath: layers.userPath,
+    ignored: [],
+    ...(layers.user ? { user: layers.user } : {}),
+  };
+  const settings = resolveSettings(userLayers, {}, ctx.io.env, ctx.io.cwd);
+  const warnings: string[] = [];
+  if (layers.projectPath !== undefined)
+    warnings.push(
+      `ignored the project config ${layers.projectPath}: init sets up your own files from your user config (${layers.userPath}), the environment and the flags only`,
+    );
+  return { layers, settings, warnings };
+}
+
+// What the person must do for a hook init wrote to run: Codex skips a new or changed hook until the
+// person trusts it in /hooks, and says so only at start-up (developers.openai.com/codex/hooks,
+// "Review and trust hooks"); Claude Code takes a snapshot of its hooks when a session starts, and an
+// edit made while one runs applies only after review in /hooks (code.claude.com/docs/en/hooks,
+// "Hook modification behavior"). Issue 35: otherwise the first prompts get nothing, silently.
+function hookTakesEffect(
+  client: Client,
+  action: string | undefined,
+  hooksFile: string | undefined,
+): { warnings: string[]; notes: string[] } {
+  const wrote = action === 'create' || action === 'merge' || action === 'replace';
+  return {
+    warnings:
+      wrote && client === 'codex'
+        ? [
+            `Codex runs a new or changed hook only once you trust it: start Codex, open /hooks and trust skilldex's UserPromptSubmit hook in ${hooksFile ?? ''} (until then Codex skips it; skilldex doctor warns while no trust is recorded).`,
+          ]
+        : [],
+    notes:
+      wrote && client === 'claude-code'
+        ? [
+            'Claude Code reads its hooks when a session starts: start a new Claude Code session for the prompt hook to run (in a session already running, open /hooks and review the change).',
+          ]
+        : [],
   };
 }
 

@@ -60,8 +60,13 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
         'start instead of loading the router (bench/results/hook.md).',
     )
     .addHelpText('after', HELP_AFTER);
-  const idle = parseIntOption('--idle-minutes', 1, 7 * 24 * 60);
+  registerStatus(cmd, ctx);
+  registerStop(cmd, ctx);
+  registerStart(cmd, ctx);
+  registerRun(cmd, ctx);
+}
 
+function registerStatus(cmd: Command, ctx: CliContext): void {
   cmd
     .command('status')
     .description("this user's hook servers: running or not, build, process, runs answered")
@@ -78,7 +83,9 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
 
+function registerStop(cmd: Command, ctx: CliContext): void {
   cmd
     .command('stop')
     .description('end every hook server of this user (the hook answers alone until it starts one)')
@@ -108,7 +115,10 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
 
+function registerStart(cmd: Command, ctx: CliContext): void {
+  const idle = parseIntOption('--idle-minutes', 1, 7 * 24 * 60);
   cmd
     .command('start')
     .description('start the hook server of this skilldex in the background, if none runs')
@@ -164,7 +174,10 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
         return 0;
       }),
     );
+}
 
+function registerRun(cmd: Command, ctx: CliContext): void {
+  const idle = parseIntOption('--idle-minutes', 1, 7 * 24 * 60);
   cmd
     .command('run')
     .description('run the hook server in the foreground (what the hook and start run)')
