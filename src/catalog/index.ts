@@ -90,17 +90,9 @@ export {
 export { publishedPolicy, readMeta, unarchivedServedIds, writeMeta } from './store/meta.js';
 export {
   BODY_INDEX_CHARS,
-  DOC_FIELDS,
-  bodyTermsOf,
-  decodeForward,
-  forwardOfTerms,
-  type ForwardOfTerms,
   decodePostings,
-  documentTerms,
   encodePostings,
   forEachPosting,
-  type BodyTerms,
-  type DocumentTerms,
   type FieldCounts,
   type Posting,
 } from './write/postings.js';

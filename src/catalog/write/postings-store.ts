@@ -24,7 +24,7 @@ export interface ServingDocs {
   /** Rows in the generation (every state). */
   readonly docs: number;
   /**
-   * Sum of each document field's length over the rows, in DOC_FIELDS order, then the sum of the
+   * Sum of each document field's length over the rows, in name, keywords, description, body order, then the sum of the
    * boundary field's lengths (policy bm25f.v4; 0 for a v3 index).
    */
   readonly sums: readonly [number, number, number, number, number];
