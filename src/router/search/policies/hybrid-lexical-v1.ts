@@ -6,20 +6,11 @@
  */
 
 import type { RankingPolicy } from './policy.js';
-import { explainHybrid, ftsRelevanceOf } from './hybrid-lexical-core.js';
-import { SHARED, lifecycleMultiplierOf } from './shared.js';
-import type { Features, ScoreExplanation, SkillState } from './types.js';
+import { explainHybrid } from './hybrid-lexical-core.js';
+import { SHARED } from './shared.js';
+import type { Features, ScoreExplanation } from './types.js';
 
-// What v1 scores with from the shared module, re-exported under the names v1 has always had.
-export {
-  REQUEST_FILLER,
-  allowedDistance,
-  fuzzySimilarity,
-  isQueryNoise,
-  round,
-  telemetryMultiplier,
-} from './shared.js';
-export type { Features, FuzzyMatch, ScoreExplanation, SkillState } from './types.js';
+export type { ScoreExplanation } from './types.js';
 
 /** The policy id, as it appears in every search result. */
 export const POLICY_ID = 'tf.skillrouter.hybrid-lexical.v1';
@@ -69,11 +60,6 @@ export function isCommon(df: number, total: number): boolean {
   return df >= V1.COMMON_MIN_DF && df > V1.COMMON_DF_FRACTION * total;
 }
 
-/** The FTS relevance in [0, 1): x / (x + BM25_HALF) for x = −bm25() > 0, else 0. */
-export function ftsRelevance(bm25: number): number {
-  return ftsRelevanceOf(bm25, V1.BM25_HALF);
-}
-
 /**
  * Exact-tier points of one skill: keyword, name and description points, summed per distinct query
  * token. A token matches a field when its Porter stem is one of the field's token stems, so
@@ -93,11 +79,6 @@ export function tierPoints(
   const name = { matched: nm, points: nm.length * V1.TIER_NAME };
   const description = { matched: ds, points: ds.length * V1.TIER_DESCRIPTION };
   return { keywords, name, description, total: keywords.points + name.points + description.points };
-}
-
-/** The lifecycle multiplier: 1 active, DEPRECATED_MULTIPLIER deprecated, 0 archived. */
-export function lifecycleMultiplier(state: SkillState): number {
-  return lifecycleMultiplierOf(state, V1.DEPRECATED_MULTIPLIER);
 }
 
 /** Scores one skill for one query, with every component explained. */
