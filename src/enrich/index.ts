@@ -10,7 +10,7 @@ export {
 } from './score.js';
 export { MAX_CANDIDATES, MIN_CANDIDATES, selectCandidates } from './select.js';
 export { resolveEnrichInputs } from './inputs.js';
-export { EVIDENCE_FOLDER, resolveEvidenceTarget, type EvidenceTarget } from './target.js';
+export { resolveEvidenceTarget, type EvidenceTarget } from './target.js';
 export { makePathDisplay } from './display.js';
 export {
   type EnrichCandidate,
@@ -20,7 +20,6 @@ export {
 } from './report.js';
 export { renderIndexMd } from './render-index.js';
 export { renderCandidatesMd } from './render-candidates.js';
-export { renderSkippedMd, renderRawInventory } from './render-skipped.js';
 export { renderRefusalMd } from './render-refusal.js';
 export { renderArtifacts, writeEvidence } from './evidence.js';
 export {
