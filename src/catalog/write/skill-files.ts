@@ -24,11 +24,12 @@
  * whose folders all had an mtime older than RACY_MS when they were listed: an entry made within the
  * file system's timestamp granularity of a listing could leave its folder's mtime as it was.
  */
-import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { problem, type Problem } from '../../errors.js';
 import {
   SKIPPED_DIRS,
+  lstatOrUndefined,
   readBytesCapped,
   sha256Of,
   toPosixRelative,
@@ -286,15 +287,6 @@ function realPathOf(p: string): string | undefined {
     return realpathSync.native(p);
   } catch {
     // Gone or unresolvable: not the path it was, so not read.
-    return undefined;
-  }
-}
-
-function lstatOrUndefined(p: string): Stats | undefined {
-  try {
-    return lstatSync(p);
-  } catch {
-    // Gone: the caller treats it as changed.
     return undefined;
   }
 }
