@@ -1,4 +1,5 @@
 /** Public surface of src/text: pure text functions, no I/O. Explicit named exports only. */
+export { compareStrings } from './compare.js';
 export { fold } from './normalize.js';
 export { tokenize, contentTokens, distinctContentTokens } from './tokenize.js';
 export { STOP_WORDS, isStopWord } from './stop-words.js';
