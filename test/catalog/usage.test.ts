@@ -307,7 +307,7 @@ describe('the telemetry file of the first shape', () => {
     store.close();
     expect(store.failures).toBe(0);
     const again = new TelemetryStore(file, () => new Date(AT));
-    expect(again.totals()).toEqual({ suggestions: 1, fetches: 0 });
+    expect(again.history('pdf')).toEqual({ suggestions: 1, fetches: 0 });
     again.close();
   });
 });
