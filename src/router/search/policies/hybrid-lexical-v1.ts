@@ -6,8 +6,7 @@
  */
 
 import type { RankingPolicy } from './policy.js';
-import { explainHybrid } from './hybrid-lexical-core.js';
-import { SHARED } from './shared.js';
+import { SHARED, explainMultipliers, fuzzySimilarity, round } from './shared.js';
 import type { Features, ScoreExplanation } from './types.js';
 
 export type { ScoreExplanation } from './types.js';
@@ -81,7 +80,15 @@ export function tierPoints(
   return { keywords, name, description, total: keywords.points + name.points + description.points };
 }
 
-/** Scores one skill for one query, with every component explained. */
+/** The FTS relevance in [0, 1): x / (x + BM25_HALF) for x = −bm25() > 0, else 0. */
+function ftsRelevance(bm25: number): number {
+  return bm25 > 0 ? bm25 / (bm25 + V1.BM25_HALF) : 0;
+}
+
+/**
+ * Scores one skill for one query, with every component explained: its exact tiers + FTS relevance
+ * + fuzzy rescue, times the telemetry and lifecycle multipliers.
+ */
 export function score(f: Features): ScoreExplanation {
   const exact = tierPoints(
     f.queryTokens,
@@ -90,7 +97,33 @@ export function score(f: Features): ScoreExplanation {
     f.nameStems,
     f.descriptionStems,
   );
-  return explainHybrid(f, V1, { policy: POLICY_ID, exact });
+  const relevance = ftsRelevance(f.bm25);
+  const fuzzyRel =
+    f.queryTokens.length === 0
+      ? 0
+      : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
+  const base = exact.total + V1.FTS_WEIGHT * relevance + V1.FUZZY_WEIGHT * fuzzyRel;
+  const head = { policy: POLICY_ID, query_tokens: f.queryTokens, common_tokens: f.commonTokens };
+  // Object.assign, not spreads: the keys in explanation order without copying (spreads cost more).
+  return Object.assign(
+    head,
+    {
+      exact,
+      fts: {
+        raw: round(f.bm25),
+        relevance: round(relevance),
+        weight: V1.FTS_WEIGHT,
+        weighted: round(V1.FTS_WEIGHT * relevance),
+      },
+      fuzzy: {
+        matches: f.fuzzy,
+        relevance: round(fuzzyRel),
+        weight: V1.FUZZY_WEIGHT,
+        weighted: round(V1.FUZZY_WEIGHT * fuzzyRel),
+      },
+    },
+    explainMultipliers(f, V1.DEPRECATED_MULTIPLIER, base),
+  );
 }
 
 /** v1 as a RankingPolicy (policy.ts). */
