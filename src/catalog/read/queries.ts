@@ -192,9 +192,9 @@ export interface RankRow {
 }
 
 /**
- * The lexical ranking statement for `slots` weighted query tokens, generated from the policy's own
- * constants: for every FTS match, the tier points (`instr` over the stored stems, each token's
- * slot `@tN` weighted by `@wN`) plus the FTS relevance, times the deprecated multiplier; the best
+ * The lexical ranking statement for `slots` query tokens, generated from the policy's own
+ * constants: for every FTS match, the tier points (`instr` over the stored stems, one slot `@tN`
+ * per token) plus the FTS relevance, times the deprecated multiplier; the best
  * `@heap` rows by that partial score, ties by skill_id. Bind `match`, `heap` and the slots.
  */
 export function lexicalRankStatement(
@@ -208,7 +208,7 @@ export function lexicalRankStatement(
   const tiers: string[] = [];
   for (let i = 0; i < slots; i++) {
     tiers.push(
-      `((instr(s.kw_st, @t${i}) > 0) * ${t.keyword} + (instr(s.name_st, @t${i}) > 0) * ${t.name} + (instr(s.desc_st, @t${i}) > 0) * ${t.description}) * @w${i}`,
+      `((instr(s.kw_st, @t${i}) > 0) * ${t.keyword} + (instr(s.name_st, @t${i}) > 0) * ${t.name} + (instr(s.desc_st, @t${i}) > 0) * ${t.description})`,
     );
   }
   const x = `(-bm25(serving_fts, ${spec.bm25Columns.join(', ')}))`;
