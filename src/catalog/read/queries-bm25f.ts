@@ -40,7 +40,7 @@ export interface Bm25fRow {
   readonly len_k: number;
   readonly len_d: number;
   readonly len_b: number;
-  /** Length of the row's boundary field (v4; 0 under v3). */
+  /** Length of the row's boundary field. */
   readonly len_x: number;
 }
 
@@ -166,7 +166,7 @@ export function servingRowidsOf(
   return out;
 }
 
-/** Every term of the published generation's postings (the fuzzy vocabulary of v3), unordered. */
+/** Every term of the published generation's postings (the BM25F policies' fuzzy vocabulary), unordered. */
 export function postingTerms(reader: CatalogReader): string[] {
   return reader.checkedColumn(`SELECT term FROM postings`, [], 'term') as string[];
 }

@@ -2,7 +2,7 @@
  * The named, typed catalog reads of the router (issue #13: one owner for the schema): the router
  * asks for "the serving row of X", "a page of served skills", "candidates for these tokens ranked
  * by a lexical policy's partial score", and never writes SQL over catalog tables. Every function
- * runs inside the caller's `CatalogReader.read` snapshot. The bm25f.v3 reads are in
+ * runs inside the caller's `CatalogReader.read` snapshot. The BM25F reads are in
  * queries-bm25f.ts.
  */
 import { SkilldexError } from '../../errors.js';
@@ -85,7 +85,7 @@ function withFrontmatter(row: ServedRow): ServedRow {
     : row;
 }
 
-/** A serving row as the lexical policies (v1, v2) score it: identity, text and stored token strings. */
+/** A serving row as the lexical policy v1 scores it: identity, text and stored token strings. */
 export interface LexicalRow extends TokenStrings {
   readonly rid: number;
   readonly skill_id: string;
