@@ -13,14 +13,8 @@ export {
   type Db,
 } from './db.js';
 export { dialectOf } from './store/db-type.js';
-export { LATEST_VERSION, CATALOG_FORMAT } from './store/migrations.js';
-export {
-  catalogLocation,
-  isPgLocation,
-  maskUrlText,
-  resolveCatalogLocation,
-} from './store/location.js';
-export { computeGeneration, type Member } from './write/generation.js';
+export { LATEST_VERSION } from './store/migrations.js';
+export { catalogLocation, isPgLocation, resolveCatalogLocation } from './store/location.js';
 export { tokenSet } from './write/tokens.js';
 export {
   forgetFileStats,
@@ -36,20 +30,16 @@ export {
   MAX_SKILL_FILES_BYTES,
   NO_FILES,
   listSupportingFiles,
-  manifestIdOf,
   type SkillFile,
   type SkillFiles,
 } from './write/skill-files.js';
 export { servedFilesBetween, servedFilesOf } from './read/queries-files.js';
 export { publishWorkingSet, type GenerationCounts, type PublishResult } from './write/publish.js';
 export {
-  REINDEX_META_KEY,
-  clearReindexRecord,
   countFastReindex,
   fastReindex,
   fastReindexStillCurrent,
   reindexDigest,
-  reindexFastPathCount,
   writeReindexRecord,
   type FastReindex,
   type ReindexRecord,
@@ -58,16 +48,10 @@ export { setLifecycle, type LifecycleChange, type LifecycleState } from './write
 export {
   TelemetryStore,
   telemetryPathFor,
-  MAX_EVENT_ROWS,
   type EventOrigin,
   type SkillHistory,
 } from './side/telemetry.js';
-export {
-  CatalogReader,
-  SNAPSHOT_RETRIES,
-  type FirstRead,
-  type PublishedGeneration,
-} from './read/reader.js';
+export { CatalogReader, type FirstRead, type PublishedGeneration } from './read/reader.js';
 export {
   catalogStatus,
   listGenerations,
@@ -100,8 +84,6 @@ export {
 } from './read/queries-bm25f.js';
 export {
   EXAMPLE_SOURCES,
-  FETCH_FULL_WEIGHT_SESSIONS,
-  exampleWeight,
   listUsage,
   readUsage,
   UsageWatch,
@@ -110,13 +92,6 @@ export {
   type UsageExampleDetail,
 } from './side/usage.js';
 export {
-  MAX_AUTHOR_EXAMPLES_PER_SKILL,
-  MAX_AUTHOR_EXAMPLE_CHARS,
-  MAX_EXAMPLES_PER_SKILL,
-  MAX_FETCH_EXAMPLES_PER_CLIENT,
-  MAX_FETCH_EXAMPLES_PER_CLIENT_SKILL,
-  MAX_FETCH_EXAMPLES_PER_SKILL,
-  UNKNOWN_CLIENT,
   DEFAULT_USAGE_RETENTION_DAYS,
   addUsageExamples,
   checkRetentionDays,
@@ -129,7 +104,6 @@ export {
   type NewUsageExample,
   type UsageOrigin,
 } from './side/usage-write.js';
-export { SIDE_VERSION } from './side/side-schema.js';
 export {
   servedSkillFiles,
   syncAuthorExamples,
@@ -182,7 +156,6 @@ export {
   type ServedHistory,
 } from './read/history.js';
 export {
-  DEFAULT_KEEP_REVISIONS,
   TEXTS_SCHEMA_VERSION,
   keepRevisionsOf,
   readRevisionText,
@@ -200,7 +173,7 @@ export {
   type SkillRecordView,
 } from './read/explore.js';
 export { TelemetryReader, type UsageCount, type UsageDay } from './side/telemetry-read.js';
-export { layoutOf, storedLayout, isRetiredLayout } from './store/layout.js';
+export { layoutOf, storedLayout } from './store/layout.js';
 export { bodyCountsOfTerms, decodeBodyCounts } from './write/body-counts.js';
 export {
   BodyHandoff,

@@ -15,10 +15,8 @@ export {
 } from './codes.js';
 export { lintLibrary, type LintOptions } from './lint.js';
 export { lintSkills, type LintInput } from './lint-skills.js';
-export { selfQueries, wordStats, type LintSkill } from './skill.js';
-export { jaccard, nearDuplicateFamilies } from './families.js';
+export { type LintSkill } from './skill.js';
 export { findClauses } from '../text/index.js';
-export { HOST_RULES, cutFor, lengthIn, listingCosts } from './hosts.js';
 export { parseBaselineJson, parseLintBaseline, type LintSuppression } from './suppress.js';
 export { frontmatterLines } from './lines.js';
 export {
@@ -32,11 +30,3 @@ export {
   type SarifResult,
   type SarifRule,
 } from './sarif.js';
-export {
-  SECURITY_CODES,
-  allowedToolsOf,
-  checkSecurity,
-  commandHooks,
-  isWideTool,
-} from './security.js';
-export { LINT_GROUPS, selectCodes } from './only.js';

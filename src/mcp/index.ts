@@ -1,4 +1,2 @@
-/** Public surface of src/mcp: the server factory and its transports (loaded lazily by `skilldex mcp`). */
-export { createServer } from './server.js';
+/** Public surface of src/mcp: its transports, which build the server (loaded lazily by `skilldex mcp`). */
 export { serveHttp, serveStdio } from './start.js';
-export { skillFileCandidates, skillFileUri, skillIdOf, skillUri } from './skills-extension.js';

@@ -5,7 +5,7 @@
  * router.ts is the consumer face over search/ and served/.
  */
 export { POLICY_ID, V1, type ScoreExplanation } from './search/policies/hybrid-lexical-v1.js';
-export { MAX_QUERY_CHARS, queryHash } from './search/query.js';
+export { MAX_QUERY_CHARS } from './search/query.js';
 export { DEFAULT_LIMIT, MAX_LIMIT } from './search/dispatch.js';
 export type { Candidate, SearchRequest, SearchResult } from './search/types.js';
 export {

@@ -2,7 +2,7 @@
 export { compareStrings } from './compare.js';
 export { fold } from './normalize.js';
 export { tokenize, contentTokens, distinctContentTokens } from './tokenize.js';
-export { STOP_WORDS, isStopWord } from './stop-words.js';
+export { isStopWord } from './stop-words.js';
 export { stem } from './stem.js';
 export { boundedEditDistance } from './edit-distance.js';
 export {
@@ -16,14 +16,7 @@ export { cjkTerms, hasCjk } from './cjk.js';
 export { splitBoundaries, splitQueryNegation } from './boundaries.js';
 export { findClauses } from './clauses.js';
 export { fnv1a, lineKey, nameWords } from './template-lines.js';
-export { CUT_MARK, MAX_FIELD_CHARS, jsonText, sanitizeBlock, sanitizeField } from './sanitize.js';
+export { jsonText, sanitizeBlock, sanitizeField } from './sanitize.js';
 export { escapeBlockStart, markdownInline, markdownQuote } from './markdown.js';
-export {
-  diffLines,
-  renderUnified,
-  splitLines,
-  unifiedHunks,
-  type DiffHunk,
-  type DiffLine,
-} from './line-diff.js';
+export { diffLines, renderUnified, splitLines, unifiedHunks, type DiffHunk } from './line-diff.js';
 export { blankJsonComments, jsonCommentAt, scanOutsideStrings } from './jsonc.js';

@@ -17,7 +17,8 @@ import {
   indexCatalog,
   telemetryPathFor,
 } from '../../src/internal.js';
-import { MAX_EVENT_ROWS, TelemetryStore } from '../../src/catalog/index.js';
+import { TelemetryStore } from '../../src/catalog/index.js';
+import { MAX_EVENT_ROWS } from '../../src/catalog/side/telemetry.js';
 import { runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, bytesOf, codeOf, indexTree, newCatalogPath, skillText } from './support.js';
 
