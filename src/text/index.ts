@@ -1,5 +1,6 @@
 /** Public surface of src/text: pure text functions, no I/O. Explicit named exports only. */
 export { compareStrings } from './compare.js';
+export { escapeRegExp } from './regexp.js';
 export { fold } from './normalize.js';
 export { tokenize, contentTokens, distinctContentTokens } from './tokenize.js';
 export { isStopWord } from './stop-words.js';
