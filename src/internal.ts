@@ -17,9 +17,12 @@ export {
   MRR_DEPTH,
   POLICIES,
   V1,
+  BM25F_V4,
   COMPARISON_SETS,
   RETIRED_POLICIES,
   comparisonSetsFor,
+  analyzeQuery,
+  queryTokens,
   exampleCountsOf,
   checkExampleSource,
   checkFetchRequest,
@@ -30,4 +33,11 @@ export {
 export { isSubstrateType } from './substrate/index.js';
 export { MAX_NEED_CHARS } from './cascade/index.js';
 export { ROUTER_SKILL, listingStateDir, readListingState } from './hosts/index.js';
-export { generationDiffOf } from './supply/index.js';
+// The lock helpers stay named here: test/api.test.ts holds them internal (here, not in the API).
+export {
+  LOCK_VERSION,
+  compareToLock,
+  generationDiffOf,
+  skillsLockHash,
+  stripCredentials,
+} from './supply/index.js';

@@ -5,7 +5,7 @@
  * router.ts is the consumer face over search/ and served/.
  */
 export { POLICY_ID, V1, type ScoreExplanation } from './search/policies/hybrid-lexical-v1.js';
-export { MAX_QUERY_CHARS } from './search/query.js';
+export { MAX_QUERY_CHARS, queryTokens } from './search/query.js';
 export { DEFAULT_LIMIT, MAX_LIMIT } from './search/dispatch.js';
 export type { Candidate, SearchRequest, SearchResult } from './search/types.js';
 export {
@@ -59,8 +59,8 @@ export {
   type Bm25fParams,
   type DroppedToken,
 } from './search/policies/bm25f-core.js';
-export { UsageIndex } from './search/bm25f.js';
-export { POLICY_V4_ID } from './search/policies/bm25f-v4.js';
+export { UsageIndex, analyzeQuery } from './search/bm25f.js';
+export { BM25F_V4, POLICY_V4_ID } from './search/policies/bm25f-v4.js';
 export { POLICY_V5_ID } from './search/policies/bm25f-v5.js';
 export { hookRuleOf, isSmallTalk } from './search/policies/hook-rule.js';
 export {
