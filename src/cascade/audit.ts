@@ -16,6 +16,7 @@ import {
 } from '../errors.js';
 import { toPosixRelative, walkFiles } from '../fsx/index.js';
 import { SKILL_FILE, loadSkillFile } from '../skills/index.js';
+import { compareStrings } from '../text/index.js';
 import { walkCascade } from './audit-walk.js';
 import { crawlIn } from './crawl.js';
 import { prepareNeed } from './match.js';
@@ -23,7 +24,6 @@ import type { NodeContext } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 import type { AuditReport } from './report.js';
 import { ambiguousSiblings } from './similarity.js';
-import { compareStrings } from '../text/index.js';
 
 /** Options of `auditCascade`. */
 export interface AuditOptions {

@@ -19,13 +19,12 @@ import {
   writeInside,
 } from '../fsx/index.js';
 import { enumerateSkillFiles, loadSkillFile } from '../skills/index.js';
+import { compareStrings } from '../text/index.js';
 import { nodeFiles, planCascade, type PlannedSkill } from './build-plan.js';
 import { INDEX_FILE } from './index-file.js';
-
 import { auditCascade } from './audit.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 import type { BuildChange, BuildReport } from './report.js';
-import { compareStrings } from '../text/index.js';
 
 /** Options of `buildCascade`. */
 export interface BuildOptions {

@@ -8,13 +8,13 @@
  * crawl always terminates.
  */
 import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
+import { compareStrings } from '../text/index.js';
 import { INDEX_FILE, type ScannedEntry } from './index-file.js';
 import { bestHits, breakTie, entryHits, nearEntries, prepareNeed } from './match.js';
 import { loadNode, loadOverlay, rootContext, type NodeContext } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, relJoin, type CascadeReader } from './reader.js';
 import type { CrawlOutcome, CrawlReport, EntryRef } from './report.js';
 import { lexicalTarget, resolveEntry } from './resolve-key.js';
-import { compareStrings } from '../text/index.js';
 
 /** Options of `crawlCascade`. */
 export interface CrawlOptions {

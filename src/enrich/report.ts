@@ -5,11 +5,11 @@
  * except `roots`. Descriptions stay data: they are copied as they are, never interpreted.
  */
 import type { PluginFilter, SkillRecord } from '../skills/index.js';
+import { compareStrings } from '../text/index.js';
 import type { PathDisplay } from './display.js';
 import type { EnrichScopeName, Inventory } from './inventory.js';
 import { briefTerms, scoreDescription, type DescriptionScore } from './score.js';
 import { selectCandidates } from './select.js';
-import { compareStrings } from '../text/index.js';
 
 /** Why a run refused: the seed's reason word. */
 export const REFUSAL_REASON = 'fewer-than-5-above-floor';

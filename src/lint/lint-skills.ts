@@ -12,6 +12,7 @@ import type {
   ShadowedSkill,
   SkippedFile,
 } from '../skills/index.js';
+import { compareStrings } from '../text/index.js';
 import {
   LINT_CODES,
   SEVERITIES,
@@ -54,7 +55,6 @@ import {
   type LintBaseline,
   type LintSuppression,
 } from './suppress.js';
-import { compareStrings } from '../text/index.js';
 
 /** Everything the checks read. */
 export interface LintInput {

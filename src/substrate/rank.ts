@@ -4,8 +4,8 @@
  * solution, vocabulary, reviewer), then ID by code point. The order is total, so the input order
  * never shows in the output.
  */
-import { SUBSTRATE_TYPES, type MatchStrength, type StopDepth, type SubstrateHit } from './types.js';
 import { compareStrings } from '../text/index.js';
+import { SUBSTRATE_TYPES, type MatchStrength, type StopDepth, type SubstrateHit } from './types.js';
 
 const TIER: Readonly<Record<StopDepth, number>> = { index: 0, summary: 1, body: 2 };
 const STRENGTH: Readonly<Record<MatchStrength, number>> = { full: 0, partial: 1 };

@@ -13,8 +13,8 @@ import { existsSync } from 'node:fs';
 import { openSideStore, type Db } from '../db.js';
 import { dialectOf } from '../store/db-type.js';
 import { isPgLocation, locationIdentity } from '../store/location.js';
-import { normalizeExampleQuery, sideVersionOf } from './side-migrate.js';
 import { compareStrings } from '../../text/index.js';
+import { normalizeExampleQuery, sideVersionOf } from './side-migrate.js';
 
 /**
  * Where a usage example came from. `author`: a skill's own trigger evaluations (its should and
