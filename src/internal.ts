@@ -7,49 +7,10 @@
  */
 export * from './index.js';
 export { codedFromForeign } from './errors.js';
-export {
-  escapeInvisible,
-  jsonText,
-  markdownInline,
-  markdownQuote,
-  sanitizeBlock,
-  sanitizeField,
-  MAX_FIELD_CHARS,
-} from './text/index.js';
+export { jsonText, sanitizeBlock, sanitizeField } from './text/index.js';
 export { maskSecrets } from './secrets.js';
-export {
-  isInside,
-  readTextCapped,
-  realpathOrUndefined,
-  resolveInside,
-  toPosixRelative,
-} from './fsx/index.js';
-export {
-  DEFAULT_FLOOR as ENRICH_DEFAULT_FLOOR,
-  MAX_CANDIDATES as ENRICH_MAX_CANDIDATES,
-  MAX_DESCRIPTION_CHARS as ENRICH_MAX_DESCRIPTION_CHARS,
-  MIN_CANDIDATES as ENRICH_MIN_CANDIDATES,
-  EVIDENCE_FOLDER,
-  briefTerms,
-  formatFloor,
-  formatScore,
-  renderCandidatesMd,
-  renderIndexMd,
-  renderRawInventory,
-  renderRefusalMd,
-  renderSkippedMd,
-  resolveEnrichInputs,
-  resolveEvidenceTarget,
-  selectCandidates,
-} from './enrich/index.js';
-export {
-  SHRINK_LIMIT,
-  catalogLocation,
-  isPgLocation,
-  maskUrlText,
-  FETCH_FULL_WEIGHT_SESSIONS,
-  exampleWeight,
-} from './catalog/index.js';
+export { isInside, readTextCapped, realpathOrUndefined, resolveInside } from './fsx/index.js';
+export { catalogLocation } from './catalog/index.js';
 export {
   MAX_FETCH_CONTEXT_CHARS,
   MAX_PIN_CHARS,
@@ -61,42 +22,22 @@ export {
   RETIRED_POLICIES,
   comparisonSetsFor,
   analyzeQuery,
+  queryTokens,
   exampleCountsOf,
   checkExampleSource,
-  checkLearnHost,
-  DEFAULT_USAGE_LIST_LIMIT,
   checkFetchRequest,
-  parseQueryLinesTolerant,
-  MAX_INDEX_ATTEMPTS,
-  queryTokens,
   type Bm25fParams,
-  DEFAULT_RECENT_REVISIONS,
-  suggestSkillIds,
-  DEFAULT_DEBOUNCE_MS,
   MAX_SKILL_FILES,
   MAX_SKILL_FILES_BYTES,
 } from './router/index.js';
-export { RELEVANCE_RULE, isSubstrateType } from './substrate/index.js';
-export {
-  DEFAULT_MAX_INDEX_BYTES,
-  MAX_NEED_CHARS,
-  FS_READER,
-  OVERLAY_FILE,
-  STAMP_FILE,
-} from './cascade/index.js';
-export { SARIF_SCHEMA } from './lint/index.js';
-export {
-  CLAUDE_CODE_LISTING,
-  CODEX_LISTING,
-  ROUTER_SKILL,
-  defaultTranscriptDir,
-  listingStateDir,
-  readListingState,
-} from './hosts/index.js';
+export { isSubstrateType } from './substrate/index.js';
+export { MAX_NEED_CHARS } from './cascade/index.js';
+export { ROUTER_SKILL, listingStateDir, readListingState } from './hosts/index.js';
+// The lock helpers stay named here: test/api.test.ts holds them internal (here, not in the API).
 export {
   LOCK_VERSION,
   compareToLock,
+  generationDiffOf,
   skillsLockHash,
   stripCredentials,
-  generationDiffOf,
 } from './supply/index.js';

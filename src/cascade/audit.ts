@@ -16,9 +16,10 @@ import {
 } from '../errors.js';
 import { toPosixRelative, walkFiles } from '../fsx/index.js';
 import { SKILL_FILE, loadSkillFile } from '../skills/index.js';
+import { compareStrings } from '../text/index.js';
 import { walkCascade } from './audit-walk.js';
 import { crawlIn } from './crawl.js';
-import { compareKeys, prepareNeed } from './match.js';
+import { prepareNeed } from './match.js';
 import type { NodeContext } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 import type { AuditReport } from './report.js';
@@ -186,9 +187,9 @@ function dedupeProblems(problems: readonly Problem[]): Problem[] {
   }
   return out.sort(
     (a, b) =>
-      compareKeys(a.path, b.path) ||
+      compareStrings(a.path, b.path) ||
       (a.line ?? 0) - (b.line ?? 0) ||
-      compareKeys(a.code, b.code) ||
-      compareKeys(a.message, b.message),
+      compareStrings(a.code, b.code) ||
+      compareStrings(a.message, b.message),
   );
 }

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { problem, type Problem } from '../errors.js';
-import { escapeInvisible } from '../text/index.js';
+import { compareStrings, escapeInvisible } from '../text/index.js';
 import { INDEX_FILE, isWritableKey, printSkillIndex, type PrintableEntry } from './index-file.js';
 import {
   DESCENT_TERMS,
@@ -21,7 +21,7 @@ import {
   topicWords,
   type KeywordSource,
 } from './keywords.js';
-import { compareKeys, foldText } from './match.js';
+import { foldText } from './match.js';
 import { OVERLAY_FILE, printOverlay } from './overlay.js';
 import { relJoin } from './reader.js';
 import { STAMP_FILE, formatStamp } from './stamp.js';
@@ -68,7 +68,7 @@ export function planCascade(skills: readonly PlannedSkill[]): {
 } {
   const problems: Problem[] = [];
   const placed = placeable(skills, problems);
-  placed.sort((a, b) => compareKeys(a.rel, b.rel));
+  placed.sort((a, b) => compareStrings(a.rel, b.rel));
   const byRel = new Map(placed.map((s) => [s.rel, s]));
   const stats = termStats(placed.map((s) => s.description));
   const topics = new Map(placed.map((s) => [s.rel, topicWords(s, stats)]));
@@ -104,9 +104,9 @@ export function planCascade(skills: readonly PlannedSkill[]): {
     overlay: escapeInvisible(s.description),
   });
   const descentEntry = (rel: string): PlannedEntry => {
-    const reached = (below.get(rel) ?? []).concat(byRel.has(rel) ? [rel] : []).sort(compareKeys);
+    const reached = (below.get(rel) ?? []).concat(byRel.has(rel) ? [rel] : []).sort(compareStrings);
     const reachedSet = new Set(reached);
-    const names = dedupe(reached.flatMap((r) => ownNames(byRel.get(r)!))).sort(compareKeys);
+    const names = dedupe(reached.flatMap((r) => ownNames(byRel.get(r)!))).sort(compareStrings);
     const shared = guard.filter(
       sharedTerms(
         reached.map((r) => topics.get(r) ?? []),
@@ -120,7 +120,7 @@ export function planCascade(skills: readonly PlannedSkill[]): {
       .map((n) => normalizeKeyword(path.posix.basename(n)));
     const declared = reached.flatMap((r) => declaredWords(byRel.get(r)!));
     const topicsBelow = guard.filter(
-      dedupe([...folders, ...declared]).sort(compareKeys),
+      dedupe([...folders, ...declared]).sort(compareStrings),
       reachedSet,
     );
     const listed =
@@ -134,11 +134,11 @@ export function planCascade(skills: readonly PlannedSkill[]): {
   };
 
   const nodes: PlannedNode[] = [];
-  for (const rel of [...nodeRels].sort(compareKeys)) {
+  for (const rel of [...nodeRels].sort(compareStrings)) {
     const entries: PlannedEntry[] = [];
     const self = byRel.get(rel);
     if (self !== undefined) entries.push(skillEntry(self, '.'));
-    for (const child of [...(children.get(rel) ?? [])].sort(compareKeys)) {
+    for (const child of [...(children.get(rel) ?? [])].sort(compareStrings)) {
       if (nodeRels.has(child)) entries.push(descentEntry(child));
       else entries.push(skillEntry(byRel.get(child)!, path.posix.basename(child)));
     }

@@ -19,9 +19,9 @@ import {
   writeInside,
 } from '../fsx/index.js';
 import { enumerateSkillFiles, loadSkillFile } from '../skills/index.js';
+import { compareStrings } from '../text/index.js';
 import { nodeFiles, planCascade, type PlannedSkill } from './build-plan.js';
 import { INDEX_FILE } from './index-file.js';
-import { compareKeys } from './match.js';
 import { auditCascade } from './audit.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
 import type { BuildChange, BuildReport } from './report.js';
@@ -104,7 +104,9 @@ export function buildCascade(dir: string, options: BuildOptions = {}): BuildRepo
 
   problems.sort(
     (a, b) =>
-      compareKeys(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareKeys(a.code, b.code),
+      compareStrings(a.path, b.path) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      compareStrings(a.code, b.code),
   );
   const audit =
     (options.audit ?? DEFAULT_BUILD_OPTIONS.audit)

@@ -8,8 +8,9 @@
  * crawl always terminates.
  */
 import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
+import { compareStrings } from '../text/index.js';
 import { INDEX_FILE, type ScannedEntry } from './index-file.js';
-import { bestHits, breakTie, compareKeys, entryHits, nearEntries, prepareNeed } from './match.js';
+import { bestHits, breakTie, entryHits, nearEntries, prepareNeed } from './match.js';
 import { loadNode, loadOverlay, rootContext, type NodeContext } from './node.js';
 import { DEFAULT_MAX_INDEX_BYTES, FS_READER, relJoin, type CascadeReader } from './reader.js';
 import type { CrawlOutcome, CrawlReport, EntryRef } from './report.js';
@@ -112,7 +113,7 @@ export function crawlIn(ctx: NodeContext, prepared: ReturnType<typeof prepareNee
     if (best.length > 1) {
       const candidates: EntryRef[] = best
         .map((e) => ({ key: e.key, path: lexicalTarget(nodeRel, e) }))
-        .sort((a, b) => compareKeys(a.key, b.key));
+        .sort((a, b) => compareStrings(a.key, b.key));
       return end('ambiguous', { candidates });
     }
 

@@ -7,19 +7,13 @@ export { buildCascade, type BuildOptions } from './build.js';
 export { crawlCascade, type CrawlOptions } from './crawl.js';
 export {
   INDEX_FILE,
-  classifyKey,
-  escapeReason,
-  isWritableKey,
   parseSkillIndex,
   printSkillIndex,
-  scanSkillIndex,
-  splitKeywords,
   type IndexEntry,
   type ParsedIndex,
 } from './index-file.js';
-export { MAX_NEED_CHARS, foldText } from './match.js';
-export { OVERLAY_FILE, parseOverlay, printOverlay } from './overlay.js';
-export { DEFAULT_MAX_INDEX_BYTES, FS_READER, type CascadeReader } from './reader.js';
+export { MAX_NEED_CHARS } from './match.js';
+export { type CascadeReader } from './reader.js';
 export {
   CRAWL_EXIT_CODES,
   CRAWL_OUTCOMES,
@@ -31,7 +25,7 @@ export {
   type EntryRef,
   type Suggestion,
 } from './report.js';
-export { STAMP_FILE, formatStamp, parseStamp, stampStatus } from './stamp.js';
+export { formatStamp, parseStamp } from './stamp.js';
 export {
   readCascadeTree,
   type CascadeTree,

@@ -7,9 +7,9 @@
  * capture another skill's name, so each skill stays reachable by its own name. Pure and
  * deterministic: every ordering ends in a code-unit tie-break.
  */
-import { contentTokens, distinctContentTokens } from '../text/index.js';
+import { compareStrings, contentTokens, distinctContentTokens } from '../text/index.js';
 import { cleanKeyword } from './index-file.js';
-import { compareKeys, foldText } from './match.js';
+import { foldText } from './match.js';
 
 /** Description terms per skill entry: enough to route a topic, few enough to stay distinctive. */
 export const DESCRIPTION_TERMS = 6;
@@ -69,7 +69,7 @@ export function distinctiveTerms(
     t,
     s: n * (Math.log((1 + stats.documents) / (1 + (stats.df.get(t) ?? 0))) + 1),
   }));
-  scored.sort((a, b) => b.s - a.s || compareKeys(a.t, b.t));
+  scored.sort((a, b) => b.s - a.s || compareStrings(a.t, b.t));
   return scored.slice(0, k).map((x) => x.t);
 }
 
@@ -112,7 +112,7 @@ export function sharedTerms(topics: readonly (readonly string[])[], k: number): 
   const floor = topics.length > 1 ? 2 : 1;
   return [...count.entries()]
     .filter(([, n]) => n >= floor)
-    .sort((a, b) => b[1] - a[1] || compareKeys(a[0], b[0]))
+    .sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]))
     .slice(0, k)
     .map(([w]) => w);
 }

@@ -5,7 +5,13 @@
  * among equally ranked hits and never adds one. Pure: no I/O.
  */
 import { SkilldexError } from '../errors.js';
-import { boundedEditDistance, distinctContentTokens, fold, tokenize } from '../text/index.js';
+import {
+  boundedEditDistance,
+  compareStrings,
+  distinctContentTokens,
+  fold,
+  tokenize,
+} from '../text/index.js';
 import { splitKeywords, type ScannedEntry } from './index-file.js';
 import { overlayScore } from './overlay.js';
 
@@ -117,11 +123,6 @@ export function breakTie<E extends ScannedEntry>(
   return scored.filter((x) => x.s === top).map((x) => x.e);
 }
 
-/** Sort comparator for keys: code-unit order, so output is the same on every machine. */
-export function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Most entries a `no match` report suggests. */
 export const MAX_SUGGESTIONS = 10;
 
@@ -159,6 +160,6 @@ export function nearEntries<E extends ScannedEntry>(
     }
     return { entry, ...best };
   });
-  near.sort((a, b) => a.distance - b.distance || compareKeys(a.entry.key, b.entry.key));
+  near.sort((a, b) => a.distance - b.distance || compareStrings(a.entry.key, b.entry.key));
   return near.slice(0, MAX_SUGGESTIONS);
 }

@@ -5,7 +5,6 @@
  * every connection. Other modules import only this file.
  */
 export {
-  BUSY_TIMEOUT_MS,
   catalogExists,
   closeCatalog,
   openCatalogForWrite,
@@ -14,53 +13,33 @@ export {
   type Db,
 } from './db.js';
 export { dialectOf } from './store/db-type.js';
-export { LATEST_VERSION, CATALOG_FORMAT } from './store/migrations.js';
+export { LATEST_VERSION } from './store/migrations.js';
+export { catalogLocation, isPgLocation, resolveCatalogLocation } from './store/location.js';
+export { tokenSet } from './write/tokens.js';
 export {
-  MASK,
-  catalogLocation,
-  isPgLocation,
-  maskUrlText,
-  resolveCatalogLocation,
-} from './store/location.js';
-export { computeGeneration, type Member } from './write/generation.js';
-export { tokenSet, tokenStrings, type TokenStrings } from './write/tokens.js';
-export {
-  SHRINK_LIMIT,
   forgetFileStats,
   ingestSkills,
   walkScopes,
   type ScopesWalk,
-  type IngestGuards,
   type IngestSummary,
   type ProgressFn,
   type SupportingFilesSummary,
 } from './write/ingest.js';
 export {
-  MAX_SKILL_DEPTH,
-  MAX_SKILL_ENTRIES,
-  RACY_MS,
   MAX_SKILL_FILES,
   MAX_SKILL_FILES_BYTES,
   NO_FILES,
   listSupportingFiles,
-  manifestIdOf,
-  type DirStat,
-  type FileStat,
-  type FolderStats,
-  type FolderListing,
   type SkillFile,
   type SkillFiles,
 } from './write/skill-files.js';
-export { FILES_SCHEMA_VERSION, servedFilesBetween, servedFilesOf } from './read/queries-files.js';
+export { servedFilesBetween, servedFilesOf } from './read/queries-files.js';
 export { publishWorkingSet, type GenerationCounts, type PublishResult } from './write/publish.js';
 export {
-  REINDEX_META_KEY,
-  clearReindexRecord,
   countFastReindex,
   fastReindex,
   fastReindexStillCurrent,
   reindexDigest,
-  reindexFastPathCount,
   writeReindexRecord,
   type FastReindex,
   type ReindexRecord,
@@ -69,17 +48,10 @@ export { setLifecycle, type LifecycleChange, type LifecycleState } from './write
 export {
   TelemetryStore,
   telemetryPathFor,
-  MAX_CONTEXT_CHARS,
-  MAX_EVENT_ROWS,
   type EventOrigin,
   type SkillHistory,
 } from './side/telemetry.js';
-export {
-  CatalogReader,
-  SNAPSHOT_RETRIES,
-  type FirstRead,
-  type PublishedGeneration,
-} from './read/reader.js';
+export { CatalogReader, type FirstRead, type PublishedGeneration } from './read/reader.js';
 export {
   catalogStatus,
   listGenerations,
@@ -88,22 +60,7 @@ export {
   type GenerationInfo,
 } from './read/status.js';
 export { publishedPolicy, readMeta, unarchivedServedIds, writeMeta } from './store/meta.js';
-export {
-  BODY_INDEX_CHARS,
-  DOC_FIELDS,
-  bodyTermsOf,
-  decodeForward,
-  forwardOfTerms,
-  type ForwardOfTerms,
-  decodePostings,
-  documentTerms,
-  encodePostings,
-  forEachPosting,
-  type BodyTerms,
-  type DocumentTerms,
-  type FieldCounts,
-  type Posting,
-} from './write/postings.js';
+export { BODY_INDEX_CHARS, forEachPosting } from './write/postings.js';
 export {
   DOC_NAME_TERMS,
   DOC_STATE,
@@ -127,47 +84,26 @@ export {
 } from './read/queries-bm25f.js';
 export {
   EXAMPLE_SOURCES,
-  FETCH_FULL_WEIGHT_SESSIONS,
-  MAX_LISTED_CLIENTS,
-  exampleWeight,
   listUsage,
   readUsage,
-  usageSignature,
   UsageWatch,
-  type ExamplePolarity,
   type ExampleSource,
   type UsageExample,
   type UsageExampleDetail,
-  type UsageSnapshot,
 } from './side/usage.js';
 export {
-  MAX_AUTHOR_EXAMPLES_PER_SKILL,
-  MAX_AUTHOR_EXAMPLE_CHARS,
-  MAX_EXAMPLES_PER_SKILL,
-  MAX_EXAMPLE_CHARS,
-  MAX_FETCH_EXAMPLES,
-  MAX_FETCH_EXAMPLES_PER_CLIENT,
-  MAX_FETCH_EXAMPLES_PER_CLIENT_SKILL,
-  MAX_FETCH_EXAMPLES_PER_SKILL,
-  MAX_ORIGIN_CHARS,
-  UNKNOWN_CLIENT,
   DEFAULT_USAGE_RETENTION_DAYS,
-  MAX_USAGE_RETENTION_DAYS,
   addUsageExamples,
   checkRetentionDays,
-  dropExpiredUsage,
   forgetUsage,
   openUsageForWrite,
   retentionCutoff,
   pruneUsage,
   purgePromptData,
   usageCounts,
-  type ForgetTarget,
   type NewUsageExample,
-  type PromptPurge,
   type UsageOrigin,
 } from './side/usage-write.js';
-export { SIDE_VERSION } from './side/side-schema.js';
 export {
   servedSkillFiles,
   syncAuthorExamples,
@@ -192,29 +128,17 @@ export {
   PG_POLICIES,
   servedSkillIds,
   requireFts,
-  requireLayout,
   revisionLocationOf,
   revisionsOf,
   servedIdentityOf,
   servedLocationOf,
   workingSkillOf,
-  type RevisionSeenRow,
-  type ServedLocation,
-  type FetchRow,
-  type LexicalRankSpec,
   type LexicalRow,
   type RankRow,
   type ServedRow,
-  type ServingState,
 } from './read/queries.js';
 export { rollbackWorkingSet, type RollbackReport } from './write/rollback.js';
-export {
-  SKILL_MD,
-  folderDigestOf,
-  folderFiles,
-  workingSetDigests,
-  type RecordedFolder,
-} from './read/folder-digest.js';
+export { folderDigestOf, folderFiles, workingSetDigests } from './read/folder-digest.js';
 export {
   compareMembers,
   findGeneration,
@@ -227,70 +151,34 @@ export {
   skillHistory,
   type GenerationRef,
   type HistorySource,
-  type MemberChange,
-  type MemberComparison,
   type MemberState,
   type RevisionFields,
   type ServedHistory,
-  type SkillState,
 } from './read/history.js';
 export {
-  DEFAULT_KEEP_REVISIONS,
-  MAX_KEEP_REVISIONS,
-  MAX_REVISION_TEXT_BYTES,
   TEXTS_SCHEMA_VERSION,
-  checkKeepRevisions,
   keepRevisionsOf,
-  pruneRevisionTexts,
   readRevisionText,
   storeRevisionTexts,
-  type RevisionText,
   type RevisionTextsSummary,
 } from './write/revision-texts.js';
 export { copyCatalog, type CopyReport } from './write/copy.js';
-export { storedJson, storedWords } from './store/stored.js';
+export { storedJson } from './store/stored.js';
 export {
   CatalogExplorer,
-  DEFAULT_GENERATION_LIMIT,
-  MAX_CHANGE_IDS,
   type CatalogOverview,
   type GenerationChange,
   type LifecycleStep,
   type RevisionSeen,
   type SkillRecordView,
 } from './read/explore.js';
-export {
-  TOP_RANK,
-  TelemetryReader,
-  type UsageCount,
-  type UsageDay,
-} from './side/telemetry-read.js';
-export {
-  LAYOUT_SCHEMA_VERSION,
-  layoutOf,
-  layoutParts,
-  storedLayout,
-  isRetiredLayout,
-  type IndexLayout,
-  type LayoutParts,
-} from './store/layout.js';
-export {
-  COMPACT_BODY,
-  bodyCountsOfTerms,
-  decodeBodyCounts,
-  encodeBodyCounts,
-} from './write/body-counts.js';
+export { TelemetryReader, type UsageCount, type UsageDay } from './side/telemetry-read.js';
+export { layoutOf, storedLayout } from './store/layout.js';
+export { bodyCountsOfTerms, decodeBodyCounts } from './write/body-counts.js';
 export {
   BodyHandoff,
-  HANDOFF_TERMS,
-  TEMPLATE_MIN_SKILLS,
-  decodeBodyV4,
   decodeForwardV4,
   decodeForwardHeadV4,
-  decodeTemplateKeys,
-  descriptionTextV4,
-  effectiveBody,
-  type BodyLine,
   type IndexKind,
   type V4Counts,
 } from './write/documents-v4.js';

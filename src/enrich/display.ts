@@ -5,6 +5,7 @@
  * real paths). Never hides a path outside both roots: it is printed as it is.
  */
 import path from 'node:path';
+import { escapeRegExp } from '../text/index.js';
 
 /** Label printed for the project folder. */
 export const PROJECT_LABEL = '<project>';
@@ -62,8 +63,4 @@ export function makePathDisplay(roots: readonly DisplayRoot[]): PathDisplay {
 
 function toPosix(p: string): string {
   return path.sep === '/' ? p : p.split(path.sep).join('/');
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -32,8 +32,8 @@ export function ordinal(n: number): string {
 }
 
 /** `n` followed by `word`, pluralised with `s` unless `n` is 1. */
-export function count(n: number, word: string, pluralWord = `${word}s`): string {
-  return `${n} ${n === 1 ? word : pluralWord}`;
+export function count(n: number, word: string): string {
+  return `${n} ${n === 1 ? word : `${word}s`}`;
 }
 
 /** The number with thousands separators (1,536), the same on every locale. */

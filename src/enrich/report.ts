@@ -5,6 +5,7 @@
  * except `roots`. Descriptions stay data: they are copied as they are, never interpreted.
  */
 import type { PluginFilter, SkillRecord } from '../skills/index.js';
+import { compareStrings } from '../text/index.js';
 import type { PathDisplay } from './display.js';
 import type { EnrichScopeName, Inventory } from './inventory.js';
 import { briefTerms, scoreDescription, type DescriptionScore } from './score.js';
@@ -144,7 +145,12 @@ export function buildEnrichReport(inv: Inventory, inputs: ReportInputs): EnrichR
       reason: display.text(s.reason),
       ...(s.line !== undefined ? { line: s.line } : {}),
     }))
-    .sort((a, b) => cmp(a.path, b.path) || cmp(a.code, b.code) || cmp(a.reason, b.reason));
+    .sort(
+      (a, b) =>
+        compareStrings(a.path, b.path) ||
+        compareStrings(a.code, b.code) ||
+        compareStrings(a.reason, b.reason),
+    );
   return {
     outcome: sel.outcome,
     task_brief: inputs.brief,
@@ -256,8 +262,4 @@ function pluginNote(inv: Inventory): string {
     return 'No enabled-list filter was applied: ~/.claude/plugins/installed_plugins.json could not be read, so every plugin folder under ~/.claude/plugins/ was enumerated.';
   }
   return 'No plugin skills were read: ~/.claude/plugins/ does not exist.';
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -10,7 +10,7 @@
  * D: distinct content tokens of the description's first MAX_DESCRIPTION_CHARS code points, same rule.
  * Both sides count distinct tokens; stop-words count on neither side. |D| = 0 scores 0.
  */
-import { contentTokens } from '../text/index.js';
+import { compareStrings, contentTokens } from '../text/index.js';
 
 /**
  * Characters of a description that are scored: the contract's window (docs/enrich.md). It is 1.5 ×
@@ -64,7 +64,7 @@ export function scoreDescription(
   const own = new Set(contentTokens(scoredWindow(description)));
   const matched: string[] = [];
   for (const t of own) if (terms.has(t)) matched.push(t);
-  matched.sort(compareText);
+  matched.sort(compareStrings);
   return {
     score: own.size === 0 ? 0 : matched.length / own.size,
     matched_terms: matched,
@@ -97,9 +97,4 @@ export function formatScore(score: number): string {
 export function formatFloor(floor: number): string {
   const fixed = floor.toFixed(SCORE_DECIMALS);
   return Number(fixed) === floor ? fixed : String(floor);
-}
-
-/** Code-unit string order: the same on every machine and locale. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

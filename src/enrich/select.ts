@@ -4,7 +4,7 @@
  * at most MAX_CANDIDATES; with fewer than MIN_CANDIDATES above the floor the outcome is a refusal.
  * It never lowers the floor to reach the minimum and never widens past the maximum.
  */
-import { compareText } from './score.js';
+import { compareStrings } from '../text/index.js';
 
 /** Fewest candidates above the floor for a selection; fewer is a refusal (issue #7). */
 export const MIN_CANDIDATES = 5;
@@ -37,7 +37,9 @@ export interface Selection<T extends Rankable> {
 
 /** Rank order: score descending, then skill id ascending, then path ascending. */
 export function compareRanked(a: Rankable, b: Rankable): number {
-  return b.score - a.score || compareText(a.skill_id, b.skill_id) || compareText(a.path, b.path);
+  return (
+    b.score - a.score || compareStrings(a.skill_id, b.skill_id) || compareStrings(a.path, b.path)
+  );
 }
 
 /** True when `score` is kept: strictly above `floor` (a score equal to the floor is not). */

@@ -238,13 +238,13 @@ const audits = new WeakMap<
  * skills whose own name ends ambiguous included). Served from memory while the tree's fingerprint
  * is unchanged and the audit is younger than AUDIT_MAX_AGE_MS (`cached: true`).
  */
-export function apiCascadeAudit(ctx: ExplorerContext, q: Params, clock = Date.now): object {
+export function apiCascadeAudit(ctx: ExplorerContext, q: Params): object {
   const root = cascadeRoot(ctx, q('root'));
   const { fingerprint } = readCascadeTree(root);
   let byRoot = audits.get(ctx);
   if (byRoot === undefined) audits.set(ctx, (byRoot = new Map()));
   const kept = byRoot.get(root);
-  const t = clock();
+  const t = Date.now();
   if (kept && kept.fingerprint === fingerprint && t - kept.at < AUDIT_MAX_AGE_MS)
     return { root, fingerprint, cached: true, audit: kept.audit };
   const audit = auditCascade(root);

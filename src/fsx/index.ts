@@ -1,7 +1,6 @@
 /** Public surface of src/fsx: every file access of skilldex goes through these functions. */
 export {
   isInside,
-  isInsideAny,
   lstatOrUndefined,
   realpathOrUndefined,
   resolveInside,
@@ -24,7 +23,7 @@ export {
   readPrefixUntil,
   type FileIdentity,
 } from './read-head.js';
-export { SKIPPED_DIRS, walkFiles, type WalkResult } from './walk.js';
+export { SKIPPED_DIRS, walkFiles } from './walk.js';
 export { ownedByAnotherUser, projectAncestors } from './project-walk.js';
 export { removeInside, writeInside } from './write.js';
 export { xdgBaseDir } from './xdg.js';

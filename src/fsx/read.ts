@@ -123,7 +123,6 @@ export function withoutBom(text: string): { text: string; hasBom: boolean } {
 export function readFirstBytes(
   path: string,
   maxBytes: number,
-  label: string = path,
 ): { ok: true; bytes: Buffer; size: number } | RefusedFile {
   let fd: number;
   try {
@@ -131,13 +130,13 @@ export function readFirstBytes(
   } catch (err) {
     return refuse(
       path,
-      problem('UNREADABLE', label, `${label} could not be opened (${errCode(err)})`),
+      problem('UNREADABLE', path, `${path} could not be opened (${errCode(err)})`),
     );
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile())
-      return refuse(path, problem('NOT_A_FILE', label, `${label} is not a regular file`));
+      return refuse(path, problem('NOT_A_FILE', path, `${path} is not a regular file`));
     const buf = Buffer.alloc(Math.min(maxBytes, st.size));
     let n = 0;
     while (n < buf.length) {
@@ -147,10 +146,7 @@ export function readFirstBytes(
     }
     return { ok: true, bytes: buf.subarray(0, n), size: st.size };
   } catch (err) {
-    return refuse(
-      path,
-      problem('UNREADABLE', label, `${label} could not be read (${errCode(err)})`),
-    );
+    return refuse(path, problem('UNREADABLE', path, `${path} could not be read (${errCode(err)})`));
   } finally {
     closeSync(fd);
   }

@@ -8,11 +8,11 @@
  * Hand-written rather than fdir: fdir suppresses or throws on directory errors as a whole and has
  * no entry bound, while discovery must report each unreadable folder and refused link and go on.
  */
-import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { problem, type Problem } from '../errors.js';
 import { errCode } from './read.js';
-import { isInsideAny, realpathOrUndefined } from './resolve.js';
+import { isInsideAny, lstatOrUndefined, realpathOrUndefined } from './resolve.js';
 
 /** Folders never walked (docs/cli.md `skilldex scan`). */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -134,7 +134,7 @@ export function walkFiles(
       } else if (matches(d.name)) {
         // A non-regular file with the right name is still reported: the reader refuses it with a reason.
         // The identity is taken now, so a file swapped between the walk and the read is noticed.
-        if (st === undefined) st = identityOf(full);
+        if (st === undefined) st = lstatOrUndefined(full);
         // Alone in the folder, and the folder's own file (a link's target lies in another folder).
         const alone = dirents.length === 1 && !d.isSymbolicLink();
         files.push(walkedFile(full, realPath, st, alone));
@@ -211,13 +211,4 @@ interface FileStat {
   readonly mtimeMs: number;
   isDirectory(): boolean;
   isFile(): boolean;
-}
-
-function identityOf(p: string): FileStat | undefined {
-  try {
-    return lstatSync(p);
-  } catch {
-    // Gone since the listing: the reader reports it when it tries to open it.
-    return undefined;
-  }
 }

@@ -23,6 +23,7 @@
  * corpus: the families equal the brute-force ones). Work is O(n · BANDS · MAX_VISITS) set
  * comparisons plus the bounded straggler pass. Deterministic: fixed hash seeds, input order.
  */
+import { fnv1a } from '../text/index.js';
 
 /** Hash functions per signature. */
 const SIGNATURE = 64;
@@ -264,16 +265,6 @@ function minHashOf(set: Int32Array, hashes: readonly number[]): Uint32Array {
     }
   }
   return sig;
-}
-
-// 32-bit FNV-1a over UTF-16 code units.
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 // MurmurHash3's 32-bit finaliser: a bijection that spreads every input bit over the output.

@@ -12,17 +12,12 @@ export {
   type LintReport,
   type LintSeverity,
   type LintThresholds,
-  type ListingReport,
 } from './codes.js';
 export { lintLibrary, type LintOptions } from './lint.js';
 export { lintSkills, type LintInput } from './lint-skills.js';
-export { type RankedCandidate } from './ranking.js';
-export { selfQueries, wordStats, type LintSkill } from './skill.js';
-export { jaccard, nearDuplicateFamilies } from './families.js';
-export { findClauses, type RoutingClause } from '../text/index.js';
-export { HOST_RULES, cutFor, lengthIn, listingCosts } from './hosts.js';
+export { type LintSkill } from './skill.js';
+export { findClauses } from '../text/index.js';
 export { parseBaselineJson, parseLintBaseline, type LintSuppression } from './suppress.js';
-export { SPEC_FIELDS } from '../skills/index.js';
 export { frontmatterLines } from './lines.js';
 export {
   renderSarif,
@@ -31,16 +26,7 @@ export {
   sarifLog,
   sarifLogOf,
   SARIF_FINGERPRINT_KEY,
-  SARIF_SCHEMA,
   type SarifLog,
   type SarifResult,
   type SarifRule,
 } from './sarif.js';
-export {
-  SECURITY_CODES,
-  allowedToolsOf,
-  checkSecurity,
-  commandHooks,
-  isWideTool,
-} from './security.js';
-export { LINT_GROUPS, selectCodes } from './only.js';

@@ -12,6 +12,7 @@ import type {
   ShadowedSkill,
   SkippedFile,
 } from '../skills/index.js';
+import { compareStrings } from '../text/index.js';
 import {
   LINT_CODES,
   SEVERITIES,
@@ -97,7 +98,7 @@ export interface LintResult {
 /** The findings of every check, suppressed, baselined, grouped and sorted, with their counts. */
 export function lintSkills(input: LintInput, t: LintThresholds): LintResult {
   const skills = [...input.skills].sort(
-    (a, b) => cmp(a.skill_id, b.skill_id) || cmp(a.path, b.path),
+    (a, b) => compareStrings(a.skill_id, b.skill_id) || compareStrings(a.path, b.path),
   );
   const lineMaps = new Map<LintSkill, ReadonlyMap<string, number>>();
   const lines = (s: LintSkill, field: string): number | undefined => {
@@ -195,10 +196,10 @@ export function compareFindings(a: RawFinding, b: RawFinding): number {
   return (
     SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
     CODE_ORDER.indexOf(a.code) - CODE_ORDER.indexOf(b.code) ||
-    cmp(a.skill_ids.join('\n'), b.skill_ids.join('\n')) ||
-    cmp(a.path, b.path) ||
+    compareStrings(a.skill_ids.join('\n'), b.skill_ids.join('\n')) ||
+    compareStrings(a.path, b.path) ||
     (a.line ?? 0) - (b.line ?? 0) ||
-    cmp(a.message, b.message)
+    compareStrings(a.message, b.message)
   );
 }
 
@@ -219,8 +220,4 @@ export function countFindings(findings: readonly LintFinding[]): LintCounts {
     note: n.get('note') ?? 0,
     by_code: by,
   };
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

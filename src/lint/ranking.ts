@@ -5,7 +5,7 @@
  * descriptions join the CONFUSABLE pairs. The ranker is whatever the catalog's policy is: only
  * candidates' `skill_id` and `score` are read, never a policy's internals.
  */
-import { contentTokens, tokenize } from '../text/index.js';
+import { compareStrings, contentTokens, tokenize } from '../text/index.js';
 import type { RawFinding, LintThresholds } from './codes.js';
 import { findingAt, skillFinding } from './finding.js';
 import { nearDuplicateFamilies, type FamilyLink } from './families.js';
@@ -226,7 +226,10 @@ export function checkConfusable(
     const a = skills[p.a]!;
     const b = skills[p.b]!;
     const lost = p.lost.sort(
-      (x, y) => cmp(x.from, y.from) || cmp(x.kind, y.kind) || cmp(x.query, y.query),
+      (x, y) =>
+        compareStrings(x.from, y.from) ||
+        compareStrings(x.kind, y.kind) ||
+        compareStrings(x.query, y.query),
     );
     const parts: string[] = [];
     for (const q of lost) {
@@ -286,7 +289,7 @@ function separatingFrom(
   const only = (x: Map<string, number>, y: Map<string, number>): string[] =>
     [...x]
       .filter(([w]) => !y.has(w) && /\p{L}/u.test(w) && w.length > 2)
-      .sort((p, q) => q[1] - p[1] || cmp(p[0], q[0]))
+      .sort((p, q) => q[1] - p[1] || compareStrings(p[0], q[0]))
       .slice(0, SEPARATING_WORDS)
       .map(([w]) => w);
   return { a: only(ta, tb), b: only(tb, ta) };
@@ -342,8 +345,4 @@ function fixText(a: string, b: string): string {
 
 function fmt(x: number): string {
   return x.toFixed(3);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

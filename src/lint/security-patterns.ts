@@ -15,6 +15,7 @@
  *   password-protected downloads, base64-obfuscated payloads, credential theft from ~/.ssh and
  *   ~/.aws, Unicode smuggling.
  */
+import { escapeRegExp } from '../text/index.js';
 
 /** One match: the 1-based line, the matched text (raw: the caller escapes it) and what it is. */
 export interface PatternMatch {
@@ -138,10 +139,6 @@ function downloadThen(
   return out;
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Longest line the shell patterns read at once (normalizeShell cuts longer ones into windows). */
 export const SHELL_WINDOW = 512;
 
@@ -192,7 +189,7 @@ export function remoteCodePipes(text: string): PatternMatch[] {
     ),
     ...downloadThen(
       text,
-      (file) => new RegExp(String.raw`^\s*${RUNNER}\s+["']?${escapeRe(file)}(?![\w./-])`, 'i'),
+      (file) => new RegExp(String.raw`^\s*${RUNNER}\s+["']?${escapeRegExp(file)}(?![\w./-])`, 'i'),
       'download saved, then run',
     ),
     ...matchesOf(
@@ -248,7 +245,7 @@ export function executableDownloads(text: string): PatternMatch[] {
       text,
       (file) =>
         new RegExp(
-          String.raw`^\s*chmod\s+(?:[ugoa]*\+x|[0-7]*[157][0-7]{0,2})\s+["']?${escapeRe(file)}(?![\w./-])`,
+          String.raw`^\s*chmod\s+(?:[ugoa]*\+x|[0-7]*[157][0-7]{0,2})\s+["']?${escapeRegExp(file)}(?![\w./-])`,
           'i',
         ),
       'download made executable',

@@ -174,7 +174,6 @@ function finding(
   extra: Partial<Pick<RawFinding, 'severity' | 'fix' | 'field'>> & {
     details?: Record<string, unknown>;
   } = {},
-  skillIds: readonly string[] = [s.skill_id],
 ): RawFinding {
   const matches = [...unsorted].sort((a, b) => a.line - b.line);
   const first = matches[0]!;
@@ -183,7 +182,7 @@ function finding(
   return {
     code,
     severity: extra.severity ?? LINT_CODES[code].severity,
-    skill_ids: skillIds,
+    skill_ids: [s.skill_id],
     path,
     line: first.line,
     ...(extra.field !== undefined ? { field: extra.field } : {}),

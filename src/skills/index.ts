@@ -1,12 +1,6 @@
 /** Public surface of src/skills: SKILL.md parsing, validation, scopes and discovery. */
-export { MAX_ALIAS_COUNT, parseFrontmatter, splitFrontmatter, yamlLib } from './frontmatter.js';
-export {
-  SPEC_FIELDS,
-  MAX_DESCRIPTION_CHARS,
-  MAX_NAME_CHARS,
-  validateFrontmatter,
-  type SkillFields,
-} from './validate.js';
+export { parseFrontmatter, splitFrontmatter, yamlLib } from './frontmatter.js';
+export { SPEC_FIELDS } from './validate.js';
 export {
   resolvePluginScopes,
   resolveScopes,

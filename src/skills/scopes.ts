@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { assertKnownOptions, optionKeys, problem, type Problem } from '../errors.js';
 import { isInside, readTextCapped, realpathOrUndefined, statOrUndefined } from '../fsx/index.js';
+import { compareStrings } from '../text/index.js';
 
 /** Kinds of scope, in precedence order. */
 export type ScopeKind =
@@ -200,7 +201,7 @@ export function resolvePluginScopes(
     }
     out.push({ path: path.join(plain, 'skills'), plugin });
   }
-  out.sort((a, b) => cmp(a.plugin, b.plugin) || cmp(a.path, b.path));
+  out.sort((a, b) => compareStrings(a.plugin, b.plugin) || compareStrings(a.path, b.path));
   return {
     scopes: realPluginsDir ? keepInside(out, realPluginsDir, pluginsDir, problems) : [],
     filter: 'enabled-list',
@@ -259,7 +260,7 @@ function registryEntries(value: unknown): { key: string; installPaths: string[] 
     }
     out.push({ key, installPaths });
   }
-  return out.sort((a, b) => cmp(a.key, b.key));
+  return out.sort((a, b) => compareStrings(a.key, b.key));
 }
 
 // One folder name: not empty, not `.` or `..`, no separator and no NUL.
@@ -309,7 +310,7 @@ function allPluginFolders(pluginsDir: string): { path: string; plugin: string }[
     out
       // Missing or unreadable: reported as exists=false in the scope list.
       .filter((p) => statOrUndefined(p.path)?.isDirectory() === true)
-      .sort((a, b) => cmp(a.plugin, b.plugin) || cmp(a.path, b.path))
+      .sort((a, b) => compareStrings(a.plugin, b.plugin) || compareStrings(a.path, b.path))
   );
 }
 
@@ -331,7 +332,7 @@ function listDirs(dir: string): string[] {
     return readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => d.name)
-      .sort(cmp);
+      .sort(compareStrings);
   } catch {
     // A missing folder simply has no plugins; the registry problem is already recorded.
     return [];
@@ -350,8 +351,4 @@ function folderState(p: string): { exists: boolean; unreadable?: string } {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { exists: false };
     return { exists: false, unreadable: code === 'ELOOP' ? 'link loop' : (code ?? String(err)) };
   }
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

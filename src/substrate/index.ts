@@ -12,28 +12,7 @@ export {
   type SubstrateType,
   type TagNearMiss,
 } from './types.js';
-export { parseMarkdownTable, splitTableRow } from './table-parse.js';
-export { resolveIndexTable } from './index-table.js';
-export {
-  MAX_BRACE_EXPANSIONS,
-  globIncludes,
-  globMatches,
-  globOverlap,
-  parseGlob,
-  splitGlobList,
-  type Glob,
-} from './glob.js';
-export { parseQuery, queryKindOf } from './query.js';
-export {
-  RELEVANCE_RULE,
-  compareTerms,
-  evidenceOf,
-  isNear,
-  judge,
-  type Judgement,
-} from './relevance.js';
-export { entryBody, readEntrySummary } from './entry.js';
-export { compareHits, rankHits } from './rank.js';
+export { globMatches, parseGlob, type Glob } from './glob.js';
 export { readSubstrate, type ReadSubstrateOptions } from './read.js';
 export { lintSubstrate, type LintSubstrateOptions } from './lint.js';
 export {

@@ -4,6 +4,7 @@
  * solution, vocabulary, reviewer), then ID by code point. The order is total, so the input order
  * never shows in the output.
  */
+import { compareStrings } from '../text/index.js';
 import { SUBSTRATE_TYPES, type MatchStrength, type StopDepth, type SubstrateHit } from './types.js';
 
 const TIER: Readonly<Record<StopDepth, number>> = { index: 0, summary: 1, body: 2 };
@@ -15,16 +16,12 @@ export function compareHits(a: SubstrateHit, b: SubstrateHit): number {
     TIER[a.stop_depth] - TIER[b.stop_depth] ||
     STRENGTH[a.match] - STRENGTH[b.match] ||
     SUBSTRATE_TYPES.indexOf(a.type) - SUBSTRATE_TYPES.indexOf(b.type) ||
-    codePointCompare(a.id, b.id) ||
-    codePointCompare(a.path ?? '', b.path ?? '')
+    compareStrings(a.id, b.id) ||
+    compareStrings(a.path ?? '', b.path ?? '')
   );
 }
 
 /** A new array of `hits` in rank order. */
 export function rankHits(hits: readonly SubstrateHit[]): SubstrateHit[] {
   return [...hits].sort(compareHits);
-}
-
-function codePointCompare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -190,7 +190,6 @@ function toHit(row: IndexRow, depth: StopDepth, match: MatchStrength): Substrate
 /** An entry read at summary depth: where it is, its text, and its summary view. */
 interface OpenEntry {
   readonly entry: EntryLocation;
-  readonly text: string;
   readonly summary: EntrySummary;
 }
 
@@ -223,7 +222,7 @@ class EntryReader {
     }
     const summary = readEntrySummary(opened.text, located.entry.rel);
     this.problems.push(...summary.problems);
-    return { entry: located.entry, text: opened.text, summary };
+    return { entry: located.entry, summary };
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * The term analysis of policy bm25f.v3 (docs/ranking.md §8), used alike for documents at index
+ * The term analysis of the BM25F policies (docs/ranking.md §8), used alike for documents at index
  * time and for queries: words are split at identifier boundaries — camelCase (`getWeather` → get,
  * weather), acronym ends (`HTMLParser` → html, parser), letter/digit (`resnet50` → resnet, 50) —
  * and a word that splits also keeps its whole folded form (`getweather`, `resnet50`), so both the
@@ -103,7 +103,7 @@ export function unicodeIdentifierTokens(text: string): string[] {
   return out;
 }
 
-/** The v3 terms of `text`: identifier tokens, stop-words out, each as its Porter stem, in order. */
+/** The terms of `text` (no CJK handling): identifier tokens, stop-words out, each as its Porter stem, in order. */
 export function analyzeTerms(text: string): string[] {
   const out: string[] = [];
   for (const t of identifierTokens(text)) if (!isStopWord(t)) out.push(stem(t));

@@ -1,7 +1,9 @@
 /** Public surface of src/text: pure text functions, no I/O. Explicit named exports only. */
-export { fold, nfkc } from './normalize.js';
+export { compareStrings } from './compare.js';
+export { escapeRegExp } from './regexp.js';
+export { fold } from './normalize.js';
 export { tokenize, contentTokens, distinctContentTokens } from './tokenize.js';
-export { STOP_WORDS, isStopWord } from './stop-words.js';
+export { isStopWord } from './stop-words.js';
 export { stem } from './stem.js';
 export { boundedEditDistance } from './edit-distance.js';
 export {
@@ -11,19 +13,11 @@ export {
   escapeInvisible,
 } from './flags.js';
 export { analyzeTerms, analyzeTermsV4, identifierTokens } from './analyze.js';
-export { MEANINGFUL_STOP_WORDS, analyzeTermsV5, type AnalyzerV5Options } from './analyze-v5.js';
 export { cjkTerms, hasCjk } from './cjk.js';
 export { splitBoundaries, splitQueryNegation } from './boundaries.js';
-export { findClauses, type RoutingClause } from './clauses.js';
+export { findClauses } from './clauses.js';
 export { fnv1a, lineKey, nameWords } from './template-lines.js';
-export { CUT_MARK, MAX_FIELD_CHARS, jsonText, sanitizeBlock, sanitizeField } from './sanitize.js';
+export { jsonText, sanitizeBlock, sanitizeField } from './sanitize.js';
 export { escapeBlockStart, markdownInline, markdownQuote } from './markdown.js';
-export {
-  diffLines,
-  renderUnified,
-  splitLines,
-  unifiedHunks,
-  type DiffHunk,
-  type DiffLine,
-} from './line-diff.js';
+export { diffLines, renderUnified, splitLines, unifiedHunks, type DiffHunk } from './line-diff.js';
 export { blankJsonComments, jsonCommentAt, scanOutsideStrings } from './jsonc.js';

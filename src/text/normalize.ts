@@ -9,8 +9,3 @@ export function fold(text: string): string {
   // then lower-case, then NFKC again because lower-casing can produce decomposed sequences.
   return text.normalize('NFKC').toLowerCase().normalize('NFKC');
 }
-
-/** NFKC-normalises without folding case. */
-export function nfkc(text: string): string {
-  return text.normalize('NFKC');
-}

@@ -6,14 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSkillIndex, parseStamp, printSkillIndex } from '../../src/cascade/index.js';
-import {
-  classifyKey,
-  escapeReason,
-  isWritableKey,
-  parseOverlay,
-  printOverlay,
-  stampStatus,
-} from '../../src/cascade/index.js';
+import { classifyKey, escapeReason, isWritableKey } from '../../src/cascade/index-file.js';
+import { parseOverlay, printOverlay } from '../../src/cascade/overlay.js';
+import { stampStatus } from '../../src/cascade/stamp.js';
 
 const HEX = 'ab'.repeat(32);
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanSkillIndex, splitKeywords } from '../../src/cascade/index.js';
+import { scanSkillIndex, splitKeywords } from '../../src/cascade/index-file.js';
 import { bestHits, breakTie, entryHits, foldText, prepareNeed } from '../../src/cascade/match.js';
 
 const chars = fc.constantFrom('a', 'B', 'c', '-', ' ', ',', ':', '.', 'é', 'Ｃ', 'ß', '\t');

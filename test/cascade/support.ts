@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { FS_READER, type CascadeReader } from '../../src/cascade/index.js';
+import { type CascadeReader } from '../../src/cascade/index.js';
+import { FS_READER } from '../../src/cascade/reader.js';
 import { writeTree } from '../support/cli.js';
 
 /** A reader that logs the paths it is asked to resolve and to read. */

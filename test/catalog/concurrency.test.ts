@@ -12,7 +12,7 @@ import { copyFileSync, cpSync, existsSync, renameSync, rmSync, writeFileSync } f
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeGeneration } from '../../src/catalog/index.js';
+import { computeGeneration } from '../../src/catalog/write/generation.js';
 import {
   POLICY_ID,
   Router,

@@ -8,12 +8,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
-  CATALOG_FORMAT,
   LATEST_VERSION,
   openCatalogForWrite,
   openCatalogReadOnly,
   resolveCatalogPath,
 } from '../../src/catalog/index.js';
+import { CATALOG_FORMAT } from '../../src/catalog/store/migrations.js';
 import { Router } from '../../src/internal.js';
 import { runCli, tmpDir } from '../support/cli.js';
 import { bytesOf, codeOf, newCatalogPath } from './support.js';

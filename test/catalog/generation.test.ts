@@ -7,7 +7,7 @@ import { cpSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeGeneration, type Member } from '../../src/catalog/index.js';
+import { computeGeneration, type Member } from '../../src/catalog/write/generation.js';
 import { POLICY_ID, indexCatalog } from '../../src/internal.js';
 import { REPO, tmpDir } from '../support/cli.js';
 import { ON_PG, indexTree, newCatalogPath } from './support.js';

@@ -7,7 +7,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { maskUrlText, resolveCatalogLocation } from '../../src/catalog/index.js';
+import { resolveCatalogLocation } from '../../src/catalog/index.js';
+import { maskUrlText } from '../../src/catalog/store/location.js';
 import { REPO, runCli, tmpDir, tmpTree } from '../support/cli.js';
 
 const EXAMPLES = path.join(REPO, 'examples', 'skills');

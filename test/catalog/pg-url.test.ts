@@ -12,7 +12,6 @@ import {
   PG_CONNECTION_DEFAULTS,
   catalogLocation,
   connectionString,
-  pgSchemaOf,
   pgSessionOf,
 } from '../../src/catalog/store/location.js';
 import { PgDb } from '../../src/catalog/store/pg.js';
@@ -46,7 +45,7 @@ describe('the parameters a catalog URL may carry', () => {
     ['postgres://h/db?options=-c%20search_path%3D%22My%20Schema%22', '"My Schema"'],
     ['postgres://h/db?sslmode=verify-full&connect_timeout=2&application_name=x', 'public'],
   ])('accepts %s (schema %s)', (url, schema) => {
-    expect(pgSchemaOf(catalogLocation(url))).toBe(schema);
+    expect(pgSessionOf(catalogLocation(url)).schema).toBe(schema);
   });
 });
 

@@ -22,7 +22,8 @@ import {
   type SearchRequest,
 } from '../../src/internal.js';
 import { PgDb } from '../../src/catalog/store/pg.js';
-import { CatalogReader, SNAPSHOT_RETRIES } from '../../src/catalog/index.js';
+import { CatalogReader } from '../../src/catalog/index.js';
+import { SNAPSHOT_RETRIES } from '../../src/catalog/read/reader.js';
 import { SearchCache, searchCatalog } from '../../src/router/search/dispatch.js';
 import type { HistoryFn } from '../../src/router/search/types.js';
 import { UsageIndex } from '../../src/router/search/bm25f.js';

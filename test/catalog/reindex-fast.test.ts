@@ -10,14 +10,12 @@
 import { appendFileSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { closeCatalog, openCatalogForWrite, telemetryPathFor } from '../../src/catalog/index.js';
 import {
   REINDEX_META_KEY,
   clearReindexRecord,
-  closeCatalog,
-  openCatalogForWrite,
   reindexFastPathCount,
-  telemetryPathFor,
-} from '../../src/catalog/index.js';
+} from '../../src/catalog/write/reindex-digest.js';
 import {
   POLICY_ID,
   POLICY_V4_ID,

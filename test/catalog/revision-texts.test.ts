@@ -10,7 +10,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { POLICY_V4_ID, copyCatalog, indexCatalog } from '../../src/internal.js';
 import {
-  DEFAULT_KEEP_REVISIONS,
   TEXTS_SCHEMA_VERSION,
   closeCatalog,
   openCatalogForWrite,
@@ -19,6 +18,7 @@ import {
   storeRevisionTexts,
   type Db,
 } from '../../src/catalog/index.js';
+import { DEFAULT_KEEP_REVISIONS } from '../../src/catalog/write/revision-texts.js';
 import { REPO, skillMd, tmpDir, tmpTree, writeTree } from '../support/cli.js';
 import { NOW, ON_PG, codeOf, indexTree, newCatalogPath, skillText } from './support.js';
 

@@ -22,12 +22,9 @@ import {
   rollbackCatalog,
   type IndexReport,
 } from '../../src/internal.js';
-import {
-  CatalogExplorer,
-  computeGeneration,
-  manifestIdOf,
-  type SkillFile,
-} from '../../src/catalog/index.js';
+import { CatalogExplorer, type SkillFile } from '../../src/catalog/index.js';
+import { computeGeneration } from '../../src/catalog/write/generation.js';
+import { manifestIdOf } from '../../src/catalog/write/skill-files.js';
 import { skillMd, tmpTree, writeTree } from '../support/cli.js';
 import { NOW, codeOf, indexTree, newCatalogPath } from './support.js';
 

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Router, telemetryPathFor, type SearchResult } from '../../src/internal.js';
 import { TelemetryStore } from '../../src/catalog/index.js';
-import { queryHash } from '../../src/router/index.js';
+import { queryHash } from '../../src/router/search/query.js';
 import { runCli, tmpTree } from '../support/cli.js';
 import { NOW, indexTree, newCatalogPath, skillText } from './support.js';
 

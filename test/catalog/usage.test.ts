@@ -11,16 +11,8 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  FETCH_FULL_WEIGHT_SESSIONS,
-  MAX_EXAMPLES_PER_SKILL,
-  MAX_FETCH_EXAMPLES_PER_CLIENT,
-  MAX_FETCH_EXAMPLES_PER_CLIENT_SKILL,
-  MAX_FETCH_EXAMPLES_PER_SKILL,
-  SIDE_VERSION,
   TelemetryStore,
-  UNKNOWN_CLIENT,
   addUsageExamples,
-  exampleWeight,
   forgetUsage,
   listUsage,
   openUsageForWrite,
@@ -29,7 +21,19 @@ import {
   usageCounts,
   type NewUsageExample,
 } from '../../src/catalog/index.js';
-import { TELEMETRY_SCHEMA, USAGE_SCHEMA } from '../../src/catalog/side/side-schema.js';
+import { FETCH_FULL_WEIGHT_SESSIONS, exampleWeight } from '../../src/catalog/side/usage.js';
+import {
+  MAX_EXAMPLES_PER_SKILL,
+  MAX_FETCH_EXAMPLES_PER_CLIENT,
+  MAX_FETCH_EXAMPLES_PER_CLIENT_SKILL,
+  MAX_FETCH_EXAMPLES_PER_SKILL,
+  UNKNOWN_CLIENT,
+} from '../../src/catalog/side/usage-write.js';
+import {
+  SIDE_VERSION,
+  TELEMETRY_SCHEMA,
+  USAGE_SCHEMA,
+} from '../../src/catalog/side/side-schema.js';
 import { indexCatalog } from '../../src/internal.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { freshPgDatabase, hasPg } from '../support/pg.js';
@@ -307,7 +311,7 @@ describe('the telemetry file of the first shape', () => {
     store.close();
     expect(store.failures).toBe(0);
     const again = new TelemetryStore(file, () => new Date(AT));
-    expect(again.totals()).toEqual({ suggestions: 1, fetches: 0 });
+    expect(again.history('pdf')).toEqual({ suggestions: 1, fetches: 0 });
     again.close();
   });
 });

@@ -8,12 +8,12 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  briefTerms,
   enrichSkills,
   planEnrichment,
   scoreDescription,
   type EnrichReport,
 } from '../../src/enrich/index.js';
+import { briefTerms } from '../../src/enrich/score.js';
 import { BODY_CANARY, BRIEF, buildFixture, trapBody, type Fixture } from './fixture.js';
 
 const TRAP = path.join('crucible-plugin', 'skills', 'body-trap', 'SKILL.md');

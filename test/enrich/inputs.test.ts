@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveEnrichInputs, resolveEvidenceTarget } from '../../src/enrich/index.js';
+import { resolveEnrichInputs } from '../../src/enrich/inputs.js';
+import { resolveEvidenceTarget } from '../../src/enrich/target.js';
 import { runCli } from '../support/cli.js';
 import { BRIEF, buildFixture, type Fixture } from './fixture.js';
 

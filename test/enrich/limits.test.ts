@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enrichSkills, type EnrichReport } from '../../src/enrich/index.js';
-import { makePathDisplay } from '../../src/enrich/index.js';
+import { makePathDisplay } from '../../src/enrich/display.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 
 function library(matching: number): { home: string; project: string } {

@@ -5,13 +5,10 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  planEnrichment,
-  renderCandidatesMd,
-  renderIndexMd,
-  renderRefusalMd,
-  type EnrichReport,
-} from '../../src/enrich/index.js';
+import { planEnrichment, type EnrichReport } from '../../src/enrich/index.js';
+import { renderCandidatesMd } from '../../src/enrich/render-candidates.js';
+import { renderIndexMd } from '../../src/enrich/render-index.js';
+import { renderRefusalMd } from '../../src/enrich/render-refusal.js';
 import { markdownInline, markdownQuote } from '../../src/text/index.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 

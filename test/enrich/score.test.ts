@@ -6,16 +6,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatFloor, formatScore, scoreDescription } from '../../src/enrich/index.js';
 import {
   MAX_CANDIDATES as ENRICH_MAX_CANDIDATES,
-  MAX_DESCRIPTION_CHARS as ENRICH_MAX_DESCRIPTION_CHARS,
   MIN_CANDIDATES as ENRICH_MIN_CANDIDATES,
-  briefTerms,
-  formatFloor,
-  formatScore,
-  scoreDescription,
   selectCandidates,
-} from '../../src/enrich/index.js';
+} from '../../src/enrich/select.js';
+import {
+  MAX_DESCRIPTION_CHARS as ENRICH_MAX_DESCRIPTION_CHARS,
+  briefTerms,
+} from '../../src/enrich/score.js';
 
 const terms = (brief: string): Set<string> => new Set(briefTerms(brief));
 

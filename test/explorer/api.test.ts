@@ -15,14 +15,12 @@ import {
   POLICY_V5_ID,
   SUBSTRATE_TYPES,
 } from '../../src/internal.js';
-import {
-  CONTENT_SECURITY_POLICY,
-  MAX_EXPLORER_QUERY_CHARS,
-  NEVER_IN_TOP_FIVE_MIN_SEARCHES,
-  startExplorer,
-} from '../../src/explorer/index.js';
+import { NEVER_IN_TOP_FIVE_MIN_SEARCHES, startExplorer } from '../../src/explorer/index.js';
+import { CONTENT_SECURITY_POLICY } from '../../src/explorer/app.js';
+import { MAX_EXPLORER_QUERY_CHARS } from '../../src/explorer/api.js';
 import { REPO } from '../support/cli.js';
-import { isRetiredLayout, layoutOf } from '../../src/catalog/index.js';
+import { layoutOf } from '../../src/catalog/index.js';
+import { isRetiredLayout } from '../../src/catalog/store/layout.js';
 import {
   HOSTILE_BODY,
   HOSTILE_DESCRIPTION,

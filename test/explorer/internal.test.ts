@@ -4,7 +4,7 @@
  * calls throw; HEAD is answered like GET without a body.
  */
 import { describe, expect, it } from 'vitest';
-import { createExplorerApp } from '../../src/explorer/index.js';
+import { createExplorerApp } from '../../src/explorer/app.js';
 import type { ExplorerContext } from '../../src/explorer/api.js';
 import { pageAssets } from './support.js';
 

@@ -14,7 +14,8 @@ import {
   indexCatalog,
   telemetryPathFor,
 } from '../../src/internal.js';
-import { startExplorer, type ExplorerHandle } from '../../src/explorer/index.js';
+import { startExplorer } from '../../src/explorer/index.js';
+import { type ExplorerHandle } from '../../src/explorer/start.js';
 import { REPO, tmpDir } from '../support/cli.js';
 
 let builtAssets: string | undefined;

@@ -7,13 +7,8 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  isInside,
-  isInsideAny,
-  resolveInside,
-  toPosixRelative,
-  writeInside,
-} from '../../src/fsx/index.js';
+import { isInside, resolveInside, toPosixRelative, writeInside } from '../../src/fsx/index.js';
+import { isInsideAny } from '../../src/fsx/resolve.js';
 import { tmpDir, tmpTree } from '../support/cli.js';
 
 function refusal(fn: () => unknown): unknown {

@@ -13,7 +13,8 @@ import { chmodSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/errors.js';
-import { walkFiles, type WalkResult } from '../../src/fsx/index.js';
+import { walkFiles } from '../../src/fsx/index.js';
+import { type WalkResult } from '../../src/fsx/walk.js';
 import { REPO, tmpTree } from '../support/cli.js';
 import { runAsNobody } from '../support/unprivileged.js';
 

@@ -11,14 +11,10 @@ import {
   DEFAULT_THRESHOLDS as LINT_DEFAULT_THRESHOLDS,
   lintSkills,
   type LintSkill,
-} from '../../src/lint/index.js';
-import {
   frontmatterLines,
-  jaccard,
-  nearDuplicateFamilies,
-  selfQueries,
-  wordStats,
 } from '../../src/lint/index.js';
+import { jaccard, nearDuplicateFamilies } from '../../src/lint/families.js';
+import { selfQueries, wordStats } from '../../src/lint/skill.js';
 
 // Connected components (two or more members) of the pairs with Jaccard ≥ t, by brute force.
 function bruteFamilies(sets: readonly (readonly string[])[], t: number, minSize = 1): number[][] {

@@ -10,8 +10,9 @@ import {
   DEFAULT_THRESHOLDS as LINT_DEFAULT_THRESHOLDS,
   lintSkills,
   type LintSkill,
+  findClauses,
 } from '../../src/lint/index.js';
-import { HOST_RULES, cutFor, findClauses, lengthIn, listingCosts } from '../../src/lint/index.js';
+import { HOST_RULES, cutFor, lengthIn, listingCosts } from '../../src/lint/hosts.js';
 
 const T = LINT_DEFAULT_THRESHOLDS;
 const [CLAUDE, CODEX] = HOST_RULES as [(typeof HOST_RULES)[0], (typeof HOST_RULES)[0]];

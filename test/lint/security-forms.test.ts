@@ -7,7 +7,8 @@
  * the pure `checkSecurity` (security.ts), so the table says exactly which text fires.
  */
 import { describe, expect, it } from 'vitest';
-import { checkSecurity, type LintCode } from '../../src/lint/index.js';
+import { type LintCode } from '../../src/lint/index.js';
+import { checkSecurity } from '../../src/lint/security.js';
 import { normalizeShell } from '../../src/lint/security-patterns.js';
 
 const URL = 'https://get.evil-example.com/setup.sh';

@@ -9,14 +9,13 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintLibrary, type LintFinding } from '../../src/lint/index.js';
+import { LINT_GROUPS, selectCodes } from '../../src/lint/only.js';
 import {
-  LINT_GROUPS,
   SECURITY_CODES,
   allowedToolsOf,
   commandHooks,
   isWideTool,
-  selectCodes,
-} from '../../src/lint/index.js';
+} from '../../src/lint/security.js';
 import { REPO, skillMd, tmpDir, tmpTree } from '../support/cli.js';
 import { codeOf } from '../catalog/support.js';
 

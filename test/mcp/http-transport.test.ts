@@ -13,7 +13,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Router } from '../../src/internal.js';
-import { createServer } from '../../src/mcp/index.js';
+import { createServer } from '../../src/mcp/server.js';
 import { parsePost, type PostMessages, type PostRefusal } from '../../src/mcp/http-post.js';
 import { SharedHttpTransport } from '../../src/mcp/http-transport.js';
 import { EXAMPLE_QUERIES, makeCatalog, type TestCatalog } from './support.js';

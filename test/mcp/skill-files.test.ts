@@ -13,7 +13,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_SKILL_FILES, MAX_SKILL_FILES_BYTES } from '../../src/internal.js';
-import { skillFileCandidates, skillFileUri } from '../../src/mcp/index.js';
+import { skillFileCandidates, skillFileUri } from '../../src/mcp/skills-extension.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 import {
   closeAll,

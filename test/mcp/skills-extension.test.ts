@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { skillIdOf, skillUri } from '../../src/mcp/index.js';
+import { skillIdOf, skillUri } from '../../src/mcp/skills-extension.js';
 import { skillMd, tmpTree } from '../support/cli.js';
 import {
   closeAll,

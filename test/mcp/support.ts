@@ -16,7 +16,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { Router } from '../../src/internal.js';
-import { createServer } from '../../src/mcp/index.js';
+import { createServer } from '../../src/mcp/server.js';
 import { REPO, runCli, tmpDir } from '../support/cli.js';
 
 /** The built command-line shim the tests start. */

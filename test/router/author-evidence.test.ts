@@ -14,14 +14,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import {
   CatalogReader,
-  SIDE_VERSION,
   addUsageExamples,
   openUsageForWrite,
-  MAX_AUTHOR_EXAMPLES_PER_SKILL,
-  MAX_AUTHOR_EXAMPLE_CHARS,
   readUsage,
   telemetryPathFor,
 } from '../../src/catalog/index.js';
+import {
+  SIDE_VERSION,
+  SIDE_STEP_2_SQLITE,
+  TELEMETRY_SCHEMA,
+  USAGE_SCHEMA,
+} from '../../src/catalog/side/side-schema.js';
+import {
+  MAX_AUTHOR_EXAMPLES_PER_SKILL,
+  MAX_AUTHOR_EXAMPLE_CHARS,
+} from '../../src/catalog/side/usage-write.js';
 import {
   POLICY_V4_ID,
   POLICY_V5_ID,
@@ -38,11 +45,6 @@ import {
   optInAuthorEvidence,
 } from '../../src/router/search/stages/author-evidence.js';
 import { TRUST_BOUND_K } from '../../src/router/search/trust-bound.js';
-import {
-  SIDE_STEP_2_SQLITE,
-  TELEMETRY_SCHEMA,
-  USAGE_SCHEMA,
-} from '../../src/catalog/side/side-schema.js';
 import { renderSearch } from '../../src/cli/commands/search-render.js';
 import { tmpDir, writeTree } from '../support/cli.js';
 import { closeAll, connectInProcess, search as mcpSearch } from '../mcp/support.js';

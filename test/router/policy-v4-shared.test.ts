@@ -23,7 +23,8 @@ import {
   type Bm25fExplanation,
   type SearchResult,
 } from '../../src/internal.js';
-import { MAX_EXAMPLES_PER_SKILL, readUsage, telemetryPathFor } from '../../src/catalog/index.js';
+import { readUsage, telemetryPathFor } from '../../src/catalog/index.js';
+import { MAX_EXAMPLES_PER_SKILL } from '../../src/catalog/side/usage-write.js';
 import { runCli, tmpDir, writeTree } from '../support/cli.js';
 import { NOW, ON_PG, propertyRuns, newCatalogPath, skillText } from '../catalog/support.js';
 import {

@@ -4,7 +4,8 @@
  * YAML alias bombs refused quickly, non-mapping documents refused, YAML read as data only.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_ALIAS_COUNT, parseFrontmatter, splitFrontmatter } from '../../src/skills/index.js';
+import { parseFrontmatter, splitFrontmatter } from '../../src/skills/index.js';
+import { MAX_ALIAS_COUNT } from '../../src/skills/frontmatter.js';
 import { ALIAS_BOMB } from './support.js';
 
 const L = 'skills/x/SKILL.md';

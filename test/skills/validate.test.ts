@@ -9,7 +9,7 @@ import {
   MAX_NAME_CHARS,
   validateFrontmatter,
   type SkillFields,
-} from '../../src/skills/index.js';
+} from '../../src/skills/validate.js';
 
 const L = 'skills/x/SKILL.md';
 

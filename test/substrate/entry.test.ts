@@ -3,7 +3,7 @@
  * to the next heading; fields of the wrong type and missing sections are coded problems.
  */
 import { describe, expect, it } from 'vitest';
-import { entryBody, readEntrySummary } from '../../src/substrate/index.js';
+import { entryBody, readEntrySummary } from '../../src/substrate/entry.js';
 
 describe('readEntrySummary', () => {
   it('reads scope, tags, predicate and the Summary section, stopping at the next heading', () => {

@@ -6,15 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { globMatches, parseGlob, type Glob } from '../../src/substrate/index.js';
 import {
   MAX_BRACE_EXPANSIONS,
   globIncludes,
-  globMatches,
   globOverlap,
-  parseGlob,
   splitGlobList,
-  type Glob,
-} from '../../src/substrate/index.js';
+} from '../../src/substrate/glob.js';
 
 function g(source: string): Glob {
   const p = parseGlob(source);

@@ -8,13 +8,12 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  compareHits,
   findSubstrateRoot,
-  rankHits,
   readSubstrate,
   searchSubstrateRoot,
   type SubstrateHit,
 } from '../../src/substrate/index.js';
+import { compareHits, rankHits } from '../../src/substrate/rank.js';
 import { CliContext } from '../../src/cli/context.js';
 import { defaultSubstrateRoot } from '../../src/cli/serving.js';
 import { REPO, runCli, tmpDir, tmpTree } from '../support/cli.js';

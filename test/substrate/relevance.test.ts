@@ -11,10 +11,9 @@ import {
   evidenceOf,
   isNear,
   judge,
-  parseQuery,
-  queryKindOf,
   type Judgement,
-} from '../../src/substrate/index.js';
+} from '../../src/substrate/relevance.js';
+import { parseQuery, queryKindOf } from '../../src/substrate/query.js';
 
 describe('parseQuery', () => {
   it('classifies tags, path globs and topics', () => {

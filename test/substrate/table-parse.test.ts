@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdownTable, resolveIndexTable, splitTableRow } from '../../src/substrate/index.js';
+import { parseMarkdownTable, splitTableRow } from '../../src/substrate/table-parse.js';
+import { resolveIndexTable } from '../../src/substrate/index-table.js';
 
 describe('splitTableRow', () => {
   it.each([

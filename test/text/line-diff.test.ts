@@ -5,13 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  diffLines,
-  renderUnified,
-  splitLines,
-  unifiedHunks,
-  type DiffLine,
-} from '../../src/text/index.js';
+import { diffLines, renderUnified, splitLines, unifiedHunks } from '../../src/text/index.js';
+import { type DiffLine } from '../../src/text/line-diff.js';
 
 function apply(script: readonly DiffLine[]): { old: string[]; new: string[] } {
   return {

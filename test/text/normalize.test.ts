@@ -1,8 +1,8 @@
 /**
- * fold and nfkc (src/text/normalize.ts): compatibility forms and case meet as one word.
+ * fold (src/text/normalize.ts): compatibility forms and case meet as one word.
  */
 import { describe, expect, it } from 'vitest';
-import { fold, nfkc } from '../../src/text/index.js';
+import { fold } from '../../src/text/index.js';
 
 describe('fold', () => {
   it('folds full-width letters and digits to plain lower-case ASCII', () => {
@@ -24,11 +24,5 @@ describe('fold', () => {
   it('is idempotent', () => {
     for (const s of ['ＰＤＦ', 'ﬁle', 'İstanbul', 'Cafe\u0301', 'ǅ'])
       expect(fold(fold(s))).toBe(fold(s));
-  });
-});
-
-describe('nfkc', () => {
-  it('normalises compatibility forms but keeps case', () => {
-    expect(nfkc('Ｐｄｆ ﬁle')).toBe('Pdf file');
   });
 });

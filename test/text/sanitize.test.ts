@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CUT_MARK, MAX_FIELD_CHARS, sanitizeBlock, sanitizeField } from '../../src/text/index.js';
+import { sanitizeBlock, sanitizeField } from '../../src/text/index.js';
+import { CUT_MARK, MAX_FIELD_CHARS } from '../../src/text/sanitize.js';
 
 const FORBIDDEN =
   /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2069\uFEFF\u{E0000}-\u{E007F}]/u;

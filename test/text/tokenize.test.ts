@@ -8,9 +8,9 @@ import {
   distinctContentTokens,
   isStopWord,
   stem,
-  STOP_WORDS,
   tokenize,
 } from '../../src/text/index.js';
+import { STOP_WORDS } from '../../src/text/stop-words.js';
 
 describe('tokenize', () => {
   it('splits on hyphens, underscores, dots, slashes, spaces and punctuation', () => {

@@ -1,5 +1,5 @@
 /**
- * The named, typed catalog reads of policy bm25f.v3 (the router never writes SQL over catalog
+ * The named, typed catalog reads of the BM25F policies (the router never writes SQL over catalog
  * tables): the postings of a query's terms, the published generation's row statistics, serving
  * rows by rowid, every serving row (for the brute-force scorer), rowids of skills, and the term
  * vocabulary for fuzzy expansion. The search path reads many keys in one statement (an `IN` list,
@@ -9,7 +9,6 @@
 import { inChunks, placeholders } from '../store/batch.js';
 import type { CatalogReader, FirstRead } from './reader.js';
 import { decodeServingDocs, type ServingDocs } from '../write/postings-store.js';
-import { LAYOUT_SCHEMA_VERSION } from '../store/layout.js';
 import { requireLayout } from './queries.js';
 
 /** A serving row as the BM25F scorer reads it. */
@@ -22,16 +21,13 @@ export interface Bm25fRow {
   readonly name: string;
   readonly description: string;
   /**
-   * v3: JSON `{ term: [n, k, d] }` (postings.ts encodeForward). v4: compact text or, for rows
-   * published before issue #26's second pass, JSON `{ term: [n, k, d, x] }` (documents-v4.ts
-   * encodeForwardV4; read either with decodeForwardHeadV4).
+   * Compact text or, for rows published before issue #26's second pass, JSON
+   * `{ term: [n, k, d, x] }` (documents-v4.ts encodeForwardV4; read either with decodeForwardHeadV4).
    */
   readonly fwd: string;
-  /** The revision's body terms (JSON BodyTerms), null for a revision read before migration 2. */
-  readonly body_terms: string | null;
   /**
    * The revision's v4 body counts (JSON BodyTerms) as ingests before issue #26 stored them; null
-   * for a revision read for v3 or ingested since (its row's body_tf holds its counts).
+   * for a revision ingested since (its row's body_tf holds its counts).
    */
   readonly body_v4: string | null;
   /**
@@ -44,7 +40,7 @@ export interface Bm25fRow {
   readonly len_k: number;
   readonly len_d: number;
   readonly len_b: number;
-  /** Length of the row's boundary field (v4; 0 under v3). */
+  /** Length of the row's boundary field. */
   readonly len_x: number;
 }
 
@@ -57,11 +53,7 @@ function rowSelect(reader: CatalogReader): string {
     reader.schemaVersion() >= V4_SCHEMA_VERSION
       ? 'r.body_v4, s.body_tf, s.len_x'
       : 'NULL AS body_v4, NULL AS body_tf, 0 AS len_x';
-  // Migration 6 dropped v3's body terms (a lexical catalog keeps no body) and serving's copy of the
-  // description; a catalog read-only before it still has both.
-  const v3 =
-    reader.schemaVersion() >= LAYOUT_SCHEMA_VERSION ? 'NULL AS body_terms' : 'r.body_terms';
-  return `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, r.description, s.fwd, ${v3},
+  return `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, r.description, s.fwd,
   ${v4}, s.len_n, s.len_k, s.len_d, s.len_b FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 }
 
@@ -174,7 +166,7 @@ export function servingRowidsOf(
   return out;
 }
 
-/** Every term of the published generation's postings (the fuzzy vocabulary of v3), unordered. */
+/** Every term of the published generation's postings (the BM25F policies' fuzzy vocabulary), unordered. */
 export function postingTerms(reader: CatalogReader): string[] {
   return reader.checkedColumn(`SELECT term FROM postings`, [], 'term') as string[];
 }

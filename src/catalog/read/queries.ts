@@ -2,7 +2,7 @@
  * The named, typed catalog reads of the router (issue #13: one owner for the schema): the router
  * asks for "the serving row of X", "a page of served skills", "candidates for these tokens ranked
  * by a lexical policy's partial score", and never writes SQL over catalog tables. Every function
- * runs inside the caller's `CatalogReader.read` snapshot. The bm25f.v3 reads are in
+ * runs inside the caller's `CatalogReader.read` snapshot. The BM25F reads are in
  * queries-bm25f.ts.
  */
 import { SkilldexError } from '../../errors.js';
@@ -85,7 +85,7 @@ function withFrontmatter(row: ServedRow): ServedRow {
     : row;
 }
 
-/** A serving row as the lexical policies (v1, v2) score it: identity, text and stored token strings. */
+/** A serving row as the lexical policy v1 scores it: identity, text and stored token strings. */
 export interface LexicalRow extends TokenStrings {
   readonly rid: number;
   readonly skill_id: string;
@@ -192,9 +192,9 @@ export interface RankRow {
 }
 
 /**
- * The lexical ranking statement for `slots` weighted query tokens, generated from the policy's own
- * constants: for every FTS match, the tier points (`instr` over the stored stems, each token's
- * slot `@tN` weighted by `@wN`) plus the FTS relevance, times the deprecated multiplier; the best
+ * The lexical ranking statement for `slots` query tokens, generated from the policy's own
+ * constants: for every FTS match, the tier points (`instr` over the stored stems, one slot `@tN`
+ * per token) plus the FTS relevance, times the deprecated multiplier; the best
  * `@heap` rows by that partial score, ties by skill_id. Bind `match`, `heap` and the slots.
  */
 export function lexicalRankStatement(
@@ -208,7 +208,7 @@ export function lexicalRankStatement(
   const tiers: string[] = [];
   for (let i = 0; i < slots; i++) {
     tiers.push(
-      `((instr(s.kw_st, @t${i}) > 0) * ${t.keyword} + (instr(s.name_st, @t${i}) > 0) * ${t.name} + (instr(s.desc_st, @t${i}) > 0) * ${t.description}) * @w${i}`,
+      `((instr(s.kw_st, @t${i}) > 0) * ${t.keyword} + (instr(s.name_st, @t${i}) > 0) * ${t.name} + (instr(s.desc_st, @t${i}) > 0) * ${t.description})`,
     );
   }
   const x = `(-bm25(serving_fts, ${spec.bm25Columns.join(', ')}))`;

@@ -134,7 +134,7 @@ export class CatalogReader {
   }
 
   /**
-   * `read` for a call whose every catalog statement is `checkedAll` (the v3 search path); `first`,
+   * `read` for a call whose every catalog statement is `checkedAll` (the BM25F search path); `first`,
    * when given, is read with the generation and its rows handed to `fn`. On SQLite it is `read`.
    * On PostgreSQL it opens no transaction (a BEGIN and a COMMIT would be two of the few round
    * trips a search needs): the generation, its snapshot key, the usage signature and the first

@@ -214,25 +214,6 @@ export class TelemetryStore {
     }
   }
 
-  /** Event totals, for status. */
-  totals(): { suggestions: number; fetches: number } {
-    const db = this.open(false);
-    if (!db) return { suggestions: 0, fetches: 0 };
-    try {
-      return db
-        .prepare(
-          `SELECT coalesce(sum(suggestions), 0) AS suggestions, coalesce(sum(fetches), 0) AS fetches FROM counts`,
-        )
-        .get() as {
-        suggestions: number;
-        fetches: number;
-      };
-    } catch {
-      this.failures++;
-      return { suggestions: 0, fetches: 0 };
-    }
-  }
-
   /** Closes the file. */
   close(): void {
     this.db?.close();

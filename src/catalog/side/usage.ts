@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { openSideStore, type Db } from '../db.js';
 import { dialectOf } from '../store/db-type.js';
 import { isPgLocation, locationIdentity } from '../store/location.js';
+import { compareStrings } from '../../text/index.js';
 import { normalizeExampleQuery, sideVersionOf } from './side-migrate.js';
 
 /**
@@ -160,17 +161,13 @@ export function groupExamples(rows: readonly UsageRow[]): UsageExampleDetail[] {
       client_names: clientSet.slice(0, MAX_LISTED_CLIENTS),
     });
   }
-  return out.sort((a, b) => cmp(a.skill_id, b.skill_id) || a.id - b.id);
+  return out.sort((a, b) => compareStrings(a.skill_id, b.skill_id) || a.id - b.id);
 }
 
 // Distinct non-null values; nulls together count as one value (at least 1 for a non-empty list).
 function distinctCount(values: readonly (string | null)[]): number {
   const set = new Set(values.map((v) => v ?? '\u0000null'));
   return Math.max(1, set.size);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 // The ranking's view of a detail (no history fields), so snapshots stay small and stable.

@@ -340,11 +340,6 @@ export function pgSessionOf(location: string): PgSession {
   };
 }
 
-/** The schema a catalog URL pins (pgSessionOf). */
-export function pgSchemaOf(location: string): string {
-  return pgSessionOf(location).schema;
-}
-
 /**
  * The libpq connection string for a location from `catalogLocation`: its secrets put back as they
  * were written, `options` left out (pg.ts pins the schema itself), and PG_CONNECTION_DEFAULTS

@@ -1,9 +1,9 @@
 /**
  * The stored body counts of a document (term -> frequency, and the body's length in terms), in the
  * two forms a catalog holds: the compact text a v4 publish writes on `serving.body_tf` (issue #26),
- * and the JSON BodyTerms of a revision's `body_terms` (v3) and of rows and revisions written before
- * (`body_tf`, `body_v4`). Every reader takes either, told apart by the first character. Pure
- * encoding: the writes live in publish.ts.
+ * and the JSON `{"tf":{…},"len":n}` of rows and revisions written before it (`body_tf`,
+ * `body_v4`). Every reader takes either, told apart by the first character. Pure encoding: the
+ * writes live in publish.ts.
  */
 
 // A term JSON.stringify writes as it is between quotes (no quote, backslash, control character or
@@ -143,10 +143,10 @@ function jsonCountsOfTerms(bodyTerms: string | null, terms: readonly string[]): 
 
 /**
  * A row's stored forward terms (`serving.fwd`) as an object, what JSON.parse of the JSON form gives:
- * term -> `[n, k, d, x]` for a v4 row (compact or JSON; documents-v4.ts encodeForwardV4), term ->
- * `[n, k, d]` for a v3 row (JSON). Terms of one count vector share their array: read it, never
- * change it. Every reader of `fwd` goes through here, so a policy compared on a catalog published
- * under another (the explorer's compare) reads the compact form too.
+ * term -> `[n, k, d, x]` (compact or JSON; documents-v4.ts encodeForwardV4). Terms of one count
+ * vector share their array: read it, never change it. Every reader of `fwd` goes through here, so a
+ * policy compared on a catalog published under another (the explorer's compare) reads the compact
+ * form too.
  */
 export function decodeForwardHeadV4(fwd: string): Record<string, number[]> {
   if (!fwd.startsWith(COMPACT_BODY)) return JSON.parse(fwd) as Record<string, number[]>;

@@ -159,7 +159,7 @@ function copyTables(src: Db, dst: Db, rows: Record<string, number>): void {
   // them what a migrated catalog keeps (store/layout.ts).
   if ((src.pragma('user_version', { simple: true }) as number) < LAYOUT_SCHEMA_VERSION)
     dst.exec(layoutDataSql(dialectOf(dst)));
-  // SQLite's FTS5 index of policies v1/v2 is derived from `serving`: rebuilt, not copied.
+  // SQLite's FTS5 index of policy v1 is derived from `serving`: rebuilt, not copied.
   if (dialectOf(dst) === 'sqlite')
     dst.exec(`INSERT INTO serving_fts (serving_fts) VALUES ('rebuild')`);
 }

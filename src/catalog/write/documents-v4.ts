@@ -25,11 +25,8 @@ import { deflateRawFitted } from '../store/deflate.js';
  */
 export const TEMPLATE_MIN_SKILLS = 10;
 
-/**
- * The BM25F engines' term shapes (src/router/search): a catalog stores only v4's documents since
- * migration 6 (store/layout.ts); 'v3' remains for the router's engine of the retired bm25f.v3.
- */
-export type IndexKind = 'v3' | 'v4';
+/** The BM25F document a catalog stores: only v4's since migration 6 (store/layout.ts). */
+export type IndexKind = 'v4';
 
 /** The v4 fields of one document, per term: frequency in name, keywords, description, body, boundary. */
 export type V4Counts = [number, number, number, number, number];

@@ -1,5 +1,5 @@
 /**
- * Storage of the bm25f.v3 index (docs/ranking.md §8): applying a publish's changes to `postings`,
+ * Storage of the BM25F index (docs/ranking.md §8): applying a publish's changes to `postings`,
  * and `serving_docs`, the per-row field lengths and states of the published generation packed in
  * one blob with the generation's document count and per-field length sums. Writes happen only
  * inside the publish transaction (publish.ts).
@@ -24,8 +24,8 @@ export interface ServingDocs {
   /** Rows in the generation (every state). */
   readonly docs: number;
   /**
-   * Sum of each document field's length over the rows, in DOC_FIELDS order, then the sum of the
-   * boundary field's lengths (policy bm25f.v4; 0 for a v3 index).
+   * Sum of each document field's length over the rows (name, keywords, description, body), then
+   * the sum of the boundary field's lengths.
    */
   readonly sums: readonly [number, number, number, number, number];
   /**

@@ -71,12 +71,12 @@ export type RevisionText =
   | { readonly ok: false; readonly reason: 'not stored' | 'no texts in this catalog' };
 
 /** Throws INVALID_ARGUMENT unless `keep` is a whole number from 0 to MAX_KEEP_REVISIONS. */
-export function checkKeepRevisions(keep: number, option = 'keepRevisions'): number {
+export function checkKeepRevisions(keep: number): number {
   if (!Number.isInteger(keep) || keep < 0 || keep > MAX_KEEP_REVISIONS) {
     throw new SkilldexError(
       'INVALID_ARGUMENT',
-      `${option} must be a whole number from 0 to ${MAX_KEEP_REVISIONS}, got ${keep}`,
-      { option, value: keep },
+      `keepRevisions must be a whole number from 0 to ${MAX_KEEP_REVISIONS}, got ${keep}`,
+      { option: 'keepRevisions', value: keep },
     );
   }
   return keep;

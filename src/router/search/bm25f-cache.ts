@@ -65,11 +65,6 @@ export class UsageIndex {
     this.hasFetch = fetch;
   }
 
-  /** Skills with examples. */
-  get size(): number {
-    return this.queries.size;
-  }
-
   /**
    * The examples an operator or the host vouched for (`import`, `host`): this index itself when it
    * has no fetch example, else one built once without them.

@@ -37,11 +37,6 @@ export class FuzzyIndex {
     this.terms = [...terms].sort();
   }
 
-  /** Number of terms indexed. */
-  get size(): number {
-    return this.terms.length;
-  }
-
   /** Whether the bigram index has been built (tests and benchmarks). */
   get indexed(): boolean {
     return this.postings !== undefined;

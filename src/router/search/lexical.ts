@@ -72,7 +72,7 @@ export function searchLexical(s: LexicalFastSearch): RankedResult {
   // The lexical policies read outside checkedAll: SQLite only (refused here on PostgreSQL).
   requireFts(reader);
   const all = queryTokens(s.query);
-  const { tokens, common, unknown, weights } = splitTokens(reader, gen, all, policy);
+  const { tokens, common, unknown } = splitTokens(reader, gen, all, policy);
   const fuzzy = s.cache.fuzzyIndex(reader, gen);
   const expansions = new Map(unknown.map((t) => [t, fuzzy.expand(t)] as const));
   // The most fuzzy relevance any skill can have: each unknown token with a near term counts once.
@@ -100,13 +100,8 @@ export function searchLexical(s: LexicalFastSearch): RankedResult {
       fuzzyDone = true;
     }
   }
-  const stmt = lexicalRankStatement(
-    reader,
-    policy,
-    weights.filter((w) => w !== 0).length,
-    includeDeprecated,
-  );
-  const params = rankParams(tokens, weights);
+  const stmt = lexicalRankStatement(reader, policy, tokens.length, includeDeprecated);
+  const params = rankParams(tokens);
   // SQLite keeps only the best `heap` rows by partial score (a bounded sort, as a LIMIT query
   // does); when the bound has not stopped us within them, one more pass sorts every match.
   for (let heap = Math.max(4 * limit, 64); ; heap = Number.MAX_SAFE_INTEGER) {
@@ -189,7 +184,7 @@ function splitTokens(
   gen: PublishedGeneration,
   all: readonly string[],
   policy: RankingPolicy,
-): { tokens: string[]; common: string[]; unknown: string[]; weights: number[] } {
+): { tokens: string[]; common: string[]; unknown: string[] } {
   const df = new Map(all.map((t) => [t, vocabDf(reader, t)] as const));
   let tokens = all.filter((t) => !policy.isCommon(df.get(t)!, gen.counts.total));
   if (tokens.length === 0) {
@@ -197,24 +192,13 @@ function splitTokens(
     tokens = [rarest];
   }
   const common = all.filter((t) => !tokens.includes(t));
-  // Every scoring token's tier points count once (the statement's weight slots hold 1).
-  const weights = tokens.map(() => 1);
-  return { tokens, common, unknown: tokens.filter((t) => df.get(t) === 0), weights };
+  return { tokens, common, unknown: tokens.filter((t) => df.get(t) === 0) };
 }
 
-function rankParams(
-  tokens: readonly string[],
-  weights: readonly number[],
-): Record<string, string | number> {
-  const p: Record<string, string | number> = { match: ftsOr(tokens) };
-  // Only tokens with tier weight take part in the tier sum; the statement has one slot per such token.
-  let slot = 0;
-  tokens.forEach((t, i) => {
-    if (weights[i] === 0) return;
-    p[`t${slot}`] = ` ${stem(t)} `;
-    p[`w${slot}`] = weights[i]!;
-    slot++;
-  });
+// The ranking statement's bindings: the FTS5 match and one slot `@tN` per scoring token (its stem).
+function rankParams(tokens: readonly string[]): Record<string, string> {
+  const p: Record<string, string> = { match: ftsOr(tokens) };
+  tokens.forEach((t, i) => (p[`t${i}`] = ` ${stem(t)} `));
   return p;
 }
 

@@ -135,15 +135,9 @@ function describeIn(reader: CatalogReader, skillId: string, recent: number): Ski
 
 /**
  * The ids closest to `id` by edit distance (at most SUGGESTION_MAX_DISTANCE, and less than half
- * the id's length), nearest first, then by id; at most `max`.
- */
-export function suggestSkillIds(catalog: string, id: string, max = 3): string[] {
-  return withReader(catalog, (reader) => reader.read(() => suggestSkillIdsIn(reader, id, max)));
-}
-
-/**
- * As `suggestSkillIds`, inside a read of `reader` already open, among `pool` (default: every id
- * the catalog has seen; the consumer faces pass the ids served, so a suggestion can be fetched).
+ * the id's length), nearest first, then by id; at most `max`; inside a read of `reader` already
+ * open, among `pool` (default: every id the catalog has seen; the consumer faces pass the ids
+ * served, so a suggestion can be fetched).
  * The one "did you mean" of skilldex: `show`, skill_fetch's SKILL_NOT_FOUND, the explorer's skill
  * page and `learn`'s skipped lines all use it.
  */

@@ -128,11 +128,6 @@ export type Bm25fNumber =
   | 'DEPRECATED_MULTIPLIER'
   | 'confidence';
 
-/** A term's counts per field, by name. */
-export function fieldNumbers(tf: PerField): FieldNumbers {
-  return { name: tf[0], keywords: tf[1], description: tf[2], body: tf[3], usage: tf[4] };
-}
-
 /** Why a query word takes no part in the score. */
 export type DropReason = 'stop-word' | 'filler' | 'number' | 'single-character' | 'over-limit';
 

@@ -6,20 +6,10 @@
  */
 
 import type { RankingPolicy } from './policy.js';
-import { explainHybrid, ftsRelevanceOf } from './hybrid-lexical-core.js';
-import { SHARED, lifecycleMultiplierOf } from './shared.js';
-import type { Features, ScoreExplanation, SkillState } from './types.js';
+import { SHARED, explainMultipliers, fuzzySimilarity, round } from './shared.js';
+import type { Features, ScoreExplanation } from './types.js';
 
-// What v1 scores with from the shared module, re-exported under the names v1 has always had.
-export {
-  REQUEST_FILLER,
-  allowedDistance,
-  fuzzySimilarity,
-  isQueryNoise,
-  round,
-  telemetryMultiplier,
-} from './shared.js';
-export type { Features, FuzzyMatch, ScoreExplanation, SkillState } from './types.js';
+export type { ScoreExplanation } from './types.js';
 
 /** The policy id, as it appears in every search result. */
 export const POLICY_ID = 'tf.skillrouter.hybrid-lexical.v1';
@@ -69,11 +59,6 @@ export function isCommon(df: number, total: number): boolean {
   return df >= V1.COMMON_MIN_DF && df > V1.COMMON_DF_FRACTION * total;
 }
 
-/** The FTS relevance in [0, 1): x / (x + BM25_HALF) for x = −bm25() > 0, else 0. */
-export function ftsRelevance(bm25: number): number {
-  return ftsRelevanceOf(bm25, V1.BM25_HALF);
-}
-
 /**
  * Exact-tier points of one skill: keyword, name and description points, summed per distinct query
  * token. A token matches a field when its Porter stem is one of the field's token stems, so
@@ -95,12 +80,15 @@ export function tierPoints(
   return { keywords, name, description, total: keywords.points + name.points + description.points };
 }
 
-/** The lifecycle multiplier: 1 active, DEPRECATED_MULTIPLIER deprecated, 0 archived. */
-export function lifecycleMultiplier(state: SkillState): number {
-  return lifecycleMultiplierOf(state, V1.DEPRECATED_MULTIPLIER);
+/** The FTS relevance in [0, 1): x / (x + BM25_HALF) for x = −bm25() > 0, else 0. */
+function ftsRelevance(bm25: number): number {
+  return bm25 > 0 ? bm25 / (bm25 + V1.BM25_HALF) : 0;
 }
 
-/** Scores one skill for one query, with every component explained. */
+/**
+ * Scores one skill for one query, with every component explained: its exact tiers + FTS relevance
+ * + fuzzy rescue, times the telemetry and lifecycle multipliers.
+ */
 export function score(f: Features): ScoreExplanation {
   const exact = tierPoints(
     f.queryTokens,
@@ -109,7 +97,33 @@ export function score(f: Features): ScoreExplanation {
     f.nameStems,
     f.descriptionStems,
   );
-  return explainHybrid(f, V1, { policy: POLICY_ID, exact });
+  const relevance = ftsRelevance(f.bm25);
+  const fuzzyRel =
+    f.queryTokens.length === 0
+      ? 0
+      : f.fuzzy.reduce((s, m) => s + fuzzySimilarity(m), 0) / f.queryTokens.length;
+  const base = exact.total + V1.FTS_WEIGHT * relevance + V1.FUZZY_WEIGHT * fuzzyRel;
+  const head = { policy: POLICY_ID, query_tokens: f.queryTokens, common_tokens: f.commonTokens };
+  // Object.assign, not spreads: the keys in explanation order without copying (spreads cost more).
+  return Object.assign(
+    head,
+    {
+      exact,
+      fts: {
+        raw: round(f.bm25),
+        relevance: round(relevance),
+        weight: V1.FTS_WEIGHT,
+        weighted: round(V1.FTS_WEIGHT * relevance),
+      },
+      fuzzy: {
+        matches: f.fuzzy,
+        relevance: round(fuzzyRel),
+        weight: V1.FUZZY_WEIGHT,
+        weighted: round(V1.FUZZY_WEIGHT * fuzzyRel),
+      },
+    },
+    explainMultipliers(f, V1.DEPRECATED_MULTIPLIER, base),
+  );
 }
 
 /** v1 as a RankingPolicy (policy.ts). */

@@ -2,10 +2,9 @@
  * What the ranking policies share (docs/ranking.md §1, §3): request filler and query-noise rules,
  * the bound on scoring tokens, fuzzy edit-distance allowances and similarity, the telemetry
  * multiplier, the lifecycle multiplier's shape and how every explanation ends, BM25F's frequency
- * and IDF, and rounding. Every policy file imports these from here or from its kind's scoring core
- * (hybrid-lexical-core.ts, bm25f-core.ts) and never from another policy's file; the goldens of
- * test/router/golden hold every frozen policy's answers through any change to these. Pure constants
- * and functions.
+ * and IDF, and rounding. Every policy file imports these from here (a BM25F one also from
+ * bm25f-core.ts) and never from another policy's file; the goldens of test/router/golden hold every
+ * frozen policy's answers through any change to these. Pure constants and functions.
  */
 import type { FuzzyMatch, PolicyExplanation, SkillState } from './types.js';
 
