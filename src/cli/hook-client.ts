@@ -214,7 +214,14 @@ function ask(r: ClientRun, stdin: string, remaining: () => number): Promise<Aske
       sent = true;
       conn.end(JSON.stringify(request) + '\n');
     });
-    conn.on('data', (c: Buffer) => chunks.push(c));
+    conn.on('data', (c: Buffer) => {
+      chunks.push(c);
+      // The answer is one line: done at its end, without waiting for the server to close.
+      if (c.includes(10)) {
+        const answer = parseAnswer(Buffer.concat(chunks).toString('utf8'));
+        if (answer !== undefined) settle({ kind: 'answer', ...answer });
+      }
+    });
     conn.on('error', (err: NodeJS.ErrnoException) => {
       // No server (no socket, or a socket left by one that ended): start one for the next prompt.
       const none = !sent && (err.code === 'ENOENT' || err.code === 'ECONNREFUSED');

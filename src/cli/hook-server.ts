@@ -189,9 +189,16 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
       conn.destroy();
       return;
     }
-    const { reply, keep } = await runRequest(req, args, routers);
+    const { reply, keep, after } = await runRequest(req, args, routers);
     served++;
     if (!conn.destroyed) conn.end(JSON.stringify(reply) + '\n');
+    // What the run records (telemetry, the session's state) once the answer is on its way (the
+    // next turn of the event loop), and before the next run reads it: the queue runs one request
+    // at a time.
+    if (after.length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const work of after) work();
+    }
     if (!keep) stop('disabled');
   };
 
@@ -263,7 +270,8 @@ async function runRequest(
   req: HookServerRequest,
   args: FastHookArgs,
   routers: RouterPool,
-): Promise<{ reply: HookServerAnswer; keep: boolean }> {
+): Promise<{ reply: HookServerAnswer; keep: boolean; after: (() => void)[] }> {
+  const after: (() => void)[] = [];
   let stdout = '';
   let stderr = '';
   let keep = true;
@@ -289,9 +297,10 @@ async function runRequest(
         keep = s.hook_server.value;
       },
       routers,
+      afterAnswer: (work) => after.push(work),
     },
   );
-  return { reply: { v: HOOK_SERVER_PROTOCOL, code, stdout, stderr }, keep };
+  return { reply: { v: HOOK_SERVER_PROTOCOL, code, stdout, stderr }, keep, after };
 }
 
 // Listens on `socket`; false when a live server already answers there. A socket file left by a

@@ -9,6 +9,7 @@
 import { SkilldexError, isSkilldexError } from '../errors.js';
 import { Router } from '../router/index.js';
 import { MAX_HOOK_QUERY_CHARS, hookQuery, parseHookInput, type HookHost } from './input.js';
+import { logHookError } from './log.js';
 import { hookOutput } from './output.js';
 import { nextSessionState, readSessionState, writeSessionState } from './state.js';
 import { suggest, type HookAnswer } from './suggest.js';
@@ -35,6 +36,13 @@ export interface HookRunOptions {
    * client and session in every call, so a router may serve many runs.
    */
   readonly routers?: HookRouters;
+  /**
+   * Given, what the run records once it has its answer — the suggestions as telemetry, the
+   * session's state — is handed to it instead of done before the answer: the hook server answers
+   * first and records after, before the next run (a failure there is logged, the answer stands).
+   * Without it the run records before it answers, and a failure to record prints nothing.
+   */
+  readonly afterAnswer?: (work: () => void) => void;
 }
 
 /** What a run needs to open (and put back) a router: see HookRunOptions.routers. */
@@ -101,6 +109,7 @@ function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
     telemetry: o.telemetry,
     usage: o.usage,
   });
+  let handedOver = false;
   try {
     const state = input.session ? readSessionState(o.stateDir, o.host, input.session) : undefined;
     const answer = suggest(router, query, {
@@ -115,19 +124,35 @@ function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
     if (o.remaining() < 0)
       throw new SkilldexError('HOOK_DEADLINE', 'the hook passed its deadline; it printed nothing');
     const shown = answer.suggestions.map((s) => s.skill_id);
-    router.recordHookSuggestions(query, answer.catalog_generation, shown, origin);
-    if (input.session) {
-      const next = nextSessionState(state, answer.above, shown, answer.same_topic);
-      if (next !== undefined && next !== state) {
-        try {
-          writeSessionState(o.stateDir, o.host, input.session, next);
-        } catch {
-          // The state only spares repeats: a folder that cannot be written costs nothing else.
+    const record = (): void => {
+      router.recordHookSuggestions(query, answer.catalog_generation, shown, origin);
+      if (input.session) {
+        const next = nextSessionState(state, answer.above, shown, answer.same_topic);
+        if (next !== undefined && next !== state) {
+          try {
+            writeSessionState(o.stateDir, o.host, input.session, next);
+          } catch {
+            // The state only spares repeats: a folder that cannot be written costs nothing else.
+          }
         }
       }
+    };
+    const stdout = hookOutput(o.host, answer);
+    if (o.afterAnswer === undefined) record();
+    else {
+      o.afterAnswer(() => {
+        try {
+          record();
+        } catch (err) {
+          logHookError(o.stateDir, o.host, asCoded(err));
+        } finally {
+          done();
+        }
+      });
+      handedOver = true;
     }
-    return { stdout: hookOutput(o.host, answer), answer };
+    return { stdout, answer };
   } finally {
-    done();
+    if (!handedOver) done();
   }
 }

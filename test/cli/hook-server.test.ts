@@ -218,6 +218,8 @@ describe('answers through the server are the answers of the hook in its own proc
           run(h, ['hook', 'codex', '--catalog', copy], event(prompt, `tel-${i}`), env).out,
         ).not.toBe('');
     }
+    // The server records after it answers, before it takes the next request: a ping waits for it.
+    status(served);
     const got = events(served);
     expect(got.length).toBeGreaterThan(1);
     expect(got).toEqual(events(alone));

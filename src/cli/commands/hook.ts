@@ -109,6 +109,8 @@ export interface HookRunFrame {
   readonly settled?: (settings: Settings) => void;
   /** Where the run gets its router (the hook server's pool; default a new one per run). */
   readonly routers?: HookRouters;
+  /** What the run records after its answer is handed here (HookRunOptions.afterAnswer). */
+  readonly afterAnswer?: (work: () => void) => void;
 }
 
 /**
@@ -187,6 +189,7 @@ export async function runHookCommand(
     stateDir,
     remaining: () => deadline - (monotonicMs() - started),
     ...(frame.routers ? { routers: frame.routers } : {}),
+    ...(frame.afterAnswer ? { afterAnswer: frame.afterAnswer } : {}),
   });
   if (result.error) {
     fail(result.error);
