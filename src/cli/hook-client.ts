@@ -20,9 +20,8 @@
  */
 import { closeSync, mkdirSync, openSync, statSync, utimesSync } from 'node:fs';
 import type * as ChildProcess from 'node:child_process';
-import { createRequire } from 'node:module';
 import net from 'node:net';
-import type { ExitCode } from '../errors.js';
+import type { ErrorCode, ExitCode } from '../errors.js';
 import {
   DEFAULT_HOOK_DEADLINE_MS,
   HOOK_HOSTS,
@@ -47,7 +46,7 @@ export interface HookBundle {
   logHookFailure(
     stateDir: string,
     host: string,
-    code: 'HOOK_DEADLINE' | 'UNSAFE_PERMISSIONS',
+    code: ErrorCode,
     message: string,
     details?: Record<string, unknown>,
   ): void;
@@ -58,6 +57,15 @@ export interface HookClientOptions {
   readonly loadHook: () => HookBundle;
   /** bin/skilldex.js: a server is started as `node <bin> hook-server run …`. */
   readonly bin: string;
+}
+
+// Node's own module `name`, loaded when first needed. In the bundle (CommonJS) `require` is there;
+// in the ES module build (tests import src/ through dist/) it is reached through `module`, which the
+// bundle never loads (bin/skilldex.js: node:module costs ~0.5 ms of a prompt).
+declare const require: NodeJS.Require | undefined;
+function requireBuiltin(name: string): unknown {
+  if (typeof require === 'function') return require(name);
+  return process.getBuiltinModule?.(name);
 }
 
 /** Least time between two starts of a server by clients (a server that cannot start is not retried on every prompt). */
@@ -114,11 +122,16 @@ type Asked =
 
 async function clientRun(r: ClientRun): Promise<ExitCode> {
   const remaining = (): number => r.deadline - (monotonicMs() - r.started);
-  let stdin: string;
+  let stdin: string | undefined;
   try {
     stdin = await readInput(remaining());
-  } catch {
-    // Only the deadline ends the read early (readStdinCapped's own cap is above the hook's).
+  } catch (err) {
+    // Logged as the hook's own entry logs it (FILE_TOO_LARGE).
+    const e = err as { code: ErrorCode; message: string; details?: Record<string, unknown> };
+    r.options.loadHook().logHookFailure(r.stateDir, r.host, e.code, e.message, e.details);
+    return 0;
+  }
+  if (stdin === undefined) {
     r.options
       .loadHook()
       .logHookFailure(
@@ -164,14 +177,17 @@ async function clientRun(r: ClientRun): Promise<ExitCode> {
   return code;
 }
 
-// Standard input within the deadline (rejects past it, as the hook's own read).
-async function readInput(ms: number): Promise<string> {
+// Standard input within the deadline, at most 64 MiB (past it readStdinCapped's FILE_TOO_LARGE, as
+// in the hook's own entry; the hook refuses over 1 MiB itself); undefined past the deadline. Through process.stdin, as the hook's own entry reads it: a
+// read of descriptor 0 in the thread pool would save ~1 ms but, when the host never closes
+// standard input, holds the process at exit (test/cli/hook.test.ts).
+async function readInput(ms: number): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
+  const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(
       () => {
         process.stdin.destroy();
-        reject(new Error('deadline'));
+        resolve(undefined);
       },
       Math.max(0, ms),
     );
@@ -300,7 +316,7 @@ function spawnServer(r: ClientRun): void {
   try {
     // Required here, not at load: child_process costs a prompt that has a server ~2 ms; and not
     // import()ed: the bundle runs as a vm script, which has no loader for import().
-    const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
+    const { spawn } = requireBuiltin('node:child_process') as typeof ChildProcess;
     const child = spawn(
       process.execPath,
       [r.options.bin, 'hook-server', 'run', '--socket', r.socket],

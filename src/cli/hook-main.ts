@@ -12,7 +12,7 @@
  * program's options, an unknown option, a value that begins with `-`): the launcher then runs the
  * full CLI, whose commander parser gives every such form its documented meaning.
  */
-import { SkilldexError, codedFromForeign, type ExitCode } from '../errors.js';
+import { SkilldexError, codedFromForeign, type ErrorCode, type ExitCode } from '../errors.js';
 import { logHookError } from '../hook/index.js';
 import { runHookCommand, type HookFlags, type HookRunFrame } from './commands/hook.js';
 import { parseFastHookArgv, type FastHookArgs } from './hook-argv.js';
@@ -109,7 +109,7 @@ export { parseFastHookArgv, type FastHookArgs } from './hook-argv.js';
 export function logHookFailure(
   stateDir: string,
   host: string,
-  code: 'HOOK_DEADLINE' | 'UNSAFE_PERMISSIONS',
+  code: ErrorCode,
   message: string,
   details?: Record<string, unknown>,
 ): void {
