@@ -128,36 +128,17 @@ async function clientRun(r: ClientRun): Promise<ExitCode> {
   } catch (err) {
     // Logged as the hook's own entry logs it (FILE_TOO_LARGE).
     const e = err as { code: ErrorCode; message: string; details?: Record<string, unknown> };
-    r.options.loadHook().logHookFailure(r.stateDir, r.host, e.code, e.message, e.details);
-    return 0;
+    return logged(r, e.code, e.message, e.details);
   }
-  if (stdin === undefined) {
-    r.options
-      .loadHook()
-      .logHookFailure(
-        r.stateDir,
-        r.host,
-        'HOOK_DEADLINE',
-        'the host did not close standard input before the deadline',
-      );
-    return 0;
-  }
+  if (stdin === undefined)
+    return logged(r, 'HOOK_DEADLINE', 'the host did not close standard input before the deadline');
   // An input the hook refuses is refused (and logged) by the hook's own entry, here.
   const asked =
     Buffer.byteLength(stdin, 'utf8') > MAX_HOOK_INPUT_BYTES
       ? ({ kind: 'here', start: false } as const)
       : await ask(r, stdin, remaining);
-  if (asked.kind === 'late') {
-    r.options
-      .loadHook()
-      .logHookFailure(
-        r.stateDir,
-        r.host,
-        'HOOK_DEADLINE',
-        'the hook server did not answer before the deadline',
-      );
-    return 0;
-  }
+  if (asked.kind === 'late')
+    return logged(r, 'HOOK_DEADLINE', 'the hook server did not answer before the deadline');
   if (asked.kind === 'answer') {
     if (asked.stdout !== '') writeOut(asked.stdout);
     if (asked.stderr !== '') process.stderr.write(asked.stderr);
@@ -175,6 +156,18 @@ async function clientRun(r: ClientRun): Promise<ExitCode> {
   const code = done === undefined ? 0 : await done;
   if (asked.start && hookServer) startServer(r);
   return code;
+}
+
+// Logs one failure of the client to the hook's log, as the hook logs its own (it prints nothing,
+// and the run exits 0). The hook's bundle, which holds the logger, loads only then.
+function logged(
+  r: ClientRun,
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): 0 {
+  r.options.loadHook().logHookFailure(r.stateDir, r.host, code, message, details);
+  return 0;
 }
 
 // Standard input within the deadline, at most 64 MiB (past it readStdinCapped's FILE_TOO_LARGE, as
@@ -292,15 +285,12 @@ function startServer(r: ClientRun): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!isPrivateDir(dir)) {
-      r.options
-        .loadHook()
-        .logHookFailure(
-          r.stateDir,
-          r.host,
-          'UNSAFE_PERMISSIONS',
-          `the hook server's folder ${dir} is not private to you: the hook answers without the server (make it yours and chmod 700 it)`,
-          { file: dir },
-        );
+      logged(
+        r,
+        'UNSAFE_PERMISSIONS',
+        `the hook server's folder ${dir} is not private to you: the hook answers without the server (make it yours and chmod 700 it)`,
+        { file: dir },
+      );
       return;
     }
     closeSync(openSync(stamp, 'a', 0o600));
