@@ -169,27 +169,15 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
   const answer = async (line: string, conn: net.Socket): Promise<void> => {
     if (conn.destroyed) return;
     last = Date.now();
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      conn.destroy();
-      return;
-    }
-    const op = (value as { op?: unknown } | null)?.op;
-    if (op === 'ping' || op === 'stop') {
-      conn.end(JSON.stringify({ v: HOOK_SERVER_PROTOCOL, op, info: info() }) + '\n');
-      if (op === 'stop') stop('stopped');
-      return;
-    }
-    const req = asHookServerRequest(value);
-    const args = req === undefined ? undefined : parseFastHookArgv(req.argv);
+    const asked = parseLine(line);
     // Not a run this server can make: closed without an answer, so the client runs it itself.
-    if (req === undefined || args === undefined) {
-      conn.destroy();
+    if (asked === undefined) return void conn.destroy();
+    if ('op' in asked) {
+      conn.end(JSON.stringify({ v: HOOK_SERVER_PROTOCOL, op: asked.op, info: info() }) + '\n');
+      if (asked.op === 'stop') stop('stopped');
       return;
     }
-    const { reply, keep, after } = await runRequest(req, args, routers);
+    const { reply, keep, after } = await runRequest(asked.req, asked.args, routers);
     served++;
     if (!conn.destroyed) conn.end(JSON.stringify(reply) + '\n');
     // What the run records (telemetry, the session's state) once the answer is on its way (the
@@ -233,6 +221,24 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
     Math.max(10, Math.min(5000, idleMs)),
   );
   return { socket, ended, stop };
+}
+
+// A request line: `ping` or `stop`, a hook run this server can make, or undefined (not JSON, not a
+// request, a command line the hook's fast entry does not take).
+function parseLine(
+  line: string,
+): { op: 'ping' | 'stop' } | { req: HookServerRequest; args: FastHookArgs } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const op = (value as { op?: unknown } | null)?.op;
+  if (op === 'ping' || op === 'stop') return { op };
+  const req = asHookServerRequest(value);
+  const args = req === undefined ? undefined : parseFastHookArgv(req.argv);
+  return req === undefined || args === undefined ? undefined : { req, args };
 }
 
 // Calls `onLine` once with the first line a connection sends (or all it sent, when it ends without
