@@ -22,7 +22,6 @@ import {
   type UsageExample,
 } from '../../catalog/index.js';
 import { analyzeTerms, analyzeTermsV4 } from '../../text/index.js';
-import type { Bm25fRow } from '../../catalog/index.js';
 import { FuzzyIndex } from './fuzzy.js';
 import type { AnalyzerOptions, Bm25fParams } from './policies/bm25f-core.js';
 import { analyzeQuery } from './query-analysis.js';
@@ -136,9 +135,6 @@ export interface ResolvedUsage {
 }
 
 /** Per-generation state kept between BM25F searches (see the file header). */
-/** Most serving rows a Bm25fCache keeps between searches (servingRows). */
-export const MAX_CACHED_ROWS = 8192;
-
 export class Bm25fCache {
   private snapshot = '';
   // The analyzer of the last search (at first the one given): what firstRead analyses a query with.
@@ -151,7 +147,6 @@ export class Bm25fCache {
   // Resolved usage per index and analyzer searched (a search with fetch examples also ranks with its
   // trusted part, so two indexes alternate); few entries, dropped with the generation.
   private usage: { index: UsageIndex; cjk: boolean; resolved: ResolvedUsage }[] = [];
-  private rows = new Map<number, Bm25fRow | null>();
 
   /** `params`: the parameter set the first search is expected under (the default policy's). */
   constructor(params?: Bm25fParams) {
@@ -263,21 +258,9 @@ export class Bm25fCache {
     return resolved;
   }
 
-  /**
-   * The serving rows of `generation` read so far (rowid → row, null: not served), kept between
-   * searches so a long-lived router (the MCP server, the hook server) reads a row from SQLite once
-   * per generation; at most MAX_CACHED_ROWS, then emptied and filled again.
-   */
-  servingRows(generation: PublishedGeneration): Map<number, Bm25fRow | null> {
-    this.sync(generation);
-    if (this.rows.size > MAX_CACHED_ROWS) this.rows = new Map();
-    return this.rows;
-  }
-
   private sync(generation: PublishedGeneration): void {
     if (generation.snapshot === this.snapshot) return;
     this.snapshot = generation.snapshot;
-    this.rows = new Map();
     this.docs = undefined;
     this.fuzzy = undefined;
     this.postings = new Map();

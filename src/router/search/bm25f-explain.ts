@@ -171,44 +171,22 @@ function rowFeatures(row: Bm25fRow, q: AnalyzedQuery): RowFeatures {
   // Only the query's and the excluded words' counts: the row's name, keywords, description and
   // boundary terms from serving.fwd, its body's looked up in its stored counts.
   const wanted = [...q.terms, ...q.excluded.terms];
-  const { head, nameTerms, clauses, nameSequence } = rowOwn(row);
+  const head = decodeForwardHeadV4(row.fwd);
   const body = bodyCountsOfTerms(bodyOf(row), wanted);
   const terms = new Map<string, V4Counts>();
   wanted.forEach((t, i) => {
     const c = Object.hasOwn(head, t) ? head[t]! : undefined;
     terms.set(t, [c?.[0] ?? 0, c?.[1] ?? 0, c?.[2] ?? 0, body[i]!, c?.[3] ?? 0]);
   });
-  return { terms, nameTerms, clauses, nameSequence };
-}
-
-// What rowFeatures reads from a row whatever the request: its decoded forward head, name terms,
-// boundary clauses and name sequence. Kept per row object: a router keeps the rows it read for the
-// generation (Bm25fCache.servingRows), so a long-lived one decodes each row once.
-const OWN = new WeakMap<
-  Bm25fRow,
-  {
-    head: ReturnType<typeof decodeForwardHeadV4>;
-    nameTerms: ReadonlySet<string>;
-    clauses: readonly string[];
-    nameSequence: readonly string[];
-  }
->();
-
-function rowOwn(row: Bm25fRow): NonNullable<ReturnType<typeof OWN.get>> {
-  const hit = OWN.get(row);
-  if (hit !== undefined) return hit;
-  const head = decodeForwardHeadV4(row.fwd);
   const nameTerms = new Set<string>();
   for (const t in head) if (head[t]![0]! > 0) nameTerms.add(t);
   const clauses = splitBoundaries(row.description).boundary;
-  const own = {
-    head,
+  return {
+    terms,
     nameTerms,
     clauses: clauses === '' ? [] : clauses.split('\n'),
     nameSequence: analyzeTermsV4(row.name),
   };
-  OWN.set(row, own);
-  return own;
 }
 
 // What a row gives an explanation for one request does not depend on the usage examples: the two

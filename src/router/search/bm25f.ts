@@ -225,8 +225,7 @@ export function searchBm25f(s: Bm25fSearch): RankedResult {
   }
   // The policy's stages re-order the top `depth`: rank at least that many, then cut to the limit.
   const ranked = Math.max(limit, stageDepth(policy));
-  const rows = s.rows ?? s.cache.servingRows(s.generation);
-  const input = { boundOf, rowOf, n, limit: ranked, telemetryMax, reader, history, rows };
+  const input = { boundOf, rowOf, n, limit: ranked, telemetryMax, reader, history, rows: s.rows };
   const top = scan(input, (row, i) =>
     explainRow(row, ctx, fuzzyOf.get(rowOf[i]!) ?? [], history, gen),
   );
