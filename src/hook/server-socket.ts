@@ -1,8 +1,8 @@
 /**
  * Where the hook server listens, and what it and its client say to each other (docs/hosts.md,
  * "The hook server"). The server is a per-user process that keeps the hook's code loaded and
- * compiled, so a prompt costs a bare Node start and one round trip instead of loading the router
- * (bench/results/hook.md). Its socket lives in `<hook state dir>/server/` (mode 0700, owned by the
+ * compiled, so a prompt costs a Node start, the small client and one round trip instead of loading
+ * and warming the router (bench/results/hook.md). Its socket lives in `<hook state dir>/server/` (mode 0700, owned by the
  * user): only the user can reach it, and the client refuses a folder anyone else could write.
  * The socket's name carries the build of skilldex that serves it, so an upgraded skilldex never
  * asks an older server.

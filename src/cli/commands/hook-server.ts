@@ -56,8 +56,8 @@ export function registerHookServer(program: Command, ctx: CliContext): void {
     .command('hook-server')
     .summary('show, stop, start or run the hook server that answers the prompt hook warm')
     .description(
-      'The per-user process the prompt hook hands each prompt to, so a prompt costs a bare Node\n' +
-        'start instead of loading the router (bench/results/hook.md).',
+      'The per-user process the prompt hook hands each prompt to, so a prompt does not load and warm\n' +
+        'the router in a process of its own (bench/results/hook.md has the times).',
     )
     .addHelpText('after', HELP_AFTER);
   registerStatus(cmd, ctx);
