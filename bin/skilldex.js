@@ -53,7 +53,7 @@ const HOOK_BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'hook.cjs');
  * the prompt to the user's hook server and prints the answer; when no server answers it runs the
  * hook bundle in this process (loadHook) and starts one. `hookClient` returns undefined for a
  * command line it leaves to the hook bundle.
- * @typedef {{ hookClient: (argv: readonly string[], options: { loadHook: () => HookBundle, bin: string }) => Promise<number> | undefined }} HookClientBundle
+ * @typedef {{ hookClient: (argv: readonly string[], options: { loadHook: () => HookBundle, bin: string, exit: (code: number) => void }) => Promise<number> | undefined }} HookClientBundle
  */
 const HOOK_CLIENT_BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'hook-client.cjs');
 
@@ -145,6 +145,7 @@ function runHookClient(argv) {
   const done = client.hookClient(argv, {
     loadHook: () => /** @type {HookBundle} */ (/** @type {unknown} */ (loadCli(HOOK_BUNDLE).cli)),
     bin: __filename,
+    exit: (code) => process.exit(code),
   });
   if (done === undefined) return false;
   done.then((code) => {

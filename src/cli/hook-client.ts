@@ -37,7 +37,7 @@ import {
 import { BUILD } from '../version.js';
 import { parseFastHookArgv } from './hook-argv.js';
 import type { HookHandover } from './hook-main.js';
-import { monotonicMs, readStdinCapped, writeAllSync } from './stdio.js';
+import { monotonicMs, readStdinCapped, withinDeadline, writeAllSync } from './stdio.js';
 
 /** What the client needs of the hook's own bundle (dist/cli/hook.cjs) when it runs the hook here. */
 export interface HookBundle {
@@ -57,6 +57,11 @@ export interface HookClientOptions {
   readonly loadHook: () => HookBundle;
   /** bin/skilldex.js: a server is started as `node <bin> hook-server run …`. */
   readonly bin: string;
+  /**
+   * Ends the process with `code` (bin/skilldex.js passes process.exit): called once the server's
+   * answer is written. Without it the run resolves and the process ends when its loop is empty.
+   */
+  readonly exit?: (code: ExitCode) => void;
 }
 
 // Node's own module `name`, loaded when first needed. In the bundle (CommonJS) `require` is there;
@@ -122,26 +127,37 @@ type Asked =
 
 async function clientRun(r: ClientRun): Promise<ExitCode> {
   const remaining = (): number => r.deadline - (monotonicMs() - r.started);
+  // Connecting overlaps reading the input: the server accepts while this process reads.
+  const server = openConversation(r);
   let stdin: string | undefined;
   try {
-    stdin = await readInput(remaining());
+    stdin = await withinDeadline(readStdinCapped(process.stdin), remaining(), () =>
+      process.stdin.destroy(),
+    );
   } catch (err) {
+    server.drop();
     // Logged as the hook's own entry logs it (FILE_TOO_LARGE).
     const e = err as { code: ErrorCode; message: string; details?: Record<string, unknown> };
     return logged(r, e.code, e.message, e.details);
   }
-  if (stdin === undefined)
+  if (stdin === undefined) {
+    server.drop();
     return logged(r, 'HOOK_DEADLINE', 'the host did not close standard input before the deadline');
+  }
   // An input the hook refuses is refused (and logged) by the hook's own entry, here.
   const asked =
     Buffer.byteLength(stdin, 'utf8') > MAX_HOOK_INPUT_BYTES
-      ? ({ kind: 'here', start: false } as const)
-      : await ask(r, stdin, remaining);
+      ? server.drop()
+      : await server.ask(stdin, remaining);
   if (asked.kind === 'late')
     return logged(r, 'HOOK_DEADLINE', 'the hook server did not answer before the deadline');
   if (asked.kind === 'answer') {
-    if (asked.stdout !== '') writeOut(asked.stdout);
-    if (asked.stderr !== '') process.stderr.write(asked.stderr);
+    if (asked.stdout !== '') await writeOut(asked.stdout);
+    if (asked.stderr !== '') await written(process.stderr, asked.stderr);
+    // Everything is written and nothing else is under way (the server records the run): end now
+    // rather than let the event loop close the socket and standard input first (~1 ms of a prompt,
+    // bench/results/hook.md).
+    r.options.exit?.(asked.code as ExitCode);
     return asked.code as ExitCode;
   }
   let hookServer = false;
@@ -170,79 +186,90 @@ function logged(
   return 0;
 }
 
-// Standard input within the deadline, at most 64 MiB (past it readStdinCapped's FILE_TOO_LARGE, as
-// in the hook's own entry; the hook refuses over 1 MiB itself); undefined past the deadline. Through process.stdin, as the hook's own entry reads it: a
-// read of descriptor 0 in the thread pool would save ~1 ms but, when the host never closes
-// standard input, holds the process at exit (test/cli/hook.test.ts).
-async function readInput(ms: number): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(
-      () => {
-        process.stdin.destroy();
-        resolve(undefined);
-      },
-      Math.max(0, ms),
-    );
-  });
-  try {
-    return await Promise.race([readStdinCapped(process.stdin), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** A conversation with the server of this build, opened before the input is read. */
+interface Conversation {
+  /** Sends the run; settles on the server's answer, or on what to do without one. */
+  ask(stdin: string, remaining: () => number): Promise<Asked>;
+  /** Ends the conversation unasked (the hook runs here, no server started). */
+  drop(): Asked;
 }
 
-// Asks the server of this build; settles on its answer, or on what to do without one.
-function ask(r: ClientRun, stdin: string, remaining: () => number): Promise<Asked> {
-  const dir = hookServerDir(r.stateDir);
+// Connects to the server at once; the request goes out when both the connection and the input are
+// there. Whatever ends the conversation first (the answer, a failed connection, the server closing,
+// the deadline) is its outcome.
+function openConversation(r: ClientRun): Conversation {
   // A folder anyone else could write may hold anyone's socket: never ask it. The server makes the
   // folder private when it starts (and refuses one that is not the user's).
-  if (!isPrivateDir(dir)) return Promise.resolve({ kind: 'here', start: true });
-  const request: HookServerRequest = {
-    v: HOOK_SERVER_PROTOCOL,
-    argv: r.argv,
-    env: definedEnv(process.env),
-    cwd: process.cwd(),
-    stdin,
-    elapsed_ms: monotonicMs() - r.started,
+  if (!isPrivateDir(hookServerDir(r.stateDir))) {
+    const here: Asked = { kind: 'here', start: true };
+    return { ask: () => Promise.resolve(here), drop: () => here };
+  }
+  const conn = net.createConnection(r.socket);
+  const chunks: Buffer[] = [];
+  let connected = false;
+  let request: string | undefined;
+  let sent = false;
+  let outcome: Asked | undefined;
+  let told: ((a: Asked) => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const finish = (a: Asked): Asked => {
+    if (outcome !== undefined) return outcome;
+    outcome = a;
+    clearTimeout(timer);
+    conn.destroy();
+    told?.(a);
+    return a;
   };
-  return new Promise<Asked>((resolve) => {
-    const chunks: Buffer[] = [];
-    let sent = false;
-    let settled = false;
-    const settle = (a: Asked): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      conn.destroy();
-      resolve(a);
-    };
-    const conn = net.createConnection(r.socket);
-    const timer = setTimeout(() => settle({ kind: 'late' }), Math.max(0, remaining()));
-    conn.on('connect', () => {
-      sent = true;
-      conn.end(JSON.stringify(request) + '\n');
-    });
-    conn.on('data', (c: Buffer) => {
-      chunks.push(c);
-      // The answer is one line: done at its end, without waiting for the server to close.
-      if (c.includes(10)) {
-        const answer = parseAnswer(Buffer.concat(chunks).toString('utf8'));
-        if (answer !== undefined) settle({ kind: 'answer', ...answer });
-      }
-    });
-    conn.on('error', (err: NodeJS.ErrnoException) => {
-      // No server (no socket, or a socket left by one that ended): start one for the next prompt.
-      const none = !sent && (err.code === 'ENOENT' || err.code === 'ECONNREFUSED');
-      settle({ kind: 'here', start: none });
-    });
-    conn.on('close', () => {
+  const send = (): void => {
+    if (!connected || request === undefined || sent) return;
+    sent = true;
+    conn.end(request);
+  };
+  conn.on('connect', () => {
+    connected = true;
+    send();
+  });
+  conn.on('data', (c: Buffer) => {
+    chunks.push(c);
+    // The answer is one line: done at its end, without waiting for the server to close.
+    if (c.includes(10)) {
       const answer = parseAnswer(Buffer.concat(chunks).toString('utf8'));
-      // A server that closed without an answer (it could not run this request, or failed): the
-      // hook runs here, within what is left of the deadline.
-      settle(answer === undefined ? { kind: 'here', start: false } : { kind: 'answer', ...answer });
+      if (answer !== undefined) finish({ kind: 'answer', ...answer });
+    }
+  });
+  conn.on('error', (err: NodeJS.ErrnoException) => {
+    // No server (no socket, or a socket left by one that ended): start one for the next prompt.
+    finish({
+      kind: 'here',
+      start: !sent && (err.code === 'ENOENT' || err.code === 'ECONNREFUSED'),
     });
   });
+  conn.on('close', () => {
+    const answer = parseAnswer(Buffer.concat(chunks).toString('utf8'));
+    // A server that closed without an answer (it could not run this request, or failed): the
+    // hook runs here, within what is left of the deadline.
+    finish(answer === undefined ? { kind: 'here', start: false } : { kind: 'answer', ...answer });
+  });
+  return {
+    ask(stdin, remaining) {
+      if (outcome !== undefined) return Promise.resolve(outcome);
+      const body: HookServerRequest = {
+        v: HOOK_SERVER_PROTOCOL,
+        argv: r.argv,
+        env: definedEnv(process.env),
+        cwd: process.cwd(),
+        stdin,
+        elapsed_ms: monotonicMs() - r.started,
+      };
+      request = JSON.stringify(body) + '\n';
+      return new Promise<Asked>((resolve) => {
+        told = resolve;
+        timer = setTimeout(() => finish({ kind: 'late' }), Math.max(0, remaining()));
+        send();
+      });
+    },
+    drop: () => finish({ kind: 'here', start: false }),
+  };
 }
 
 function parseAnswer(text: string): { code: number; stdout: string; stderr: string } | undefined {
@@ -261,12 +288,21 @@ function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-// Standard output, written straight to descriptor 1 as the hook's own entry writes it.
-function writeOut(s: string): void {
+// Standard output, written straight to descriptor 1 as the hook's own entry writes it; settles
+// once all of it is written (a pipe that was full takes the rest through the stream).
+async function writeOut(s: string): Promise<void> {
   const bytes = Buffer.from(s, 'utf8');
   const { done, error } = writeAllSync(1, bytes);
   if (error === undefined || error.code === 'EPIPE') return;
-  process.stdout.write(bytes.subarray(done));
+  await written(process.stdout, bytes.subarray(done));
+}
+
+// Writes `data` to `stream`; settles when the stream has taken it (or failed: the hook prints
+// nothing then, as its own entry).
+function written(stream: NodeJS.WritableStream, data: string | Uint8Array): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write(data, () => resolve());
+  });
 }
 
 /**

@@ -29,28 +29,81 @@ export function writeAllSync(
 }
 
 /**
- * Standard input as text, at most `maxBytes` (FILE_TOO_LARGE naming "-" past it): the `readStdin`
- * of both process entries, main.ts and the hook's own hook-main.ts (issue 33: one copy). Read
- * through the stream (process.stdin), not descriptor 0: a read on descriptor 0 in libuv's thread
- * pool still waiting at a hook's deadline (a host that never closes standard input) would hold the
- * process at exit, where the stream is destroyed and the process ends.
+ * Standard input as text, at most `maxBytes` (FILE_TOO_LARGE naming "-" past it, and the stream
+ * destroyed): the `readStdin` of both process entries, main.ts and the hook's own hook-main.ts, and
+ * of the hook server's client (issue 33: one copy). Read through the stream (process.stdin), not
+ * descriptor 0: a read on descriptor 0 in libuv's thread pool still waiting at a hook's deadline (a
+ * host that never closes standard input) would hold the process at exit, where the stream is
+ * destroyed and the process ends. Through its `data` and `end` events rather than `for await`: the
+ * stream's async iterator cost a prompt about 1 ms more (bench/results/hook.md).
  */
-export async function readStdinCapped(
-  stdin: AsyncIterable<Buffer | string>,
+export function readStdinCapped(
+  stdin: NodeJS.ReadableStream & { destroy?: () => unknown },
   maxBytes = MAX_INPUT_BYTES,
 ): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of stdin) {
-    const chunk = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
-    size += chunk.length;
-    if (size > maxBytes)
-      throw new SkilldexError('FILE_TOO_LARGE', `standard input is over ${maxBytes} bytes`, {
-        file: '-',
-      });
-    chunks.push(chunk);
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const off = (): void => {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.off('error', onError);
+    };
+    const onData = (c: Buffer | string): void => {
+      const chunk = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      off();
+      stdin.destroy?.();
+      reject(
+        new SkilldexError('FILE_TOO_LARGE', `standard input is over ${maxBytes} bytes`, {
+          file: '-',
+        }),
+      );
+    };
+    const onEnd = (): void => {
+      off();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (err: Error): void => {
+      off();
+      reject(err);
+    };
+    stdin.on('data', onData);
+    stdin.on('end', onEnd);
+    stdin.on('error', onError);
+  });
+}
+
+/**
+ * `read` raced against `ms` milliseconds: undefined when the time runs out first, after `release()`
+ * has let go of standard input (so the process can exit while the read is abandoned). How the
+ * hook's own entry (commands/hook.ts) and its server's client (hook-client.ts) wait for the host's
+ * input within the hook's deadline.
+ */
+export async function withinDeadline<T>(
+  read: Promise<T>,
+  ms: number,
+  release: () => void,
+): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(
+      () => {
+        release();
+        resolve(undefined);
+      },
+      Math.max(0, ms),
+    );
+  });
+  try {
+    return await Promise.race([read, late]);
+  } finally {
+    clearTimeout(timer);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

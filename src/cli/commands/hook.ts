@@ -17,7 +17,7 @@ import {
 } from '../context.js';
 import type { HookRouters } from '../../hook/index.js';
 import type { Settings } from '../settings.js';
-import { monotonicMs } from '../stdio.js';
+import { monotonicMs, withinDeadline } from '../stdio.js';
 
 // The numeric options arrive as text and are checked inside the run: a bad value in a host's hook
 // command must be logged like any other error, never exit 2 (which Claude Code reads as "block
@@ -231,29 +231,15 @@ async function readHookInput(ctx: CliContext, maxBytes: number, ms: number): Pro
   const read = ctx.io.readStdin;
   if (read === undefined)
     throw new SkilldexError('HOOK_INPUT_INVALID', 'there is no standard input to read');
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => {
-        ctx.io.releaseStdin?.();
-        reject(
-          new SkilldexError(
-            'HOOK_DEADLINE',
-            'the host did not close standard input before the deadline',
-          ),
-        );
-      },
-      Math.max(0, ms),
+  const text = await withinDeadline(read(), ms, () => ctx.io.releaseStdin?.());
+  if (text === undefined)
+    throw new SkilldexError(
+      'HOOK_DEADLINE',
+      'the host did not close standard input before the deadline',
     );
-  });
-  try {
-    const text = await Promise.race([read(), late]);
-    if (Buffer.byteLength(text, 'utf8') > maxBytes)
-      throw new SkilldexError('HOOK_INPUT_INVALID', `the hook input is over ${maxBytes} bytes`, {
-        limit: maxBytes,
-      });
-    return text;
-  } finally {
-    clearTimeout(timer);
-  }
+  if (Buffer.byteLength(text, 'utf8') > maxBytes)
+    throw new SkilldexError('HOOK_INPUT_INVALID', `the hook input is over ${maxBytes} bytes`, {
+      limit: maxBytes,
+    });
+  return text;
 }
