@@ -7,7 +7,7 @@
  * files untouched for SESSION_TTL_MS removed. Reads are capped and a broken file is treated as
  * absent; writes are atomic (fsx) and confined to the sessions folder.
  */
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { readTextCapped, writeInside } from '../fsx/index.js';
 import { fnv1a } from '../text/index.js';
@@ -64,7 +64,11 @@ export function readSessionState(
   }
 }
 
-/** Writes a session's state (atomically) and prunes old and surplus session files. */
+/**
+ * Writes a session's state (atomically); when that made a new session file, prunes old and surplus
+ * ones. Only then can the folder hold more files than before, and a prune stats every file (about
+ * 1 ms of a prompt with MAX_SESSION_FILES of them, bench/results/hook.md).
+ */
 export function writeSessionState(
   dir: string,
   host: string,
@@ -73,12 +77,14 @@ export function writeSessionState(
   now = Date.now(),
 ): void {
   const sessions = path.join(dir, 'sessions');
+  const name = fileName(host, session);
   const data = {
     topic: state.topic.slice(0, MAX_SESSION_IDS),
     suggested: state.suggested.slice(-MAX_SESSION_IDS),
   };
-  writeInside(sessions, fileName(host, session), JSON.stringify(data) + '\n', undefined, 0o600);
-  pruneSessions(sessions, now);
+  const existed = existsSync(path.join(sessions, name));
+  writeInside(sessions, name, JSON.stringify(data) + '\n', undefined, 0o600);
+  if (!existed) pruneSessions(sessions, now);
 }
 
 /** Removes session files older than SESSION_TTL_MS and the oldest beyond MAX_SESSION_FILES. */

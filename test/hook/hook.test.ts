@@ -183,6 +183,32 @@ describe('session state', () => {
     writeFileSync(path.join(sessions, 'broken.json'), 'x');
     expect(existsSync(path.join(sessions, 'broken.json'))).toBe(true);
   });
+
+  it('prunes when a write makes a new session file, not when it rewrites one', () => {
+    const dir = path.join(tmpDir(), 'hook');
+    const sessions = path.join(dir, 'sessions');
+    writeSessionState(dir, 'claude-code', 'kept', { topic: ['a'], suggested: ['a'] });
+    // Other sessions of the last hour (none past the 7-day TTL), each a second older.
+    for (let i = 0; i < MAX_SESSION_FILES + 10; i++) {
+      const f = path.join(sessions, `${i.toString(16).padStart(32, '0')}.json`);
+      writeFileSync(f, '{}');
+      const t = new Date(Date.now() - 3_600_000 + i * 1000);
+      utimesSync(f, t, t);
+    }
+    const over = MAX_SESSION_FILES + 11;
+    expect(readdirSync(sessions)).toHaveLength(over);
+    // The same session again: no file more, so no prune (which would stat every file).
+    writeSessionState(dir, 'claude-code', 'kept', { topic: ['b'], suggested: ['b'] });
+    expect(readdirSync(sessions)).toHaveLength(over);
+    // A new session: the folder is pruned back to its bound, the newest files kept.
+    writeSessionState(dir, 'claude-code', 'new', { topic: ['c'], suggested: ['c'] });
+    expect(readdirSync(sessions)).toHaveLength(MAX_SESSION_FILES);
+    expect(readSessionState(dir, 'claude-code', 'kept')).toEqual({
+      topic: ['b'],
+      suggested: ['b'],
+    });
+    expect(readSessionState(dir, 'claude-code', 'new')).toEqual({ topic: ['c'], suggested: ['c'] });
+  });
 });
 
 describe('suggestions', () => {
