@@ -220,11 +220,14 @@ function namedByRule(
   const out: SearchResult['candidates'][number][] = [];
   if (rule.smallTalk && isSmallTalk(query)) return out;
   for (const c of r.candidates) {
-    if (c.explanation.trust_bound?.role === 'held_back' || !modelInvocable(router, c.skill_id))
-      continue;
+    if (c.explanation.trust_bound?.role === 'held_back') continue;
     const floor = minConfidence ?? (out.length === 0 ? rule.f1 : rule.f2);
+    // A skill the model may not invoke is passed over as if it were not ranked. Asked only of a
+    // candidate that would be named or would end a contiguous rule: each asks the catalog.
+    const decides = c.confidence >= floor || rule.contiguous;
+    if (!decides || !modelInvocable(router, c.skill_id)) continue;
     if (c.confidence >= floor) out.push(c);
-    else if (rule.contiguous) break;
+    else break;
   }
   return out;
 }
