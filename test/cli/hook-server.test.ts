@@ -25,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY_ID, indexCatalog } from '../../src/internal.js';
 import { hookServerSocket } from '../../src/hook/index.js';
 import { MAX_POOLED_ROUTERS, RouterPool, serveHooks } from '../../src/cli/hook-server.js';
+import { MAX_INPUT_BYTES } from '../../src/cli/stdio.js';
 import { REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
 const BIN = path.join(REPO, 'bin', 'skilldex.js');
@@ -438,6 +439,18 @@ describe('what the client trusts and how long it waits', () => {
       for (const c of held) c.destroy();
       await new Promise((r) => fake.close(r));
     }
+  });
+
+  it('input over 64 MiB: nothing printed, FILE_TOO_LARGE logged as the hook logs it, the server never asked', () => {
+    const h = home('huge');
+    started(h);
+    const huge = 'x'.repeat(MAX_INPUT_BYTES + 1);
+    const r = run(h, ['hook', 'claude-code', '--catalog', catalog], huge);
+    expect({ out: r.out, err: r.err, code: r.code }).toEqual({ out: '', err: '', code: 0 });
+    expect(hookLog(h)).toContain(`FILE_TOO_LARGE: standard input is over ${MAX_INPUT_BYTES} bytes`);
+    const current = status(h).servers.find((x) => x.current);
+    expect(current?.info?.served).toBe(0);
+    run(h, ['hook-server', 'stop']);
   });
 });
 
