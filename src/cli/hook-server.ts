@@ -13,7 +13,7 @@
  * removes its socket when it ends. It only listens in a folder private to the user (made so when it
  * is the user's; UNSAFE_PERMISSIONS otherwise).
  */
-import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { isPgLocation, telemetryPathFor } from '../catalog/index.js';
@@ -352,6 +352,31 @@ export function pingHookServer(socket: string, ms = 1000): Promise<HookServerInf
 /** Asks the server on `socket` to end; its info when it answered. */
 export function stopHookServer(socket: string, ms = 1000): Promise<HookServerInfo | undefined> {
   return sendOp(socket, 'stop', ms);
+}
+
+/** The sockets in a user's hook server folder `dir`, live or left behind, sorted; none when no folder. */
+export function serverSockets(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.sock'))
+      .sort()
+      .map((n) => path.join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Ends every hook server of a user (`dir`: their hook server folder), whatever its build: what each
+ * reported as it ended. `hook-server stop` and `init --undo` of every client run this.
+ */
+export async function stopAllHookServers(dir: string): Promise<HookServerInfo[]> {
+  const stopped: HookServerInfo[] = [];
+  for (const socket of serverSockets(dir)) {
+    const info = await stopHookServer(socket);
+    if (info) stopped.push(info);
+  }
+  return stopped;
 }
 
 async function answers(socket: string): Promise<boolean> {

@@ -7,7 +7,6 @@
 import type * as ChildProcess from 'node:child_process';
 import type { Command } from 'commander';
 import { createRequire } from 'node:module';
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError, type ExitCode } from '../../errors.js';
 import { hookServerDir, hookServerSocket, hookStateDir } from '../../hook/lite.js';
@@ -96,13 +95,8 @@ function registerStop(cmd: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
-        const { stopHookServer } = await import('../hook-server.js');
-        const before = await statusReport(ctx);
-        const stopped: HookServerInfo[] = [];
-        for (const row of before.servers.filter((s) => s.running)) {
-          const info = await stopHookServer(row.socket);
-          if (info) stopped.push(info);
-        }
+        const { stopAllHookServers } = await import('../hook-server.js');
+        const stopped = await stopAllHookServers(serverFolder(ctx));
         if (o.json) ctx.json({ stopped });
         else
           ctx.out(
@@ -117,12 +111,18 @@ function registerStop(cmd: Command, ctx: CliContext): void {
     );
 }
 
+// --idle-minutes, which start passes on to run: 1 minute to 7 days.
+const IDLE_MINUTES = [
+  '--idle-minutes <n>',
+  'end after this many minutes without a prompt (default 30)',
+  parseIntOption('--idle-minutes', 1, 7 * 24 * 60),
+] as const;
+
 function registerStart(cmd: Command, ctx: CliContext): void {
-  const idle = parseIntOption('--idle-minutes', 1, 7 * 24 * 60);
   cmd
     .command('start')
     .description('start the hook server of this skilldex in the background, if none runs')
-    .option('--idle-minutes <n>', 'end after this many minutes without a prompt (default 30)', idle)
+    .option(...IDLE_MINUTES)
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
@@ -177,7 +177,6 @@ function registerStart(cmd: Command, ctx: CliContext): void {
 }
 
 function registerRun(cmd: Command, ctx: CliContext): void {
-  const idle = parseIntOption('--idle-minutes', 1, 7 * 24 * 60);
   cmd
     .command('run')
     .description('run the hook server in the foreground (what the hook and start run)')
@@ -185,7 +184,7 @@ function registerRun(cmd: Command, ctx: CliContext): void {
       '--socket <file>',
       "socket to listen on (default: this skilldex's, in the hook's state folder)",
     )
-    .option('--idle-minutes <n>', 'end after this many minutes without a prompt (default 30)', idle)
+    .option(...IDLE_MINUTES)
     .option('--json', 'print the end report as JSON')
     .addHelpText(
       'after',
@@ -253,26 +252,24 @@ function currentSocket(ctx: CliContext): string {
   return socket;
 }
 
+// This user's hook server folder.
+function serverFolder(ctx: CliContext): string {
+  const env = ctx.io.env;
+  return hookServerDir(hookStateDir(env['HOME'] ?? '/', env));
+}
+
 async function statusReport(ctx: CliContext): Promise<{
   setting: { value: boolean; source: string };
   folder: string;
   servers: ServerRow[];
 }> {
-  const env = ctx.io.env;
-  const dir = hookServerDir(hookStateDir(env['HOME'] ?? '/', env));
+  const dir = serverFolder(ctx);
   const setting = ctx.settings({}).hook_server;
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.sock'));
-  } catch {
-    names = [];
-  }
-  const { pingHookServer } = await import('../hook-server.js');
+  const { pingHookServer, serverSockets } = await import('../hook-server.js');
   const servers: ServerRow[] = [];
-  for (const name of names.sort()) {
-    const socket = path.join(dir, name);
+  for (const socket of serverSockets(dir)) {
     const info = await pingHookServer(socket, 500);
-    const build = name.slice(0, -'.sock'.length);
+    const build = path.basename(socket, '.sock');
     servers.push({
       socket,
       build,

@@ -4,7 +4,6 @@
  * folders init made once empty, and, undoing every client, ends the hook servers the removed hooks
  * started (docs/hosts.md, "The hook server") rather than leaving them to end when idle.
  */
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { CliContext } from '../context.js';
 import { CLIENTS, clientPaths, ROUTER_FOLDER, type Client } from './clients.js';
@@ -60,20 +59,9 @@ export async function runUndoCommand(
 // Ends every hook server of this user; the processes it ended.
 async function stopHookServers(ctx: CliContext, home: string): Promise<number[]> {
   const { hookServerDir, hookStateDir } = await import('../../hook/index.js');
-  const { stopHookServer } = await import('../hook-server.js');
-  const dir = hookServerDir(hookStateDir(home, ctx.io.env));
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.sock'));
-  } catch {
-    return [];
-  }
-  const pids: number[] = [];
-  for (const n of names.sort()) {
-    const info = await stopHookServer(path.join(dir, n));
-    if (info) pids.push(info.pid);
-  }
-  return pids;
+  const { stopAllHookServers } = await import('../hook-server.js');
+  const stopped = await stopAllHookServers(hookServerDir(hookStateDir(home, ctx.io.env)));
+  return stopped.map((s) => s.pid);
 }
 
 type ListingLeft = (host: 'claude-code' | 'codex') => { n: number; file: string } | undefined;
