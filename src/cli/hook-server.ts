@@ -13,7 +13,7 @@
  * removes its socket when it ends. It only listens in a folder private to the user (made so when it
  * is the user's; UNSAFE_PERMISSIONS otherwise).
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { isPgLocation, telemetryPathFor } from '../catalog/index.js';
@@ -30,6 +30,7 @@ import { Router } from '../router/index.js';
 import { BUILD } from '../version.js';
 import { parseFastHookArgv, type FastHookArgs } from './hook-argv.js';
 import { runFastHook } from './hook-main.js';
+import { pingHookServer, type HookServerInfo } from './hook-server-control.js';
 import { monotonicMs } from './stdio.js';
 
 /** Default time a server waits for a request before it ends (30 minutes). */
@@ -93,17 +94,6 @@ export class RouterPool implements HookRouters {
     for (const v of this.open_.values()) v.router.close();
     this.open_.clear();
   }
-}
-
-/** What a running server reports to `ping` (skilldex hook-server status). */
-export interface HookServerInfo {
-  readonly pid: number;
-  readonly build: string | undefined;
-  readonly socket: string;
-  readonly started_at: string;
-  /** Hook runs answered so far. */
-  readonly served: number;
-  readonly idle_ms: number;
 }
 
 /** Why a server ended. */
@@ -344,67 +334,8 @@ async function listen(server: net.Server, socket: string): Promise<boolean> {
   }
 }
 
-/** Whether a server answers `ping` on `socket` (within `ms`); its info when it does. */
-export function pingHookServer(socket: string, ms = 1000): Promise<HookServerInfo | undefined> {
-  return sendOp(socket, 'ping', ms);
-}
-
-/** Asks the server on `socket` to end; its info when it answered. */
-export function stopHookServer(socket: string, ms = 1000): Promise<HookServerInfo | undefined> {
-  return sendOp(socket, 'stop', ms);
-}
-
-/** The sockets in a user's hook server folder `dir`, live or left behind, sorted; none when no folder. */
-export function serverSockets(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith('.sock'))
-      .sort()
-      .map((n) => path.join(dir, n));
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Ends every hook server of a user (`dir`: their hook server folder), whatever its build: what each
- * reported as it ended. `hook-server stop` and `init --undo` of every client run this.
- */
-export async function stopAllHookServers(dir: string): Promise<HookServerInfo[]> {
-  const stopped: HookServerInfo[] = [];
-  for (const socket of serverSockets(dir)) {
-    const info = await stopHookServer(socket);
-    if (info) stopped.push(info);
-  }
-  return stopped;
-}
-
 async function answers(socket: string): Promise<boolean> {
   return (await pingHookServer(socket)) !== undefined;
-}
-
-function sendOp(
-  socket: string,
-  op: 'ping' | 'stop',
-  ms: number,
-): Promise<HookServerInfo | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const conn = net.createConnection(socket);
-    const timer = setTimeout(() => conn.destroy(), ms);
-    conn.on('connect', () => conn.end(JSON.stringify({ v: HOOK_SERVER_PROTOCOL, op }) + '\n'));
-    conn.on('data', (c: Buffer) => chunks.push(c));
-    conn.on('error', () => undefined);
-    conn.on('close', () => {
-      clearTimeout(timer);
-      try {
-        const v = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { info?: HookServerInfo };
-        resolve(typeof v.info?.pid === 'number' ? v.info : undefined);
-      } catch {
-        resolve(undefined);
-      }
-    });
-  });
 }
 
 // Makes `dir` (and its parents) and makes sure only the user can reach it: a folder of the user's

@@ -14,7 +14,7 @@ import { sanitizeField } from '../../text/index.js';
 import { BUILD } from '../../version.js';
 import { SKILLDEX_BIN } from '../bin-path.js';
 import { action, parseIntOption, type CliContext } from '../context.js';
-import type { HookServerInfo } from '../hook-server.js';
+import type { HookServerInfo } from '../hook-server-control.js';
 
 const HELP_AFTER =
   '\nWhat it is: the prompt hook runs on every prompt, and most of its time is Node loading and\n' +
@@ -95,7 +95,7 @@ function registerStop(cmd: Command, ctx: CliContext): void {
     )
     .action(
       action(ctx, async (o: ServerFlags): Promise<ExitCode> => {
-        const { stopAllHookServers } = await import('../hook-server.js');
+        const { stopAllHookServers } = await import('../hook-server-control.js');
         const stopped = await stopAllHookServers(serverFolder(ctx));
         if (o.json) ctx.json({ stopped });
         else
@@ -138,7 +138,7 @@ function registerStart(cmd: Command, ctx: CliContext): void {
             `the hook server is turned off (${setting.source}): the hook answers in its own process`,
             { setting: 'hook_server' },
           );
-        const { pingHookServer } = await import('../hook-server.js');
+        const { pingHookServer } = await import('../hook-server-control.js');
         let info = await pingHookServer(socket);
         const already = info !== undefined;
         if (!already) {
@@ -265,7 +265,7 @@ async function statusReport(ctx: CliContext): Promise<{
 }> {
   const dir = serverFolder(ctx);
   const setting = ctx.settings({}).hook_server;
-  const { pingHookServer, serverSockets } = await import('../hook-server.js');
+  const { pingHookServer, serverSockets } = await import('../hook-server-control.js');
   const servers: ServerRow[] = [];
   for (const socket of serverSockets(dir)) {
     const info = await pingHookServer(socket, 500);

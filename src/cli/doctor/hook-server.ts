@@ -43,7 +43,7 @@ export async function hookServerCheck(
           : `the hook state folder ${stateDir} is too deep for a Unix socket: the hook answers in its own process`,
       ...(BUILD === undefined ? {} : { fix: 'set XDG_STATE_HOME to a shorter folder' }),
     };
-  const { pingHookServer } = await import('../hook-server.js');
+  const { pingHookServer } = await import('../hook-server-control.js');
   const info = await pingHookServer(socket, 1000);
   return info === undefined
     ? {

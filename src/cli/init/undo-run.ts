@@ -59,7 +59,7 @@ export async function runUndoCommand(
 // Ends every hook server of this user; the processes it ended.
 async function stopHookServers(ctx: CliContext, home: string): Promise<number[]> {
   const { hookServerDir, hookStateDir } = await import('../../hook/index.js');
-  const { stopAllHookServers } = await import('../hook-server.js');
+  const { stopAllHookServers } = await import('../hook-server-control.js');
   const stopped = await stopAllHookServers(hookServerDir(hookStateDir(home, ctx.io.env)));
   return stopped.map((s) => s.pid);
 }
