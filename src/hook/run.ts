@@ -7,7 +7,7 @@
  * Router.recordHookSuggestions), the session's state is written after the answer.
  */
 import { SkilldexError, isSkilldexError } from '../errors.js';
-import { Router } from '../router/index.js';
+import { Router, processSession } from '../router/index.js';
 import { MAX_HOOK_QUERY_CHARS, hookQuery, parseHookInput, type HookHost } from './input.js';
 import { logHookError } from './log.js';
 import { hookOutput } from './output.js';
@@ -61,10 +61,6 @@ const FRESH_ROUTERS: HookRouters = {
   },
 };
 
-// Runs made by this process so far: a run without a host session gets one of its own, as a new
-// Router's default session would be (`<client>:<pid>:<start>:<n>`).
-let runsMade = 0;
-
 /** The outcome of a run: what to print, and the error when there was one. */
 export interface HookRunResult {
   readonly stdout: string;
@@ -100,9 +96,8 @@ function answerHook(inputText: string, o: HookRunOptions): HookRunResult {
   if (query === undefined) return { stdout: '' };
   const origin = {
     client: o.host,
-    session: input.session
-      ? input.session.slice(0, 200)
-      : `${o.host}:${process.pid}:${Date.now()}:${++runsMade}`,
+    // A run without a host session gets one of its own, named as a Router's default session.
+    session: input.session ? input.session.slice(0, 200) : processSession(o.host, Date.now()),
   };
   const { router, done } = (o.routers ?? FRESH_ROUTERS).open({
     catalog: o.catalog,

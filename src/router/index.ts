@@ -15,7 +15,7 @@ export {
   type FetchRequest,
   type FetchResult,
 } from './served/fetch.js';
-export { Router, type RouterOptions } from './router.js';
+export { Router, processSession, type RouterOptions } from './router.js';
 export {
   MRR_DEPTH,
   macroAverage,

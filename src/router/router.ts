@@ -95,8 +95,16 @@ const ROUTER_OPTION_KEYS = optionKeys<RouterOptions>()(
   'origin',
 );
 
-// Routers made by this process so far: the default session of each is distinct.
-let routersMade = 0;
+// Sessions this process has named so far (processSession): each name is distinct.
+let sessionsMade = 0;
+
+/**
+ * A session name of this process for `client`, for work no host session names (a Router's default
+ * session, a hook run without one): `<client>:<pid>:<ms>:<n>`, distinct within the process.
+ */
+export function processSession(client: string, ms: number): string {
+  return `${client}:${process.pid}:${ms}:${++sessionsMade}`;
+}
 
 const NO_HISTORY: HistoryFn = () => ({ suggestions: 0, fetches: 0 });
 
@@ -137,9 +145,7 @@ export class Router {
     const client = options.origin?.client ?? 'library';
     this.origin = {
       client,
-      session:
-        options.origin?.session ??
-        `${client}:${process.pid}:${this.now().getTime()}:${++routersMade}`,
+      session: options.origin?.session ?? processSession(client, this.now().getTime()),
     };
   }
 
