@@ -70,6 +70,7 @@ export {
 } from './write/postings-store.js';
 export {
   allBm25fRows,
+  bodyCountsOfRows,
   bm25fRowsOf,
   postingTerms,
   postingsFromRows,

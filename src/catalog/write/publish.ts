@@ -16,7 +16,7 @@ import { readMeta, writeMeta } from '../store/meta.js';
 import { parseStoredFrontmatter } from '../store/stored.js';
 import { PackedPostings, type FieldCounts } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
-import { decodeBodyCounts, encodeBodyCounts } from './body-counts.js';
+import { decodeBodyCounts } from './body-counts.js';
 import {
   decodeBodyV4,
   decodeForwardV4,
@@ -405,7 +405,7 @@ function removeServed(
   if (parts.postings)
     for (const r of selectIn(
       db,
-      `SELECT s.rowid AS rowid, s.fwd, s.body_tf, r.body_v4 FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
+      `SELECT s.rowid AS rowid, s.fwd, s.body_tf, r.body_v4, r.body_lines FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
       gone.map((g) => g.rowid),
     ) as OldTerms[])
       oldTerms.set(r.rowid, r);
@@ -529,7 +529,8 @@ function servingRow(
     len_d: built.lens[2],
     len_b: built.lens[3],
     len_x: built.lenX,
-    body_tf: built.bodyTf,
+    // No body counts on the row since issue 33: the postings hold them (a search reads them there).
+    body_tf: null,
     name_terms: built.nameTerms,
     manifest_id: m.manifest_id ?? null,
   };
@@ -558,14 +559,19 @@ interface OldTerms {
   fwd: string;
   body_v4: string | null;
   body_tf: string | null;
+  body_lines: Buffer | null;
 }
 
-// The terms whose postings list a serving row, as it was indexed (its body as served).
+// The terms whose postings may list a serving row: those of its name, keywords and description
+// (serving.fwd) and every term of its revision's body, template lines included (a superset of the
+// body as served: a list that does not hold the row is rewritten unchanged). Rows published before
+// issue 33 also kept their served body counts (body_tf, or the revision's body_v4).
 function termsOfRow(old: OldTerms): string[] {
-  const body = decodeBodyCounts(old.body_tf ?? old.body_v4);
-  return [...decodeForwardV4(old.fwd, body).entries()]
-    .filter(([, c]) => c[0] + c[1] + c[2] + c[3] > 0)
-    .map(([t]) => t);
+  const out = new Set<string>();
+  for (const [t, c] of decodeForwardV4(old.fwd, decodeBodyCounts(old.body_tf ?? old.body_v4)))
+    if (c[0] + c[1] + c[2] + c[3] > 0) out.add(t);
+  for (const line of decodeBodyV4(old.body_lines)) for (const t of line.terms) out.add(t);
+  return [...out];
 }
 
 /** A serving row's BM25F data as a publish writes it. */
@@ -574,8 +580,6 @@ interface ServedTerms {
   readonly lens: FieldCounts;
   /** Length of the boundary field. */
   readonly lenX: number;
-  /** v4: the body counts without template lines, when any were taken out (else null). */
-  readonly bodyTf: string | null;
   readonly nameTerms: number;
   /** Per term its frequencies in name, keywords, description and body: the postings entries. */
   readonly postings: ReadonlyMap<string, FieldCounts>;
@@ -594,7 +598,6 @@ const NO_TERMS: ServedTerms = {
   fwd: '{}',
   lens: [0, 0, 0, 0],
   lenX: 0,
-  bodyTf: null,
   nameTerms: 0,
   postings: new Map(),
 };
@@ -637,8 +640,6 @@ function servedV4(
     fwd: encodeForwardV4(doc.terms),
     lens: [doc.lens[0], doc.lens[1], doc.lens[2], doc.lens[3]],
     lenX: doc.lens[4],
-    // Every v4 row keeps its served body counts: revisions no longer store them (documents-v4.ts).
-    bodyTf: encodeBodyCounts(body),
     nameTerms,
     postings,
   };
