@@ -4,9 +4,12 @@
  * and four varints). It decodes to what was packed, takes about 2.3 bytes a posting where the
  * varint form took 5.3, is what a publish writes, and a catalog whose lists are still in the varint
  * form (every catalog before) answers as it did; a re-index that touches some of its lists rewrites
- * those compactly and answers as a fresh index of the same library.
+ * those compactly and answers as a fresh index of the same library. Since serving rows keep no body
+ * counts (issue 33), a publish that removes rows finds their lists from the revision's body lines:
+ * when a template line stops being one (and rows are served again with it), no list keeps a stale
+ * entry.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -21,7 +24,7 @@ import {
 } from '../../src/catalog/write/postings.js';
 import { Router, indexCatalog } from '../../src/internal.js';
 import { REPO, tmpDir } from '../support/cli.js';
-import { NOW, ON_PG, codeOf, propertyRuns } from './support.js';
+import { NOW, ON_PG, codeOf, propertyRuns, skillText } from './support.js';
 
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
 
@@ -167,5 +170,63 @@ describe.skipIf(ON_PG)('a catalog of the compact form', () => {
       ]);
     expect(counts(mixed)).toEqual(counts(blobs(fresh)));
     expect(answers(catalog)).toEqual(answers(fresh));
+  });
+});
+
+describe.skipIf(ON_PG)('removals without stored body counts', () => {
+  it('a template line that stops being one leaves every list as a fresh index writes it', () => {
+    const dir = tmpDir('skilldex-postings-template-');
+    const skills = path.join(dir, 'skills');
+    const shared = 'Always run the quarterly zebrafish calibration checklist before starting.';
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
+    // Twelve skills share a line (a template line at 10 or more), four others do not.
+    for (let i = 0; i < 16; i++) {
+      const name = `skill-${words[i % 8]}-${i}`;
+      const body = `# ${name}\n\nHandle ${words[i % 8]} reports and ${words[(i + 3) % 8]} exports.\n${i < 12 ? `\n${shared}\n` : ''}`;
+      const folder = path.join(skills, name);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(
+        path.join(folder, 'SKILL.md'),
+        skillText(name, { description: `Work with ${words[i % 8]} data`, body }),
+      );
+    }
+    const catalog = path.join(dir, 'catalog.sqlite');
+    indexCatalog({ catalog, scopes: [skills], now: NOW });
+    const db = new Database(catalog, { readonly: true });
+    const templated = db.prepare(`SELECT term FROM postings WHERE term = 'zebrafish'`).get();
+    db.close();
+    // The shared line is a template line: its words have no postings.
+    expect(templated).toBeUndefined();
+    // Three of the twelve go: the line is shared by nine, no longer a template line.
+    for (const i of [0, 1, 2])
+      rmSync(path.join(skills, `skill-${words[i]}-${i}`), { recursive: true });
+    indexCatalog({ catalog, scopes: [skills], now: NOW });
+    const fresh = path.join(dir, 'fresh.sqlite');
+    indexCatalog({ catalog: fresh, scopes: [skills], now: NOW });
+    const counts = (xs: { term: string; data: Buffer }[]): unknown[] =>
+      xs.map((r) => [
+        r.term,
+        decodePostings(r.data)
+          .map((p) => p.tf.join(','))
+          .sort(),
+      ]);
+    expect(counts(blobs(catalog))).toEqual(counts(blobs(fresh)));
+    expect(blobs(catalog).find((r) => r.term === 'zebrafish')).toBeDefined();
+    // Rows served before (one per remaining skill) are all gone from the lists: each list's rowids exist.
+    const db2 = new Database(catalog, { readonly: true });
+    const rowids = new Set(
+      (db2.prepare(`SELECT rowid FROM serving`).all() as { rowid: number }[]).map((r) => r.rowid),
+    );
+    db2.close();
+    for (const r of blobs(catalog))
+      for (const p of decodePostings(r.data)) expect(rowids.has(p.rowid)).toBe(true);
+    const ask = (c: string): string[] => {
+      const r = new Router({ catalog: c, telemetry: false, now: NOW });
+      routers.push(r);
+      return ['zebrafish calibration', 'alpha reports', 'quarterly checklist, no bravo'].map((q) =>
+        JSON.stringify(r.search({ query: q, limit: 10 })),
+      );
+    };
+    expect(ask(catalog)).toEqual(ask(fresh));
   });
 });
