@@ -508,7 +508,11 @@ function revisionRow(r: SkillRecord, seq: number, run: IngestRun): Record<string
     size: r.size,
     normalized_sha256: r.normalized_sha256,
     body_offset: r.body_offset,
-    frontmatter: encodeStoredFrontmatter(r.frontmatter, r.description),
+    frontmatter: encodeStoredFrontmatter(r.frontmatter, {
+      description: r.description,
+      name: r.name,
+      keywords: JSON.stringify(r.keywords),
+    }),
     warnings: JSON.stringify(r.warnings),
     flags: JSON.stringify(r.flags),
     first_seen: run.stamp,

@@ -626,7 +626,11 @@ function servedV4(
       ? decodeBodyCounts(rev.body_v4)
       : effectiveBody(lines, template);
   const frontmatter = rev.frontmatter
-    ? (parseStoredFrontmatter(rev.frontmatter, fields.description) as Record<string, unknown>)
+    ? (parseStoredFrontmatter(rev.frontmatter, {
+        description: fields.description,
+        name: rev.name,
+        keywords: rev.keywords,
+      }) as Record<string, unknown>)
     : {};
   const doc = documentTermsV4({ ...fields, frontmatter }, body);
   const postings = new Map<string, FieldCounts>();
