@@ -3,8 +3,11 @@
  * thing once"; src/catalog/store/stored.ts): where the frontmatter's value equals the revision's
  * column, the JSON keeps the key in its place with 0, after `~` and the letters of the keys left
  * out. Reading gives back the frontmatter JSON byte for byte; rows written before (`~{` with the
- * description alone, or plain JSON) read as they did.
+ * description alone, or plain JSON) read as they did. Likewise a revision's normalized hash is
+ * stored empty when it equals its revision id (a file with LF line endings and no BOM), and a
+ * re-index reads it back.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -16,7 +19,7 @@ import {
 } from '../../src/catalog/store/stored.js';
 import { indexCatalog } from '../../src/internal.js';
 import { REPO, tmpDir } from '../support/cli.js';
-import { NOW, ON_PG, codeOf, propertyRuns } from './support.js';
+import { NOW, ON_PG, codeOf, propertyRuns, skillText } from './support.js';
 
 const word = fc.string({ minLength: 0, maxLength: 6 });
 const value = fc.oneof(word, fc.integer(), fc.array(word, { maxLength: 3 }), fc.constant(0));
@@ -96,5 +99,49 @@ describe.skipIf(ON_PG)('a catalog', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe.skipIf(ON_PG)('the normalized hash', () => {
+  it('is stored empty where it equals the revision id, and a re-index reads it back', () => {
+    const dir = tmpDir('skilldex-normalized-');
+    const lib = path.join(dir, 'skills');
+    const write = (name: string, text: string): void => {
+      mkdirSync(path.join(lib, name), { recursive: true });
+      writeFileSync(path.join(lib, name, 'SKILL.md'), text);
+    };
+    write('lf-skill', skillText('lf-skill', { description: 'Plain LF file' }));
+    write(
+      'crlf-skill',
+      skillText('crlf-skill', { description: 'CRLF file' }).replace(/\n/g, '\r\n'),
+    );
+    const catalog = path.join(dir, 'catalog.sqlite');
+    indexCatalog({ catalog, scopes: [lib], now: NOW });
+    const stored = (): Record<string, string> => {
+      const db = new Database(catalog, { readonly: true });
+      try {
+        return Object.fromEntries(
+          (
+            db.prepare(`SELECT skill_id, revision_id, normalized_sha256 FROM revisions`).all() as {
+              skill_id: string;
+              revision_id: string;
+              normalized_sha256: string;
+            }[]
+          ).map((r) => [
+            r.skill_id,
+            r.normalized_sha256 === r.revision_id ? 'same' : r.normalized_sha256,
+          ]),
+        );
+      } finally {
+        db.close();
+      }
+    };
+    const first = stored();
+    expect(first['lf-skill']).toBe('');
+    expect(first['crlf-skill']).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // A re-index that reads the remembered rows (a third skill added) keeps both as they were.
+    write('new-skill', skillText('new-skill', { description: 'Added later' }));
+    indexCatalog({ catalog, scopes: [lib], now: NOW });
+    expect(stored()).toEqual({ ...first, 'new-skill': '' });
   });
 });
