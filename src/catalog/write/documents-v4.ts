@@ -4,7 +4,7 @@
  * text/template-lines.ts) and the sorted set of those keys (`revisions.line_keys`); a serving row's
  * fields from its revision — name, keywords and tags, the description (with `when_to_use` and
  * Codex's `metadata.short-description`) less its boundary clauses ("do not use for …"), the body
- * less its template lines (its counts kept as `serving.body_tf`), and the boundary clauses as a field
+ * less its template lines (its counts kept in the postings since issue 33; `serving.body_tf` before), and the boundary clauses as a field
  * of their own. A template line is a line whose key TEMPLATE_MIN_SKILLS or more served skills
  * share. Pure encoding and counting (and BodyHandoff, the lines an ingest hands its publish): the
  * writes live in ingest.ts and publish.ts.
@@ -40,7 +40,8 @@ export interface BodyLine {
 /**
  * A revision's body as v4 stores it (the columns of migration 4). `revisions.body_v4` (the whole
  * body's counts as JSON) is no longer written: a publish derives every served body's counts from its
- * lines and keeps them on the serving row (`serving.body_tf`); revisions ingested before keep theirs.
+ * lines and keeps them in the postings (on the serving row, `serving.body_tf`, before issue 33);
+ * revisions ingested before keep theirs.
  */
 export interface StoredBodyV4 {
   /**
