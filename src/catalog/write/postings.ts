@@ -43,7 +43,12 @@ function codeOf(n: number, k: number, d: number, b: number): number {
 }
 
 // Writes one posting in the compact form at `at`; returns the offset after it.
-function putPosting(out: Uint8Array, at: number, delta: number, tf: FieldCounts): number {
+function putPosting(
+  out: Uint8Array,
+  at: number,
+  delta: number,
+  tf: Readonly<FieldCounts> | readonly number[],
+): number {
   at = putVarint(out, at, delta);
   const code = codeOf(tf[0], tf[1], tf[2], tf[3]);
   out[at++] = code;
@@ -165,8 +170,11 @@ interface PackingList {
 export class PackedPostings {
   private readonly lists = new Map<string, PackingList>();
 
-  /** Appends `rowid` with its four field frequencies to the list of `term`. */
-  add(term: string, rowid: number, tf: FieldCounts): void {
+  /**
+   * Appends `rowid` with its four field frequencies (`tf[0]` to `tf[3]`; a v4 document's counts,
+   * whose fifth is the boundary field's, are passed as they are) to the list of `term`.
+   */
+  add(term: string, rowid: number, tf: Readonly<FieldCounts> | readonly number[]): void {
     let l = this.lists.get(term);
     // A new list starts with the compact form's marker byte (zero-filled already).
     if (!l) this.lists.set(term, (l = { bytes: new Uint8Array(32), at: 1, prev: 0, df: 0 }));

@@ -28,6 +28,7 @@ import {
   encodeTemplateKeys,
   templateKeysOf,
   type BodyHandoff,
+  type V4Counts,
 } from './documents-v4.js';
 import {
   layoutOf,
@@ -465,7 +466,9 @@ function addServed(
     const built = b.parts.postings ? servedV4(rev, fields, b.template!, b.handoff) : NO_TERMS;
     const rowid = nextRowid++;
     rows.push(servingRow(rowid, m, rev, toks, built));
-    for (const [term, tf] of built.postings) b.changes.added.add(term, rowid, tf);
+    // A term only in boundary clauses has no posting: it never counts for the skill.
+    for (const [term, c] of built.terms)
+      if (c[0] + c[1] + c[2] + c[3] > 0) b.changes.added.add(term, rowid, c);
     if (b.parts.lexical) {
       b.fts?.ins.run({
         rowid,
@@ -581,8 +584,11 @@ interface ServedTerms {
   /** Length of the boundary field. */
   readonly lenX: number;
   readonly nameTerms: number;
-  /** Per term its frequencies in name, keywords, description and body: the postings entries. */
-  readonly postings: ReadonlyMap<string, FieldCounts>;
+  /**
+   * Per term its frequencies in name, keywords, description, body and boundary clauses: the
+   * postings entries are those with a count in one of the first four.
+   */
+  readonly terms: ReadonlyMap<string, V4Counts>;
 }
 
 type ServedFields = {
@@ -599,7 +605,7 @@ const NO_TERMS: ServedTerms = {
   lens: [0, 0, 0, 0],
   lenX: 0,
   nameTerms: 0,
-  postings: new Map(),
+  terms: new Map(),
 };
 
 // The token strings a BM25F row leaves empty (the columns are NOT NULL; nothing reads them).
@@ -633,19 +639,14 @@ function servedV4(
       }) as Record<string, unknown>)
     : {};
   const doc = documentTermsV4({ ...fields, frontmatter }, body);
-  const postings = new Map<string, FieldCounts>();
   let nameTerms = 0;
-  for (const [t, c] of doc.terms) {
-    if (c[0] > 0) nameTerms++;
-    // A term only in boundary clauses has no posting: it never counts for the skill.
-    if (c[0] + c[1] + c[2] + c[3] > 0) postings.set(t, [c[0], c[1], c[2], c[3]]);
-  }
+  for (const c of doc.terms.values()) if (c[0] > 0) nameTerms++;
   return {
     fwd: encodeForwardV4(doc.terms),
     lens: [doc.lens[0], doc.lens[1], doc.lens[2], doc.lens[3]],
     lenX: doc.lens[4],
     nameTerms,
-    postings,
+    terms: doc.terms,
   };
 }
 
