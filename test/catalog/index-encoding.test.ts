@@ -21,6 +21,8 @@ import {
   BodyHandoff,
   decodeForwardHeadV4,
   decodeForwardV4,
+  documentTermsV4,
+  effectiveBody,
   encodeBodyV4,
   encodeForwardV4,
   encodeForwardV4Json,
@@ -184,6 +186,36 @@ describe('deflateRawFitted', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('documentTermsV4 from body lines', () => {
+  it('counts, orders and measures as from effectiveBody of the same lines', () => {
+    const term = fc.constantFrom('pdf', 'tabl', 'extract', 'merg', 'csv', 'report', '3d');
+    const line = fc.record({
+      key: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+      terms: fc.array(term, { minLength: 1, maxLength: 6 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }),
+        fc.array(term, { maxLength: 4 }),
+        (lines, keys, kw) => {
+          const template = new Set(keys);
+          const s = {
+            name: 'pdf-tools',
+            keywords: kw,
+            tags: [],
+            description: 'Extract pdf tables',
+          };
+          const a = documentTermsV4(s, { lines, template });
+          const b = documentTermsV4(s, effectiveBody(lines, template));
+          expect([...a.terms]).toEqual([...b.terms]);
+          expect(a.lens).toEqual(b.lens);
+        },
+      ),
     );
   });
 });

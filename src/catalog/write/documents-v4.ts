@@ -147,10 +147,16 @@ export interface V4Document {
   readonly lens: V4Counts;
 }
 
-/** The v4 document of a revision from its fields and its effective body. */
+/**
+ * The v4 document of a revision from its fields and its effective body: its counts, or its lines
+ * less those whose key is in `template` (counted here as effectiveBody counts them, in the same
+ * order, without building the body's own Map).
+ */
 export function documentTermsV4(
   s: V4Source,
-  body: { tf: ReadonlyMap<string, number>; len: number },
+  body:
+    | { tf: ReadonlyMap<string, number>; len: number }
+    | { lines: readonly BodyLine[]; template: ReadonlySet<number> },
 ): V4Document {
   const terms = new Map<string, V4Counts>();
   const lens: V4Counts = [0, 0, 0, 0, 0];
@@ -167,11 +173,23 @@ export function documentTermsV4(
   add(1, analyzeTermsV4([...s.keywords, ...s.tags].join(' , ')));
   add(2, analyzeTermsV4(parts.positive));
   add(4, analyzeTermsV4(parts.boundary));
-  lens[3] = body.len;
-  for (const [t, n] of body.tf) {
-    let c = terms.get(t);
-    if (!c) terms.set(t, (c = [0, 0, 0, 0, 0]));
-    c[3] += n;
+  if ('tf' in body) {
+    lens[3] = body.len;
+    for (const [t, n] of body.tf) {
+      let c = terms.get(t);
+      if (!c) terms.set(t, (c = [0, 0, 0, 0, 0]));
+      c[3] += n;
+    }
+    return { terms, lens };
+  }
+  for (const l of body.lines) {
+    if (l.key !== undefined && body.template.has(l.key)) continue;
+    lens[3] += l.terms.length;
+    for (const t of l.terms) {
+      let c = terms.get(t);
+      if (!c) terms.set(t, (c = [0, 0, 0, 0, 0]));
+      c[3]++;
+    }
   }
   return { terms, lens };
 }

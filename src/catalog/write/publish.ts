@@ -23,7 +23,6 @@ import {
   decodeLineKeys,
   decodeTemplateKeys,
   documentTermsV4,
-  effectiveBody,
   encodeForwardV4,
   encodeTemplateKeys,
   templateKeysOf,
@@ -630,7 +629,7 @@ function servedV4(
   const body =
     rev.body_lines === null && lines.length === 0
       ? decodeBodyCounts(rev.body_v4)
-      : effectiveBody(lines, template);
+      : { lines, template };
   const frontmatter = rev.frontmatter
     ? (parseStoredFrontmatter(rev.frontmatter, {
         description: fields.description,
