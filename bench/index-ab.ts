@@ -9,7 +9,7 @@
  * where each build's catalog keeps its bytes (SQLite's dbstat, tables and indexes of 0.1 MB or more).
  *
  *   npm run build && tsc -p tsconfig.bench.json && node --expose-gc dist-bench/bench/index-ab.js \
- *     [--rounds 3] [--queries 500] LABEL=DIST ...
+ *     [--rounds 3] [--queries 500] [--policy ID] LABEL=DIST ...
  *
  * DIST is a build's `dist` folder (the baseline: `git archive COMMIT | tar -x -C DIR`, a link to
  * node_modules and `npx tsc -p tsconfig.build.json` there). Results print to stdout.
@@ -21,7 +21,7 @@ import { WORK, generateSkillLibrary, largeVocabulary, rng, zipfFrom } from './li
 
 interface Build {
   label: string;
-  indexCatalog(o: { catalog: string; scopes: string[] }): unknown;
+  indexCatalog(o: { catalog: string; scopes: string[]; policy?: string }): unknown;
   Router: new (o: { catalog: string; telemetry: boolean }) => {
     search(a: { query: string; limit: number }): unknown;
     close?(): void;
@@ -43,6 +43,9 @@ const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 async function main(): Promise<void> {
   const rounds = arg('--rounds', 3);
   const queries = arg('--queries', 500);
+  // --policy ID: index under that policy with every build (default: each build's default policy).
+  const policyAt = process.argv.indexOf('--policy');
+  const policy = policyAt > 0 ? { policy: process.argv[policyAt + 1]! } : {};
   const builds: Build[] = [];
   for (const a of process.argv.slice(2).filter((x) => x.includes('='))) {
     const [label, dist] = a.split('=') as [string, string];
@@ -58,12 +61,12 @@ async function main(): Promise<void> {
       gc();
       let c0 = cpu();
       let t0 = performance.now();
-      b.indexCatalog({ catalog, scopes: [lib] });
+      b.indexCatalog({ catalog, scopes: [lib], ...policy });
       const full = { cpu: cpu() - c0, wall: (performance.now() - t0) / 1000 };
       gc();
       c0 = cpu();
       t0 = performance.now();
-      b.indexCatalog({ catalog, scopes: [lib] });
+      b.indexCatalog({ catalog, scopes: [lib], ...policy });
       const again = { cpu: cpu() - c0, wall: (performance.now() - t0) / 1000 };
       console.log(
         `${b.label} round ${r + 1}: full ${full.cpu.toFixed(2)} s CPU, ${full.wall.toFixed(2)} s wall; ` +

@@ -7,8 +7,10 @@
  * (`git archive <rev> | tar -x -C DIR && npx tsc -p tsconfig.build.json` there, node_modules
  * linked).
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/search-ab.js \
- *     --sizes 10000 base=/tmp/base/dist:tf.skillrouter.bm25f.v4 main=dist:tf.skillrouter.bm25f.v5
+ *   npx tsc -p tsconfig.bench.json && node --expose-gc dist-bench/bench/search-ab.js \
+ *     [--index-only] --sizes 10000 base=/tmp/base/dist:tf.skillrouter.bm25f.v4 main=dist:tf.skillrouter.bm25f.v5
+ *
+ * Every build indexes before any router opens; with --expose-gc each index starts after a collection.
  */
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +43,8 @@ interface Api {
 const args = process.argv.slice(2);
 const sizesAt = args.indexOf('--sizes');
 const SIZES = sizesAt >= 0 ? args[sizesAt + 1]!.split(',').map(Number) : [10_000];
+// --index-only: the full indexes alone, without the 1,000 searches (while iterating on the index).
+const INDEX_ONLY = args.includes('--index-only');
 const builds: Build[] = args
   .filter((a, i) => a.includes('=') && args[i - 1] !== '--sizes')
   .map((a) => {
@@ -69,10 +73,14 @@ async function main(): Promise<void> {
     process.stderr.write(`generating ${n} skills…\n`);
     const dir = generateSkillLibrary(n);
     const indexed: { ms: number; cpu: number; bytes: number }[] = [];
-    const routers = builds.map((b, i) => {
-      const catalog = path.join(WORK, `search-ab-${b.label}-${n}.sqlite`);
+    const catalogs = builds.map((b) => path.join(WORK, `search-ab-${b.label}-${n}.sqlite`));
+    // Every build indexes before any router opens (a router's caches would enlarge the heap that
+    // the next build's index collects garbage in), after a collection when --expose-gc is given.
+    builds.forEach((b, i) => {
+      const catalog = catalogs[i]!;
       for (const f of [catalog, `${catalog}-wal`, `${catalog}-shm`]) rmSync(f, { force: true });
       process.stderr.write(`indexing ${n} with ${b.label} (${b.policy})…\n`);
+      (globalThis as { gc?: () => void }).gc?.();
       const cpu0 = process.cpuUsage();
       const t = time(() => apis[i]!.indexCatalog({ catalog, scopes: [dir], policy: b.policy }));
       const cpu = process.cpuUsage(cpu0);
@@ -81,8 +89,10 @@ async function main(): Promise<void> {
         cpu: (cpu.user + cpu.system) / 1000,
         bytes: statSync(catalog).size,
       });
-      return new apis[i]!.Router({ catalog, telemetry: false });
     });
+    const routers = INDEX_ONLY
+      ? []
+      : builds.map((_, i) => new apis[i]!.Router({ catalog: catalogs[i]!, telemetry: false }));
     const qs = zipfQueries(1_000, n + 1);
     for (let i = 0; i < 50; i++) for (const r of routers) r.search({ query: qs[i]!, limit: 10 });
     const times = builds.map(() => [] as number[]);
@@ -96,11 +106,12 @@ async function main(): Promise<void> {
         `| ${n} | ${b.label} (${b.policy.replace(/^tf\.skillrouter\./, '')}) | ${fmt(indexed[i]!.ms / 1000)} s | ${fmt(indexed[i]!.cpu / 1000)} s | ${fmt(indexed[0]!.cpu / indexed[i]!.cpu)}× | ${fmt(indexed[i]!.bytes / 1e6, 1)} MB | ${fmt(indexed[i]!.bytes / indexed[0]!.bytes)} |`,
       ),
     );
-    builds.forEach((b, i) =>
-      rows.push(
-        `| ${n} | ${b.label} (${b.policy.replace(/^tf\.skillrouter\./, '')}) | ${p(times[i]!)} | ${fmt(percentile(times[i]!, 50) / percentile(times[0]!, 50))} | ${fmt(percentile(times[i]!, 99) / percentile(times[0]!, 99))} |`,
-      ),
-    );
+    if (!INDEX_ONLY)
+      builds.forEach((b, i) =>
+        rows.push(
+          `| ${n} | ${b.label} (${b.policy.replace(/^tf\.skillrouter\./, '')}) | ${p(times[i]!)} | ${fmt(percentile(times[i]!, 50) / percentile(times[0]!, 50))} | ${fmt(percentile(times[i]!, 99) / percentile(times[0]!, 99))} |`,
+        ),
+      );
   }
   const md = [
     '# Search latency: build against build',
@@ -120,7 +131,8 @@ async function main(): Promise<void> {
     ...indexRows,
   ].join('\n');
   console.log(md);
-  writeResult('search-ab', md);
+  // An index-only run has no search figures: it prints, and leaves the results file as it is.
+  if (!INDEX_ONLY) writeResult('search-ab', md);
 }
 
 void main();

@@ -70,6 +70,7 @@ export {
 } from './write/postings-store.js';
 export {
   allBm25fRows,
+  bodyCountsOfRows,
   bm25fRowsOf,
   postingTerms,
   postingsFromRows,
@@ -174,7 +175,6 @@ export {
 } from './read/explore.js';
 export { TelemetryReader, type UsageCount, type UsageDay } from './side/telemetry-read.js';
 export { layoutOf, storedLayout } from './store/layout.js';
-export { bodyCountsOfTerms, decodeBodyCounts } from './write/body-counts.js';
 export {
   BodyHandoff,
   decodeForwardV4,

@@ -2,7 +2,8 @@
  * The encodings a full index writes since issue #26 ("Index cost of v3"): postings packed as they
  * are collected equal `encodePostings` of the same list; body counts written without building an
  * object parse to what JSON.stringify of that object gave; the body-line handoff keeps to its bound;
- * and a v4 catalog stores no body_v4 but a body_tf on every serving row, in 16 KiB pages.
+ * and a v4 catalog stores no body_v4, and since issue 33 no body_tf either (the postings hold the
+ * body counts), in 16 KiB pages.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +21,8 @@ import {
   BodyHandoff,
   decodeForwardHeadV4,
   decodeForwardV4,
+  documentTermsV4,
+  effectiveBody,
   encodeBodyV4,
   encodeForwardV4,
   encodeForwardV4Json,
@@ -187,6 +190,36 @@ describe('deflateRawFitted', () => {
   });
 });
 
+describe('documentTermsV4 from body lines', () => {
+  it('counts, orders and measures as from effectiveBody of the same lines', () => {
+    const term = fc.constantFrom('pdf', 'tabl', 'extract', 'merg', 'csv', 'report', '3d');
+    const line = fc.record({
+      key: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+      terms: fc.array(term, { minLength: 1, maxLength: 6 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }),
+        fc.array(term, { maxLength: 4 }),
+        (lines, keys, kw) => {
+          const template = new Set(keys);
+          const s = {
+            name: 'pdf-tools',
+            keywords: kw,
+            tags: [],
+            description: 'Extract pdf tables',
+          };
+          const a = documentTermsV4(s, { lines, template });
+          const b = documentTermsV4(s, effectiveBody(lines, template));
+          expect([...a.terms]).toEqual([...b.terms]);
+          expect(a.lens).toEqual(b.lens);
+        },
+      ),
+    );
+  });
+});
+
 describe('BodyHandoff', () => {
   it('holds lines up to its bound of terms and no further', () => {
     const handoff = new BodyHandoff(10);
@@ -199,7 +232,7 @@ describe('BodyHandoff', () => {
 });
 
 describe('a v4 catalog', () => {
-  it('keeps no body_v4, a compact body_tf on every serving row, in 16 KiB pages', () => {
+  it('keeps no body_v4 and no body_tf (the body counts are in the postings), in 16 KiB pages', () => {
     const lib = path.join(tmp, 'lib');
     for (const name of ['pdf-tools', 'csv-tools']) {
       mkdirSync(path.join(lib, name), { recursive: true });
@@ -219,10 +252,19 @@ describe('a v4 catalog', () => {
         )
         .get() as { n: number; v4: number; lines: number };
       expect(rev).toEqual({ n: 2, v4: 0, lines: 2 });
-      const rows = db.prepare(`SELECT body_tf FROM serving`).all() as { body_tf: string }[];
+      const rows = db.prepare(`SELECT rowid, body_tf FROM serving`).all() as {
+        rowid: number;
+        body_tf: string | null;
+      }[];
       expect(rows).toHaveLength(2);
-      for (const r of rows) expect(r.body_tf.startsWith('~')).toBe(true);
-      for (const r of rows) expect(decodeBodyCounts(r.body_tf).tf.get('extract')).toBe(1);
+      for (const r of rows) expect(r.body_tf).toBeNull();
+      // Each row's body count of 'extract' is in that term's postings list.
+      const post = db.prepare(`SELECT data FROM postings WHERE term = 'extract'`).get() as {
+        data: Buffer;
+      };
+      expect(decodePostings(post.data).map((p) => [p.rowid, p.tf[3]])).toEqual(
+        rows.map((r) => [r.rowid, 1]),
+      );
     } finally {
       db.close();
     }

@@ -206,7 +206,10 @@ describe('each description is stored once (issue 33 item 4)', () => {
         const fm = revisionFields(src, r.skill_id, r.revision_id)!.frontmatter;
         expect(fm['description']).toBe(r.description);
         expect(Object.keys(fm).indexOf('description')).toBe(
-          Object.keys(JSON.parse(r.frontmatter.slice(1)) as object).indexOf('description'),
+          // After `~` and the letters of the keys stored once (since issue 33 also `n`, `k`).
+          Object.keys(JSON.parse(r.frontmatter.replace(/^~[dnk]*/, '')) as object).indexOf(
+            'description',
+          ),
         );
       }
     } finally {

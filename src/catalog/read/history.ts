@@ -168,18 +168,28 @@ export function revisionFields(
   const r = src
     .prepare(
       `SELECT skill_id, revision_id, seq, version, path, size, body_offset, first_seen, frontmatter,
-              description AS stored_description
+              description AS stored_description, name AS stored_name, keywords AS stored_keywords
        FROM revisions WHERE skill_id = ? AND revision_id = ?`,
     )
     .get(skillId, revisionId) as
-    | (Omit<RevisionFields, 'frontmatter'> & { frontmatter: string; stored_description: string })
+    | (Omit<RevisionFields, 'frontmatter'> & {
+        frontmatter: string;
+        stored_description: string;
+        stored_name: string;
+        stored_keywords: string;
+      })
     | undefined;
   if (!r) return undefined;
-  const { stored_description: description, ...fields } = r;
+  const {
+    stored_description: description,
+    stored_name: name,
+    stored_keywords: keywords,
+    ...fields
+  } = r;
   let fm: unknown;
   try {
     // The description is stored once, in its column (store/stored.ts encodeStoredFrontmatter).
-    fm = parseStoredFrontmatter(r.frontmatter, description);
+    fm = parseStoredFrontmatter(r.frontmatter, { description, name, keywords });
   } catch (err) {
     throw new SkilldexError(
       'CATALOG_CORRUPT',

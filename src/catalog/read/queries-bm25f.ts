@@ -9,6 +9,7 @@
 import { inChunks, placeholders } from '../store/batch.js';
 import type { CatalogReader, FirstRead } from './reader.js';
 import { decodeServingDocs, type ServingDocs } from '../write/postings-store.js';
+import { forEachPosting } from '../write/postings.js';
 import { requireLayout } from './queries.js';
 
 /** A serving row as the BM25F scorer reads it. */
@@ -25,17 +26,8 @@ export interface Bm25fRow {
    * `{ term: [n, k, d, x] }` (documents-v4.ts encodeForwardV4; read either with decodeForwardHeadV4).
    */
   readonly fwd: string;
-  /**
-   * The revision's v4 body counts (JSON BodyTerms) as ingests before issue #26 stored them; null
-   * for a revision ingested since (its row's body_tf holds its counts).
-   */
-  readonly body_v4: string | null;
-  /**
-   * v4: the served body counts, without template lines: compact text since issue #26's second
-   * pass, JSON BodyTerms before (body-counts.ts; bodyCountsOfTerms reads either). Every row
-   * published since issue #26 has them; one published before only when template lines were taken out.
-   */
-  readonly body_tf: string | null;
+  // No body counts: a search reads them from the postings of its terms (issue 33; serving.body_tf,
+  // written by publishes before, and revisions.body_v4 are no longer read).
   readonly len_n: number;
   readonly len_k: number;
   readonly len_d: number;
@@ -49,10 +41,7 @@ export const V4_SCHEMA_VERSION = 4;
 
 // The row read; a catalog older than migration 4, served read-only as it is, has no v4 columns.
 function rowSelect(reader: CatalogReader): string {
-  const v4 =
-    reader.schemaVersion() >= V4_SCHEMA_VERSION
-      ? 'r.body_v4, s.body_tf, s.len_x'
-      : 'NULL AS body_v4, NULL AS body_tf, 0 AS len_x';
+  const v4 = reader.schemaVersion() >= V4_SCHEMA_VERSION ? 's.len_x' : '0 AS len_x';
   return `SELECT s.rowid AS rowid, s.skill_id, s.skill_version, s.revision_id, s.state, s.name, r.description, s.fwd,
   ${v4}, s.len_n, s.len_k, s.len_d, s.len_b FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 }
@@ -139,6 +128,25 @@ export function allBm25fRows(reader: CatalogReader): IterableIterator<Bm25fRow> 
   return reader
     .prepare(`${rowSelect(reader)} ORDER BY s.rowid`)
     .iterate() as IterableIterator<Bm25fRow>;
+}
+
+/**
+ * Every serving row's body counts (without template lines), by rowid and term, from every postings
+ * list (for the brute-force scorer: the search reads only its terms' lists).
+ */
+export function bodyCountsOfRows(reader: CatalogReader): Map<number, Map<string, number>> {
+  const out = new Map<number, Map<string, number>>();
+  for (const r of reader.checkedAll(`SELECT term, data FROM postings`, [], 'term') as {
+    term: string;
+    data: Buffer;
+  }[])
+    forEachPosting(r.data, (rowid, _n, _k, _d, b) => {
+      if (b === 0) return;
+      let m = out.get(rowid);
+      if (!m) out.set(rowid, (m = new Map()));
+      m.set(r.term, b);
+    });
+  return out;
 }
 
 /** The rowid and state of a served skill, or undefined. */

@@ -56,7 +56,8 @@ export interface ServedRow {
 }
 
 // Descriptions live on `revisions` only (migration 6; before it serving kept a copy of the same text).
-const SERVED = `SELECT s.skill_id, s.skill_version, s.revision_id, s.name, r.description, s.state, s.size, r.frontmatter, s.path, s.real_path
+const SERVED = `SELECT s.skill_id, s.skill_version, s.revision_id, s.name, r.description, s.state, s.size, r.frontmatter, s.path, s.real_path,
+  r.name AS stored_name, r.keywords AS stored_keywords
   FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id`;
 
 /** Up to `limit` non-archived served skills with ids after `after`, in skill_id order. */
@@ -79,9 +80,19 @@ export function servedRowOf(reader: CatalogReader, skillId: string): ServedRow |
 
 // The row with its frontmatter JSON as read (the description is stored once, in its column:
 // store/stored.ts encodeStoredFrontmatter).
-function withFrontmatter(row: ServedRow): ServedRow {
+function withFrontmatter(
+  stored: ServedRow & { stored_name?: string; stored_keywords?: string },
+): ServedRow {
+  const { stored_name: name = '', stored_keywords: keywords = '[]', ...row } = stored;
   return row.frontmatter.startsWith('~')
-    ? { ...row, frontmatter: decodeStoredFrontmatter(row.frontmatter, row.description) }
+    ? {
+        ...row,
+        frontmatter: decodeStoredFrontmatter(row.frontmatter, {
+          description: row.description,
+          name,
+          keywords,
+        }),
+      }
     : row;
 }
 

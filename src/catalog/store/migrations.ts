@@ -196,7 +196,8 @@ const MIGRATIONS: readonly string[] = [
   // body, the counts that remain (body_tf). Catalogs of other policies are untouched: the columns
   // stay null until an index runs under v4. Since issue #26 an ingest no longer writes body_v4 and
   // a publish writes body_tf for every row (documents-v4.ts), and body_tf and a v4 row's fwd are
-  // compact text (body-counts.ts); rows written before read as they were.
+  // compact text (body-counts.ts); rows written before read as they were. Since issue 33 a publish
+  // writes body_tf null: the postings hold the body counts (publish.ts, router/search/bm25f.ts).
   `
   ALTER TABLE revisions ADD COLUMN body_v4 TEXT;
   ALTER TABLE revisions ADD COLUMN body_lines BLOB;

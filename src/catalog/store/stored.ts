@@ -34,41 +34,81 @@ export function storedWords(data: Uint8Array, what: string): Uint32Array {
   return new Uint32Array(bytes.buffer);
 }
 
-/**
- * The stored form of a revision's frontmatter (`revisions.frontmatter`): its JSON, except that a
- * top-level `description` equal to the revision's own `description` column is stored once, there:
- * the JSON keeps the key in its place with the value 0, after a `~` (which no JSON text starts
- * with). Rows written before, and frontmatter whose description differs, are plain JSON.
- */
-export function encodeStoredFrontmatter(
+/** The columns of a revision that its stored frontmatter may leave out (encodeStoredFrontmatter). */
+export interface FrontmatterColumns {
+  readonly description: string;
+  /** `revisions.name`. */
+  readonly name: string;
+  /** `revisions.keywords`: the JSON text of the keywords array. */
+  readonly keywords: string;
+}
+
+// The keys stored once, in their columns, and the letter naming each in the stored form.
+const ONCE: readonly (readonly [key: keyof FrontmatterColumns, letter: string])[] = [
+  ['description', 'd'],
+  ['name', 'n'],
+  ['keywords', 'k'],
+];
+
+// Whether the frontmatter's `key` holds what its column holds.
+function sameAsColumn(
   frontmatter: Readonly<Record<string, unknown>>,
-  description: string,
-): string {
-  if (frontmatter['description'] !== description) return JSON.stringify(frontmatter);
-  return '~' + JSON.stringify({ ...frontmatter, description: 0 });
+  key: keyof FrontmatterColumns,
+  columns: FrontmatterColumns,
+): boolean {
+  const v = frontmatter[key];
+  if (key === 'keywords') return Array.isArray(v) && JSON.stringify(v) === columns.keywords;
+  return typeof v === 'string' && v === columns[key];
 }
 
 /**
- * A revision's frontmatter object from its stored form and its `description` column
- * (encodeStoredFrontmatter); CATALOG_CORRUPT when the stored form does not parse.
+ * The stored form of a revision's frontmatter (`revisions.frontmatter`): its JSON, except that each
+ * top-level `description`, `name` and `keywords` equal to the revision's own column is stored once,
+ * there: the JSON keeps the key in its place with the value 0, after a `~` and the letters of the
+ * keys so stored (`d`, `n`, `k`; no JSON text starts with `~`). Rows written before issue 33 hold
+ * `~{` (the description alone) or plain JSON; both read as they did.
  */
-export function parseStoredFrontmatter(stored: string, description: string): unknown {
+export function encodeStoredFrontmatter(
+  frontmatter: Readonly<Record<string, unknown>>,
+  columns: FrontmatterColumns,
+): string {
+  let letters = '';
+  let out: Record<string, unknown> | undefined;
+  for (const [key, letter] of ONCE) {
+    if (!Object.hasOwn(frontmatter, key) || !sameAsColumn(frontmatter, key, columns)) continue;
+    out ??= { ...frontmatter };
+    out[key] = 0;
+    letters += letter;
+  }
+  return out ? `~${letters}${JSON.stringify(out)}` : JSON.stringify(frontmatter);
+}
+
+/**
+ * A revision's frontmatter object from its stored form and its columns (encodeStoredFrontmatter);
+ * CATALOG_CORRUPT when the stored form does not parse.
+ */
+export function parseStoredFrontmatter(stored: string, columns: FrontmatterColumns): unknown {
   if (!stored.startsWith('~')) return storedJson<unknown>(stored, 'revisions.frontmatter');
-  const fm = storedJson<unknown>(stored.slice(1), 'revisions.frontmatter');
-  if (fm === null || typeof fm !== 'object' || Array.isArray(fm))
+  const brace = stored.indexOf('{');
+  const letters = brace > 1 ? stored.slice(1, brace) : 'd';
+  const fm = storedJson<unknown>(stored.slice(Math.max(brace, 1)), 'revisions.frontmatter');
+  if (fm === null || typeof fm !== 'object' || Array.isArray(fm) || !/^[dnk]+$/.test(letters))
     throw new SkilldexError(
       'CATALOG_CORRUPT',
       "the catalog's revisions.frontmatter is not the JSON object skilldex wrote",
       { column: 'revisions.frontmatter' },
     );
-  // The key keeps its place: assigning an existing own key does not move it.
-  (fm as Record<string, unknown>)['description'] = description;
+  // Each key keeps its place: assigning an existing own key does not move it.
+  for (const [key, letter] of ONCE)
+    if (letters.includes(letter))
+      (fm as Record<string, unknown>)[key] =
+        key === 'keywords'
+          ? storedJson<unknown>(columns.keywords, 'revisions.keywords')
+          : columns[key];
   return fm;
 }
 
 /** The frontmatter JSON text a revision was read with (what ingest stored before the `~` form). */
-export function decodeStoredFrontmatter(stored: string, description: string): string {
-  return stored.startsWith('~')
-    ? JSON.stringify(parseStoredFrontmatter(stored, description))
-    : stored;
+export function decodeStoredFrontmatter(stored: string, columns: FrontmatterColumns): string {
+  return stored.startsWith('~') ? JSON.stringify(parseStoredFrontmatter(stored, columns)) : stored;
 }

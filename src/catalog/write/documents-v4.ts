@@ -4,7 +4,7 @@
  * text/template-lines.ts) and the sorted set of those keys (`revisions.line_keys`); a serving row's
  * fields from its revision — name, keywords and tags, the description (with `when_to_use` and
  * Codex's `metadata.short-description`) less its boundary clauses ("do not use for …"), the body
- * less its template lines (its counts kept as `serving.body_tf`), and the boundary clauses as a field
+ * less its template lines (its counts kept in the postings since issue 33; `serving.body_tf` before), and the boundary clauses as a field
  * of their own. A template line is a line whose key TEMPLATE_MIN_SKILLS or more served skills
  * share. Pure encoding and counting (and BodyHandoff, the lines an ingest hands its publish): the
  * writes live in ingest.ts and publish.ts.
@@ -40,7 +40,8 @@ export interface BodyLine {
 /**
  * A revision's body as v4 stores it (the columns of migration 4). `revisions.body_v4` (the whole
  * body's counts as JSON) is no longer written: a publish derives every served body's counts from its
- * lines and keeps them on the serving row (`serving.body_tf`); revisions ingested before keep theirs.
+ * lines and keeps them in the postings (on the serving row, `serving.body_tf`, before issue 33);
+ * revisions ingested before keep theirs.
  */
 export interface StoredBodyV4 {
   /**
@@ -146,10 +147,16 @@ export interface V4Document {
   readonly lens: V4Counts;
 }
 
-/** The v4 document of a revision from its fields and its effective body. */
+/**
+ * The v4 document of a revision from its fields and its effective body: its counts, or its lines
+ * less those whose key is in `template` (counted here as effectiveBody counts them, in the same
+ * order, without building the body's own Map).
+ */
 export function documentTermsV4(
   s: V4Source,
-  body: { tf: ReadonlyMap<string, number>; len: number },
+  body:
+    | { tf: ReadonlyMap<string, number>; len: number }
+    | { lines: readonly BodyLine[]; template: ReadonlySet<number> },
 ): V4Document {
   const terms = new Map<string, V4Counts>();
   const lens: V4Counts = [0, 0, 0, 0, 0];
@@ -166,11 +173,23 @@ export function documentTermsV4(
   add(1, analyzeTermsV4([...s.keywords, ...s.tags].join(' , ')));
   add(2, analyzeTermsV4(parts.positive));
   add(4, analyzeTermsV4(parts.boundary));
-  lens[3] = body.len;
-  for (const [t, n] of body.tf) {
-    let c = terms.get(t);
-    if (!c) terms.set(t, (c = [0, 0, 0, 0, 0]));
-    c[3] += n;
+  if ('tf' in body) {
+    lens[3] = body.len;
+    for (const [t, n] of body.tf) {
+      let c = terms.get(t);
+      if (!c) terms.set(t, (c = [0, 0, 0, 0, 0]));
+      c[3] += n;
+    }
+    return { terms, lens };
+  }
+  for (const l of body.lines) {
+    if (l.key !== undefined && body.template.has(l.key)) continue;
+    lens[3] += l.terms.length;
+    for (const t of l.terms) {
+      let c = terms.get(t);
+      if (!c) terms.set(t, (c = [0, 0, 0, 0, 0]));
+      c[3]++;
+    }
   }
   return { terms, lens };
 }

@@ -260,7 +260,8 @@ function readPriorFiles(db: Db): Map<string, PriorFile> {
   for (const r of db
     .prepare(
       `SELECT f.path, f.real_path, f.size, f.mtime_ms, f.skill_id, f.revision_id, r.seq, r.version, r.name,
-              r.description, r.normalized_sha256, r.size AS revision_size, r.body_offset
+              r.description, CASE WHEN r.normalized_sha256 = '' THEN r.revision_id ELSE r.normalized_sha256 END AS normalized_sha256,
+              r.size AS revision_size, r.body_offset
        FROM files f LEFT JOIN revisions r ON r.skill_id = f.skill_id AND r.revision_id = f.revision_id`,
     )
     .iterate() as Iterable<PriorFile>)
@@ -506,9 +507,15 @@ function revisionRow(r: SkillRecord, seq: number, run: IngestRun): Record<string
     scope_path: r.scope_path,
     plugin: r.plugin ?? null,
     size: r.size,
-    normalized_sha256: r.normalized_sha256,
+    // Stored once (issue 33): empty when it equals the revision id, as it does for a file with LF
+    // line endings and no BOM (readPriorFiles reads it back).
+    normalized_sha256: r.normalized_sha256 === r.revision_id ? '' : r.normalized_sha256,
     body_offset: r.body_offset,
-    frontmatter: encodeStoredFrontmatter(r.frontmatter, r.description),
+    frontmatter: encodeStoredFrontmatter(r.frontmatter, {
+      description: r.description,
+      name: r.name,
+      keywords: JSON.stringify(r.keywords),
+    }),
     warnings: JSON.stringify(r.warnings),
     flags: JSON.stringify(r.flags),
     first_seen: run.stamp,

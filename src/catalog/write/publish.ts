@@ -16,18 +16,18 @@ import { readMeta, writeMeta } from '../store/meta.js';
 import { parseStoredFrontmatter } from '../store/stored.js';
 import { PackedPostings, type FieldCounts } from './postings.js';
 import { applyPostings, writeServingDocs } from './postings-store.js';
-import { decodeBodyCounts, encodeBodyCounts } from './body-counts.js';
+import { decodeBodyCounts } from './body-counts.js';
 import {
   decodeBodyV4,
   decodeForwardV4,
   decodeLineKeys,
   decodeTemplateKeys,
   documentTermsV4,
-  effectiveBody,
   encodeForwardV4,
   encodeTemplateKeys,
   templateKeysOf,
   type BodyHandoff,
+  type V4Counts,
 } from './documents-v4.js';
 import {
   layoutOf,
@@ -405,7 +405,7 @@ function removeServed(
   if (parts.postings)
     for (const r of selectIn(
       db,
-      `SELECT s.rowid AS rowid, s.fwd, s.body_tf, r.body_v4 FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
+      `SELECT s.rowid AS rowid, s.fwd, s.body_tf, r.body_v4, r.body_lines FROM serving s JOIN revisions r ON r.skill_id = s.skill_id AND r.revision_id = s.revision_id WHERE s.rowid IN (%s)`,
       gone.map((g) => g.rowid),
     ) as OldTerms[])
       oldTerms.set(r.rowid, r);
@@ -465,7 +465,9 @@ function addServed(
     const built = b.parts.postings ? servedV4(rev, fields, b.template!, b.handoff) : NO_TERMS;
     const rowid = nextRowid++;
     rows.push(servingRow(rowid, m, rev, toks, built));
-    for (const [term, tf] of built.postings) b.changes.added.add(term, rowid, tf);
+    // A term only in boundary clauses has no posting: it never counts for the skill.
+    for (const [term, c] of built.terms)
+      if (c[0] + c[1] + c[2] + c[3] > 0) b.changes.added.add(term, rowid, c);
     if (b.parts.lexical) {
       b.fts?.ins.run({
         rowid,
@@ -529,7 +531,8 @@ function servingRow(
     len_d: built.lens[2],
     len_b: built.lens[3],
     len_x: built.lenX,
-    body_tf: built.bodyTf,
+    // No body counts on the row since issue 33: the postings hold them (a search reads them there).
+    body_tf: null,
     name_terms: built.nameTerms,
     manifest_id: m.manifest_id ?? null,
   };
@@ -558,14 +561,19 @@ interface OldTerms {
   fwd: string;
   body_v4: string | null;
   body_tf: string | null;
+  body_lines: Buffer | null;
 }
 
-// The terms whose postings list a serving row, as it was indexed (its body as served).
+// The terms whose postings may list a serving row: those of its name, keywords and description
+// (serving.fwd) and every term of its revision's body, template lines included (a superset of the
+// body as served: a list that does not hold the row is rewritten unchanged). Rows published before
+// issue 33 also kept their served body counts (body_tf, or the revision's body_v4).
 function termsOfRow(old: OldTerms): string[] {
-  const body = decodeBodyCounts(old.body_tf ?? old.body_v4);
-  return [...decodeForwardV4(old.fwd, body).entries()]
-    .filter(([, c]) => c[0] + c[1] + c[2] + c[3] > 0)
-    .map(([t]) => t);
+  const out = new Set<string>();
+  for (const [t, c] of decodeForwardV4(old.fwd, decodeBodyCounts(old.body_tf ?? old.body_v4)))
+    if (c[0] + c[1] + c[2] + c[3] > 0) out.add(t);
+  for (const line of decodeBodyV4(old.body_lines)) for (const t of line.terms) out.add(t);
+  return [...out];
 }
 
 /** A serving row's BM25F data as a publish writes it. */
@@ -574,11 +582,12 @@ interface ServedTerms {
   readonly lens: FieldCounts;
   /** Length of the boundary field. */
   readonly lenX: number;
-  /** v4: the body counts without template lines, when any were taken out (else null). */
-  readonly bodyTf: string | null;
   readonly nameTerms: number;
-  /** Per term its frequencies in name, keywords, description and body: the postings entries. */
-  readonly postings: ReadonlyMap<string, FieldCounts>;
+  /**
+   * Per term its frequencies in name, keywords, description, body and boundary clauses: the
+   * postings entries are those with a count in one of the first four.
+   */
+  readonly terms: ReadonlyMap<string, V4Counts>;
 }
 
 type ServedFields = {
@@ -594,9 +603,8 @@ const NO_TERMS: ServedTerms = {
   fwd: '{}',
   lens: [0, 0, 0, 0],
   lenX: 0,
-  bodyTf: null,
   nameTerms: 0,
-  postings: new Map(),
+  terms: new Map(),
 };
 
 // The token strings a BM25F row leaves empty (the columns are NOT NULL; nothing reads them).
@@ -621,26 +629,23 @@ function servedV4(
   const body =
     rev.body_lines === null && lines.length === 0
       ? decodeBodyCounts(rev.body_v4)
-      : effectiveBody(lines, template);
+      : { lines, template };
   const frontmatter = rev.frontmatter
-    ? (parseStoredFrontmatter(rev.frontmatter, fields.description) as Record<string, unknown>)
+    ? (parseStoredFrontmatter(rev.frontmatter, {
+        description: fields.description,
+        name: rev.name,
+        keywords: rev.keywords,
+      }) as Record<string, unknown>)
     : {};
   const doc = documentTermsV4({ ...fields, frontmatter }, body);
-  const postings = new Map<string, FieldCounts>();
   let nameTerms = 0;
-  for (const [t, c] of doc.terms) {
-    if (c[0] > 0) nameTerms++;
-    // A term only in boundary clauses has no posting: it never counts for the skill.
-    if (c[0] + c[1] + c[2] + c[3] > 0) postings.set(t, [c[0], c[1], c[2], c[3]]);
-  }
+  for (const c of doc.terms.values()) if (c[0] > 0) nameTerms++;
   return {
     fwd: encodeForwardV4(doc.terms),
     lens: [doc.lens[0], doc.lens[1], doc.lens[2], doc.lens[3]],
     lenX: doc.lens[4],
-    // Every v4 row keeps its served body counts: revisions no longer store them (documents-v4.ts).
-    bodyTf: encodeBodyCounts(body),
     nameTerms,
-    postings,
+    terms: doc.terms,
   };
 }
 

@@ -1,14 +1,13 @@
 /**
  * A BM25F candidate from one serving row (docs/ranking.md §10): the row's stored terms for the
- * query (`serving.fwd` with the boundary counts, and the revision's body counts less the
- * generation's template lines) turned into the features of bm25f-core.ts, scored and explained by
+ * query (`serving.fwd` with the boundary counts, and its body counts less the generation's template
+ * lines, read from the postings of the query's terms: Bm25fContext.body) turned into the features
+ * of bm25f-core.ts, scored and explained by
  * its pure `score(features, params)` under the search's parameter set. The fast path and the
  * brute-force scorer both explain through here, so the two can only differ in which rows they
  * explain.
  */
 import {
-  bodyCountsOfTerms,
-  decodeBodyCounts,
   decodeForwardV4,
   decodeForwardHeadV4,
   type Bm25fRow,
@@ -36,6 +35,12 @@ export interface Bm25fContext {
   readonly df: readonly number[];
   readonly exclusionDf: readonly number[];
   readonly usage: ResolvedUsage;
+  /**
+   * A row's body counts (without template lines) of each query term and then each excluded term,
+   * in that order: the body counts of its postings (issue 33: a serving row no longer stores its
+   * body counts; the postings hold the same numbers, from the same body).
+   */
+  readonly body: (rowid: number) => readonly number[];
 }
 
 /** Longest learned request quoted in an explanation's `usage.matched`, in characters. */
@@ -111,9 +116,15 @@ function bm25fFeatures(
   };
 }
 
-/** Every term of a row with its per-field counts (name, keywords, description, body, boundary). */
-export function termsOfRow(row: Bm25fRow): Map<string, V4Counts> {
-  return decodeForwardV4(row.fwd, decodeBodyCounts(bodyOf(row)));
+/**
+ * Every term of a row with its per-field counts (name, keywords, description, body, boundary), from
+ * its forward terms and its body counts (`body`: the body counts of its postings).
+ */
+export function termsOfRow(
+  row: Bm25fRow,
+  body: ReadonlyMap<string, number> | undefined,
+): Map<string, V4Counts> {
+  return decodeForwardV4(row.fwd, { tf: body ?? new Map() });
 }
 
 /**
@@ -128,7 +139,7 @@ export function explainRow(
   gen: PublishedGeneration,
 ): RankedCandidate {
   const { terms, nameTerms, clauses, nameSequence } = memoized(row, ctx.q, () =>
-    rowFeatures(row, ctx.q),
+    rowFeatures(row, ctx),
   );
   const u = ctx.usage.byRow.get(row.rowid);
   const counts = (t: string): V4Counts => terms.get(t) ?? [0, 0, 0, 0, 0];
@@ -167,12 +178,13 @@ interface RowFeatures {
   readonly nameSequence: readonly string[];
 }
 
-function rowFeatures(row: Bm25fRow, q: AnalyzedQuery): RowFeatures {
+function rowFeatures(row: Bm25fRow, ctx: Bm25fContext): RowFeatures {
   // Only the query's and the excluded words' counts: the row's name, keywords, description and
-  // boundary terms from serving.fwd, its body's looked up in its stored counts.
+  // boundary terms from serving.fwd, its body's from the postings of those words.
+  const q = ctx.q;
   const wanted = [...q.terms, ...q.excluded.terms];
   const head = decodeForwardHeadV4(row.fwd);
-  const body = bodyCountsOfTerms(bodyOf(row), wanted);
+  const body = ctx.body(row.rowid);
   const terms = new Map<string, V4Counts>();
   wanted.forEach((t, i) => {
     const c = Object.hasOwn(head, t) ? head[t]! : undefined;
@@ -200,10 +212,4 @@ function memoized(row: Bm25fRow, q: AnalyzedQuery, compute: () => RowFeatures): 
   const f = compute();
   FEATURES.set(row, { q, f });
   return f;
-}
-
-// A row's body counts: without template lines where the generation took some out, else the
-// revision's own.
-function bodyOf(row: Bm25fRow): string | null {
-  return row.body_tf ?? row.body_v4;
 }

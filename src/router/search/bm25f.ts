@@ -19,6 +19,7 @@ import {
   DOC_STRIDE,
   STATE_CODES,
   allBm25fRows,
+  bodyCountsOfRows,
   bm25fRowsOf,
   forEachPosting,
   servingRowidsOf,
@@ -139,6 +140,10 @@ function prepare(s: Bm25fSearch): Prepared {
     }
   };
   const postings = cache.postingsOf(reader, gen, [...q.terms, ...q.excluded.terms], seed);
+  // Each query term's, then each excluded term's, body count per rowid, filled from its postings
+  // as they are read (the explanation's body counts: Bm25fContext.body). None for a term with no
+  // postings (every count 0).
+  const bodyTf: (Uint32Array | undefined)[] = [];
   // The parameters the per-posting closure reads, loaded once per search (plain arrays: fieldArrays).
   const { weights, b: bs } = fieldArrays(c);
   const k1 = c.K1;
@@ -151,7 +156,10 @@ function prepare(s: Bm25fSearch): Prepared {
       return;
     }
     const termIdf = bm25Idf(termDf, docs.docs);
+    const bt = post ? new Uint32Array(rows) : undefined;
+    bodyTf[i] = bt;
     const score = (rowid: number, n: number, k: number, d: number, b: number): void => {
+      if (b > 0) bt![rowid] = b;
       const o = rowid * DOC_STRIDE;
       const u = hasUsage ? used.byRow.get(rowid) : undefined;
       tf[0] = n;
@@ -173,6 +181,16 @@ function prepare(s: Bm25fSearch): Prepared {
     for (const r of extra) score(r, 0, 0, 0, 0);
   });
   const exclusionDf = q.excluded.terms.map((t) => dfOf(postings.get(t), usageRowsOf(used, t)).df);
+  q.excluded.terms.forEach((t, j) => {
+    const post = postings.get(t);
+    if (!post) return;
+    const bt = new Uint32Array(rows);
+    forEachPosting(post.data, (rowid, _n, _k, _d, b) => {
+      bt[rowid] = b;
+    });
+    bodyTf[q.terms.length + j] = bt;
+  });
+  const wanted = q.terms.length + q.excluded.terms.length;
   const fuzzyOf = fuzzyMatches(reader, cache, gen, q, unknown, touch);
   const ctx: Bm25fContext = {
     params: c,
@@ -183,6 +201,11 @@ function prepare(s: Bm25fSearch): Prepared {
     df,
     exclusionDf,
     usage: used,
+    body: (rowid) => {
+      const out: number[] = [];
+      for (let i = 0; i < wanted; i++) out.push(bodyTf[i]?.[rowid] ?? 0);
+      return out;
+    },
   };
   return { docs, ctx, acc, nameHits, touched, fuzzyOf };
 }
@@ -422,13 +445,15 @@ export function bruteForceBm25f(s: Bm25fSearch): RankedResult {
   const docs = cache.servingDocs(reader, gen);
   const used = cache.resolvedUsage(reader, gen, usage, policy);
   const rows = [...allBm25fRows(reader)];
-  const terms = rows.map((r) => termsOfRow(r));
+  const bodies = bodyCountsOfRows(reader);
+  const terms = rows.map((r) => termsOfRow(r, bodies.get(r.rowid)));
   const holds = (j: number, t: string, positive: boolean): boolean => {
     const c = terms[j]!.get(t);
     const inText = c !== undefined && (!positive || c[0] + c[1] + c[2] + c[3] > 0);
     return inText || (used.byRow.get(rows[j]!.rowid)?.tf.has(t) ?? false);
   };
   const dfOfTerm = (t: string): number => rows.filter((_, j) => holds(j, t, true)).length;
+  const rowIndex = new Map(rows.map((r, j) => [r.rowid, j] as const));
   const df = q.terms.map(dfOfTerm);
   const unknown = q.terms.map((_, i) => i).filter((i) => df[i] === 0);
   const ctx: Bm25fContext = {
@@ -440,6 +465,10 @@ export function bruteForceBm25f(s: Bm25fSearch): RankedResult {
     df,
     exclusionDf: q.excluded.terms.map(dfOfTerm),
     usage: used,
+    body: (rowid) => {
+      const j = rowIndex.get(rowid)!;
+      return [...q.terms, ...q.excluded.terms].map((t) => terms[j]!.get(t)?.[3] ?? 0);
+    },
   };
   const scored: RankedCandidate[] = [];
   rows.forEach((r, j) => {
