@@ -227,12 +227,15 @@ function namedByRule(
   for (const c of r.candidates) {
     if (c.explanation.trust_bound?.role === 'held_back') continue;
     const floor = minConfidence ?? (out.length === 0 ? rule.f1 : rule.f2);
+    // A contiguous rule's policy (v5) serves confidences non-increasing down the list, so the first
+    // candidate below the floor ends it whether or not the model may invoke that skill.
+    if (c.confidence < floor) {
+      if (rule.contiguous) break;
+      continue;
+    }
     // A skill the model may not invoke is passed over as if it were not ranked. Asked only of a
-    // candidate that would be named or would end a contiguous rule: each asks the catalog.
-    const decides = c.confidence >= floor || rule.contiguous;
-    if (!decides || !modelInvocable(router, c.skill_id)) continue;
-    if (c.confidence >= floor) out.push(c);
-    else break;
+    // candidate that would be named: each asks the catalog.
+    if (modelInvocable(router, c.skill_id)) out.push(c);
   }
   return out;
 }
