@@ -25,6 +25,7 @@ import type { ErrorCode, ExitCode } from '../errors.js';
 import {
   DEFAULT_HOOK_DEADLINE_MS,
   HOOK_HOSTS,
+  HOOK_SERVER_NODE_FLAGS,
   HOOK_SERVER_PROTOCOL,
   MAX_HOOK_INPUT_BYTES,
   asHookServerAnswer,
@@ -345,7 +346,7 @@ function spawnServer(r: ClientRun): void {
     const { spawn } = requireBuiltin('node:child_process') as typeof ChildProcess;
     const child = spawn(
       process.execPath,
-      [r.options.bin, 'hook-server', 'run', '--socket', r.socket],
+      [...HOOK_SERVER_NODE_FLAGS, r.options.bin, 'hook-server', 'run', '--socket', r.socket],
       { detached: true, stdio: 'ignore', cwd: '/', env: process.env },
     );
     child.on('error', () => undefined);

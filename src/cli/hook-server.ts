@@ -33,6 +33,9 @@ import { runFastHook } from './hook-main.js';
 import { pingHookServer, type HookServerInfo } from './hook-server-control.js';
 import { monotonicMs } from './stdio.js';
 
+// V8's collector, when Node runs with --expose-gc (HOOK_SERVER_NODE_FLAGS).
+const collectYoungGarbage = (globalThis as { gc?: (o: { type: 'minor' | 'major' }) => void }).gc;
+
 /** Default time a server waits for a request before it ends (30 minutes). */
 export const DEFAULT_HOOK_SERVER_IDLE_MS = 30 * 60 * 1000;
 /** A connection that sends no whole request within this long is closed. */
@@ -173,10 +176,12 @@ export async function serveHooks(o: HookServerOptions): Promise<HookServerHandle
     // What the run records (telemetry, the session's state) once the answer is on its way (the
     // next turn of the event loop), and before the next run reads it: the queue runs one request
     // at a time.
-    if (after.length > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
-      for (const work of after) work();
-    }
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const work of after) work();
+    // Then the young garbage of the run, while no one waits: the next prompt starts with an empty
+    // young generation instead of collecting it in the middle of its search. Only in a server
+    // started with HOOK_SERVER_NODE_FLAGS (--expose-gc); elsewhere V8 collects as it will.
+    collectYoungGarbage?.({ type: 'minor' });
     if (!keep) stop('disabled');
   };
 

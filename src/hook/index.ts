@@ -47,6 +47,7 @@ export {
   type HookRunResult,
 } from './run.js';
 export {
+  HOOK_SERVER_NODE_FLAGS,
   HOOK_SERVER_PROTOCOL,
   MAX_SERVER_REQUEST_BYTES,
   MAX_SOCKET_PATH_BYTES,

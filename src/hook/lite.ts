@@ -4,6 +4,7 @@
  */
 export { DEFAULT_HOOK_DEADLINE_MS, HOOK_HOSTS, MAX_HOOK_INPUT_BYTES } from './input.js';
 export {
+  HOOK_SERVER_NODE_FLAGS,
   HOOK_SERVER_PROTOCOL,
   asHookServerAnswer,
   hookServerDir,

@@ -14,6 +14,13 @@ import { xdgBaseDir } from '../fsx/index.js';
 /** The protocol's version: the first field of every request and answer. */
 export const HOOK_SERVER_PROTOCOL = 1;
 
+/**
+ * Node's flags for a hook server process (before bin/skilldex.js on its command line):
+ * `--expose-gc` lets it collect its young garbage between prompts, when no one waits, rather than
+ * in the middle of a prompt's search (hook-server.ts).
+ */
+export const HOOK_SERVER_NODE_FLAGS: readonly string[] = ['--expose-gc'];
+
 /** Longest socket path used: a Unix socket's path is at most 107 bytes on Linux, 103 on macOS. */
 export const MAX_SOCKET_PATH_BYTES = 100;
 

@@ -23,7 +23,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY_ID, indexCatalog } from '../../src/internal.js';
-import { hookServerSocket } from '../../src/hook/index.js';
+import { HOOK_SERVER_NODE_FLAGS, hookServerSocket } from '../../src/hook/index.js';
 import { MAX_POOLED_ROUTERS, RouterPool, serveHooks } from '../../src/cli/hook-server.js';
 import { MAX_INPUT_BYTES } from '../../src/cli/stdio.js';
 import { REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
@@ -129,6 +129,12 @@ function started(homeDir: string): string {
   const r = run(homeDir, ['hook-server', 'start', '--json']);
   expect(r.code, r.err).toBe(0);
   const report = JSON.parse(r.out) as { server: { socket: string; pid: number } };
+  // Started with Node's flags for a server (HOOK_SERVER_NODE_FLAGS), where /proc shows them.
+  const cmdline = `/proc/${report.server.pid}/cmdline`;
+  if (existsSync(cmdline))
+    expect(readFileSync(cmdline, 'utf8').split('\0')).toEqual(
+      expect.arrayContaining([...HOOK_SERVER_NODE_FLAGS, 'hook-server', 'run']),
+    );
   return report.server.socket;
 }
 
@@ -295,6 +301,13 @@ describe('starting, stopping and turning off', () => {
       return st.servers.some((x) => x.current && x.running) ? st : undefined;
     });
     expect(s.setting).toEqual({ value: true, source: 'default' });
+    // It runs with Node's flags for a server (--expose-gc: it collects between prompts), as one
+    // started by `hook-server start` does.
+    const pid = s.servers.find((x) => x.current)!.info!.pid;
+    if (existsSync(`/proc/${pid}/cmdline`))
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(
+        expect.arrayContaining([...HOOK_SERVER_NODE_FLAGS, 'hook-server', 'run']),
+      );
     const stop = JSON.parse(run(h, ['hook-server', 'stop', '--json']).out) as {
       stopped: unknown[];
     };

@@ -9,7 +9,12 @@ import type { Command } from 'commander';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SkilldexError, type ExitCode } from '../../errors.js';
-import { hookServerDir, hookServerSocket, hookStateDir } from '../../hook/lite.js';
+import {
+  HOOK_SERVER_NODE_FLAGS,
+  hookServerDir,
+  hookServerSocket,
+  hookStateDir,
+} from '../../hook/lite.js';
 import { sanitizeField } from '../../text/index.js';
 import { BUILD } from '../../version.js';
 import { SKILLDEX_BIN } from '../bin-path.js';
@@ -146,7 +151,14 @@ function registerStart(cmd: Command, ctx: CliContext): void {
           const { spawn } = createRequire(import.meta.url)(
             'node:child_process',
           ) as typeof ChildProcess;
-          const args = [SKILLDEX_BIN, 'hook-server', 'run', '--socket', socket];
+          const args = [
+            ...HOOK_SERVER_NODE_FLAGS,
+            SKILLDEX_BIN,
+            'hook-server',
+            'run',
+            '--socket',
+            socket,
+          ];
           if (o.idleMinutes !== undefined) args.push('--idle-minutes', String(o.idleMinutes));
           const child = spawn(process.execPath, args, {
             detached: true,
