@@ -410,7 +410,7 @@ function figOf(runs: Map<string, string[]>): Fig {
 }
 
 /** LORO: each repository's requests (with corpus-real and alone) ordered by the other 33's fit. */
-function loro(feats: readonly number[]): { corpus: Fig; alone: Fig } {
+function loro(feats: readonly number[]): { corpus: Fig; alone: Fig; runs: Map<string, string[]> } {
   const rc = new Map<string, string[]>();
   const ra = new Map<string, string[]>();
   for (const repo of repos) {
@@ -421,7 +421,24 @@ function loro(feats: readonly number[]): { corpus: Fig; alone: Fig } {
     for (const p of withCorpus) if (p.repo === repo) rc.set(p.id, order(p, feats, w));
     for (const p of alone) if (p.repo === repo) ra.set(p.id, order(p, feats, w));
   }
-  return { corpus: figOf(rc), alone: figOf(ra) };
+  return { corpus: figOf(rc), alone: figOf(ra), runs: rc };
+}
+
+/** Repositories whose top-1 − false@1 (with corpus-real) rose / fell from `a`'s runs to `b`'s. */
+function repoMoves(a: Map<string, string[]>, b: Map<string, string[]>): string {
+  let up = 0;
+  let down = 0;
+  for (const repo of repos) {
+    const qs = queries.filter((q) => q.repo === repo);
+    const obj = (runs: Map<string, string[]>): number => {
+      const s = scoreTrigger(qs, runs).all;
+      return (s.top1 ?? 0) - (s.falseTrigger ?? 0);
+    };
+    const d = obj(b) - obj(a);
+    if (d > 1e-9) up++;
+    else if (d < -1e-9) down++;
+  }
+  return `${up} rose, ${down} fell, ${repos.length - up - down} unchanged`;
 }
 
 const tools = loadTools().map((t) => ({
@@ -839,7 +856,7 @@ function nestedCv(base: readonly number[]): { corpus: Fig; alone: Fig; chosen: s
 
 interface Row {
   readonly feats: number[];
-  readonly cv: { corpus: Fig; alone: Fig };
+  readonly cv: { corpus: Fig; alone: Fig; runs: Map<string, string[]> };
   readonly w: number[];
   readonly nd: number[];
 }
@@ -1050,7 +1067,7 @@ function main(): void {
     row("v5's two", baseRow),
     ...steps.map((s) => row(`+ ${s.added}`, s.r)),
     '',
-    `Weights on all 34 repositories: ${names(cur.feats)} = ${cur.w.join(' · ')}.`,
+    `Weights on all 34 repositories: ${names(cur.feats)} = ${cur.w.join(' · ')}. Against v5's two (CV), the repositories' top-1 − false@1: ${repoMoves(baseRow.cv.runs, cur.cv.runs)}.`,
     '',
     'The same selection on the trigger set with corpus-real only (no tool-set or trigger-alone condition):',
     '',
@@ -1058,7 +1075,7 @@ function main(): void {
     row("v5's two", baseRow),
     ...stepsT.map((s) => row(`+ ${s.added}`, s.r)),
     '',
-    `Weights on all 34 repositories: ${names(curT.feats)} = ${curT.w.join(' · ')}.`,
+    `Weights on all 34 repositories: ${names(curT.feats)} = ${curT.w.join(' · ')}. Against v5's two (CV), the repositories' top-1 − false@1: ${repoMoves(baseRow.cv.runs, curT.cv.runs)}.`,
     '',
     ...extra(),
     ...examples(),
