@@ -25,7 +25,7 @@ import { DEFAULT_POLICY_ID, indexCatalog } from '../src/internal.js';
 import { triggerQueries } from './trigger-quality.js';
 import { REPO, WORK, fmt, machineLine, now, percentile, writeResult } from './lib.js';
 
-const RUNS = 41;
+const RUNS = 81;
 const BIN = path.join(REPO, 'bin', 'skilldex.js');
 const SHARED = path.resolve(REPO, '..', 'shared', 'bench');
 const TRIGGER = path.join(SHARED, 'trigger');
