@@ -37,7 +37,7 @@ export interface NearmissCache {
 }
 
 /** Reduces a v4 explanation to the parts the stage reads (the cache stays a few MB). */
-function reduce(e: Bm25fExplanation): RerankCandidate['explanation'] {
+export function reduceExplanation(e: Bm25fExplanation): RerankCandidate['explanation'] {
   return {
     terms: e.terms.map((t) => ({ term: t.term, idf: t.idf, tf: t.tf, points: t.points })),
     fields: e.fields,
@@ -79,7 +79,7 @@ export function loadCache(): NearmissCache {
             name: c.name,
             description: c.description,
             score: c.score,
-            explanation: reduce(c.explanation as Bm25fExplanation),
+            explanation: reduceExplanation(c.explanation as Bm25fExplanation),
           })),
           confidence: r.candidates.map((c) => c.confidence),
         });

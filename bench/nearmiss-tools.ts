@@ -25,7 +25,7 @@ import {
   type RerankParams,
 } from '../src/router/search/stages/rerank-nearmiss.js';
 import { WORK } from './lib.js';
-import { SHARED } from './nearmiss-cache.js';
+import { SHARED, reduceExplanation } from './nearmiss-cache.js';
 
 const DATASETS = ['metatool', 'apibench-torchhub', 'bfcl-curated'] as const;
 const DEPTH = 20;
@@ -48,22 +48,14 @@ function rank(router: Router, qs: readonly LabelledQuery[]): ToolRun[] {
       return {
         q,
         candidates: r.candidates.map((c) => {
-          const e = c.explanation as Bm25fExplanation;
           return {
             skill_id: c.skill_id,
             name: c.name,
             description: '',
             score: c.score,
+            // Without the dropped tokens, as this cache has always been written.
             explanation: {
-              terms: e.terms.map((t) => ({ term: t.term, idf: t.idf, tf: t.tf, points: t.points })),
-              fields: e.fields,
-              name_bonus: { applies: e.name_bonus.applies },
-              name_phrase: { applies: e.name_phrase.applies },
-              boundary: {
-                clauses: e.boundary.clauses,
-                matched: e.boundary.matched,
-                points: e.boundary.points,
-              },
+              ...reduceExplanation(c.explanation as Bm25fExplanation),
               dropped_tokens: [],
             },
           };

@@ -45,7 +45,13 @@ import {
   type RerankCandidate,
   type Reranked,
 } from '../src/router/search/stages/rerank-nearmiss.js';
-import { SHARED, TRIGGER, loadCache, type CachedRequest } from './nearmiss-cache.js';
+import {
+  SHARED,
+  TRIGGER,
+  loadCache,
+  reduceExplanation,
+  type CachedRequest,
+} from './nearmiss-cache.js';
 import { fmt, machineLine, WORK, writeResult } from './lib.js';
 import { fitLogistic, solve } from './logistic.js';
 import { scoreTrigger, triggerQueries } from './trigger-quality.js';
@@ -81,24 +87,12 @@ function loadAlone(): CachedRequest[] {
       out.push({
         q,
         candidates: r.candidates.map((c) => {
-          const e = c.explanation as Bm25fExplanation;
           return {
             skill_id: c.skill_id,
             name: c.name,
             description: c.description,
             score: c.score,
-            explanation: {
-              terms: e.terms.map((t) => ({ term: t.term, idf: t.idf, tf: t.tf, points: t.points })),
-              fields: e.fields,
-              name_bonus: { applies: e.name_bonus.applies },
-              name_phrase: { applies: e.name_phrase.applies },
-              boundary: {
-                clauses: e.boundary.clauses,
-                matched: e.boundary.matched,
-                points: e.boundary.points,
-              },
-              dropped_tokens: e.dropped_tokens.map((d) => ({ token: d.token })),
-            },
+            explanation: reduceExplanation(c.explanation as Bm25fExplanation),
           };
         }),
         confidence: r.candidates.map((c) => c.confidence),
