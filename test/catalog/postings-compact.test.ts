@@ -41,6 +41,16 @@ const listArb: fc.Arbitrary<Posting[]> = fc
     }));
   });
 
+// Each term's list as its postings' counts, sorted: what two catalogs share when their rowids differ.
+function counts(xs: { term: string; data: Buffer }[]): unknown[] {
+  return xs.map((r) => [
+    r.term,
+    decodePostings(r.data)
+      .map((p) => p.tf.join(','))
+      .sort(),
+  ]);
+}
+
 describe('postings forms', () => {
   it('the compact form and the varint form both decode to the list packed', () => {
     fc.assert(
@@ -161,13 +171,6 @@ describe.skipIf(ON_PG)('a catalog of the compact form', () => {
     const fresh = path.join(dir, 'fresh.sqlite');
     indexCatalog({ catalog: fresh, scopes: [skills], now: NOW });
     // Rowids differ (a re-index numbers new rows upwards); each term's counts do not.
-    const counts = (xs: { term: string; data: Buffer }[]): unknown[] =>
-      xs.map((r) => [
-        r.term,
-        decodePostings(r.data)
-          .map((p) => p.tf.join(','))
-          .sort(),
-      ]);
     expect(counts(mixed)).toEqual(counts(blobs(fresh)));
     expect(answers(catalog)).toEqual(answers(fresh));
   });
@@ -203,13 +206,6 @@ describe.skipIf(ON_PG)('removals without stored body counts', () => {
     indexCatalog({ catalog, scopes: [skills], now: NOW });
     const fresh = path.join(dir, 'fresh.sqlite');
     indexCatalog({ catalog: fresh, scopes: [skills], now: NOW });
-    const counts = (xs: { term: string; data: Buffer }[]): unknown[] =>
-      xs.map((r) => [
-        r.term,
-        decodePostings(r.data)
-          .map((p) => p.tf.join(','))
-          .sort(),
-      ]);
     expect(counts(blobs(catalog))).toEqual(counts(blobs(fresh)));
     expect(blobs(catalog).find((r) => r.term === 'zebrafish')).toBeDefined();
     // Rows served before (one per remaining skill) are all gone from the lists: each list's rowids exist.

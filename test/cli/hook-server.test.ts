@@ -26,7 +26,7 @@ import { DEFAULT_POLICY_ID, indexCatalog } from '../../src/internal.js';
 import { HOOK_SERVER_NODE_FLAGS, hookServerSocket } from '../../src/hook/index.js';
 import { MAX_POOLED_ROUTERS, RouterPool, serveHooks } from '../../src/cli/hook-server.js';
 import { MAX_INPUT_BYTES } from '../../src/cli/stdio.js';
-import { REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
+import { HOOK_TEST_LIBRARY, REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
 const BIN = path.join(REPO, 'bin', 'skilldex.js');
 const NOW = () => new Date('2026-01-01T00:00:00Z');
@@ -55,20 +55,7 @@ const homes: string[] = [];
 
 beforeAll(() => {
   dir = tmpDir('skilldex-hook-server-');
-  writeTree(dir, {
-    'lib/pdf-merge/SKILL.md': skillMd(
-      'pdf-merge',
-      'Merge several PDF files into one PDF document, keeping page order and bookmarks.',
-    ),
-    'lib/k8s-deploy/SKILL.md': skillMd(
-      'k8s-deploy',
-      'Deploy an application to a Kubernetes cluster with manifests, rollouts and health checks.',
-    ),
-    'lib/docx-report/SKILL.md': skillMd(
-      'docx-report',
-      'Write a Word document report (docx) with headings, tables and a table of contents.',
-    ),
-  });
+  writeTree(dir, HOOK_TEST_LIBRARY);
   catalog = path.join(dir, 'catalog.sqlite');
   indexCatalog({ catalog, scopes: [path.join(dir, 'lib')], now: NOW, policy: DEFAULT_POLICY_ID });
 });

@@ -14,7 +14,7 @@ import { DEFAULT_POLICY_ID, indexCatalog } from '../../src/internal.js';
 import { parseFastHookArgv, runFastHook } from '../../src/cli/hook-main.js';
 import { run } from '../../src/cli/program.js';
 import type { CliIo } from '../../src/cli/context.js';
-import { REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
+import { HOOK_TEST_LIBRARY, REPO, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
 const NOW = (): Date => new Date('2026-01-01T00:00:00Z');
 
@@ -51,18 +51,7 @@ describe('the hook entry answers as the full CLI', () => {
   beforeAll(() => {
     dir = tmpDir('skilldex-fast-hook-');
     writeTree(dir, {
-      'lib/pdf-merge/SKILL.md': skillMd(
-        'pdf-merge',
-        'Merge several PDF files into one PDF document, keeping page order and bookmarks.',
-      ),
-      'lib/k8s-deploy/SKILL.md': skillMd(
-        'k8s-deploy',
-        'Deploy an application to a Kubernetes cluster with manifests, rollouts and health checks.',
-      ),
-      'lib/docx-report/SKILL.md': skillMd(
-        'docx-report',
-        'Write a Word document report (docx) with headings, tables and a table of contents.',
-      ),
+      ...HOOK_TEST_LIBRARY,
       'lib/quiet/SKILL.md': skillMd(
         'quiet',
         'Merge PDF files quietly without asking anything.',

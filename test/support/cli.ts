@@ -90,3 +90,22 @@ export function writeTree(root: string, files: Record<string, string | Uint8Arra
 export function skillMd(name: string, description: string, extra = ''): string {
   return `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n${extra}---\n\n# ${name}\n\nBody of ${name}.\n`;
 }
+
+/**
+ * The small library the prompt hook's tests route over (`lib/<name>/SKILL.md`, for writeTree): a
+ * PDF, a Kubernetes and a Word skill, each clearly its own topic.
+ */
+export const HOOK_TEST_LIBRARY: Readonly<Record<string, string>> = {
+  'lib/pdf-merge/SKILL.md': skillMd(
+    'pdf-merge',
+    'Merge several PDF files into one PDF document, keeping page order and bookmarks.',
+  ),
+  'lib/k8s-deploy/SKILL.md': skillMd(
+    'k8s-deploy',
+    'Deploy an application to a Kubernetes cluster with manifests, rollouts and health checks.',
+  ),
+  'lib/docx-report/SKILL.md': skillMd(
+    'docx-report',
+    'Write a Word document report (docx) with headings, tables and a table of contents.',
+  ),
+};
