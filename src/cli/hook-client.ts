@@ -1,12 +1,13 @@
 /**
  * The prompt hook's first stop (docs/hosts.md, "The hook server"): `skilldex hook <host> …` as a
  * host runs it on every prompt. scripts/build-cli.mjs bundles this file alone into
- * dist/cli/hook-client.cjs, which bin/skilldex.js loads before anything else of the hook. It reads
- * the host's event from standard input and hands the whole run (command line, environment, folder,
- * input) to the user's hook server over its Unix socket; the server runs the very code the hook
- * would run here (runFastHook) and sends back what to print. A prompt then costs a bare Node start,
- * this small file and one round trip (bench/results/hook.md), where loading and warming the router
- * in every process cost about twice a bare start.
+ * dist/cli/hook-client.cjs, which bin/skilldex.js loads before anything else of the hook. It
+ * connects to the user's hook server over its Unix socket while it reads the host's event from
+ * standard input, then hands it the whole run (command line, environment, folder, input); the
+ * server runs the very code the hook would run here (runFastHook) and sends back what to print,
+ * and the process ends as soon as that is written. A prompt then costs about 1.5× a bare Node
+ * start (bench/results/hook.md), where loading and warming the router in every process cost about
+ * twice a bare start.
  *
  * When no server answers (none started yet, `hook_server = false`, a socket it cannot trust, a
  * server that failed), the hook runs in this process as before, with the input already read, and
