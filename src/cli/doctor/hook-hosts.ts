@@ -3,9 +3,11 @@
  * (issue 35: doctor names every way the set-up can be broken): Gemini CLI's hooks system or hook
  * switched off, VS Code's hook folder not loaded. Read as data; each cites the host's source.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readTextCapped } from '../../fsx/index.js';
+import { sanitizeField } from '../../text/index.js';
 import { valueAt } from '../init/json-edit.js';
 import { parseTomlText } from '../init/toml-edit.js';
 import { readJsonFile, type DoctorOptions } from './check.js';
@@ -97,10 +99,11 @@ export function codexHookOff(hooksFile: string): { message: string; fix: string 
  * has reviewed and trusted its exact definition in `/hooks`, and skips a new or changed one until
  * then, saying so only at start-up (developers.openai.com/codex/hooks, "Review and trust hooks").
  * It records that trust in `$CODEX_HOME/config.toml` as `[hooks.state."<hooks.json path>:
- * user_prompt_submit:<group>:<handler>"]` with a `trusted_hash` (the key layout as Codex writes
- * it; the hash is Codex's own and not recomputed here, so a recorded trust is taken as given).
- * Undefined when the trust is recorded; else the warning with the fix (`enabled = false` there:
- * the person turned the hook off in `/hooks`).
+ * user_prompt_submit:<group>:<handler>"]` with a `trusted_hash` of the definition it trusted
+ * (codexHookHash); a definition changed since (another command, timeout or status message) no
+ * longer matches, and Codex skips it as "modified" as silently as an untrusted one. Undefined when
+ * the trust recorded is for the hook as it is; else the warning with the fix (`enabled = false`
+ * there: the person turned the hook off in `/hooks`).
  */
 export function codexHookTrust(
   hooksFile: string,
@@ -114,12 +117,14 @@ export function codexHookTrust(
   }
   if (!Array.isArray(groups)) return undefined;
   let key: string | undefined;
+  let handler: unknown;
   for (const [g, group] of groups.entries()) {
     const hooks = valueAt(group, ['hooks']);
     if (!Array.isArray(hooks)) continue;
     const h = hooks.findIndex((x) => valueAt(x, ['command']) === cmd);
     if (h >= 0) {
       key = `${hooksFile}:user_prompt_submit:${g}:${h}`;
+      handler = hooks[h];
       break;
     }
   }
@@ -147,12 +152,59 @@ export function codexHookTrust(
       message: `skilldex's hook is turned off in Codex (${config} [hooks.state."${key}"] enabled = false)`,
       fix: "start Codex and open /hooks: enable skilldex's UserPromptSubmit hook",
     };
-  if (typeof valueAt(entry, ['trusted_hash']) === 'string') return undefined;
+  const trusted = valueAt(entry, ['trusted_hash']);
+  if (typeof trusted === 'string') {
+    const now = codexHookHash('user_prompt_submit', handler);
+    if (now === undefined || now === trusted) return undefined;
+    return {
+      status: 'warn',
+      message: `skilldex's hook changed since Codex trusted it (${config} [hooks.state."${key}"] trusted_hash ${sanitizeField(trusted, 80)}; the hook as it is now hashes to ${now}): Codex skips a modified hook until you trust it again, and says so only at start-up`,
+      fix,
+    };
+  }
   return {
     status: 'warn',
     message: `Codex has recorded no trust for skilldex's hook (no [hooks.state."${key}"] trusted_hash in ${config}): Codex skips a hook until you trust it, and says so only at start-up`,
     fix,
   };
+}
+
+/**
+ * Codex's `trusted_hash` of one command hook of `event` (its snake-case label, e.g.
+ * `user_prompt_submit`): `sha256:` and the hex SHA-256 of the compact JSON, keys sorted, of the
+ * hook's normalized identity — `{event_name, hooks: [{async, command, statusMessage?, timeout,
+ * type}]}`, the timeout as Codex runs it (600 s when unset, at least 1), no matcher for a prompt
+ * event (Codex ignores it there). openai/codex: config/src/fingerprint.rs `version_for_toml` over
+ * the `NormalizedHookIdentity` of hooks/src/engine/discovery.rs (as its app-server tests build
+ * it); the vector in test/cli/doctor-codex-hooks.test.ts is one a Codex 0.151 install recorded.
+ * Undefined for a definition this does not know how Codex normalizes (`commandWindows`, a
+ * non-command handler): its recorded trust is then taken as given.
+ */
+export function codexHookHash(event: string, handler: unknown): string | undefined {
+  if (handler === null || typeof handler !== 'object') return undefined;
+  const h = handler as Record<string, unknown>;
+  if (h['type'] !== 'command' || typeof h['command'] !== 'string') return undefined;
+  if (h['commandWindows'] !== undefined || h['command_windows'] !== undefined) return undefined;
+  const timeout = h['timeout'];
+  if (timeout !== undefined && !(typeof timeout === 'number' && Number.isSafeInteger(timeout)))
+    return undefined;
+  const status = h['statusMessage'];
+  if (status !== undefined && typeof status !== 'string') return undefined;
+  // Keys in sorted order (serde_json's output of canonical_json): JSON.stringify keeps insertion
+  // order and escapes what serde_json escapes.
+  const identity = {
+    event_name: event,
+    hooks: [
+      {
+        async: false,
+        command: h['command'],
+        ...(status !== undefined ? { statusMessage: status } : {}),
+        timeout: Math.max(1, (timeout as number | undefined) ?? 600),
+        type: 'command',
+      },
+    ],
+  };
+  return `sha256:${createHash('sha256').update(JSON.stringify(identity)).digest('hex')}`;
 }
 
 /**
