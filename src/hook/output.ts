@@ -6,9 +6,11 @@
  * code.claude.com/docs/en/hooks#userpromptsubmit-decision-control; Codex: openai/codex
  * codex-rs/hooks/schema/generated/user-prompt-submit.command.output.schema.json,
  * `additionalProperties: false`). VS Code runs Claude Code's hook format (microsoft/vscode-docs
- * docs/agent-customization/hooks.md, "VS Code uses the same hook format as Claude Code"), and its
- * reference shows `hookSpecificOutput.additionalContext` for SessionStart, SubagentStart and the
- * tool events (docs/agents/reference/hooks-reference.md). Gemini CLI's `BeforeAgent` takes
+ * docs/agent-customization/hooks.md, "VS Code uses the same hook format as Claude Code"), and
+ * appends a `UserPromptSubmit` hook's `hookSpecificOutput.additionalContext` to the agent's context
+ * for that request (microsoft/vscode-copilot-chat src/extension/prompt/node/
+ * defaultIntentRequestHandler.ts, `UserPromptSubmitHookOutput` in
+ * src/platform/chat/common/chatHookService.ts). Gemini CLI's `BeforeAgent` takes
  * `{"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "…"}}`, "appended
  * to the prompt for this turn only" (google-gemini/gemini-cli docs/hooks/reference.md,
  * "BeforeAgent"; `BeforeAgentOutput` in packages/core/src/hooks/types.ts). Nothing else is printed,
