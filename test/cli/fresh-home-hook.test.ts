@@ -131,3 +131,41 @@ describe('a fresh home with skills in ~/.claude/skills (issue 35, done when)', (
     expect(left.servers.filter((x) => x.running)).toEqual([]);
   }, 60_000);
 });
+
+describe('init --undo one client at a time (issue 35)', () => {
+  it('ends the hook server once the last hook init installed is undone, not before', () => {
+    const home = tmpTree({
+      'lib/pdf-merge/SKILL.md': skillMd('pdf-merge', 'Merge PDF files into one document.'),
+      '.gemini/settings.json': '{}\n',
+    });
+    const env = { HOME: home, PATH: '/nonexistent', XDG_STATE_HOME: '', XDG_CONFIG_HOME: '' };
+    for (const client of ['gemini-cli', 'vscode']) {
+      const init = runBin(['init', '--client', client, '--library', 'lib', '--yes'], {
+        cwd: home,
+        env,
+      });
+      expect(init.code, init.stderr).toBe(0);
+    }
+    const start = runBin(['hook-server', 'start', '--json'], { cwd: home, env });
+    expect(start.code, start.stderr).toBe(0);
+    const running = () =>
+      (
+        JSON.parse(runBin(['hook-server', 'status', '--json'], { cwd: home, env }).stdout) as {
+          servers: { running: boolean }[];
+        }
+      ).servers.filter((x) => x.running).length;
+    expect(running()).toBe(1);
+    const notes = (client: string) =>
+      (
+        JSON.parse(
+          runBin(['init', '--undo', '--client', client, '--yes', '--json'], { cwd: home, env })
+            .stdout,
+        ) as { notes: string[] }
+      ).notes.join('\n');
+    // VS Code's hook is still there: its server stays.
+    expect(notes('gemini-cli')).not.toContain('stopped the hook server');
+    expect(running()).toBe(1);
+    expect(notes('vscode')).toMatch(/stopped the hook server \(process \d+\)/);
+    expect(running()).toBe(0);
+  }, 60_000);
+});

@@ -1,8 +1,8 @@
 /**
  * `skilldex init --undo` (docs/init.md): removes exactly what init recorded (init/undo.ts plans it),
  * says what it leaves (listing controls, the library, the catalog and what was learned), removes the
- * folders init made once empty, and, undoing every client, ends the hook servers the removed hooks
- * started (docs/hosts.md, "The hook server") rather than leaving them to end when idle.
+ * folders init made once empty, and, when no hook init installed is left, ends the hook servers the
+ * removed hooks started (docs/hosts.md, "The hook server") rather than leaving them to end when idle.
  */
 import path from 'node:path';
 import type { CliContext } from '../context.js';
@@ -45,7 +45,11 @@ export async function runUndoCommand(
     },
     home,
   );
-  const stopped = report.applied && client === 'all' ? await stopHookServers(ctx, home) : [];
+  // The servers serve the hooks: once no hook init installed is left (every client undone, at
+  // once or one by one), nothing would ask them again.
+  const hooksLeft = readRecords(recordPath(ctx.io.env, home)).some((r) => r.step === 'hook');
+  const stopped =
+    report.applied && (client === 'all' || !hooksLeft) ? await stopHookServers(ctx, home) : [];
   if (stopped.length === 0) return report;
   return {
     ...report,
