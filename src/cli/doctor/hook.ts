@@ -46,12 +46,6 @@ export const HOOK_EVENT: Readonly<Record<string, string>> = {
   vscode: 'UserPromptSubmit',
 };
 
-/** The folder where the hook keeps its session state and its log. */
-export function hookStateDir(home: string, env: DoctorOptions['env']): string {
-  const base = env['XDG_STATE_HOME'] || path.join(home, '.local', 'state');
-  return path.join(base, 'skilldex', 'hook');
-}
-
 /**
  * The commands of the hook entries in `file` under `hooks.<event>` that run `skilldex hook`: in
  * groups `{hooks: [{command}]}` (Claude Code, Codex, Gemini CLI) or flat `{command}` entries (VS
