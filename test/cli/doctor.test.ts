@@ -19,6 +19,7 @@ import {
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDoctor, type DoctorCheck, type DoctorReport } from '../../src/cli/doctor.js';
+import { codexHookHash } from '../../src/cli/doctor/hook-hosts.js';
 import { hookCommand } from '../../src/cli/init/hook-step.js';
 import { REPO, runCli, skillMd, tmpDir, writeTree } from '../support/cli.js';
 
@@ -85,7 +86,7 @@ function setUp(opts: { clients?: string[]; script?: string } = {}): Home {
       routerFor(client, path.join(home, '.codex', 'skills'));
       writeTree(home, {
         // The hook trusted in Codex's /hooks, as Codex records it (issue 35).
-        '.codex/config.toml': `model = "x"\n\n[mcp_servers.skilldex]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n\n[hooks.state.${JSON.stringify(`${path.join(home, '.codex', 'hooks.json')}:user_prompt_submit:0:0`)}]\ntrusted_hash = "sha256:${'a'.repeat(64)}"\n`,
+        '.codex/config.toml': `model = "x"\n\n[mcp_servers.skilldex]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n\n[hooks.state.${JSON.stringify(`${path.join(home, '.codex', 'hooks.json')}:user_prompt_submit:0:0`)}]\ntrusted_hash = ${JSON.stringify(codexHookHash('user_prompt_submit', { type: 'command', command: `'${hookBin}' hook codex`, timeout: 5 }))}\n`,
       });
     } else if (client === 'cursor') {
       routerFor(client, path.join(home, '.cursor', 'skills'));
