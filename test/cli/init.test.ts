@@ -281,6 +281,36 @@ describe('skilldex init', () => {
       expect(ids ?? []).not.toContain('skill-router');
     });
 
+    it("a second client's own skills outside the library an earlier init set up are named, with the fix", async () => {
+      const home = tmpTree({
+        '.agents/skills/alpha/SKILL.md': skillMd('alpha', 'alpha tool for pdf tables'),
+        '.gemini/skills/beta/SKILL.md': skillMd('beta', 'beta chart helper'),
+      });
+      const codex = await init(home, ['--client', 'codex', '--yes']);
+      expect(codex.report.library_scopes).toEqual([path.join(home, '.agents', 'skills')]);
+      expect(codex.report.notes.join('\n')).not.toContain('also loads');
+      const gemini = await init(home, ['--client', 'gemini-cli', '--yes']);
+      expect(gemini.code).toBe(0);
+      const note = gemini.report.notes.find((n) => n.includes('also loads'));
+      expect(note).toContain(
+        `gemini-cli also loads 1 skill(s) from ${path.join(home, '.gemini', 'skills')}, outside the library`,
+      );
+      expect(note).toContain('add that folder to library.scopes');
+      // Once the folder is a scope, nothing is left out and the note goes.
+      const file = path.join(home, '.config', 'skilldex', 'config.toml');
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          /scopes = \[(.*)\]/,
+          (_m, list: string) =>
+            `scopes = [${list}, ${JSON.stringify(path.join(home, '.gemini', 'skills'))}]`,
+        ),
+      );
+      const again = await init(home, ['--client', 'gemini-cli', '--yes']);
+      expect(again.code).toBe(0);
+      expect(again.report.notes.join('\n')).not.toContain('also loads');
+    });
+
     it('--library set to the client skills folder: a second init does not index the router skill ("added 1")', async () => {
       const home = tmpTree(HOST);
       expect((await init(home, ['--library', '.claude/skills', '--yes'])).code).toBe(0);

@@ -21,7 +21,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
         'bare `skilldex index` re-indexes the scopes the catalog remembers from its last index.\n\n' +
         'Config file (TOML; a .json file is read as JSON with the same keys):\n' +
         '  catalog = "~/.local/share/skilldex/catalog.sqlite"\n' +
-        '  policy = "tf.skillrouter.bm25f.v4"\n' +
+        '  policy = "tf.skillrouter.bm25f.v5"\n' +
         '  telemetry = true\n' +
         '  [library]\n' +
         '  scopes = ["~/.local/share/skilldex/library"]\n' +

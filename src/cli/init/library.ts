@@ -108,6 +108,10 @@ export function planLibrary(
     configured.length > 0
       ? [...configured]
       : [library];
+  // (A move takes the native folder's skills into the library.)
+  const missed =
+    move === undefined ? notRouted(sc.client, scopes, paths.native, pluginFolders) : undefined;
+  if (missed !== undefined) notes.push(missed);
   for (const dir of scopes)
     planned.push({
       step: {
@@ -122,6 +126,33 @@ export function planLibrary(
       },
     });
   return { library, scopes, ...(move ? { move } : {}), planned, notes };
+}
+
+// The folders this client loads skills from that the library leaves out (a library an earlier init
+// set up for another client, or --library): the client still lists their skills, but the hook and
+// skill_search never name them, which nothing else would tell (issue 35). The note, or undefined.
+function notRouted(
+  client: string,
+  scopes: readonly string[],
+  native: readonly string[],
+  plugins: readonly PluginSkills[],
+): string | undefined {
+  const covered = (d: string): boolean => scopes.some((s) => inside(s, d));
+  const own = native
+    .filter((d) => !covered(d))
+    .map((d) => ({ dir: d, n: movableSkills(d, true).length }));
+  const left = [
+    ...own.filter((x) => x.n > 0),
+    ...plugins.filter((p) => !covered(p.path)).map((p) => ({ dir: p.path, n: p.skills.length })),
+  ];
+  if (left.length === 0) return undefined;
+  const n = left.reduce((sum, x) => sum + x.n, 0);
+  return (
+    `${client} also loads ${n} skill(s) from ${left.map((x) => x.dir).join(', ')}, outside the library ` +
+    `(library.scopes = [${scopes.join(', ')}]): ${client} lists them natively, but the prompt hook and ` +
+    `skill_search never name them. To route them too, add ${left.length > 1 ? 'those folders' : 'that folder'} ` +
+    `to library.scopes in your skilldex config (skilldex config shows which file) and run skilldex index.`
+  );
 }
 
 // The note on a library in a folder the client loads natively. `inPlace`: the host's own folder
