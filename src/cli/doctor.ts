@@ -39,7 +39,7 @@ import { HOOK_EVENT, hookChecks, hookLogCheck } from './doctor/hook.js';
 import { hookServerCheck } from './doctor/hook-server.js';
 import { listingCheck } from './doctor/listing.js';
 import { mcpChecks } from './doctor/mcp.js';
-import { clientsOf, initCheck, routerSkillChecks } from './doctor/setup.js';
+import { clientsOf, initCheck, libraryCheck, routerSkillChecks } from './doctor/setup.js';
 
 export {
   HOOK_RUN_TIMEOUT_MS,
@@ -69,6 +69,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
 
   // The catalog.
   if (o.catalog !== undefined) checks.push(await catalogCheck(o.catalog, o.scopes, o.home));
+  checks.push(...(await libraryCheck(o, clients)));
 
   // MCP registrations and router skills.
   const hosts = await import('../hosts/index.js');

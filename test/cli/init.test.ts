@@ -296,6 +296,17 @@ describe('skilldex init', () => {
         `gemini-cli also loads 1 skill(s) from ${path.join(home, '.gemini', 'skills')}, outside the library`,
       );
       expect(note).toContain('add that folder to library.scopes');
+      // doctor names them too, with the same fix.
+      const library = async () =>
+        (
+          JSON.parse(
+            (await runCli(['doctor', '--json'], { cwd: home, env: { HOME: home } })).stdout,
+          ) as { checks: { id: string; status: string; message: string; fix?: string }[] }
+        ).checks.find((c) => c.id === 'library');
+      const warned = await library();
+      expect(warned?.status).toBe('warn');
+      expect(warned?.message).toContain(`${path.join(home, '.gemini', 'skills')} (1, gemini-cli)`);
+      expect(warned?.fix).toContain('add that folder to library.scopes');
       // Once the folder is a scope, nothing is left out and the note goes.
       const file = path.join(home, '.config', 'skilldex', 'config.toml');
       writeFileSync(
@@ -309,6 +320,7 @@ describe('skilldex init', () => {
       const again = await init(home, ['--client', 'gemini-cli', '--yes']);
       expect(again.code).toBe(0);
       expect(again.report.notes.join('\n')).not.toContain('also loads');
+      expect((await library())?.status).toBe('ok');
     });
 
     it('--library set to the client skills folder: a second init does not index the router skill ("added 1")', async () => {

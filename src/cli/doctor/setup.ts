@@ -1,11 +1,14 @@
 /**
  * doctor's checks of what `skilldex init` recorded: the `init` check (init's record file reads and
- * names the clients it set up), the clients in that record, and the `router-skill.<client>` checks
- * (each router skill init installed is still there).
+ * names the clients it set up), the clients in that record, the `router-skill.<client>` checks
+ * (each router skill init installed is still there) and the `library` check (the library holds every
+ * folder those clients load skills from).
  */
 import { existsSync } from 'node:fs';
 import { isSkilldexError } from '../../errors.js';
-import { CLIENTS, type Client } from '../init/clients.js';
+import { CLIENTS, clientPaths, type Client } from '../init/clients.js';
+import { foldersLeftOut, leftOutFix } from '../init/library.js';
+import { pluginSkillFolders } from '../init/plugins.js';
 import { readRecords, recordPath, type UndoRecord } from '../init/record.js';
 import { initFix, type DoctorCheck, type DoctorOptions } from './check.js';
 
@@ -88,4 +91,47 @@ export function routerSkillChecks(
     );
   }
   return { checks, routerOf };
+}
+
+/**
+ * The `library` check: every folder the clients init set up load skills from (their own folders,
+ * Claude Code's enabled plugins) is in the configured library, since the hook and skill_search never
+ * name a skill outside it while the host goes on listing it. `warn` naming the folders and the fix;
+ * none without a configured library (doctor --catalog, or no config).
+ */
+export async function libraryCheck(
+  o: DoctorOptions,
+  clients: readonly string[],
+): Promise<DoctorCheck[]> {
+  const scopes = o.scopes;
+  const known = CLIENTS.filter((c) => clients.includes(c));
+  if (scopes === undefined || scopes.length === 0 || known.length === 0) return [];
+  const { resolvePluginScopes } = await import('../../skills/index.js');
+  const left = known.flatMap((c) =>
+    foldersLeftOut(
+      scopes,
+      clientPaths(c, o.home, o.env).native,
+      pluginSkillFolders(c, o.home, resolvePluginScopes),
+    ).map((x) => ({ ...x, client: c })),
+  );
+  const seen = new Set<string>();
+  const unique = left.filter((x) => !seen.has(x.dir) && seen.add(x.dir));
+  if (unique.length === 0)
+    return [
+      {
+        id: 'library',
+        status: 'ok',
+        message: `the library (${scopes.join(', ')}) holds every skill folder ${known.join(', ')} load(s)`,
+      },
+    ];
+  return [
+    {
+      id: 'library',
+      status: 'warn',
+      message:
+        `skills the host lists but skilldex never names: ${unique.map((x) => `${x.dir} (${x.skills}, ${x.client})`).join(', ')} ` +
+        `lie outside the library (library.scopes = [${scopes.join(', ')}])`,
+      fix: leftOutFix(unique),
+    },
+  ];
 }

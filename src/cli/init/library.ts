@@ -128,30 +128,52 @@ export function planLibrary(
   return { library, scopes, ...(move ? { move } : {}), planned, notes };
 }
 
-// The folders this client loads skills from that the library leaves out (a library an earlier init
-// set up for another client, or --library): the client still lists their skills, but the hook and
-// skill_search never name them, which nothing else would tell (issue 35). The note, or undefined.
+/**
+ * The folders a client loads skills from (`native`, its enabled plugins' folders) that hold skills
+ * and lie outside the library `scopes`, each with its number of skills: the client lists those
+ * skills natively, but the hook and skill_search never name them (issue 35). init's report and
+ * doctor's `library` check name them.
+ */
+export function foldersLeftOut(
+  scopes: readonly string[],
+  native: readonly string[],
+  plugins: readonly PluginSkills[],
+): { dir: string; skills: number }[] {
+  const covered = (d: string): boolean => scopes.some((s) => inside(s, d));
+  return [
+    ...native
+      .filter((d) => !covered(d))
+      .map((d) => ({ dir: d, skills: movableSkills(d, true).length }))
+      .filter((x) => x.skills > 0),
+    ...plugins
+      .filter((p) => !covered(p.path))
+      .map((p) => ({ dir: p.path, skills: p.skills.length })),
+  ];
+}
+
+/** What to do about folders foldersLeftOut found: add them to library.scopes and index. */
+export function leftOutFix(left: readonly { dir: string }[]): string {
+  return (
+    `add ${left.length > 1 ? 'those folders' : 'that folder'} to library.scopes in your skilldex ` +
+    'config (skilldex config shows which file) and run skilldex index'
+  );
+}
+
+// init's note on the folders this client loads skills from that the library leaves out (a library
+// an earlier init set up for another client, or --library); undefined when there are none.
 function notRouted(
   client: string,
   scopes: readonly string[],
   native: readonly string[],
   plugins: readonly PluginSkills[],
 ): string | undefined {
-  const covered = (d: string): boolean => scopes.some((s) => inside(s, d));
-  const own = native
-    .filter((d) => !covered(d))
-    .map((d) => ({ dir: d, n: movableSkills(d, true).length }));
-  const left = [
-    ...own.filter((x) => x.n > 0),
-    ...plugins.filter((p) => !covered(p.path)).map((p) => ({ dir: p.path, n: p.skills.length })),
-  ];
+  const left = foldersLeftOut(scopes, native, plugins);
   if (left.length === 0) return undefined;
-  const n = left.reduce((sum, x) => sum + x.n, 0);
+  const n = left.reduce((sum, x) => sum + x.skills, 0);
   return (
     `${client} also loads ${n} skill(s) from ${left.map((x) => x.dir).join(', ')}, outside the library ` +
     `(library.scopes = [${scopes.join(', ')}]): ${client} lists them natively, but the prompt hook and ` +
-    `skill_search never name them. To route them too, add ${left.length > 1 ? 'those folders' : 'that folder'} ` +
-    `to library.scopes in your skilldex config (skilldex config shows which file) and run skilldex index.`
+    `skill_search never name them. To route them too, ${leftOutFix(left)}.`
   );
 }
 
