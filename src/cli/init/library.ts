@@ -46,44 +46,8 @@ export function planLibrary(
   const planned: PlannedStep[] = [];
   const notes: string[] = [];
   if (o.library === undefined && (configured === undefined || configured.length === 0)) {
-    const own =
-      o.move === true ? [] : paths.native.filter((d) => movableSkills(d, true).length > 0);
-    // The enabled plugins' skill folders (Claude Code): indexed in place too, never moved (the
-    // host's plugin manager owns them), their skills named `<plugin>:<skill>` as the host does.
-    const plugins = o.move === true ? [] : pluginFolders;
-    const found = [...own, ...plugins.map((p) => p.path)];
-    if (found.length > 0) {
-      const count =
-        own.reduce((n, d) => n + movableSkills(d, true).length, 0) +
-        plugins.reduce((n, p) => n + p.skills.length, 0);
-      planned.push({
-        step: {
-          step: 'library',
-          action: 'unchanged',
-          target: found.join(', '),
-          detail:
-            `the ${count} skill folder(s) ${sc.client} already loads, indexed in place (--library picks another folder)` +
-            (plugins.length > 0
-              ? `; ${plugins.length} of the folders are plugins': ${plugins.map((p) => `${p.plugin} (${p.skills.length})`).join(', ')}`
-              : ''),
-        },
-      });
-      notes.push(
-        `skilldex indexes the skills ${sc.client} already loads where they are (${found.join(', ')}): ${sc.client} still lists each of them natively too. ` +
-          (own.length > 0
-            ? `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`
-            : ''
-          ).trimEnd(),
-      );
-      for (const p of plugins)
-        notes.push(
-          `plugin ${p.plugin}: ${p.skills.length} skill(s) in ${p.path}, indexed in place as ${p.skills
-            .slice(0, 5)
-            .map((n) => `${p.plugin}:${n}`)
-            .join(', ')}${p.skills.length > 5 ? ', …' : ''} (the plugin's own folder: never moved)`,
-        );
-      return { library: found[0]!, scopes: found, planned, notes };
-    }
+    const inPlace = planInPlace(o, sc, paths.native, pluginFolders, outside);
+    if (inPlace !== undefined) return inPlace;
   }
   let library =
     o.library !== undefined
@@ -126,6 +90,58 @@ export function planLibrary(
       },
     });
   return { library, scopes, ...(move ? { move } : {}), planned, notes };
+}
+
+// With no library set: the folders the client already loads skills from (its own, with --move none;
+// its enabled plugins', never moved) as the library, indexed in place (issue 35); undefined when
+// none holds a skill.
+function planInPlace(
+  o: InitFlags,
+  sc: StepContext,
+  native: readonly string[],
+  pluginFolders: readonly PluginSkills[],
+  outside: string,
+): { library: string; scopes: string[]; planned: PlannedStep[]; notes: string[] } | undefined {
+  const planned: PlannedStep[] = [];
+  const notes: string[] = [];
+  const own = o.move === true ? [] : native.filter((d) => movableSkills(d, true).length > 0);
+  // The enabled plugins' skill folders (Claude Code): indexed in place too, never moved (the
+  // host's plugin manager owns them), their skills named `<plugin>:<skill>` as the host does.
+  const plugins = o.move === true ? [] : pluginFolders;
+  const found = [...own, ...plugins.map((p) => p.path)];
+  if (found.length > 0) {
+    const count =
+      own.reduce((n, d) => n + movableSkills(d, true).length, 0) +
+      plugins.reduce((n, p) => n + p.skills.length, 0);
+    planned.push({
+      step: {
+        step: 'library',
+        action: 'unchanged',
+        target: found.join(', '),
+        detail:
+          `the ${count} skill folder(s) ${sc.client} already loads, indexed in place (--library picks another folder)` +
+          (plugins.length > 0
+            ? `; ${plugins.length} of the folders are plugins': ${plugins.map((p) => `${p.plugin} (${p.skills.length})`).join(', ')}`
+            : ''),
+      },
+    });
+    notes.push(
+      `skilldex indexes the skills ${sc.client} already loads where they are (${found.join(', ')}): ${sc.client} still lists each of them natively too. ` +
+        (own.length > 0
+          ? `Rerun with --move to move them to ${outside}, so only the router skill is always loaded.`
+          : ''
+        ).trimEnd(),
+    );
+    for (const p of plugins)
+      notes.push(
+        `plugin ${p.plugin}: ${p.skills.length} skill(s) in ${p.path}, indexed in place as ${p.skills
+          .slice(0, 5)
+          .map((n) => `${p.plugin}:${n}`)
+          .join(', ')}${p.skills.length > 5 ? ', …' : ''} (the plugin's own folder: never moved)`,
+      );
+    return { library: found[0]!, scopes: found, planned, notes };
+  }
+  return undefined;
 }
 
 /**
