@@ -121,7 +121,7 @@ export async function libraryCheck(
       {
         id: 'library',
         status: 'ok',
-        message: `the library (${scopes.join(', ')}) holds every skill folder ${known.join(', ')} load(s)`,
+        message: `the library (${scopes.join(', ')}) holds every folder ${known.join(', ')} ${known.length > 1 ? 'load' : 'loads'} skills from`,
       },
     ];
   return [
