@@ -46,7 +46,8 @@ const MIN_DESCRIPTION_WIDTH = 20;
 
 /**
  * Where commander writes, and how wide its help is: the terminal's columns, else HELP_WIDTH. Never
- * coloured. Commander's own defaults read process.stdout; this reads only the run's io.
+ * coloured; its usage errors carry their code. Commander's own defaults read process.stdout; this
+ * reads only the run's io.
  */
 function outputOf(io: CliIo): OutputConfiguration {
   const width = (cols: number | undefined): number =>
@@ -54,6 +55,9 @@ function outputOf(io: CliIo): OutputConfiguration {
   return {
     writeOut: (s) => io.stdout(s),
     writeErr: (s) => io.stderr(s),
+    // A usage error commander finds (an unknown option, a missing value, an extra argument) reads
+    // like every other refusal: its stable code after `error` (run() adds it to --json output).
+    outputError: (s, write) => write(s.replace(/^error: /, 'error INVALID_ARGUMENT: ')),
     getOutHelpWidth: () => width(io.stdoutColumns),
     getErrHelpWidth: () => width(io.stderrColumns),
     getOutHasColors: () => false,

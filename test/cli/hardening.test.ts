@@ -331,3 +331,23 @@ describe('every error under --json is the JSON error object on stdout', () => {
     expectCoded(await runCli(argv), 'INVALID_ARGUMENT', 2);
   });
 });
+
+describe('a usage error in text mode names its code too', () => {
+  it.each([
+    ['an unknown option', ['search', 'pdf', '--bogus'], "unknown option '--bogus'"],
+    [
+      'a missing option value',
+      ['search', 'pdf', '--catalog'],
+      "'--catalog <file>' argument missing",
+    ],
+    ['an extra argument', ['lint', 'some-folder'], "too many arguments for 'lint'"],
+    ['an unknown command', ['serach'], "unknown command 'serach'"],
+  ])('%s', async (_what, argv, says) => {
+    const r = await runCli(argv);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error INVALID_ARGUMENT: /);
+    expect(r.stderr).toContain(says);
+    expect(r.stderr).toContain('(run with --help for usage)');
+  });
+});
