@@ -5,6 +5,7 @@
  * catalog in a foreign failure. Definitions only: nothing here loads a capability, so registering
  * a command stays as cheap as start-up needs (issue #12).
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, codedFromForeign } from '../errors.js';
@@ -91,6 +92,30 @@ export function discoverOptions(flags: ScopeFlags, ctx: CliContext): DiscoverOpt
     project: abs(flags.project ?? '.'),
     ...(flags.maxBytes !== undefined ? { maxBytes: flags.maxBytes } : {}),
   };
+}
+
+/**
+ * INVALID_ARGUMENT naming the first `--scope` of `flags` that is not a folder (a typo, a file):
+ * `lint` and `eval --triggers` would otherwise report on nothing, as if the library were empty.
+ * `scan` keeps reporting such a scope as a line of its own (that is its job); `index` refuses it
+ * itself. `did`: what nothing was ("linted", "evaluated").
+ */
+export function refuseMissingScopes(flags: ScopeFlags, ctx: CliContext, did: string): void {
+  for (const scope of flags.scope ?? []) {
+    const abs = path.resolve(ctx.io.cwd, scope);
+    let isDir = false;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir)
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `--scope ${scope} is not a folder${abs !== scope ? ` (${abs})` : ''}; nothing was ${did}`,
+        { option: '--scope', value: scope },
+      );
+  }
 }
 
 /** The value of a choice option, refused with INVALID_ARGUMENT naming it when not one of `choices`. */

@@ -351,3 +351,32 @@ describe('a usage error in text mode names its code too', () => {
     expect(r.stderr).toContain('(run with --help for usage)');
   });
 });
+
+describe('a --scope that is not a folder is refused by lint and eval --triggers, not reported on as empty', () => {
+  const dir = tmpDir('skilldex-scope-');
+  const file = path.join(dir, 'a-file.md');
+  writeFileSync(file, 'not a folder\n');
+  it.each([
+    ['lint, a missing folder', ['lint', '--scope', path.join(dir, 'nope')], 'linted'],
+    ['lint, a file', ['lint', '--scope', file], 'linted'],
+    [
+      'eval --triggers, a missing folder',
+      ['eval', '--triggers', '--scope', path.join(dir, 'nope')],
+      'evaluated',
+    ],
+    ['eval --triggers, a file', ['eval', '--triggers', '--scope', file], 'evaluated'],
+  ])('%s', async (_what, argv, did) => {
+    const r = await runCli([...argv, '--json']);
+    expectCoded(r, 'INVALID_ARGUMENT', 2);
+    const scope = argv[argv.length - 1]!;
+    expect((JSON.parse(r.stdout) as { error: { message: string } }).error.message).toBe(
+      `--scope ${scope} is not a folder; nothing was ${did}`,
+    );
+  });
+
+  it('scan still lists such a scope among its scopes (its report is about the scopes)', async () => {
+    const r = await runCli(['scan', '--scope', path.join(dir, 'nope'), '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(path.join(dir, 'nope'));
+  });
+});

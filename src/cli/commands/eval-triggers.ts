@@ -16,6 +16,7 @@ import {
   catalogOf,
   discoverOptions,
   formatOf,
+  refuseMissingScopes,
   type ScopeFlags,
 } from '../options.js';
 import { progressLine } from '../progress.js';
@@ -117,6 +118,7 @@ export async function runTriggerEval(
       { option: '--split', value: o.split },
     );
   const floor = o.floor !== undefined ? share('--floor', o.floor) : undefined;
+  refuseMissingScopes(o, ctx, 'evaluated');
   const lib = await import('../../triggers/index.js');
   const baseline =
     o.baseline !== undefined

@@ -13,7 +13,14 @@ import type { LintReport, LintSeverity } from '../../internal.js';
 import type { LintSuppression } from '../../lint/index.js';
 import { action, readInput, type CliContext } from '../context.js';
 import { progressLine } from '../progress.js';
-import { addScopeOptions, discoverOptions, formatOf, oneOf, type ScopeFlags } from '../options.js';
+import {
+  addScopeOptions,
+  discoverOptions,
+  formatOf,
+  oneOf,
+  refuseMissingScopes,
+  type ScopeFlags,
+} from '../options.js';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = ['error', 'warning', 'note', 'never'] as const;
@@ -107,6 +114,7 @@ async function runLint(o: LintFlags, ctx: CliContext, toolVersion: string): Prom
   const format = formatOf(o, FORMATS);
   const failOn = oneOf('--fail-on', o.failOn ?? 'error', FAIL_ON);
   const profile = oneOf('--profile', o.profile ?? 'lenient', PROFILE_NAMES);
+  refuseMissingScopes(o, ctx, 'linted');
   const { atOrAbove, lintLibrary, parseLintBaseline, renderSarif } =
     await import('../../lint/index.js');
   const suppressions = configSuppressions(ctx);
