@@ -177,7 +177,8 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
   const chosen = COMMANDS.filter((c) => name !== undefined && c.names.includes(name));
   for (const c of chosen.length > 0 ? chosen : COMMANDS) c.register(program, ctx);
   // The global --config is known before any command's action runs.
-  program.hook('preAction', () => {
+  program.hook('preAction', (_root, command) => {
+    refuseOptionAsValue(command, program);
     const opts = program.opts<{ config?: string; quiet?: boolean; passwordFile?: string }>();
     ctx.configFlag = opts.config;
     ctx.passwordFile = opts.passwordFile;
@@ -188,6 +189,35 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
     cmd.exitOverride().configureOutput(outputOf(ctx.io));
   }
   return program;
+}
+
+/**
+ * INVALID_ARGUMENT when an option that takes a value took another option as its value (`search
+ * --batch --no-telemetry` reads a file named "--no-telemetry"; commander takes whatever follows): the
+ * user left the value out. Only a value that is exactly one of the command's own or the global options
+ * (or `--option=…`) counts, so no real value is refused. Not for `hook`, which answers every bad
+ * command line with silence, exit 0 (commands/hook.ts).
+ */
+function refuseOptionAsValue(command: Command, root: Command): void {
+  if (command.name() === 'hook') return;
+  const options = [...command.options, ...root.options];
+  const names = new Set(options.flatMap((o) => [o.long, o.short]).filter((n) => n !== undefined));
+  const taking = [
+    ...command.options.map((option) => ({ option, of: command })),
+    ...(command === root ? [] : root.options.map((option) => ({ option, of: root }))),
+  ];
+  for (const { option, of } of taking) {
+    if (!option.required && !option.optional) continue;
+    const value: unknown = of.getOptionValue(option.attributeName());
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (typeof v !== 'string' || !names.has(v.split('=')[0]!)) continue;
+      throw new SkilldexError(
+        'INVALID_ARGUMENT',
+        `${option.long ?? option.flags} needs a value, but the next argument is the option ${v}`,
+        { option: option.long ?? option.flags, value: v },
+      );
+    }
+  }
 }
 
 function allCommands(cmd: Command): Command[] {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/program.js';
 import { MAX_NEED_CHARS } from '../../src/cascade/index.js';
-import { REPO, runCli, tmpDir } from '../support/cli.js';
+import { REPO, runBin, runCli, tmpDir } from '../support/cli.js';
 import { newCatalogPath } from '../catalog/support.js';
 
 const EXAMPLES = path.join(REPO, 'examples', 'skills');
@@ -378,5 +378,54 @@ describe('a --scope that is not a folder is refused by lint and eval --triggers,
     const r = await runCli(['scan', '--scope', path.join(dir, 'nope'), '--json']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(path.join(dir, 'nope'));
+  });
+});
+
+describe('an option that takes a value, given another option instead (the value left out)', () => {
+  it.each([
+    [
+      'search --batch --no-telemetry',
+      ['search', '--batch', '--no-telemetry'],
+      '--batch',
+      '--no-telemetry',
+    ],
+    [
+      'search --catalog --no-telemetry',
+      ['search', 'pdf', '--catalog', '--no-telemetry'],
+      '--catalog',
+      '--no-telemetry',
+    ],
+    ['the global --config', ['--config', '--quiet', 'status'], '--config', '--quiet'],
+    [
+      'a repeated option',
+      ['lint', '--scope', 'skills', '--scope', '--fix-suggestions'],
+      '--scope',
+      '--fix-suggestions',
+    ],
+  ])(
+    '%s is INVALID_ARGUMENT naming both, not a file of that name',
+    async (_what, argv, option, value) => {
+      const r = await runCli(argv);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `error INVALID_ARGUMENT: ${option} needs a value, but the next argument is the option ${value}`,
+      );
+    },
+  );
+
+  it('a value that only starts with dashes is a value', async () => {
+    const dir = tmpDir('skilldex-dash-');
+    const r = await runCli(['search', 'pdf', '--catalog', path.join(dir, '--not-an-option.db')]);
+    expect(r.stderr).not.toContain('needs a value');
+  });
+
+  it('the hook still answers such a command line with silence, exit 0', () => {
+    const home = tmpDir('skilldex-dash-hook-');
+    const r = runBin(['hook', 'claude-code', '--max', '--catalog', 'x.db'], {
+      cwd: home,
+      env: { HOME: home, XDG_STATE_HOME: '' },
+      input: JSON.stringify({ prompt: 'merge pdf files' }),
+    });
+    expect({ code: r.code, out: r.stdout, err: r.stderr }).toEqual({ code: 0, out: '', err: '' });
   });
 });
