@@ -314,14 +314,17 @@ export class BodyHandoff {
     return this.byRevision.get(revisionId);
   }
 
-  /** Holds the bytes of the file read as `revisionId` unless that would pass the bound. */
+  /**
+   * Holds the bytes of the file read as `revisionId` unless that would pass the bound: the exact
+   * bytes whose sha256 is `revisionId` (the revision texts store them without hashing them again).
+   */
   putText(revisionId: string, bytes: Buffer): void {
     if (this.texts.has(revisionId) || this.textBytes + bytes.length > this.textLimit) return;
     this.textBytes += bytes.length;
     this.texts.set(revisionId, bytes);
   }
 
-  /** The bytes held for `revisionId`, if any (the caller checks they hash to it). */
+  /** The bytes held for `revisionId`, if any (they hash to it: putText). */
   text(revisionId: string): Buffer | undefined {
     return this.texts.get(revisionId);
   }
