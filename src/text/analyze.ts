@@ -119,7 +119,8 @@ export function analyzeTerms(text: string): string[] {
 const TERMS = new Map<string, string | null>();
 const TERMS_LIMIT = 200_000;
 
-function termOf(token: string): string | null {
+/** A folded token's term (its Porter stem), or null for a stop-word; memoised. */
+export function termOf(token: string): string | null {
   let term = TERMS.get(token);
   if (term === undefined) {
     term = isStopWord(token) ? null : stem(token);

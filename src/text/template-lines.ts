@@ -23,39 +23,14 @@ export const MIN_LINE_KEY_CHARS = 4;
  * normalised line, or undefined for a line too short to count.
  */
 export function lineKey(line: string, names: ReadonlySet<string>): number | undefined {
-  const masked = ASCII_ONLY_RE.test(line) ? asciiMasked(line, names) : unicodeMasked(line, names);
-  if (masked.length < MIN_LINE_KEY_CHARS) return undefined;
-  return fnv1a(masked);
-}
-
-/** The normalised line `lineKey` hashes, by the Unicode rules (any text). */
-export function unicodeMasked(line: string, names: ReadonlySet<string>): string {
-  return fold(line)
+  const masked = fold(line)
     .replace(/[\p{L}\p{N}]+/gu, (w) => (names.has(w) ? '\u00a7' : w))
     .replace(/\p{N}+/gu, '#')
     .replace(/\s+/gu, ' ')
     .trim();
+  if (masked.length < MIN_LINE_KEY_CHARS) return undefined;
+  return fnv1a(masked);
 }
-
-// Most body lines are ASCII (a full index keys every line of every body): there folding is
-// lower-casing, a run of letters and digits is [a-z0-9]+ and the digits in it are [0-9], and white
-// space is the six ASCII spaces; the name mark and the digit mark are applied in one pass over the
-// runs (a digit is only ever inside one). A property test holds the two paths equal.
-const ASCII_ONLY_RE = /^[\x00-\x7f]*$/;
-
-/** `unicodeMasked` for a line of ASCII characters only. */
-export function asciiMasked(line: string, names: ReadonlySet<string>): string {
-  return line
-    .toLowerCase()
-    .replace(/[a-z0-9]+/g, (w) =>
-      names.has(w) ? '\u00a7' : DIGIT_RE.test(w) ? w.replace(DIGITS_RE, '#') : w,
-    )
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-const DIGIT_RE = /[0-9]/;
-const DIGITS_RE = /[0-9]+/g;
 
 /** FNV-1a over the UTF-16 code units of `s`, as an unsigned 32-bit integer. */
 export function fnv1a(s: string): number {

@@ -10,7 +10,7 @@
  * writes live in ingest.ts and publish.ts.
  */
 import { inflateRawSync } from 'node:zlib';
-import { analyzeTermsV4, lineKey, nameWords, splitBoundaries } from '../../text/index.js';
+import { analyseBodyLine, analyzeTermsV4, nameWords, splitBoundaries } from '../../text/index.js';
 import { BODY_INDEX_CHARS } from './postings.js';
 import { COMPACT_BODY, compactTerm, decodeForwardHeadV4 } from './body-counts.js';
 
@@ -62,9 +62,8 @@ export function encodeBodyV4(body: string, name: string): StoredBodyV4 {
   const analysed: BodyLine[] = [];
   let text = '';
   for (const line of body.slice(0, BODY_INDEX_CHARS).split('\n')) {
-    const terms = analyzeTermsV4(line);
+    const { terms, key } = analyseBodyLine(line, names);
     if (terms.length === 0) continue;
-    const key = lineKey(line, names);
     if (key !== undefined) keys.add(key);
     text += `${key === undefined ? '' : key.toString(36)}\t${terms.join(' ')}\n`;
     analysed.push({ key, terms });
