@@ -19,11 +19,13 @@ import {
 } from '../../src/catalog/write/postings.js';
 import {
   BodyHandoff,
+  decodeBodyV4,
   decodeForwardHeadV4,
   decodeForwardV4,
   documentTermsV4,
   effectiveBody,
   encodeBodyV4,
+  flatLines,
   encodeForwardV4,
   encodeForwardV4Json,
   type V4Counts,
@@ -179,13 +181,23 @@ describe('documentTermsV4 from body lines', () => {
             tags: [],
             description: 'Extract pdf tables',
           };
-          const a = documentTermsV4(s, { lines, template });
+          const a = documentTermsV4(s, { lines: flatLines(lines), template });
           const b = documentTermsV4(s, effectiveBody(lines, template));
           expect([...a.terms]).toEqual([...b.terms]);
           expect(a.lens).toEqual(b.lens);
         },
       ),
     );
+  });
+});
+
+describe('encodeBodyV4', () => {
+  it('hands over the lines it stores: its analysed body is that of its stored lines, flat', () => {
+    const body =
+      'Use Demo-Tools 3 times\n\nthe and of\nExtract PDF tables\nextract pdf tables again\n';
+    const v4 = encodeBodyV4(body, 'demo-tools');
+    expect(v4.analysed).toEqual(flatLines(decodeBodyV4(v4.lines)));
+    expect(v4.analysed.ends).toHaveLength(3);
   });
 });
 

@@ -25,6 +25,7 @@ import {
   documentTermsV4,
   encodeForwardV4,
   encodeTemplateKeys,
+  flatLines,
   templateKeysOf,
   type BodyHandoff,
   type V4Counts,
@@ -625,9 +626,9 @@ function servedV4(
 ): ServedTerms {
   // The body without its template lines, from the lines this index's ingest analysed or the stored
   // ones; a revision ingested before body lines were kept for v4 has only its counts (body_v4).
-  const lines = handoff?.get(rev.revision_id) ?? decodeBodyV4(rev.body_lines);
+  const lines = handoff?.get(rev.revision_id) ?? flatLines(decodeBodyV4(rev.body_lines));
   const body =
-    rev.body_lines === null && lines.length === 0
+    rev.body_lines === null && lines.keys.length === 0
       ? decodeBodyCounts(rev.body_v4)
       : { lines, template };
   const frontmatter = rev.frontmatter
