@@ -33,7 +33,7 @@ import {
 import { decodeBodyCounts } from '../../src/catalog/write/body-counts.js';
 import { CATALOG_PAGE_SIZE } from '../../src/catalog/db.js';
 import { deflateRawFitted } from '../../src/catalog/store/deflate.js';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { indexCatalog } from '../../src/internal.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skilldex-index-encoding-'));
@@ -154,6 +154,24 @@ describe('deflateRawFitted', () => {
           expect(Buffer.compare(inflateRawSync(deflateRawFitted(bytes)), Buffer.from(bytes))).toBe(
             0,
           );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('writes the bytes of zlib with its default output chunk, in a buffer of about their size', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 40_000 }),
+          fc.string({ maxLength: 3_000 }).map((t) => Buffer.from(t.repeat(20), 'utf8')),
+        ),
+        (bytes) => {
+          const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(bytes.length + 1))));
+          const fitted = deflateRawFitted(bytes);
+          expect(Buffer.compare(fitted, deflateRawSync(bytes, { windowBits }))).toBe(0);
+          expect(fitted.buffer.byteLength).toBeLessThan(Math.max(16_384, 2 * bytes.length + 128));
         },
       ),
       { numRuns: 200 },
