@@ -104,9 +104,9 @@ export function walkFiles(
         limitHit = true;
         break;
       }
-      const full = path.join(dir, d.name);
+      const full = depth === 0 ? path.join(dir, d.name) : childPath(dir, d.name);
       let isDir = d.isDirectory();
-      let realPath = path.join(real, d.name);
+      let realPath = childPath(real, d.name);
       let st: FileStat | undefined;
       if (d.isSymbolicLink()) {
         const link = followLink(full, matches(d.name), allowed, problems);
@@ -144,6 +144,13 @@ export function walkFiles(
     if (limitHit) break;
   }
   return { files, problems };
+}
+
+// `path.join(dir, name)` for a folder already normalized (a real path, or a path this walk joined)
+// and a name read from it, which holds no separator and is never `.` or `..`: the two are joined
+// as they are (a walk joins two paths per entry; path.join normalizes both again each time).
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? path.join(dir, name) : dir + path.sep + name;
 }
 
 /**

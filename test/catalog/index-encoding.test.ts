@@ -19,11 +19,13 @@ import {
 } from '../../src/catalog/write/postings.js';
 import {
   BodyHandoff,
+  decodeBodyV4,
   decodeForwardHeadV4,
   decodeForwardV4,
   documentTermsV4,
   effectiveBody,
   encodeBodyV4,
+  flatLines,
   encodeForwardV4,
   encodeForwardV4Json,
   type V4Counts,
@@ -31,7 +33,7 @@ import {
 import { decodeBodyCounts } from '../../src/catalog/write/body-counts.js';
 import { CATALOG_PAGE_SIZE } from '../../src/catalog/db.js';
 import { deflateRawFitted } from '../../src/catalog/store/deflate.js';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { indexCatalog } from '../../src/internal.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skilldex-index-encoding-'));
@@ -157,6 +159,24 @@ describe('deflateRawFitted', () => {
       { numRuns: 200 },
     );
   });
+
+  it('writes the bytes of zlib with its default output chunk, in a buffer of about their size', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 40_000 }),
+          fc.string({ maxLength: 3_000 }).map((t) => Buffer.from(t.repeat(20), 'utf8')),
+        ),
+        (bytes) => {
+          const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(bytes.length + 1))));
+          const fitted = deflateRawFitted(bytes);
+          expect(Buffer.compare(fitted, deflateRawSync(bytes, { windowBits }))).toBe(0);
+          expect(fitted.buffer.byteLength).toBeLessThan(Math.max(16_384, 2 * bytes.length + 128));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });
 
 describe('documentTermsV4 from body lines', () => {
@@ -179,13 +199,23 @@ describe('documentTermsV4 from body lines', () => {
             tags: [],
             description: 'Extract pdf tables',
           };
-          const a = documentTermsV4(s, { lines, template });
+          const a = documentTermsV4(s, { lines: flatLines(lines), template });
           const b = documentTermsV4(s, effectiveBody(lines, template));
           expect([...a.terms]).toEqual([...b.terms]);
           expect(a.lens).toEqual(b.lens);
         },
       ),
     );
+  });
+});
+
+describe('encodeBodyV4', () => {
+  it('hands over the lines it stores: its analysed body is that of its stored lines, flat', () => {
+    const body =
+      'Use Demo-Tools 3 times\n\nthe and of\nExtract PDF tables\nextract pdf tables again\n';
+    const v4 = encodeBodyV4(body, 'demo-tools');
+    expect(v4.analysed).toEqual(flatLines(decodeBodyV4(v4.lines)));
+    expect(v4.analysed.ends).toHaveLength(3);
   });
 });
 

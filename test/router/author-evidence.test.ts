@@ -155,6 +155,25 @@ describe('index reads each skill’s own trigger evaluations as author examples'
     expect(listExamples({ catalog, source: 'author' }).total).toBe(0);
   });
 
+  it('a folder the walk finds holding its SKILL.md alone is not walked again; a file added there is read by the next index', () => {
+    const { root, catalog } = library();
+    index(root, catalog);
+    expect(listExamples({ catalog, source: 'author' }).total).toBe(3);
+    // weather/ held SKILL.md alone: its author examples are none, without a second walk of it.
+    writeTree(root, {
+      'weather/trigger-evals.json': JSON.stringify([
+        { query: 'will it rain in paris tomorrow', should_trigger: true },
+      ]),
+    });
+    index(root, catalog);
+    const weather = listExamples({ catalog, source: 'author' }).examples.filter(
+      (e) => e.skill_id === 'weather',
+    );
+    expect(weather.map((e) => [e.query, e.polarity])).toEqual([
+      ['will it rain in paris tomorrow', 'positive'],
+    ]);
+  });
+
   it('an author example forgotten stays forgotten when the next index reads the file again', () => {
     const { root, catalog } = library();
     index(root, catalog);

@@ -7,7 +7,7 @@
  * whatever the sizes, a connection prepares a few dozen texts per statement at most (pg.ts keeps
  * one server-side statement per text).
  */
-import type { Db } from './db-type.js';
+import { dialectOf, type CatalogStatement, type Db } from './db-type.js';
 
 /** Most keys in one `IN (…)` list (PostgreSQL accepts 65,535 parameters, SQLite 32,766). */
 export const MAX_IN_LIST = 512;
@@ -59,9 +59,9 @@ export function selectIn<K>(
 ): unknown[] {
   const out: unknown[] = [];
   for (const chunk of inChunks(keys)) {
-    const rows = db
-      .prepare(sql.replace('%s', placeholders(chunk.length, width)))
-      .all(...chunk.flatMap(bind));
+    const rows = prepared(db, sql.replace('%s', placeholders(chunk.length, width))).all(
+      ...chunk.flatMap(bind),
+    );
     for (const r of rows) out.push(r);
   }
   return out;
@@ -76,9 +76,10 @@ export function runIn<K>(
 ): number {
   let changes = 0;
   for (const chunk of inChunks(keys)) {
-    changes += db
-      .prepare(sql.replace('%s', placeholders(chunk.length)))
-      .run(...before, ...chunk).changes;
+    changes += prepared(db, sql.replace('%s', placeholders(chunk.length))).run(
+      ...before,
+      ...chunk,
+    ).changes;
   }
   return changes;
 }
@@ -110,11 +111,31 @@ export function insertRows(
         params.push(row[c]);
       }
     }
-    db.prepare(`${head}${placeholders(size, columns.length)}${tail ? ` ${tail}` : ''}`).run(
+    prepared(db, `${head}${placeholders(size, columns.length)}${tail ? ` ${tail}` : ''}`).run(
       ...params,
     );
     i += size;
   }
+}
+
+// The statements this module prepared on each SQLite connection, by text. SQLite parses a text
+// every time it is prepared, and a full index prepares the same few multi-row INSERTs (a full chunk
+// of 256 rows of 25 columns is 6,400 placeholders) hundreds of times. PostgreSQL statements are
+// kept by the driver (pg.ts). Cleared whole past STATEMENTS_KEPT texts; each is only ever run
+// through `all` or `run`, which leave no state on it.
+const STATEMENTS = new WeakMap<Db, Map<string, CatalogStatement>>();
+const STATEMENTS_KEPT = 256;
+
+function prepared(db: Db, sql: string): CatalogStatement {
+  if (dialectOf(db) === 'pg') return db.prepare(sql);
+  let kept = STATEMENTS.get(db);
+  if (!kept) STATEMENTS.set(db, (kept = new Map()));
+  let statement = kept.get(sql);
+  if (!statement) {
+    if (kept.size >= STATEMENTS_KEPT) kept.clear();
+    kept.set(sql, (statement = db.prepare(sql)));
+  }
+  return statement;
 }
 
 // Rows of a full INSERT chunk for rows of `width` columns: a power of two, within both limits.

@@ -10,7 +10,7 @@
  * writes live in ingest.ts and publish.ts.
  */
 import { inflateRawSync } from 'node:zlib';
-import { analyzeTermsV4, lineKey, nameWords, splitBoundaries } from '../../text/index.js';
+import { analyseBodyLine, analyzeTermsV4, nameWords, splitBoundaries } from '../../text/index.js';
 import { BODY_INDEX_CHARS } from './postings.js';
 import { COMPACT_BODY, compactTerm, decodeForwardHeadV4 } from './body-counts.js';
 
@@ -52,22 +52,50 @@ export interface StoredBodyV4 {
   /** The distinct template keys, sorted, as 32-bit little-endian integers. */
   readonly keys: Buffer;
   /** The lines as analysed, for a publish in the same `index` to use without inflating `lines`. */
-  readonly analysed: readonly BodyLine[];
+  readonly analysed: AnalysedBody;
+}
+
+/**
+ * A body's lines as analysed, flat (three arrays a revision rather than two objects a line: a
+ * BodyHandoff holds the bodies of a whole index until its publish): line `i` has the template key
+ * `keys[i]` (NO_KEY for none) and the terms `terms[ends[i - 1] ?? 0]` up to `terms[ends[i]]`.
+ */
+export interface AnalysedBody {
+  readonly keys: readonly number[];
+  readonly ends: readonly number[];
+  readonly terms: readonly string[];
+}
+
+/** The key of a line of an AnalysedBody that has none (a template key is a 32-bit unsigned integer). */
+export const NO_KEY = -1;
+
+/** `lines` as an AnalysedBody. */
+export function flatLines(lines: readonly BodyLine[]): AnalysedBody {
+  const keys: number[] = [];
+  const ends: number[] = [];
+  const terms: string[] = [];
+  for (const l of lines) {
+    keys.push(l.key ?? NO_KEY);
+    for (const t of l.terms) terms.push(t);
+    ends.push(terms.length);
+  }
+  return { keys, ends, terms };
 }
 
 /** Analyses the first BODY_INDEX_CHARS characters of a body as v4 stores them. */
 export function encodeBodyV4(body: string, name: string): StoredBodyV4 {
   const names = nameWords(name);
   const keys = new Set<number>();
-  const analysed: BodyLine[] = [];
+  const analysed = { keys: [] as number[], ends: [] as number[], terms: [] as string[] };
   let text = '';
   for (const line of body.slice(0, BODY_INDEX_CHARS).split('\n')) {
-    const terms = analyzeTermsV4(line);
+    const { terms, key } = analyseBodyLine(line, names);
     if (terms.length === 0) continue;
-    const key = lineKey(line, names);
     if (key !== undefined) keys.add(key);
     text += `${key === undefined ? '' : key.toString(36)}\t${terms.join(' ')}\n`;
-    analysed.push({ key, terms });
+    analysed.keys.push(key ?? NO_KEY);
+    for (const t of terms) analysed.terms.push(t);
+    analysed.ends.push(analysed.terms.length);
   }
   const sorted = Uint32Array.from(keys).sort();
   return {
@@ -156,7 +184,7 @@ export function documentTermsV4(
   s: V4Source,
   body:
     | { tf: ReadonlyMap<string, number>; len: number }
-    | { lines: readonly BodyLine[]; template: ReadonlySet<number> },
+    | { lines: AnalysedBody; template: ReadonlySet<number> },
 ): V4Document {
   const terms = new Map<string, V4Counts>();
   const lens: V4Counts = [0, 0, 0, 0, 0];
@@ -182,10 +210,14 @@ export function documentTermsV4(
     }
     return { terms, lens };
   }
-  for (const l of body.lines) {
-    if (l.key !== undefined && body.template.has(l.key)) continue;
-    lens[3] += l.terms.length;
-    for (const t of l.terms) {
+  const { keys, ends, terms: body3 } = body.lines;
+  for (let i = 0, start = 0; i < keys.length; start = ends[i++]!) {
+    const key = keys[i]!;
+    if (key !== NO_KEY && body.template.has(key)) continue;
+    const end = ends[i]!;
+    lens[3] += end - start;
+    for (let j = start; j < end; j++) {
+      const t = body3[j]!;
       let c = terms.get(t);
       if (!c) terms.set(t, (c = [0, 0, 0, 0, 0]));
       c[3]++;
@@ -290,7 +322,7 @@ export const HANDOFF_TEXT_BYTES = 64 * 1024 * 1024;
  * bytes); a revision not held is read from the catalog or from its file.
  */
 export class BodyHandoff {
-  private readonly byRevision = new Map<string, readonly BodyLine[]>();
+  private readonly byRevision = new Map<string, AnalysedBody>();
   private readonly texts = new Map<string, Buffer>();
   private terms = 0;
   private textBytes = 0;
@@ -301,27 +333,29 @@ export class BodyHandoff {
   ) {}
 
   /** Holds the lines of `revisionId` unless that would pass the bound. */
-  put(revisionId: string, lines: readonly BodyLine[]): void {
-    let n = 0;
-    for (const l of lines) n += l.terms.length;
+  put(revisionId: string, lines: AnalysedBody): void {
+    const n = lines.terms.length;
     if (this.terms + n > this.limit) return;
     this.terms += n;
     this.byRevision.set(revisionId, lines);
   }
 
   /** The lines held for `revisionId`, if any. */
-  get(revisionId: string): readonly BodyLine[] | undefined {
+  get(revisionId: string): AnalysedBody | undefined {
     return this.byRevision.get(revisionId);
   }
 
-  /** Holds the bytes of the file read as `revisionId` unless that would pass the bound. */
+  /**
+   * Holds the bytes of the file read as `revisionId` unless that would pass the bound: the exact
+   * bytes whose sha256 is `revisionId` (the revision texts store them without hashing them again).
+   */
   putText(revisionId: string, bytes: Buffer): void {
     if (this.texts.has(revisionId) || this.textBytes + bytes.length > this.textLimit) return;
     this.textBytes += bytes.length;
     this.texts.set(revisionId, bytes);
   }
 
-  /** The bytes held for `revisionId`, if any (the caller checks they hash to it). */
+  /** The bytes held for `revisionId`, if any (they hash to it: putText). */
   text(revisionId: string): Buffer | undefined {
     return this.texts.get(revisionId);
   }

@@ -49,7 +49,9 @@ export function applyPostings(
   removed: ReadonlyMap<string, readonly number[]>,
   added: PackedPostings,
 ): void {
-  const terms = [...new Set([...removed.keys(), ...added.terms()])];
+  // In key order: `postings` is a WITHOUT ROWID table keyed by term, and rows written in key order
+  // append to its B-tree instead of splitting pages all over it.
+  const terms = [...new Set([...removed.keys(), ...added.terms()])].sort(compareTerms);
   // A first publish (or a rebuild) starts from an empty index: no term has postings to merge with.
   const empty = db.prepare(`SELECT 1 FROM postings LIMIT 1`).get() === undefined;
   const old = new Map<string, Buffer>();
@@ -86,6 +88,12 @@ export function applyPostings(
   }
   flush();
   runIn(db, `DELETE FROM postings WHERE term IN (%s)`, drops);
+}
+
+// Code-unit order, a stand-in for SQLite's BINARY collation (UTF-8 byte order; they differ only
+// past U+E000, where order matters only for locality here).
+function compareTerms(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 // A stored list less the rows removed, plus the packed rows added, in rowid order.

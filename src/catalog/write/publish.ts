@@ -25,6 +25,7 @@ import {
   documentTermsV4,
   encodeForwardV4,
   encodeTemplateKeys,
+  flatLines,
   templateKeysOf,
   type BodyHandoff,
   type V4Counts,
@@ -215,7 +216,10 @@ type ServedRevision = Pick<
   | 'body_offset'
 > & {
   body_v4: string | null;
+  /** Read only for a revision whose lines the handoff does not hold (null otherwise). */
   body_lines: Buffer | null;
+  /** Whether the stored body lines are null (read for the lexical layout, or before they were kept); 0/1 or a boolean (PostgreSQL). */
+  no_lines: number | boolean;
   line_keys: Buffer | null;
   frontmatter: string | null;
 };
@@ -490,9 +494,10 @@ function readServedRevisions(
   b: ServedBuild,
 ): Map<string, ServedRevision> {
   const v4 = b.parts.postings
-    ? 'body_v4, body_lines, line_keys, frontmatter'
-    : 'NULL AS body_v4, NULL AS body_lines, NULL AS line_keys, NULL AS frontmatter';
+    ? 'body_v4, NULL AS body_lines, body_lines IS NULL AS no_lines, line_keys, frontmatter'
+    : 'NULL AS body_v4, NULL AS body_lines, 1 AS no_lines, NULL AS line_keys, NULL AS frontmatter';
   const revisions = new Map<string, ServedRevision>();
+  const unheld: ServedRevision[] = [];
   for (const r of selectIn(
     db,
     `SELECT skill_id, revision_id, seq, version, name, description, when_to_use, keywords, tags, path, real_path, size, body_offset, ${v4}
@@ -500,8 +505,19 @@ function readServedRevisions(
     chunk,
     2,
     (m) => [m.skill_id, m.revision_id],
-  ) as ServedRevision[])
+  ) as ServedRevision[]) {
     revisions.set(`${r.skill_id}\t${r.revision_id}`, r);
+    if (b.parts.postings && !r.no_lines && !b.handoff?.get(r.revision_id)) unheld.push(r);
+  }
+  // The stored lines of the rest (none in the publish of an index that read every file).
+  for (const r of selectIn(
+    db,
+    `SELECT skill_id, revision_id, body_lines FROM revisions WHERE (skill_id, revision_id) IN (VALUES %s)`,
+    unheld,
+    2,
+    (m) => [m.skill_id, m.revision_id],
+  ) as { skill_id: string; revision_id: string; body_lines: Buffer }[])
+    revisions.get(`${r.skill_id}\t${r.revision_id}`)!.body_lines = r.body_lines;
   return revisions;
 }
 
@@ -625,11 +641,9 @@ function servedV4(
 ): ServedTerms {
   // The body without its template lines, from the lines this index's ingest analysed or the stored
   // ones; a revision ingested before body lines were kept for v4 has only its counts (body_v4).
-  const lines = handoff?.get(rev.revision_id) ?? decodeBodyV4(rev.body_lines);
+  const lines = handoff?.get(rev.revision_id) ?? flatLines(decodeBodyV4(rev.body_lines));
   const body =
-    rev.body_lines === null && lines.length === 0
-      ? decodeBodyCounts(rev.body_v4)
-      : { lines, template };
+    rev.no_lines && lines.keys.length === 0 ? decodeBodyCounts(rev.body_v4) : { lines, template };
   const frontmatter = rev.frontmatter
     ? (parseStoredFrontmatter(rev.frontmatter, {
         description: fields.description,

@@ -6,10 +6,10 @@
  * SKILL.md shrinks to about 40 %, measured on the 1,206 files of corpus-real).
  *
  * Written after each index, in a transaction of its own: every working-set revision without a
- * stored text takes the bytes the same index's ingest read (BodyHandoff, documents-v4.ts), else is
- * read from its recorded real path (no link followed, at most MAX_REVISION_TEXT_BYTES), and is
- * stored only when the bytes hash to the revision (a file changed since the index is left for the
- * next one). Bounded by `keep`: per skill, the texts of its
+ * stored text takes the bytes the same index's ingest read and hashed to it (BodyHandoff,
+ * documents-v4.ts), else is read from its recorded real path (no link followed, at most
+ * MAX_REVISION_TEXT_BYTES) and stored only when those bytes hash to the revision (a file changed
+ * since the index is left for the next one). Bounded by `keep`: per skill, the texts of its
  * `keep` most recent revisions (by the catalog's revision sequence) are kept, and always those of
  * the working set and the published generation; any other is deleted. The revisions table itself is
  * never touched: metadata of every revision stays, only old texts go. Never reads a file that is
@@ -151,7 +151,8 @@ export function storeRevisionTexts(
       continue;
     }
     // The bytes must be the revision's: a file edited since the index is the next index's revision.
-    if (sha256Of(read.bytes) !== m.revision_id) {
+    // Bytes the ingest handed over are those it hashed to this revision_id: not hashed again.
+    if (!read.handed && sha256Of(read.bytes) !== m.revision_id) {
       notStored.push({ ...pick(m), reason: 'changed since indexed' });
       continue;
     }
@@ -174,15 +175,20 @@ export function storeRevisionTexts(
   };
 }
 
-// The bytes of a revision's file: those this index's ingest read, when handed over and within the
-// bound, else read from its recorded real path now (hashed by the caller either way).
+// The bytes of a revision's file: those this index's ingest read and hashed to the revision
+// (`handed`), when handed over and within the bound, else read from its recorded real path now
+// (for the caller to hash).
 function textOf(
   m: { revision_id: string; real_path: string },
   handoff: Pick<BodyHandoff, 'text'> | undefined,
-): { ok: true; bytes: Buffer } | Extract<ReturnType<typeof readBytesCapped>, { ok: false }> {
+):
+  | { ok: true; bytes: Buffer; handed: boolean }
+  | Extract<ReturnType<typeof readBytesCapped>, { ok: false }> {
   const bytes = handoff?.text(m.revision_id);
-  if (bytes !== undefined && bytes.length <= MAX_REVISION_TEXT_BYTES) return { ok: true, bytes };
-  return readBytesCapped(m.real_path, MAX_REVISION_TEXT_BYTES, m.real_path, true);
+  if (bytes !== undefined && bytes.length <= MAX_REVISION_TEXT_BYTES)
+    return { ok: true, bytes, handed: true };
+  const read = readBytesCapped(m.real_path, MAX_REVISION_TEXT_BYTES, m.real_path, true);
+  return read.ok ? { ...read, handed: false } : read;
 }
 
 function pick(m: { skill_id: string; revision_id: string }): {

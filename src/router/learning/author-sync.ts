@@ -28,14 +28,21 @@ import { TRIGGER_FILE_RE, parseTriggerFile } from './trigger-formats.js';
 /** Largest trigger-eval file `index` reads (1 MiB: a few thousand requests). */
 export const MAX_AUTHOR_FILE_BYTES = 1024 * 1024;
 
-/** The author examples of each skill, read from the files beside it (file and item order). */
+/**
+ * The author examples of each skill, read from the files beside it (file and item order). A folder
+ * in `alone` is one the same run's discovery walk found holding its SKILL.md and nothing else: it
+ * holds no evaluation file, and is not walked again.
+ */
 export function readAuthorExamples(
   skills: readonly { skill_id: string; path: string }[],
+  alone: ReadonlySet<string> = new Set(),
 ): Map<string, AuthorExample[]> {
   const dirs = skills.map((s) => ({ id: s.skill_id, dir: path.dirname(s.path) }));
   const out = new Map<string, AuthorExample[]>();
   for (const { id, dir } of dirs) {
     const list: AuthorExample[] = [];
+    out.set(id, list);
+    if (alone.has(dir)) continue;
     const walked = walkFiles(dir, (n) => TRIGGER_FILE_RE.test(n), {
       maxDepth: 2,
       maxEntries: 5_000,
@@ -49,7 +56,6 @@ export function readAuthorExamples(
         list.push({ query: c.query, polarity: c.should_trigger ? 'positive' : 'negative' });
       }
     }
-    out.set(id, list);
   }
   return out;
 }
@@ -69,16 +75,18 @@ function ownerDir(file: string, dirs: readonly { dir: string }[]): string | unde
  * After a publish: reads the author examples of every skill the catalog serves unarchived and
  * makes the telemetry file's author examples those (a removed file removes its examples). Creates
  * no telemetry file when there is none and no skill ships an evaluation. Undefined when it did
- * nothing.
+ * nothing. `alone`: the skill folders this run's walk found holding their SKILL.md alone
+ * (readAuthorExamples), by the folder of the SKILL.md's path.
  */
 export function syncAuthorExamplesOf(
   catalog: string,
   db: Db,
   now: () => Date = () => new Date(),
+  alone?: ReadonlySet<string>,
 ): AuthorSyncReport | undefined {
   if (!catalogExists(catalog)) return undefined;
   const file = telemetryPathFor(catalog);
-  const bySkill = readAuthorExamples(servedSkillFiles(db));
+  const bySkill = readAuthorExamples(servedSkillFiles(db), alone);
   const any = [...bySkill.values()].some((l) => l.length > 0);
   if (!any && !isPgLocation(file) && !existsSync(file)) return undefined;
   const u = openUsageForWrite(file);

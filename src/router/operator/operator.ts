@@ -3,6 +3,7 @@
  * opens the catalog for writing, does one job, closes it. Never exposed as MCP tools (docs/integration.md).
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import {
   SkilldexError,
   assertKnownOptions,
@@ -313,7 +314,7 @@ function indexAttempt(run: IndexRun): IndexReport {
       writeMeta(db, SCOPES_META_KEY, JSON.stringify(scopeMemory(options)));
     // The side stores are kept as an ordinary unchanged run keeps them.
     pruneUsageOf(options.catalog, db);
-    syncAuthorsUnlessKept(options.catalog, db, run.now, fast.record);
+    syncAuthorsUnlessKept(options.catalog, db, run.now, fast.record, walk);
     return fastReport(options.catalog, walk, fast, run.keep);
   }
   return ordinaryIndex(run, walk, digest, versionAtStart);
@@ -361,7 +362,7 @@ function ordinaryIndex(
   // Retired and archived skills keep no usage examples (docs/ranking.md §9).
   if (publish) pruneUsageOf(options.catalog, db);
   // The skills' own trigger evaluations as author examples (learning/author-sync.ts).
-  if (publish) syncAuthorExamplesOf(options.catalog, db, now);
+  if (publish) syncAuthorExamplesOf(options.catalog, db, now, aloneFolders(walk));
   if (digest !== undefined && publish && texts)
     recordForFastPath(db, digest, walk, summary, publish, texts, {
       versionAtStart,
@@ -493,12 +494,21 @@ function syncAuthorsUnlessKept(
   db: Db,
   now: () => Date,
   record: ReindexRecord,
+  walk: ScopesWalk,
 ): void {
   const before = usageIdentity(catalog);
   if (before !== undefined && before === record.usage) return;
-  syncAuthorExamplesOf(catalog, db, now);
+  syncAuthorExamplesOf(catalog, db, now, aloneFolders(walk));
   const after = usageIdentity(catalog);
   if (after !== undefined) writeReindexRecord(db, { ...record, usage: after });
+}
+
+// The folders the walk found holding their SKILL.md alone, by the folder of its path: the author
+// sync need not walk them again (learning/author-sync.ts readAuthorExamples).
+function aloneFolders(walk: ScopesWalk): Set<string> {
+  const out = new Set<string>();
+  for (const f of walk.files) if (f.alone === true) out.add(path.dirname(f.path));
+  return out;
 }
 
 /** INVALID_ARGUMENT, before anything is opened or written, for a scope that is not a folder. */
