@@ -321,6 +321,17 @@ describe('skilldex init', () => {
       expect(again.code).toBe(0);
       expect(again.report.notes.join('\n')).not.toContain('also loads');
       expect((await library())?.status).toBe('ok');
+      // In a project whose own config names its library, the personal folders are not compared.
+      writeTree(home, {
+        'proj/.git/HEAD': 'ref: refs/heads/main\n',
+        'proj/.skilldex/config.toml': '[library]\nscopes = ["../skills"]\n',
+        'proj/skills/gamma/SKILL.md': skillMd('gamma', 'gamma project helper'),
+      });
+      const inProject = JSON.parse(
+        (await runCli(['doctor', '--json'], { cwd: path.join(home, 'proj'), env: { HOME: home } }))
+          .stdout,
+      ) as { checks: { id: string }[] };
+      expect(inProject.checks.map((c) => c.id)).not.toContain('library');
     });
 
     it('--library set to the client skills folder: a second init does not index the router skill ("added 1")', async () => {

@@ -79,7 +79,12 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
           cwd: ctx.io.cwd,
           catalog: settings.catalog.value,
           // The configured library belongs to the configured catalog, not to one --catalog names.
-          ...(o.catalog === undefined ? { scopes: settings['library.scopes'].value } : {}),
+          ...(o.catalog === undefined
+            ? {
+                scopes: settings['library.scopes'].value,
+                scopesSource: settings['library.scopes'].source,
+              }
+            : {}),
           runHook: true,
           hookServer: settings.hook_server,
           ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}),

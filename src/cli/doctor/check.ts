@@ -34,6 +34,11 @@ export interface DoctorOptions {
   readonly catalog?: string;
   /** The library folders the settings name: skills there not in the catalog yet fail `catalog`. */
   readonly scopes?: readonly string[];
+  /**
+   * Where `scopes` come from (a setting's source): the `library` check compares only the user's own
+   * library (not a project's, from `project …`) with the folders the hosts load.
+   */
+  readonly scopesSource?: string;
   /** False (status): no hook command is run. */
   readonly runHook: boolean;
   /** The `hook_server` setting (undefined: the hook-server check is left out). */

@@ -97,7 +97,8 @@ export function routerSkillChecks(
  * The `library` check: every folder the clients init set up load skills from (their own folders,
  * Claude Code's enabled plugins) is in the configured library, since the hook and skill_search never
  * name a skill outside it while the host goes on listing it. `warn` naming the folders and the fix;
- * none without a configured library (doctor --catalog, or no config).
+ * none without a configured library of the user's own (doctor --catalog, no config, or a project
+ * config's library).
  */
 export async function libraryCheck(
   o: DoctorOptions,
@@ -106,6 +107,8 @@ export async function libraryCheck(
   const scopes = o.scopes;
   const known = CLIENTS.filter((c) => clients.includes(c));
   if (scopes === undefined || scopes.length === 0 || known.length === 0) return [];
+  // A project's library is that project's: the personal folders are not meant to be in it.
+  if (o.scopesSource?.startsWith('project ') === true) return [];
   const { resolvePluginScopes } = await import('../../skills/index.js');
   const left = known.flatMap((c) =>
     foldersLeftOut(

@@ -47,7 +47,7 @@ export async function runUndoCommand(
   );
   // The servers serve the hooks: once no hook init installed is left (every client undone, at
   // once or one by one), nothing would ask them again.
-  const hooksLeft = readRecords(recordPath(ctx.io.env, home)).some((r) => r.step === 'hook');
+  const hooksLeft = hookRecorded(recordPath(ctx.io.env, home));
   const stopped =
     report.applied && (client === 'all' || !hooksLeft) ? await stopHookServers(ctx, home) : [];
   if (stopped.length === 0) return report;
@@ -58,6 +58,16 @@ export async function runUndoCommand(
       `stopped the hook server${stopped.length > 1 ? 's' : ''} (process ${stopped.join(', ')})`,
     ],
   };
+}
+
+// Whether init's record still holds a hook; true when it cannot be read (the undo is done: a
+// record it cannot read again must not end servers a hook may still use).
+function hookRecorded(record: string): boolean {
+  try {
+    return readRecords(record).some((r) => r.step === 'hook');
+  } catch {
+    return true;
+  }
 }
 
 // Ends every hook server of this user; the processes it ended.
