@@ -20,8 +20,12 @@
  * Every link is verified, so a family never holds two sets that no chain of true near-duplicates
  * joins; identical sets always share a family. A set whose every true link misses the shared
  * buckets and lies past the straggler budgets stays out of its family (none on the 1,206-skill real
- * corpus: the families equal the brute-force ones). Work is O(n · BANDS · MAX_VISITS) set
- * comparisons plus the bounded straggler pass. Deterministic: fixed hash seeds, input order.
+ * corpus: the families equal the brute-force ones), and two families of three or more joined only
+ * by a link no band shares stay apart. Work is O(n · BANDS · MAX_VISITS) set comparisons plus the
+ * bounded straggler pass. Deterministic: fixed hash seeds, input order.
+ *
+ * Up to EXACT_UP_TO distinct sets (most libraries) every pair of them is compared instead of steps
+ * 2–4, so the families are exactly the brute-force ones.
  */
 import { fnv1a } from '../text/index.js';
 
@@ -42,6 +46,11 @@ const STRAGGLER_VISITS = 4096;
 const STRAGGLER_CHECKS = 1024;
 /** Checks all stragglers together may make: bounds a crowd of sets that resemble without linking. */
 const STRAGGLER_BUDGET = 200_000;
+/**
+ * Most distinct sets compared pair by pair (exact families): 512 sets are at most 130,816 checks,
+ * most of them ended by the size bound, against MinHash's 16 bands × up to 32 visits a set.
+ */
+export const EXACT_UP_TO = 512;
 
 /** One verified link between two sets (indexes into the input, i < j) and its Jaccard. */
 export interface FamilyLink {
@@ -68,12 +77,14 @@ interface Work {
 /**
  * The families of two or more sets among `sets` whose Jaccard links reach `threshold`
  * (0 < threshold ≤ 1), ordered by their first member. Sets with fewer than `minSize` distinct
- * words are left out.
+ * words are left out. Up to `exactUpTo` distinct sets every pair is compared (the tests pass 0 to
+ * hold the MinHash passes to their invariants on small inputs).
  */
 export function nearDuplicateFamilies(
   sets: readonly (readonly string[])[],
   threshold: number,
   minSize = 1,
+  exactUpTo = EXACT_UP_TO,
 ): NearDuplicateFamily[] {
   if (!(threshold > 0 && threshold <= 1))
     throw new RangeError(`threshold must be in (0, 1], got ${threshold}`);
@@ -96,8 +107,13 @@ export function nearDuplicateFamilies(
   });
   const work: Work = { ids, hashes, uf: new UnionFind(sets.length), threshold, links: [] };
   const reps = exactPass(work);
-  bucketPass(work, reps);
-  stragglerPass(work, reps);
+  if (reps.length <= exactUpTo) {
+    for (let a = 0; a < reps.length; a++)
+      for (let b = a + 1; b < reps.length; b++) link(work, reps[a]!, reps[b]!);
+  } else {
+    bucketPass(work, reps);
+    stragglerPass(work, reps);
+  }
   return collect(sets.length, work.uf, work.links);
 }
 

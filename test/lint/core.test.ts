@@ -13,7 +13,7 @@ import {
   type LintSkill,
   frontmatterLines,
 } from '../../src/lint/index.js';
-import { jaccard, nearDuplicateFamilies } from '../../src/lint/families.js';
+import { EXACT_UP_TO, jaccard, nearDuplicateFamilies } from '../../src/lint/families.js';
 import { selfQueries, wordStats } from '../../src/lint/skill.js';
 
 // Connected components (two or more members) of the pairs with Jaccard ≥ t, by brute force.
@@ -57,7 +57,8 @@ describe('nearDuplicateFamilies', () => {
         fc.array(fc.array(word, { maxLength: 7 }), { maxLength: 14 }),
         fc.constantFrom(0.5, 0.6, 0.75, 0.8, 1),
         (sets, t) => {
-          const families = nearDuplicateFamilies(sets, t);
+          // The MinHash passes (exactUpTo 0), which a library this small would not take.
+          const families = nearDuplicateFamilies(sets, t, 1, 0);
           const truth = bruteFamilies(sets, t);
           const familyOf = new Map<number, number>();
           families.forEach((f, k) => f.members.forEach((m) => familyOf.set(m, k)));
@@ -80,6 +81,19 @@ describe('nearDuplicateFamilies', () => {
         },
       ),
     );
+  });
+
+  it('a library of up to EXACT_UP_TO sets gets the brute-force families, bridges MinHash may miss included', () => {
+    // Two families of three joined only by {c,d}–{d} (Jaccard 0.5): found by a CI run's random
+    // seed when small libraries went through the MinHash passes too.
+    const sets = [['c', 'd'], ['c', 'a'], ['c'], ['e'], ['d', 'e'], ['d']];
+    expect(nearDuplicateFamilies(sets, 0.5).map((f) => [...f.members])).toEqual([
+      [0, 1, 2, 3, 4, 5],
+    ]);
+    expect(bruteFamilies(sets, 0.5)).toEqual([[0, 1, 2, 3, 4, 5]]);
+    const many = Array.from({ length: EXACT_UP_TO + 1 }, (_, i) => [`w${i}`, 'shared']);
+    // Past the bound the MinHash passes run (every pair here is Jaccard 1/3: no family).
+    expect(nearDuplicateFamilies(many, 0.5)).toEqual([]);
   });
 
   it('equals the brute-force families on small random libraries', () => {
