@@ -5,10 +5,10 @@
  * catalog in a foreign failure. Definitions only: nothing here loads a capability, so registering
  * a command stays as cheap as start-up needs (issue #12).
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SkilldexError, codedFromForeign } from '../errors.js';
+import { statOrUndefined } from '../fsx/index.js';
 import type { DiscoverOptions } from '../internal.js';
 import { collect, parseIntOption, type CliContext } from './context.js';
 
@@ -103,13 +103,7 @@ export function discoverOptions(flags: ScopeFlags, ctx: CliContext): DiscoverOpt
 export function refuseMissingScopes(flags: ScopeFlags, ctx: CliContext, did: string): void {
   for (const scope of flags.scope ?? []) {
     const abs = path.resolve(ctx.io.cwd, scope);
-    let isDir = false;
-    try {
-      isDir = statSync(abs).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir)
+    if (statOrUndefined(abs)?.isDirectory() !== true)
       throw new SkilldexError(
         'INVALID_ARGUMENT',
         `--scope ${scope} is not a folder${abs !== scope ? ` (${abs})` : ''}; nothing was ${did}`,

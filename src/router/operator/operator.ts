@@ -65,6 +65,7 @@ import {
   scopeOptionsOf,
   type DiscoverOptions,
 } from '../../skills/index.js';
+import { statOrUndefined } from '../../fsx/index.js';
 import { DEFAULT_POLICY_ID, checkPolicyId } from '../search/policies/index.js';
 import { syncAuthorExamplesOf } from '../learning/author-sync.js'; // issue 34 item 1
 
@@ -514,13 +515,7 @@ function aloneFolders(walk: ScopesWalk): Set<string> {
 /** INVALID_ARGUMENT, before anything is opened or written, for a scope that is not a folder. */
 function assertScopeFolders(scopes: readonly string[]): void {
   for (const scope of scopes) {
-    let isDir = false;
-    try {
-      isDir = statSync(scope).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) {
+    if (statOrUndefined(scope)?.isDirectory() !== true) {
       throw new SkilldexError(
         'INVALID_ARGUMENT',
         `--scope ${scope} is not a folder; nothing was indexed`,
