@@ -44,6 +44,7 @@ export {
   type FastReindex,
   type ReindexRecord,
 } from './write/reindex-digest.js';
+export { readWalkListings, writeWalkListings } from './write/walk-listings.js';
 export { setLifecycle, type LifecycleChange, type LifecycleState } from './write/lifecycle.js';
 export {
   TelemetryStore,

@@ -23,7 +23,7 @@ export {
   readPrefixUntil,
   type FileIdentity,
 } from './read-head.js';
-export { SKIPPED_DIRS, walkFiles } from './walk.js';
+export { RACY_MS, SKIPPED_DIRS, walkFiles, type FolderListing, type WalkListings } from './walk.js';
 export { ownedByAnotherUser, projectAncestors } from './project-walk.js';
 export { removeInside, writeInside } from './write.js';
 export { xdgBaseDir } from './xdg.js';

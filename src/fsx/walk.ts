@@ -8,11 +8,11 @@
  * Hand-written rather than fdir: fdir suppresses or throws on directory errors as a whole and has
  * no entry bound, while discovery must report each unreadable folder and refused link and go on.
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { problem, type Problem } from '../errors.js';
 import { errCode } from './read.js';
-import { isInsideAny, lstatOrUndefined, realpathOrUndefined } from './resolve.js';
+import { isInsideAny, lstatOrUndefined, realpathOrUndefined, statOrUndefined } from './resolve.js';
 
 /** Folders never walked (docs/cli.md `skilldex scan`). */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -30,6 +30,43 @@ export interface WalkOptions {
    * stat it first: a folder's mtime taken before its listing changes with any entry made after it.
    */
   readonly onDir?: (dir: string, real: string) => void;
+  /** Listings to reuse and to record (`WalkListings`); default: every folder is listed. */
+  readonly listings?: WalkListings;
+}
+
+/**
+ * How old a folder's mtime must be, in ms, for its listing to be trusted on mtime alone next time:
+ * Linux stamps files from a coarse clock (a few ms), NFS and FAT to the second or two. An entry
+ * made within that time of a listing could leave the folder's mtime as it was.
+ */
+export const RACY_MS = 2_000;
+
+/**
+ * A folder's listing as a walk saw it, with the folder's identity and mtime taken before it: the
+ * entry names in sorted (UTF-16 code unit) order, as the walk visits them, and one letter an entry
+ * in `kinds`: `d` a folder, `l` a link, `f` anything else.
+ */
+export interface FolderListing {
+  readonly dev: number;
+  readonly ino: number;
+  readonly mtimeMs: number;
+  readonly names: readonly string[];
+  readonly kinds: string;
+}
+
+/**
+ * Folder listings a walk reuses and records, by the folder's real path (as git trusts its index):
+ * a folder whose device, inode and mtime are those of its listing in `previous` is not listed
+ * again, since making, removing or renaming an entry in a folder changes its mtime. Only listings
+ * taken when the folder's mtime was at least RACY_MS old are recorded, so a later change always
+ * moves the mtime away from the recorded one. `seen` receives the listing of every folder this walk
+ * reused or recorded (what the next walk may reuse).
+ */
+export interface WalkListings {
+  readonly previous: ReadonlyMap<string, FolderListing>;
+  readonly seen: Map<string, FolderListing>;
+  /** The time RACY_MS is measured from (default: the system clock, which stamps the files). */
+  readonly clock?: () => number;
 }
 
 /** Default walk bounds. */
@@ -84,18 +121,20 @@ export function walkFiles(
   while (stack.length > 0) {
     const { dir, real, depth } = stack.pop()!;
     options.onDir?.(dir, real);
-    let dirents: Dirent[];
+    let listing: Pick<FolderListing, 'names' | 'kinds'>;
     try {
-      dirents = readdirSync(dir, { withFileTypes: true });
+      listing = listFolder(dir, real, options.listings);
     } catch (err) {
       problems.push(
         problem('UNREADABLE', dir, `folder ${dir} could not be listed: ${errCode(err)}`),
       );
       continue;
     }
-    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: { dir: string; real: string; depth: number }[] = [];
-    for (const d of dirents) {
+    const { names, kinds } = listing;
+    for (let k = 0; k < names.length; k++) {
+      const name = names[k]!;
+      const kind = kinds[k];
       if (++entries > maxEntries) {
         if (!limitHit)
           problems.push(
@@ -104,19 +143,19 @@ export function walkFiles(
         limitHit = true;
         break;
       }
-      const full = depth === 0 ? path.join(dir, d.name) : childPath(dir, d.name);
-      let isDir = d.isDirectory();
-      let realPath = childPath(real, d.name);
+      const full = depth === 0 ? path.join(dir, name) : childPath(dir, name);
+      let isDir = kind === 'd';
+      let realPath = childPath(real, name);
       let st: FileStat | undefined;
-      if (d.isSymbolicLink()) {
-        const link = followLink(full, matches(d.name), allowed, problems);
+      if (kind === 'l') {
+        const link = followLink(full, matches(name), allowed, problems);
         if (link === undefined) continue;
         st = link.st;
         isDir = st.isDirectory();
         realPath = link.target;
       }
       if (isDir) {
-        if (SKIPPED_DIRS.has(d.name)) continue;
+        if (SKIPPED_DIRS.has(name)) continue;
         if (visited.has(realPath)) {
           problems.push(
             problem('LINK_LOOP', full, `${full} leads back to ${realPath}, already walked`),
@@ -131,12 +170,12 @@ export function walkFiles(
         }
         visited.add(realPath);
         subdirs.push({ dir: full, real: realPath, depth: depth + 1 });
-      } else if (matches(d.name)) {
+      } else if (matches(name)) {
         // A non-regular file with the right name is still reported: the reader refuses it with a reason.
         // The identity is taken now, so a file swapped between the walk and the read is noticed.
         if (st === undefined) st = lstatOrUndefined(full);
         // Alone in the folder, and the folder's own file (a link's target lies in another folder).
-        const alone = dirents.length === 1 && !d.isSymbolicLink();
+        const alone = names.length === 1 && kind !== 'l';
         files.push(walkedFile(full, realPath, st, alone));
       }
     }
@@ -144,6 +183,43 @@ export function walkFiles(
     if (limitHit) break;
   }
   return { files, problems };
+}
+
+// The entries of the folder `dir` (real path `real`) in sorted order: the listing `listings` holds
+// for it when the folder's device, inode and mtime are unchanged, else listed now (and recorded
+// when its mtime, taken before the listing, is old enough to be trusted next time). Throws what
+// readdir throws.
+function listFolder(
+  dir: string,
+  real: string,
+  listings: WalkListings | undefined,
+): Pick<FolderListing, 'names' | 'kinds'> {
+  if (listings === undefined) return readFolder(dir);
+  const st = statOrUndefined(real);
+  const prior = listings.previous.get(real);
+  if (
+    st !== undefined &&
+    prior !== undefined &&
+    prior.mtimeMs === st.mtimeMs &&
+    prior.ino === st.ino &&
+    prior.dev === st.dev
+  ) {
+    listings.seen.set(real, prior);
+    return prior;
+  }
+  const read = readFolder(dir);
+  if (st?.isDirectory() === true && (listings.clock ?? Date.now)() - st.mtimeMs >= RACY_MS)
+    listings.seen.set(real, { dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, ...read });
+  return read;
+}
+
+// The entries of `dir`, sorted by name, and their kinds.
+function readFolder(dir: string): Pick<FolderListing, 'names' | 'kinds'> {
+  const dirents = readdirSync(dir, { withFileTypes: true });
+  dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let kinds = '';
+  for (const d of dirents) kinds += d.isDirectory() ? 'd' : d.isSymbolicLink() ? 'l' : 'f';
+  return { names: dirents.map((d) => d.name), kinds };
 }
 
 // `path.join(dir, name)` for a folder already normalized (a real path, or a path this walk joined)

@@ -5,7 +5,7 @@
  * followed only into another sanctioned scope.
  */
 import { assertKnownOptions, optionKeys, type Problem } from '../errors.js';
-import { isInside, realpathOrUndefined, walkFiles } from '../fsx/index.js';
+import { isInside, realpathOrUndefined, walkFiles, type WalkListings } from '../fsx/index.js';
 import { loadSkillFile, type FileOrigin, type SkillRecord } from './record.js';
 import {
   resolveScopes,
@@ -83,10 +83,15 @@ export interface ScanReport {
   readonly problems: readonly Problem[];
 }
 
-/** Enumerates SKILL.md files of `scopes` in precedence order; refused links and unreadable folders become skips. */
+/**
+ * Enumerates SKILL.md files of `scopes` in precedence order; refused links and unreadable folders
+ * become skips. `listings`: folder listings an earlier walk recorded, reused where the folder is
+ * unchanged (fsx `WalkListings`; an index keeps them in its catalog).
+ */
 export function enumerateSkillFiles(
   scopes: readonly Scope[],
   options: Pick<DiscoverOptions, 'maxDepth' | 'maxEntries'> = {},
+  listings?: WalkListings,
 ): { files: FileOrigin[]; skipped: SkippedFile[] } {
   const allowed = scopes
     .map((s) => realpathOrUndefined(s.path))
@@ -99,6 +104,7 @@ export function enumerateSkillFiles(
       allowedRoots: allowed,
       ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
       ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+      ...(listings !== undefined ? { listings } : {}),
     });
     for (const p of walk.problems) skipped.push(toSkipped(p));
     for (const f of walk.files) {

@@ -7,10 +7,23 @@
  * made in a folder within RACY_MS of its listing, and an author-example file edited. The fast path
  * is asserted by a counter, never by timing. Runs on SQLite and PostgreSQL (vitest POSTGRES_SUITES).
  */
-import { appendFileSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeCatalog, openCatalogForWrite, telemetryPathFor } from '../../src/catalog/index.js';
+import {
+  closeCatalog,
+  openCatalogForWrite,
+  readWalkListings,
+  telemetryPathFor,
+} from '../../src/catalog/index.js';
 import {
   REINDEX_META_KEY,
   clearReindexRecord,
@@ -261,6 +274,46 @@ describe('index: the fast path of an unchanged re-index', () => {
     const r = indexCounted(catalog, root);
     expect(r.fast).toBe(false);
     expect(r.report.changed).toEqual(['alpha']);
+  });
+
+  it('folders unchanged since the last run are not listed again, and every change is still indexed', () => {
+    const { root, catalog } = setup({ ...FILES, 'alpha/notes.md': 'one\n' });
+    for (const d of ['alpha', 'bravo', 'charlie', '.']) age(path.join(root, d));
+    untilFast(catalog, root);
+    // The catalog keeps the listing of every aged folder: the scope and its three skill folders.
+    const kept = (): Map<string, unknown> => {
+      const db = openCatalogForWrite(catalog);
+      try {
+        return new Map(readWalkListings(db).previous);
+      } finally {
+        closeCatalog(db);
+      }
+    };
+    const real = realpathSync(root);
+    expect([...kept().keys()].sort()).toEqual(
+      [real, ...['alpha', 'bravo', 'charlie'].map((d) => path.join(real, d))].sort(),
+    );
+    const before = kept();
+    // A skill made, one removed, a supporting file made in a reused folder: each is indexed.
+    mkdirSync(path.join(root, 'delta'));
+    writeFileSync(
+      path.join(root, 'delta/SKILL.md'),
+      skillText('delta', { description: 'Plot delta.' }),
+    );
+    rmSync(path.join(root, 'bravo'), { recursive: true });
+    writeFileSync(path.join(root, 'charlie/extra.md'), 'more\n');
+    const r = indexCounted(catalog, root);
+    expect(r.fast).toBe(false);
+    expect(r.report).toMatchObject({ added: ['delta'], removed: ['bravo'], changed: ['charlie'] });
+    // alpha's listing is kept as it was; the folders that moved were listed again and are kept
+    // once aged; the removed one is gone.
+    const alpha = path.join(real, 'alpha');
+    expect(kept().get(alpha)).toEqual(before.get(alpha));
+    expect(kept().has(path.join(real, 'bravo'))).toBe(false);
+    for (const d of ['delta', 'charlie', '.']) age(path.join(root, d));
+    untilFast(catalog, root);
+    expect(kept().size).toBe(4);
+    expect(indexCounted(catalog, root).report).toMatchObject({ unchanged: 3, read: 0 });
   });
 
   it('an author example file edited after a fast run updates the author examples', () => {

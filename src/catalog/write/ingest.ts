@@ -10,6 +10,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { SkilldexError, type Problem } from '../../errors.js';
+import type { WalkListings } from '../../fsx/index.js';
 import {
   enumerateSkillFiles,
   loadSkillFile,
@@ -110,10 +111,13 @@ export interface ScopesWalk {
   readonly scopes: readonly Scope[];
 }
 
-/** Walks the scopes `options` selects: the first step of an ingest, and all a fast re-index reads. */
-export function walkScopes(options: DiscoverOptions): ScopesWalk {
+/**
+ * Walks the scopes `options` selects: the first step of an ingest, and all a fast re-index reads.
+ * `listings`: the folder listings to reuse and record (walk-listings.ts).
+ */
+export function walkScopes(options: DiscoverOptions, listings?: WalkListings): ScopesWalk {
   const scopes = resolveScopes(scopeOptionsOf(options));
-  const { files: found, skipped } = enumerateSkillFiles(scopes.scopes, options);
+  const { files: found, skipped } = enumerateSkillFiles(scopes.scopes, options, listings);
   // skilldex's own router skill (`skill-router/SKILL.md` right in a scope folder: where init
   // installs it in a client's skills folder) is how agents reach the catalog, never a skill in it
   // (issue 35): a library that is a client's skills folder does not index it.

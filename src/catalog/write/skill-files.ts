@@ -28,6 +28,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { problem, type Problem } from '../../errors.js';
 import {
+  RACY_MS,
   SKIPPED_DIRS,
   lstatOrUndefined,
   readBytesCapped,
@@ -102,12 +103,6 @@ export interface FolderListing extends SkillFiles {
    */
   readonly problems: readonly Problem[];
 }
-
-/**
- * How old a folder's mtime must be, in ms, for its listing to be trusted on mtime alone next time:
- * Linux stamps files from a coarse clock (a few ms), NFS and FAT to the second or two.
- */
-export const RACY_MS = 2_000;
 
 /** The listing of a skill without supporting files. */
 export const NO_FILES: SkillFiles = Object.freeze({ files: Object.freeze([]), truncated: false });

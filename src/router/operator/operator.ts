@@ -40,6 +40,8 @@ import {
   storeRevisionTexts,
   workingSetDigests,
   walkScopes,
+  readWalkListings,
+  writeWalkListings,
   reindexDigest,
   fastReindex,
   fastReindexStillCurrent,
@@ -286,9 +288,19 @@ function indexRunOf(
 
 // One attempt: the walk, then the fast path's answer when nothing changed, else the ordinary run.
 function indexAttempt(run: IndexRun): IndexReport {
-  const { db, options } = run;
+  const { db } = run;
   const versionAtStart = db.pragma('data_version', { simple: true }) as number;
-  const walk = walkScopes(run.discover);
+  // Folders unchanged since the last index are stat'ed, not listed (walk-listings.ts).
+  const listings = readWalkListings(db);
+  const walk = walkScopes(run.discover, listings);
+  const report = answerWalk(run, walk, versionAtStart);
+  if (!run.dryRun) writeWalkListings(db, listings);
+  return report;
+}
+
+// The fast path's answer to `walk` when nothing changed, else the ordinary run's.
+function answerWalk(run: IndexRun, walk: ScopesWalk, versionAtStart: number): IndexReport {
+  const { db, options } = run;
   const digest = run.fastEligible
     ? reindexDigest(walk, {
         v: 1,
