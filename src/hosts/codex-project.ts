@@ -23,10 +23,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { readTextCapped } from '../fsx/index.js';
 import { codexConfigFile } from './listing-codex.js';
-import { MAX_SETTINGS_BYTES } from './listing-scopes.js';
+import { asObject, parseJsonObject, parseTomlTable, readSettingsText } from './settings-file.js';
 import { skilldexMcpEntry } from './mcp-registration.js';
 
 /** The skilldex MCP server a project layer declares. */
@@ -66,12 +64,6 @@ export interface CodexProjectFacts {
   readonly layers: readonly CodexProjectLayer[];
   /** Files that could not be read or parsed. */
   readonly problems: readonly string[];
-}
-
-function asObject(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : undefined;
 }
 
 // The nearest folder at or above `cwd` holding `.git`, else `cwd`.
@@ -117,35 +109,13 @@ export function codexProjectFacts(o: {
   readonly cwd: string;
 }): CodexProjectFacts {
   const problems: string[] = [];
-  const read = (file: string): string | undefined => {
-    const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
-    if (r.ok) return r.text;
-    problems.push(`${file}: ${r.problem.message}`);
-    return undefined;
-  };
   const toml = (file: string): Record<string, unknown> | undefined => {
-    const text = read(file);
-    if (text === undefined) return undefined;
-    try {
-      return asObject(
-        (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(text),
-      );
-    } catch (err) {
-      problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
-      return undefined;
-    }
+    const text = readSettingsText(file, problems);
+    return text === undefined ? undefined : parseTomlTable(file, text, problems);
   };
   const json = (file: string): Record<string, unknown> | undefined => {
-    const text = read(file);
-    if (text === undefined) return undefined;
-    try {
-      const v = asObject(JSON.parse(text));
-      if (v === undefined) problems.push(`${file}: not a JSON object`);
-      return v;
-    } catch (err) {
-      problems.push(`${file}: ${(err as Error).message}`);
-      return undefined;
-    }
+    const text = readSettingsText(file, problems);
+    return text === undefined ? undefined : parseJsonObject(file, text, problems);
   };
 
   const cwd = path.resolve(o.cwd);

@@ -25,11 +25,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { readTextCapped } from '../fsx/index.js';
-import { blankJsonComments } from '../text/index.js';
 import { codexConfigFile } from './listing-codex.js';
 import { MAX_CLAUDE_STATE_BYTES, MAX_SETTINGS_BYTES } from './listing-scopes.js';
+import { asObject, parseJsonObject, parseTomlTable, readSettingsText } from './settings-file.js';
 
 /** The clients whose MCP configuration skilldex reads. */
 export type McpClient = 'claude-code' | 'cursor' | 'codex' | 'gemini-cli' | 'vscode';
@@ -64,12 +62,6 @@ export interface McpLookupOptions {
 }
 
 type Servers = Record<string, unknown>;
-
-function asObject(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : undefined;
-}
 
 /** The server entry that is skilldex's among `servers`, with its name. */
 export function skilldexMcpEntry(servers: unknown): [string, Record<string, unknown>] | undefined {
@@ -110,21 +102,8 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
     max = MAX_SETTINGS_BYTES,
     comments = false, // Gemini CLI's settings.json is JSON with comments (strip-json-comments).
   ): Record<string, unknown> | undefined => {
-    if (!existsSync(file)) return undefined;
-    files.push(file);
-    const r = readTextCapped(file, { maxBytes: max });
-    if (!r.ok) {
-      problems.push(`${file}: ${r.problem.message}`);
-      return undefined;
-    }
-    try {
-      const v = asObject(JSON.parse(comments ? blankJsonComments(r.text) : r.text));
-      if (!v) problems.push(`${file}: not a JSON object`);
-      return v;
-    } catch (err) {
-      problems.push(`${file}: ${(err as Error).message}`);
-      return undefined;
-    }
+    const text = readNoted(file, files, problems, max);
+    return text === undefined ? undefined : parseJsonObject(file, text, problems, comments);
   };
   const found = (where: string, e: Record<string, unknown>): McpRegistration => ({
     client,
@@ -206,25 +185,25 @@ function vscodeUserMcpFiles(o: McpLookupOptions): string[] {
   );
 }
 
+// A settings file's text, the file noted in `files` when it exists (undefined when absent, or
+// unreadable: said in `problems`).
+function readNoted(
+  file: string,
+  files: string[],
+  problems: string[],
+  max = MAX_SETTINGS_BYTES,
+): string | undefined {
+  if (!existsSync(file)) return undefined;
+  files.push(file);
+  return readSettingsText(file, problems, max);
+}
+
 // A TOML file's document (undefined when absent, unreadable or not TOML: said in `problems`).
 function readToml(
   file: string,
   files: string[],
   problems: string[],
 ): Record<string, unknown> | undefined {
-  if (!existsSync(file)) return undefined;
-  files.push(file);
-  const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
-  if (!r.ok) {
-    problems.push(`${file}: ${r.problem.message}`);
-    return undefined;
-  }
-  try {
-    return asObject(
-      (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(r.text),
-    );
-  } catch (err) {
-    problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
-    return undefined;
-  }
+  const text = readNoted(file, files, problems);
+  return text === undefined ? undefined : parseTomlTable(file, text, problems);
 }
