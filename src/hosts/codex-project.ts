@@ -24,7 +24,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { codexConfigFile } from './listing-codex.js';
-import { asObject, parseJsonObject, parseTomlTable, readSettingsText } from './settings-file.js';
+import { asObject, readSettingsFile, type HostFolders } from './settings-file.js';
 import { skilldexMcpEntry } from './mcp-registration.js';
 
 /** The skilldex MCP server a project layer declares. */
@@ -103,20 +103,10 @@ function promptHookCommands(hooks: unknown): string[] {
 }
 
 /** Reads the Codex project layers around `cwd` (see the file header); never throws. */
-export function codexProjectFacts(o: {
-  readonly home: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-}): CodexProjectFacts {
+export function codexProjectFacts(o: HostFolders): CodexProjectFacts {
   const problems: string[] = [];
-  const toml = (file: string): Record<string, unknown> | undefined => {
-    const text = readSettingsText(file, problems);
-    return text === undefined ? undefined : parseTomlTable(file, text, problems);
-  };
-  const json = (file: string): Record<string, unknown> | undefined => {
-    const text = readSettingsText(file, problems);
-    return text === undefined ? undefined : parseJsonObject(file, text, problems);
-  };
+  const toml = (file: string): Record<string, unknown> | undefined =>
+    readSettingsFile(file, 'toml', problems);
 
   const cwd = path.resolve(o.cwd);
   const root = gitRoot(cwd);
@@ -135,7 +125,9 @@ export function codexProjectFacts(o: {
     const files = [configFile, hooksFile].filter((f) => existsSync(f));
     if (files.length === 0) continue;
     const config = existsSync(configFile) ? toml(configFile) : undefined;
-    const hooksJson = existsSync(hooksFile) ? json(hooksFile) : undefined;
+    const hooksJson = existsSync(hooksFile)
+      ? readSettingsFile(hooksFile, 'json', problems)
+      : undefined;
     const entry = skilldexMcpEntry(config?.['mcp_servers']);
     const features = asObject(config?.['features']);
     const feature = features?.['hooks'] ?? features?.['codex_hooks'];

@@ -27,7 +27,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { codexConfigFile } from './listing-codex.js';
 import { MAX_CLAUDE_STATE_BYTES, MAX_SETTINGS_BYTES } from './listing-scopes.js';
-import { asObject, parseJsonObject, parseTomlTable, readSettingsText } from './settings-file.js';
+import {
+  asObject,
+  readSettingsFile,
+  type HostFolders,
+  type SettingsFormat,
+} from './settings-file.js';
 
 /** The clients whose MCP configuration skilldex reads. */
 export type McpClient = 'claude-code' | 'cursor' | 'codex' | 'gemini-cli' | 'vscode';
@@ -48,11 +53,7 @@ export interface McpRegistration {
 }
 
 /** What a registration look-up needs. */
-export interface McpLookupOptions {
-  readonly home: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The project folder (Claude Code's local and project scopes, Cursor's project file). */
-  readonly cwd: string;
+export interface McpLookupOptions extends HostFolders {
   /**
    * Count only registrations every project sees (Claude Code's user scope, Cursor's
    * `~/.cursor/mcp.json`): what a change to the user's global settings may rely on. A project's
@@ -101,10 +102,8 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
     file: string,
     max = MAX_SETTINGS_BYTES,
     comments = false, // Gemini CLI's settings.json is JSON with comments (strip-json-comments).
-  ): Record<string, unknown> | undefined => {
-    const text = readNoted(file, files, problems, max);
-    return text === undefined ? undefined : parseJsonObject(file, text, problems, comments);
-  };
+  ): Record<string, unknown> | undefined =>
+    readNoted(file, comments ? 'jsonc' : 'json', files, problems, max);
   const found = (where: string, e: Record<string, unknown>): McpRegistration => ({
     client,
     registered: true,
@@ -168,7 +167,7 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
     }
     case 'codex': {
       const file = codexConfigFile(o);
-      const doc = readToml(file, files, problems);
+      const doc = readNoted(file, 'toml', files, problems);
       const e = skilldexEntry(doc?.['mcp_servers']);
       if (!e || e[1]['enabled'] === false) return none();
       return found(`${file} [mcp_servers.${e[0]}]`, e[1]);
@@ -185,25 +184,16 @@ function vscodeUserMcpFiles(o: McpLookupOptions): string[] {
   );
 }
 
-// A settings file's text, the file noted in `files` when it exists (undefined when absent, or
-// unreadable: said in `problems`).
+// A settings file's document, the file noted in `files` when it exists (undefined when absent,
+// unreadable or not a document: said in `problems`).
 function readNoted(
   file: string,
+  format: SettingsFormat,
   files: string[],
   problems: string[],
   max = MAX_SETTINGS_BYTES,
-): string | undefined {
+): Record<string, unknown> | undefined {
   if (!existsSync(file)) return undefined;
   files.push(file);
-  return readSettingsText(file, problems, max);
-}
-
-// A TOML file's document (undefined when absent, unreadable or not TOML: said in `problems`).
-function readToml(
-  file: string,
-  files: string[],
-  problems: string[],
-): Record<string, unknown> | undefined {
-  const text = readNoted(file, files, problems);
-  return text === undefined ? undefined : parseTomlTable(file, text, problems);
+  return readSettingsFile(file, format, problems, max);
 }

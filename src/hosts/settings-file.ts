@@ -8,6 +8,14 @@ import { readTextCapped } from '../fsx/index.js';
 import { blankJsonComments } from '../text/index.js';
 import { MAX_SETTINGS_BYTES } from './listing-scopes.js';
 
+/** Where a host's settings files are looked for: the user's home, the environment, the project. */
+export interface HostFolders {
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The project folder (Claude Code's local and project scopes, Cursor's and Codex's project files). */
+  readonly cwd: string;
+}
+
 /** `v` when it is a plain object (not null, not an array), else undefined. */
 export function asObject(v: unknown): Record<string, unknown> | undefined {
   return v && typeof v === 'object' && !Array.isArray(v)
@@ -15,30 +23,40 @@ export function asObject(v: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** A settings file's text, at most `max` bytes (undefined when unreadable or larger: said in `problems`). */
-export function readSettingsText(
-  file: string,
-  problems: string[],
-  max = MAX_SETTINGS_BYTES,
-): string | undefined {
-  const r = readTextCapped(file, { maxBytes: max });
-  if (r.ok) return r.text;
-  problems.push(`${file}: ${r.problem.message}`);
-  return undefined;
-}
+/**
+ * How a settings file is written: JSON, JSON with comments (Gemini CLI's settings.json, read as
+ * strip-json-comments reads it), or TOML.
+ */
+export type SettingsFormat = 'json' | 'jsonc' | 'toml';
 
 /**
- * `text` parsed as a JSON object; `comments`: JSON with comments (Gemini CLI's settings.json, read
- * as strip-json-comments reads it). Undefined when it is not one: said in `problems`.
+ * A settings file's document, at most `max` bytes read: undefined when it is unreadable, larger,
+ * or not an object in `format` (said in `problems`; for TOML the parse error's first line).
  */
-export function parseJsonObject(
+export function readSettingsFile(
+  file: string,
+  format: SettingsFormat,
+  problems: string[],
+  max = MAX_SETTINGS_BYTES,
+): Record<string, unknown> | undefined {
+  const r = readTextCapped(file, { maxBytes: max });
+  if (!r.ok) {
+    problems.push(`${file}: ${r.problem.message}`);
+    return undefined;
+  }
+  return format === 'toml'
+    ? parseToml(file, r.text, problems)
+    : parseJson(file, r.text, format, problems);
+}
+
+function parseJson(
   file: string,
   text: string,
+  format: 'json' | 'jsonc',
   problems: string[],
-  comments = false,
 ): Record<string, unknown> | undefined {
   try {
-    const v = asObject(JSON.parse(comments ? blankJsonComments(text) : text));
+    const v = asObject(JSON.parse(format === 'jsonc' ? blankJsonComments(text) : text));
     if (v === undefined) problems.push(`${file}: not a JSON object`);
     return v;
   } catch (err) {
@@ -47,8 +65,7 @@ export function parseJsonObject(
   }
 }
 
-/** `text` parsed as TOML (undefined when it does not parse: the error's first line said in `problems`). */
-export function parseTomlTable(
+function parseToml(
   file: string,
   text: string,
   problems: string[],
