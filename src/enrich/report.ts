@@ -112,13 +112,10 @@ export interface EnrichReport {
   readonly artifacts: readonly string[];
 }
 
-/** What `buildEnrichReport` needs besides the inventory. */
-export interface ReportInputs {
+/** What `buildEnrichReport` needs besides the inventory (`floor`, `target`, `roots`: as reported). */
+export interface ReportInputs extends Pick<EnrichReport, 'floor' | 'target' | 'roots'> {
+  /** The task brief (the report's `task_brief`). */
   readonly brief: string;
-  readonly floor: number;
-  /** Display path of the target folder. */
-  readonly target: string;
-  readonly roots: { readonly home: string; readonly project: string };
   readonly display: PathDisplay;
 }
 

@@ -23,10 +23,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { readTextCapped } from '../fsx/index.js';
 import { codexConfigFile } from './listing-codex.js';
-import { MAX_SETTINGS_BYTES } from './listing-scopes.js';
+import { asObject, readSettingsFile, type HostFolders } from './settings-file.js';
 import { skilldexMcpEntry } from './mcp-registration.js';
 
 /** The skilldex MCP server a project layer declares. */
@@ -68,12 +66,6 @@ export interface CodexProjectFacts {
   readonly problems: readonly string[];
 }
 
-function asObject(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : undefined;
-}
-
 // The nearest folder at or above `cwd` holding `.git`, else `cwd`.
 function gitRoot(cwd: string): string {
   for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
@@ -111,42 +103,10 @@ function promptHookCommands(hooks: unknown): string[] {
 }
 
 /** Reads the Codex project layers around `cwd` (see the file header); never throws. */
-export function codexProjectFacts(o: {
-  readonly home: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-}): CodexProjectFacts {
+export function codexProjectFacts(o: HostFolders): CodexProjectFacts {
   const problems: string[] = [];
-  const read = (file: string): string | undefined => {
-    const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
-    if (r.ok) return r.text;
-    problems.push(`${file}: ${r.problem.message}`);
-    return undefined;
-  };
-  const toml = (file: string): Record<string, unknown> | undefined => {
-    const text = read(file);
-    if (text === undefined) return undefined;
-    try {
-      return asObject(
-        (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(text),
-      );
-    } catch (err) {
-      problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
-      return undefined;
-    }
-  };
-  const json = (file: string): Record<string, unknown> | undefined => {
-    const text = read(file);
-    if (text === undefined) return undefined;
-    try {
-      const v = asObject(JSON.parse(text));
-      if (v === undefined) problems.push(`${file}: not a JSON object`);
-      return v;
-    } catch (err) {
-      problems.push(`${file}: ${(err as Error).message}`);
-      return undefined;
-    }
-  };
+  const toml = (file: string): Record<string, unknown> | undefined =>
+    readSettingsFile(file, 'toml', problems);
 
   const cwd = path.resolve(o.cwd);
   const root = gitRoot(cwd);
@@ -165,7 +125,9 @@ export function codexProjectFacts(o: {
     const files = [configFile, hooksFile].filter((f) => existsSync(f));
     if (files.length === 0) continue;
     const config = existsSync(configFile) ? toml(configFile) : undefined;
-    const hooksJson = existsSync(hooksFile) ? json(hooksFile) : undefined;
+    const hooksJson = existsSync(hooksFile)
+      ? readSettingsFile(hooksFile, 'json', problems)
+      : undefined;
     const entry = skilldexMcpEntry(config?.['mcp_servers']);
     const features = asObject(config?.['features']);
     const feature = features?.['hooks'] ?? features?.['codex_hooks'];

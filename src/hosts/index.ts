@@ -97,6 +97,7 @@ export {
   type McpLookupOptions,
   type McpRegistration,
 } from './mcp-registration.js';
+export { type HostFolders } from './settings-file.js';
 export {
   codexProjectFacts,
   type CodexProjectFacts,

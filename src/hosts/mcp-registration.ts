@@ -25,11 +25,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { readTextCapped } from '../fsx/index.js';
-import { blankJsonComments } from '../text/index.js';
 import { codexConfigFile } from './listing-codex.js';
 import { MAX_CLAUDE_STATE_BYTES, MAX_SETTINGS_BYTES } from './listing-scopes.js';
+import {
+  asObject,
+  readSettingsFile,
+  type HostFolders,
+  type SettingsFormat,
+} from './settings-file.js';
 
 /** The clients whose MCP configuration skilldex reads. */
 export type McpClient = 'claude-code' | 'cursor' | 'codex' | 'gemini-cli' | 'vscode';
@@ -50,11 +53,7 @@ export interface McpRegistration {
 }
 
 /** What a registration look-up needs. */
-export interface McpLookupOptions {
-  readonly home: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The project folder (Claude Code's local and project scopes, Cursor's project file). */
-  readonly cwd: string;
+export interface McpLookupOptions extends HostFolders {
   /**
    * Count only registrations every project sees (Claude Code's user scope, Cursor's
    * `~/.cursor/mcp.json`): what a change to the user's global settings may rely on. A project's
@@ -64,12 +63,6 @@ export interface McpLookupOptions {
 }
 
 type Servers = Record<string, unknown>;
-
-function asObject(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : undefined;
-}
 
 /** The server entry that is skilldex's among `servers`, with its name. */
 export function skilldexMcpEntry(servers: unknown): [string, Record<string, unknown>] | undefined {
@@ -109,23 +102,8 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
     file: string,
     max = MAX_SETTINGS_BYTES,
     comments = false, // Gemini CLI's settings.json is JSON with comments (strip-json-comments).
-  ): Record<string, unknown> | undefined => {
-    if (!existsSync(file)) return undefined;
-    files.push(file);
-    const r = readTextCapped(file, { maxBytes: max });
-    if (!r.ok) {
-      problems.push(`${file}: ${r.problem.message}`);
-      return undefined;
-    }
-    try {
-      const v = asObject(JSON.parse(comments ? blankJsonComments(r.text) : r.text));
-      if (!v) problems.push(`${file}: not a JSON object`);
-      return v;
-    } catch (err) {
-      problems.push(`${file}: ${(err as Error).message}`);
-      return undefined;
-    }
-  };
+  ): Record<string, unknown> | undefined =>
+    readNoted(file, comments ? 'jsonc' : 'json', files, problems, max);
   const found = (where: string, e: Record<string, unknown>): McpRegistration => ({
     client,
     registered: true,
@@ -189,7 +167,7 @@ export function skilldexMcpServer(client: McpClient, o: McpLookupOptions): McpRe
     }
     case 'codex': {
       const file = codexConfigFile(o);
-      const doc = readToml(file, files, problems);
+      const doc = readNoted(file, 'toml', files, problems);
       const e = skilldexEntry(doc?.['mcp_servers']);
       if (!e || e[1]['enabled'] === false) return none();
       return found(`${file} [mcp_servers.${e[0]}]`, e[1]);
@@ -206,25 +184,16 @@ function vscodeUserMcpFiles(o: McpLookupOptions): string[] {
   );
 }
 
-// A TOML file's document (undefined when absent, unreadable or not TOML: said in `problems`).
-function readToml(
+// A settings file's document, the file noted in `files` when it exists (undefined when absent,
+// unreadable or not a document: said in `problems`).
+function readNoted(
   file: string,
+  format: SettingsFormat,
   files: string[],
   problems: string[],
+  max = MAX_SETTINGS_BYTES,
 ): Record<string, unknown> | undefined {
   if (!existsSync(file)) return undefined;
   files.push(file);
-  const r = readTextCapped(file, { maxBytes: MAX_SETTINGS_BYTES });
-  if (!r.ok) {
-    problems.push(`${file}: ${r.problem.message}`);
-    return undefined;
-  }
-  try {
-    return asObject(
-      (createRequire(import.meta.url)('smol-toml') as { parse(s: string): unknown }).parse(r.text),
-    );
-  } catch (err) {
-    problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
-    return undefined;
-  }
+  return readSettingsFile(file, format, problems, max);
 }

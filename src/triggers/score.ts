@@ -71,9 +71,8 @@ export interface Confusion {
   readonly cases: readonly string[];
 }
 
-/** One skill's numbers. */
-export interface SkillTriggerResult {
-  readonly skill_id: string;
+/** The numbers of a set of cases: one skill's (SkillTriggerResult) or the library's (TriggerTotals). */
+export interface TriggerCounts {
   readonly positives: number;
   readonly negatives: number;
   readonly top1: number;
@@ -89,22 +88,17 @@ export interface SkillTriggerResult {
   readonly false_triggers: number;
   /** false_triggers / negatives (null without negatives). */
   readonly false_rate: number | null;
+}
+
+/** One skill's numbers. */
+export interface SkillTriggerResult extends TriggerCounts {
+  readonly skill_id: string;
   readonly confusions: readonly Confusion[];
 }
 
 /** Library totals: micro over all cases, macro over skills. */
-export interface TriggerTotals {
+export interface TriggerTotals extends TriggerCounts {
   readonly cases: number;
-  readonly positives: number;
-  readonly negatives: number;
-  readonly top1: number;
-  readonly top3: number;
-  readonly abstained: number;
-  readonly false_first: number;
-  readonly false_triggers: number;
-  readonly recall: number | null;
-  readonly false_rate: number | null;
-  readonly mrr: number | null;
   readonly macro: { readonly recall: number | null; readonly false_rate: number | null };
 }
 

@@ -6,11 +6,10 @@
  * call. Never writes, never reads a skill's file.
  */
 import { SkilldexError } from '../../errors.js';
-import { CatalogReader } from './reader.js';
+import { CatalogReader, type GenerationHead } from './reader.js';
 import { FILES_SCHEMA_VERSION } from './queries-files.js';
 import { generationRows } from './queries.js';
-import type { HistorySource } from './history.js';
-import type { GenerationCounts } from '../write/publish.js';
+import type { GenerationRef, HistorySource } from './history.js';
 import { generationInfoOf, type GenerationInfo } from './status.js';
 import type { LifecycleState } from '../write/lifecycle.js';
 import { storedJson } from '../store/stored.js';
@@ -28,10 +27,7 @@ export interface RevisionSeen {
 }
 
 /** The state of a skill in one generation (only generations where it changed are listed). */
-export interface LifecycleStep {
-  readonly seq: number;
-  readonly catalog_generation: string;
-  readonly created_at: string;
+export interface LifecycleStep extends GenerationRef {
   /** The state in that generation, or 'retired' when it left the generation. */
   readonly state: LifecycleState | 'retired';
   readonly revision_id: string | null;
@@ -56,11 +52,7 @@ export interface SkillRecordView {
 }
 
 /** Counts of the published generation by scope and state. */
-export interface CatalogOverview {
-  readonly catalog_generation: string;
-  readonly policy: string;
-  readonly created_at: string;
-  readonly counts: GenerationCounts;
+export interface CatalogOverview extends GenerationHead {
   readonly by_scope: readonly {
     readonly scope: string;
     readonly active: number;

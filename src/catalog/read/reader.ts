@@ -18,13 +18,17 @@ import type { GenerationCounts } from '../write/publish.js';
 import { USAGE_SIGNATURE_SQL } from '../side/usage.js';
 import { storedJson } from '../store/stored.js';
 
-/** The published generation a snapshot serves. */
-export interface PublishedGeneration {
-  readonly seq: number;
+/** What every read model says of a published generation: its id, policy, time and counts. */
+export interface GenerationHead {
   readonly catalog_generation: string;
   readonly policy: string;
   readonly created_at: string;
   readonly counts: GenerationCounts;
+}
+
+/** The published generation a snapshot serves. */
+export interface PublishedGeneration extends GenerationHead {
+  readonly seq: number;
   /**
    * A key that changes whenever what the catalog serves may have changed: the published sequence,
    * the catalog's data version (bumped by every writer's commit: a publish that only moved files

@@ -9,6 +9,7 @@ import { readBytesCapped, realpathOrUndefined, sha256Of } from '../../fsx/index.
 import type { Db } from '../db.js';
 import { generationRows, type GenerationRow } from './queries.js';
 import type { GenerationCounts } from '../write/publish.js';
+import type { GenerationHead } from './reader.js';
 import {
   decodeStats,
   listingOf,
@@ -18,13 +19,9 @@ import {
 import { storedJson } from '../store/stored.js';
 
 /** One published generation in the history. */
-export interface GenerationInfo {
+export interface GenerationInfo extends GenerationHead {
   readonly seq: number;
-  readonly catalog_generation: string;
   readonly parent_seq: number | null;
-  readonly policy: string;
-  readonly created_at: string;
-  readonly counts: GenerationCounts;
   readonly published: boolean;
 }
 

@@ -38,13 +38,17 @@ import { clearReindexRecord } from './reindex-digest.js';
 /** Progress of an ingest: files looked at so far out of the total. */
 export type ProgressFn = (done: number, total: number) => void;
 
-/** What an ingest changed in the working set. */
-export interface IngestSummary {
-  readonly enumerated: number;
+/** What an ingest changed in the working set: the skills added, changed, removed and kept. */
+export interface WorkingSetChanges {
   readonly added: readonly string[];
   readonly changed: readonly string[];
   readonly removed: readonly string[];
   readonly unchanged: number;
+}
+
+/** What an ingest changed in the working set, and what it read and found on the way. */
+export interface IngestSummary extends WorkingSetChanges {
+  readonly enumerated: number;
   /** Files whose bytes were read this run (the rest were skipped by size and mtime). */
   readonly read: number;
   readonly skipped: readonly SkippedFile[];
@@ -216,14 +220,6 @@ export function ingestSkills(
     problems: walk.problems,
     supporting_files: run.listings.summary,
   };
-}
-
-/** What an ingest changed in the working set (the summary's counts). */
-interface WorkingSetChanges {
-  added: string[];
-  changed: string[];
-  removed: string[];
-  unchanged: number;
 }
 
 /** Everything the write transaction of one ingest works from (read before it). */

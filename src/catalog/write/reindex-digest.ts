@@ -25,20 +25,22 @@ import type { DuplicateGroup, FileOrigin, ShadowedSkill, SkippedFile } from '../
 import type { Db } from '../db.js';
 import { readMeta, writeMeta } from '../store/meta.js';
 import { decodeStats, readFileStats } from './file-manifests.js';
-import type { GenerationCounts } from './publish.js';
+import type { PublishResult } from './publish.js';
 import { onlySkillFile, unchanged } from './skill-files.js';
 
 /** The `meta` key of the record. */
 export const REINDEX_META_KEY = 'reindex_fast_path';
 
-/** What an unchanged index repeats from the run that wrote the record. */
-export interface ReindexRecord {
+/**
+ * What an unchanged index repeats from the run that wrote the record: the generation its publish
+ * published (or found published unchanged), and what its ingest found.
+ */
+export interface ReindexRecord extends Pick<
+  PublishResult,
+  'seq' | 'catalog_generation' | 'counts'
+> {
   /** reindexDigest of that run's walk and settings. */
   readonly digest: string;
-  /** The generation it published (or found published unchanged). */
-  readonly seq: number;
-  readonly catalog_generation: string;
-  readonly counts: GenerationCounts;
   /** Skills in the working set after it (an unchanged run's `unchanged`). */
   readonly unchanged: number;
   readonly duplicates: readonly DuplicateGroup[];

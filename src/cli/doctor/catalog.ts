@@ -20,36 +20,30 @@ export async function catalogCheck(
 ): Promise<DoctorCheck> {
   const router = await import('../../router/index.js');
   const indexCatalog = (): typeof IndexCatalog => router.indexCatalog;
+  const fail = (message: string, fix: string): DoctorCheck => ({
+    id: 'catalog',
+    status: 'fail',
+    message,
+    fix,
+  });
   try {
     const s = router.getCatalogStatus({ catalog });
     if (!s.published)
-      return {
-        id: 'catalog',
-        status: 'fail',
-        message: `${catalog} has no published generation`,
-        fix: hintOf('CATALOG_EMPTY'),
-      };
+      return fail(`${catalog} has no published generation`, hintOf('CATALOG_EMPTY'));
     if (s.drifted.length > 0)
-      return {
-        id: 'catalog',
-        status: 'fail',
-        message: `${s.drifted.length} file(s) changed or vanished since the last index of ${catalog} (${s.drifted
-          .slice(0, 3)
-          .map((d) => `${d.reason} ${sanitizeField(d.path, 200)}`)
-          .join(', ')}${s.drifted.length > 3 ? ', …' : ''})`,
-        fix: 'skilldex index',
-      };
+      return fail(
+        `${s.drifted.length} file(s) changed or vanished since the last index of ${catalog} (${firstThree(
+          s.drifted,
+          (d) => `${d.reason} ${sanitizeField(d.path, 200)}`,
+        )})`,
+        'skilldex index',
+      );
     const added = notIndexed(indexCatalog(), catalog, scopes, home);
     if (added.length > 0)
-      return {
-        id: 'catalog',
-        status: 'fail',
-        message: `${added.length} skill(s) in the library are not in ${catalog} yet, so no prompt is offered them (${added
-          .slice(0, 3)
-          .map((a) => sanitizeField(a, 200))
-          .join(', ')}${added.length > 3 ? ', …' : ''})`,
-        fix: 'skilldex index',
-      };
+      return fail(
+        `${added.length} skill(s) in the library are not in ${catalog} yet, so no prompt is offered them (${firstThree(added, (a) => sanitizeField(a, 200))})`,
+        'skilldex index',
+      );
     return {
       id: 'catalog',
       status: 'ok',
@@ -63,31 +57,23 @@ export async function catalogCheck(
     if (isSkilldexError(err) && err.code === 'CATALOG_MISSING' && scopes.length > 0) {
       const waiting = notIndexed(indexCatalog(), catalog, scopes, home);
       if (waiting.length > 0)
-        return {
-          id: 'catalog',
-          status: 'fail',
-          message: `${err.code}: ${err.message}, while the library ${scopes.join(', ')} holds ${waiting.length} skill(s) to index (${waiting
-            .slice(0, 3)
-            .map((a) => sanitizeField(a, 200))
-            .join(', ')}${waiting.length > 3 ? ', …' : ''})`,
-          fix: 'skilldex index (it indexes the library into this catalog); if init left the prompt hook out for want of skills, run skilldex init again instead: it indexes them and installs the hook',
-        };
-      return {
-        id: 'catalog',
-        status: 'fail',
-        message: `${err.code}: ${err.message} (the library ${scopes.join(', ')} holds no skill yet)`,
-        fix: `add skill folders (each with a SKILL.md) to ${scopes[0]}, then run skilldex init again (it indexes them and installs the prompt hook)`,
-      };
+        return fail(
+          `${err.code}: ${err.message}, while the library ${scopes.join(', ')} holds ${waiting.length} skill(s) to index (${firstThree(waiting, (a) => sanitizeField(a, 200))})`,
+          'skilldex index (it indexes the library into this catalog); if init left the prompt hook out for want of skills, run skilldex init again instead: it indexes them and installs the hook',
+        );
+      return fail(
+        `${err.code}: ${err.message} (the library ${scopes.join(', ')} holds no skill yet)`,
+        `add skill folders (each with a SKILL.md) to ${scopes[0]}, then run skilldex init again (it indexes them and installs the prompt hook)`,
+      );
     }
-    if (isSkilldexError(err))
-      return {
-        id: 'catalog',
-        status: 'fail',
-        message: `${err.code}: ${err.message}`,
-        fix: err.hint,
-      };
+    if (isSkilldexError(err)) return fail(`${err.code}: ${err.message}`, err.hint);
     throw err;
   }
+}
+
+// The first three of `items` as `show` prints them, joined by commas, and `…` when there are more.
+function firstThree<T>(items: readonly T[], show: (item: T) => string): string {
+  return `${items.slice(0, 3).map(show).join(', ')}${items.length > 3 ? ', …' : ''}`;
 }
 
 // The skills an index of `scopes` would add (a dry run: nothing is written); none when the scopes

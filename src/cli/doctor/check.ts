@@ -6,6 +6,7 @@
  */
 import { ERROR_CODES, type ErrorCode } from '../../errors.js';
 import { readTextCapped } from '../../fsx/index.js';
+import type { HostFolders } from '../../hosts/index.js';
 import { parseJsonText } from '../init/json-edit.js';
 
 /** One check's outcome. */
@@ -25,11 +26,8 @@ export interface DoctorReport {
   readonly checks: readonly DoctorCheck[];
 }
 
-/** What doctor is asked. */
-export interface DoctorOptions {
-  readonly home: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
+/** What doctor is asked: the folders the host checks look in, and what the settings name. */
+export interface DoctorOptions extends HostFolders {
   /** The catalog the settings name (undefined: the catalog check is skipped, as in `status`). */
   readonly catalog?: string;
   /** The library folders the settings name: skills there not in the catalog yet fail `catalog`. */
