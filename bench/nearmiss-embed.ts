@@ -56,8 +56,9 @@ function prune(need: ReadonlySet<string>): PrunedFile {
   const words: Record<string, number[]> = {};
   let full = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    full++;
     const key = m[1]!.includes('\\') ? (JSON.parse(`"${m[1]}"`) as string) : m[1]!;
+    if (key === 'unkVector') continue;
+    full++;
     if (!want.has(key)) continue;
     const a = m[2]!.split(',').map(Number);
     const norm = Math.hypot(...a.slice(0, DIMS)) || 1;

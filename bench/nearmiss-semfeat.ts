@@ -46,12 +46,12 @@ export const SEM_FEATURES = [
   'wn_deriv_name',
 ] as const;
 
-interface Bag {
+export interface Bag {
   readonly words: readonly string[];
   readonly vecs: readonly WordVec[];
 }
 
-function bag(table: ReadonlyMap<string, WordVec>, text: string): Bag {
+export function bag(table: ReadonlyMap<string, WordVec>, text: string): Bag {
   const words = [...new Set(semWords(text))];
   const vecs: WordVec[] = [];
   for (const w of words) {
@@ -61,7 +61,7 @@ function bag(table: ReadonlyMap<string, WordVec>, text: string): Bag {
   return { words, vecs };
 }
 
-function meanVec(b: Bag, weighted: boolean): Float32Array {
+export function meanVec(b: Bag, weighted: boolean): Float32Array {
   const m = new Float32Array(DIMS);
   for (const { v, w } of b.vecs) {
     const k = weighted ? w : 1;
@@ -74,14 +74,14 @@ function meanVec(b: Bag, weighted: boolean): Float32Array {
   return m;
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
+export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let d = 0; d < DIMS; d++) s += a[d]! * b[d]!;
   return s;
 }
 
 /** IDF-weighted mean over request words of the best cosine to any word of `b`. */
-function soft(table: ReadonlyMap<string, WordVec>, q: Bag, b: Bag): number {
+export function soft(table: ReadonlyMap<string, WordVec>, q: Bag, b: Bag): number {
   // Exact presence, up to an inflection (worktree / worktrees, which the table lacks).
   const have = new Set(b.words.flatMap((t) => [t, ...variants(t)]));
   let num = 0;
@@ -136,7 +136,7 @@ const margins = (xs: readonly number[]): number[] =>
 /** The SEM_FEATURES of each candidate of `list` (v4's top 10) for `query`; `share` = share_of_top. */
 export function semFeatures(
   table: ReadonlyMap<string, WordVec>,
-  wn: WordNet,
+  wn: WordNet | undefined,
   list: readonly RerankCandidate[],
   query: string,
   share: readonly number[],
@@ -158,8 +158,8 @@ export function semFeatures(
       desc: dot(qw, meanVec(desc, true)),
       softNd: soft(table, q, nd),
       softName: soft(table, q, name),
-      wn: wnShares(table, wn, q, nd),
-      wnName: wnShares(table, wn, q, name).deriv,
+      wn: wn ? wnShares(table, wn, q, nd) : { lemma: 0, deriv: 0, derivOnly: 0, syn: 0 },
+      wnName: wn ? wnShares(table, wn, q, name).deriv : 0,
     };
   });
   const nd = rows.map((r) => r.nd);
