@@ -22,472 +22,48 @@
  * /tmp/skilldex-nearmiss-tools-v4.json (the tool sets, bench/nearmiss-tools.ts). A run from the
  * caches takes about a minute.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import {
-  POLICY_V4_ID,
-  Router,
-  indexCatalog,
-  meanMetrics,
-  scoreRanking,
-  type LabelledQuery,
-} from '../src/internal.js';
-import { analyzeTermsV4 } from '../src/text/index.js';
-import type { Bm25fExplanation } from '../src/router/search/policies/bm25f-core.js';
 import {
   RERANK_FEATURES,
-  RERANK_NEARMISS_V1,
-  rerankFeatures,
   nearmissConfidenceFeatures,
   nearmissConfidenceOf,
-  rerankNearMiss,
   type NearmissConfidenceModel,
   type RerankCandidate,
   type Reranked,
 } from '../src/router/search/stages/rerank-nearmiss.js';
 import {
-  SHARED,
-  TRIGGER,
-  loadCache,
-  reduceExplanation,
-  type CachedRequest,
-} from './nearmiss-cache.js';
-import { fmt, machineLine, WORK, writeResult } from './lib.js';
-import { fitLogistic, solve } from './logistic.js';
-import { scoreTrigger, triggerQueries } from './trigger-quality.js';
+  DEPTH,
+  EXAMPLES,
+  createBench,
+  fit,
+  loadAlone,
+  loadExamples,
+  objective,
+  order,
+  prepare,
+  type Fig,
+  type Prepared,
+} from './nearmiss-fit.js';
+import { fmt, machineLine, writeResult } from './lib.js';
+import { fitLogistic } from './logistic.js';
 
-const DEPTH = 10;
-const ALONE_FILE = '/tmp/skilldex-nearmiss-v4-alone.json';
-const TOOLS_FILE = '/tmp/skilldex-nearmiss-tools-v4.json';
 const f3 = (v: number): string => fmt(v, 3);
 
-// ---------------------------------------------------------------------------------------------
-// Inputs.
+import { ALL_FEATURES, extendedFeatures, fi } from './nearmiss-lexical.js';
 
-/** The trigger set ranked by v4 among its own 112 skills (no distractors), top 20. */
-function loadAlone(): CachedRequest[] {
-  if (existsSync(ALONE_FILE))
-    return JSON.parse(readFileSync(ALONE_FILE, 'utf8')) as CachedRequest[];
-  const qs = triggerQueries(TRIGGER);
-  const dir = path.join(WORK, 'nearmiss-v6');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const catalog = path.join(dir, 'catalog.sqlite');
-  indexCatalog({
-    catalog,
-    scopes: [path.join(TRIGGER, 'skills')],
-    now: () => new Date(0),
-    policy: POLICY_V4_ID,
-  });
-  const router = new Router({ catalog, telemetry: false });
-  const out: CachedRequest[] = [];
-  try {
-    for (const q of qs) {
-      const r = router.search({ query: q.query, limit: 20 });
-      out.push({
-        q,
-        candidates: r.candidates.map((c) => {
-          return {
-            skill_id: c.skill_id,
-            name: c.name,
-            description: c.description,
-            score: c.score,
-            explanation: reduceExplanation(c.explanation as Bm25fExplanation),
-          };
-        }),
-        confidence: r.candidates.map((c) => c.confidence),
-      });
-    }
-  } finally {
-    router.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  writeFileSync(ALONE_FILE, JSON.stringify(out));
-  return out;
-}
-
-// The issue's own examples (its 239-skill library is not distributed; the same skills are in
-// corpus-real), ranked by v4 among the trigger skills + corpus-real, top 20 cached.
-const EXAMPLES_FILE = '/tmp/skilldex-nearmiss-v6-examples.json';
-const EXAMPLES = [
-  { query: 'set up a separate git worktree for the hotfix', want: 'using-git-worktrees' },
-  {
-    query: 'this test fails intermittently, track down the root cause',
-    want: 'systematic-debugging',
-  },
-] as const;
-
-function loadExamples(): CachedRequest[] {
-  if (existsSync(EXAMPLES_FILE))
-    return JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as CachedRequest[];
-  const dir = path.join(WORK, 'nearmiss-v6-examples');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const catalog = path.join(dir, 'catalog.sqlite');
-  indexCatalog({
-    catalog,
-    scopes: [path.join(TRIGGER, 'skills'), path.join(SHARED, 'corpus-real')],
-    now: () => new Date(0),
-    policy: POLICY_V4_ID,
-  });
-  const router = new Router({ catalog, telemetry: false });
-  const out: CachedRequest[] = [];
-  try {
-    EXAMPLES.forEach((ex, k) => {
-      const r = router.search({ query: ex.query, limit: 20 });
-      out.push({
-        q: {
-          id: `example-${k}`,
-          query: ex.query,
-          skill: r.candidates.find((c) => c.name === ex.want)?.skill_id ?? ex.want,
-          should_trigger: true,
-          lang: 'en',
-          repo: 'issue-34',
-        },
-        candidates: r.candidates.map((c) => ({
-          ...c,
-          explanation: c.explanation as Bm25fExplanation,
-        })),
-        confidence: r.candidates.map((c) => c.confidence),
-      });
-    });
-  } finally {
-    router.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  writeFileSync(EXAMPLES_FILE, JSON.stringify(out));
-  return out;
-}
-
-interface ToolRun {
-  readonly q: LabelledQuery;
-  readonly candidates: RerankCandidate[];
-}
-
-/** The tool sets' cached v4 lists (bench/nearmiss-tools.ts), descriptions read back from SKILL.md. */
-function loadTools(): { set: string; runs: ToolRun[] }[] {
-  const raw = JSON.parse(readFileSync(TOOLS_FILE, 'utf8')) as Record<
-    string,
-    { cold: ToolRun[]; warm: ToolRun[] }
-  >;
-  const out: { set: string; runs: ToolRun[] }[] = [];
-  for (const [ds, modes] of Object.entries(raw)) {
-    const desc = new Map<string, string>();
-    const root = path.join(SHARED, ds, 'catalog');
-    for (const name of readdirSync(root)) {
-      const text = readFileSync(path.join(root, name, 'SKILL.md'), 'utf8');
-      const m = /^description:\s*(".*")\s*$/m.exec(text);
-      desc.set(name, m ? (JSON.parse(m[1]!) as string) : '');
-    }
-    for (const mode of ['cold', 'warm'] as const)
-      out.push({
-        set: `${ds} ${mode}`,
-        runs: modes[mode].map((r) => ({
-          q: r.q,
-          candidates: r.candidates.map((c) => ({ ...c, description: desc.get(c.name) ?? '' })),
-        })),
-      });
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Candidate features: RERANK_FEATURES (the stage's fourteen), then the new ones.
-
-const NEW_FEATURES = [
-  /** IDF-weighted share of the request the name matches (specificity of the name). */
-  'name_idf_cov',
-  /** IDF-weighted share of the request the description matches. */
-  'desc_idf_cov',
-  /** IDF-weighted share of the request matched only in body / usage (not in a routing field). */
-  'body_only_idf',
-  /** Share of the name's terms the request does not hold ("bulk" in opsx-bulk-archive). */
-  'name_extra',
-  /** Share of the request's adjacent term pairs found adjacent in name + description. */
-  'desc_bigram',
-  /** Share of the request's distinct terms matched in a routing field (not IDF-weighted). */
-  'routing_term_cov',
-  /** rarest_in_name, only between near-ties: × max(0, (share_of_top − 0.8) / 0.2). */
-  'rarest_in_name_close',
-  /** name_idf_cov between near-ties. */
-  'name_idf_cov_close',
-  /** name_extra between near-ties. */
-  'name_extra_close',
-  /** 1 when a name term and a request term share a stem prefix of ≥ 4 letters but differ (builder/build). */
-  'morph_name',
-  /** Σ idf² matched in routing fields over the request's Σ idf² (the rarest terms weigh most). */
-  'idf2_routing_cov',
-  /** The request's rarest term (over the whole catalog's IDF) is in the name. */
-  'query_rarest_in_name',
-] as const;
-
-const ALL_FEATURES: readonly string[] = [...RERANK_FEATURES, ...NEW_FEATURES];
-const fi = (name: string): number => ALL_FEATURES.indexOf(name);
-
-function pairs(terms: readonly string[]): Set<string> {
-  const s = new Set<string>();
-  for (let i = 0; i + 1 < terms.length; i++) s.add(`${terms[i]} ${terms[i + 1]}`);
-  return s;
-}
-
-function extendedFeatures(list: readonly RerankCandidate[], query: string): number[][] {
-  const base = rerankFeatures(list, query);
-  const qTerms = analyzeTermsV4(query);
-  const qSet = new Set(qTerms);
-  const qPairs = pairs(qTerms);
-  const idf = new Map<string, number>();
-  for (const c of list) for (const t of c.explanation.terms) idf.set(t.term, Math.max(0, t.idf));
-  const mass = [...idf.values()].reduce((a, b) => a + b, 0);
-  const mass2 = [...idf.values()].reduce((a, b) => a + b * b, 0);
-  let qRarest: string | undefined;
-  for (const [t, v] of idf) if (qRarest === undefined || v > idf.get(qRarest)!) qRarest = t;
-  return list.map((c, i) => {
-    const x = base[i]!;
-    const e = c.explanation;
-    let nameIdf = 0;
-    let descIdf = 0;
-    let bodyOnly = 0;
-    let routingCount = 0;
-    let idf2 = 0;
-    let rarestName = 0;
-    for (const t of e.terms) {
-      const w = Math.max(0, t.idf);
-      const f = t.tf;
-      const routing = f.name + f.keywords + f.description > 0;
-      if (f.name > 0) nameIdf += w;
-      if (f.description > 0) descIdf += w;
-      if (!routing && f.body + f.usage > 0) bodyOnly += w;
-      if (routing) {
-        routingCount++;
-        idf2 += w * w;
-      }
-      if (t.term === qRarest && f.name > 0) rarestName = 1;
-    }
-    const nameTerms = [...new Set(analyzeTermsV4(c.name))];
-    const extra =
-      nameTerms.length > 0 ? nameTerms.filter((t) => !qSet.has(t)).length / nameTerms.length : 0;
-    const dPairs = pairs(analyzeTermsV4(`${c.name.replace(/[-_]+/g, ' ')} ${c.description}`));
-    const bigram =
-      qPairs.size > 0 ? [...qPairs].filter((p) => dPairs.has(p)).length / qPairs.size : 0;
-    let morph = 0;
-    for (const n of nameTerms) {
-      if (qSet.has(n)) continue;
-      for (const q of qSet)
-        if (q !== n && Math.min(q.length, n.length) >= 4 && (q.startsWith(n) || n.startsWith(q)))
-          morph = 1;
-    }
-    const close = Math.max(0, (x[0]! - 0.8) / 0.2);
-    const nameCov = mass > 0 ? nameIdf / mass : 0;
-    return [
-      ...x,
-      nameCov,
-      mass > 0 ? descIdf / mass : 0,
-      mass > 0 ? bodyOnly / mass : 0,
-      extra,
-      bigram,
-      qSet.size > 0 ? routingCount / qSet.size : 0,
-      x[1]! * close,
-      nameCov * close,
-      extra * close,
-      morph,
-      mass2 > 0 ? idf2 / mass2 : 0,
-      rarestName,
-    ];
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The conditional logit over the top DEPTH (softmax of w·x; −log p(label) on should-trigger
-// requests whose label is in the head; ridge 1e-2), fitted by damped Newton.
-
-interface Prepared {
-  readonly r?: CachedRequest;
-  readonly id: string;
-  readonly repo: string;
-  readonly should: boolean;
-  readonly ids: readonly string[];
-  readonly X: readonly (readonly number[])[];
-  readonly label: number;
-}
-
-function prepare(reqs: readonly CachedRequest[]): Prepared[] {
-  return reqs.map((r) => {
-    const head = r.candidates.slice(0, DEPTH);
-    return {
-      r,
-      id: r.q.id,
-      repo: r.q.repo,
-      should: r.q.should_trigger,
-      ids: r.candidates.map((c) => c.skill_id),
-      X: extendedFeatures(head, r.q.query),
-      label: head.findIndex((c) => c.skill_id === r.q.skill),
-    };
-  });
-}
-
-function fit(data: readonly Prepared[], feats: readonly number[]): number[] {
-  const d = feats.length;
-  const rows = data.filter((p) => p.should && p.label >= 0 && p.X.length > 1);
-  const X = rows.map((p) => p.X.map((x) => feats.map((j) => x[j]!)));
-  const ridge = 1e-2 * rows.length;
-  const evalAt = (w: readonly number[]) => {
-    let loss = 0;
-    const g = new Array<number>(d).fill(0);
-    const H = Array.from({ length: d }, () => new Array<number>(d).fill(0));
-    rows.forEach((p, n) => {
-      const xs = X[n]!;
-      const s = xs.map((x) => x.reduce((a, v, j) => a + w[j]! * v, 0));
-      const mx = Math.max(...s);
-      const e = s.map((v) => Math.exp(v - mx));
-      const z = e.reduce((a, b) => a + b, 0);
-      const pr = e.map((t) => t / z);
-      const ex = new Array<number>(d).fill(0);
-      xs.forEach((x, k) => x.forEach((v, j) => (ex[j]! += pr[k]! * v)));
-      loss -= Math.log(Math.max(1e-12, pr[p.label]!));
-      for (let j = 0; j < d; j++) g[j]! += ex[j]! - xs[p.label]![j]!;
-      xs.forEach((x, k) => {
-        for (let a = 0; a < d; a++)
-          for (let b = 0; b < d; b++) H[a]![b]! += pr[k]! * (x[a]! - ex[a]!) * (x[b]! - ex[b]!);
-      });
-    });
-    for (let j = 0; j < d; j++) {
-      loss += 0.5 * ridge * w[j]! ** 2;
-      g[j]! += ridge * w[j]!;
-      H[j]![j]! += ridge;
-    }
-    return { loss, g, H };
-  };
-  let w: number[] = feats.map((j) => (j === 0 ? 1 : 0));
-  let cur = evalAt(w);
-  for (let it = 0; it < 30; it++) {
-    const step = solve(cur.H, cur.g);
-    let moved = false;
-    for (let h = 0, t = 1; h < 12; h++, t /= 2) {
-      const w2 = w.map((v, j) => v - t * step[j]!);
-      const next = evalAt(w2);
-      if (next.loss < cur.loss) {
-        moved = cur.loss - next.loss > 1e-7 * Math.abs(cur.loss);
-        w = w2;
-        cur = next;
-        break;
-      }
-    }
-    if (!moved) break;
-  }
-  return w.map((v) => Math.round(v * 1e4) / 1e4);
-}
-
-function order(p: Prepared, feats: readonly number[], w: readonly number[]): string[] {
-  const head = p.X.map((x, i) => ({ i, s: feats.reduce((a, j, k) => a + w[k]! * x[j]!, 0) }));
-  head.sort((a, b) => b.s - a.s || a.i - b.i);
-  return [...head.map((h) => p.ids[h.i]!), ...p.ids.slice(p.X.length)];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Figures.
-
-interface Fig {
-  top1: number;
-  top3: number;
-  falseTrigger: number;
-}
-
-const cache = loadCache();
-const withCorpus = prepare(cache.requests);
-const alone = prepare(loadAlone());
-const queries = cache.requests.map((r) => r.q);
-const repos = [...new Set(queries.map((q) => q.repo))].sort();
-
-function figOf(runs: Map<string, string[]>): Fig {
-  const s = scoreTrigger(queries, runs);
-  return { top1: s.all.top1 ?? 0, top3: s.all.top3 ?? 0, falseTrigger: s.all.falseTrigger ?? 0 };
-}
-
-/** LORO: each repository's requests (with corpus-real and alone) ordered by the other 33's fit. */
-function loro(feats: readonly number[]): { corpus: Fig; alone: Fig; runs: Map<string, string[]> } {
-  const rc = new Map<string, string[]>();
-  const ra = new Map<string, string[]>();
-  for (const repo of repos) {
-    const w = fit(
-      withCorpus.filter((p) => p.repo !== repo),
-      feats,
-    );
-    for (const p of withCorpus) if (p.repo === repo) rc.set(p.id, order(p, feats, w));
-    for (const p of alone) if (p.repo === repo) ra.set(p.id, order(p, feats, w));
-  }
-  return { corpus: figOf(rc), alone: figOf(ra), runs: rc };
-}
-
-/** Repositories whose top-1 − false@1 (with corpus-real) rose / fell from `a`'s runs to `b`'s. */
-function repoMoves(a: Map<string, string[]>, b: Map<string, string[]>): string {
-  let up = 0;
-  let down = 0;
-  for (const repo of repos) {
-    const qs = queries.filter((q) => q.repo === repo);
-    const obj = (runs: Map<string, string[]>): number => {
-      const s = scoreTrigger(qs, runs).all;
-      return (s.top1 ?? 0) - (s.falseTrigger ?? 0);
-    };
-    const d = obj(b) - obj(a);
-    if (d > 1e-9) up++;
-    else if (d < -1e-9) down++;
-  }
-  return `${up} rose, ${down} fell, ${repos.length - up - down} unchanged`;
-}
-
-const tools = loadTools().map((t) => ({
-  set: t.set,
-  runs: t.runs,
-  prepared: t.runs.map((r) => ({
-    q: r.q,
-    ids: r.candidates.map((c) => c.skill_id),
-    X: extendedFeatures(r.candidates.slice(0, DEPTH), r.q.query),
-  })),
-}));
-
-/** nDCG@10 per tool set under weights `w` over `feats` (fitted on all 34 repositories). */
-function toolNdcg(feats: readonly number[], w: readonly number[]): number[] {
-  return tools.map(
-    (t) =>
-      meanMetrics(
-        t.prepared.map((p) =>
-          scoreRanking(
-            order({ id: '', repo: '', should: true, ids: p.ids, X: p.X, label: -1 }, feats, w),
-            p.q,
-          ),
-        ),
-      ).ndcg_at_10,
-  );
-}
-
-function v5Ndcg(): number[] {
-  return tools.map(
-    (t) =>
-      meanMetrics(
-        t.runs.map((r) =>
-          scoreRanking(
-            rerankNearMiss(r.q.query, r.candidates, RERANK_NEARMISS_V1).map(
-              (x) => x.candidate.skill_id,
-            ),
-            r.q,
-          ),
-        ),
-      ).ndcg_at_10,
-  );
-}
-
-function v5Fig(reqs: readonly CachedRequest[]): Fig {
-  return figOf(
-    new Map(
-      reqs.map((r) => [
-        r.q.id,
-        rerankNearMiss(r.q.query, r.candidates, RERANK_NEARMISS_V1).map(
-          (x) => x.candidate.skill_id,
-        ),
-      ]),
-    ),
-  );
-}
+const {
+  cache,
+  withCorpus,
+  queries,
+  repos,
+  tools,
+  figOf,
+  loro,
+  repoMoves,
+  toolNdcg,
+  v5Ndcg,
+  v5Fig,
+  nestedCv,
+} = createBench(extendedFeatures, ALL_FEATURES);
 
 // ---------------------------------------------------------------------------------------------
 // Confidence and the hook's rule over a re-ranked list, every constant by LORO (as
@@ -769,85 +345,6 @@ function confHook(feats: readonly number[], cols: readonly number[] = BASE_COLS)
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Nested CV of the whole selection: for each held-out repository, the greedy selection is run on
-// the other 33 alone (inner folds: those 33 split in 4 by repository), then the chosen features'
-// weights are fitted on the 33 and applied to the 34th. The tool-set condition is left out inside
-// (it holds no repository out); everything else is the selection above.
-
-function innerFig(
-  fitting: readonly string[],
-  feats: readonly number[],
-): { corpus: Fig; alone: Fig; ids: Set<string> } {
-  const rc = new Map<string, string[]>();
-  const ra = new Map<string, string[]>();
-  const folds = [0, 1, 2, 3].map((k) => fitting.filter((_, i) => i % 4 === k));
-  for (const fold of folds) {
-    const out = new Set(fold);
-    const w = fit(
-      withCorpus.filter((p) => fitting.includes(p.repo) && !out.has(p.repo)),
-      feats,
-    );
-    for (const p of withCorpus) if (out.has(p.repo)) rc.set(p.id, order(p, feats, w));
-    for (const p of alone) if (out.has(p.repo)) ra.set(p.id, order(p, feats, w));
-  }
-  const qs = queries.filter((q) => fitting.includes(q.repo));
-  const fig = (runs: Map<string, string[]>): Fig => {
-    const s = scoreTrigger(qs, runs);
-    return { top1: s.all.top1 ?? 0, top3: s.all.top3 ?? 0, falseTrigger: s.all.falseTrigger ?? 0 };
-  };
-  return { corpus: fig(rc), alone: fig(ra), ids: new Set(qs.map((q) => q.id)) };
-}
-
-function nestedCv(base: readonly number[]): { corpus: Fig; alone: Fig; chosen: string } {
-  const rc = new Map<string, string[]>();
-  const ra = new Map<string, string[]>();
-  const counts = new Map<string, number>();
-  for (const repo of repos) {
-    const fitting = repos.filter((r) => r !== repo);
-    let feats = [...base];
-    let cur = innerFig(fitting, feats);
-    for (;;) {
-      let best: { j: number; f: ReturnType<typeof innerFig> } | undefined;
-      for (let j = 1; j < ALL_FEATURES.length; j++) {
-        if (feats.includes(j)) continue;
-        const f = innerFig(fitting, [...feats, j]);
-        if (
-          f.corpus.top1 < cur.corpus.top1 ||
-          f.corpus.falseTrigger > cur.corpus.falseTrigger ||
-          objective(f.corpus) <= objective(cur.corpus) + 1e-9 ||
-          objective(f.alone) < objective(cur.alone) - 1e-9
-        )
-          continue;
-        if (best === undefined || objective(f.corpus) > objective(best.f.corpus)) best = { j, f };
-      }
-      if (best === undefined) break;
-      feats = [...feats, best.j];
-      cur = best.f;
-    }
-    const key =
-      feats
-        .slice(base.length)
-        .map((j) => ALL_FEATURES[j])
-        .join(' + ') || '(none)';
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    const w = fit(
-      withCorpus.filter((p) => p.repo !== repo),
-      feats,
-    );
-    for (const p of withCorpus) if (p.repo === repo) rc.set(p.id, order(p, feats, w));
-    for (const p of alone) if (p.repo === repo) ra.set(p.id, order(p, feats, w));
-  }
-  return {
-    corpus: figOf(rc),
-    alone: figOf(ra),
-    chosen: [...counts]
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, n]) => `${k} (${n})`)
-      .join('; '),
-  };
-}
-
 interface Row {
   readonly feats: number[];
   readonly cv: { corpus: Fig; alone: Fig; runs: Map<string, string[]> };
@@ -860,8 +357,6 @@ function evaluate(feats: number[]): Row {
   const w = fit(withCorpus, feats);
   return { feats, cv, w, nd: toolNdcg(feats, w) };
 }
-
-const objective = (f: Fig): number => f.top1 - f.falseTrigger;
 
 function main(): void {
   const t0 = performance.now();
@@ -941,7 +436,7 @@ function main(): void {
   console.error(`selection ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   const examples = (): string[] => {
-    const reqs = prepare(loadExamples());
+    const reqs = prepare(loadExamples(), extendedFeatures);
     const at = (p: Prepared, ids: readonly string[]): string => {
       const i = ids.indexOf(p.r!.q.skill);
       return `${i < 0 ? 'not in the top 20' : `#${i + 1}`} (first: ${ids[0] ?? '—'})`;
