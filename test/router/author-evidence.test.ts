@@ -305,7 +305,7 @@ describe('ranking with author evidence', () => {
     restore = undefined;
   });
 
-  it('is gated: v4 ranks as if no author example existed; v5 and opted-in policies use them', () => {
+  it('is gated: v4 and v5 rank as if no author example existed; only an opted-in policy uses them', () => {
     expect(authorEvidenceEnabled(POLICY_V4_ID)).toBe(false);
     // v5 leaves it off on the cross-validated figures (docs/ranking.md §9a).
     expect(authorEvidenceEnabled(POLICY_V5_ID)).toBe(false);
