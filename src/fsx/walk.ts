@@ -42,24 +42,27 @@ export interface WalkOptions {
 export const RACY_MS = 2_000;
 
 /**
- * A folder's listing as a walk saw it, with the folder's identity and mtime taken before it: the
- * entry names in sorted (UTF-16 code unit) order, as the walk visits them, and one letter an entry
- * in `kinds`: `d` a folder, `l` a link, `f` anything else.
+ * A folder's listing as a walk saw it, with the folder's identity, mtime and ctime taken before it:
+ * the entry names in sorted (UTF-16 code unit) order, as the walk visits them, and one letter an
+ * entry in `kinds`: `d` a folder, `l` a link, `f` anything else.
  */
 export interface FolderListing {
   readonly dev: number;
   readonly ino: number;
   readonly mtimeMs: number;
+  /** Moves with a change of the folder's own mode or owner too (a folder made unreadable). */
+  readonly ctimeMs: number;
   readonly names: readonly string[];
   readonly kinds: string;
 }
 
 /**
  * Folder listings a walk reuses and records, by the folder's real path (as git trusts its index):
- * a folder whose device, inode and mtime are those of its listing in `previous` is not listed
- * again, since making, removing or renaming an entry in a folder changes its mtime. Only listings
- * taken when the folder's mtime was at least RACY_MS old are recorded, so a later change always
- * moves the mtime away from the recorded one. `seen` receives the listing of every folder this walk
+ * a folder whose device, inode, mtime and ctime are those of its listing in `previous` is not
+ * listed again, since making, removing or renaming an entry in a folder changes its mtime (and a
+ * change of its mode, e.g. one that makes it unreadable, its ctime). Only listings taken when both
+ * times were at least RACY_MS old are recorded, so a later change always moves one of them away
+ * from the recorded one. `seen` receives the listing of every folder this walk
  * reused or recorded (what the next walk may reuse).
  */
 export interface WalkListings {
@@ -187,7 +190,7 @@ export function walkFiles(
 
 // The entries of the folder `dir` (real path `real`) in sorted order: the listing `listings` holds
 // for it when the folder's device, inode and mtime are unchanged, else listed now (and recorded
-// when its mtime, taken before the listing, is old enough to be trusted next time). Throws what
+// when its times, taken before the listing, are old enough to be trusted next time). Throws what
 // readdir throws.
 function listFolder(
   dir: string,
@@ -201,6 +204,7 @@ function listFolder(
     st !== undefined &&
     prior !== undefined &&
     prior.mtimeMs === st.mtimeMs &&
+    prior.ctimeMs === st.ctimeMs &&
     prior.ino === st.ino &&
     prior.dev === st.dev
   ) {
@@ -208,8 +212,11 @@ function listFolder(
     return prior;
   }
   const read = readFolder(dir);
-  if (st?.isDirectory() === true && (listings.clock ?? Date.now)() - st.mtimeMs >= RACY_MS)
-    listings.seen.set(real, { dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, ...read });
+  const newest = st === undefined ? 0 : Math.max(st.mtimeMs, st.ctimeMs);
+  if (st?.isDirectory() === true && (listings.clock ?? Date.now)() - newest >= RACY_MS) {
+    const { dev, ino, mtimeMs, ctimeMs } = st;
+    listings.seen.set(real, { dev, ino, mtimeMs, ctimeMs, ...read });
+  }
   return read;
 }
 

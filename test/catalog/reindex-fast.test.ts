@@ -42,6 +42,7 @@ import {
   rollbackCatalog,
   type IndexReport,
 } from '../../src/internal.js';
+import { RACY_MS } from '../../src/fsx/index.js';
 import { tmpDir, tmpTree, writeTree } from '../support/cli.js';
 import { NOW, ON_PG, indexTree, newCatalogPath, skillText } from './support.js';
 
@@ -95,6 +96,9 @@ function age(dir: string, seconds = 60): void {
   const t = new Date(Date.now() - seconds * 1000);
   utimesSync(dir, t, t);
 }
+
+/** Waits until what the test made or touched so far is RACY_MS old. */
+const pastRacy = (): Promise<void> => new Promise((done) => setTimeout(done, RACY_MS + 100));
 
 describe('index: the fast path of an unchanged re-index', () => {
   it('an unchanged re-index takes the fast path and answers what the ordinary path answers', () => {
@@ -276,9 +280,12 @@ describe('index: the fast path of an unchanged re-index', () => {
     expect(r.report.changed).toEqual(['alpha']);
   });
 
-  it('folders unchanged since the last run are not listed again, and every change is still indexed', () => {
+  it('folders unchanged since the last run are not listed again, and every change is still indexed', async () => {
     const { root, catalog } = setup({ ...FILES, 'alpha/notes.md': 'one\n' });
     for (const d of ['alpha', 'bravo', 'charlie', '.']) age(path.join(root, d));
+    // A folder's listing is kept once its mtime and ctime are RACY_MS old; a ctime cannot be set
+    // back (utimes moves it to now), so the test waits.
+    await pastRacy();
     untilFast(catalog, root);
     // The catalog keeps the listing of every aged folder: the scope and its three skill folders.
     const kept = (): Map<string, unknown> => {
@@ -311,6 +318,7 @@ describe('index: the fast path of an unchanged re-index', () => {
     expect(kept().get(alpha)).toEqual(before.get(alpha));
     expect(kept().has(path.join(real, 'bravo'))).toBe(false);
     for (const d of ['delta', 'charlie', '.']) age(path.join(root, d));
+    await pastRacy();
     untilFast(catalog, root);
     expect(kept().size).toBe(4);
     expect(indexCounted(catalog, root).report).toMatchObject({ unchanged: 3, read: 0 });

@@ -6,8 +6,8 @@
  * another mtime or inode is never used; the stored form round-trips and a damaged one is no listing.
  */
 import {
+  chmodSync,
   mkdirSync,
-  readdirSync,
   realpathSync,
   rmSync,
   statSync,
@@ -26,16 +26,14 @@ import { tmpDir, tmpTree } from '../support/cli.js';
 
 const isSkill = (n: string): boolean => n === 'SKILL.md';
 
-/** Sets the mtime of `root` and every folder below it (not through links) well past RACY_MS. */
-function ageAll(root: string): void {
-  const t = new Date(Date.now() - 60_000);
-  for (const e of readdirSync(root, { withFileTypes: true }))
-    if (e.isDirectory()) ageAll(path.join(root, e.name));
-  utimesSync(root, t, t);
-}
+/**
+ * A folder's ctime cannot be set back (utimes moves it to now), so the walks here read a clock a
+ * minute ahead: every folder made by the test is then RACY_MS old to them.
+ */
+const LATER = (): number => Date.now() + 60_000;
 
 function listings(previous: ReadonlyMap<string, FolderListing> = new Map()): WalkListings {
-  return { previous, seen: new Map() };
+  return { previous, seen: new Map(), clock: LATER };
 }
 
 const plain = (r: WalkResult): unknown => JSON.stringify(r);
@@ -49,7 +47,6 @@ describe('walk listings', () => {
       'c/d/SKILL.md': 'cd',
       'e/README.md': 'e',
     });
-    ageAll(root);
     const first = listings();
     const r1 = walkFiles(root, isSkill, { listings: first });
     expect(plain(r1)).toBe(plain(walkFiles(root, isSkill)));
@@ -65,7 +62,6 @@ describe('walk listings', () => {
 
   it('an entry made, removed or renamed in an aged folder is seen: its mtime moved', () => {
     const root = tmpTree({ 'a/SKILL.md': 'a', 'b/SKILL.md': 'b' });
-    ageAll(root);
     const first = listings();
     walkFiles(root, isSkill, { listings: first });
     mkdirSync(path.join(root, 'c'));
@@ -82,24 +78,42 @@ describe('walk listings', () => {
     expect(again.files[0]!.alone).toBe(false);
   });
 
-  it('a folder listed within RACY_MS of its mtime is not recorded', () => {
+  it('a folder listed within RACY_MS of its mtime or ctime is not recorded', () => {
     const root = tmpTree({ 'a/SKILL.md': 'a', 'b/SKILL.md': 'b' });
-    ageAll(root);
-    utimesSync(path.join(root, 'b'), new Date(), new Date());
+    const real = realpathSync(root);
+    // Just made: nothing is recorded by a walk on the system clock.
+    const now = { previous: new Map(), seen: new Map() };
+    walkFiles(root, isSkill, { listings: now });
+    expect(now.seen.size).toBe(0);
+    // A clock RACY_MS later records them; b's mtime set to that time keeps b out.
+    const at = Date.now() + 60_000;
+    utimesSync(path.join(root, 'b'), new Date(at), new Date(at));
+    const later = { previous: new Map(), seen: new Map(), clock: () => at + RACY_MS - 1 };
+    walkFiles(root, isSkill, { listings: later });
+    expect(later.seen.has(path.join(real, 'a'))).toBe(true);
+    expect(later.seen.has(path.join(real, 'b'))).toBe(false);
+  });
+
+  it('a folder whose mode changed (ctime moved, mtime not) is listed again', () => {
+    const root = tmpTree({ 'a/SKILL.md': 'a' });
+    const a = path.join(realpathSync(root), 'a');
     const first = listings();
     walkFiles(root, isSkill, { listings: first });
-    const real = realpathSync(root);
-    expect(first.seen.has(path.join(real, 'a'))).toBe(true);
-    expect(first.seen.has(path.join(real, 'b'))).toBe(false);
-    // The clock decides: with a clock RACY_MS later, b is recorded too.
-    const later = { previous: new Map(), seen: new Map(), clock: () => Date.now() + RACY_MS };
-    walkFiles(root, isSkill, { listings: later });
-    expect(later.seen.has(path.join(real, 'b'))).toBe(true);
+    const before = statSync(a);
+    // Past the file system's timestamp granularity (a few ms), so the ctime can move.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
+    chmodSync(a, 0o700);
+    chmodSync(a, 0o755);
+    const after = statSync(a);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(after.ctimeMs).toBeGreaterThan(before.ctimeMs);
+    const second = listings(first.seen);
+    walkFiles(root, isSkill, { listings: second });
+    expect(second.seen.get(a)).not.toBe(first.seen.get(a));
   });
 
   it('a listing recorded for another mtime, inode or device is not used', () => {
     const root = tmpTree({ 'a/SKILL.md': 'a' });
-    ageAll(root);
     const real = path.join(realpathSync(root), 'a');
     const st = statSync(real);
     const forged = (o: Partial<FolderListing>): Map<string, FolderListing> =>
@@ -110,6 +124,7 @@ describe('walk listings', () => {
             dev: st.dev,
             ino: st.ino,
             mtimeMs: st.mtimeMs,
+            ctimeMs: st.ctimeMs,
             names: ['ghost', 'SKILL.md'],
             kinds: 'ff',
             ...o,
@@ -117,7 +132,12 @@ describe('walk listings', () => {
         ],
       ]);
     const truth = plain(walkFiles(root, isSkill));
-    for (const o of [{ mtimeMs: st.mtimeMs + 1 }, { ino: st.ino + 1 }, { dev: st.dev + 1 }])
+    for (const o of [
+      { mtimeMs: st.mtimeMs + 1 },
+      { ctimeMs: st.ctimeMs + 1 },
+      { ino: st.ino + 1 },
+      { dev: st.dev + 1 },
+    ])
       expect(plain(walkFiles(root, isSkill, { listings: listings(forged(o)) }))).toBe(truth);
     // The same identity and mtime is trusted (as git trusts its index): it is the walk's own record.
     const trusted = walkFiles(root, isSkill, { listings: listings(forged({})) });
@@ -131,7 +151,6 @@ describe('walk listings', () => {
     writeFileSync(path.join(root, 'lib/a/SKILL.md'), 'a');
     writeFileSync(path.join(root, 'other/b/SKILL.md'), 'b');
     symlinkSync(path.join(root, 'other/b'), path.join(root, 'lib/b'));
-    ageAll(root);
     const lib = path.join(root, 'lib');
     const first = listings();
     walkFiles(lib, isSkill, { listings: first, allowedRoots: [realpathSync(root)] });
@@ -159,6 +178,7 @@ describe('stored walk listings', () => {
             dev: fc.nat(),
             ino: fc.nat(),
             mtimeMs: fc.double({ min: 0, max: 4e12, noNaN: true }),
+            ctimeMs: fc.double({ min: 0, max: 4e12, noNaN: true }),
             entries: fc.array(
               fc.tuple(
                 fc.string({ minLength: 1 }).filter((s) => !s.includes('\0')),
@@ -175,6 +195,7 @@ describe('stored walk listings', () => {
                 dev: v.dev,
                 ino: v.ino,
                 mtimeMs: v.mtimeMs,
+                ctimeMs: v.ctimeMs,
                 names: v.entries.map((e) => e[0]),
                 kinds: v.entries.map((e) => e[1]).join(''),
               },
@@ -191,13 +212,19 @@ describe('stored walk listings', () => {
     expect(decodeListings('not base64 deflate').size).toBe(0);
     expect(decodeListings(Buffer.from('x').toString('base64')).size).toBe(0);
     const good = encodeListings(
-      new Map([['/a', { dev: 1, ino: 2, mtimeMs: 3, names: ['SKILL.md'], kinds: 'f' }]]),
+      new Map([
+        ['/a', { dev: 1, ino: 2, mtimeMs: 3, ctimeMs: 4, names: ['SKILL.md'], kinds: 'f' }],
+      ]),
     );
     expect(decodeListings(good).size).toBe(1);
     // A record whose kinds promise more names than follow, or hold another letter.
     const raw = (s: string): string => deflateRawSync(Buffer.from(s)).toString('base64');
-    expect(decodeListings(raw('/a\u00003\u00001\u00002\u0000ff\u0000SKILL.md')).size).toBe(0);
-    expect(decodeListings(raw('/a\u00003\u00001\u00002\u0000x\u0000SKILL.md')).size).toBe(0);
-    expect(decodeListings(raw('/a\u0000later\u00001\u00002\u0000f\u0000SKILL.md')).size).toBe(0);
+    const rec = (...f: string[]): string => raw(['walk-listings/1', ...f].join('\u0000'));
+    expect(decodeListings(rec('/a', '3', '4', '1', '2', 'f', 'SKILL.md')).size).toBe(1);
+    expect(decodeListings(rec('/a', '3', '4', '1', '2', 'ff', 'SKILL.md')).size).toBe(0);
+    expect(decodeListings(rec('/a', '3', '4', '1', '2', 'x', 'SKILL.md')).size).toBe(0);
+    expect(decodeListings(rec('/a', 'later', '4', '1', '2', 'f', 'SKILL.md')).size).toBe(0);
+    // Another format (this one without its name) is no listing.
+    expect(decodeListings(raw('/a\u00003\u00004\u00001\u00002\u0000f\u0000SKILL.md')).size).toBe(0);
   });
 });

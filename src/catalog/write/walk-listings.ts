@@ -3,11 +3,12 @@
  * an unchanged re-index then `stat`s each folder instead of listing it (issue 33, "unchanged
  * re-index ≤ 0.05 of a full index"; listing a folder costs about three times a stat here), as git
  * trusts its index for unchanged folders. What a walk finds is the same either way: a listing is
- * reused only for the folder (device, inode, real path) it was taken of, while its mtime is the one
- * taken before that listing, and only listings taken when that mtime was RACY_MS old are recorded.
+ * reused only for the folder (device, inode, real path) it was taken of, while its mtime and ctime
+ * are the ones taken before that listing, and only listings taken when both were RACY_MS old are
+ * recorded.
  *
- * Stored as one `meta` value: base64 of the raw-deflated records, each `real path, mtime, device,
- * inode, kinds, names…` joined by NUL (a byte no path or file name holds; `kinds` has one letter an
+ * Stored as one `meta` value: base64 of the raw-deflated format name and records, each `real path,
+ * mtime, ctime, device, inode, kinds, names…`, joined by NUL (a byte no path or file name holds; `kinds` has one letter an
  * entry, so it also says how many names follow). A value this code cannot read is no listing: the
  * walk lists every folder and the run records anew.
  */
@@ -19,6 +20,9 @@ import { readMeta, writeMeta } from '../store/meta.js';
 
 /** The `meta` key of the listings. */
 export const WALK_LISTINGS_META_KEY = 'walk_listings';
+
+/** The first field of the stored form: another format (or none) is no listing. */
+const FORMAT = 'walk-listings/1';
 
 /** Largest stored value inflated (a damaged or hostile row must not take the memory). */
 const MAX_LISTINGS_BYTES = 256 * 1024 * 1024;
@@ -40,9 +44,11 @@ export function writeWalkListings(db: Db, listings: WalkListings): void {
 
 /** The stored form of `listings`. */
 export function encodeListings(listings: ReadonlyMap<string, FolderListing>): string {
-  const parts: string[] = [];
-  for (const [real, l] of listings)
-    parts.push(real, String(l.mtimeMs), String(l.dev), String(l.ino), l.kinds, ...l.names);
+  const parts: string[] = [FORMAT];
+  for (const [real, l] of listings) {
+    parts.push(real, String(l.mtimeMs), String(l.ctimeMs), String(l.dev), String(l.ino));
+    parts.push(l.kinds, ...l.names);
+  }
   return deflateRawFitted(Buffer.from(parts.join('\0'), 'utf8')).toString('base64');
 }
 
@@ -60,20 +66,23 @@ export function decodeListings(value: string | undefined): Map<string, FolderLis
   } catch {
     return out;
   }
-  for (let i = 0; i < fields.length;) {
+  if (fields[0] !== FORMAT) return out;
+  for (let i = 1; i < fields.length;) {
     const real = fields[i]!;
-    const kinds = fields[i + 4];
-    const end = i + 5 + (kinds?.length ?? 0);
+    const kinds = fields[i + 5];
+    const end = i + 6 + (kinds?.length ?? 0);
     if (kinds === undefined || end > fields.length || real === '' || !KINDS.test(kinds))
       return new Map();
     const listing: FolderListing = {
       mtimeMs: Number(fields[i + 1]),
-      dev: Number(fields[i + 2]),
-      ino: Number(fields[i + 3]),
+      ctimeMs: Number(fields[i + 2]),
+      dev: Number(fields[i + 3]),
+      ino: Number(fields[i + 4]),
       kinds,
-      names: fields.slice(i + 5, end),
+      names: fields.slice(i + 6, end),
     };
-    if (!(isNum(listing.mtimeMs) && isNum(listing.dev) && isNum(listing.ino))) return new Map();
+    const { mtimeMs, ctimeMs, dev, ino } = listing;
+    if (![mtimeMs, ctimeMs, dev, ino].every(Number.isFinite)) return new Map();
     out.set(real, listing);
     i = end;
   }
@@ -81,4 +90,3 @@ export function decodeListings(value: string | undefined): Map<string, FolderLis
 }
 
 const KINDS = /^[dlf]*$/;
-const isNum = (n: number): boolean => Number.isFinite(n);
