@@ -312,15 +312,11 @@ describe('index: the fast path of an unchanged re-index', () => {
     const r = indexCounted(catalog, root);
     expect(r.fast).toBe(false);
     expect(r.report).toMatchObject({ added: ['delta'], removed: ['bravo'], changed: ['charlie'] });
-    // alpha's listing is kept as it was; the folders that moved were listed again and are kept
-    // once aged; the removed one is gone.
+    // alpha's listing is kept as it was; the folders that moved were listed again (and are not
+    // kept while their times are racy: test/fsx/walk-listings.test.ts); the removed one is gone.
     const alpha = path.join(real, 'alpha');
     expect(kept().get(alpha)).toEqual(before.get(alpha));
-    expect(kept().has(path.join(real, 'bravo'))).toBe(false);
-    for (const d of ['delta', 'charlie', '.']) age(path.join(root, d));
-    await pastRacy();
-    untilFast(catalog, root);
-    expect(kept().size).toBe(4);
+    expect([...kept().keys()]).toEqual([alpha]);
     expect(indexCounted(catalog, root).report).toMatchObject({ unchanged: 3, read: 0 });
   });
 
