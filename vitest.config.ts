@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 // - `unit`: the core's fast inner loop (`npm run test:unit`): everything but the suites below. It
 //   needs no PostgreSQL and no Chromium.
 // - `slow`: what a fast loop leaves out: `npm pack` + a global install, the load test, the
-//   SIGKILL-mid-index test, the suites that need PostgreSQL, and the checks over the bench corpora.
+//   SIGKILL-mid-index test, the hook server's process tests (servers started, killed, left idle and
+//   timed out; 23 s), the suites that need PostgreSQL, and the checks over the bench corpora.
 // - `postgres`: the router contract, property and MCP tool tests again, every catalog on PostgreSQL
 //   (test/catalog/support.ts newCatalogPath).
 // - `browser`: the explorer page in headless Chromium (test/browser/).
@@ -21,6 +22,7 @@ const SLOW_SUITES = [
   'test/catalog/pg-*.test.ts',
   'test/triggers/score-py.test.ts',
   'test/lint/corpus.test.ts',
+  'test/cli/hook-server.test.ts',
   // Suites with a PostgreSQL part beside their SQLite one.
   'test/catalog/copy.test.ts',
   'test/catalog/migration.test.ts',
