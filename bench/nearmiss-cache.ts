@@ -56,16 +56,38 @@ export function reduceExplanation(e: Bm25fExplanation): RerankCandidate['explana
 export function loadCache(): NearmissCache {
   if (existsSync(CACHE_FILE)) return JSON.parse(readFileSync(CACHE_FILE, 'utf8')) as NearmissCache;
   const qs = triggerQueries(TRIGGER);
-  const dir = path.join(WORK, 'nearmiss');
+  const requests = rankedByV4([path.join(TRIGGER, 'skills'), CORPUS], qs, 'nearmiss');
+  const skills = [
+    ...loadBaselineSkills(path.join(TRIGGER, 'skills')).skills,
+    ...loadBaselineSkills(CORPUS, true).skills,
+  ];
+  const baselines: Record<string, Record<string, readonly string[]>> = {};
+  for (const [label, method] of TRIGGER_BASELINES)
+    baselines[label] = Object.fromEntries(baselineRankings(skills, qs, method));
+  const cache: NearmissCache = {
+    policy: POLICY_V4_ID,
+    skills: skills.length,
+    requests,
+    baselines,
+  };
+  writeFileSync(CACHE_FILE, JSON.stringify(cache));
+  return cache;
+}
+
+/**
+ * `qs` ranked by v4 over `scopes` (a throwaway catalog under bench/.work/`dirName`), top
+ * CACHE_DEPTH of each with its explanation reduced; a request the router refuses has no candidates.
+ */
+export function rankedByV4(
+  scopes: readonly string[],
+  qs: readonly TriggerQuery[],
+  dirName: string,
+): CachedRequest[] {
+  const dir = path.join(WORK, dirName);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const catalog = path.join(dir, 'catalog.sqlite');
-  indexCatalog({
-    catalog,
-    scopes: [path.join(TRIGGER, 'skills'), CORPUS],
-    now: () => new Date(0),
-    policy: POLICY_V4_ID,
-  });
+  indexCatalog({ catalog, scopes: [...scopes], now: () => new Date(0), policy: POLICY_V4_ID });
   const router = new Router({ catalog, telemetry: false });
   const requests: CachedRequest[] = [];
   try {
@@ -91,19 +113,5 @@ export function loadCache(): NearmissCache {
     router.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  const skills = [
-    ...loadBaselineSkills(path.join(TRIGGER, 'skills')).skills,
-    ...loadBaselineSkills(CORPUS, true).skills,
-  ];
-  const baselines: Record<string, Record<string, readonly string[]>> = {};
-  for (const [label, method] of TRIGGER_BASELINES)
-    baselines[label] = Object.fromEntries(baselineRankings(skills, qs, method));
-  const cache: NearmissCache = {
-    policy: POLICY_V4_ID,
-    skills: skills.length,
-    requests,
-    baselines,
-  };
-  writeFileSync(CACHE_FILE, JSON.stringify(cache));
-  return cache;
+  return requests;
 }

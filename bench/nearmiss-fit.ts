@@ -21,13 +21,7 @@ import {
   rerankNearMiss,
   type RerankCandidate,
 } from '../src/router/search/stages/rerank-nearmiss.js';
-import {
-  SHARED,
-  TRIGGER,
-  loadCache,
-  reduceExplanation,
-  type CachedRequest,
-} from './nearmiss-cache.js';
+import { SHARED, TRIGGER, loadCache, rankedByV4, type CachedRequest } from './nearmiss-cache.js';
 import { WORK } from './lib.js';
 import { solve } from './logistic.js';
 import { scoreTrigger, triggerQueries } from './trigger-quality.js';
@@ -43,40 +37,7 @@ export const TOOLS_FILE = '/tmp/skilldex-nearmiss-tools-v4.json';
 export function loadAlone(): CachedRequest[] {
   if (existsSync(ALONE_FILE))
     return JSON.parse(readFileSync(ALONE_FILE, 'utf8')) as CachedRequest[];
-  const qs = triggerQueries(TRIGGER);
-  const dir = path.join(WORK, 'nearmiss-v6');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const catalog = path.join(dir, 'catalog.sqlite');
-  indexCatalog({
-    catalog,
-    scopes: [path.join(TRIGGER, 'skills')],
-    now: () => new Date(0),
-    policy: POLICY_V4_ID,
-  });
-  const router = new Router({ catalog, telemetry: false });
-  const out: CachedRequest[] = [];
-  try {
-    for (const q of qs) {
-      const r = router.search({ query: q.query, limit: 20 });
-      out.push({
-        q,
-        candidates: r.candidates.map((c) => {
-          return {
-            skill_id: c.skill_id,
-            name: c.name,
-            description: c.description,
-            score: c.score,
-            explanation: reduceExplanation(c.explanation as Bm25fExplanation),
-          };
-        }),
-        confidence: r.candidates.map((c) => c.confidence),
-      });
-    }
-  } finally {
-    router.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const out = rankedByV4([path.join(TRIGGER, 'skills')], triggerQueries(TRIGGER), 'nearmiss-v6');
   writeFileSync(ALONE_FILE, JSON.stringify(out));
   return out;
 }
