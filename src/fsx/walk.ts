@@ -3,7 +3,8 @@
  * It skips `.git` and `node_modules`, follows a symbolic link only when its real path lies inside
  * one of the allowed roots, survives link loops (directories are tracked by real path), and stops
  * at a depth and an entry bound. Every folder it cannot read and every link it refuses becomes a
- * Problem: nothing is skipped silently.
+ * Problem: nothing is skipped silently. Given the listings of an earlier walk (`WalkListings`), it
+ * `stat`s a folder instead of listing it again while the folder is unchanged.
  *
  * Hand-written rather than fdir: fdir suppresses or throws on directory errors as a whole and has
  * no entry bound, while discovery must report each unreadable folder and refused link and go on.
